@@ -1,0 +1,286 @@
+/*
+ * flexmb: planar flexible multibody dynamics.
+ *
+ * This header is the whole public API. It includes no SuiteSparse, HDF5, libyaml
+ * or libmatheval header. Units are SI everywhere: m, kg, s, N, rad.
+ *
+ * Sign conventions (see docs/theory.md):
+ *   - angles are counter-clockwise positive, measured from the inertial x axis;
+ *   - the equations of motion are  M qdd + Phi_q^T lambda = Q  (lambda is the
+ *     Lagrange multiplier; the constraint force on the bodies is -Phi_q^T lambda);
+ *   - a joint's reaction is the force and moment that the joint exerts ON each of
+ *     its bodies, in inertial axes, at the joint point.
+ *
+ * Ownership: the caller owns what fmb_*_create returns and releases it with the
+ * matching fmb_*_destroy(T **p), which accepts NULL and sets *p to NULL.
+ * Every function that can fail returns an fmb_status (0 ok, negative error) or a
+ * negative value; the object involved then carries the message (fmb_*_last_error).
+ */
+#ifndef FLEXMB_FLEXMB_H
+#define FLEXMB_FLEXMB_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FMB_VERSION_MAJOR 0
+#define FMB_VERSION_MINOR 1
+#define FMB_VERSION_PATCH 0
+#define FMB_VERSION_STRING "0.1.0"
+
+/* ---------------------------------------------------------------- status */
+
+/* X-macro list: name, value, message. 0 is success, errors are negative. */
+#define FMB_STATUS_LIST(X)                                                                 \
+    X(FMB_OK, 0, "success")                                                               \
+    X(FMB_ERR_NOMEM, -1, "out of memory")                                                 \
+    X(FMB_ERR_ARG, -2, "invalid argument")                                                \
+    X(FMB_ERR_IO, -3, "input/output error")                                               \
+    X(FMB_ERR_PARSE, -4, "case file error")                                               \
+    X(FMB_ERR_EXPR, -5, "expression error")                                               \
+    X(FMB_ERR_MODEL, -6, "invalid model")                                                 \
+    X(FMB_ERR_ASSEMBLY, -7, "initial configuration cannot be assembled")                  \
+    X(FMB_ERR_SINGULAR, -8, "singular system matrix (redundant constraints?)")            \
+    X(FMB_ERR_CONVERGENCE, -9, "Newton iteration did not converge")                       \
+    X(FMB_ERR_LINSOLVE, -10, "linear solver failure")                                     \
+    X(FMB_ERR_INTERRUPTED, -11, "interrupted")                                            \
+    X(FMB_ERR_NOTFOUND, -12, "not found")                                                 \
+    X(FMB_ERR_HDF5, -13, "HDF5 error")
+
+#define FMB_STATUS_ENUM_(name, value, msg) name = value,
+typedef enum fmb_status { FMB_STATUS_LIST(FMB_STATUS_ENUM_) } fmb_status;
+#undef FMB_STATUS_ENUM_
+
+/* Static message for a status code ("unknown status" for other values). */
+const char *fmb_status_message(int status);
+/* Program version string, e.g. "0.1.0". */
+const char *fmb_version(void);
+
+/* ---------------------------------------------------------------- model */
+
+typedef struct fmb_model fmb_model_t;
+
+/* Index of the ground body; it has no coordinates. */
+#define FMB_GROUND 0
+
+typedef struct fmb_body_desc {
+    const char *name;
+    double mass;       /* kg, > 0 */
+    double inertia;    /* kg m^2 about the centre of mass, > 0 */
+    double com[2];     /* centre of mass in the body frame, m */
+    double pose[3];    /* initial x, y (inertial, of the body-frame origin), angle */
+    double vel[3];     /* initial xdot, ydot (inertial, of the origin), angular velocity */
+    int line;          /* source line in the case file for messages, 0 if none */
+} fmb_body_desc_t;
+
+typedef enum fmb_joint_type {
+    FMB_JOINT_REVOLUTE = 0,
+    FMB_JOINT_PRISMATIC,
+    FMB_JOINT_WELD,
+    FMB_JOINT_DRIVER_ANGLE, /* theta_1 - theta_2 = f(t) (body 2 may be ground) */
+    FMB_JOINT_DRIVER_X,     /* x of point_1 (inertial) = f(t) */
+    FMB_JOINT_DRIVER_Y,     /* y of point_1 (inertial) = f(t) */
+    FMB_JOINT_TYPE_COUNT
+} fmb_joint_type;
+
+typedef struct fmb_joint_desc {
+    const char *name;
+    fmb_joint_type type;
+    int body[2];        /* body indices; FMB_GROUND allowed for either */
+    double point[2][2]; /* joint point in each body's frame, m (ground: inertial) */
+    double axis[2];     /* prismatic: guide direction in body[1]'s frame (need not be unit) */
+    const char *expr;   /* drivers: f(t) as an expression of t and the model parameters */
+    int line;           /* source line for messages */
+} fmb_joint_desc_t;
+
+typedef enum fmb_force_type {
+    FMB_FORCE_POINT = 0, /* force (fx(t), fy(t)) in inertial axes at a body point */
+    FMB_FORCE_TORQUE,    /* torque tz(t) on a body */
+    FMB_FORCE_SPRING,    /* spring-damper between two points */
+    FMB_FORCE_TYPE_COUNT
+} fmb_force_type;
+
+typedef struct fmb_force_desc {
+    const char *name;
+    fmb_force_type type;
+    int body[2];        /* point, torque: body[0]; spring: both */
+    double point[2][2]; /* points in body frames */
+    const char *expr[2];/* point force: fx, fy; torque: expr[0]; expressions of t */
+    double stiffness;   /* spring, N/m >= 0 */
+    double damping;     /* spring, N s/m >= 0 */
+    double rest_length; /* spring, m >= 0 */
+    int line;
+} fmb_force_desc_t;
+
+/* Create an empty model holding only the ground (body index 0, name "ground"). */
+fmb_model_t *fmb_model_create(void);
+void fmb_model_destroy(fmb_model_t **model);
+
+/* Named parameter usable in every time expression (t is reserved). Setting an
+ * existing name overrides its value. */
+int fmb_model_set_param(fmb_model_t *model, const char *name, double value);
+/* Gravity in inertial axes, m/s^2 (default 0, 0). */
+void fmb_model_set_gravity(fmb_model_t *model, double gx, double gy);
+/* Optional name shown in messages (e.g. the case file path). */
+void fmb_model_set_source(fmb_model_t *model, const char *source);
+
+/* Add items; return the new index (>= 0) or a negative fmb_status with the
+ * message in fmb_model_last_error(). Body indices start at 1 (0 is ground). */
+int fmb_model_add_body(fmb_model_t *model, const fmb_body_desc_t *desc);
+int fmb_model_add_joint(fmb_model_t *model, const fmb_joint_desc_t *desc);
+int fmb_model_add_force(fmb_model_t *model, const fmb_force_desc_t *desc);
+
+/* Lookup by name: index or FMB_ERR_NOTFOUND. */
+int fmb_model_find_body(const fmb_model_t *model, const char *name);
+int fmb_model_find_joint(const fmb_model_t *model, const char *name);
+
+int fmb_model_num_bodies(const fmb_model_t *model); /* including ground */
+int fmb_model_num_joints(const fmb_model_t *model);
+int fmb_model_num_forces(const fmb_model_t *model);
+int fmb_model_num_coords(const fmb_model_t *model);      /* generalized coordinates */
+int fmb_model_num_constraints(const fmb_model_t *model); /* constraint equations */
+const char *fmb_model_body_name(const fmb_model_t *model, int body);
+const char *fmb_model_joint_name(const fmb_model_t *model, int joint);
+const char *fmb_model_joint_type_name(const fmb_model_t *model, int joint);
+int fmb_model_joint_rows(const fmb_model_t *model, int joint);
+/* Bodies of a joint (for drawing and output). */
+void fmb_model_joint_bodies(const fmb_model_t *model, int joint, int body[2]);
+/* Named points of a body, body-frame coordinates (for drawing). */
+int fmb_model_add_body_point(fmb_model_t *model, int body, const char *name, double x,
+                             double y);
+int fmb_model_body_num_points(const fmb_model_t *model, int body);
+int fmb_model_find_body_point(const fmb_model_t *model, int body, const char *name,
+                              double xy[2]);
+void fmb_model_body_point(const fmb_model_t *model, int body, int k, double xy[2]);
+const char *fmb_model_body_point_name(const fmb_model_t *model, int body, int k);
+/* First coordinate index of a body and its coordinate count (3 for rigid). */
+int fmb_model_body_offset(const fmb_model_t *model, int body);
+int fmb_model_body_ndof(const fmb_model_t *model, int body);
+
+const char *fmb_model_last_error(const fmb_model_t *model);
+
+/* ---------------------------------------------------------------- analysis */
+
+typedef struct fmb_check_report {
+    int num_coords;
+    int num_constraints;
+    int jacobian_rank;      /* at the assembled initial configuration */
+    int dof;                /* num_coords - rank */
+    int num_redundant;      /* num_constraints - rank */
+    int redundant_rows[64]; /* first redundant constraint rows (global row index) */
+    double max_violation;   /* after assembly */
+} fmb_check_report_t;
+
+/* Assemble the initial configuration and analyse the constraint Jacobian. */
+int fmb_model_check(fmb_model_t *model, fmb_check_report_t *report);
+/* Joint owning a global constraint row, and the row inside it. */
+int fmb_model_row_joint(const fmb_model_t *model, int row, int *local_row);
+
+/* ---------------------------------------------------------------- simulation */
+
+typedef enum fmb_integrator { FMB_HHT = 0, FMB_NEWMARK = 1 } fmb_integrator;
+
+typedef struct fmb_sim_options {
+    fmb_integrator integrator; /* default FMB_HHT */
+    double alpha;        /* HHT alpha in [-1/3, 0]; default -0.05. Ignored by NEWMARK */
+    double beta, gamma;  /* NEWMARK only; default 0.25, 0.5 */
+    double h;            /* time step, s; default 1e-3 */
+    double t_end;        /* end time, s; default 1 */
+    int output_every;    /* record every k-th step; default 1 */
+    int max_newton;      /* default 25 */
+    double rtol, atol;   /* Newton increment tolerances on q; default 1e-10, 1e-12 */
+    double phi_tol;      /* constraint violation tolerance, m or rad; default 1e-11 */
+    int halving;         /* max step halvings on Newton failure; default 4 (0: none) */
+} fmb_sim_options_t;
+
+void fmb_sim_options_default(fmb_sim_options_t *opts);
+
+typedef struct fmb_sim fmb_sim_t;
+
+typedef struct fmb_sim_stats {
+    long steps;             /* accepted steps */
+    long newton_iterations; /* total */
+    long factorizations;    /* numeric factorizations */
+    long symbolic;          /* symbolic analyses */
+    long halvings;          /* step halvings */
+    double max_violation;   /* over all accepted steps */
+} fmb_sim_stats_t;
+
+/* The simulation holds a pointer to the model, which must outlive it. */
+fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts);
+void fmb_sim_destroy(fmb_sim_t **sim);
+/* Consistent start: assemble poses on Phi = 0, project velocities, solve for
+ * accelerations and multipliers. */
+int fmb_sim_initialize(fmb_sim_t *sim);
+/* Advance one step of size opts.h (with internal halving if allowed). */
+int fmb_sim_step(fmb_sim_t *sim);
+const char *fmb_sim_last_error(const fmb_sim_t *sim);
+void fmb_sim_get_stats(const fmb_sim_t *sim, fmb_sim_stats_t *stats);
+const fmb_sim_options_t *fmb_sim_options(const fmb_sim_t *sim);
+
+/* State access (valid after initialize). Arrays of num_coords / num_constraints. */
+double fmb_sim_time(const fmb_sim_t *sim);
+const double *fmb_sim_q(const fmb_sim_t *sim);
+const double *fmb_sim_qd(const fmb_sim_t *sim);
+const double *fmb_sim_qdd(const fmb_sim_t *sim);
+const double *fmb_sim_lambda(const fmb_sim_t *sim);
+int fmb_sim_last_newton_iterations(const fmb_sim_t *sim);
+/* Inertial x, y, angle of a body frame. */
+void fmb_sim_body_pose(const fmb_sim_t *sim, int body, double pose[3]);
+/* Inertial position of a body-frame point. */
+void fmb_sim_body_point(const fmb_sim_t *sim, int body, const double u[2], double r[2]);
+/* Reaction of a joint: Fx, Fy, Mz on body[0], then on body[1]; inertial axes, at the
+ * joint point of each body. */
+void fmb_sim_joint_reaction(const fmb_sim_t *sim, int joint, double out[6]);
+/* Max |Phi| over the joint's rows at the current state. */
+double fmb_sim_joint_violation(const fmb_sim_t *sim, int joint);
+/* kinetic, potential, work of applied forces and drivers, total = T + V - W */
+#define FMB_ENERGY_COLUMNS 4
+void fmb_sim_energy(const fmb_sim_t *sim, double e[FMB_ENERGY_COLUMNS]);
+
+/* Run to opts.t_end, calling observer after initialization and after every
+ * recorded step; a non-zero return from observer stops the run with that code.
+ * *stop, when non-NULL, is polled every step (set it from a signal handler). */
+typedef int (*fmb_observer_fn)(fmb_sim_t *sim, void *user);
+int fmb_sim_run(fmb_sim_t *sim, fmb_observer_fn observer, void *user,
+                volatile const int *stop);
+
+/* ---------------------------------------------------------------- case files */
+
+typedef struct fmb_case fmb_case_t;
+
+/* Load a YAML case file. overrides: "name=value" strings replacing parameters
+ * (n may be 0). On failure returns NULL and, if err is non-NULL, writes a message
+ * "FILE:LINE:COL: problem" into err (errlen bytes). */
+fmb_case_t *fmb_case_load(const char *path, const char *const *overrides, int n,
+                          char *err, size_t errlen);
+void fmb_case_destroy(fmb_case_t **c);
+fmb_model_t *fmb_case_model(fmb_case_t *c);
+const fmb_sim_options_t *fmb_case_options(const fmb_case_t *c);
+const char *fmb_case_text(const fmb_case_t *c); /* the whole case file text */
+const char *fmb_case_path(const fmb_case_t *c);
+/* Output file named in the case (may be NULL). */
+const char *fmb_case_output(const fmb_case_t *c);
+
+/* ---------------------------------------------------------------- output */
+
+typedef struct fmb_writer fmb_writer_t;
+
+/* Create an HDF5 results file (and the XDMF sidecar path with .xmf); case_text
+ * may be NULL. Writes the static layout; records nothing yet. */
+fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim,
+                                const char *case_text, char *err, size_t errlen);
+/* Append the current state of sim as one time record; flushes every few records. */
+int fmb_writer_append(fmb_writer_t *w, const fmb_sim_t *sim);
+/* Flush the HDF5 file and rewrite the XDMF sidecar for the records so far. */
+int fmb_writer_flush(fmb_writer_t *w);
+/* Flush, write the XDMF sidecar, close. Accepts NULL. */
+void fmb_writer_destroy(fmb_writer_t **w);
+long fmb_writer_records(const fmb_writer_t *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
