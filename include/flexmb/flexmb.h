@@ -90,7 +90,9 @@ typedef struct fmb_joint_desc {
     fmb_joint_type type;
     int body[2];        /* body indices; FMB_GROUND allowed for either */
     double point[2][2]; /* joint point in each body's frame, m (ground: inertial) */
-    double axis[2];     /* prismatic: guide direction in body[1]'s frame (need not be unit) */
+    double axis[2];     /* prismatic: guide direction in body[1]'s frame (need not be unit);
+                           (0, 0) means the x axis */
+    double angle;       /* prismatic, weld: locked relative angle theta_1 - theta_2 (rad) */
     const char *expr;   /* drivers: f(t) as an expression of t and the model parameters */
     int line;           /* source line for messages */
 } fmb_joint_desc_t;
@@ -219,6 +221,7 @@ int fmb_sim_step(fmb_sim_t *sim);
 const char *fmb_sim_last_error(const fmb_sim_t *sim);
 void fmb_sim_get_stats(const fmb_sim_t *sim, fmb_sim_stats_t *stats);
 const fmb_sim_options_t *fmb_sim_options(const fmb_sim_t *sim);
+fmb_model_t *fmb_sim_model(const fmb_sim_t *sim);
 
 /* State access (valid after initialize). Arrays of num_coords / num_constraints. */
 double fmb_sim_time(const fmb_sim_t *sim);

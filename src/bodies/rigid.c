@@ -1,0 +1,106 @@
+/*
+ * Rigid body in carrier-frame coordinates q = [rbar (2), theta] (docs/theory.md 1).
+ *
+ * With S0 = m com (first moment about the body origin) and c = m rbar + S0:
+ *   M = [ m I2        Itil c ]      Mtt = m |rbar|^2 + 2 rbar.S0 + J_O,
+ *       [ (Itil c)^T  Mtt    ]      J_O = J_c + m |com|^2
+ * M does not depend on theta. Generalized body forces (inertia force = M qdd - Q):
+ *   Q_r = -2 thd m Itil rbard + thd^2 c + m A^T g
+ *   Q_t = -2 thd c.rbard + (Itil c).(A^T g)
+ * Tangents (a = A^T g, Itil^T a = (a_y, -a_x)):
+ *   dQ_r/drbar = thd^2 m I2     dQ_r/dtheta = m Itil^T a
+ *   dQ_t/drbar = -2 thd m rbard^T + m (Itil^T a)^T     dQ_t/dtheta = -c.a
+ *   dQ_r/drbard = -2 thd m Itil dQ_r/dthd = -2 m Itil rbard + 2 thd c
+ *   dQ_t/drbard = -2 thd c^T    dQ_t/dthd = -2 c.rbard
+ *   d(M qdd)/drbar: rows r: m thdd Itil; row t: m (Itil^T rbardd)^T + 2 thdd c^T
+ * Gravity potential V = -g.(A c).
+ */
+#include "bodies/rigid.h"
+
+static int rigid_ndof(const fmb_body_t *b)
+{
+    (void)b;
+    return 3;
+}
+
+static void first_moment(const fmb_body_t *b, const double *q, double c[2])
+{
+    c[0] = b->mass * (q[0] + b->com[0]);
+    c[1] = b->mass * (q[1] + b->com[1]);
+}
+
+static void rigid_mass(const fmb_body_t *b, const double *q, double *M)
+{
+    const double m = b->mass;
+    double c[2];
+    first_moment(b, q, c);
+    double JO = b->inertia_c + m * (b->com[0] * b->com[0] + b->com[1] * b->com[1]);
+    double Mtt = m * (q[0] * q[0] + q[1] * q[1]) +
+                 2.0 * m * (q[0] * b->com[0] + q[1] * b->com[1]) + JO;
+    M[0] = m, M[1] = 0, M[2] = -c[1];
+    M[3] = 0, M[4] = m, M[5] = c[0];
+    M[6] = -c[1], M[7] = c[0], M[8] = Mtt;
+}
+
+#define IDX(i, j) ((i) + 3 * (j))
+
+static void rigid_forces(const fmb_body_t *b, const double *q, const double *qd,
+                         const double *qdd, const double g[2], double *Q, double *Kq,
+                         double *Cq, double *Kmq)
+{
+    const double m = b->mass, w = qd[2];
+    double c[2], A[4];
+    first_moment(b, q, c);
+    fmb_rot(q[2], A);
+    double a[2] = {A[0] * g[0] + A[1] * g[1], A[2] * g[0] + A[3] * g[1]}; /* A^T g */
+    double ita[2] = {a[1], -a[0]};                                        /* Itil^T a */
+    const double *rd = qd;
+    /* Itil v = (-v_y, v_x) */
+    Q[0] += -2.0 * w * m * (-rd[1]) + w * w * c[0] + m * a[0];
+    Q[1] += -2.0 * w * m * (rd[0]) + w * w * c[1] + m * a[1];
+    Q[2] += -2.0 * w * (c[0] * rd[0] + c[1] * rd[1]) + (-c[1] * a[0] + c[0] * a[1]);
+    if (Kq) {
+        Kq[IDX(0, 0)] += w * w * m;
+        Kq[IDX(1, 1)] += w * w * m;
+        Kq[IDX(0, 2)] += m * ita[0];
+        Kq[IDX(1, 2)] += m * ita[1];
+        Kq[IDX(2, 0)] += -2.0 * w * m * rd[0] + m * ita[0];
+        Kq[IDX(2, 1)] += -2.0 * w * m * rd[1] + m * ita[1];
+        Kq[IDX(2, 2)] += -(c[0] * a[0] + c[1] * a[1]);
+    }
+    if (Cq) {
+        /* -2 w m Itil = [0 2wm; -2wm 0] */
+        Cq[IDX(0, 1)] += 2.0 * w * m;
+        Cq[IDX(1, 0)] += -2.0 * w * m;
+        Cq[IDX(0, 2)] += -2.0 * m * (-rd[1]) + 2.0 * w * c[0];
+        Cq[IDX(1, 2)] += -2.0 * m * (rd[0]) + 2.0 * w * c[1];
+        Cq[IDX(2, 0)] += -2.0 * w * c[0];
+        Cq[IDX(2, 1)] += -2.0 * w * c[1];
+        Cq[IDX(2, 2)] += -2.0 * (c[0] * rd[0] + c[1] * rd[1]);
+    }
+    if (Kmq) {
+        const double tdd = qdd[2];
+        /* m tdd Itil = [0 -m tdd; m tdd 0] */
+        Kmq[IDX(0, 1)] += -m * tdd;
+        Kmq[IDX(1, 0)] += m * tdd;
+        Kmq[IDX(2, 0)] += m * qdd[1] + 2.0 * tdd * c[0];
+        Kmq[IDX(2, 1)] += -m * qdd[0] + 2.0 * tdd * c[1];
+    }
+}
+
+static double rigid_potential(const fmb_body_t *b, const double *q, const double g[2])
+{
+    double c[2], A[4];
+    first_moment(b, q, c);
+    fmb_rot(q[2], A);
+    double r[2] = {A[0] * c[0] + A[2] * c[1], A[1] * c[0] + A[3] * c[1]};
+    return -(g[0] * r[0] + g[1] * r[1]);
+}
+
+const fmb_body_class_t fmb_rigid_body_class = {
+    .name = "rigid",
+    .ndof = rigid_ndof,
+    .mass = rigid_mass,
+    .forces = rigid_forces,
+    .potential = rigid_potential,
+};

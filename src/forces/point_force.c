@@ -1,0 +1,70 @@
+/*
+ * Point force F(t) = (fx(t), fy(t)) in inertial axes at body point P, and a pure
+ * torque tz(t).
+ *   Q = J_P^T F,   dQ/dq = H_P(F) (the force turns with nothing: F is inertial)
+ *   torque: Q_theta = tz, no tangent.
+ *   Power: F . rdot_P, resp. tz thetadot (integrated into the work column).
+ */
+#include "forces/forces.h"
+
+static void point_force_value(const fmb_force_t *f, double t, double F[2])
+{
+    F[0] = f->fn[0] ? fmb_expr_eval(f->fn[0], t, 0) : 0.0;
+    F[1] = f->fn[1] ? fmb_expr_eval(f->fn[1], t, 0) : 0.0;
+}
+
+static void point_force_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double t,
+                             double *Q0, double *Q1, double *K, double *C)
+{
+    (void)Q1, (void)C;
+    double F[2], J[6];
+    point_force_value(f, t, F);
+    fmb_point_jac(&v[0], f->point[0], J);
+    for (int k = 0; k < v[0].ndof; k++) Q0[k] += J[2 * k] * F[0] + J[2 * k + 1] * F[1];
+    if (K) fmb_point_hess(&v[0], f->point[0], F, K, v[0].ndof + v[1].ndof);
+}
+
+static double point_force_power(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    double F[2], rd[2];
+    point_force_value(f, t, F);
+    fmb_point_vel(&v[0], f->point[0], rd);
+    return F[0] * rd[0] + F[1] * rd[1];
+}
+
+static int on_body_check(const fmb_force_t *f, char *msg, size_t len)
+{
+    if (f->body[0] == FMB_GROUND) {
+        snprintf(msg, len, "force '%s' acts on the ground", f->name);
+        return FMB_ERR_MODEL;
+    }
+    return 0;
+}
+
+const fmb_force_class_t fmb_point_force_class = {
+    .name = "point",
+    .eval = point_force_eval,
+    .potential = NULL,
+    .power = point_force_power,
+    .check = on_body_check,
+};
+
+static void torque_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double *Q0,
+                        double *Q1, double *K, double *C)
+{
+    (void)Q1, (void)K, (void)C;
+    if (v[0].ndof) Q0[2] += fmb_expr_eval(f->fn[0], t, 0);
+}
+
+static double torque_power(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    return v[0].ndof ? fmb_expr_eval(f->fn[0], t, 0) * v[0].qd[2] : 0.0;
+}
+
+const fmb_force_class_t fmb_torque_class = {
+    .name = "torque",
+    .eval = torque_eval,
+    .potential = NULL,
+    .power = torque_power,
+    .check = on_body_check,
+};

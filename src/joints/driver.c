@@ -1,0 +1,108 @@
+/*
+ * Drivers: one coordinate prescribed by a function of time f(t) (an expression with
+ * symbolic derivatives f', f'').
+ *   angle:  Phi = theta0 - theta1 - f(t)     Phi_q = [e3^T, -e3^T]   (linear)
+ *   x, y:   Phi = (r_P0)_c - f(t)            Phi_q = [ (J_P0)_c ]    H = H_P0(w e_c)
+ *   Phi_t = -f'(t),  Phi_tt = -f''(t)
+ * The multiplier of an angle driver is the drive torque with a minus sign on body 0:
+ * the driver applies -lambda to body 0 and +lambda to body 1.
+ */
+#include "joints/joints.h"
+
+static void driver_time(const fmb_joint_t *j, double t, double *phit, double *phitt)
+{
+    phit[0] = -fmb_expr_eval(j->fn, t, 1);
+    phitt[0] = -fmb_expr_eval(j->fn, t, 2);
+}
+
+static void angle_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *phi,
+                       double *J0, double *J1)
+{
+    phi[0] = fmb_body_angle(&v[0]) - fmb_body_angle(&v[1]) - fmb_expr_eval(j->fn, t, 0);
+    if (J0 && v[0].ndof) J0[0] = 0, J0[1] = 0, J0[2] = 1;
+    if (J1 && v[1].ndof) J1[0] = 0, J1[1] = 0, J1[2] = -1;
+}
+
+static void angle_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
+                       const double *w, double *H)
+{
+    (void)j, (void)v, (void)t, (void)w, (void)H;
+}
+
+static void coord_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, int c,
+                       double *phi, double *J0)
+{
+    double r[2], Jp[6];
+    fmb_point_pos(&v[0], j->point[0], r);
+    phi[0] = r[c] - fmb_expr_eval(j->fn, t, 0);
+    if (J0 && v[0].ndof) {
+        fmb_point_jac(&v[0], j->point[0], Jp);
+        for (int k = 0; k < v[0].ndof; k++) J0[k] = Jp[c + 2 * k];
+    }
+}
+
+static void x_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *phi,
+                   double *J0, double *J1)
+{
+    (void)J1;
+    coord_eval(j, v, t, 0, phi, J0);
+}
+
+static void y_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *phi,
+                   double *J0, double *J1)
+{
+    (void)J1;
+    coord_eval(j, v, t, 1, phi, J0);
+}
+
+static void x_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
+                   double *H)
+{
+    (void)t;
+    double ww[2] = {w[0], 0.0};
+    fmb_point_hess(&v[0], j->point[0], ww, H, v[0].ndof + v[1].ndof);
+}
+
+static void y_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
+                   double *H)
+{
+    (void)t;
+    double ww[2] = {0.0, w[0]};
+    fmb_point_hess(&v[0], j->point[0], ww, H, v[0].ndof + v[1].ndof);
+}
+
+static int coord_check(const fmb_joint_t *j, char *msg, size_t len)
+{
+    if (j->body[0] == FMB_GROUND) {
+        snprintf(msg, len, "driver '%s' prescribes a point of the ground", j->name);
+        return FMB_ERR_MODEL;
+    }
+    return 0;
+}
+
+const fmb_joint_class_t fmb_driver_angle_class = {
+    .name = "driver_angle",
+    .nrows = 1,
+    .eval = angle_eval,
+    .hess = angle_hess,
+    .time = driver_time,
+    .check = fmb_joint_check_distinct,
+};
+
+const fmb_joint_class_t fmb_driver_x_class = {
+    .name = "driver_x",
+    .nrows = 1,
+    .eval = x_eval,
+    .hess = x_hess,
+    .time = driver_time,
+    .check = coord_check,
+};
+
+const fmb_joint_class_t fmb_driver_y_class = {
+    .name = "driver_y",
+    .nrows = 1,
+    .eval = y_eval,
+    .hess = y_hess,
+    .time = driver_time,
+    .check = coord_check,
+};

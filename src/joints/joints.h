@@ -1,0 +1,18 @@
+/* Private declarations of the joint classes (one file each) and the registry. */
+#ifndef FMB_JOINTS_JOINTS_H
+#define FMB_JOINTS_JOINTS_H
+#include <stdio.h>
+
+#include "model/model.h"
+
+extern const fmb_joint_class_t fmb_revolute_class;
+extern const fmb_joint_class_t fmb_prismatic_class;
+extern const fmb_joint_class_t fmb_weld_class;
+extern const fmb_joint_class_t fmb_driver_angle_class;
+extern const fmb_joint_class_t fmb_driver_x_class;
+extern const fmb_joint_class_t fmb_driver_y_class;
+
+/* Shared check: the two bodies differ. */
+int fmb_joint_check_distinct(const fmb_joint_t *j, char *msg, size_t len);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * Weld joint: point P0 on body 0 coincides with P1 on body 1 and the relative angle
+ * is locked.
+ *   Phi_{1,2} = r_P0 - r_P1        (inertial; as the revolute joint)
+ *   Phi_3     = theta0 - theta1 - angle
+ *   Phi_q = [ J_P0 , -J_P1 ; e3^T , -e3^T ]
+ *   sum_k w_k d2Phi_k/dq2 = blockdiag( H_P0(w_12), -H_P1(w_12) )   (Phi_3 is linear)
+ */
+#include "joints/joints.h"
+
+static void weld_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *phi,
+                      double *J0, double *J1)
+{
+    (void)t;
+    double r0[2], r1[2];
+    fmb_point_pos(&v[0], j->point[0], r0);
+    fmb_point_pos(&v[1], j->point[1], r1);
+    phi[0] = r0[0] - r1[0];
+    phi[1] = r0[1] - r1[1];
+    phi[2] = fmb_body_angle(&v[0]) - fmb_body_angle(&v[1]) - j->ref;
+    double Jp[6];
+    for (int b = 0; b < 2; b++) {
+        double *Jb = b ? J1 : J0;
+        if (!Jb || !v[b].ndof) continue;
+        const double sgn = b ? -1.0 : 1.0;
+        fmb_point_jac(&v[b], j->point[b], Jp);
+        for (int c = 0; c < 3; c++) {
+            Jb[0 + 3 * c] = sgn * Jp[0 + 2 * c];
+            Jb[1 + 3 * c] = sgn * Jp[1 + 2 * c];
+            Jb[2 + 3 * c] = c == 2 ? sgn : 0.0;
+        }
+    }
+}
+
+static void weld_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
+                      double *H)
+{
+    (void)t;
+    const int n0 = v[0].ndof, ld = n0 + v[1].ndof;
+    double mw[2] = {-w[0], -w[1]};
+    fmb_point_hess(&v[0], j->point[0], w, H, ld);
+    fmb_point_hess(&v[1], j->point[1], mw, H + n0 + (size_t)n0 * ld, ld);
+}
+
+const fmb_joint_class_t fmb_weld_class = {
+    .name = "weld",
+    .nrows = 3,
+    .eval = weld_eval,
+    .hess = weld_hess,
+    .time = NULL,
+    .check = fmb_joint_check_distinct,
+};

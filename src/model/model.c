@@ -1,0 +1,324 @@
+/* Model building: bodies, joints, forces, parameters; validation of inputs. */
+#include "model/model.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bodies/rigid.h"
+
+int fmb_model_error(fmb_model_t *m, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m->errmsg, sizeof m->errmsg, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+static int grow(void **arr, int *cap, int n, size_t size)
+{
+    if (n < *cap) return 0;
+    int nc = *cap ? 2 * *cap : 8;
+    void *p = realloc(*arr, (size_t)nc * size);
+    if (!p) return FMB_ERR_NOMEM;
+    memset((char *)p + (size_t)*cap * size, 0, (size_t)(nc - *cap) * size);
+    *arr = p;
+    *cap = nc;
+    return 0;
+}
+
+static int copy_name(fmb_model_t *m, char dst[FMB_NAME_MAX], const char *src, const char *what)
+{
+    if (!src || !*src) return fmb_model_error(m, FMB_ERR_ARG, "%s without a name", what);
+    if (strlen(src) >= FMB_NAME_MAX)
+        return fmb_model_error(m, FMB_ERR_ARG, "%s name '%s' longer than %d characters", what,
+                               src, FMB_NAME_MAX - 1);
+    strcpy(dst, src);
+    return 0;
+}
+
+fmb_model_t *fmb_model_create(void)
+{
+    fmb_model_t *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    if (grow((void **)&m->bodies, &m->cap_bodies, 0, sizeof *m->bodies)) {
+        free(m);
+        return NULL;
+    }
+    fmb_body_t *g = &m->bodies[0];
+    strcpy(g->name, "ground");
+    g->offset = -1;
+    m->nbodies = 1;
+    return m;
+}
+
+void fmb_model_destroy(fmb_model_t **pm)
+{
+    if (!pm || !*pm) return;
+    fmb_model_t *m = *pm;
+    for (int i = 0; i < m->nbodies; i++) free(m->bodies[i].points);
+    for (int i = 0; i < m->njoints; i++) fmb_expr_destroy(&m->joints[i].fn);
+    for (int i = 0; i < m->nforces; i++) {
+        fmb_expr_destroy(&m->forces[i].fn[0]);
+        fmb_expr_destroy(&m->forces[i].fn[1]);
+    }
+    free(m->bodies);
+    free(m->joints);
+    free(m->forces);
+    fmb_params_free(&m->params);
+    free(m);
+    *pm = NULL;
+}
+
+int fmb_model_set_param(fmb_model_t *m, const char *name, double value)
+{
+    if (!name || !*name || strcmp(name, "t") == 0)
+        return fmb_model_error(m, FMB_ERR_ARG, "invalid parameter name '%s' (t is reserved)",
+                               name ? name : "");
+    if (fmb_params_set(&m->params, name, value)) return FMB_ERR_NOMEM;
+    return 0;
+}
+
+void fmb_model_set_gravity(fmb_model_t *m, double gx, double gy)
+{
+    m->g[0] = gx;
+    m->g[1] = gy;
+}
+
+void fmb_model_set_source(fmb_model_t *m, const char *source)
+{
+    snprintf(m->source, sizeof m->source, "%s", source ? source : "");
+}
+
+int fmb_model_find_body(const fmb_model_t *m, const char *name)
+{
+    for (int i = 0; i < m->nbodies; i++)
+        if (strcmp(m->bodies[i].name, name) == 0) return i;
+    return FMB_ERR_NOTFOUND;
+}
+
+int fmb_model_find_joint(const fmb_model_t *m, const char *name)
+{
+    for (int i = 0; i < m->njoints; i++)
+        if (strcmp(m->joints[i].name, name) == 0) return i;
+    return FMB_ERR_NOTFOUND;
+}
+
+static int find_force(const fmb_model_t *m, const char *name)
+{
+    for (int i = 0; i < m->nforces; i++)
+        if (strcmp(m->forces[i].name, name) == 0) return i;
+    return FMB_ERR_NOTFOUND;
+}
+
+static int finite3(const double *v) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
+
+int fmb_model_add_body(fmb_model_t *m, const fmb_body_desc_t *d)
+{
+    char name[FMB_NAME_MAX];
+    int rc = copy_name(m, name, d->name, "body");
+    if (rc) return rc;
+    if (fmb_model_find_body(m, name) >= 0)
+        return fmb_model_error(m, FMB_ERR_MODEL, "duplicate body name '%s'", name);
+    if (!(d->mass > 0) || !isfinite(d->mass))
+        return fmb_model_error(m, FMB_ERR_MODEL, "body '%s': mass must be positive (got %g kg)",
+                               name, d->mass);
+    if (!(d->inertia > 0) || !isfinite(d->inertia))
+        return fmb_model_error(m, FMB_ERR_MODEL,
+                               "body '%s': inertia must be positive (got %g kg m^2)", name,
+                               d->inertia);
+    if (!finite3(d->pose) || !finite3(d->vel) || !isfinite(d->com[0]) || !isfinite(d->com[1]))
+        return fmb_model_error(m, FMB_ERR_MODEL, "body '%s': non-finite pose or velocity", name);
+    if (grow((void **)&m->bodies, &m->cap_bodies, m->nbodies, sizeof *m->bodies))
+        return FMB_ERR_NOMEM;
+    fmb_body_t *b = &m->bodies[m->nbodies];
+    memset(b, 0, sizeof *b);
+    strcpy(b->name, name);
+    b->klass = &fmb_rigid_body_class;
+    b->ndof = b->klass->ndof(b);
+    b->offset = m->ncoords;
+    b->mass = d->mass;
+    b->inertia_c = d->inertia;
+    memcpy(b->com, d->com, sizeof b->com);
+    memcpy(b->pose0, d->pose, sizeof b->pose0);
+    memcpy(b->vel0, d->vel, sizeof b->vel0);
+    b->line = d->line;
+    m->ncoords += b->ndof;
+    return m->nbodies++;
+}
+
+int fmb_model_add_body_point(fmb_model_t *m, int body, const char *name, double x, double y)
+{
+    if (body < 0 || body >= m->nbodies)
+        return fmb_model_error(m, FMB_ERR_ARG, "no body with index %d", body);
+    fmb_body_t *b = &m->bodies[body];
+    char nm[FMB_NAME_MAX];
+    int rc = copy_name(m, nm, name, "point");
+    if (rc) return rc;
+    for (int k = 0; k < b->npoints; k++)
+        if (strcmp(b->points[k].name, nm) == 0)
+            return fmb_model_error(m, FMB_ERR_MODEL, "body '%s': duplicate point '%s'", b->name,
+                                   nm);
+    if (!isfinite(x) || !isfinite(y))
+        return fmb_model_error(m, FMB_ERR_MODEL, "body '%s': point '%s' is not finite", b->name,
+                               nm);
+    if (grow((void **)&b->points, &b->cap_points, b->npoints, sizeof *b->points))
+        return FMB_ERR_NOMEM;
+    fmb_point_t *p = &b->points[b->npoints];
+    strcpy(p->name, nm);
+    p->u[0] = x, p->u[1] = y;
+    return b->npoints++;
+}
+
+static int check_bodies(fmb_model_t *m, const int body[2], int two, const char *what,
+                        const char *name)
+{
+    for (int k = 0; k < (two ? 2 : 1); k++)
+        if (body[k] < 0 || body[k] >= m->nbodies)
+            return fmb_model_error(m, FMB_ERR_MODEL, "%s '%s': no body with index %d", what,
+                                   name, body[k]);
+    return 0;
+}
+
+int fmb_model_add_joint(fmb_model_t *m, const fmb_joint_desc_t *d)
+{
+    char name[FMB_NAME_MAX];
+    int rc = copy_name(m, name, d->name, "joint");
+    if (rc) return rc;
+    if (fmb_model_find_joint(m, name) >= 0)
+        return fmb_model_error(m, FMB_ERR_MODEL, "duplicate joint name '%s'", name);
+    const fmb_joint_class_t *k = fmb_joint_class_for(d->type);
+    if (!k) return fmb_model_error(m, FMB_ERR_MODEL, "joint '%s': unknown type %d", name, d->type);
+    if ((rc = check_bodies(m, d->body, 1, "joint", name))) return rc;
+    if (grow((void **)&m->joints, &m->cap_joints, m->njoints, sizeof *m->joints))
+        return FMB_ERR_NOMEM;
+    fmb_joint_t *j = &m->joints[m->njoints];
+    memset(j, 0, sizeof *j);
+    strcpy(j->name, name);
+    j->type = d->type;
+    j->klass = k;
+    memcpy(j->body, d->body, sizeof j->body);
+    memcpy(j->point, d->point, sizeof j->point);
+    j->ref = d->angle;
+    j->line = d->line;
+    double ax = d->axis[0], ay = d->axis[1], n = hypot(ax, ay);
+    if (n == 0) ax = 1, ay = 0, n = 1;
+    j->axis[0] = ax / n, j->axis[1] = ay / n;
+    char msg[512];
+    if (k->time) {
+        j->fn = fmb_expr_create(d->expr ? d->expr : "", &m->params, msg, sizeof msg);
+        if (!j->fn) return fmb_model_error(m, FMB_ERR_EXPR, "joint '%s': %s", name, msg);
+    }
+    if (k->check && (rc = k->check(j, msg, sizeof msg))) {
+        fmb_expr_destroy(&j->fn);
+        return fmb_model_error(m, rc, "%s", msg);
+    }
+    j->row = m->nrows;
+    m->nrows += k->nrows;
+    return m->njoints++;
+}
+
+int fmb_model_add_force(fmb_model_t *m, const fmb_force_desc_t *d)
+{
+    char name[FMB_NAME_MAX];
+    int rc = copy_name(m, name, d->name, "force");
+    if (rc) return rc;
+    if (find_force(m, name) >= 0)
+        return fmb_model_error(m, FMB_ERR_MODEL, "duplicate force name '%s'", name);
+    const fmb_force_class_t *k = fmb_force_class_for(d->type);
+    if (!k) return fmb_model_error(m, FMB_ERR_MODEL, "force '%s': unknown type %d", name, d->type);
+    if ((rc = check_bodies(m, d->body, d->type == FMB_FORCE_SPRING, "force", name))) return rc;
+    if (grow((void **)&m->forces, &m->cap_forces, m->nforces, sizeof *m->forces))
+        return FMB_ERR_NOMEM;
+    fmb_force_t *f = &m->forces[m->nforces];
+    memset(f, 0, sizeof *f);
+    strcpy(f->name, name);
+    f->type = d->type;
+    f->klass = k;
+    f->body[0] = d->body[0];
+    f->body[1] = d->type == FMB_FORCE_SPRING ? d->body[1] : FMB_GROUND;
+    memcpy(f->point, d->point, sizeof f->point);
+    f->k = d->stiffness, f->c = d->damping, f->l0 = d->rest_length;
+    f->line = d->line;
+    char msg[512];
+    int nexpr = d->type == FMB_FORCE_POINT ? 2 : d->type == FMB_FORCE_TORQUE ? 1 : 0;
+    for (int e = 0; e < nexpr; e++) {
+        f->fn[e] = fmb_expr_create(d->expr[e] ? d->expr[e] : "0", &m->params, msg, sizeof msg);
+        if (!f->fn[e]) {
+            fmb_expr_destroy(&f->fn[0]);
+            return fmb_model_error(m, FMB_ERR_EXPR, "force '%s': %s", name, msg);
+        }
+    }
+    if (k->check && (rc = k->check(f, msg, sizeof msg))) {
+        fmb_expr_destroy(&f->fn[0]);
+        fmb_expr_destroy(&f->fn[1]);
+        return fmb_model_error(m, rc, "%s", msg);
+    }
+    return m->nforces++;
+}
+
+int fmb_model_num_bodies(const fmb_model_t *m) { return m->nbodies; }
+int fmb_model_num_joints(const fmb_model_t *m) { return m->njoints; }
+int fmb_model_num_forces(const fmb_model_t *m) { return m->nforces; }
+int fmb_model_num_coords(const fmb_model_t *m) { return m->ncoords; }
+int fmb_model_num_constraints(const fmb_model_t *m) { return m->nrows; }
+const char *fmb_model_body_name(const fmb_model_t *m, int b) { return m->bodies[b].name; }
+const char *fmb_model_joint_name(const fmb_model_t *m, int j) { return m->joints[j].name; }
+const char *fmb_model_joint_type_name(const fmb_model_t *m, int j)
+{
+    return m->joints[j].klass->name;
+}
+int fmb_model_joint_rows(const fmb_model_t *m, int j) { return m->joints[j].klass->nrows; }
+void fmb_model_joint_bodies(const fmb_model_t *m, int j, int body[2])
+{
+    body[0] = m->joints[j].body[0];
+    body[1] = m->joints[j].body[1];
+}
+int fmb_model_body_num_points(const fmb_model_t *m, int b) { return m->bodies[b].npoints; }
+int fmb_model_find_body_point(const fmb_model_t *m, int b, const char *name, double xy[2])
+{
+    const fmb_body_t *bd = &m->bodies[b];
+    for (int k = 0; k < bd->npoints; k++)
+        if (strcmp(bd->points[k].name, name) == 0) {
+            if (xy) xy[0] = bd->points[k].u[0], xy[1] = bd->points[k].u[1];
+            return k;
+        }
+    return FMB_ERR_NOTFOUND;
+}
+void fmb_model_body_point(const fmb_model_t *m, int b, int k, double xy[2])
+{
+    xy[0] = m->bodies[b].points[k].u[0];
+    xy[1] = m->bodies[b].points[k].u[1];
+}
+const char *fmb_model_body_point_name(const fmb_model_t *m, int b, int k)
+{
+    return m->bodies[b].points[k].name;
+}
+int fmb_model_body_offset(const fmb_model_t *m, int b) { return m->bodies[b].offset; }
+int fmb_model_body_ndof(const fmb_model_t *m, int b) { return m->bodies[b].ndof; }
+const char *fmb_model_last_error(const fmb_model_t *m) { return m->errmsg; }
+
+int fmb_model_row_joint(const fmb_model_t *m, int row, int *local)
+{
+    for (int j = 0; j < m->njoints; j++) {
+        int r0 = m->joints[j].row, nr = m->joints[j].klass->nrows;
+        if (row >= r0 && row < r0 + nr) {
+            if (local) *local = row - r0;
+            return j;
+        }
+    }
+    return FMB_ERR_NOTFOUND;
+}
+
+fmb_bodyview_t fmb_model_view(const fmb_model_t *m, int b, const double *q, const double *qd)
+{
+    const fmb_body_t *bd = &m->bodies[b];
+    fmb_bodyview_t v = {bd, bd->ndof, NULL, NULL};
+    if (bd->offset >= 0) {
+        v.q = q ? q + bd->offset : NULL;
+        v.qd = qd ? qd + bd->offset : NULL;
+    }
+    return v;
+}

@@ -1,0 +1,168 @@
+/* Private model structures shared by bodies, joints, forces and the solver. */
+#ifndef FMB_MODEL_MODEL_H
+#define FMB_MODEL_MODEL_H
+
+#include <math.h>
+#include <stddef.h>
+
+#include "flexmb/flexmb.h"
+#include "model/expr.h"
+
+#define FMB_NAME_MAX 64
+#define FMB_MAX_BODY_DOF 3 /* rigid bodies; beam bodies will raise this */
+
+/* ---- bodies ---------------------------------------------------------------
+ * Every body has coordinates q = [rbar_x, rbar_y, theta] in its carrier frame
+ * (docs/theory.md section 1). A body class supplies mass matrix, the generalized
+ * body forces Q (quadratic velocity + gravity) and their tangents. */
+typedef struct fmb_point {
+    char name[FMB_NAME_MAX];
+    double u[2];
+} fmb_point_t;
+
+typedef struct fmb_body fmb_body_t;
+
+typedef struct fmb_body_class {
+    const char *name;
+    int (*ndof)(const fmb_body_t *b);
+    /* M (ndof x ndof, column-major). */
+    void (*mass)(const fmb_body_t *b, const double *q, double *M);
+    /* Body forces Q(q, qd) (quadratic velocity + gravity); when Kq/Cq are non-NULL,
+     * add dQ/dq and dQ/dqd (ndof x ndof, column-major). Also d(M qdd)/dq into Kmq when
+     * non-NULL for the given qdd. */
+    void (*forces)(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
+                   const double g[2], double *Q, double *Kq, double *Cq, double *Kmq);
+    /* Gravity potential energy. */
+    double (*potential)(const fmb_body_t *b, const double *q, const double g[2]);
+} fmb_body_class_t;
+
+struct fmb_body {
+    char name[FMB_NAME_MAX];
+    const fmb_body_class_t *klass; /* NULL for ground */
+    int offset;                    /* first global coordinate, -1 for ground */
+    int ndof;
+    double mass, inertia_c; /* inertia about the centre of mass */
+    double com[2];
+    double pose0[3], vel0[3];
+    fmb_point_t *points;
+    int npoints, cap_points;
+    int line;
+};
+
+/* ---- point kinematics on a body (ground included: fixed points) -----------
+ * r = A(theta) (rbar + u), J = dr/dq = A [I, Itil p] (2 x ndof, column-major), and the
+ * contraction H(w) = d(J^T w)/dq (ndof x ndof). */
+typedef struct fmb_bodyview {
+    const fmb_body_t *body;
+    int ndof;         /* 0 for ground (or 3 when ground is viewed as a virtual body) */
+    const double *q;  /* body's coordinates (NULL for ground) */
+    const double *qd; /* body's velocities (NULL for ground) */
+} fmb_bodyview_t;
+
+void fmb_point_pos(const fmb_bodyview_t *v, const double u[2], double r[2]);
+void fmb_point_jac(const fmb_bodyview_t *v, const double u[2], double *J /* 2 x ndof */);
+/* Adds H(w) into the ndof x ndof block at H with leading dimension ld. */
+void fmb_point_hess(const fmb_bodyview_t *v, const double u[2], const double w[2], double *H,
+                    int ld);
+void fmb_point_vel(const fmb_bodyview_t *v, const double u[2], double rd[2]);
+/* d(rdot)/dq (2 x ndof, column-major). */
+void fmb_point_veljac(const fmb_bodyview_t *v, const double u[2], double *Jv);
+double fmb_body_angle(const fmb_bodyview_t *v);
+
+/* ---- joints ---------------------------------------------------------------
+ * A joint class fills a small function table; the solver never switches on type. */
+typedef struct fmb_joint fmb_joint_t;
+
+typedef struct fmb_joint_class {
+    const char *name;
+    int nrows;
+    /* Phi (nrows) and its Jacobian blocks J0 (nrows x ndof0), J1 (nrows x ndof1),
+     * column-major. J0/J1 may be NULL. */
+    void (*eval)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *phi,
+                 double *J0, double *J1);
+    /* Add sum_k w_k d2Phi_k/dq2 as the (ndof0+ndof1)^2 block matrix H, column-major. */
+    void (*hess)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
+                 double *H);
+    /* Phi_t and Phi_tt (nrows each); NULL means scleronomic. */
+    void (*time)(const fmb_joint_t *j, double t, double *phit, double *phitt);
+    /* Validation at model build time (0 or negative status with message). */
+    int (*check)(const fmb_joint_t *j, char *msg, size_t len);
+} fmb_joint_class_t;
+
+struct fmb_joint {
+    char name[FMB_NAME_MAX];
+    fmb_joint_type type;
+    const fmb_joint_class_t *klass;
+    int body[2];
+    double point[2][2];
+    double axis[2];     /* unit guide direction in body 1's frame (prismatic) */
+    double ref;         /* reference relative angle (prismatic, weld) */
+    double d0;          /* prismatic: initial offset, fixed at build */
+    fmb_expr_t *fn;     /* driver function of t */
+    int row;            /* first global constraint row */
+    int line;
+};
+
+/* Registry: joint class for a type (one line per type in joints/registry.c). */
+const fmb_joint_class_t *fmb_joint_class_for(fmb_joint_type type);
+
+/* ---- forces ---------------------------------------------------------------*/
+typedef struct fmb_force fmb_force_t;
+
+typedef struct fmb_force_class {
+    const char *name;
+    /* Generalized forces Q0 (ndof0), Q1 (ndof1) added; when K/C are non-NULL add
+     * dQ/dq and dQ/dqd as (ndof0+ndof1)^2 block matrices, column-major. */
+    void (*eval)(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double *Q0,
+                 double *Q1, double *K, double *C);
+    /* Potential energy (conservative part), or NULL (the work is then integrated). */
+    double (*potential)(const fmb_force_t *f, const fmb_bodyview_t v[2]);
+    /* Power of the non-conservative part (integrated into the work column). */
+    double (*power)(const fmb_force_t *f, const fmb_bodyview_t v[2], double t);
+    int (*check)(const fmb_force_t *f, char *msg, size_t len);
+} fmb_force_class_t;
+
+struct fmb_force {
+    char name[FMB_NAME_MAX];
+    fmb_force_type type;
+    const fmb_force_class_t *klass;
+    int body[2];
+    double point[2][2];
+    fmb_expr_t *fn[2];
+    double k, c, l0;
+    int line;
+};
+
+const fmb_force_class_t *fmb_force_class_for(fmb_force_type type);
+
+/* ---- model ----------------------------------------------------------------*/
+struct fmb_model {
+    fmb_body_t *bodies;
+    int nbodies, cap_bodies;
+    fmb_joint_t *joints;
+    int njoints, cap_joints;
+    fmb_force_t *forces;
+    int nforces, cap_forces;
+    fmb_params_t params;
+    double g[2];
+    int ncoords, nrows;
+    char source[256];
+    char errmsg[1024];
+};
+
+int fmb_model_error(fmb_model_t *m, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Build a view of body b from global vectors (q, qd may be NULL). */
+fmb_bodyview_t fmb_model_view(const fmb_model_t *m, int b, const double *q, const double *qd);
+
+/* Small dense helpers (column-major). */
+static inline void fmb_rot(double th, double A[4])
+{
+    A[0] = cos(th), A[1] = sin(th), A[2] = -A[1], A[3] = A[0];
+}
+
+#endif

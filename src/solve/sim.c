@@ -1,0 +1,713 @@
+/*
+ * Time integration: index-3 HHT-alpha (or Newmark) on the sparse KKT system.
+ *
+ * Equations (docs/theory.md section 4):
+ *   M(q) qdd_{n+1} + (1+alpha) F_{n+1} - alpha F_n = 0,   F = Phi_q^T lambda - Q(q, qd, t)
+ *   Phi(q_{n+1}, t_{n+1}) = 0
+ *   q_{n+1}  = q_n + h qd_n + h^2 (1/2 - beta) qdd_n + h^2 beta qdd_{n+1}
+ *   qd_{n+1} = qd_n + h (1 - gamma) qdd_n + h gamma qdd_{n+1}
+ * HHT: beta = (1 - alpha)^2 / 4, gamma = 1/2 - alpha (Negrut et al. 2007).
+ *
+ * Newton iteration in the increment dq = beta h^2 dqdd, with the first block row
+ * multiplied by beta h^2 and the multiplier scaled as dlt = beta h^2 dlambda
+ * (Bottasso, Bauchau, Cardona 2007), so the matrix does not degrade as h -> 0:
+ *   [ M + bh2 Kmq + (1+a)(bh2 (Kc - Kq) - gh Cq)   (1+a) Phi_q^T ] [ dq  ]   [ -bh2 R ]
+ *   [ Phi_q                                        0             ] [ dlt ] = [ -Phi   ]
+ * with bh2 = beta h^2, gh = gamma h, Kmq = d(M qdd)/dq, Kq = dQ/dq, Cq = dQ/dqd and
+ * Kc = d(Phi_q^T lambda)/dq (the constraint Hessian contracted with lambda).
+ * Converged when max_i |dq_i| / (atol + rtol |q_i|) <= 1 and max |Phi| <= phi_tol.
+ */
+#include "solve/sim.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXD 6 /* two rigid bodies */
+
+int fmb_sim_error(fmb_sim_t *s, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->errmsg, sizeof s->errmsg, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+void fmb_sim_options_default(fmb_sim_options_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->integrator = FMB_HHT;
+    o->alpha = -0.05;
+    o->beta = 0.25;
+    o->gamma = 0.5;
+    o->h = 1e-3;
+    o->t_end = 1.0;
+    o->output_every = 1;
+    o->max_newton = 25;
+    o->rtol = 1e-10;
+    o->atol = 1e-12;
+    o->phi_tol = 1e-11;
+    o->halving = 4;
+}
+
+static void coefficients(const fmb_sim_t *s, double *alpha, double *beta, double *gamma)
+{
+    if (s->opts.integrator == FMB_HHT) {
+        *alpha = s->opts.alpha;
+        *beta = 0.25 * (1.0 - *alpha) * (1.0 - *alpha);
+        *gamma = 0.5 - *alpha;
+    } else {
+        *alpha = 0.0;
+        *beta = s->opts.beta;
+        *gamma = s->opts.gamma;
+    }
+}
+
+fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
+{
+    if (!model) return NULL;
+    fmb_sim_t *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->model = model;
+    if (opts)
+        s->opts = *opts;
+    else
+        fmb_sim_options_default(&s->opts);
+    s->n = model->ncoords;
+    s->m = model->nrows;
+    size_t n = (size_t)s->n, m = (size_t)s->m, N = n + m;
+    s->q = calloc(n + 1, sizeof(double));
+    s->qd = calloc(n + 1, sizeof(double));
+    s->qdd = calloc(n + 1, sizeof(double));
+    s->lam = calloc(m + 1, sizeof(double));
+    s->Fn = calloc(n + 1, sizeof(double));
+    s->save = calloc(4 * n + m + 1, sizeof(double));
+    s->work = calloc(3 * N + 1, sizeof(double));
+    if (!s->q || !s->qd || !s->qdd || !s->lam || !s->Fn || !s->save || !s->work) {
+        fmb_sim_destroy(&s);
+        return NULL;
+    }
+    fmb_kkt_init(&s->kkt, (int)N);
+    return s;
+}
+
+void fmb_sim_destroy(fmb_sim_t **ps)
+{
+    if (!ps || !*ps) return;
+    fmb_sim_t *s = *ps;
+    fmb_kkt_free(&s->kkt);
+    free(s->q), free(s->qd), free(s->qdd), free(s->lam), free(s->Fn), free(s->save);
+    free(s->work);
+    free(s);
+    *ps = NULL;
+}
+
+/* ------------------------------------------------------------ evaluation */
+
+static void joint_views(const fmb_sim_t *s, const fmb_joint_t *j, const double *q,
+                        const double *qd, fmb_bodyview_t v[2])
+{
+    v[0] = fmb_model_view(s->model, j->body[0], q, qd);
+    v[1] = fmb_model_view(s->model, j->body[1], q, qd);
+}
+
+/* Global index of local coordinate k of a two-body block, or -1 (ground). */
+static int gidx(const fmb_model_t *m, const int body[2], int n0, int k)
+{
+    const fmb_body_t *b = &m->bodies[k < n0 ? body[0] : body[1]];
+    return b->offset < 0 ? -1 : b->offset + (k < n0 ? k : k - n0);
+}
+
+void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd,
+                         const double *qdd, const double *lam, double t, double *Mqdd, double *F)
+{
+    const fmb_model_t *md = s->model;
+    const int n = s->n;
+    if (Mqdd) memset(Mqdd, 0, (size_t)n * sizeof *Mqdd);
+    if (F) memset(F, 0, (size_t)n * sizeof *F);
+    for (int b = 1; b < md->nbodies; b++) {
+        const fmb_body_t *bd = &md->bodies[b];
+        const int o = bd->offset, nd = bd->ndof;
+        if (Mqdd) {
+            double M[MAXD * MAXD];
+            bd->klass->mass(bd, q + o, M);
+            for (int c = 0; c < nd; c++)
+                for (int r = 0; r < nd; r++) Mqdd[o + r] += M[r + nd * c] * qdd[o + c];
+        }
+        if (F) {
+            double Q[MAXD] = {0};
+            bd->klass->forces(bd, q + o, qd + o, qdd + o, md->g, Q, NULL, NULL, NULL);
+            for (int r = 0; r < nd; r++) F[o + r] -= Q[r];
+        }
+    }
+    if (!F) return;
+    for (int i = 0; i < md->nforces; i++) {
+        const fmb_force_t *f = &md->forces[i];
+        fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], q, qd),
+                               fmb_model_view(md, f->body[1], q, qd)};
+        double Q[2][MAXD] = {{0}};
+        f->klass->eval(f, v, t, Q[0], Q[1], NULL, NULL);
+        for (int b = 0; b < 2; b++)
+            for (int k = 0; k < v[b].ndof; k++) F[md->bodies[f->body[b]].offset + k] -= Q[b][k];
+    }
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        fmb_bodyview_t v[2];
+        joint_views(s, j, q, NULL, v);
+        const int nr = j->klass->nrows;
+        double phi[MAXD], J[2][MAXD * MAXD] = {{0}};
+        j->klass->eval(j, v, t, phi, J[0], J[1]);
+        for (int b = 0; b < 2; b++) {
+            if (!v[b].ndof) continue;
+            const int o = md->bodies[j->body[b]].offset;
+            for (int k = 0; k < v[b].ndof; k++)
+                for (int r = 0; r < nr; r++) F[o + k] += J[b][r + nr * k] * lam[j->row + r];
+        }
+    }
+}
+
+double fmb_sim_eval_phi(const fmb_sim_t *s, const double *q, double t, double *phi, int *row)
+{
+    const fmb_model_t *md = s->model;
+    double mx = 0.0;
+    int at = -1;
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        fmb_bodyview_t v[2];
+        joint_views(s, j, q, NULL, v);
+        j->klass->eval(j, v, t, phi + j->row, NULL, NULL);
+        for (int r = 0; r < j->klass->nrows; r++) {
+            double a = fabs(phi[j->row + r]);
+            if (!(a <= mx)) mx = a, at = j->row + r; /* NaN propagates */
+        }
+    }
+    if (row) *row = at;
+    return mx;
+}
+
+void fmb_sim_dense_jacobian(const fmb_sim_t *s, const double *q, double t, double *Jd)
+{
+    const fmb_model_t *md = s->model;
+    const int m = s->m;
+    memset(Jd, 0, (size_t)m * (size_t)s->n * sizeof *Jd);
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        fmb_bodyview_t v[2];
+        joint_views(s, j, q, NULL, v);
+        const int nr = j->klass->nrows;
+        double phi[MAXD], J[2][MAXD * MAXD] = {{0}};
+        j->klass->eval(j, v, t, phi, J[0], J[1]);
+        for (int b = 0; b < 2; b++) {
+            if (!v[b].ndof) continue;
+            const int o = md->bodies[j->body[b]].offset;
+            for (int k = 0; k < v[b].ndof; k++)
+                for (int r = 0; r < nr; r++)
+                    Jd[(j->row + r) + (size_t)m * (o + k)] += J[b][r + nr * k];
+        }
+    }
+}
+
+/* Assemble the KKT matrix
+ *   [ cM M + cKm Kmq + cK (Kc(lam) - Kq) - cC Cq    cA Phi_q^T ]
+ *   [ Phi_q                                         c22 I      ]
+ * always emitting the same triplets in the same order (fixed pattern). */
+typedef struct coeffs {
+    double cM, cKm, cK, cC, cA, c22;
+} coeffs_t;
+
+static void assemble(fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
+                     const double *lam, double t, const coeffs_t *c)
+{
+    const fmb_model_t *md = s->model;
+    fmb_kkt_t *k = &s->kkt;
+    const int n = s->n;
+    fmb_kkt_begin(k);
+    for (int b = 1; b < md->nbodies; b++) {
+        const fmb_body_t *bd = &md->bodies[b];
+        const int o = bd->offset, nd = bd->ndof;
+        double M[MAXD * MAXD], Q[MAXD] = {0}, Kq[MAXD * MAXD] = {0}, Cq[MAXD * MAXD] = {0},
+                               Km[MAXD * MAXD] = {0};
+        bd->klass->mass(bd, q + o, M);
+        bd->klass->forces(bd, q + o, qd + o, qdd + o, md->g, Q, Kq, Cq, Km);
+        for (int cc = 0; cc < nd; cc++)
+            for (int r = 0; r < nd; r++) {
+                int e = r + nd * cc;
+                fmb_kkt_add(k, o + r, o + cc,
+                            c->cM * M[e] + c->cKm * Km[e] - c->cK * Kq[e] - c->cC * Cq[e]);
+            }
+    }
+    for (int i = 0; i < md->nforces; i++) {
+        const fmb_force_t *f = &md->forces[i];
+        fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], q, qd),
+                               fmb_model_view(md, f->body[1], q, qd)};
+        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
+        double Q[2][MAXD] = {{0}}, K[MAXD * MAXD] = {0}, C[MAXD * MAXD] = {0};
+        f->klass->eval(f, v, t, Q[0], Q[1], K, C);
+        for (int cc = 0; cc < nn; cc++) {
+            int gc = gidx(md, f->body, n0, cc);
+            for (int r = 0; r < nn; r++) {
+                int gr = gidx(md, f->body, n0, r);
+                if (gr >= 0 && gc >= 0)
+                    fmb_kkt_add(k, gr, gc, -c->cK * K[r + nn * cc] - c->cC * C[r + nn * cc]);
+            }
+        }
+    }
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        fmb_bodyview_t v[2];
+        joint_views(s, j, q, qd, v);
+        const int nr = j->klass->nrows, n0 = v[0].ndof, nn = n0 + v[1].ndof;
+        double phi[MAXD], J[2][MAXD * MAXD] = {{0}}, H[MAXD * MAXD] = {0};
+        j->klass->eval(j, v, t, phi, J[0], J[1]);
+        j->klass->hess(j, v, t, lam + j->row, H);
+        for (int cc = 0; cc < nn; cc++) {
+            int gc = gidx(md, j->body, n0, cc);
+            if (gc < 0) continue;
+            const double *Jb = cc < n0 ? J[0] : J[1];
+            int kc = cc < n0 ? cc : cc - n0;
+            for (int r = 0; r < nr; r++) {
+                fmb_kkt_add(k, n + j->row + r, gc, Jb[r + nr * kc]);
+                fmb_kkt_add(k, gc, n + j->row + r, c->cA * Jb[r + nr * kc]);
+            }
+            for (int r = 0; r < nn; r++) {
+                int gr = gidx(md, j->body, n0, r);
+                if (gr >= 0) fmb_kkt_add(k, gr, gc, c->cK * H[r + nn * cc]);
+            }
+        }
+    }
+    for (int r = 0; r < s->m; r++) fmb_kkt_add(k, n + r, n + r, c->c22);
+}
+
+/* Name of the joint owning constraint row `row`, for messages. */
+static const char *row_name(const fmb_sim_t *s, int row, int *line)
+{
+    int j = fmb_model_row_joint(s->model, row, NULL);
+    *line = j >= 0 ? s->model->joints[j].line : 0;
+    return j >= 0 ? s->model->joints[j].name : "?";
+}
+
+/* Explain a singular KKT matrix by the dependent constraint rows. */
+static int singular_error(fmb_sim_t *s, const double *q, double t, const char *when)
+{
+    double *Jd = malloc((size_t)s->m * (size_t)s->n * sizeof *Jd + 1);
+    int red[8], nred = 0;
+    if (Jd) {
+        fmb_sim_dense_jacobian(s, q, t, Jd);
+        fmb_rank_rows(Jd, s->m, s->n, red, 8, &nred);
+        free(Jd);
+    }
+    if (nred == 0)
+        return fmb_sim_error(s, FMB_ERR_SINGULAR,
+                             "singular system matrix %s at t = %.9g (the mechanism is at a "
+                             "singular position or a body is unconstrained and massless)",
+                             when, t);
+    char list[512] = "";
+    for (int i = 0; i < nred; i++) {
+        int line, local;
+        const char *nm = row_name(s, red[i], &line);
+        fmb_model_row_joint(s->model, red[i], &local);
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%sjoint '%s' row %d (line %d)", i ? ", " : "",
+                 nm, local, line);
+    }
+    return fmb_sim_error(s, FMB_ERR_SINGULAR,
+                         "redundant constraints make the system matrix singular %s: %d dependent "
+                         "row(s): %s; remove them (flexmb check lists the rank)",
+                         when, nred, list);
+}
+
+/* ------------------------------------------------------------ start */
+
+static int solve_kkt(fmb_sim_t *s, const double *rhs, double *x, const double *q, double t,
+                     const char *when)
+{
+    int rc = fmb_kkt_factor(&s->kkt);
+    s->stats.factorizations = s->kkt.nnumeric;
+    s->stats.symbolic = s->kkt.nsymbolic;
+    if (rc == FMB_ERR_SINGULAR) return singular_error(s, q, t, when);
+    if (rc) return fmb_sim_error(s, rc, "linear solver failure %s at t = %.9g", when, t);
+    rc = fmb_kkt_solve(&s->kkt, rhs, x);
+    if (rc) return fmb_sim_error(s, rc, "linear solve failed %s at t = %.9g", when, t);
+    return 0;
+}
+
+static int check_options(fmb_sim_t *s)
+{
+    const fmb_sim_options_t *o = &s->opts;
+    if (!(o->h > 0) || !isfinite(o->h))
+        return fmb_sim_error(s, FMB_ERR_ARG, "time step h must be positive (got %g)", o->h);
+    if (!(o->t_end >= 0) || !isfinite(o->t_end))
+        return fmb_sim_error(s, FMB_ERR_ARG, "t_end must be >= 0 (got %g)", o->t_end);
+    if (o->integrator == FMB_HHT && !(o->alpha >= -1.0 / 3.0 - 1e-15 && o->alpha <= 0))
+        return fmb_sim_error(s, FMB_ERR_ARG, "HHT alpha must be in [-1/3, 0] (got %g)", o->alpha);
+    if (o->integrator == FMB_NEWMARK && !(o->beta > 0 && o->gamma >= 0.5))
+        return fmb_sim_error(s, FMB_ERR_ARG,
+                             "Newmark needs beta > 0 and gamma >= 1/2 (got %g, %g)", o->beta,
+                             o->gamma);
+    if (o->max_newton < 1 || o->output_every < 1 || o->halving < 0)
+        return fmb_sim_error(s, FMB_ERR_ARG,
+                             "max_newton and output_every must be >= 1, halving >= 0");
+    if (!(o->rtol >= 0 && o->atol > 0 && o->phi_tol > 0))
+        return fmb_sim_error(s, FMB_ERR_ARG, "tolerances must be positive");
+    return 0;
+}
+
+static void initial_coordinates(fmb_sim_t *s)
+{
+    const fmb_model_t *md = s->model;
+    for (int b = 1; b < md->nbodies; b++) {
+        const fmb_body_t *bd = &md->bodies[b];
+        double *q = s->q + bd->offset, *qd = s->qd + bd->offset, A[4];
+        const double *R = bd->pose0, *V = bd->vel0;
+        fmb_rot(R[2], A);
+        /* rbar = A^T R;  rbard = A^T Rdot - thetad Itil rbar */
+        q[0] = A[0] * R[0] + A[1] * R[1];
+        q[1] = A[2] * R[0] + A[3] * R[1];
+        q[2] = R[2];
+        qd[0] = A[0] * V[0] + A[1] * V[1] + V[2] * q[1];
+        qd[1] = A[2] * V[0] + A[3] * V[1] - V[2] * q[0];
+        qd[2] = V[2];
+    }
+}
+
+/* Newton on Phi(q, t) = 0 with the mass-weighted minimum-norm correction. With c22 < 0
+ * (check mode) the system is regularized so redundant but consistent constraints pass. */
+int fmb_sim_assemble_positions(fmb_sim_t *s, double c22, int *iters)
+{
+    const int n = s->n, m = s->m, N = n + m;
+    double *rhs = s->work, *x = s->work + N, *phi = s->work + 2 * N;
+    const coeffs_t c = {1, 0, 0, 0, 1, c22};
+    int row = -1;
+    for (int it = 0; it < 100; it++) {
+        double viol = fmb_sim_eval_phi(s, s->q, s->t, phi, &row);
+        if (iters) *iters = it;
+        if (viol <= s->opts.phi_tol) return 0;
+        if (!isfinite(viol)) break;
+        assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
+        memset(rhs, 0, (size_t)n * sizeof *rhs);
+        for (int r = 0; r < m; r++) rhs[n + r] = -phi[r];
+        int rc = solve_kkt(s, rhs, x, s->q, s->t, "while assembling the initial configuration");
+        if (rc) return rc;
+        /* Limit angle changes per iteration to keep Newton inside its basin. */
+        double scale = 1.0;
+        for (int i = 0; i < n; i++)
+            if (fabs(x[i]) * scale > 0.5) scale = 0.5 / fabs(x[i]);
+        for (int i = 0; i < n; i++) s->q[i] += scale * x[i];
+    }
+    int line;
+    const char *nm = row < 0 ? "?" : row_name(s, row, &line);
+    double viol = fmb_sim_eval_phi(s, s->q, s->t, phi, &row);
+    nm = row < 0 ? "?" : row_name(s, row, &line);
+    return fmb_sim_error(s, FMB_ERR_ASSEMBLY,
+                         "cannot assemble the initial configuration: constraint violation %.3g "
+                         "remains in joint '%s' (line %d) after 100 Newton iterations; check "
+                         "the joint points and the initial poses",
+                         viol, nm, row < 0 ? 0 : line);
+}
+
+/* Power of non-conservative forces and drivers: sum P_f + lambda . Phi_t. */
+static double power(const fmb_sim_t *s)
+{
+    const fmb_model_t *md = s->model;
+    double P = 0.0;
+    for (int i = 0; i < md->nforces; i++) {
+        const fmb_force_t *f = &md->forces[i];
+        fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], s->q, s->qd),
+                               fmb_model_view(md, f->body[1], s->q, s->qd)};
+        if (f->klass->power) P += f->klass->power(f, v, s->t);
+    }
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        if (!j->klass->time) continue;
+        double pt[MAXD], ptt[MAXD];
+        j->klass->time(j, s->t, pt, ptt);
+        for (int r = 0; r < j->klass->nrows; r++) P += s->lam[j->row + r] * pt[r];
+    }
+    return P;
+}
+
+int fmb_sim_initialize(fmb_sim_t *s)
+{
+    int rc = check_options(s);
+    if (rc) return rc;
+    const int n = s->n, m = s->m, N = n + m;
+    const fmb_model_t *md = s->model;
+    s->t = 0.0;
+    s->W = 0.0;
+    memset(&s->stats, 0, sizeof s->stats);
+    memset(s->qdd, 0, (size_t)n * sizeof *s->qdd);
+    memset(s->lam, 0, (size_t)m * sizeof *s->lam);
+    initial_coordinates(s);
+    if ((rc = fmb_sim_assemble_positions(s, 0.0, NULL))) return rc;
+
+    double *rhs = s->work, *x = s->work + N;
+    const coeffs_t c = {1, 0, 0, 0, 1, 0};
+    /* Velocities: [M Phi_q^T; Phi_q 0] [qd; mu] = [M qd0; -Phi_t] */
+    assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
+    fmb_sim_eval_forces(s, s->q, s->qd, s->qd, s->lam, s->t, rhs, NULL); /* M qd0 */
+    memset(rhs + n, 0, (size_t)m * sizeof *rhs);
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        if (!j->klass->time) continue;
+        double pt[MAXD], ptt[MAXD];
+        j->klass->time(j, s->t, pt, ptt);
+        for (int r = 0; r < j->klass->nrows; r++) rhs[n + j->row + r] = -pt[r];
+    }
+    if ((rc = solve_kkt(s, rhs, x, s->q, s->t, "while projecting the initial velocities")))
+        return rc;
+    memcpy(s->qd, x, (size_t)n * sizeof *x);
+
+    /* Accelerations and multipliers: [M Phi_q^T; Phi_q 0] [qdd; lam] = [Q; gamma],
+     * gamma_k = -qd^T (d2 Phi_k/dq2) qd - Phi_tt,k. The matrix is unchanged. */
+    fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, s->t, NULL, rhs); /* -Q (lam = 0) */
+    for (int i = 0; i < n; i++) rhs[i] = -rhs[i];
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        fmb_bodyview_t v[2];
+        joint_views(s, j, s->q, s->qd, v);
+        const int nr = j->klass->nrows, n0 = v[0].ndof, nn = n0 + v[1].ndof;
+        double vloc[MAXD];
+        for (int k = 0; k < nn; k++) {
+            int g = gidx(md, j->body, n0, k);
+            vloc[k] = g >= 0 ? s->qd[g] : 0.0;
+        }
+        double pt[MAXD] = {0}, ptt[MAXD] = {0};
+        if (j->klass->time) j->klass->time(j, s->t, pt, ptt);
+        for (int r = 0; r < nr; r++) {
+            double w[MAXD] = {0}, H[MAXD * MAXD] = {0}, quad = 0.0;
+            w[r] = 1.0;
+            j->klass->hess(j, v, s->t, w, H);
+            for (int a = 0; a < nn; a++)
+                for (int b = 0; b < nn; b++) quad += vloc[a] * H[a + nn * b] * vloc[b];
+            rhs[n + j->row + r] = -quad - ptt[r];
+        }
+    }
+    if ((rc = fmb_kkt_solve(&s->kkt, rhs, x)))
+        return fmb_sim_error(s, rc, "linear solve failed for the initial accelerations");
+    memcpy(s->qdd, x, (size_t)n * sizeof *x);
+    memcpy(s->lam, x + n, (size_t)m * sizeof *x);
+    fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, s->t, NULL, s->Fn);
+    s->P = power(s);
+    double viol = fmb_sim_eval_phi(s, s->q, s->t, s->work + 2 * N, NULL);
+    s->stats.max_violation = viol;
+    s->initialized = 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------ stepping */
+
+static void save_state(fmb_sim_t *s)
+{
+    const size_t n = (size_t)s->n, m = (size_t)s->m;
+    memcpy(s->save, s->q, n * sizeof(double));
+    memcpy(s->save + n, s->qd, n * sizeof(double));
+    memcpy(s->save + 2 * n, s->qdd, n * sizeof(double));
+    memcpy(s->save + 3 * n, s->Fn, n * sizeof(double));
+    memcpy(s->save + 4 * n, s->lam, m * sizeof(double));
+}
+
+static void restore_state(fmb_sim_t *s)
+{
+    const size_t n = (size_t)s->n, m = (size_t)s->m;
+    memcpy(s->q, s->save, n * sizeof(double));
+    memcpy(s->qd, s->save + n, n * sizeof(double));
+    memcpy(s->qdd, s->save + 2 * n, n * sizeof(double));
+    memcpy(s->Fn, s->save + 3 * n, n * sizeof(double));
+    memcpy(s->lam, s->save + 4 * n, m * sizeof(double));
+}
+
+/* One step of size h from the current state; on failure the state is restored. */
+static int try_step(fmb_sim_t *s, double h)
+{
+    const int n = s->n, m = s->m, N = n + m;
+    double alpha, beta, gamma;
+    coefficients(s, &alpha, &beta, &gamma);
+    const double bh2 = beta * h * h, t1 = s->t + h;
+    double *R = s->work, *x = s->work + N, *phi = s->work + 2 * N;
+    double *Mqdd = phi + m; /* n entries after phi inside the third block */
+    save_state(s);
+    /* Predictor: qdd_{n+1} = qdd_n. */
+    for (int i = 0; i < n; i++) {
+        s->q[i] += h * s->qd[i] + h * h * 0.5 * s->qdd[i];
+        s->qd[i] += h * s->qdd[i];
+    }
+    const coeffs_t c = {1.0, bh2, (1 + alpha) * bh2, (1 + alpha) * gamma * h, 1 + alpha, 0.0};
+    double dq_norm = INFINITY;
+    int it;
+    for (it = 0; it <= s->opts.max_newton; it++) {
+        double viol = fmb_sim_eval_phi(s, s->q, t1, phi, NULL);
+        if (!isfinite(viol)) break;
+        if (dq_norm <= 1.0 && viol <= s->opts.phi_tol) {
+            s->t = t1;
+            s->last_iters = it;
+            s->stats.newton_iterations += it;
+            s->stats.steps++;
+            if (viol > s->stats.max_violation) s->stats.max_violation = viol;
+            fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, s->t, NULL, s->Fn);
+            double P = power(s);
+            s->W += 0.5 * h * (s->P + P);
+            s->P = P;
+            return 0;
+        }
+        if (it == s->opts.max_newton) break;
+        fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, t1, Mqdd, R);
+        for (int i = 0; i < n; i++)
+            R[i] = -bh2 * (Mqdd[i] + (1 + alpha) * R[i] - alpha * s->save[3 * n + i]);
+        for (int r = 0; r < m; r++) R[n + r] = -phi[r];
+        assemble(s, s->q, s->qd, s->qdd, s->lam, t1, &c);
+        int rc = fmb_kkt_factor(&s->kkt);
+        s->stats.factorizations = s->kkt.nnumeric;
+        s->stats.symbolic = s->kkt.nsymbolic;
+        if (rc == 0) rc = fmb_kkt_solve(&s->kkt, R, x);
+        if (rc) {
+            restore_state(s);
+            if (rc == FMB_ERR_SINGULAR) return singular_error(s, s->q, t1, "during the step");
+            return fmb_sim_error(s, rc, "linear solver failure at t = %.9g", t1);
+        }
+        dq_norm = 0.0;
+        for (int i = 0; i < n; i++) {
+            double d = x[i];
+            s->q[i] += d;
+            s->qd[i] += gamma / (beta * h) * d;
+            s->qdd[i] += d / bh2;
+            double w = fabs(d) / (s->opts.atol + s->opts.rtol * fabs(s->q[i]));
+            if (!(w <= dq_norm)) dq_norm = w;
+        }
+        for (int r = 0; r < m; r++) s->lam[r] += x[n + r] / bh2;
+    }
+    int row = -1, line = 0;
+    double viol = fmb_sim_eval_phi(s, s->q, t1, phi, &row);
+    const char *nm = row >= 0 ? row_name(s, row, &line) : "-";
+    restore_state(s);
+    return fmb_sim_error(s, FMB_ERR_CONVERGENCE,
+                         "Newton iteration did not converge at t = %.9g (h = %.3g) after %d "
+                         "iterations: increment norm %.3g (tolerance 1), constraint violation "
+                         "%.3g in joint '%s' (line %d) (tolerance %.3g); try a smaller time step",
+                         t1, h, it, dq_norm, viol, nm, line, s->opts.phi_tol);
+}
+
+static int step_recursive(fmb_sim_t *s, double h, int depth)
+{
+    int rc = try_step(s, h);
+    if (rc != FMB_ERR_CONVERGENCE || depth >= s->opts.halving) return rc;
+    s->stats.halvings++;
+    if ((rc = step_recursive(s, 0.5 * h, depth + 1))) return rc;
+    return step_recursive(s, 0.5 * h, depth + 1);
+}
+
+int fmb_sim_step(fmb_sim_t *s)
+{
+    if (!s->initialized)
+        return fmb_sim_error(s, FMB_ERR_ARG, "fmb_sim_step called before fmb_sim_initialize");
+    return step_recursive(s, s->opts.h, 0);
+}
+
+int fmb_sim_run(fmb_sim_t *s, fmb_observer_fn observer, void *user, volatile const int *stop)
+{
+    int rc;
+    if (!s->initialized && (rc = fmb_sim_initialize(s))) return rc;
+    if (observer && (rc = observer(s, user))) return rc;
+    const double h = s->opts.h;
+    const long nsteps = (long)floor(s->opts.t_end / h + 0.5);
+    for (long k = 1; k <= nsteps; k++) {
+        if (stop && *stop) return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g",
+                                                s->t);
+        if ((rc = fmb_sim_step(s))) return rc;
+        s->t = k * h; /* avoid drift of t from repeated additions */
+        if (observer && (k % s->opts.output_every == 0 || k == nsteps) &&
+            (rc = observer(s, user)))
+            return rc;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ access */
+
+const char *fmb_sim_last_error(const fmb_sim_t *s) { return s->errmsg; }
+void fmb_sim_get_stats(const fmb_sim_t *s, fmb_sim_stats_t *st) { *st = s->stats; }
+const fmb_sim_options_t *fmb_sim_options(const fmb_sim_t *s) { return &s->opts; }
+double fmb_sim_time(const fmb_sim_t *s) { return s->t; }
+const double *fmb_sim_q(const fmb_sim_t *s) { return s->q; }
+const double *fmb_sim_qd(const fmb_sim_t *s) { return s->qd; }
+const double *fmb_sim_qdd(const fmb_sim_t *s) { return s->qdd; }
+const double *fmb_sim_lambda(const fmb_sim_t *s) { return s->lam; }
+int fmb_sim_last_newton_iterations(const fmb_sim_t *s) { return s->last_iters; }
+fmb_model_t *fmb_sim_model(const fmb_sim_t *s) { return s->model; }
+
+void fmb_sim_body_pose(const fmb_sim_t *s, int body, double pose[3])
+{
+    fmb_bodyview_t v = fmb_model_view(s->model, body, s->q, s->qd);
+    const double o[2] = {0, 0};
+    fmb_point_pos(&v, o, pose);
+    pose[2] = fmb_body_angle(&v);
+}
+
+void fmb_sim_body_point(const fmb_sim_t *s, int body, const double u[2], double r[2])
+{
+    fmb_bodyview_t v = fmb_model_view(s->model, body, s->q, s->qd);
+    fmb_point_pos(&v, u, r);
+}
+
+/* Reaction (docs/theory.md section 6): the generalized constraint force on body b is
+ * Qc = -J_b^T lambda_j. A force F and moment M at joint point P give
+ * Q = [A^T F; (Itil p)^T A^T F + M], p = rbar + u_P, so F = A Qc_r and
+ * M = Qc_t - (Itil p) . Qc_r. The ground is viewed as a body at q = 0. */
+void fmb_sim_joint_reaction(const fmb_sim_t *s, int joint, double out[6])
+{
+    const fmb_model_t *md = s->model;
+    const fmb_joint_t *j = &md->joints[joint];
+    static const double zero[3] = {0, 0, 0};
+    fmb_bodyview_t v[2];
+    joint_views(s, j, s->q, s->qd, v);
+    for (int b = 0; b < 2; b++)
+        if (!v[b].ndof) v[b].ndof = 3, v[b].q = zero, v[b].qd = zero;
+    const int nr = j->klass->nrows;
+    double phi[MAXD], J[2][MAXD * MAXD] = {{0}};
+    j->klass->eval(j, v, s->t, phi, J[0], J[1]);
+    for (int b = 0; b < 2; b++) {
+        double Qc[3] = {0, 0, 0}, A[4];
+        for (int k = 0; k < 3; k++)
+            for (int r = 0; r < nr; r++) Qc[k] -= J[b][r + nr * k] * s->lam[j->row + r];
+        fmb_rot(v[b].q[2], A);
+        double p[2] = {v[b].q[0] + j->point[b][0], v[b].q[1] + j->point[b][1]};
+        out[3 * b + 0] = A[0] * Qc[0] + A[2] * Qc[1];
+        out[3 * b + 1] = A[1] * Qc[0] + A[3] * Qc[1];
+        out[3 * b + 2] = Qc[2] - (-p[1] * Qc[0] + p[0] * Qc[1]);
+    }
+}
+
+double fmb_sim_joint_violation(const fmb_sim_t *s, int joint)
+{
+    const fmb_joint_t *j = &s->model->joints[joint];
+    fmb_bodyview_t v[2];
+    joint_views(s, j, s->q, NULL, v);
+    double phi[MAXD], mx = 0.0;
+    j->klass->eval(j, v, s->t, phi, NULL, NULL);
+    for (int r = 0; r < j->klass->nrows; r++) mx = fmax(mx, fabs(phi[r]));
+    return mx;
+}
+
+void fmb_sim_energy(const fmb_sim_t *s, double e[FMB_ENERGY_COLUMNS])
+{
+    const fmb_model_t *md = s->model;
+    double T = 0.0, V = 0.0;
+    for (int b = 1; b < md->nbodies; b++) {
+        const fmb_body_t *bd = &md->bodies[b];
+        const int o = bd->offset, nd = bd->ndof;
+        double M[MAXD * MAXD];
+        bd->klass->mass(bd, s->q + o, M);
+        for (int c = 0; c < nd; c++)
+            for (int r = 0; r < nd; r++) T += 0.5 * s->qd[o + r] * M[r + nd * c] * s->qd[o + c];
+        V += bd->klass->potential(bd, s->q + o, md->g);
+    }
+    for (int i = 0; i < md->nforces; i++) {
+        const fmb_force_t *f = &md->forces[i];
+        if (!f->klass->potential) continue;
+        fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], s->q, s->qd),
+                               fmb_model_view(md, f->body[1], s->q, s->qd)};
+        V += f->klass->potential(f, v);
+    }
+    e[0] = T, e[1] = V, e[2] = s->W, e[3] = T + V - s->W;
+}

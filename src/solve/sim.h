@@ -1,0 +1,46 @@
+/* Private simulation state (see sim.c and docs/theory.md sections 4-6). */
+#ifndef FMB_SOLVE_SIM_H
+#define FMB_SOLVE_SIM_H
+
+#include "model/model.h"
+#include "solve/kkt.h"
+
+struct fmb_sim {
+    fmb_model_t *model;
+    fmb_sim_options_t opts;
+    int n, m; /* coordinates, constraint rows */
+    double t;
+    double *q, *qd, *qdd, *lam;
+    double *Fn;    /* (Phi_q^T lambda - Q) at the last accepted state (HHT) */
+    double *save;  /* backup of q, qd, qdd, lam, Fn for step rejection */
+    double *work;  /* scratch: 3 * (n + m) */
+    fmb_kkt_t kkt;
+    int initialized;
+    double W, P;   /* work of non-conservative forces and drivers; last power */
+    int last_iters;
+    fmb_sim_stats_t stats;
+    char errmsg[1024];
+};
+
+int fmb_sim_error(fmb_sim_t *s, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Global residual pieces at (q, qd, qdd, lam, t): Mqdd = M qdd and F = Phi_q^T lam - Q
+ * (any may be NULL). */
+void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd,
+                         const double *qdd, const double *lam, double t, double *Mqdd,
+                         double *F);
+/* Phi(q, t) (m values); returns max |Phi| and its row in *row when non-NULL. */
+double fmb_sim_eval_phi(const fmb_sim_t *s, const double *q, double t, double *phi, int *row);
+/* Newton on Phi(q, 0) = 0 from the current q (c22 < 0 regularizes for redundant rows). */
+int fmb_sim_assemble_positions(fmb_sim_t *s, double c22, int *iters);
+/* Dense constraint Jacobian (m x n, column-major) at q, t. */
+void fmb_sim_dense_jacobian(const fmb_sim_t *s, const double *q, double t, double *Jd);
+/* Rank of an m x n matrix (column-major, overwritten) by QR with column pivoting of its
+ * transpose; the indices of up to maxred dependent rows go to redundant[]. */
+int fmb_rank_rows(double *Jd, int m, int n, int *redundant, int maxred, int *nred);
+
+#endif
