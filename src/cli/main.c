@@ -1,0 +1,502 @@
+/* flexmb command line: run a case to an HDF5 file, or check a model.
+ * Exit codes (also in --help and docs/output.md). */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "flexmb/flexmb.h"
+
+enum {
+    EXIT_OK = 0,
+    EXIT_USAGE = 1,
+    EXIT_CASE = 2,
+    EXIT_MODEL = 3,
+    EXIT_RUN = 4,
+    EXIT_INTERRUPTED = 130 /* 128 + SIGINT; SIGTERM gives 143 */
+};
+
+/* Model inspection and writer messages: defined in the library (src/io/writer.c),
+ * not yet declared in flexmb.h. */
+double fmb_model_body_mass(const fmb_model_t *model, int body);
+double fmb_model_body_inertia(const fmb_model_t *model, int body);
+const char *fmb_model_force_name(const fmb_model_t *model, int force);
+const char *fmb_model_force_type_name(const fmb_model_t *model, int force);
+void fmb_model_force_bodies(const fmb_model_t *model, int force, int body[2]);
+const char *fmb_writer_last_error(const fmb_writer_t *w);
+
+#define MAX_SETS 256
+
+static const char usage_text[] =
+    "usage: flexmb run CASE [-o OUT.h5] [--set NAME=VALUE]... [--quiet]\n"
+    "       flexmb check CASE [--set NAME=VALUE]...\n"
+    "       flexmb --help | --version\n";
+
+static const char help_text[] =
+    "\n"
+    "Planar flexible multibody dynamics.\n"
+    "\n"
+    "commands:\n"
+    "  run CASE     simulate the YAML case and write the results to an HDF5 file\n"
+    "               with an XDMF sidecar (OUT.xmf) that ParaView opens\n"
+    "  check CASE   print the model, assemble it and analyse its constraints\n"
+    "\n"
+    "options:\n"
+    "  -o, --output OUT.h5   results file (default: the case's `output`, else the\n"
+    "                        case file name with .h5, in the current directory)\n"
+    "  -s, --set NAME=VALUE  override a case parameter (repeatable)\n"
+    "  -q, --quiet           no progress bar and no summary\n"
+    "  -h, --help            this help\n"
+    "  -V, --version         print the version\n"
+    "\n"
+    "Ctrl-C (SIGINT) or SIGTERM stops a run after the current step; the results file\n"
+    "is closed properly and holds every completed step.\n"
+    "\n"
+    "exit status:\n"
+    "  0    success\n"
+    "  1    usage error\n"
+    "  2    case file error (cannot read or parse the case)\n"
+    "  3    model error: cannot initialize, assembly fails, redundant constraints\n"
+    "  4    run failure: a step failed or the results file cannot be written\n"
+    "       (the file keeps the steps completed before the failure)\n"
+    "  130  interrupted by SIGINT (143 for SIGTERM)\n"
+    "\n"
+    "Output layout: docs/output.md.\n";
+
+typedef struct cli_args {
+    const char *command;
+    const char *case_path;
+    const char *output;
+    const char *sets[MAX_SETS];
+    int nsets;
+    int quiet;
+} cli_args_t;
+
+/* ---------------------------------------------------------------- signals */
+
+static volatile int g_stop;   /* polled by fmb_sim_run */
+static volatile int g_signal; /* the signal that stopped the run */
+
+static void on_signal(int sig)
+{
+    g_signal = sig;
+    g_stop = 1;
+}
+
+static void install_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    /* A second signal kills the process as usual. */
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+static double wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static char *str_dup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+/* "dir/name.yaml" -> "name.h5" (in the current directory). */
+static char *default_output(const char *case_path)
+{
+    const char *base = strrchr(case_path, '/');
+    base = base ? base + 1 : case_path;
+    const char *dot = strrchr(base, '.');
+    size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    char *p = malloc(n + 4);
+    if (p) {
+        memcpy(p, base, n);
+        memcpy(p + n, ".h5", 4);
+    }
+    return p;
+}
+
+/* Same rule as the writer: .h5/.hdf5/.hdf replaced by .xmf, else appended. */
+static char *xmf_path(const char *h5)
+{
+    static const char *const exts[] = {".h5", ".hdf5", ".hdf"};
+    size_t n = strlen(h5), keep = n;
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+        size_t e = strlen(exts[i]);
+        if (n > e && strcmp(h5 + n - e, exts[i]) == 0) {
+            keep = n - e;
+            break;
+        }
+    }
+    char *p = malloc(keep + 5);
+    if (p) {
+        memcpy(p, h5, keep);
+        memcpy(p + keep, ".xmf", 5);
+    }
+    return p;
+}
+
+static void format_duration(double s, char *out, size_t len)
+{
+    if (!(s >= 0) || s > 359999)
+        snprintf(out, len, "--:--");
+    else if (s >= 3600)
+        snprintf(out, len, "%d:%02d:%02d", (int)s / 3600, ((int)s / 60) % 60, (int)s % 60);
+    else
+        snprintf(out, len, "%d:%02d", (int)s / 60, (int)s % 60);
+}
+
+/* ---------------------------------------------------------------- arguments */
+
+static int usage_error(const char *msg, const char *arg)
+{
+    if (arg)
+        fprintf(stderr, "flexmb: %s '%s'\n", msg, arg);
+    else
+        fprintf(stderr, "flexmb: %s\n", msg);
+    fputs(usage_text, stderr);
+    fputs("Try 'flexmb --help' for more information.\n", stderr);
+    return EXIT_USAGE;
+}
+
+/* Returns -1 to continue, else an exit status. */
+static int parse_args(int argc, char **argv, cli_args_t *a)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        const char *val = NULL;
+        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+            fputs(usage_text, stdout);
+            fputs(help_text, stdout);
+            return EXIT_OK;
+        }
+        if (strcmp(s, "-V") == 0 || strcmp(s, "--version") == 0) {
+            printf("flexmb %s\n", fmb_version());
+            return EXIT_OK;
+        }
+        if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0) {
+            a->quiet = 1;
+        } else if (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0 ||
+                   strncmp(s, "--output=", 9) == 0) {
+            val = s[1] == '-' && s[8] == '=' ? s + 9 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!val || !*val)
+                return usage_error("missing file name after", s);
+            a->output = val;
+        } else if (strcmp(s, "-s") == 0 || strcmp(s, "--set") == 0 ||
+                   strncmp(s, "--set=", 6) == 0) {
+            val = s[1] == '-' && s[5] == '=' ? s + 6 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!val || !strchr(val, '=') || val[0] == '=')
+                return usage_error("expected NAME=VALUE after", s);
+            if (a->nsets == MAX_SETS)
+                return usage_error("too many --set options", NULL);
+            a->sets[a->nsets++] = val;
+        } else if (s[0] == '-' && s[1] != '\0') {
+            return usage_error("unknown option", s);
+        } else if (!a->command) {
+            a->command = s;
+        } else if (!a->case_path) {
+            a->case_path = s;
+        } else {
+            return usage_error("unexpected argument", s);
+        }
+    }
+    if (!a->command)
+        return usage_error("missing command", NULL);
+    if (strcmp(a->command, "run") != 0 && strcmp(a->command, "check") != 0)
+        return usage_error("unknown command", a->command);
+    if (!a->case_path)
+        return usage_error("missing case file", NULL);
+    if (a->output && strcmp(a->command, "run") != 0)
+        return usage_error("-o is only valid with", "run");
+    return -1;
+}
+
+static fmb_case_t *load_case(const cli_args_t *a)
+{
+    char err[1024] = "";
+    fmb_case_t *c = fmb_case_load(a->case_path, a->sets, a->nsets, err, sizeof err);
+    if (!c)
+        fprintf(stderr, "%s\n", err[0] ? err : "cannot load case");
+    return c;
+}
+
+/* ---------------------------------------------------------------- run */
+
+typedef struct run_ctx {
+    fmb_writer_t *writer;
+    int writer_failed; /* status of a failed append */
+    int progress;      /* draw the progress bar */
+    double t0, t_end, start, last_draw;
+    int max_newton;
+    int drawn;
+} run_ctx_t;
+
+static void draw_progress(run_ctx_t *r, const fmb_sim_t *sim, int final)
+{
+    double now = wall_seconds();
+    if (!final && now - r->last_draw < 0.1)
+        return;
+    r->last_draw = now;
+    fmb_sim_stats_t st;
+    fmb_sim_get_stats(sim, &st);
+    double t = fmb_sim_time(sim), span = r->t_end - r->t0;
+    double frac = span > 0 ? (t - r->t0) / span : 1.0;
+    frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+    double el = now - r->start;
+    double rate = el > 0 ? (double)st.steps / el : 0.0;
+    double eta = frac > 0 ? el * (1 - frac) / frac : -1;
+    char bar[31], etas[32], els[32];
+    int fill = (int)(frac * 30 + 0.5);
+    for (int i = 0; i < 30; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[30] = '\0';
+    format_duration(eta, etas, sizeof etas);
+    format_duration(el, els, sizeof els);
+    fprintf(stderr, "\r[%s] %5.1f%%  t = %-10.4g %8.0f steps/s  %s  ETA %s \033[K", bar,
+            100 * frac, t, rate, els, etas);
+    fflush(stderr);
+    r->drawn = 1;
+}
+
+static int observer(fmb_sim_t *sim, void *user)
+{
+    run_ctx_t *r = user;
+    int st = fmb_writer_append(r->writer, sim);
+    if (st < 0) {
+        r->writer_failed = st;
+        return st;
+    }
+    int it = fmb_sim_last_newton_iterations(sim);
+    if (it > r->max_newton)
+        r->max_newton = it;
+    if (r->progress)
+        draw_progress(r, sim, 0);
+    return 0;
+}
+
+static int cmd_run(const cli_args_t *a)
+{
+    int code = EXIT_OK;
+    char *out = NULL, *xmf = NULL;
+    fmb_sim_t *sim = NULL;
+    fmb_writer_t *writer = NULL;
+    fmb_case_t *c = load_case(a);
+    if (!c)
+        return EXIT_CASE;
+    fmb_model_t *model = fmb_case_model(c);
+    sim = fmb_sim_create(model, fmb_case_options(c));
+    if (!sim) {
+        fprintf(stderr, "%s: error: %s\n", a->case_path,
+                model ? fmb_model_last_error(model) : "cannot create the simulation");
+        code = EXIT_MODEL;
+        goto done;
+    }
+    if (fmb_sim_initialize(sim) < 0) {
+        fprintf(stderr, "%s: error: %s\n", a->case_path, fmb_sim_last_error(sim));
+        code = EXIT_MODEL;
+        goto done;
+    }
+    if (a->output)
+        out = str_dup(a->output);
+    else if (fmb_case_output(c) && *fmb_case_output(c))
+        out = str_dup(fmb_case_output(c));
+    else
+        out = default_output(a->case_path);
+    xmf = out ? xmf_path(out) : NULL;
+    if (!out || !xmf) {
+        fprintf(stderr, "flexmb: out of memory\n");
+        code = EXIT_RUN;
+        goto done;
+    }
+    char err[1024] = "";
+    writer = fmb_writer_create(out, sim, fmb_case_text(c), err, sizeof err);
+    if (!writer) {
+        fprintf(stderr, "%s: error: %s\n", a->case_path, err[0] ? err : "cannot create output");
+        code = EXIT_RUN;
+        goto done;
+    }
+
+    const fmb_sim_options_t *o = fmb_sim_options(sim);
+    run_ctx_t r;
+    memset(&r, 0, sizeof r);
+    r.writer = writer;
+    r.progress = !a->quiet && isatty(STDERR_FILENO);
+    r.t0 = fmb_sim_time(sim);
+    r.t_end = o ? o->t_end : r.t0;
+    r.start = wall_seconds();
+
+    install_handlers();
+    int st = fmb_sim_run(sim, observer, &r, &g_stop);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    double wall = wall_seconds() - r.start;
+    if (r.progress && r.drawn) {
+        draw_progress(&r, sim, 1);
+        fputc('\n', stderr);
+    }
+
+    /* Close the file before reporting: it then holds every completed step. */
+    char werr[600] = "";
+    if (r.writer_failed)
+        snprintf(werr, sizeof werr, "%s", fmb_writer_last_error(writer));
+    long records = fmb_writer_records(writer);
+    int flush_st = fmb_writer_flush(writer);
+    if (flush_st < 0 && !werr[0])
+        snprintf(werr, sizeof werr, "%s", fmb_writer_last_error(writer));
+    fmb_writer_destroy(&writer);
+
+    if (g_stop) {
+        fprintf(stderr, "%s: interrupted by signal %d at t = %g s\n", a->case_path,
+                (int)g_signal, fmb_sim_time(sim));
+        code = 128 + (g_signal ? (int)g_signal : SIGINT);
+    } else if (r.writer_failed || flush_st < 0) {
+        fprintf(stderr, "%s: error: %s\n", a->case_path,
+                werr[0] ? werr : fmb_status_message(r.writer_failed ? r.writer_failed
+                                                                    : flush_st));
+        code = EXIT_RUN;
+    } else if (st < 0) {
+        const char *msg = fmb_sim_last_error(sim);
+        fprintf(stderr, "%s: error: %s\n", a->case_path,
+                msg && *msg ? msg : fmb_status_message(st));
+        code = st == FMB_ERR_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_RUN;
+    }
+
+    if (!a->quiet) {
+        fmb_sim_stats_t s;
+        fmb_sim_get_stats(sim, &s);
+        char ws[32];
+        format_duration(wall, ws, sizeof ws);
+        printf("%s: %s\n", a->case_path, code == EXIT_OK ? "done" : "stopped");
+        printf("  steps               %ld (t = %g s, %ld records)\n", s.steps,
+               fmb_sim_time(sim), records);
+        printf("  Newton iterations   %.2f per step (mean), %d max, %ld total\n",
+               s.steps > 0 ? (double)s.newton_iterations / (double)s.steps : 0.0,
+               r.max_newton, s.newton_iterations);
+        printf("  factorizations      %ld numeric, %ld symbolic, %ld step halvings\n",
+               s.factorizations, s.symbolic, s.halvings);
+        printf("  max violation       %.3e\n", s.max_violation);
+        printf("  wall time           %.3f s (%s, %.0f steps/s)\n", wall, ws,
+               wall > 0 ? (double)s.steps / wall : 0.0);
+        printf("  output              %s\n", out);
+        printf("  ParaView            %s\n", xmf);
+    }
+
+done:
+    fmb_writer_destroy(&writer);
+    fmb_sim_destroy(&sim);
+    fmb_case_destroy(&c);
+    free(out);
+    free(xmf);
+    return code;
+}
+
+/* ---------------------------------------------------------------- check */
+
+static const char *body_name(const fmb_model_t *m, int b)
+{
+    const char *s = b >= 0 ? fmb_model_body_name(m, b) : NULL;
+    return s ? s : "-";
+}
+
+static int cmd_check(const cli_args_t *a)
+{
+    fmb_case_t *c = load_case(a);
+    if (!c)
+        return EXIT_CASE;
+    fmb_model_t *m = fmb_case_model(c);
+    int nb = fmb_model_num_bodies(m), nj = fmb_model_num_joints(m);
+    int nf = fmb_model_num_forces(m);
+
+    printf("case: %s\n", a->case_path);
+    printf("\nbodies (%d, ground excluded):\n", nb - 1);
+    printf("  %-20s %12s %12s %7s %5s %7s\n", "name", "mass [kg]", "inertia", "offset",
+           "ndof", "points");
+    for (int b = 1; b < nb; b++)
+        printf("  %-20s %12.6g %12.6g %7d %5d %7d\n", body_name(m, b),
+               fmb_model_body_mass(m, b), fmb_model_body_inertia(m, b),
+               fmb_model_body_offset(m, b), fmb_model_body_ndof(m, b),
+               fmb_model_body_num_points(m, b));
+    printf("\njoints (%d):\n", nj);
+    printf("  %-20s %-14s %-16s %-16s %5s\n", "name", "type", "body 1", "body 2", "rows");
+    for (int j = 0; j < nj; j++) {
+        int jb[2];
+        fmb_model_joint_bodies(m, j, jb);
+        const char *tn = fmb_model_joint_type_name(m, j);
+        printf("  %-20s %-14s %-16s %-16s %5d\n", fmb_model_joint_name(m, j), tn ? tn : "?",
+               body_name(m, jb[0]), body_name(m, jb[1]), fmb_model_joint_rows(m, j));
+    }
+    printf("\nforces (%d):\n", nf);
+    for (int f = 0; f < nf; f++) {
+        int fb[2];
+        fmb_model_force_bodies(m, f, fb);
+        const char *tn = fmb_model_force_type_name(m, f);
+        int two = tn && strcmp(tn, "spring") == 0;
+        printf("  %-20s %-14s %-16s %-16s\n", fmb_model_force_name(m, f), tn ? tn : "?",
+               body_name(m, fb[0]), two ? body_name(m, fb[1]) : "");
+    }
+    printf("\ncoordinates: %d\nconstraints: %d\n", fmb_model_num_coords(m),
+           fmb_model_num_constraints(m));
+
+    fmb_check_report_t rep;
+    memset(&rep, 0, sizeof rep);
+    int st = fmb_model_check(m, &rep);
+    int code = EXIT_OK;
+    if (st < 0) {
+        const char *msg = fmb_model_last_error(m);
+        fprintf(stderr, "%s: error: %s\n", a->case_path,
+                msg && *msg ? msg : fmb_status_message(st));
+        code = EXIT_MODEL;
+    }
+    if (st >= 0 || rep.num_coords > 0) {
+        printf("\nJacobian rank: %d\ndegrees of freedom: %d\nredundant constraints: %d\n",
+               rep.jacobian_rank, rep.dof, rep.num_redundant);
+        int shown = rep.num_redundant < 64 ? rep.num_redundant : 64;
+        for (int k = 0; k < shown; k++) {
+            int local = -1, row = rep.redundant_rows[k];
+            int j = fmb_model_row_joint(m, row, &local);
+            if (j >= 0)
+                printf("  row %d: joint '%s' (%s) row %d\n", row, fmb_model_joint_name(m, j),
+                       fmb_model_joint_type_name(m, j), local);
+            else
+                printf("  row %d\n", row);
+        }
+        if (rep.num_redundant > shown)
+            printf("  ... and %d more\n", rep.num_redundant - shown);
+        printf("max violation after assembly: %.3e\n", rep.max_violation);
+    }
+    if (st >= 0 && rep.num_redundant > 0) {
+        fprintf(stderr, "%s: error: %d redundant constraint%s\n", a->case_path,
+                rep.num_redundant, rep.num_redundant == 1 ? "" : "s");
+        code = EXIT_MODEL;
+    }
+    if (code == EXIT_OK)
+        printf("OK\n");
+    fmb_case_destroy(&c);
+    return code;
+}
+
+int main(int argc, char **argv)
+{
+    cli_args_t a;
+    int code = parse_args(argc, argv, &a);
+    if (code >= 0)
+        return code;
+    if (strcmp(a.command, "run") == 0)
+        return cmd_run(&a);
+    return cmd_check(&a);
+}

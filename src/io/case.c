@@ -1,0 +1,1563 @@
+/*
+ * YAML case files: fmb_case_load and friends. Schema: docs/case-format.md.
+ *
+ * The file is read whole, parsed with the libyaml document API (nodes keep their
+ * line/column for messages) and turned into fmb_model_add_* calls. Numeric values
+ * are expressions of the parameters, evaluated here with libmatheval; time
+ * expressions (driver functions, forces) are checked here and compiled by the model.
+ * The loader stops at the first error, writes "PATH:LINE:COL: message" and frees
+ * everything.
+ */
+#include "io/case.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <matheval.h>
+#include <yaml.h>
+
+#if defined(__GNUC__)
+#define FMB_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define FMB_PRINTF(f, a)
+#endif
+
+struct fmb_case {
+    char *path;
+    char *text;
+    char *title;
+    char *output;
+    fmb_model_t *model;
+    fmb_sim_options_t opts;
+    int nparam;
+    char **pname; /* pool strings */
+    double *pval;
+    int nbodies, njoints, nforces;
+    fmb_body_desc_t *bodies;
+    fmb_joint_desc_t *joints;
+    fmb_force_desc_t *forces;
+    char **pool; /* every string the case owns besides path/text */
+    int npool, cappool;
+};
+
+typedef struct point {
+    const char *name;
+    double xy[2];
+} point_t;
+
+typedef struct body_info {
+    const char *name;
+    int index; /* model index */
+    double pose[3];
+    point_t *pts;
+    int npts;
+} body_info_t;
+
+typedef struct loader {
+    fmb_case_t *c;
+    yaml_document_t doc;
+    int have_doc;
+    char *err;
+    size_t errlen;
+    int failed;
+    body_info_t *binfo; /* [0] is ground */
+    int nb;
+} loader_t;
+
+/* ------------------------------------------------------------------ small helpers */
+
+static int fail(loader_t *L, const yaml_node_t *at, const char *fmt, ...) FMB_PRINTF(3, 4);
+
+static int fail(loader_t *L, const yaml_node_t *at, const char *fmt, ...)
+{
+    if (L->failed)
+        return FMB_ERR_PARSE;
+    L->failed = 1;
+    if (!L->err || L->errlen == 0)
+        return FMB_ERR_PARSE;
+    int line = at ? (int)at->start_mark.line + 1 : 1;
+    int col = at ? (int)at->start_mark.column + 1 : 1;
+    int n = snprintf(L->err, L->errlen, "%s:%d:%d: ", L->c->path, line, col);
+    if (n >= 0 && (size_t)n < L->errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(L->err + n, L->errlen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return FMB_ERR_PARSE;
+}
+
+static int nomem(loader_t *L, const yaml_node_t *at)
+{
+    return fail(L, at, "out of memory");
+}
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+/* Copy s into the case's string pool; NULL on allocation failure. */
+static const char *pool_str(fmb_case_t *c, const char *s)
+{
+    if (c->npool == c->cappool) {
+        int cap = c->cappool ? 2 * c->cappool : 32;
+        char **p = realloc(c->pool, (size_t)cap * sizeof *p);
+        if (!p)
+            return NULL;
+        c->pool = p;
+        c->cappool = cap;
+    }
+    char *d = xstrdup(s);
+    if (!d)
+        return NULL;
+    c->pool[c->npool++] = d;
+    return d;
+}
+
+static yaml_node_t *node_at(loader_t *L, int idx)
+{
+    return yaml_document_get_node(&L->doc, idx);
+}
+
+static const char *sval(const yaml_node_t *n)
+{
+    return (const char *)n->data.scalar.value;
+}
+
+static int is_null(const yaml_node_t *n)
+{
+    if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return 0;
+    const char *s = sval(n);
+    return !*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
+           !strcmp(s, "NULL");
+}
+
+static const char *kind(const yaml_node_t *n)
+{
+    switch (n->type) {
+    case YAML_SCALAR_NODE:
+        return "a scalar";
+    case YAML_SEQUENCE_NODE:
+        return "a sequence";
+    case YAML_MAPPING_NODE:
+        return "a mapping";
+    default:
+        return "nothing";
+    }
+}
+
+static int seq_len(const yaml_node_t *n)
+{
+    return (int)(n->data.sequence.items.top - n->data.sequence.items.start);
+}
+
+static yaml_node_t *seq_item(loader_t *L, const yaml_node_t *n, int k)
+{
+    return node_at(L, n->data.sequence.items.start[k]);
+}
+
+static int is_ident(const char *s)
+{
+    if (!(isalpha((unsigned char)*s) || *s == '_'))
+        return 0;
+    for (s++; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '_'))
+            return 0;
+    return 1;
+}
+
+/* Append ", name" entries to buf (bounded). */
+static void list_add(char *buf, size_t len, const char *name)
+{
+    size_t used = strlen(buf);
+    if (used + 1 >= len)
+        return;
+    snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
+}
+
+/* A library error from fmb_model_add_*: prefixed with the item unless the model's
+ * message already names it. */
+static int lib_fail(loader_t *L, const yaml_node_t *at, const char *ctx, const char *name)
+{
+    const char *msg = fmb_model_last_error(L->c->model);
+    if (!msg || !*msg)
+        msg = "rejected by the model";
+    if (strstr(msg, name))
+        return fail(L, at, "%s", msg);
+    return fail(L, at, "%s: %s", ctx, msg);
+}
+
+/* ------------------------------------------------------------------ mappings */
+
+/* Check that map is a mapping whose keys are scalars from allowed (NULL-terminated)
+ * and appear once. */
+static int check_keys(loader_t *L, const yaml_node_t *map, const char *ctx,
+                      const char *const allowed[])
+{
+    if (map->type != YAML_MAPPING_NODE)
+        return fail(L, map, "%s must be a mapping, not %s", ctx, kind(map));
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+         p++) {
+        yaml_node_t *k = node_at(L, p->key);
+        if (k->type != YAML_SCALAR_NODE)
+            return fail(L, k, "%s: keys must be scalars, not %s", ctx, kind(k));
+        int ok = 0;
+        for (int i = 0; allowed[i]; i++)
+            if (!strcmp(sval(k), allowed[i]))
+                ok = 1;
+        if (!ok) {
+            char buf[400] = "";
+            for (int i = 0; allowed[i]; i++)
+                list_add(buf, sizeof buf, allowed[i]);
+            return fail(L, k, "unknown key '%s' in %s (allowed: %s)", sval(k), ctx, buf);
+        }
+        for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++)
+            if (!strcmp(sval(node_at(L, q->key)), sval(k)))
+                return fail(L, k, "duplicate key '%s' in %s", sval(k), ctx);
+    }
+    return 0;
+}
+
+/* Value of key in a checked mapping; NULL if absent or null. */
+static yaml_node_t *get(loader_t *L, const yaml_node_t *map, const char *key)
+{
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+         p++) {
+        yaml_node_t *k = node_at(L, p->key);
+        if (k->type == YAML_SCALAR_NODE && !strcmp(sval(k), key)) {
+            yaml_node_t *v = node_at(L, p->value);
+            return is_null(v) ? NULL : v;
+        }
+    }
+    return NULL;
+}
+
+static int get_string(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx,
+                      int required, const char **out)
+{
+    yaml_node_t *v = get(L, map, key);
+    *out = NULL;
+    if (!v) {
+        if (required)
+            return fail(L, map, "%s: missing required key '%s'", ctx, key);
+        return 0;
+    }
+    if (v->type != YAML_SCALAR_NODE)
+        return fail(L, v, "%s: '%s' must be a scalar, not %s", ctx, key, kind(v));
+    *out = sval(v);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ expressions */
+
+/* libmatheval leaks on syntax errors and says nothing about them, so expressions
+ * are checked first against its grammar: + - * / ^ (left-associative, binds tighter
+ * than unary minus), unary -, parentheses, numbers, names, constants, functions. */
+static const char *const k_functions[] = {
+    "exp",  "log",  "sqrt",  "sin",   "cos",   "tan",   "cot",   "sec",      "csc",
+    "asin", "acos", "atan",  "acot",  "asec",  "acsc",  "sinh",  "cosh",     "tanh",
+    "coth", "sech", "csch",  "asinh", "acosh", "atanh", "acoth", "asech",    "acsch",
+    "abs",  "step", "delta", "erf",   "nandelta", NULL};
+
+typedef struct xparse {
+    const char *s;
+    size_t i;
+    const char *msg;
+    size_t at;
+} xparse_t;
+
+static int xerr(xparse_t *x, const char *msg)
+{
+    if (!x->msg) {
+        x->msg = msg;
+        x->at = x->i;
+    }
+    return -1;
+}
+
+static void xspace(xparse_t *x)
+{
+    while (x->s[x->i] == ' ' || x->s[x->i] == '\t')
+        x->i++;
+}
+
+static int x_expr(xparse_t *x);
+
+static int x_primary(xparse_t *x)
+{
+    xspace(x);
+    const char *p = x->s + x->i;
+    static const char *const digit_consts[] = {"2_sqrtpi", "1_pi", "2_pi", NULL};
+    for (int k = 0; digit_consts[k]; k++) {
+        size_t n = strlen(digit_consts[k]);
+        if (!strncmp(p, digit_consts[k], n) && !isalnum((unsigned char)p[n]) && p[n] != '_') {
+            x->i += n;
+            return 0;
+        }
+    }
+    if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
+        while (isdigit((unsigned char)x->s[x->i]))
+            x->i++;
+        if (x->s[x->i] == '.') {
+            x->i++;
+            while (isdigit((unsigned char)x->s[x->i]))
+                x->i++;
+        }
+        if (x->s[x->i] == 'e' || x->s[x->i] == 'E') {
+            size_t j = x->i + 1;
+            if (x->s[j] == '+' || x->s[j] == '-')
+                j++;
+            if (isdigit((unsigned char)x->s[j])) {
+                while (isdigit((unsigned char)x->s[j]))
+                    j++;
+                x->i = j;
+            }
+        }
+        return 0;
+    }
+    if (isalpha((unsigned char)*p) || *p == '_') {
+        size_t start = x->i;
+        while (isalnum((unsigned char)x->s[x->i]) || x->s[x->i] == '_')
+            x->i++;
+        size_t n = x->i - start;
+        int fn = 0;
+        for (int k = 0; k_functions[k]; k++)
+            if (strlen(k_functions[k]) == n && !strncmp(p, k_functions[k], n))
+                fn = 1;
+        xspace(x);
+        if (x->s[x->i] == '(') {
+            if (!fn) {
+                x->i = start;
+                return xerr(x, "not a function");
+            }
+            x->i++;
+            if (x_expr(x))
+                return -1;
+            xspace(x);
+            if (x->s[x->i] != ')')
+                return xerr(x, "expected ')'");
+            x->i++;
+            return 0;
+        }
+        if (fn) {
+            x->i = start;
+            return xerr(x, "function needs parenthesized argument");
+        }
+        return 0;
+    }
+    if (*p == '(') {
+        x->i++;
+        if (x_expr(x))
+            return -1;
+        xspace(x);
+        if (x->s[x->i] != ')')
+            return xerr(x, "expected ')'");
+        x->i++;
+        return 0;
+    }
+    return xerr(x, *p ? "unexpected character" : "unexpected end");
+}
+
+static int x_power(xparse_t *x)
+{
+    if (x_primary(x))
+        return -1;
+    for (;;) {
+        xspace(x);
+        if (x->s[x->i] != '^')
+            return 0;
+        x->i++;
+        xspace(x);
+        while (x->s[x->i] == '-') {
+            x->i++;
+            xspace(x);
+        }
+        if (x_primary(x))
+            return -1;
+    }
+}
+
+static int x_factor(xparse_t *x)
+{
+    xspace(x);
+    if (x->s[x->i] == '-') {
+        x->i++;
+        return x_factor(x);
+    }
+    return x_power(x);
+}
+
+static int x_term(xparse_t *x)
+{
+    if (x_factor(x))
+        return -1;
+    for (;;) {
+        xspace(x);
+        char ch = x->s[x->i];
+        if (ch != '*' && ch != '/')
+            return 0;
+        x->i++;
+        if (x_factor(x))
+            return -1;
+    }
+}
+
+static int x_expr(xparse_t *x)
+{
+    if (x_term(x))
+        return -1;
+    for (;;) {
+        xspace(x);
+        char ch = x->s[x->i];
+        if (ch != '+' && ch != '-')
+            return 0;
+        x->i++;
+        if (x_term(x))
+            return -1;
+    }
+}
+
+/* Parse text into a matheval evaluator; message on failure. */
+static void *compile(loader_t *L, const yaml_node_t *at, const char *ctx, const char *text)
+{
+    xparse_t x = {text, 0, NULL, 0};
+    if (x_expr(&x) == 0) {
+        xspace(&x);
+        if (x.s[x.i])
+            xerr(&x, "unexpected character");
+    }
+    if (x.msg) {
+        fail(L, at, "%s: cannot parse expression '%s': %s at column %zu of the expression",
+             ctx, text, x.msg, x.at + 1);
+        return NULL;
+    }
+    char *copy = xstrdup(text);
+    if (!copy) {
+        nomem(L, at);
+        return NULL;
+    }
+    void *ev = evaluator_create(copy);
+    free(copy);
+    if (!ev)
+        fail(L, at, "%s: cannot parse expression '%s'", ctx, text);
+    return ev;
+}
+
+/* Check that every name of ev is one of the first nvis parameters (or t when
+ * allow_t). */
+static int check_names(loader_t *L, const yaml_node_t *at, const char *ctx, const char *text,
+                       void *ev, int nvis, int allow_t)
+{
+    char **names;
+    int count;
+    evaluator_get_variables(ev, &names, &count);
+    for (int k = 0; k < count; k++) {
+        if (allow_t && !strcmp(names[k], "t"))
+            continue;
+        int found = 0;
+        for (int j = 0; j < nvis; j++)
+            if (!strcmp(names[k], L->c->pname[j]))
+                found = 1;
+        if (!found) {
+            char buf[300] = "";
+            if (allow_t)
+                list_add(buf, sizeof buf, "t");
+            for (int j = 0; j < nvis; j++)
+                list_add(buf, sizeof buf, L->c->pname[j]);
+            return fail(L, at, "%s: unknown name '%s' in expression '%s' (known: %s)", ctx,
+                        names[k], text, *buf ? buf : "no parameters");
+        }
+    }
+    return 0;
+}
+
+/* Evaluate text with the first nvis parameters. */
+static int eval_text(loader_t *L, const yaml_node_t *at, const char *ctx, const char *text,
+                     int nvis, double *out)
+{
+    const char *s = text;
+    while (*s == ' ')
+        s++;
+    if (isdigit((unsigned char)*s) || *s == '.' || *s == '-' || *s == '+') {
+        char *end;
+        double v = strtod(s, &end);
+        while (*end == ' ')
+            end++;
+        if (end != s && !*end && isfinite(v)) {
+            *out = v;
+            return 0;
+        }
+    }
+    void *ev = compile(L, at, ctx, text);
+    if (!ev)
+        return FMB_ERR_PARSE;
+    int rc = check_names(L, at, ctx, text, ev, nvis, 0);
+    if (rc == 0) {
+        double v = evaluator_evaluate(ev, nvis, L->c->pname, L->c->pval);
+        if (!isfinite(v))
+            rc = fail(L, at, "%s: expression '%s' is not finite (%g)", ctx, text, v);
+        else
+            *out = v;
+    }
+    evaluator_destroy(ev);
+    return rc;
+}
+
+static int num_node(loader_t *L, const yaml_node_t *v, const char *ctx, const char *key,
+                    double *out)
+{
+    char what[200];
+    snprintf(what, sizeof what, "%s: '%s'", ctx, key);
+    if (v->type != YAML_SCALAR_NODE)
+        return fail(L, v, "%s must be a number or expression, not %s", what, kind(v));
+    if (is_null(v))
+        return fail(L, v, "%s has no value", what);
+    return eval_text(L, v, what, sval(v), L->c->nparam, out);
+}
+
+/* Optional number; *out unchanged when absent. *given set when present. */
+static int get_num(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx,
+                   double *out, int *given)
+{
+    yaml_node_t *v = get(L, map, key);
+    if (given)
+        *given = v != NULL;
+    if (!v)
+        return 0;
+    return num_node(L, v, ctx, key, out);
+}
+
+static int vec_node(loader_t *L, const yaml_node_t *v, const char *ctx, const char *key, int n,
+                    double *out)
+{
+    if (v->type != YAML_SEQUENCE_NODE || seq_len(v) != n)
+        return fail(L, v, "%s: '%s' must be a sequence of %d numbers, not %s", ctx, key, n,
+                    v->type == YAML_SEQUENCE_NODE ? "a sequence of another length" : kind(v));
+    for (int k = 0; k < n; k++) {
+        char what[80];
+        snprintf(what, sizeof what, "%s[%d]", key, k);
+        int rc = num_node(L, seq_item(L, v, k), ctx, what, &out[k]);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int get_vec(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx, int n,
+                   double *out, int *given)
+{
+    yaml_node_t *v = get(L, map, key);
+    if (given)
+        *given = v != NULL;
+    if (!v)
+        return 0;
+    return vec_node(L, v, ctx, key, n, out);
+}
+
+/* A time expression f(t, parameters): checked, copied into the pool. */
+static int time_expr(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx,
+                     int required, const char *dflt, const char **out)
+{
+    yaml_node_t *v = get(L, map, key);
+    if (!v) {
+        if (required)
+            return fail(L, map, "%s: missing required key '%s'", ctx, key);
+        *out = dflt;
+        return 0;
+    }
+    char what[200];
+    snprintf(what, sizeof what, "%s: '%s'", ctx, key);
+    if (v->type != YAML_SCALAR_NODE)
+        return fail(L, v, "%s must be an expression of t, not %s", what, kind(v));
+    void *ev = compile(L, v, what, sval(v));
+    if (!ev)
+        return FMB_ERR_PARSE;
+    int rc = check_names(L, v, what, sval(v), ev, L->c->nparam, 1);
+    evaluator_destroy(ev);
+    if (rc)
+        return rc;
+    *out = pool_str(L->c, sval(v));
+    return *out ? 0 : nomem(L, v);
+}
+
+/* ------------------------------------------------------------------ parameters */
+
+static int find_param(const fmb_case_t *c, const char *name)
+{
+    for (int k = 0; k < c->nparam; k++)
+        if (!strcmp(c->pname[k], name))
+            return k;
+    return -1;
+}
+
+/* A name that libmatheval reads as a constant or function cannot be a parameter. */
+static int reserved_name(const char *name)
+{
+    for (int k = 0; k_functions[k]; k++)
+        if (!strcmp(name, k_functions[k]))
+            return 1;
+    char *copy = xstrdup(name);
+    if (!copy)
+        return 0;
+    void *ev = evaluator_create(copy);
+    free(copy);
+    if (!ev)
+        return 1;
+    char **names;
+    int count;
+    evaluator_get_variables(ev, &names, &count);
+    int res = count != 1 || strcmp(names[0], name) != 0;
+    evaluator_destroy(ev);
+    return res;
+}
+
+static int load_parameters(loader_t *L, const yaml_node_t *sec, const char *const *ov, int nov)
+{
+    fmb_case_t *c = L->c;
+    int n = 0;
+    if (sec) {
+        if (sec->type != YAML_MAPPING_NODE)
+            return fail(L, sec, "'parameters' must be a mapping of name: value, not %s",
+                        kind(sec));
+        n = (int)(sec->data.mapping.pairs.top - sec->data.mapping.pairs.start);
+    }
+    for (int j = 0; j < n; j++) {
+        yaml_node_t *k = node_at(L, sec->data.mapping.pairs.start[j].key);
+        if (k->type != YAML_SCALAR_NODE)
+            return fail(L, k, "parameter names must be scalars, not %s", kind(k));
+    }
+    /* overrides: name=value, the name must be a parameter */
+    const char **ov_val = NULL;
+    if (n > 0) {
+        ov_val = calloc((size_t)n, sizeof *ov_val);
+        c->pname = calloc((size_t)n, sizeof *c->pname);
+        c->pval = calloc((size_t)n, sizeof *c->pval);
+        if (!ov_val || !c->pname || !c->pval) {
+            free(ov_val);
+            return nomem(L, sec);
+        }
+    }
+    int rc = 0;
+    for (int k = 0; k < nov && !rc; k++) {
+        const char *eq = ov[k] ? strchr(ov[k], '=') : NULL;
+        if (!eq) {
+            rc = fail(L, sec, "override '%s' is not of the form name=value",
+                      ov[k] ? ov[k] : "(null)");
+            break;
+        }
+        const char *b = ov[k], *e = eq;
+        while (b < e && isspace((unsigned char)*b))
+            b++;
+        while (e > b && isspace((unsigned char)e[-1]))
+            e--;
+        int found = -1;
+        for (int j = 0; j < n; j++) {
+            const char *name = sval(node_at(L, sec->data.mapping.pairs.start[j].key));
+            if (strlen(name) == (size_t)(e - b) && !strncmp(name, b, (size_t)(e - b)))
+                found = j;
+        }
+        if (found < 0) {
+            char buf[300] = "";
+            for (int j = 0; j < n; j++)
+                list_add(buf, sizeof buf, sval(node_at(L, sec->data.mapping.pairs.start[j].key)));
+            rc = fail(L, sec, "override '%s': unknown parameter '%.*s' (parameters: %s)", ov[k],
+                      (int)(e - b), b, *buf ? buf : "none");
+            break;
+        }
+        ov_val[found] = eq + 1; /* the last override of a name wins */
+    }
+    for (int j = 0; j < n && !rc; j++) {
+        yaml_node_pair_t *p = &sec->data.mapping.pairs.start[j];
+        yaml_node_t *k = node_at(L, p->key), *v = node_at(L, p->value);
+        const char *name = sval(k);
+        if (!is_ident(name)) {
+            rc = fail(L, k, "parameter name '%s' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)",
+                      name);
+            break;
+        }
+        if (!strcmp(name, "t") || reserved_name(name)) {
+            rc = fail(L, k, "parameter name '%s' is reserved (t, or a constant or function of "
+                      "the expression language)", name);
+            break;
+        }
+        if (find_param(c, name) >= 0) {
+            rc = fail(L, k, "duplicate parameter '%s'", name);
+            break;
+        }
+        char ctx[160];
+        double val = 0;
+        if (ov_val[j]) {
+            snprintf(ctx, sizeof ctx, "parameter '%s' (override '%s=%s')", name, name,
+                     ov_val[j]);
+            rc = eval_text(L, v, ctx, ov_val[j], j, &val);
+        } else {
+            snprintf(ctx, sizeof ctx, "parameter '%s'", name);
+            if (v->type != YAML_SCALAR_NODE)
+                rc = fail(L, v, "%s must be a number or expression, not %s", ctx, kind(v));
+            else if (is_null(v))
+                rc = fail(L, v, "%s has no value", ctx);
+            else
+                rc = eval_text(L, v, ctx, sval(v), j, &val);
+        }
+        if (rc)
+            break;
+        c->pname[j] = (char *)pool_str(c, name);
+        if (!c->pname[j]) {
+            rc = nomem(L, k);
+            break;
+        }
+        c->pval[j] = val;
+        c->nparam = j + 1;
+    }
+    free(ov_val);
+    if (rc)
+        return rc;
+    for (int j = 0; j < c->nparam; j++) {
+        int r = fmb_model_set_param(c->model, c->pname[j], c->pval[j]);
+        if (r < 0)
+            return fail(L, node_at(L, sec->data.mapping.pairs.start[j].key),
+                        "parameter '%s': %s", c->pname[j], fmb_model_last_error(c->model));
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ solver */
+
+static int get_int(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx,
+                   int min, int *out)
+{
+    double v;
+    int given;
+    int rc = get_num(L, map, key, ctx, &v, &given);
+    if (rc || !given)
+        return rc;
+    if (v != floor(v) || v < min || v > 1e9)
+        return fail(L, get(L, map, key), "%s: '%s' must be an integer >= %d, got %g", ctx, key,
+                    min, v);
+    *out = (int)v;
+    return 0;
+}
+
+static int load_solver(loader_t *L, const yaml_node_t *sec)
+{
+    static const char *const keys[] = {"integrator", "alpha", "beta", "gamma", "h",
+                                       "t_end", "output_every", "max_newton", "halving",
+                                       "rtol", "atol", "phi_tol", NULL};
+    fmb_sim_options_t *o = &L->c->opts;
+    const char *ctx = "solver";
+    int rc = check_keys(L, sec, ctx, keys);
+    if (rc)
+        return rc;
+    const char *integ;
+    if ((rc = get_string(L, sec, "integrator", ctx, 0, &integ)))
+        return rc;
+    if (integ) {
+        if (!strcmp(integ, "hht"))
+            o->integrator = FMB_HHT;
+        else if (!strcmp(integ, "newmark"))
+            o->integrator = FMB_NEWMARK;
+        else
+            return fail(L, get(L, sec, "integrator"),
+                        "solver: unknown integrator '%s' (allowed: hht, newmark)", integ);
+    }
+    static const char *const hht_only[] = {"alpha", NULL};
+    static const char *const nm_only[] = {"beta", "gamma", NULL};
+    const char *const *wrong = o->integrator == FMB_HHT ? nm_only : hht_only;
+    for (int k = 0; wrong[k]; k++)
+        if (get(L, sec, wrong[k]))
+            return fail(L, get(L, sec, wrong[k]), "solver: '%s' applies to integrator %s only",
+                        wrong[k], o->integrator == FMB_HHT ? "newmark" : "hht");
+    struct {
+        const char *key;
+        double *dst;
+        double lo;
+        int lo_open;
+        double hi;
+    } reals[] = {
+        {"alpha", &o->alpha, -1.0 / 3.0, 0, 0.0}, {"beta", &o->beta, 0.0, 1, 1.0},
+        {"gamma", &o->gamma, 0.5, 0, 1.0},        {"h", &o->h, 0.0, 1, INFINITY},
+        {"t_end", &o->t_end, 0.0, 1, INFINITY},   {"rtol", &o->rtol, 0.0, 1, INFINITY},
+        {"atol", &o->atol, 0.0, 1, INFINITY},     {"phi_tol", &o->phi_tol, 0.0, 1, INFINITY},
+    };
+    for (size_t k = 0; k < sizeof reals / sizeof reals[0]; k++) {
+        double v;
+        int given;
+        if ((rc = get_num(L, sec, reals[k].key, ctx, &v, &given)))
+            return rc;
+        if (!given)
+            continue;
+        if ((reals[k].lo_open ? v <= reals[k].lo : v < reals[k].lo) || v > reals[k].hi) {
+            char range[80];
+            if (isinf(reals[k].hi))
+                snprintf(range, sizeof range, "> %g", reals[k].lo);
+            else
+                snprintf(range, sizeof range, "in %s%g, %g]", reals[k].lo_open ? "(" : "[",
+                         reals[k].lo, reals[k].hi);
+            return fail(L, get(L, sec, reals[k].key), "solver: '%s' must be %s, got %g",
+                        reals[k].key, range, v);
+        }
+        *reals[k].dst = v;
+    }
+    if ((rc = get_int(L, sec, "output_every", ctx, 1, &o->output_every)) ||
+        (rc = get_int(L, sec, "max_newton", ctx, 1, &o->max_newton)) ||
+        (rc = get_int(L, sec, "halving", ctx, 0, &o->halving)))
+        return rc;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ bodies */
+
+static int find_body(loader_t *L, const char *name)
+{
+    for (int k = 0; k < L->nb; k++)
+        if (!strcmp(L->binfo[k].name, name))
+            return k;
+    return -1;
+}
+
+static int add_point(loader_t *L, body_info_t *b, const yaml_node_t *at, const char *name,
+                     double x, double y, const char *origin)
+{
+    for (int k = 0; k < b->npts; k++)
+        if (!strcmp(b->pts[k].name, name))
+            return fail(L, at, "body '%s': duplicate point '%s'%s", b->name, name, origin);
+    point_t *p = realloc(b->pts, (size_t)(b->npts + 1) * sizeof *p);
+    if (!p)
+        return nomem(L, at);
+    b->pts = p;
+    p[b->npts].name = pool_str(L->c, name);
+    if (!p[b->npts].name)
+        return nomem(L, at);
+    p[b->npts].xy[0] = x;
+    p[b->npts].xy[1] = y;
+    b->npts++;
+    return 0;
+}
+
+static int load_body(loader_t *L, const yaml_node_t *m)
+{
+    static const char *const keys[] = {"name",     "mass",     "inertia", "com", "bar",
+                                       "pose",     "velocity", "points",  NULL};
+    fmb_case_t *c = L->c;
+    int rc = check_keys(L, m, "body", keys);
+    if (rc)
+        return rc;
+    const char *name;
+    if ((rc = get_string(L, m, "name", "body", 1, &name)))
+        return rc;
+    char ctx[160];
+    snprintf(ctx, sizeof ctx, "body '%s'", name);
+    if (find_body(L, name) >= 0)
+        return fail(L, get(L, m, "name"), "duplicate body name '%s'%s", name,
+                    strcmp(name, "ground") ? "" : " ('ground' is body 0)");
+
+    fmb_body_desc_t d;
+    memset(&d, 0, sizeof d);
+    d.line = (int)m->start_mark.line + 1;
+    int has_mass, has_inertia, has_com, has_bar;
+    double bar = 0;
+    if ((rc = get_num(L, m, "mass", ctx, &d.mass, &has_mass)))
+        return rc;
+    if (!has_mass)
+        return fail(L, m, "%s: missing required key 'mass'", ctx);
+    if (d.mass <= 0)
+        return fail(L, get(L, m, "mass"), "%s: mass must be positive, got %g", ctx, d.mass);
+    if ((rc = get_num(L, m, "bar", ctx, &bar, &has_bar)))
+        return rc;
+    if (has_bar && bar <= 0)
+        return fail(L, get(L, m, "bar"), "%s: zero-length link: bar length must be > 0, got %g",
+                    ctx, bar);
+    if ((rc = get_num(L, m, "inertia", ctx, &d.inertia, &has_inertia)))
+        return rc;
+    if (!has_inertia) {
+        if (!has_bar)
+            return fail(L, m, "%s: missing required key 'inertia' (or give 'bar')", ctx);
+        d.inertia = d.mass * bar * bar / 12.0;
+    }
+    if (d.inertia <= 0)
+        return fail(L, get(L, m, "inertia"), "%s: inertia must be positive, got %g", ctx,
+                    d.inertia);
+    if (has_bar) {
+        d.com[0] = bar / 2;
+        d.com[1] = 0;
+    }
+    if ((rc = get_vec(L, m, "com", ctx, 2, d.com, &has_com)) ||
+        (rc = get_vec(L, m, "pose", ctx, 3, d.pose, NULL)) ||
+        (rc = get_vec(L, m, "velocity", ctx, 3, d.vel, NULL)))
+        return rc;
+    d.name = pool_str(c, name);
+    if (!d.name)
+        return nomem(L, m);
+
+    body_info_t *bi = &L->binfo[L->nb];
+    memset(bi, 0, sizeof *bi);
+    bi->name = d.name;
+    memcpy(bi->pose, d.pose, sizeof bi->pose);
+    L->nb++; /* owns bi->pts from here on */
+    if (has_bar) {
+        if ((rc = add_point(L, bi, m, "start", 0, 0, "")) ||
+            (rc = add_point(L, bi, m, "end", bar, 0, "")))
+            return rc;
+    }
+    yaml_node_t *pts = get(L, m, "points");
+    if (pts) {
+        if (pts->type != YAML_MAPPING_NODE)
+            return fail(L, pts, "%s: 'points' must be a mapping of name: [x, y], not %s", ctx,
+                        kind(pts));
+        for (yaml_node_pair_t *p = pts->data.mapping.pairs.start;
+             p < pts->data.mapping.pairs.top; p++) {
+            yaml_node_t *k = node_at(L, p->key);
+            if (k->type != YAML_SCALAR_NODE || !*sval(k))
+                return fail(L, k, "%s: point names must be non-empty scalars", ctx);
+            double xy[2];
+            if ((rc = vec_node(L, node_at(L, p->value), ctx, sval(k), 2, xy)) ||
+                (rc = add_point(L, bi, k, sval(k), xy[0], xy[1],
+                                has_bar && (!strcmp(sval(k), "start") || !strcmp(sval(k), "end"))
+                                    ? " ('bar' defines 'start' and 'end')"
+                                    : "")))
+                return rc;
+        }
+    }
+
+    int idx = fmb_model_add_body(c->model, &d);
+    if (idx < 0)
+        return lib_fail(L, m, ctx, name);
+    bi->index = idx;
+    for (int k = 0; k < bi->npts; k++) {
+        int r = fmb_model_add_body_point(c->model, idx, bi->pts[k].name, bi->pts[k].xy[0],
+                                         bi->pts[k].xy[1]);
+        if (r < 0)
+            return fail(L, m, "%s: point '%s': %s", ctx, bi->pts[k].name,
+                        fmb_model_last_error(c->model));
+    }
+    c->bodies[c->nbodies++] = d;
+    return 0;
+}
+
+/* Body named by scalar node n; sets *bi (loader index). */
+static int body_ref(loader_t *L, const yaml_node_t *n, const char *ctx, int *bi)
+{
+    if (n->type != YAML_SCALAR_NODE)
+        return fail(L, n, "%s: a body name is expected, not %s", ctx, kind(n));
+    int k = find_body(L, sval(n));
+    if (k < 0) {
+        char buf[300] = "";
+        for (int j = 0; j < L->nb; j++)
+            list_add(buf, sizeof buf, L->binfo[j].name);
+        return fail(L, n, "%s: unknown body '%s' (bodies: %s)", ctx, sval(n), buf);
+    }
+    *bi = k;
+    return 0;
+}
+
+/* Point on body bi: a point name of that body or [x, y]. */
+static int point_ref(loader_t *L, const yaml_node_t *n, const char *ctx, int bi, double xy[2])
+{
+    const body_info_t *b = &L->binfo[bi];
+    if (n->type == YAML_SEQUENCE_NODE)
+        return vec_node(L, n, ctx, "point", 2, xy);
+    if (n->type != YAML_SCALAR_NODE)
+        return fail(L, n, "%s: a point name or [x, y] is expected, not %s", ctx, kind(n));
+    for (int k = 0; k < b->npts; k++)
+        if (!strcmp(b->pts[k].name, sval(n))) {
+            xy[0] = b->pts[k].xy[0];
+            xy[1] = b->pts[k].xy[1];
+            return 0;
+        }
+    char buf[300] = "";
+    for (int k = 0; k < b->npts; k++)
+        list_add(buf, sizeof buf, b->pts[k].name);
+    if (bi == 0)
+        return fail(L, n, "%s: unknown point '%s' on body 'ground' (ground points are given as "
+                    "[x, y])", ctx, sval(n));
+    return fail(L, n, "%s: unknown point '%s' on body '%s' (points: %s)", ctx, sval(n), b->name,
+                *buf ? buf : "none");
+}
+
+/* bodies: [b1, b2] and points: [p1, p2]; min_n..2 entries, missing body is ground and
+ * missing point [0, 0]. */
+static int body_pair(loader_t *L, const yaml_node_t *m, const char *ctx, int min_n, int bi[2],
+                     double pt[2][2])
+{
+    yaml_node_t *bs = get(L, m, "bodies"), *ps = get(L, m, "points");
+    bi[0] = bi[1] = 0;
+    memset(pt, 0, 4 * sizeof(double));
+    if (!bs)
+        return fail(L, m, "%s: missing required key 'bodies'", ctx);
+    if (bs->type != YAML_SEQUENCE_NODE || seq_len(bs) < min_n || seq_len(bs) > 2)
+        return fail(L, bs, "%s: 'bodies' must be a sequence of %s body names, not %s", ctx,
+                    min_n == 2 ? "2" : "1 or 2",
+                    bs->type == YAML_SEQUENCE_NODE ? "a sequence of another length" : kind(bs));
+    int n = seq_len(bs);
+    for (int k = 0; k < n; k++) {
+        int rc = body_ref(L, seq_item(L, bs, k), ctx, &bi[k]);
+        if (rc)
+            return rc;
+    }
+    if (ps) {
+        if (ps->type != YAML_SEQUENCE_NODE || seq_len(ps) != n)
+            return fail(L, ps, "%s: 'points' must be a sequence of %d entries (one per body), "
+                        "not %s", ctx, n,
+                        ps->type == YAML_SEQUENCE_NODE ? "a sequence of another length"
+                                                       : kind(ps));
+        for (int k = 0; k < n; k++) {
+            int rc = point_ref(L, seq_item(L, ps, k), ctx, bi[k], pt[k]);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+/* Same body at both ends: a zero-length link if the points coincide, else an error. */
+static int same_body(loader_t *L, const yaml_node_t *m, const char *ctx, const int bi[2],
+                     double pt[2][2])
+{
+    if (bi[0] != bi[1])
+        return 0;
+    if (hypot(pt[0][0] - pt[1][0], pt[0][1] - pt[1][1]) <= 1e-12)
+        return fail(L, m, "%s: zero-length link: both points are the same point of body '%s'",
+                    ctx, L->binfo[bi[0]].name);
+    return fail(L, m, "%s: connects body '%s' to itself", ctx, L->binfo[bi[0]].name);
+}
+
+static int load_joint(loader_t *L, const yaml_node_t *m)
+{
+    static const char *const any[] = {"name", "type",     "bodies",     "points", "axis",
+                                      "angle", "function", "coordinate", NULL};
+    static const char *const k_rev[] = {"name", "type", "bodies", "points", NULL};
+    static const char *const k_weld[] = {"name", "type", "bodies", "points", "angle", NULL};
+    static const char *const k_pri[] = {"name",  "type", "bodies", "points",
+                                        "axis", "angle", NULL};
+    static const char *const k_drv[] = {"name",     "type",       "bodies", "points",
+                                        "function", "coordinate", NULL};
+    fmb_case_t *c = L->c;
+    int rc = check_keys(L, m, "joint", any);
+    if (rc)
+        return rc;
+    const char *name, *type;
+    if ((rc = get_string(L, m, "name", "joint", 1, &name)))
+        return rc;
+    char ctx[160];
+    snprintf(ctx, sizeof ctx, "joint '%s'", name);
+    for (int k = 0; k < c->njoints; k++)
+        if (!strcmp(c->joints[k].name, name))
+            return fail(L, get(L, m, "name"), "duplicate joint name '%s'", name);
+    if ((rc = get_string(L, m, "type", ctx, 1, &type)))
+        return rc;
+    fmb_joint_desc_t d;
+    memset(&d, 0, sizeof d);
+    d.line = (int)m->start_mark.line + 1;
+    d.axis[0] = 1;
+    const char *const *keys;
+    if (!strcmp(type, "revolute")) {
+        d.type = FMB_JOINT_REVOLUTE;
+        keys = k_rev;
+    } else if (!strcmp(type, "weld")) {
+        d.type = FMB_JOINT_WELD;
+        keys = k_weld;
+    } else if (!strcmp(type, "prismatic")) {
+        d.type = FMB_JOINT_PRISMATIC;
+        keys = k_pri;
+    } else if (!strcmp(type, "driver")) {
+        d.type = FMB_JOINT_DRIVER_ANGLE;
+        keys = k_drv;
+    } else {
+        return fail(L, get(L, m, "type"),
+                    "%s: unknown joint type '%s' (allowed: revolute, prismatic, weld, driver)",
+                    ctx, type);
+    }
+    char kctx[200];
+    snprintf(kctx, sizeof kctx, "%s joint '%s'", type, name);
+    if ((rc = check_keys(L, m, kctx, keys)))
+        return rc;
+    int bi[2];
+    if ((rc = body_pair(L, m, ctx, d.type == FMB_JOINT_DRIVER_ANGLE ? 1 : 2, bi, d.point)))
+        return rc;
+    if (d.type == FMB_JOINT_DRIVER_ANGLE) {
+        const char *coord;
+        if ((rc = get_string(L, m, "coordinate", ctx, 1, &coord)))
+            return rc;
+        if (!strcmp(coord, "x"))
+            d.type = FMB_JOINT_DRIVER_X;
+        else if (!strcmp(coord, "y"))
+            d.type = FMB_JOINT_DRIVER_Y;
+        else if (strcmp(coord, "angle"))
+            return fail(L, get(L, m, "coordinate"),
+                        "%s: unknown driver coordinate '%s' (allowed: angle, x, y)", ctx, coord);
+        if ((rc = time_expr(L, m, "function", ctx, 1, NULL, &d.expr)))
+            return rc;
+        if (d.type == FMB_JOINT_DRIVER_ANGLE && bi[0] == bi[1])
+            return fail(L, m, "%s: drives the angle of body '%s' relative to itself", ctx,
+                        L->binfo[bi[0]].name);
+        if (d.type != FMB_JOINT_DRIVER_ANGLE && bi[0] == 0)
+            return fail(L, m, "%s: drives a point of the ground", ctx);
+    } else {
+        if ((rc = same_body(L, m, ctx, bi, d.point)))
+            return rc;
+    }
+    if (d.type == FMB_JOINT_PRISMATIC) {
+        if ((rc = get_vec(L, m, "axis", ctx, 2, d.axis, NULL)))
+            return rc;
+        if (hypot(d.axis[0], d.axis[1]) <= 1e-12)
+            return fail(L, get(L, m, "axis"), "%s: prismatic axis must be non-zero", ctx);
+    }
+    if (d.type == FMB_JOINT_PRISMATIC || d.type == FMB_JOINT_WELD) {
+        /* locked relative angle theta_1 - theta_2: from the initial poses unless given */
+        d.angle = L->binfo[bi[0]].pose[2] - L->binfo[bi[1]].pose[2];
+        if ((rc = get_num(L, m, "angle", ctx, &d.angle, NULL)))
+            return rc;
+    }
+    d.body[0] = L->binfo[bi[0]].index;
+    d.body[1] = L->binfo[bi[1]].index;
+    d.name = pool_str(c, name);
+    if (!d.name)
+        return nomem(L, m);
+    int idx = fmb_model_add_joint(c->model, &d);
+    if (idx < 0)
+        return lib_fail(L, m, ctx, name);
+    c->joints[c->njoints++] = d;
+    return 0;
+}
+
+static void inertial_point(const body_info_t *b, const double u[2], double r[2])
+{
+    double cs = cos(b->pose[2]), sn = sin(b->pose[2]);
+    r[0] = b->pose[0] + cs * u[0] - sn * u[1];
+    r[1] = b->pose[1] + sn * u[0] + cs * u[1];
+}
+
+static int load_force(loader_t *L, const yaml_node_t *m)
+{
+    static const char *const any[] = {"name",   "type",      "body",        "point",
+                                      "fx",     "fy",        "tz",          "bodies",
+                                      "points", "stiffness", "damping",     "rest_length",
+                                      NULL};
+    static const char *const k_pt[] = {"name", "type", "body", "point", "fx", "fy", NULL};
+    static const char *const k_tq[] = {"name", "type", "body", "tz", NULL};
+    static const char *const k_sp[] = {"name",      "type",    "bodies",      "points",
+                                       "stiffness", "damping", "rest_length", NULL};
+    fmb_case_t *c = L->c;
+    int rc = check_keys(L, m, "force", any);
+    if (rc)
+        return rc;
+    const char *name, *type;
+    if ((rc = get_string(L, m, "name", "force", 1, &name)))
+        return rc;
+    char ctx[160];
+    snprintf(ctx, sizeof ctx, "force '%s'", name);
+    for (int k = 0; k < c->nforces; k++)
+        if (!strcmp(c->forces[k].name, name))
+            return fail(L, get(L, m, "name"), "duplicate force name '%s'", name);
+    if ((rc = get_string(L, m, "type", ctx, 1, &type)))
+        return rc;
+    fmb_force_desc_t d;
+    memset(&d, 0, sizeof d);
+    d.line = (int)m->start_mark.line + 1;
+    const char *const *keys;
+    if (!strcmp(type, "point")) {
+        d.type = FMB_FORCE_POINT;
+        keys = k_pt;
+    } else if (!strcmp(type, "torque")) {
+        d.type = FMB_FORCE_TORQUE;
+        keys = k_tq;
+    } else if (!strcmp(type, "spring")) {
+        d.type = FMB_FORCE_SPRING;
+        keys = k_sp;
+    } else {
+        return fail(L, get(L, m, "type"),
+                    "%s: unknown force type '%s' (allowed: point, torque, spring)", ctx, type);
+    }
+    char kctx[200];
+    snprintf(kctx, sizeof kctx, "%s force '%s'", type, name);
+    if ((rc = check_keys(L, m, kctx, keys)))
+        return rc;
+    int bi[2] = {0, 0};
+    if (d.type == FMB_FORCE_SPRING) {
+        if ((rc = body_pair(L, m, ctx, 2, bi, d.point)) ||
+            (rc = same_body(L, m, ctx, bi, d.point)))
+            return rc;
+        int has_k, has_rest;
+        if ((rc = get_num(L, m, "stiffness", ctx, &d.stiffness, &has_k)) ||
+            (rc = get_num(L, m, "damping", ctx, &d.damping, NULL)) ||
+            (rc = get_num(L, m, "rest_length", ctx, &d.rest_length, &has_rest)))
+            return rc;
+        if (!has_k)
+            return fail(L, m, "%s: missing required key 'stiffness'", ctx);
+        static const char *const nonneg[] = {"stiffness", "damping", "rest_length"};
+        double vals[] = {d.stiffness, d.damping, d.rest_length};
+        for (int k = 0; k < 3; k++)
+            if (vals[k] < 0)
+                return fail(L, get(L, m, nonneg[k]), "%s: '%s' must be >= 0, got %g", ctx,
+                            nonneg[k], vals[k]);
+        if (!has_rest) {
+            double r0[2], r1[2];
+            inertial_point(&L->binfo[bi[0]], d.point[0], r0);
+            inertial_point(&L->binfo[bi[1]], d.point[1], r1);
+            d.rest_length = hypot(r1[0] - r0[0], r1[1] - r0[1]);
+        }
+    } else {
+        yaml_node_t *bn = get(L, m, "body");
+        if (!bn)
+            return fail(L, m, "%s: missing required key 'body'", ctx);
+        if ((rc = body_ref(L, bn, ctx, &bi[0])))
+            return rc;
+        if (bi[0] == 0)
+            return fail(L, bn, "%s: acts on the ground", ctx);
+        if (d.type == FMB_FORCE_POINT) {
+            yaml_node_t *pn = get(L, m, "point");
+            if (pn && (rc = point_ref(L, pn, ctx, bi[0], d.point[0])))
+                return rc;
+            if ((rc = time_expr(L, m, "fx", ctx, 0, "0", &d.expr[0])) ||
+                (rc = time_expr(L, m, "fy", ctx, 0, "0", &d.expr[1])))
+                return rc;
+        } else {
+            if ((rc = time_expr(L, m, "tz", ctx, 1, NULL, &d.expr[0])))
+                return rc;
+        }
+        bi[1] = bi[0];
+    }
+    d.body[0] = L->binfo[bi[0]].index;
+    d.body[1] = L->binfo[bi[1]].index;
+    d.name = pool_str(c, name);
+    if (!d.name)
+        return nomem(L, m);
+    int idx = fmb_model_add_force(c->model, &d);
+    if (idx < 0)
+        return lib_fail(L, m, ctx, name);
+    c->forces[c->nforces++] = d;
+    return 0;
+}
+
+/* A list section: sequence of mappings (absent or null: empty). */
+static int load_list(loader_t *L, const yaml_node_t *sec, const char *key,
+                     int (*item)(loader_t *, const yaml_node_t *))
+{
+    if (!sec)
+        return 0;
+    if (sec->type != YAML_SEQUENCE_NODE)
+        return fail(L, sec, "'%s' must be a sequence, not %s", key, kind(sec));
+    for (int k = 0; k < seq_len(sec); k++) {
+        int rc = item(L, seq_item(L, sec, k));
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ top level */
+
+static int read_file(const char *path, char **text, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -errno;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n + 1 >= cap) {
+            char *b = realloc(buf, cap * 2);
+            if (!b) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = b;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                int e = errno ? errno : EIO;
+                free(buf);
+                fclose(f);
+                return -e;
+            }
+            break;
+        }
+    }
+    fclose(f);
+    if (!buf)
+        return -ENOMEM;
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+static int yaml_failure(loader_t *L, const yaml_parser_t *p)
+{
+    yaml_node_t at;
+    memset(&at, 0, sizeof at);
+    const char *problem = p->problem ? p->problem : "unknown problem";
+    if (p->error == YAML_MEMORY_ERROR)
+        return nomem(L, NULL);
+    if (p->error == YAML_READER_ERROR) {
+        /* only a byte offset is known: locate it in the text */
+        size_t off = p->problem_offset;
+        const char *t = L->c->text;
+        size_t line = 0, col = 0;
+        for (size_t i = 0; i < off && t[i]; i++) {
+            if (t[i] == '\n') {
+                line++;
+                col = 0;
+            } else {
+                col++;
+            }
+        }
+        at.start_mark.line = line;
+        at.start_mark.column = col;
+        return fail(L, &at, "YAML error: %s", problem);
+    }
+    at.start_mark = p->problem_mark;
+    if (p->context)
+        return fail(L, &at, "YAML syntax error: %s %s (line %d)", problem, p->context,
+                    (int)p->context_mark.line + 1);
+    return fail(L, &at, "YAML syntax error: %s", problem);
+}
+
+static int load_doc(loader_t *L, const char *const *ov, int nov)
+{
+    static const char *const keys[] = {"title",  "parameters", "gravity", "solver",
+                                       "output", "bodies",     "joints",  "forces",
+                                       NULL};
+    fmb_case_t *c = L->c;
+    yaml_node_t *root = yaml_document_get_root_node(&L->doc);
+    if (!root)
+        return fail(L, NULL, "empty case file");
+    int rc = check_keys(L, root, "the case file", keys);
+    if (rc)
+        return rc;
+    c->model = fmb_model_create();
+    if (!c->model)
+        return nomem(L, root);
+    fmb_model_set_source(c->model, c->path);
+
+    const char *s;
+    if ((rc = get_string(L, root, "title", "case", 0, &s)))
+        return rc;
+    if (s && !(c->title = xstrdup(s)))
+        return nomem(L, root);
+    if ((rc = get_string(L, root, "output", "case", 0, &s)))
+        return rc;
+    if (s && !(c->output = xstrdup(s)))
+        return nomem(L, root);
+
+    if ((rc = load_parameters(L, get(L, root, "parameters"), ov, nov)))
+        return rc;
+    double g[2] = {0, 0};
+    if ((rc = get_vec(L, root, "gravity", "case", 2, g, NULL)))
+        return rc;
+    fmb_model_set_gravity(c->model, g[0], g[1]);
+    yaml_node_t *solver = get(L, root, "solver");
+    if (solver && (rc = load_solver(L, solver)))
+        return rc;
+
+    /* room for every list item (upper bounds) */
+    yaml_node_t *secs[3] = {get(L, root, "bodies"), get(L, root, "joints"),
+                            get(L, root, "forces")};
+    int cnt[3];
+    for (int k = 0; k < 3; k++)
+        cnt[k] = secs[k] && secs[k]->type == YAML_SEQUENCE_NODE ? seq_len(secs[k]) : 0;
+    L->binfo = calloc((size_t)cnt[0] + 1, sizeof *L->binfo);
+    c->bodies = calloc((size_t)cnt[0] + 1, sizeof *c->bodies);
+    c->joints = calloc((size_t)cnt[1] + 1, sizeof *c->joints);
+    c->forces = calloc((size_t)cnt[2] + 1, sizeof *c->forces);
+    if (!L->binfo || !c->bodies || !c->joints || !c->forces)
+        return nomem(L, root);
+    L->binfo[0].name = "ground";
+    L->binfo[0].index = FMB_GROUND;
+    L->nb = 1;
+
+    if ((rc = load_list(L, secs[0], "bodies", load_body)) ||
+        (rc = load_list(L, secs[1], "joints", load_joint)) ||
+        (rc = load_list(L, secs[2], "forces", load_force)))
+        return rc;
+    return 0;
+}
+
+fmb_case_t *fmb_case_load(const char *path, const char *const *overrides, int n, char *err,
+                          size_t errlen)
+{
+    if (err && errlen)
+        err[0] = '\0';
+    if (!path || n < 0 || (n > 0 && !overrides)) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s: invalid argument to fmb_case_load",
+                     path ? path : "(null)");
+        return NULL;
+    }
+    fmb_case_t *c = calloc(1, sizeof *c);
+    if (!c || !(c->path = xstrdup(path))) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s: out of memory", path);
+        free(c);
+        return NULL;
+    }
+    fmb_sim_options_default(&c->opts);
+    size_t len = 0;
+    int e = read_file(path, &c->text, &len);
+    if (e) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s: cannot open: %s", path, strerror(-e));
+        fmb_case_destroy(&c);
+        return NULL;
+    }
+
+    loader_t L;
+    memset(&L, 0, sizeof L);
+    L.c = c;
+    L.err = err;
+    L.errlen = errlen;
+    yaml_parser_t parser;
+    int rc = 0;
+    if (!yaml_parser_initialize(&parser)) {
+        rc = nomem(&L, NULL);
+    } else {
+        yaml_parser_set_input_string(&parser, (const unsigned char *)c->text, len);
+        if (!yaml_parser_load(&parser, &L.doc)) {
+            rc = yaml_failure(&L, &parser);
+        } else {
+            L.have_doc = 1;
+            /* a second document is a mistake, not something to ignore */
+            yaml_document_t extra;
+            if (!yaml_parser_load(&parser, &extra)) {
+                rc = yaml_failure(&L, &parser);
+            } else {
+                yaml_node_t *r2 = yaml_document_get_root_node(&extra);
+                if (r2)
+                    rc = fail(&L, r2, "a case file holds one YAML document, found another");
+                yaml_document_delete(&extra);
+            }
+        }
+        yaml_parser_delete(&parser);
+    }
+    if (!rc)
+        rc = load_doc(&L, overrides, n);
+    if (L.have_doc)
+        yaml_document_delete(&L.doc);
+    for (int k = 0; k < L.nb; k++)
+        free(L.binfo ? L.binfo[k].pts : NULL);
+    free(L.binfo);
+    if (rc || L.failed) {
+        fmb_case_destroy(&c);
+        return NULL;
+    }
+    return c;
+}
+
+void fmb_case_destroy(fmb_case_t **cp)
+{
+    if (!cp || !*cp)
+        return;
+    fmb_case_t *c = *cp;
+    fmb_model_destroy(&c->model);
+    for (int k = 0; k < c->npool; k++)
+        free(c->pool[k]);
+    free(c->pool);
+    free(c->pname);
+    free(c->pval);
+    free(c->bodies);
+    free(c->joints);
+    free(c->forces);
+    free(c->title);
+    free(c->output);
+    free(c->text);
+    free(c->path);
+    free(c);
+    *cp = NULL;
+}
+
+fmb_model_t *fmb_case_model(fmb_case_t *c)
+{
+    return c ? c->model : NULL;
+}
+
+const fmb_sim_options_t *fmb_case_options(const fmb_case_t *c)
+{
+    return c ? &c->opts : NULL;
+}
+
+const char *fmb_case_text(const fmb_case_t *c)
+{
+    return c ? c->text : NULL;
+}
+
+const char *fmb_case_path(const fmb_case_t *c)
+{
+    return c ? c->path : NULL;
+}
+
+const char *fmb_case_output(const fmb_case_t *c)
+{
+    return c ? c->output : NULL;
+}
+
+/* ------------------------------------------------------------------ private accessors */
+
+const char *fmb_case_title(const fmb_case_t *c)
+{
+    return c ? c->title : NULL;
+}
+
+int fmb_case_num_params(const fmb_case_t *c)
+{
+    return c ? c->nparam : 0;
+}
+
+const char *fmb_case_param_name(const fmb_case_t *c, int k)
+{
+    return c && k >= 0 && k < c->nparam ? c->pname[k] : NULL;
+}
+
+int fmb_case_param(const fmb_case_t *c, const char *name, double *value)
+{
+    int k = c && name ? find_param(c, name) : -1;
+    if (k < 0)
+        return FMB_ERR_NOTFOUND;
+    if (value)
+        *value = c->pval[k];
+    return 0;
+}
+
+int fmb_case_num_bodies(const fmb_case_t *c)
+{
+    return c ? c->nbodies : 0;
+}
+
+const fmb_body_desc_t *fmb_case_body_desc(const fmb_case_t *c, int body)
+{
+    return c && body >= 1 && body <= c->nbodies ? &c->bodies[body - 1] : NULL;
+}
+
+int fmb_case_num_joints(const fmb_case_t *c)
+{
+    return c ? c->njoints : 0;
+}
+
+const fmb_joint_desc_t *fmb_case_joint_desc(const fmb_case_t *c, int joint)
+{
+    return c && joint >= 0 && joint < c->njoints ? &c->joints[joint] : NULL;
+}
+
+int fmb_case_num_forces(const fmb_case_t *c)
+{
+    return c ? c->nforces : 0;
+}
+
+const fmb_force_desc_t *fmb_case_force_desc(const fmb_case_t *c, int force)
+{
+    return c && force >= 0 && force < c->nforces ? &c->forces[force] : NULL;
+}

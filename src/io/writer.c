@@ -1,0 +1,719 @@
+/* HDF5 results writer (layout: docs/output.md).
+ *
+ * Every time-dependent dataset is chunked with an unlimited first dimension. Records
+ * are buffered in memory and written in batches: at the latest every WRITER_BATCH
+ * records or after WRITER_FLUSH_SECONDS of wall time, each batch extending all
+ * datasets together, followed by H5Fflush and an update of the XDMF sidecar. So the
+ * file on disk always holds a whole number of records, the same in every dataset, and
+ * fmb_writer_destroy leaves exactly the records appended. */
+#include "io/writer.h"
+
+#include <hdf5.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/model.h"
+#include "solve/sim.h"
+
+#define WRITER_BATCH 256         /* records per batch, also the chunk length */
+#define WRITER_FLUSH_SECONDS 1.0 /* wall time between flushes, at most */
+#define WRITER_MAX_RANK 3
+
+typedef struct wds {
+    hid_t id;
+    hid_t mtype;                 /* memory type */
+    size_t esize;                /* element size in memory */
+    int rank;
+    hsize_t tail[WRITER_MAX_RANK]; /* dims after the first */
+    size_t rowlen;               /* elements per record */
+    unsigned char *buf;          /* WRITER_BATCH * rowlen elements */
+} wds_t;
+
+typedef struct wbody {
+    int b, offset, ndof, npoints;
+    double *u; /* 2 * npoints body-frame points */
+    int ds_q, ds_qd, ds_qdd, ds_pose, ds_points;
+} wbody_t;
+
+typedef struct wjoint {
+    int j;
+    int body;   /* body whose joint point gives the position (ground: inertial) */
+    double u[2];
+    int ds_reaction, ds_violation, ds_position;
+} wjoint_t;
+
+struct fmb_writer {
+    hid_t file;
+    char *h5path;
+    const fmb_model_t *model;
+    wds_t *ds;
+    int nds, capds;
+    wbody_t *bodies;
+    int nbodies;
+    wjoint_t *joints;
+    int njoints;
+    int ds_time, ds_energy, ds_newton;
+    long nrec;     /* records in the file */
+    int nbuf;      /* records buffered */
+    double *times; /* every record's time (for the sidecar) */
+    long cap_times;
+    double last_flush;
+    fmb_xdmf_t xdmf;
+    fmb_xdmf_item_t *items;
+    char **item_paths;
+    int nitems;
+    int failed; /* sticky status after an HDF5 failure */
+    char err[512];
+};
+
+static double wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int werr(fmb_writer_t *w, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static int werr(fmb_writer_t *w, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err, sizeof w->err, fmt, ap);
+    va_end(ap);
+    if (status == FMB_ERR_HDF5 || status == FMB_ERR_IO)
+        w->failed = status;
+    return status;
+}
+
+static char *dupstr(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+/* HDF5 link name for a body or joint name: '/' is not allowed, "." is reserved. */
+static void link_name(const char *name, char *out, size_t len)
+{
+    snprintf(out, len, "%s", (name && *name) ? name : "unnamed");
+    for (char *p = out; *p; p++)
+        if (*p == '/')
+            *p = '_';
+    if (strcmp(out, ".") == 0)
+        out[0] = '_';
+}
+
+/* ---------------------------------------------------------------- attributes */
+
+static int attr_string(hid_t loc, const char *name, const char *value)
+{
+    hid_t type = H5Tcopy(H5T_C_S1);
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t attr = -1;
+    herr_t st = -1;
+    if (type >= 0 && space >= 0 && H5Tset_size(type, H5T_VARIABLE) >= 0 &&
+        H5Tset_cset(type, H5T_CSET_UTF8) >= 0) {
+        attr = H5Acreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+        if (attr >= 0)
+            st = H5Awrite(attr, type, &value);
+    }
+    if (attr >= 0)
+        H5Aclose(attr);
+    if (space >= 0)
+        H5Sclose(space);
+    if (type >= 0)
+        H5Tclose(type);
+    return st < 0 ? -1 : 0;
+}
+
+static int attr_double(hid_t loc, const char *name, double value)
+{
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t attr = -1;
+    herr_t st = -1;
+    if (space >= 0) {
+        attr = H5Acreate2(loc, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+        if (attr >= 0)
+            st = H5Awrite(attr, H5T_NATIVE_DOUBLE, &value);
+    }
+    if (attr >= 0)
+        H5Aclose(attr);
+    if (space >= 0)
+        H5Sclose(space);
+    return st < 0 ? -1 : 0;
+}
+
+static int attr_int(hid_t loc, const char *name, int value)
+{
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t attr = -1;
+    herr_t st = -1;
+    if (space >= 0) {
+        attr = H5Acreate2(loc, name, H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT);
+        if (attr >= 0)
+            st = H5Awrite(attr, H5T_NATIVE_INT, &value);
+    }
+    if (attr >= 0)
+        H5Aclose(attr);
+    if (space >= 0)
+        H5Sclose(space);
+    return st < 0 ? -1 : 0;
+}
+
+/* Static 1-D dataset of strings. */
+static int string_list(hid_t loc, const char *name, const char *const *values, hsize_t n)
+{
+    hid_t type = H5Tcopy(H5T_C_S1);
+    hid_t space = H5Screate_simple(1, &n, NULL);
+    hid_t ds = -1;
+    herr_t st = -1;
+    if (type >= 0 && space >= 0 && H5Tset_size(type, H5T_VARIABLE) >= 0 &&
+        H5Tset_cset(type, H5T_CSET_UTF8) >= 0) {
+        ds = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        if (ds >= 0)
+            st = n ? H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) : 0;
+    }
+    if (ds >= 0)
+        H5Dclose(ds);
+    if (space >= 0)
+        H5Sclose(space);
+    if (type >= 0)
+        H5Tclose(type);
+    return st < 0 ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- datasets */
+
+/* Create an extendible dataset [0 x tail...]; returns its index or a negative status. */
+static int wds_create(fmb_writer_t *w, hid_t loc, const char *name, int is_int, int rank,
+                      const hsize_t *tail, const char *columns)
+{
+    if (w->nds == w->capds) {
+        int cap = w->capds ? 2 * w->capds : 32;
+        wds_t *p = realloc(w->ds, (size_t)cap * sizeof *p);
+        if (!p)
+            return werr(w, FMB_ERR_NOMEM, "out of memory");
+        w->ds = p;
+        w->capds = cap;
+    }
+    wds_t *d = &w->ds[w->nds];
+    memset(d, 0, sizeof *d);
+    d->id = -1;
+    d->rank = rank;
+    d->mtype = is_int ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE;
+    d->esize = is_int ? sizeof(int) : sizeof(double);
+    d->rowlen = 1;
+    hsize_t dims[WRITER_MAX_RANK] = {0}, maxdims[WRITER_MAX_RANK], chunk[WRITER_MAX_RANK];
+    maxdims[0] = H5S_UNLIMITED;
+    chunk[0] = WRITER_BATCH;
+    for (int i = 1; i < rank; i++) {
+        d->tail[i - 1] = dims[i] = maxdims[i] = chunk[i] = tail[i - 1];
+        d->rowlen *= (size_t)tail[i - 1];
+    }
+    d->buf = malloc(WRITER_BATCH * d->rowlen * d->esize);
+    if (!d->buf)
+        return werr(w, FMB_ERR_NOMEM, "out of memory");
+    hid_t space = H5Screate_simple(rank, dims, maxdims);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (space >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, rank, chunk) >= 0)
+        d->id = H5Dcreate2(loc, name, is_int ? H5T_STD_I32LE : H5T_IEEE_F64LE, space,
+                           H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (space >= 0)
+        H5Sclose(space);
+    w->nds++; /* owned from now on, released by destroy */
+    if (d->id < 0 || (columns && attr_string(d->id, "columns", columns) < 0))
+        return werr(w, FMB_ERR_HDF5, "%s: cannot create dataset %s", w->h5path, name);
+    return w->nds - 1;
+}
+
+static double *row_d(fmb_writer_t *w, int k)
+{
+    wds_t *d = &w->ds[k];
+    return (double *)(void *)d->buf + (size_t)w->nbuf * d->rowlen;
+}
+
+/* Write the buffered records: extend every dataset, then write them. */
+static int write_batch(fmb_writer_t *w)
+{
+    if (w->failed)
+        return w->failed;
+    if (w->nbuf == 0)
+        return 0;
+    hsize_t n0 = (hsize_t)w->nrec, n = (hsize_t)w->nbuf;
+    int k;
+    for (k = 0; k < w->nds; k++) {
+        wds_t *d = &w->ds[k];
+        hsize_t dims[WRITER_MAX_RANK];
+        dims[0] = n0 + n;
+        for (int i = 1; i < d->rank; i++)
+            dims[i] = d->tail[i - 1];
+        if (H5Dset_extent(d->id, dims) < 0)
+            break;
+    }
+    if (k < w->nds) {
+        /* Keep the lengths consistent: shrink back what was extended. */
+        for (int i = 0; i < k; i++) {
+            hsize_t dims[WRITER_MAX_RANK];
+            dims[0] = n0;
+            for (int r = 1; r < w->ds[i].rank; r++)
+                dims[r] = w->ds[i].tail[r - 1];
+            H5Dset_extent(w->ds[i].id, dims);
+        }
+        return werr(w, FMB_ERR_HDF5, "%s: cannot extend datasets", w->h5path);
+    }
+    for (k = 0; k < w->nds; k++) {
+        wds_t *d = &w->ds[k];
+        hsize_t start[WRITER_MAX_RANK] = {0}, count[WRITER_MAX_RANK];
+        start[0] = n0;
+        count[0] = n;
+        for (int i = 1; i < d->rank; i++)
+            count[i] = d->tail[i - 1];
+        hid_t fspace = H5Dget_space(d->id);
+        hid_t mspace = H5Screate_simple(d->rank, count, NULL);
+        herr_t st = -1;
+        if (fspace >= 0 && mspace >= 0 &&
+            H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL) >= 0)
+            st = H5Dwrite(d->id, d->mtype, mspace, fspace, H5P_DEFAULT, d->buf);
+        if (mspace >= 0)
+            H5Sclose(mspace);
+        if (fspace >= 0)
+            H5Sclose(fspace);
+        if (st < 0)
+            return werr(w, FMB_ERR_HDF5, "%s: cannot write records", w->h5path);
+    }
+    w->nrec += w->nbuf;
+    w->nbuf = 0;
+    return 0;
+}
+
+static int flush_all(fmb_writer_t *w, int full_xdmf)
+{
+    int st = write_batch(w);
+    if (st < 0)
+        return st;
+    if (H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
+        return werr(w, FMB_ERR_HDF5, "%s: cannot flush", w->h5path);
+    w->last_flush = wall_seconds();
+    char msg[400];
+    st = fmb_xdmf_update(&w->xdmf, w->times, w->nrec, full_xdmf, msg, sizeof msg);
+    if (st < 0)
+        return werr(w, st, "%s", msg);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- layout */
+
+static const char *integrator_name(fmb_integrator it)
+{
+    return it == FMB_NEWMARK ? "newmark" : "hht";
+}
+
+static int make_columns(int ndof, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < ndof; i++) {
+        static const char *const carrier[3] = {"rbar_x", "rbar_y", "theta"};
+        int n = i < 3 ? snprintf(out + used, len - used, "%s%s", i ? "," : "", carrier[i])
+                      : snprintf(out + used, len - used, ",e%d", i - 2);
+        if (n < 0 || (size_t)n >= len - used)
+            return -1;
+        used += (size_t)n;
+    }
+    return 0;
+}
+
+static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_text)
+{
+    const fmb_model_t *m = w->model;
+    hid_t root = w->file;
+    if (attr_string(root, "creator", "flexmb") < 0 ||
+        attr_string(root, "version", fmb_version()) < 0 ||
+        attr_string(root, "units", "SI") < 0 ||
+        (case_text && attr_string(root, "case", case_text) < 0))
+        return werr(w, FMB_ERR_HDF5, "%s: cannot write file attributes", w->h5path);
+
+    hsize_t t1[1];
+    if ((w->ds_time = wds_create(w, root, "time", 0, 1, NULL, NULL)) < 0)
+        return w->ds_time;
+    t1[0] = FMB_ENERGY_COLUMNS;
+    if ((w->ds_energy = wds_create(w, root, "energy", 0, 2, t1,
+                                   "kinetic,potential,work,total")) < 0)
+        return w->ds_energy;
+
+    hid_t solver = H5Gcreate2(root, "solver", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (solver < 0)
+        return werr(w, FMB_ERR_HDF5, "%s: cannot create group /solver", w->h5path);
+    const fmb_sim_options_t *o = fmb_sim_options(sim);
+    int bad = 0;
+    if (o) {
+        bad |= attr_string(solver, "integrator", integrator_name(o->integrator));
+        bad |= attr_double(solver, "h", o->h);
+        bad |= attr_double(solver, "t_end", o->t_end);
+        bad |= attr_double(solver, "alpha", o->alpha);
+        bad |= attr_double(solver, "beta", o->beta);
+        bad |= attr_double(solver, "gamma", o->gamma);
+        bad |= attr_int(solver, "output_every", o->output_every);
+        bad |= attr_int(solver, "max_newton", o->max_newton);
+        bad |= attr_double(solver, "rtol", o->rtol);
+        bad |= attr_double(solver, "atol", o->atol);
+        bad |= attr_double(solver, "phi_tol", o->phi_tol);
+    }
+    bad |= attr_int(solver, "num_coords", fmb_model_num_coords(m));
+    bad |= attr_int(solver, "num_constraints", fmb_model_num_constraints(m));
+    w->ds_newton = wds_create(w, solver, "newton_iterations", 1, 1, NULL, NULL);
+    H5Gclose(solver);
+    if (bad)
+        return werr(w, FMB_ERR_HDF5, "%s: cannot write /solver attributes", w->h5path);
+    if (w->ds_newton < 0)
+        return w->ds_newton;
+
+    /* Bodies (ground excluded). */
+    int nb = fmb_model_num_bodies(m);
+    w->bodies = calloc(nb > 1 ? (size_t)nb - 1 : 1, sizeof *w->bodies);
+    if (!w->bodies)
+        return werr(w, FMB_ERR_NOMEM, "out of memory");
+    hid_t gb = H5Gcreate2(root, "bodies", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (gb < 0)
+        return werr(w, FMB_ERR_HDF5, "%s: cannot create group /bodies", w->h5path);
+    int st = 0;
+    for (int b = 1; b < nb && st >= 0; b++) {
+        wbody_t *wb = &w->bodies[w->nbodies++];
+        wb->b = b;
+        wb->offset = fmb_model_body_offset(m, b);
+        wb->ndof = fmb_model_body_ndof(m, b);
+        wb->npoints = fmb_model_body_num_points(m, b);
+        wb->ds_points = -1;
+        if (wb->npoints > 0) {
+            wb->u = malloc(2 * (size_t)wb->npoints * sizeof *wb->u);
+            if (!wb->u) {
+                st = werr(w, FMB_ERR_NOMEM, "out of memory");
+                break;
+            }
+            for (int k = 0; k < wb->npoints; k++)
+                fmb_model_body_point(m, b, k, wb->u + 2 * k);
+        }
+        char name[FMB_NAME_MAX + 8], cols[256];
+        link_name(fmb_model_body_name(m, b), name, sizeof name);
+        hid_t g = H5Gcreate2(gb, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        if (g < 0) {
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot create group /bodies/%s", w->h5path, name);
+            break;
+        }
+        if (make_columns(wb->ndof, cols, sizeof cols) < 0)
+            cols[0] = '\0';
+        t1[0] = (hsize_t)wb->ndof;
+        if ((wb->ds_q = st = wds_create(w, g, "q", 0, 2, t1, cols)) >= 0 &&
+            (wb->ds_qd = st = wds_create(w, g, "qd", 0, 2, t1, cols)) >= 0 &&
+            (wb->ds_qdd = st = wds_create(w, g, "qdd", 0, 2, t1, cols)) >= 0) {
+            t1[0] = 3;
+            wb->ds_pose = st = wds_create(w, g, "pose", 0, 2, t1, "x,y,angle");
+        }
+        if (st >= 0 && wb->npoints > 0) {
+            hsize_t t2[2] = {(hsize_t)wb->npoints, 2};
+            wb->ds_points = st = wds_create(w, g, "points", 0, 3, t2, "x,y");
+            const char **names = malloc((size_t)wb->npoints * sizeof *names);
+            if (!names) {
+                st = werr(w, FMB_ERR_NOMEM, "out of memory");
+            } else if (st >= 0) {
+                for (int k = 0; k < wb->npoints; k++)
+                    names[k] = fmb_model_body_point_name(m, b, k);
+                if (string_list(g, "point_names", names, (hsize_t)wb->npoints) < 0)
+                    st = werr(w, FMB_ERR_HDF5, "%s: cannot write /bodies/%s/point_names",
+                              w->h5path, name);
+            }
+            free(names);
+        }
+        if (st >= 0 && (attr_int(g, "index", b) < 0 || attr_int(g, "offset", wb->offset) < 0 ||
+                        attr_int(g, "ndof", wb->ndof) < 0))
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot write /bodies/%s attributes", w->h5path,
+                      name);
+        H5Gclose(g);
+    }
+    H5Gclose(gb);
+    if (st < 0)
+        return st;
+
+    /* Joints. */
+    int nj = fmb_model_num_joints(m);
+    w->joints = calloc(nj > 0 ? (size_t)nj : 1, sizeof *w->joints);
+    if (!w->joints)
+        return werr(w, FMB_ERR_NOMEM, "out of memory");
+    hid_t gj = H5Gcreate2(root, "joints", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (gj < 0)
+        return werr(w, FMB_ERR_HDF5, "%s: cannot create group /joints", w->h5path);
+    for (int j = 0; j < nj && st >= 0; j++) {
+        wjoint_t *wj = &w->joints[w->njoints++];
+        const fmb_joint_t *jt = &m->joints[j];
+        wj->j = j;
+        int side = jt->body[0] == FMB_GROUND ? 1 : 0;
+        wj->body = jt->body[side];
+        wj->u[0] = jt->point[side][0];
+        wj->u[1] = jt->point[side][1];
+        char name[FMB_NAME_MAX + 8];
+        link_name(fmb_model_joint_name(m, j), name, sizeof name);
+        hid_t g = H5Gcreate2(gj, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        if (g < 0) {
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot create group /joints/%s", w->h5path, name);
+            break;
+        }
+        t1[0] = 6;
+        if ((wj->ds_reaction = st = wds_create(w, g, "reaction", 0, 2, t1,
+                                               "Fx1,Fy1,Mz1,Fx2,Fy2,Mz2")) >= 0 &&
+            (wj->ds_violation = st = wds_create(w, g, "violation", 0, 1, NULL, NULL)) >= 0) {
+            t1[0] = 2;
+            wj->ds_position = st = wds_create(w, g, "position", 0, 2, t1, "x,y");
+        }
+        const char *b1 = fmb_model_body_name(m, jt->body[0]);
+        const char *b2 = fmb_model_body_name(m, jt->body[1]);
+        const char *tn = fmb_model_joint_type_name(m, j);
+        if (st >= 0 && (attr_int(g, "index", j) < 0 || attr_string(g, "type", tn ? tn : "") < 0 ||
+                        attr_string(g, "body1", b1 ? b1 : "") < 0 ||
+                        attr_string(g, "body2", b2 ? b2 : "") < 0 ||
+                        attr_int(g, "rows", fmb_model_joint_rows(m, j)) < 0))
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot write /joints/%s attributes", w->h5path,
+                      name);
+        H5Gclose(g);
+    }
+    H5Gclose(gj);
+    return st < 0 ? st : 0;
+}
+
+/* Sidecar items: every body (its points, else its frame origin), every joint that sits
+ * at a point (all but angle drivers). */
+static int setup_xdmf(fmb_writer_t *w)
+{
+    const fmb_model_t *m = w->model;
+    int n = w->nbodies + w->njoints;
+    w->items = calloc(n > 0 ? (size_t)n : 1, sizeof *w->items);
+    w->item_paths = calloc(n > 0 ? (size_t)n : 1, sizeof *w->item_paths);
+    if (!w->items || !w->item_paths)
+        return werr(w, FMB_ERR_NOMEM, "out of memory");
+    char name[FMB_NAME_MAX + 8], path[2 * FMB_NAME_MAX + 64];
+    for (int i = 0; i < w->nbodies; i++) {
+        const wbody_t *b = &w->bodies[i];
+        link_name(fmb_model_body_name(m, b->b), name, sizeof name);
+        snprintf(path, sizeof path, "/bodies/%s/%s", name, b->npoints > 0 ? "points" : "pose");
+        fmb_xdmf_item_t *it = &w->items[w->nitems];
+        if (!(w->item_paths[w->nitems] = dupstr(path)))
+            return werr(w, FMB_ERR_NOMEM, "out of memory");
+        it->name = fmb_model_body_name(m, b->b);
+        it->dataset = w->item_paths[w->nitems++];
+        it->npoints = b->npoints > 0 ? b->npoints : 1;
+        it->rank = b->npoints > 0 ? 3 : 2;
+        it->ncols = 3;
+    }
+    for (int i = 0; i < w->njoints; i++) {
+        if (m->joints[w->joints[i].j].type == FMB_JOINT_DRIVER_ANGLE)
+            continue;
+        link_name(fmb_model_joint_name(m, w->joints[i].j), name, sizeof name);
+        snprintf(path, sizeof path, "/joints/%s/position", name);
+        fmb_xdmf_item_t *it = &w->items[w->nitems];
+        if (!(w->item_paths[w->nitems] = dupstr(path)))
+            return werr(w, FMB_ERR_NOMEM, "out of memory");
+        it->name = fmb_model_joint_name(m, w->joints[i].j);
+        it->dataset = w->item_paths[w->nitems++];
+        it->npoints = 1;
+        it->rank = 2;
+        it->ncols = 2;
+    }
+    w->xdmf.items = w->items;
+    w->xdmf.nitems = w->nitems;
+    w->xdmf.path = fmb_xdmf_path_for(w->h5path);
+    const char *slash = strrchr(w->h5path, '/');
+    w->xdmf.h5name = dupstr(slash ? slash + 1 : w->h5path);
+    if (!w->xdmf.path || !w->xdmf.h5name)
+        return werr(w, FMB_ERR_NOMEM, "out of memory");
+    return 0;
+}
+
+/* ---------------------------------------------------------------- public API */
+
+static void writer_free(fmb_writer_t *w)
+{
+    for (int k = 0; k < w->nds; k++) {
+        if (w->ds[k].id >= 0)
+            H5Dclose(w->ds[k].id);
+        free(w->ds[k].buf);
+    }
+    free(w->ds);
+    if (w->file >= 0)
+        H5Fclose(w->file);
+    for (int i = 0; i < w->nbodies; i++)
+        free(w->bodies[i].u);
+    free(w->bodies);
+    free(w->joints);
+    for (int i = 0; i < w->nitems; i++)
+        free(w->item_paths[i]);
+    free(w->item_paths);
+    free(w->items);
+    free(w->xdmf.path);
+    free(w->xdmf.h5name);
+    free(w->times);
+    free(w->h5path);
+    free(w);
+}
+
+fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim,
+                                const char *case_text, char *err, size_t errlen)
+{
+    if (err && errlen)
+        err[0] = '\0';
+    if (!h5path || !*h5path || !sim) {
+        if (err && errlen)
+            snprintf(err, errlen, "fmb_writer_create: missing output path or simulation");
+        return NULL;
+    }
+    const fmb_model_t *m = sim ? sim->model : NULL;
+    fmb_writer_t *w = calloc(1, sizeof *w);
+    if (!w || !m || !(w->h5path = dupstr(h5path))) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s", !m ? "fmb_writer_create: simulation has no model"
+                                           : "out of memory");
+        free(w);
+        return NULL;
+    }
+    w->file = -1;
+    w->model = m;
+    w->ds_time = w->ds_energy = w->ds_newton = -1;
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    w->file = H5Fcreate(h5path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    int st;
+    if (w->file < 0)
+        st = werr(w, FMB_ERR_IO, "%s: cannot create HDF5 file", h5path);
+    else if ((st = write_layout(w, sim, case_text)) >= 0 && (st = setup_xdmf(w)) >= 0)
+        st = flush_all(w, 1);
+    if (st < 0) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s", w->err);
+        writer_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+int fmb_writer_append(fmb_writer_t *w, const fmb_sim_t *sim)
+{
+    if (!w || !sim)
+        return FMB_ERR_ARG;
+    if (w->failed)
+        return w->failed;
+    if (w->nrec + w->nbuf >= w->cap_times) {
+        long cap = w->cap_times ? 2 * w->cap_times : 4 * WRITER_BATCH;
+        double *p = realloc(w->times, (size_t)cap * sizeof *p);
+        if (!p)
+            return werr(w, FMB_ERR_NOMEM, "out of memory");
+        w->times = p;
+        w->cap_times = cap;
+    }
+    const double t = fmb_sim_time(sim);
+    const double *q = fmb_sim_q(sim), *qd = fmb_sim_qd(sim), *qdd = fmb_sim_qdd(sim);
+    w->times[w->nrec + w->nbuf] = t;
+    *row_d(w, w->ds_time) = t;
+    fmb_sim_energy(sim, row_d(w, w->ds_energy));
+    ((int *)(void *)w->ds[w->ds_newton].buf)[w->nbuf] = fmb_sim_last_newton_iterations(sim);
+    for (int i = 0; i < w->nbodies; i++) {
+        const wbody_t *b = &w->bodies[i];
+        size_t nb = (size_t)b->ndof * sizeof(double);
+        memcpy(row_d(w, b->ds_q), q + b->offset, nb);
+        memcpy(row_d(w, b->ds_qd), qd + b->offset, nb);
+        memcpy(row_d(w, b->ds_qdd), qdd + b->offset, nb);
+        fmb_sim_body_pose(sim, b->b, row_d(w, b->ds_pose));
+        if (b->ds_points >= 0) {
+            double *r = row_d(w, b->ds_points);
+            for (int k = 0; k < b->npoints; k++)
+                fmb_sim_body_point(sim, b->b, b->u + 2 * k, r + 2 * k);
+        }
+    }
+    for (int i = 0; i < w->njoints; i++) {
+        const wjoint_t *j = &w->joints[i];
+        fmb_sim_joint_reaction(sim, j->j, row_d(w, j->ds_reaction));
+        *row_d(w, j->ds_violation) = fmb_sim_joint_violation(sim, j->j);
+        double *r = row_d(w, j->ds_position);
+        if (j->body == FMB_GROUND) {
+            r[0] = j->u[0];
+            r[1] = j->u[1];
+        } else {
+            fmb_sim_body_point(sim, j->body, j->u, r);
+        }
+    }
+    w->nbuf++;
+    if (w->nbuf == WRITER_BATCH || wall_seconds() - w->last_flush >= WRITER_FLUSH_SECONDS)
+        return flush_all(w, 0);
+    return 0;
+}
+
+int fmb_writer_flush(fmb_writer_t *w)
+{
+    if (!w)
+        return FMB_ERR_ARG;
+    return flush_all(w, 0);
+}
+
+void fmb_writer_destroy(fmb_writer_t **pw)
+{
+    if (!pw || !*pw)
+        return;
+    fmb_writer_t *w = *pw;
+    if (!w->failed)
+        flush_all(w, 1);
+    writer_free(w);
+    *pw = NULL;
+}
+
+long fmb_writer_records(const fmb_writer_t *w)
+{
+    return w ? w->nrec + w->nbuf : 0;
+}
+
+const char *fmb_writer_last_error(const fmb_writer_t *w)
+{
+    return w ? w->err : "";
+}
+
+/* ---------------------------------------------------------------- model inspection */
+
+double fmb_model_body_mass(const fmb_model_t *model, int body)
+{
+    return body > 0 && body < model->nbodies ? model->bodies[body].mass : 0.0;
+}
+
+double fmb_model_body_inertia(const fmb_model_t *model, int body)
+{
+    return body > 0 && body < model->nbodies ? model->bodies[body].inertia_c : 0.0;
+}
+
+const char *fmb_model_force_name(const fmb_model_t *model, int force)
+{
+    return force >= 0 && force < model->nforces ? model->forces[force].name : NULL;
+}
+
+const char *fmb_model_force_type_name(const fmb_model_t *model, int force)
+{
+    static const char *const names[FMB_FORCE_TYPE_COUNT] = {"point", "torque", "spring"};
+    if (force < 0 || force >= model->nforces)
+        return NULL;
+    int t = (int)model->forces[force].type;
+    return t >= 0 && t < FMB_FORCE_TYPE_COUNT ? names[t] : "unknown";
+}
+
+void fmb_model_force_bodies(const fmb_model_t *model, int force, int body[2])
+{
+    body[0] = body[1] = -1;
+    if (force >= 0 && force < model->nforces) {
+        body[0] = model->forces[force].body[0];
+        body[1] = model->forces[force].body[1];
+    }
+}

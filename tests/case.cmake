@@ -1,0 +1,56 @@
+# Case-file tests (src/io/case.c). Included by tests/CMakeLists.txt.
+
+# The loader on the shipped cases and its computed values (parameters, --set,
+# bar shortcut, point lookups).
+fmb_c_test(test_case_load)
+add_test(NAME case_load COMMAND test_case_load ${FMB_SRC}/cases)
+
+# The shipped cases load and assemble.
+foreach(c pendulum four_bar slider_crank demo)
+  add_test(NAME case_check_${c} COMMAND flexmb_cli check ${FMB_SRC}/cases/${c}.yaml)
+endforeach()
+
+# Bad case files: `flexmb check` exits 2 with "FILE:LINE:COL: message".
+# fmb_case_error(NAME LINE PHRASE [EXTRA CLI ARGS...]) registers case_error_NAME on
+# tests/bad_cases/NAME.yaml.
+set(FMB_CASE_BAD ${CMAKE_CURRENT_SOURCE_DIR}/bad_cases)
+function(fmb_case_error name line phrase)
+  add_test(NAME case_error_${name}
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_case_errors.sh $<TARGET_FILE:flexmb_cli>
+            ${FMB_CASE_BAD}/${name}.yaml ${line} "${phrase}" ${ARGN})
+endfunction()
+
+fmb_case_error(unknown_key 4 "unknown key 'mas' in body (allowed: name, mass,")
+fmb_case_error(unknown_top_key 3 "unknown key 'bodys' in the case file")
+fmb_case_error(unknown_body 7 "unknown body 'crnak'")
+fmb_case_error(unknown_point 8 "unknown point 'middle' on body 'crank'")
+fmb_case_error(missing_mass 3 "missing required key 'mass'")
+fmb_case_error(missing_inertia 3 "missing required key 'inertia'")
+fmb_case_error(negative_mass 6 "mass must be positive, got -1")
+fmb_case_error(zero_mass 4 "mass must be positive, got 0")
+fmb_case_error(zero_inertia 5 "inertia must be positive, got 0")
+fmb_case_error(zero_length_bar 7 "zero-length link")
+fmb_case_error(zero_length_joint 5 "zero-length link")
+fmb_case_error(zero_length_spring 5 "zero-length link")
+fmb_case_error(bad_expression 7 "cannot parse expression 'L*'")
+fmb_case_error(unknown_name 7 "unknown name 'L3' in expression 'L3'")
+fmb_case_error(unknown_name_time 12 "unknown name 'omgea' in expression 'omgea*t'")
+fmb_case_error(wrong_type 4 "'mass' must be a number or expression, not a sequence")
+fmb_case_error(yaml_syntax 3 "YAML syntax error")
+fmb_case_error(duplicate_body 4 "duplicate body name 'link'")
+fmb_case_error(duplicate_joint 7 "duplicate joint name 'J'")
+fmb_case_error(duplicate_key 6 "duplicate key 'mass' in body")
+fmb_case_error(duplicate_point 7 "duplicate point 'end'")
+fmb_case_error(duplicate_parameter 4 "duplicate parameter 'L'")
+fmb_case_error(unknown_joint_type 6 "unknown joint type 'hinge'")
+fmb_case_error(driver_no_coordinate 5 "missing required key 'coordinate'")
+fmb_case_error(bad_integrator 4 "unknown integrator 'euler'")
+fmb_case_error(reserved_parameter 3 "parameter name 'e' is reserved")
+fmb_case_error(empty 1 "empty case file")
+fmb_case_error(multiple_documents 5 "one YAML document")
+fmb_case_error(long_name 3 "longer than")
+fmb_case_error(override_target 3 "unknown parameter 'nope'" --set nope=3)
+# a file that does not exist: "PATH: cannot open: strerror"
+add_test(NAME case_error_not_found
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_case_errors.sh $<TARGET_FILE:flexmb_cli>
+          ${FMB_CASE_BAD}/no_such_case.yaml - "cannot open: No such file or directory")

@@ -1,0 +1,139 @@
+"""Open a flexmb XDMF sidecar in ParaView and compare it with the HDF5 file.
+
+usage: xvfb-run -a pvbatch tests/pv_check.py FILE.xmf FILE.h5 [OUT.png]
+       xvfb-run -a pvbatch tests/pv_check.py FILE.xmf --expect NTIMES NPOINTS [OUT.png]
+       (the second form for a pvbatch whose python has no h5py)
+
+With ParaView's XDMF (2) reader, checks that the number of time steps equals len(/time)
+and the times match, that every time step has one block per body and per drawn joint
+with the expected number of points, and that the geometry at the first, a middle and the
+last time step equals the HDF5 data (body points, else body origin; joint positions).
+Renders the last frame to a PNG. Exit 0 on success, 1 on a mismatch.
+"""
+import os
+import sys
+
+import numpy as np
+from paraview import servermanager
+from paraview.simple import GetActiveViewOrCreate, Render, ResetCamera, SaveScreenshot, Show
+from paraview.simple import XDMFReader
+from vtk.util.numpy_support import vtk_to_numpy
+
+
+def finish(code):
+    # os._exit: pvbatch under xvfb-run can die with a GLX error while tearing down the
+    # render window, which would turn a passed check into a failure.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
+def fail(msg):
+    print("pv_check: FAIL: " + msg)
+    finish(1)
+
+
+def expected_from_h5(h5path):
+    """Times, and per drawn item (sidecar order) its name and [nt x np x 2] points."""
+    import h5py
+    with h5py.File(h5path, "r") as f:
+        t = f["time"][:]
+        items = []
+        bodies = sorted(f["bodies"].items(), key=lambda kv: int(kv[1].attrs["index"]))
+        for name, g in bodies:
+            if "points" in g:
+                items.append((name, g["points"][:]))
+            else:
+                items.append((name, g["pose"][:][:, None, 0:2]))
+        joints = sorted(f["joints"].items(), key=lambda kv: int(kv[1].attrs["index"]))
+        for name, g in joints:
+            if g.attrs["type"] != "driver_angle":
+                items.append((name, g["position"][:][:, None, :]))
+        return t, items
+
+
+def blocks_at(reader, t):
+    """(name, points [n x 3], number of cells) of every leaf block at time t."""
+    reader.UpdatePipeline(t)
+    data = servermanager.Fetch(reader)
+    out = []
+    it = data.NewIterator()
+    it.InitTraversal()
+    while not it.IsDoneWithTraversal():
+        block = it.GetCurrentDataObject()
+        name = it.GetCurrentMetaData().Get(data.NAME())
+        pts = block.GetPoints()
+        xyz = vtk_to_numpy(pts.GetData()) if pts is not None else np.zeros((0, 3))
+        out.append((name, np.array(xyz), block.GetNumberOfCells()))
+        it.GoToNextItem()
+    return out
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__)
+        finish(2)
+    xmf = argv[1]
+    times = items = None
+    if argv[2] == "--expect":
+        ntimes, npoints = int(argv[3]), int(argv[4])
+        png = argv[5] if len(argv) > 5 else None
+    else:
+        times, items = expected_from_h5(argv[2])
+        ntimes = len(times)
+        npoints = sum(a.shape[1] for _, a in items)
+        png = argv[3] if len(argv) > 3 else None
+    if png is None:
+        png = os.path.splitext(xmf)[0] + ".png"
+
+    reader = XDMFReader(FileNames=[xmf])
+    reader.UpdatePipelineInformation()
+    tsteps = reader.TimestepValues
+    tsteps = [tsteps] if isinstance(tsteps, float) else list(tsteps or [])
+    print("pv_check: %d time steps in ParaView, %d in the HDF5 file" % (len(tsteps), ntimes))
+    if len(tsteps) != ntimes:
+        fail("number of time steps")
+    if times is not None and not np.allclose(tsteps, times, rtol=0, atol=1e-12):
+        fail("time values differ from /time")
+
+    for k in sorted({0, ntimes // 2, ntimes - 1}):
+        blocks = blocks_at(reader, tsteps[k])
+        n = sum(len(p) for _, p, _ in blocks)
+        print("pv_check: t = %g: %d blocks, %d points (%d expected)"
+              % (tsteps[k], len(blocks), n, npoints))
+        if n != npoints:
+            fail("number of points at t = %g" % tsteps[k])
+        if any(nc != 1 for _, _, nc in blocks):
+            fail("every block should be one cell (polyline or vertex)")
+        if items is None:
+            continue
+        if [b[0] for b in blocks] != [name for name, _ in items]:
+            fail("block names %s, expected %s" % ([b[0] for b in blocks],
+                                                  [name for name, _ in items]))
+        for (name, xyz, _), (_, want) in zip(blocks, items):
+            if np.any(xyz[:, 2] != 0) or not np.allclose(xyz[:, :2], want[k], atol=1e-12):
+                fail("geometry of %s at t = %g differs from the HDF5 file" % (name, tsteps[k]))
+
+    view = GetActiveViewOrCreate("RenderView")
+    view.ViewSize = [640, 480]
+    view.ViewTime = tsteps[-1]
+    view.OrientationAxesVisibility = 0
+    disp = Show(reader, view)
+    disp.LineWidth = 4.0
+    disp.PointSize = 10.0
+    disp.RenderPointsAsSpheres = 1
+    view.CameraPosition = [0, 0, 10]
+    view.CameraFocalPoint = [0, 0, 0]
+    view.CameraViewUp = [0, 1, 0]
+    ResetCamera(view)
+    Render(view)
+    SaveScreenshot(png, view, ImageResolution=[640, 480])
+    if not os.path.exists(png) or os.path.getsize(png) == 0:
+        fail("no screenshot written")
+    print("pv_check: rendered %s" % png)
+    print("pv_check: OK")
+    finish(0)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

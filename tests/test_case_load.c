@@ -1,0 +1,376 @@
+/*
+ * Case loader: the shipped cases give hand-computed numbers (parameter expressions,
+ * --set overrides, the 'bar' shortcut, point lookups), and every schema feature of a
+ * scratch case reaches the model descriptions. usage: test_case_load CASES_DIR
+ */
+#include "io/case.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond)                                                                        \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);      \
+            failures++;                                                                    \
+        }                                                                                  \
+    } while (0)
+
+#define NEAR(a, b, tol)                                                                    \
+    do {                                                                                   \
+        double a_ = (a), b_ = (b);                                                         \
+        if (!(fabs(a_ - b_) <= (tol))) {                                                   \
+            fprintf(stderr, "%s:%d: %s = %.17g, expected %.17g\n", __FILE__, __LINE__, #a, \
+                    a_, b_);                                                               \
+            failures++;                                                                    \
+        }                                                                                  \
+    } while (0)
+
+static const double PI = 3.14159265358979323846;
+
+static double param(const fmb_case_t *c, const char *name)
+{
+    double v = NAN;
+    if (fmb_case_param(c, name, &v) != 0) {
+        fprintf(stderr, "parameter '%s' not found\n", name);
+        failures++;
+    }
+    return v;
+}
+
+static fmb_case_t *load(const char *dir, const char *file, const char *const *ov, int n)
+{
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    fmb_case_t *c = fmb_case_load(path, ov, n, err, sizeof err);
+    if (!c) {
+        fprintf(stderr, "cannot load %s: %s\n", path, err);
+        failures++;
+    }
+    return c;
+}
+
+/* Open-assembly point B of the four-bar for crank angle th, by hand. */
+static void four_bar_b(double l1, double l2, double l3, double l4, double th, double B[2])
+{
+    double ax = l2 * cos(th), ay = l2 * sin(th);
+    double dx = l1 - ax, dy = -ay, d = hypot(dx, dy);
+    double a = (l3 * l3 - l4 * l4 + d * d) / (2 * d), h = sqrt(l3 * l3 - a * a);
+    B[0] = ax + (a * dx - h * dy) / d;
+    B[1] = ay + (a * dy + h * dx) / d;
+}
+
+static void test_four_bar(const char *dir)
+{
+    fmb_case_t *c = load(dir, "four_bar.yaml", NULL, 0);
+    if (!c)
+        return;
+    fmb_model_t *m = fmb_case_model(c);
+    CHECK(m != NULL);
+    CHECK(strstr(fmb_case_path(c), "four_bar.yaml") != NULL);
+    CHECK(fmb_case_output(c) && strcmp(fmb_case_output(c), "four_bar.h5") == 0);
+    CHECK(fmb_case_text(c) && strstr(fmb_case_text(c), "function: theta0 + omega*t"));
+
+    /* parameter expressions */
+    NEAR(param(c, "omega"), 50 * PI, 1e-12);
+    NEAR(param(c, "theta0"), PI / 2, 1e-15);
+    NEAR(param(c, "dAC"), sqrt(0.1), 1e-15);
+    NEAR(param(c, "Bx"), 0.309455878111675, 1e-12);
+    NEAR(param(c, "By"), 0.136485292703892, 1e-12);
+    NEAR(param(c, "th3"), -0.486104137651454, 1e-12);
+    NEAR(param(c, "th4"), 0.577512056243681, 1e-12);
+    /* B closes the loop: |AB| = l3, |CB| = l4 */
+    double Bx = param(c, "Bx"), By = param(c, "By");
+    NEAR(hypot(Bx - 0.0, By - 0.3), 0.35, 1e-12);
+    NEAR(hypot(Bx - 0.1, By), 0.25, 1e-12);
+    CHECK(fmb_case_param(c, "nope", NULL) == FMB_ERR_NOTFOUND);
+
+    /* options: defaults, then the solver block */
+    const fmb_sim_options_t *o = fmb_case_options(c);
+    CHECK(o->integrator == FMB_HHT);
+    NEAR(o->alpha, -0.05, 0);
+    NEAR(o->h, 1e-4, 0);
+    NEAR(o->t_end, 0.4, 0);
+    fmb_sim_options_t def;
+    fmb_sim_options_default(&def);
+    CHECK(o->max_newton == def.max_newton && o->halving == def.halving);
+    NEAR(o->rtol, def.rtol, 0);
+
+    /* bodies: bar shortcut, mass = 7.85 kg/m * l, inertia = m l^2 / 12 */
+    CHECK(fmb_case_num_bodies(c) == 3);
+    const fmb_body_desc_t *crank = fmb_case_body_desc(c, 1);
+    const fmb_body_desc_t *coupler = fmb_case_body_desc(c, 2);
+    const fmb_body_desc_t *rocker = fmb_case_body_desc(c, 3);
+    CHECK(crank && coupler && rocker);
+    if (crank && coupler && rocker) {
+        CHECK(strcmp(crank->name, "crank") == 0);
+        NEAR(crank->mass, 2.355, 1e-14);
+        NEAR(crank->inertia, 2.355 * 0.09 / 12, 1e-15);
+        NEAR(crank->com[0], 0.15, 1e-15);
+        NEAR(crank->com[1], 0.0, 0);
+        NEAR(crank->pose[2], PI / 2, 1e-15);
+        NEAR(crank->vel[2], 50 * PI, 1e-12);
+        CHECK(crank->line == 47);
+        NEAR(coupler->mass, 7.85 * 0.35, 1e-14);
+        NEAR(coupler->inertia, 7.85 * 0.35 * 0.35 * 0.35 / 12, 1e-15);
+        NEAR(coupler->pose[0], 0.0, 1e-15);
+        NEAR(coupler->pose[1], 0.3, 1e-15);
+        NEAR(coupler->pose[2], -0.486104137651454, 1e-12);
+        NEAR(rocker->pose[0], 0.1, 0);
+        NEAR(rocker->pose[2], 0.577512056243681, 1e-12);
+    }
+    /* named points in the model */
+    int b = fmb_model_find_body(m, "rocker");
+    CHECK(b == 3);
+    double xy[2] = {-1, -1};
+    CHECK(fmb_model_find_body_point(m, b, "end", xy) >= 0);
+    NEAR(xy[0], 0.25, 1e-15);
+    NEAR(xy[1], 0.0, 0);
+    CHECK(fmb_model_find_body_point(m, b, "start", xy) >= 0);
+    NEAR(xy[0], 0.0, 0);
+
+    /* joints: point names resolved to coordinates */
+    CHECK(fmb_case_num_joints(c) == 5);
+    CHECK(fmb_model_num_joints(m) == 5);
+    const fmb_joint_desc_t *jB = fmb_case_joint_desc(c, 2), *jC = fmb_case_joint_desc(c, 3);
+    const fmb_joint_desc_t *mot = fmb_case_joint_desc(c, 4);
+    CHECK(jB && jC && mot);
+    if (jB && jC && mot) {
+        CHECK(strcmp(jB->name, "B") == 0 && jB->type == FMB_JOINT_REVOLUTE);
+        CHECK(jB->body[0] == 2 && jB->body[1] == 3);
+        NEAR(jB->point[0][0], 0.35, 1e-15);
+        NEAR(jB->point[1][0], 0.25, 1e-15);
+        CHECK(jC->body[0] == FMB_GROUND && jC->body[1] == 3);
+        NEAR(jC->point[0][0], 0.1, 0);
+        NEAR(jC->point[1][0], 0.0, 0);
+        CHECK(mot->type == FMB_JOINT_DRIVER_ANGLE);
+        CHECK(mot->body[0] == 1 && mot->body[1] == FMB_GROUND);
+        CHECK(mot->expr && strcmp(mot->expr, "theta0 + omega*t") == 0);
+        CHECK(mot->line == 77);
+    }
+    fmb_case_destroy(&c);
+    CHECK(c == NULL);
+    fmb_case_destroy(&c); /* NULL is fine */
+}
+
+static void test_overrides(const char *dir)
+{
+    /* l2 changes the crank and the derived geometry; omega is an expression of l2;
+     * the last override of a name wins */
+    const char *ov[] = {"l2=0.5", "omega = 20*l2", "l2=0.32"};
+    fmb_case_t *c = load(dir, "four_bar.yaml", ov, 3);
+    if (!c)
+        return;
+    NEAR(param(c, "l2"), 0.32, 0);
+    NEAR(param(c, "omega"), 6.4, 1e-14);
+    NEAR(param(c, "Ay"), 0.32, 1e-15);
+    double B[2];
+    four_bar_b(0.1, 0.32, 0.35, 0.25, PI / 2, B);
+    NEAR(param(c, "Bx"), B[0], 1e-13);
+    NEAR(param(c, "By"), B[1], 1e-13);
+    const fmb_body_desc_t *crank = fmb_case_body_desc(c, 1);
+    if (crank) {
+        NEAR(crank->mass, 7.85 * 0.32, 1e-14);
+        NEAR(crank->inertia, 7.85 * 0.32 * 0.32 * 0.32 / 12, 1e-15);
+        NEAR(crank->vel[2], 6.4, 1e-14);
+    }
+    double xy[2];
+    CHECK(fmb_model_find_body_point(fmb_case_model(c), 1, "end", xy) >= 0);
+    NEAR(xy[0], 0.32, 0);
+    fmb_case_destroy(&c);
+
+    /* errors: unknown parameter, a later parameter, bad form */
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s/four_bar.yaml", dir);
+    const char *bad1[] = {"L9=1"};
+    CHECK(fmb_case_load(path, bad1, 1, err, sizeof err) == NULL);
+    CHECK(strstr(err, "four_bar.yaml:") && strstr(err, "unknown parameter 'L9'"));
+    const char *bad2[] = {"l2=l3"};
+    CHECK(fmb_case_load(path, bad2, 1, err, sizeof err) == NULL);
+    CHECK(strstr(err, "four_bar.yaml:") && strstr(err, "unknown name 'l3'"));
+    const char *bad3[] = {"l2"};
+    CHECK(fmb_case_load(path, bad3, 1, err, sizeof err) == NULL);
+    CHECK(strstr(err, "name=value") != NULL);
+    /* a tiny error buffer is truncated, not overrun */
+    char small[8];
+    memset(small, 'x', sizeof small);
+    CHECK(fmb_case_load(path, bad1, 1, small, sizeof small) == NULL);
+    CHECK(memchr(small, '\0', sizeof small) != NULL);
+    CHECK(fmb_case_load(path, bad1, 1, NULL, 0) == NULL);
+    snprintf(path, sizeof path, "%s/no_such_file.yaml", dir);
+    CHECK(fmb_case_load(path, NULL, 0, err, sizeof err) == NULL);
+    CHECK(strstr(err, "no_such_file.yaml: cannot open: ") != NULL);
+}
+
+static void test_pendulum_slider(const char *dir)
+{
+    fmb_case_t *c = load(dir, "pendulum.yaml", NULL, 0);
+    if (c) {
+        const fmb_body_desc_t *bar = fmb_case_body_desc(c, 1);
+        if (bar) {
+            NEAR(bar->mass, 1.0, 0);
+            NEAR(bar->inertia, 1.0 / 12, 1e-16);
+            NEAR(bar->com[0], 0.5, 0);
+            NEAR(bar->pose[2], -PI / 3, 1e-15);
+        }
+        NEAR(fmb_case_options(c)->h, 1e-3, 0);
+        NEAR(fmb_case_options(c)->t_end, 5, 0);
+        fmb_case_destroy(&c);
+    }
+    const char *ov[] = {"theta0=pi/4"};
+    c = load(dir, "pendulum.yaml", ov, 1);
+    if (c) {
+        NEAR(fmb_case_body_desc(c, 1)->pose[2], -PI / 4, 1e-15);
+        fmb_case_destroy(&c);
+    }
+    c = load(dir, "slider_crank.yaml", NULL, 0);
+    if (c) {
+        const fmb_body_desc_t *s = fmb_case_body_desc(c, 3);
+        if (s) {
+            NEAR(s->mass, 0.5, 0);
+            NEAR(s->inertia, 0.5 * (0.01 + 0.0025) / 12, 1e-17);
+            NEAR(s->pose[0], 0.4, 1e-15);
+        }
+        const fmb_joint_desc_t *g = fmb_case_joint_desc(c, 3);
+        if (g) {
+            CHECK(g->type == FMB_JOINT_PRISMATIC);
+            CHECK(g->body[0] == 3 && g->body[1] == FMB_GROUND);
+            NEAR(g->axis[0], 1, 0);
+            NEAR(g->axis[1], 0, 0);
+            NEAR(g->angle, 0, 0);
+        }
+        fmb_case_destroy(&c);
+    }
+}
+
+static const char scratch[] =
+    "title: scratch\n"
+    "parameters: {a: 2, b: a^2 + 1, k: 1e3}\n"
+    "gravity: [0, -g0]\n"
+    "solver:\n"
+    "  integrator: newmark\n"
+    "  beta: 0.3025\n"
+    "  gamma: 0.6\n"
+    "  h: 2e-3\n"
+    "  output_every: 5\n"
+    "  max_newton: 12\n"
+    "  halving: 0\n"
+    "bodies:\n"
+    "  - name: p\n"
+    "    mass: b\n"
+    "    inertia: 0.5\n"
+    "    com: [0.1, -0.2]\n"
+    "    pose: [1, 2, pi/2]\n"
+    "    velocity: [0.5, 0, -1]\n"
+    "    points: {P: [0, 1], Q: [a, 0]}\n"
+    "  - {name: s, mass: 1, bar: 0.5, pose: [0, 0, 0.25]}\n"
+    "joints:\n"
+    "  - {name: w, type: weld, bodies: [p, s], points: [P, end]}\n"
+    "  - {name: dx, type: driver, coordinate: x, bodies: [s], points: [start],\n"
+    "     function: 0.1*sin(a*t)}\n"
+    "  - {name: pr, type: prismatic, bodies: [s, ground], axis: [1, 1], angle: 0.5}\n"
+    "forces:\n"
+    "  - {name: f, type: point, body: p, point: Q, fx: 10*t}\n"
+    "  - {name: m, type: torque, body: s, tz: -b}\n"
+    "  - {name: k, type: spring, bodies: [ground, p], points: [[1, 0], P], stiffness: k,\n"
+    "     damping: 2}\n";
+
+static void test_scratch(void)
+{
+    const char *path = "test_case_load_scratch.yaml";
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs(scratch, f);
+    fclose(f);
+    char err[512];
+    /* g0 is not a parameter: the gravity line is named */
+    fmb_case_t *c = fmb_case_load(path, NULL, 0, err, sizeof err);
+    CHECK(c == NULL);
+    CHECK(strstr(err, "test_case_load_scratch.yaml:3:") && strstr(err, "unknown name 'g0'"));
+    /* fix it by text: replace g0 with a number (the file is ours) */
+    f = fopen(path, "w");
+    if (!f)
+        return;
+    char buf[sizeof scratch + 16];
+    const char *g = strstr(scratch, "-g0");
+    snprintf(buf, sizeof buf, "%.*s-9.81%s", (int)(g - scratch), scratch, g + 3);
+    fputs(buf, f);
+    fclose(f);
+    c = fmb_case_load(path, NULL, 0, err, sizeof err);
+    if (!c) {
+        fprintf(stderr, "scratch: %s\n", err);
+        failures++;
+        return;
+    }
+    CHECK(strcmp(fmb_case_title(c), "scratch") == 0);
+    CHECK(fmb_case_output(c) == NULL);
+    const fmb_sim_options_t *o = fmb_case_options(c);
+    CHECK(o->integrator == FMB_NEWMARK);
+    NEAR(o->beta, 0.3025, 0);
+    NEAR(o->gamma, 0.6, 0);
+    NEAR(o->h, 2e-3, 0);
+    CHECK(o->output_every == 5 && o->max_newton == 12 && o->halving == 0);
+    const fmb_body_desc_t *p = fmb_case_body_desc(c, 1), *s = fmb_case_body_desc(c, 2);
+    if (p && s) {
+        NEAR(p->mass, 5, 0);
+        NEAR(p->com[1], -0.2, 0);
+        NEAR(p->pose[2], PI / 2, 1e-15);
+        NEAR(p->vel[0], 0.5, 0);
+        NEAR(p->vel[2], -1, 0);
+        CHECK(p->line == 13 && s->line == 20);
+        NEAR(s->inertia, 0.25 / 12, 1e-16);
+    }
+    const fmb_joint_desc_t *w = fmb_case_joint_desc(c, 0), *dx = fmb_case_joint_desc(c, 1);
+    const fmb_joint_desc_t *pr = fmb_case_joint_desc(c, 2);
+    if (w && dx && pr) {
+        CHECK(w->type == FMB_JOINT_WELD && w->body[0] == 1 && w->body[1] == 2);
+        NEAR(w->point[0][1], 1, 0);
+        NEAR(w->point[1][0], 0.5, 0);
+        NEAR(w->angle, PI / 2 - 0.25, 1e-15); /* from the initial poses */
+        CHECK(dx->type == FMB_JOINT_DRIVER_X && dx->body[0] == 2 && dx->body[1] == FMB_GROUND);
+        CHECK(strcmp(dx->expr, "0.1*sin(a*t)") == 0);
+        CHECK(pr->type == FMB_JOINT_PRISMATIC);
+        NEAR(pr->axis[0], 1, 0);
+        NEAR(pr->axis[1], 1, 0);
+        NEAR(pr->angle, 0.5, 0);
+    }
+    CHECK(fmb_case_num_forces(c) == 3);
+    const fmb_force_desc_t *fp = fmb_case_force_desc(c, 0), *fm = fmb_case_force_desc(c, 1);
+    const fmb_force_desc_t *fk = fmb_case_force_desc(c, 2);
+    if (fp && fm && fk) {
+        CHECK(fp->type == FMB_FORCE_POINT && fp->body[0] == 1);
+        NEAR(fp->point[0][0], 2, 0);
+        CHECK(strcmp(fp->expr[0], "10*t") == 0 && strcmp(fp->expr[1], "0") == 0);
+        CHECK(fm->type == FMB_FORCE_TORQUE && fm->body[0] == 2);
+        CHECK(strcmp(fm->expr[0], "-b") == 0);
+        CHECK(fk->type == FMB_FORCE_SPRING && fk->body[0] == FMB_GROUND && fk->body[1] == 1);
+        NEAR(fk->stiffness, 1e3, 0);
+        NEAR(fk->damping, 2, 0);
+        /* default rest length: from (1, 0) to P = (1, 2) + R(pi/2) (0, 1) = (0, 2) */
+        NEAR(fk->rest_length, sqrt(5.0), 1e-12);
+        CHECK(fk->line == 29);
+    }
+    CHECK(fmb_model_num_forces(fmb_case_model(c)) == 3);
+    fmb_case_destroy(&c);
+    remove(path);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : "cases";
+    test_four_bar(dir);
+    test_overrides(dir);
+    test_pendulum_slider(dir);
+    test_scratch();
+    if (failures) {
+        fprintf(stderr, "test_case_load: %d failure(s)\n", failures);
+        return 1;
+    }
+    printf("test_case_load: all checks passed\n");
+    return 0;
+}
