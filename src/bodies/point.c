@@ -1,30 +1,48 @@
 /*
  * Kinematics of a material point on a body in carrier-frame coordinates.
  *
- *   q = [rbar_x, rbar_y, theta],  p = rbar + u  (carrier axes),  r = A(theta) p
- *   J  = dr/dq   = A [ I2 , Itil p ]                      (2 x 3)
- *   rd = A (rbard + thetad Itil p)
- *   Jv = drd/dq  = A [ thetad Itil , Itil (rbard + thetad Itil p) ]
+ *   q = [rbar_x, rbar_y, theta, U],  p = rbar + u + N(u) U  (carrier axes),  r = A(theta) p
+ *   N(u) is the body's shape-function row pair at the undeformed point u (empty for a
+ *   rigid body; Hermite/linear beam shape functions for a beam body).
+ *   J  = dr/dq   = A [ I2 , Itil p , N ]                             (2 x ndof)
+ *   pd = rbard + N Ud,  rd = A (pd + thetad Itil p)
+ *   Jv = drd/dq  = A [ thetad Itil , Itil (pd + thetad Itil p) , thetad Itil N ]
  *   H(w) = d(J^T w)/dq, with a = A^T w and b = Itil^T a = (a_y, -a_x):
- *        [ 0    0    b_x  ]
- *        [ 0    0    b_y  ]
- *        [ b_x  b_y  -p.a ]
+ *        rows/cols  rbar   theta      U
+ *        rbar       0      b          0
+ *        theta      b^T    -p.a       b^T N
+ *        U          0      N^T b      0
  * Ground (ndof 0) is the identity: r = u, no coordinates.
  */
 #include "model/model.h"
 
 double fmb_body_angle(const fmb_bodyview_t *v) { return v->ndof ? v->q[2] : 0.0; }
 
-static void carrier_point(const fmb_bodyview_t *v, const double u[2], double p[2])
+static int shape(const fmb_bodyview_t *v, const double u[2], fmb_shape_t *N)
+{
+    N->n = 0;
+    if (v->ndof && v->body && v->body->klass && v->body->klass->shape)
+        v->body->klass->shape(v->body, u, N);
+    return N->n;
+}
+
+static void carrier_point(const fmb_bodyview_t *v, const double u[2], const fmb_shape_t *N,
+                          double p[2])
 {
     p[0] = u[0] + (v->ndof ? v->q[0] : 0.0);
     p[1] = u[1] + (v->ndof ? v->q[1] : 0.0);
+    for (int k = 0; k < N->n; k++) {
+        p[0] += N->Nx[k] * v->q[N->col[k]];
+        p[1] += N->Ny[k] * v->q[N->col[k]];
+    }
 }
 
 void fmb_point_pos(const fmb_bodyview_t *v, const double u[2], double r[2])
 {
     double p[2], A[4];
-    carrier_point(v, u, p);
+    fmb_shape_t N;
+    shape(v, u, &N);
+    carrier_point(v, u, &N, p);
     fmb_rot(fmb_body_angle(v), A);
     r[0] = A[0] * p[0] + A[2] * p[1];
     r[1] = A[1] * p[0] + A[3] * p[1];
@@ -34,13 +52,21 @@ void fmb_point_jac(const fmb_bodyview_t *v, const double u[2], double *J)
 {
     if (!v->ndof) return;
     double p[2], A[4];
-    carrier_point(v, u, p);
+    fmb_shape_t N;
+    shape(v, u, &N);
+    carrier_point(v, u, &N, p);
     fmb_rot(v->q[2], A);
+    for (int k = 0; k < 2 * v->ndof; k++) J[k] = 0.0;
     J[0] = A[0], J[1] = A[1]; /* column rbar_x */
     J[2] = A[2], J[3] = A[3]; /* column rbar_y */
     double ip[2] = {-p[1], p[0]};
     J[4] = A[0] * ip[0] + A[2] * ip[1];
     J[5] = A[1] * ip[0] + A[3] * ip[1];
+    for (int k = 0; k < N.n; k++) {
+        int c = N.col[k];
+        J[2 * c] += A[0] * N.Nx[k] + A[2] * N.Ny[k];
+        J[2 * c + 1] += A[1] * N.Nx[k] + A[3] * N.Ny[k];
+    }
 }
 
 void fmb_point_hess(const fmb_bodyview_t *v, const double u[2], const double w[2], double *H,
@@ -48,7 +74,9 @@ void fmb_point_hess(const fmb_bodyview_t *v, const double u[2], const double w[2
 {
     if (!v->ndof) return;
     double p[2], A[4];
-    carrier_point(v, u, p);
+    fmb_shape_t N;
+    shape(v, u, &N);
+    carrier_point(v, u, &N, p);
     fmb_rot(v->q[2], A);
     double a[2] = {A[0] * w[0] + A[1] * w[1], A[2] * w[0] + A[3] * w[1]};
     double b[2] = {a[1], -a[0]};
@@ -57,6 +85,21 @@ void fmb_point_hess(const fmb_bodyview_t *v, const double u[2], const double w[2
     H[2 + 0 * n] += b[0];
     H[2 + 1 * n] += b[1];
     H[2 + 2 * n] += -(p[0] * a[0] + p[1] * a[1]);
+    for (int k = 0; k < N.n; k++) {
+        int c = N.col[k];
+        double bn = b[0] * N.Nx[k] + b[1] * N.Ny[k];
+        H[2 + (size_t)c * n] += bn;
+        H[c + 2 * (size_t)n] += bn;
+    }
+}
+
+static void carrier_velocity(const fmb_bodyview_t *v, const fmb_shape_t *N, double pd[2])
+{
+    pd[0] = v->qd[0], pd[1] = v->qd[1];
+    for (int k = 0; k < N->n; k++) {
+        pd[0] += N->Nx[k] * v->qd[N->col[k]];
+        pd[1] += N->Ny[k] * v->qd[N->col[k]];
+    }
 }
 
 void fmb_point_vel(const fmb_bodyview_t *v, const double u[2], double rd[2])
@@ -65,11 +108,14 @@ void fmb_point_vel(const fmb_bodyview_t *v, const double u[2], double rd[2])
         rd[0] = rd[1] = 0.0;
         return;
     }
-    double p[2], A[4];
-    carrier_point(v, u, p);
+    double p[2], pd[2], A[4];
+    fmb_shape_t N;
+    shape(v, u, &N);
+    carrier_point(v, u, &N, p);
+    carrier_velocity(v, &N, pd);
     fmb_rot(v->q[2], A);
     double w = v->qd[2];
-    double c[2] = {v->qd[0] - w * p[1], v->qd[1] + w * p[0]};
+    double c[2] = {pd[0] - w * p[1], pd[1] + w * p[0]};
     rd[0] = A[0] * c[0] + A[2] * c[1];
     rd[1] = A[1] * c[0] + A[3] * c[1];
 }
@@ -77,15 +123,25 @@ void fmb_point_vel(const fmb_bodyview_t *v, const double u[2], double rd[2])
 void fmb_point_veljac(const fmb_bodyview_t *v, const double u[2], double *Jv)
 {
     if (!v->ndof) return;
-    double p[2], A[4];
-    carrier_point(v, u, p);
+    double p[2], pd[2], A[4];
+    fmb_shape_t N;
+    shape(v, u, &N);
+    carrier_point(v, u, &N, p);
+    carrier_velocity(v, &N, pd);
     fmb_rot(v->q[2], A);
+    for (int k = 0; k < 2 * v->ndof; k++) Jv[k] = 0.0;
     double w = v->qd[2];
     /* A * (w Itil): columns w*A*(0,1) and w*A*(-1,0) */
     Jv[0] = w * A[2], Jv[1] = w * A[3];
     Jv[2] = -w * A[0], Jv[3] = -w * A[1];
-    double c[2] = {v->qd[0] - w * p[1], v->qd[1] + w * p[0]};
+    double c[2] = {pd[0] - w * p[1], pd[1] + w * p[0]};
     double ic[2] = {-c[1], c[0]};
     Jv[4] = A[0] * ic[0] + A[2] * ic[1];
     Jv[5] = A[1] * ic[0] + A[3] * ic[1];
+    for (int k = 0; k < N.n; k++) {
+        int col = N.col[k];
+        double in[2] = {-w * N.Ny[k], w * N.Nx[k]}; /* w Itil N */
+        Jv[2 * col] += A[0] * in[0] + A[2] * in[1];
+        Jv[2 * col + 1] += A[1] * in[0] + A[3] * in[1];
+    }
 }

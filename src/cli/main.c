@@ -462,7 +462,7 @@ static int cmd_check(const cli_args_t *a)
                 msg && *msg ? msg : fmb_status_message(st));
         code = EXIT_MODEL;
     }
-    if (st >= 0 || rep.num_coords > 0) {
+    if (st >= 0) {
         printf("\nJacobian rank: %d\ndegrees of freedom: %d\nredundant constraints: %d\n",
                rep.jacobian_rank, rep.dof, rep.num_redundant);
         int shown = rep.num_redundant < 64 ? rep.num_redundant : 64;

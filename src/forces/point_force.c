@@ -17,7 +17,7 @@ static void point_force_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], do
                              double *Q0, double *Q1, double *K, double *C)
 {
     (void)Q1, (void)C;
-    double F[2], J[6];
+    double F[2], J[2 * v[0].ndof + 1];
     point_force_value(f, t, F);
     fmb_point_jac(&v[0], f->point[0], J);
     for (int k = 0; k < v[0].ndof; k++) Q0[k] += J[2 * k] * F[0] + J[2 * k + 1] * F[1];

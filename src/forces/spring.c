@@ -43,7 +43,7 @@ static void spring_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double 
     const double fo = f->k * (s.l - f->l0) + f->c * s.ldot;
     const double F[2] = {fo * s.e[0], fo * s.e[1]};
     const int n0 = v[0].ndof, n1 = v[1].ndof, n = n0 + n1;
-    double G[2 * 6] = {0}, D[2 * 6] = {0}, Dv[2 * 6] = {0}; /* 2 x n, column-major */
+    double G[2 * n], D[2 * n], Dv[2 * n]; /* 2 x n, column-major */
     fmb_point_jac(&v[0], f->point[0], G);
     fmb_point_jac(&v[1], f->point[1], G + 2 * n0);
     fmb_point_veljac(&v[0], f->point[0], Dv);
@@ -61,7 +61,7 @@ static void spring_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double 
     const double il = 1.0 / s.l;
     const double P[4] = {1 - s.e[0] * s.e[0], -s.e[0] * s.e[1], -s.e[0] * s.e[1],
                          1 - s.e[1] * s.e[1]};
-    double dFq[2 * 6], dFqd[2 * 6];
+    double dFq[2 * n], dFqd[2 * n];
     for (int c = 0; c < n; c++) {
         const double *Dc = D + 2 * c, *Dvc = Dv + 2 * c;
         double PD[2] = {P[0] * Dc[0] + P[2] * Dc[1], P[1] * Dc[0] + P[3] * Dc[1]};

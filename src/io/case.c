@@ -67,6 +67,7 @@ typedef struct loader {
     int failed;
     body_info_t *binfo; /* [0] is ground */
     int nb;
+    const yaml_node_t *params; /* the parameters mapping, NULL if none */
 } loader_t;
 
 /* ------------------------------------------------------------------ small helpers */
@@ -469,6 +470,17 @@ static int check_names(loader_t *L, const yaml_node_t *at, const char *ctx, cons
         for (int j = 0; j < nvis; j++)
             if (!strcmp(names[k], L->c->pname[j]))
                 found = 1;
+        if (!found && L->params && L->params->type == YAML_MAPPING_NODE) {
+            /* a parameter defined further down */
+            for (yaml_node_pair_t *p = L->params->data.mapping.pairs.start;
+                 p < L->params->data.mapping.pairs.top; p++) {
+                yaml_node_t *key = node_at(L, p->key);
+                if (key->type == YAML_SCALAR_NODE && !strcmp(sval(key), names[k]))
+                    return fail(L, at, "%s: expression '%s' uses parameter '%s' before its "
+                                "definition (line %d); a parameter may use earlier ones only",
+                                ctx, text, names[k], (int)key->start_mark.line + 1);
+            }
+        }
         if (!found) {
             char buf[300] = "";
             if (allow_t)
@@ -626,6 +638,7 @@ static int load_parameters(loader_t *L, const yaml_node_t *sec, const char *cons
 {
     fmb_case_t *c = L->c;
     int n = 0;
+    L->params = sec;
     if (sec) {
         if (sec->type != YAML_MAPPING_NODE)
             return fail(L, sec, "'parameters' must be a mapping of name: value, not %s",

@@ -8,6 +8,7 @@
  * fmb_writer_destroy leaves exactly the records appended. */
 #include "io/writer.h"
 
+#include <errno.h>
 #include <hdf5.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -589,10 +590,12 @@ fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim,
     w->model = m;
     w->ds_time = w->ds_energy = w->ds_newton = -1;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    errno = 0;
     w->file = H5Fcreate(h5path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     int st;
     if (w->file < 0)
-        st = werr(w, FMB_ERR_IO, "%s: cannot create HDF5 file", h5path);
+        st = werr(w, FMB_ERR_IO, "%s: cannot create HDF5 file%s%s", h5path,
+                  errno ? ": " : "", errno ? strerror(errno) : "");
     else if ((st = write_layout(w, sim, case_text)) >= 0 && (st = setup_xdmf(w)) >= 0)
         st = flush_all(w, 1);
     if (st < 0) {

@@ -32,7 +32,7 @@ static void angle_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t
 static void coord_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, int c,
                        double *phi, double *J0)
 {
-    double r[2], Jp[6];
+    double r[2], Jp[2 * v[0].ndof + 1];
     fmb_point_pos(&v[0], j->point[0], r);
     phi[0] = r[c] - fmb_expr_eval(j->fn, t, 0);
     if (J0 && v[0].ndof) {

@@ -18,13 +18,13 @@ static void weld_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
     phi[0] = r0[0] - r1[0];
     phi[1] = r0[1] - r1[1];
     phi[2] = fmb_body_angle(&v[0]) - fmb_body_angle(&v[1]) - j->ref;
-    double Jp[6];
     for (int b = 0; b < 2; b++) {
         double *Jb = b ? J1 : J0;
         if (!Jb || !v[b].ndof) continue;
         const double sgn = b ? -1.0 : 1.0;
+        double Jp[2 * v[b].ndof];
         fmb_point_jac(&v[b], j->point[b], Jp);
-        for (int c = 0; c < 3; c++) {
+        for (int c = 0; c < v[b].ndof; c++) {
             Jb[0 + 3 * c] = sgn * Jp[0 + 2 * c];
             Jb[1 + 3 * c] = sgn * Jp[1 + 2 * c];
             Jb[2 + 3 * c] = c == 2 ? sgn : 0.0;

@@ -9,7 +9,6 @@
 #include "model/expr.h"
 
 #define FMB_NAME_MAX 64
-#define FMB_MAX_BODY_DOF 3 /* rigid bodies; beam bodies will raise this */
 
 /* ---- bodies ---------------------------------------------------------------
  * Every body has coordinates q = [rbar_x, rbar_y, theta] in its carrier frame
@@ -22,6 +21,15 @@ typedef struct fmb_point {
 
 typedef struct fmb_body fmb_body_t;
 
+/* Shape functions of a body at an undeformed point: the point's carrier position is
+ * p = rbar + u + sum_k (Nx[k], Ny[k]) q[col[k]], col indexing the body's own q (>= 3). */
+#define FMB_SHAPE_MAX 8
+typedef struct fmb_shape {
+    int n;
+    int col[FMB_SHAPE_MAX];
+    double Nx[FMB_SHAPE_MAX], Ny[FMB_SHAPE_MAX];
+} fmb_shape_t;
+
 typedef struct fmb_body_class {
     const char *name;
     int (*ndof)(const fmb_body_t *b);
@@ -32,8 +40,12 @@ typedef struct fmb_body_class {
      * non-NULL for the given qdd. */
     void (*forces)(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
                    const double g[2], double *Q, double *Kq, double *Cq, double *Kmq);
-    /* Gravity potential energy. */
+    /* Gravity and strain potential energy. */
     double (*potential)(const fmb_body_t *b, const double *q, const double g[2]);
+    /* Shape functions at an undeformed body-frame point (NULL: rigid, no elastic dofs). */
+    void (*shape)(const fmb_body_t *b, const double u[2], fmb_shape_t *N);
+    /* Release body data (NULL if none). */
+    void (*destroy)(fmb_body_t *b);
 } fmb_body_class_t;
 
 struct fmb_body {
@@ -47,6 +59,7 @@ struct fmb_body {
     fmb_point_t *points;
     int npoints, cap_points;
     int line;
+    void *data; /* class data (beam mesh, shape integrals) */
 };
 
 /* ---- point kinematics on a body (ground included: fixed points) -----------

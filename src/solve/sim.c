@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXD 6 /* two rigid bodies */
 
 int fmb_sim_error(fmb_sim_t *s, int status, const char *fmt, ...)
 {
@@ -89,6 +88,42 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
         fmb_sim_destroy(&s);
         return NULL;
     }
+    /* Scratch for element blocks: the largest two-body block and row count. */
+    int maxn = 1, maxr = 1;
+    for (int i = 0; i < model->njoints; i++) {
+        const fmb_joint_t *j = &model->joints[i];
+        int nn = model->bodies[j->body[0]].ndof + model->bodies[j->body[1]].ndof;
+        /* reactions view the ground as a rigid body */
+        nn = nn < 6 ? 6 : nn + 3;
+        maxn = nn > maxn ? nn : maxn;
+        maxr = j->klass->nrows > maxr ? j->klass->nrows : maxr;
+    }
+    for (int i = 0; i < model->nforces; i++) {
+        const fmb_force_t *f = &model->forces[i];
+        int nn = model->bodies[f->body[0]].ndof + model->bodies[f->body[1]].ndof;
+        maxn = nn > maxn ? nn : maxn;
+    }
+    for (int b = 0; b < model->nbodies; b++)
+        maxn = model->bodies[b].ndof > maxn ? model->bodies[b].ndof : maxn;
+    s->maxn = maxn, s->maxr = maxr;
+    const size_t mn = (size_t)maxn, mr = (size_t)maxr;
+    s->scratch = calloc(2 * mr * mn + 4 * mn * mn + 4 * mn + 2 * mr + 8, sizeof(double));
+    if (!s->scratch) {
+        fmb_sim_destroy(&s);
+        return NULL;
+    }
+    s->sJ[0] = s->scratch;
+    s->sJ[1] = s->sJ[0] + mr * mn;
+    s->sH = s->sJ[1] + mr * mn;
+    s->sK = s->sH + mn * mn;
+    s->sC = s->sK + mn * mn;
+    s->sM = s->sC + mn * mn;
+    s->sQ[0] = s->sM + mn * mn;
+    s->sQ[1] = s->sQ[0] + mn;
+    s->sv = s->sQ[1] + mn;
+    s->sw = s->sv + mn;
+    s->sphi = s->sw + mn;
+    s->sphi2 = s->sphi + mr;
     fmb_kkt_init(&s->kkt, (int)N);
     return s;
 }
@@ -100,11 +135,18 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     fmb_kkt_free(&s->kkt);
     free(s->q), free(s->qd), free(s->qdd), free(s->lam), free(s->Fn), free(s->save);
     free(s->work);
+    free(s->scratch);
     free(s);
     *ps = NULL;
 }
 
 /* ------------------------------------------------------------ evaluation */
+
+static double *zeroed(double *p, size_t n)
+{
+    memset(p, 0, n * sizeof *p);
+    return p;
+}
 
 static void joint_views(const fmb_sim_t *s, const fmb_joint_t *j, const double *q,
                         const double *qd, fmb_bodyview_t v[2])
@@ -131,13 +173,13 @@ void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd,
         const fmb_body_t *bd = &md->bodies[b];
         const int o = bd->offset, nd = bd->ndof;
         if (Mqdd) {
-            double M[MAXD * MAXD];
+            double *M = s->sM;
             bd->klass->mass(bd, q + o, M);
             for (int c = 0; c < nd; c++)
                 for (int r = 0; r < nd; r++) Mqdd[o + r] += M[r + nd * c] * qdd[o + c];
         }
         if (F) {
-            double Q[MAXD] = {0};
+            double *Q = zeroed(s->sQ[0], (size_t)nd);
             bd->klass->forces(bd, q + o, qd + o, qdd + o, md->g, Q, NULL, NULL, NULL);
             for (int r = 0; r < nd; r++) F[o + r] -= Q[r];
         }
@@ -147,7 +189,7 @@ void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd,
         const fmb_force_t *f = &md->forces[i];
         fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], q, qd),
                                fmb_model_view(md, f->body[1], q, qd)};
-        double Q[2][MAXD] = {{0}};
+        double *Q[2] = {zeroed(s->sQ[0], (size_t)s->maxn), zeroed(s->sQ[1], (size_t)s->maxn)};
         f->klass->eval(f, v, t, Q[0], Q[1], NULL, NULL);
         for (int b = 0; b < 2; b++)
             for (int k = 0; k < v[b].ndof; k++) F[md->bodies[f->body[b]].offset + k] -= Q[b][k];
@@ -157,7 +199,8 @@ void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd,
         fmb_bodyview_t v[2];
         joint_views(s, j, q, NULL, v);
         const int nr = j->klass->nrows;
-        double phi[MAXD], J[2][MAXD * MAXD] = {{0}};
+        double *phi = s->sphi, *J[2] = {zeroed(s->sJ[0], (size_t)(nr * v[0].ndof)),
+                                        zeroed(s->sJ[1], (size_t)(nr * v[1].ndof))};
         j->klass->eval(j, v, t, phi, J[0], J[1]);
         for (int b = 0; b < 2; b++) {
             if (!v[b].ndof) continue;
@@ -197,7 +240,8 @@ void fmb_sim_dense_jacobian(const fmb_sim_t *s, const double *q, double t, doubl
         fmb_bodyview_t v[2];
         joint_views(s, j, q, NULL, v);
         const int nr = j->klass->nrows;
-        double phi[MAXD], J[2][MAXD * MAXD] = {{0}};
+        double *phi = s->sphi, *J[2] = {zeroed(s->sJ[0], (size_t)(nr * v[0].ndof)),
+                                        zeroed(s->sJ[1], (size_t)(nr * v[1].ndof))};
         j->klass->eval(j, v, t, phi, J[0], J[1]);
         for (int b = 0; b < 2; b++) {
             if (!v[b].ndof) continue;
@@ -227,8 +271,9 @@ static void assemble(fmb_sim_t *s, const double *q, const double *qd, const doub
     for (int b = 1; b < md->nbodies; b++) {
         const fmb_body_t *bd = &md->bodies[b];
         const int o = bd->offset, nd = bd->ndof;
-        double M[MAXD * MAXD], Q[MAXD] = {0}, Kq[MAXD * MAXD] = {0}, Cq[MAXD * MAXD] = {0},
-                               Km[MAXD * MAXD] = {0};
+        const size_t nd2 = (size_t)nd * nd;
+        double *M = s->sM, *Q = zeroed(s->sQ[0], (size_t)nd), *Kq = zeroed(s->sK, nd2),
+               *Cq = zeroed(s->sC, nd2), *Km = zeroed(s->sH, nd2);
         bd->klass->mass(bd, q + o, M);
         bd->klass->forces(bd, q + o, qd + o, qdd + o, md->g, Q, Kq, Cq, Km);
         for (int cc = 0; cc < nd; cc++)
@@ -243,7 +288,9 @@ static void assemble(fmb_sim_t *s, const double *q, const double *qd, const doub
         fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], q, qd),
                                fmb_model_view(md, f->body[1], q, qd)};
         const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
-        double Q[2][MAXD] = {{0}}, K[MAXD * MAXD] = {0}, C[MAXD * MAXD] = {0};
+        const size_t nn2 = (size_t)nn * nn;
+        double *Q[2] = {zeroed(s->sQ[0], (size_t)s->maxn), zeroed(s->sQ[1], (size_t)s->maxn)};
+        double *K = zeroed(s->sK, nn2), *C = zeroed(s->sC, nn2);
         f->klass->eval(f, v, t, Q[0], Q[1], K, C);
         for (int cc = 0; cc < nn; cc++) {
             int gc = gidx(md, f->body, n0, cc);
@@ -259,7 +306,9 @@ static void assemble(fmb_sim_t *s, const double *q, const double *qd, const doub
         fmb_bodyview_t v[2];
         joint_views(s, j, q, qd, v);
         const int nr = j->klass->nrows, n0 = v[0].ndof, nn = n0 + v[1].ndof;
-        double phi[MAXD], J[2][MAXD * MAXD] = {{0}}, H[MAXD * MAXD] = {0};
+        double *phi = s->sphi, *J[2] = {zeroed(s->sJ[0], (size_t)(nr * v[0].ndof)),
+                                        zeroed(s->sJ[1], (size_t)(nr * v[1].ndof))};
+        double *H = zeroed(s->sH, (size_t)nn * nn);
         j->klass->eval(j, v, t, phi, J[0], J[1]);
         j->klass->hess(j, v, t, lam + j->row, H);
         for (int cc = 0; cc < nn; cc++) {
@@ -421,7 +470,7 @@ static double power(const fmb_sim_t *s)
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
         if (!j->klass->time) continue;
-        double pt[MAXD], ptt[MAXD];
+        double *pt = s->sphi, *ptt = s->sphi2;
         j->klass->time(j, s->t, pt, ptt);
         for (int r = 0; r < j->klass->nrows; r++) P += s->lam[j->row + r] * pt[r];
     }
@@ -451,7 +500,7 @@ int fmb_sim_initialize(fmb_sim_t *s)
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
         if (!j->klass->time) continue;
-        double pt[MAXD], ptt[MAXD];
+        double *pt = s->sphi, *ptt = s->sphi2;
         j->klass->time(j, s->t, pt, ptt);
         for (int r = 0; r < j->klass->nrows; r++) rhs[n + j->row + r] = -pt[r];
     }
@@ -468,15 +517,16 @@ int fmb_sim_initialize(fmb_sim_t *s)
         fmb_bodyview_t v[2];
         joint_views(s, j, s->q, s->qd, v);
         const int nr = j->klass->nrows, n0 = v[0].ndof, nn = n0 + v[1].ndof;
-        double vloc[MAXD];
+        double *vloc = s->sv;
         for (int k = 0; k < nn; k++) {
             int g = gidx(md, j->body, n0, k);
             vloc[k] = g >= 0 ? s->qd[g] : 0.0;
         }
-        double pt[MAXD] = {0}, ptt[MAXD] = {0};
+        double *pt = zeroed(s->sphi, (size_t)nr), *ptt = zeroed(s->sphi2, (size_t)nr);
         if (j->klass->time) j->klass->time(j, s->t, pt, ptt);
         for (int r = 0; r < nr; r++) {
-            double w[MAXD] = {0}, H[MAXD * MAXD] = {0}, quad = 0.0;
+            double *w = zeroed(s->sw, (size_t)nr), *H = zeroed(s->sH, (size_t)nn * nn);
+            double quad = 0.0;
             w[r] = 1.0;
             j->klass->hess(j, v, s->t, w, H);
             for (int a = 0; a < nn; a++)
@@ -652,7 +702,7 @@ void fmb_sim_body_point(const fmb_sim_t *s, int body, const double u[2], double 
 
 /* Reaction (docs/theory.md section 6): the generalized constraint force on body b is
  * Qc = -J_b^T lambda_j. A force F and moment M at joint point P give
- * Q = [A^T F; (Itil p)^T A^T F + M], p = rbar + u_P, so F = A Qc_r and
+ * Q = [A^T F; (Itil p)^T A^T F + M], p = A^T r_P (carrier position of P), so F = A Qc_r and
  * M = Qc_t - (Itil p) . Qc_r. The ground is viewed as a body at q = 0. */
 void fmb_sim_joint_reaction(const fmb_sim_t *s, int joint, double out[6])
 {
@@ -664,14 +714,17 @@ void fmb_sim_joint_reaction(const fmb_sim_t *s, int joint, double out[6])
     for (int b = 0; b < 2; b++)
         if (!v[b].ndof) v[b].ndof = 3, v[b].q = zero, v[b].qd = zero;
     const int nr = j->klass->nrows;
-    double phi[MAXD], J[2][MAXD * MAXD] = {{0}};
+    double *phi = s->sphi, *J[2] = {zeroed(s->sJ[0], (size_t)(nr * v[0].ndof)),
+                                    zeroed(s->sJ[1], (size_t)(nr * v[1].ndof))};
     j->klass->eval(j, v, s->t, phi, J[0], J[1]);
     for (int b = 0; b < 2; b++) {
         double Qc[3] = {0, 0, 0}, A[4];
         for (int k = 0; k < 3; k++)
             for (int r = 0; r < nr; r++) Qc[k] -= J[b][r + nr * k] * s->lam[j->row + r];
+        double r[2];
         fmb_rot(v[b].q[2], A);
-        double p[2] = {v[b].q[0] + j->point[b][0], v[b].q[1] + j->point[b][1]};
+        fmb_point_pos(&v[b], j->point[b], r); /* deformed point: p = A^T r */
+        double p[2] = {A[0] * r[0] + A[1] * r[1], A[2] * r[0] + A[3] * r[1]};
         out[3 * b + 0] = A[0] * Qc[0] + A[2] * Qc[1];
         out[3 * b + 1] = A[1] * Qc[0] + A[3] * Qc[1];
         out[3 * b + 2] = Qc[2] - (-p[1] * Qc[0] + p[0] * Qc[1]);
@@ -683,7 +736,7 @@ double fmb_sim_joint_violation(const fmb_sim_t *s, int joint)
     const fmb_joint_t *j = &s->model->joints[joint];
     fmb_bodyview_t v[2];
     joint_views(s, j, s->q, NULL, v);
-    double phi[MAXD], mx = 0.0;
+    double *phi = s->sphi, mx = 0.0;
     j->klass->eval(j, v, s->t, phi, NULL, NULL);
     for (int r = 0; r < j->klass->nrows; r++) mx = fmax(mx, fabs(phi[r]));
     return mx;
@@ -696,7 +749,7 @@ void fmb_sim_energy(const fmb_sim_t *s, double e[FMB_ENERGY_COLUMNS])
     for (int b = 1; b < md->nbodies; b++) {
         const fmb_body_t *bd = &md->bodies[b];
         const int o = bd->offset, nd = bd->ndof;
-        double M[MAXD * MAXD];
+        double *M = s->sM;
         bd->klass->mass(bd, s->q + o, M);
         for (int c = 0; c < nd; c++)
             for (int r = 0; r < nd; r++) T += 0.5 * s->qd[o + r] * M[r + nd * c] * s->qd[o + c];

@@ -15,6 +15,10 @@ struct fmb_sim {
     double *save;  /* backup of q, qd, qdd, lam, Fn for step rejection */
     double *work;  /* scratch: 3 * (n + m) */
     fmb_kkt_t kkt;
+    /* scratch for one element block (sizes maxn = largest two-body block, maxr = most
+     * rows of a joint) */
+    int maxn, maxr;
+    double *scratch, *sJ[2], *sH, *sK, *sC, *sM, *sQ[2], *sv, *sw, *sphi, *sphi2;
     int initialized;
     double W, P;   /* work of non-conservative forces and drivers; last power */
     int last_iters;
