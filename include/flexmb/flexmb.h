@@ -75,6 +75,40 @@ typedef struct fmb_body_desc {
     int line;          /* source line in the case file for messages, 0 if none */
 } fmb_body_desc_t;
 
+/* Elastic beam body: planar Euler-Bernoulli elements along the body x axis (axial +
+ * bending, consistent mass), in the carrier-frame formulation (docs/theory.md 7). */
+typedef enum fmb_beam_reference {
+    FMB_BEAM_SIMPLY_SUPPORTED = 0, /* v = 0 at both end nodes, u = 0 at the first */
+    FMB_BEAM_CANTILEVER,           /* u = v = phi = 0 at the first node */
+    FMB_BEAM_REFERENCE_COUNT
+} fmb_beam_reference;
+
+typedef struct fmb_beam_desc {
+    const char *name;
+    double E;           /* Young's modulus, Pa */
+    double rho;         /* density, kg/m^3 */
+    double area;        /* cross-section area A, m^2 */
+    double inertia;     /* second moment of area I, m^4 */
+    int nnodes;         /* node count (>= 2) */
+    const double *x;    /* node positions along the body x axis, increasing, m */
+    fmb_beam_reference reference;
+    int rotary_inertia; /* add rho I to the mass (0: Euler-Bernoulli without it) */
+    double damping_alpha, damping_beta; /* Rayleigh damping alpha Muu + beta K (0, 0) */
+    double pose[3];     /* initial x, y, angle of the body frame (first node at x[0]) */
+    double vel[3];      /* initial xdot, ydot of the origin, angular velocity */
+    int line;
+} fmb_beam_desc_t;
+
+/* Add a beam body; returns its index or a negative status. */
+int fmb_model_add_beam(fmb_model_t *model, const fmb_beam_desc_t *desc);
+/* Beam queries (negative / 0 for rigid bodies). */
+int fmb_model_body_is_beam(const fmb_model_t *model, int body);
+int fmb_model_beam_num_nodes(const fmb_model_t *model, int body);
+double fmb_model_beam_node_x(const fmb_model_t *model, int body, int node);
+/* Natural frequencies (rad/s, ascending) of a beam body under its reference conditions:
+ * K phi = omega^2 Muu phi. Writes up to nmax values; returns the count or negative. */
+int fmb_model_beam_modes(fmb_model_t *model, int body, double *omega, int nmax);
+
 typedef enum fmb_joint_type {
     FMB_JOINT_REVOLUTE = 0,
     FMB_JOINT_PRISMATIC,
@@ -82,6 +116,7 @@ typedef enum fmb_joint_type {
     FMB_JOINT_DRIVER_ANGLE, /* theta_1 - theta_2 = f(t) (body 2 may be ground) */
     FMB_JOINT_DRIVER_X,     /* x of point_1 (inertial) = f(t) */
     FMB_JOINT_DRIVER_Y,     /* y of point_1 (inertial) = f(t) */
+    FMB_JOINT_SLIDER_BEAM,  /* point_1 of body 1 slides along the elastic beam body 2 */
     FMB_JOINT_TYPE_COUNT
 } fmb_joint_type;
 
@@ -239,6 +274,16 @@ void fmb_sim_body_point(const fmb_sim_t *sim, int body, const double u[2], doubl
 void fmb_sim_joint_reaction(const fmb_sim_t *sim, int joint, double out[6]);
 /* Max |Phi| over the joint's rows at the current state. */
 double fmb_sim_joint_violation(const fmb_sim_t *sim, int joint);
+/* Beam nodes: inertial x, y and the transverse elastic displacement v of each node
+ * (nnodes entries each). */
+void fmb_sim_beam_state(const fmb_sim_t *sim, int body, double *x, double *y, double *v);
+/* Extra joint outputs (e.g. a slider's axial position s and element index): count, the
+ * output group ("sliders") and names; values at the current state. */
+int fmb_model_joint_num_outputs(const fmb_model_t *model, int joint);
+const char *fmb_model_joint_output_group(const fmb_model_t *model, int joint);
+const char *fmb_model_joint_output_name(const fmb_model_t *model, int joint, int k);
+void fmb_sim_joint_outputs(const fmb_sim_t *sim, int joint, double *values);
+
 /* kinetic, potential, work of applied forces and drivers, total = T + V - W */
 #define FMB_ENERGY_COLUMNS 4
 void fmb_sim_energy(const fmb_sim_t *sim, double e[FMB_ENERGY_COLUMNS]);

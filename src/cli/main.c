@@ -441,13 +441,18 @@ static int cmd_check(const cli_args_t *a)
                body_name(m, jb[0]), body_name(m, jb[1]), fmb_model_joint_rows(m, j));
     }
     printf("\nforces (%d):\n", nf);
+    if (nf > 0)
+        printf("  %-20s %-14s %-16s %s\n", "name", "type", "body 1", "body 2");
     for (int f = 0; f < nf; f++) {
         int fb[2];
         fmb_model_force_bodies(m, f, fb);
         const char *tn = fmb_model_force_type_name(m, f);
-        int two = tn && strcmp(tn, "spring") == 0;
-        printf("  %-20s %-14s %-16s %-16s\n", fmb_model_force_name(m, f), tn ? tn : "?",
-               body_name(m, fb[0]), two ? body_name(m, fb[1]) : "");
+        if (tn && strcmp(tn, "spring") == 0)
+            printf("  %-20s %-14s %-16s %s\n", fmb_model_force_name(m, f), tn,
+                   body_name(m, fb[0]), body_name(m, fb[1]));
+        else
+            printf("  %-20s %-14s %s\n", fmb_model_force_name(m, f), tn ? tn : "?",
+                   body_name(m, fb[0]));
     }
     printf("\ncoordinates: %d\nconstraints: %d\n", fmb_model_num_coords(m),
            fmb_model_num_constraints(m));

@@ -17,7 +17,6 @@
 #include <time.h>
 
 #include "model/model.h"
-#include "solve/sim.h"
 
 #define WRITER_BATCH 256         /* records per batch, also the chunk length */
 #define WRITER_FLUSH_SECONDS 1.0 /* wall time between flushes, at most */
@@ -577,7 +576,7 @@ fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim,
             snprintf(err, errlen, "fmb_writer_create: missing output path or simulation");
         return NULL;
     }
-    const fmb_model_t *m = sim ? sim->model : NULL;
+    const fmb_model_t *m = sim ? fmb_sim_model(sim) : NULL;
     fmb_writer_t *w = calloc(1, sizeof *w);
     if (!w || !m || !(w->h5path = dupstr(h5path))) {
         if (err && errlen)

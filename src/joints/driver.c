@@ -71,8 +71,9 @@ static void y_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, co
     fmb_point_hess(&v[0], j->point[0], ww, H, v[0].ndof + v[1].ndof);
 }
 
-static int coord_check(const fmb_joint_t *j, char *msg, size_t len)
+static int coord_check(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len)
 {
+    (void)m;
     if (j->body[0] == FMB_GROUND) {
         snprintf(msg, len, "driver '%s' prescribes a point of the ground", j->name);
         return FMB_ERR_MODEL;

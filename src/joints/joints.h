@@ -13,6 +13,9 @@ extern const fmb_joint_class_t fmb_driver_x_class;
 extern const fmb_joint_class_t fmb_driver_y_class;
 
 /* Shared check: the two bodies differ. */
-int fmb_joint_check_distinct(const fmb_joint_t *j, char *msg, size_t len);
+int fmb_joint_check_distinct(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len);
+/* Shared check: distinct bodies, none of them a beam (rigid-body joint types). */
+int fmb_joint_check_rigid(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len);
+extern const fmb_joint_class_t fmb_slider_beam_class;
 
 #endif

@@ -91,5 +91,5 @@ const fmb_joint_class_t fmb_prismatic_class = {
     .eval = prismatic_eval,
     .hess = prismatic_hess,
     .time = NULL,
-    .check = fmb_joint_check_distinct,
+    .check = fmb_joint_check_rigid,
 };

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bodies/beam.h"
 #include "bodies/rigid.h"
 
 int fmb_model_error(fmb_model_t *m, int status, const char *fmt, ...)
@@ -58,7 +59,11 @@ void fmb_model_destroy(fmb_model_t **pm)
 {
     if (!pm || !*pm) return;
     fmb_model_t *m = *pm;
-    for (int i = 0; i < m->nbodies; i++) free(m->bodies[i].points);
+    for (int i = 0; i < m->nbodies; i++) {
+        free(m->bodies[i].points);
+        if (m->bodies[i].klass && m->bodies[i].klass->destroy)
+            m->bodies[i].klass->destroy(&m->bodies[i]);
+    }
     for (int i = 0; i < m->njoints; i++) fmb_expr_destroy(&m->joints[i].fn);
     for (int i = 0; i < m->nforces; i++) {
         fmb_expr_destroy(&m->forces[i].fn[0]);
@@ -149,6 +154,100 @@ int fmb_model_add_body(fmb_model_t *m, const fmb_body_desc_t *d)
     return m->nbodies++;
 }
 
+int fmb_model_add_beam(fmb_model_t *m, const fmb_beam_desc_t *d)
+{
+    char name[FMB_NAME_MAX];
+    int rc = copy_name(m, name, d->name, "body");
+    if (rc) return rc;
+    if (fmb_model_find_body(m, name) >= 0)
+        return fmb_model_error(m, FMB_ERR_MODEL, "duplicate body name '%s'", name);
+    const double vals[4] = {d->E, d->rho, d->area, d->inertia};
+    const char *what[4] = {"Young's modulus E", "density rho", "section area A",
+                           "second moment of area I"};
+    for (int k = 0; k < 4; k++)
+        if (!(vals[k] > 0) || !isfinite(vals[k]))
+            return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': %s must be positive (got %g)",
+                                   name, what[k], vals[k]);
+    if (d->nnodes < 2 || !d->x)
+        return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': needs at least 2 nodes", name);
+    for (int k = 0; k + 1 < d->nnodes; k++)
+        if (!(d->x[k + 1] > d->x[k]))
+            return fmb_model_error(m, FMB_ERR_MODEL,
+                                   "beam '%s': node positions must increase (node %d at %g, node "
+                                   "%d at %g)",
+                                   name, k, d->x[k], k + 1, d->x[k + 1]);
+    if ((int)d->reference < 0 || d->reference >= FMB_BEAM_REFERENCE_COUNT)
+        return fmb_model_error(m, FMB_ERR_MODEL,
+                               "beam '%s': unsupported reference condition %d (use simply "
+                               "supported or cantilever)",
+                               name, (int)d->reference);
+    if (d->reference == FMB_BEAM_SIMPLY_SUPPORTED && d->nnodes < 2)
+        return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': too few nodes", name);
+    if (!(d->damping_alpha >= 0) || !(d->damping_beta >= 0))
+        return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': damping must be >= 0", name);
+    if (!finite3(d->pose) || !finite3(d->vel))
+        return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': non-finite pose or velocity", name);
+    fmb_beam_t *bm = calloc(1, sizeof *bm);
+    if (!bm) return FMB_ERR_NOMEM;
+    bm->nnodes = d->nnodes;
+    bm->x = malloc((size_t)d->nnodes * sizeof *bm->x);
+    if (!bm->x) {
+        free(bm);
+        return FMB_ERR_NOMEM;
+    }
+    memcpy(bm->x, d->x, (size_t)d->nnodes * sizeof *bm->x);
+    bm->E = d->E, bm->rho = d->rho, bm->A = d->area, bm->I = d->inertia;
+    bm->rotary = d->rotary_inertia != 0;
+    bm->alpha = d->damping_alpha, bm->beta = d->damping_beta;
+    bm->reference = d->reference;
+    char msg[256];
+    fmb_body_t tmp = {.data = bm};
+    if ((rc = fmb_beam_build(bm, msg, sizeof msg))) {
+        fmb_beam_body_class.destroy(&tmp);
+        return fmb_model_error(m, rc, "beam '%s': %s", name, msg);
+    }
+    if (grow((void **)&m->bodies, &m->cap_bodies, m->nbodies, sizeof *m->bodies)) {
+        fmb_beam_body_class.destroy(&tmp);
+        return FMB_ERR_NOMEM;
+    }
+    fmb_body_t *b = &m->bodies[m->nbodies];
+    memset(b, 0, sizeof *b);
+    strcpy(b->name, name);
+    b->klass = &fmb_beam_body_class;
+    b->data = bm;
+    b->ndof = b->klass->ndof(b);
+    b->offset = m->ncoords;
+    b->mass = d->rho * d->area * (d->x[d->nnodes - 1] - d->x[0]);
+    b->inertia_c = 0.0;
+    memcpy(b->pose0, d->pose, sizeof b->pose0);
+    memcpy(b->vel0, d->vel, sizeof b->vel0);
+    b->line = d->line;
+    m->ncoords += b->ndof;
+    /* Named points at the nodes for drawing and joints: n0, n1, ..., start, end. */
+    int idx = m->nbodies++;
+    char pn[FMB_NAME_MAX];
+    for (int k = 0; k < d->nnodes; k++) {
+        snprintf(pn, sizeof pn, "n%d", k);
+        fmb_model_add_body_point(m, idx, pn, d->x[k], 0.0);
+    }
+    return idx;
+}
+
+int fmb_model_body_is_beam(const fmb_model_t *m, int b)
+{
+    return b > 0 && b < m->nbodies && m->bodies[b].klass == &fmb_beam_body_class;
+}
+
+int fmb_model_beam_num_nodes(const fmb_model_t *m, int b)
+{
+    return fmb_model_body_is_beam(m, b) ? ((const fmb_beam_t *)m->bodies[b].data)->nnodes : 0;
+}
+
+double fmb_model_beam_node_x(const fmb_model_t *m, int b, int k)
+{
+    return fmb_model_body_is_beam(m, b) ? ((const fmb_beam_t *)m->bodies[b].data)->x[k] : 0.0;
+}
+
 int fmb_model_add_body_point(fmb_model_t *m, int body, const char *name, double x, double y)
 {
     if (body < 0 || body >= m->nbodies)
@@ -211,7 +310,7 @@ int fmb_model_add_joint(fmb_model_t *m, const fmb_joint_desc_t *d)
         j->fn = fmb_expr_create(d->expr ? d->expr : "", &m->params, msg, sizeof msg);
         if (!j->fn) return fmb_model_error(m, FMB_ERR_EXPR, "joint '%s': %s", name, msg);
     }
-    if (k->check && (rc = k->check(j, msg, sizeof msg))) {
+    if (k->check && (rc = k->check(m, j, msg, sizeof msg))) {
         fmb_expr_destroy(&j->fn);
         return fmb_model_error(m, rc, "%s", msg);
     }

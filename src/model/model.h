@@ -46,6 +46,8 @@ typedef struct fmb_body_class {
     void (*shape)(const fmb_body_t *b, const double u[2], fmb_shape_t *N);
     /* Release body data (NULL if none). */
     void (*destroy)(fmb_body_t *b);
+    /* Structural nonzero pattern of M and the tangents (ndof^2 bytes), NULL if dense. */
+    const unsigned char *(*mask)(const fmb_body_t *b);
 } fmb_body_class_t;
 
 struct fmb_body {
@@ -99,7 +101,18 @@ typedef struct fmb_joint_class {
     /* Phi_t and Phi_tt (nrows each); NULL means scleronomic. */
     void (*time)(const fmb_joint_t *j, double t, double *phit, double *phitt);
     /* Validation at model build time (0 or negative status with message). */
-    int (*check)(const fmb_joint_t *j, char *msg, size_t len);
+    int (*check)(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len);
+    /* Validity of an accepted state (e.g. a slider still on its guide), or NULL. */
+    int (*valid)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, char *msg,
+                 size_t len);
+    /* Point on body b at which the reaction is reported (body-frame, undeformed), or
+     * NULL for point[b]. */
+    void (*reaction_point)(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, double u[2]);
+    /* Extra outputs written to /<output_group>/<joint>/<name> (noutputs values). */
+    int noutputs;
+    const char *output_group;
+    const char *const *output_names;
+    void (*outputs)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *val);
 } fmb_joint_class_t;
 
 struct fmb_joint {

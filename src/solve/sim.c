@@ -276,9 +276,11 @@ static void assemble(fmb_sim_t *s, const double *q, const double *qd, const doub
                *Cq = zeroed(s->sC, nd2), *Km = zeroed(s->sH, nd2);
         bd->klass->mass(bd, q + o, M);
         bd->klass->forces(bd, q + o, qd + o, qdd + o, md->g, Q, Kq, Cq, Km);
+        const unsigned char *mask = bd->klass->mask ? bd->klass->mask(bd) : NULL;
         for (int cc = 0; cc < nd; cc++)
             for (int r = 0; r < nd; r++) {
                 int e = r + nd * cc;
+                if (mask && !mask[e]) continue;
                 fmb_kkt_add(k, o + r, o + cc,
                             c->cM * M[e] + c->cKm * Km[e] - c->cK * Kq[e] - c->cC * Cq[e]);
             }
@@ -568,6 +570,22 @@ static void restore_state(fmb_sim_t *s)
     memcpy(s->lam, s->save + 4 * n, m * sizeof(double));
 }
 
+/* A joint that reports the state invalid (a slider off its guide) ends the run. */
+static int invalid_state(fmb_sim_t *s, double t)
+{
+    const fmb_model_t *md = s->model;
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        if (!j->klass->valid) continue;
+        fmb_bodyview_t v[2];
+        joint_views(s, j, s->q, s->qd, v);
+        char msg[512];
+        int rc = j->klass->valid(j, v, t, msg, sizeof msg);
+        if (rc) return fmb_sim_error(s, rc, "%s (line %d)", msg, j->line);
+    }
+    return 0;
+}
+
 /* One step of size h from the current state; on failure the state is restored. */
 static int try_step(fmb_sim_t *s, double h)
 {
@@ -590,6 +608,11 @@ static int try_step(fmb_sim_t *s, double h)
         double viol = fmb_sim_eval_phi(s, s->q, t1, phi, NULL);
         if (!isfinite(viol)) break;
         if (dq_norm <= 1.0 && viol <= s->opts.phi_tol) {
+            int bad = invalid_state(s, t1);
+            if (bad) {
+                restore_state(s);
+                return bad;
+            }
             s->t = t1;
             s->last_iters = it;
             s->stats.newton_iterations += it;
@@ -723,12 +746,60 @@ void fmb_sim_joint_reaction(const fmb_sim_t *s, int joint, double out[6])
             for (int r = 0; r < nr; r++) Qc[k] -= J[b][r + nr * k] * s->lam[j->row + r];
         double r[2];
         fmb_rot(v[b].q[2], A);
-        fmb_point_pos(&v[b], j->point[b], r); /* deformed point: p = A^T r */
+        double up[2] = {j->point[b][0], j->point[b][1]};
+        if (j->klass->reaction_point) j->klass->reaction_point(j, v, b, up);
+        fmb_point_pos(&v[b], up, r); /* deformed point: p = A^T r */
         double p[2] = {A[0] * r[0] + A[1] * r[1], A[2] * r[0] + A[3] * r[1]};
         out[3 * b + 0] = A[0] * Qc[0] + A[2] * Qc[1];
         out[3 * b + 1] = A[1] * Qc[0] + A[3] * Qc[1];
         out[3 * b + 2] = Qc[2] - (-p[1] * Qc[0] + p[0] * Qc[1]);
     }
+}
+
+void fmb_sim_beam_state(const fmb_sim_t *s, int body, double *x, double *y, double *v)
+{
+    const fmb_model_t *md = s->model;
+    const int nn = fmb_model_beam_num_nodes(md, body);
+    const fmb_body_t *bd = &md->bodies[body];
+    fmb_bodyview_t view = fmb_model_view(md, body, s->q, s->qd);
+    for (int k = 0; k < nn; k++) {
+        const double u[2] = {fmb_model_beam_node_x(md, body, k), 0.0};
+        double r[2];
+        fmb_point_pos(&view, u, r);
+        if (x) x[k] = r[0];
+        if (y) y[k] = r[1];
+        if (v) {
+            fmb_shape_t N;
+            bd->klass->shape(bd, u, &N);
+            double d = 0.0;
+            for (int i = 0; i < N.n; i++) d += N.Ny[i] * view.q[N.col[i]];
+            v[k] = d;
+        }
+    }
+}
+
+int fmb_model_joint_num_outputs(const fmb_model_t *m, int joint)
+{
+    return m->joints[joint].klass->noutputs;
+}
+
+const char *fmb_model_joint_output_group(const fmb_model_t *m, int joint)
+{
+    return m->joints[joint].klass->output_group;
+}
+
+const char *fmb_model_joint_output_name(const fmb_model_t *m, int joint, int k)
+{
+    return m->joints[joint].klass->output_names[k];
+}
+
+void fmb_sim_joint_outputs(const fmb_sim_t *s, int joint, double *values)
+{
+    const fmb_joint_t *j = &s->model->joints[joint];
+    if (!j->klass->outputs) return;
+    fmb_bodyview_t v[2];
+    joint_views(s, j, s->q, s->qd, v);
+    j->klass->outputs(j, v, s->t, values);
 }
 
 double fmb_sim_joint_violation(const fmb_sim_t *s, int joint)

@@ -1,0 +1,421 @@
+/*
+ * Elastic beam body in carrier-frame coordinates (seed 001; docs/theory.md section 7).
+ *
+ * q = [rbar (2), theta, U]: U are the free nodal displacements (u, v, phi) in the body
+ * frame, after the reference conditions removed some (simply supported: v at both ends
+ * and u at the first node; cantilever: u, v, phi at the first node).
+ * Element e on [x1, x2], l = x2 - x1, xi = (x - x1) / l:
+ *   axial       u(x) = (1 - xi) u1 + xi u2
+ *   transverse  v(x) = H1 v1 + H2 phi1 + H3 v2 + H4 phi2   (cubic Hermite, phi = dv/dx)
+ *   H1 = 1 - 3xi^2 + 2xi^3, H2 = l (xi - 2xi^2 + xi^3), H3 = 3xi^2 - 2xi^3,
+ *   H4 = l (xi^3 - xi^2)
+ * A point (x, y0) of the undeformed body moves by (u - y0 phi, v) (plane sections), so
+ * p = rbar + (x, y0) + N U with N from the functions above.
+ *
+ * Inertia by virtual work, integrated with 4-point Gauss quadrature per element (exact
+ * for the degree-6 products of the shape functions): at a Gauss point of mass w,
+ * L = [I2, Itil p, N], P = dp/dq = [I2, 0, N], a = A^T g, and
+ *   f   = a - 2 thd Itil pd + thd^2 p             (body force per unit mass)
+ *   M  += w L^T L
+ *   Q  += w L^T f
+ *   dQ/dq  += w [ e_t (Itil^T f)^T P + L^T (Itil^T a e_t^T + thd^2 P) ]
+ *   dQ/dqd += w L^T [ -2 thd Itil P + (-2 Itil pd + 2 thd p) e_t^T ]
+ *   d(M qdd)/dq += w [ e_t (Itil^T (L qdd))^T P + thdd L^T Itil P ]
+ * Rotary inertia (optional) adds the same with the section's second moment: a point at
+ * distance y across the section, integrated, gives rho I times the terms of the points
+ * (x, +-y) minus the centre line; we include it as lumped Gauss points at y0 = +-sqrt(I/A)
+ * carrying half the mass each, which reproduces rho I exactly for these quadratic terms.
+ * Elastic forces: Q_U -= K U with the constant body-frame stiffness
+ *   K_e = EA/l [1 -1; -1 1] (axial) and EI/l^3 [12 6l -12 6l; 6l 4l^2 -6l 2l^2; ...].
+ * Rayleigh damping: Q_U -= (alpha Muu + beta K) Ud, Muu = int rho N^T N (constant).
+ * Potential: 1/2 U^T K U - sum_w w g . (A p).
+ */
+#include "bodies/beam.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const double gauss_x[4] = {-0.8611363115940526, -0.3399810435848563,
+                                  0.3399810435848563, 0.8611363115940526};
+static const double gauss_w[4] = {0.3478548451374538, 0.6521451548625461, 0.6521451548625461,
+                                  0.3478548451374538};
+
+typedef struct gpoint {
+    double u[2]; /* undeformed body-frame position */
+    double w;    /* mass */
+    fmb_shape_t N;
+} gpoint_t;
+
+int fmb_beam_element_at(const fmb_beam_t *bm, double x)
+{
+    /* binary search over element ends: largest e with x_e <= x, clamped to [0, ne-1] */
+    int lo = 0, hi = bm->nnodes - 1;
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (bm->x[mid] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void fmb_beam_hermite(const fmb_beam_t *bm, int e, double x, int d, double Hx[4])
+{
+    const double l = bm->x[e + 1] - bm->x[e], xi = (x - bm->x[e]) / l;
+    const double x2 = xi * xi, x3 = x2 * xi;
+    switch (d) {
+    case 0:
+        Hx[0] = 1 - 3 * x2 + 2 * x3, Hx[1] = l * (xi - 2 * x2 + x3);
+        Hx[2] = 3 * x2 - 2 * x3, Hx[3] = l * (x3 - x2);
+        break;
+    case 1:
+        Hx[0] = (-6 * xi + 6 * x2) / l, Hx[1] = 1 - 4 * xi + 3 * x2;
+        Hx[2] = (6 * xi - 6 * x2) / l, Hx[3] = -2 * xi + 3 * x2;
+        break;
+    case 2:
+        Hx[0] = (-6 + 12 * xi) / (l * l), Hx[1] = (-4 + 6 * xi) / l;
+        Hx[2] = (6 - 12 * xi) / (l * l), Hx[3] = (-2 + 6 * xi) / l;
+        break;
+    default:
+        Hx[0] = 12 / (l * l * l), Hx[1] = 6 / (l * l);
+        Hx[2] = -12 / (l * l * l), Hx[3] = 6 / (l * l);
+        break;
+    }
+}
+
+/* Columns (in the body's q) of element e's transverse dofs v1, phi1, v2, phi2 (-1 if
+ * removed). */
+void fmb_beam_vcols(const fmb_beam_t *bm, int e, int col[4])
+{
+    col[0] = bm->dof[3 * e + 1], col[1] = bm->dof[3 * e + 2];
+    col[2] = bm->dof[3 * e + 4], col[3] = bm->dof[3 * e + 5];
+}
+
+/* Shape functions at body-frame point (x, y0) of element e. */
+static void element_shape(const fmb_beam_t *bm, int e, double x, double y0, fmb_shape_t *N)
+{
+    const double l = bm->x[e + 1] - bm->x[e], xi = (x - bm->x[e]) / l;
+    double H[4], dH[4];
+    fmb_beam_hermite(bm, e, x, 0, H);
+    fmb_beam_hermite(bm, e, x, 1, dH);
+    const int *d = bm->dof + 3 * e; /* u1 v1 phi1 u2 v2 phi2 */
+    const double nx[6] = {1 - xi, -y0 * dH[0], -y0 * dH[1], xi, -y0 * dH[2], -y0 * dH[3]};
+    const double ny[6] = {0, H[0], H[1], 0, H[2], H[3]};
+    N->n = 0;
+    for (int k = 0; k < 6; k++) {
+        if (d[k] < 0) continue;
+        N->col[N->n] = d[k];
+        N->Nx[N->n] = nx[k];
+        N->Ny[N->n] = ny[k];
+        N->n++;
+    }
+}
+
+static void beam_shape(const fmb_body_t *b, const double u[2], fmb_shape_t *N)
+{
+    const fmb_beam_t *bm = b->data;
+    element_shape(bm, fmb_beam_element_at(bm, u[0]), u[0], u[1], N);
+}
+
+static int beam_ndof(const fmb_body_t *b) { return ((const fmb_beam_t *)b->data)->ndof; }
+
+/* Visit every mass point (Gauss points, and the rotary-inertia pairs). */
+typedef void (*gp_visit)(const fmb_beam_t *bm, const gpoint_t *g, void *ctx);
+
+static void for_each_point(const fmb_beam_t *bm, gp_visit fn, void *ctx)
+{
+    const double ry = bm->rotary ? sqrt(bm->I / bm->A) : 0.0;
+    for (int e = 0; e + 1 < bm->nnodes; e++) {
+        const double x1 = bm->x[e], l = bm->x[e + 1] - x1;
+        for (int k = 0; k < 4; k++) {
+            gpoint_t g;
+            const double x = x1 + 0.5 * l * (1 + gauss_x[k]);
+            const double w = bm->rho * bm->A * 0.5 * l * gauss_w[k];
+            if (!bm->rotary) {
+                g.u[0] = x, g.u[1] = 0.0, g.w = w;
+                element_shape(bm, e, x, 0.0, &g.N);
+                fn(bm, &g, ctx);
+            } else {
+                for (int sgn = -1; sgn <= 1; sgn += 2) {
+                    g.u[0] = x, g.u[1] = sgn * ry, g.w = 0.5 * w;
+                    element_shape(bm, e, x, g.u[1], &g.N);
+                    fn(bm, &g, ctx);
+                }
+            }
+        }
+    }
+}
+
+/* Local columns of a mass point: 0, 1, 2 then the shape columns. */
+typedef struct local {
+    int n, col[3 + FMB_SHAPE_MAX];
+    double L[2][3 + FMB_SHAPE_MAX], P[2][3 + FMB_SHAPE_MAX];
+    double p[2], pd[2];
+} local_t;
+
+static void make_local(const gpoint_t *g, const double *q, const double *qd, local_t *lc)
+{
+    const fmb_shape_t *N = &g->N;
+    lc->n = 3 + N->n;
+    lc->p[0] = q[0] + g->u[0], lc->p[1] = q[1] + g->u[1];
+    if (qd) lc->pd[0] = qd[0], lc->pd[1] = qd[1];
+    for (int k = 0; k < N->n; k++) {
+        lc->p[0] += N->Nx[k] * q[N->col[k]];
+        lc->p[1] += N->Ny[k] * q[N->col[k]];
+        if (qd) {
+            lc->pd[0] += N->Nx[k] * qd[N->col[k]];
+            lc->pd[1] += N->Ny[k] * qd[N->col[k]];
+        }
+    }
+    for (int c = 0; c < 3; c++) lc->col[c] = c;
+    lc->L[0][0] = 1, lc->L[1][0] = 0, lc->L[0][1] = 0, lc->L[1][1] = 1;
+    lc->L[0][2] = -lc->p[1], lc->L[1][2] = lc->p[0];
+    lc->P[0][0] = 1, lc->P[1][0] = 0, lc->P[0][1] = 0, lc->P[1][1] = 1;
+    lc->P[0][2] = 0, lc->P[1][2] = 0;
+    for (int k = 0; k < N->n; k++) {
+        lc->col[3 + k] = N->col[k];
+        lc->L[0][3 + k] = lc->P[0][3 + k] = N->Nx[k];
+        lc->L[1][3 + k] = lc->P[1][3 + k] = N->Ny[k];
+    }
+}
+
+typedef struct mass_ctx {
+    const double *q;
+    double *M;
+    int nd;
+} mass_ctx_t;
+
+static void mass_visit(const fmb_beam_t *bm, const gpoint_t *g, void *vctx)
+{
+    (void)bm;
+    mass_ctx_t *c = vctx;
+    local_t lc;
+    make_local(g, c->q, NULL, &lc);
+    for (int a = 0; a < lc.n; a++)
+        for (int b = 0; b < lc.n; b++)
+            c->M[lc.col[a] + (size_t)c->nd * lc.col[b]] +=
+                g->w * (lc.L[0][a] * lc.L[0][b] + lc.L[1][a] * lc.L[1][b]);
+}
+
+static void beam_mass(const fmb_body_t *b, const double *q, double *M)
+{
+    const fmb_beam_t *bm = b->data;
+    memset(M, 0, (size_t)bm->ndof * bm->ndof * sizeof *M);
+    mass_ctx_t c = {q, M, bm->ndof};
+    for_each_point(bm, mass_visit, &c);
+}
+
+typedef struct force_ctx {
+    const double *q, *qd, *qdd, *g;
+    double *Q, *Kq, *Cq, *Kmq;
+    int nd;
+    double a[2]; /* A^T g */
+} force_ctx_t;
+
+static void force_visit(const fmb_beam_t *bm, const gpoint_t *gp, void *vctx)
+{
+    (void)bm;
+    force_ctx_t *c = vctx;
+    local_t lc;
+    make_local(gp, c->q, c->qd, &lc);
+    const double w = gp->w, th = c->qd[2];
+    const double *p = lc.p, *pd = lc.pd, *a = c->a;
+    /* f = a - 2 thd Itil pd + thd^2 p, Itil v = (-v_y, v_x) */
+    const double f[2] = {a[0] + 2 * th * pd[1] + th * th * p[0],
+                         a[1] - 2 * th * pd[0] + th * th * p[1]};
+    const size_t nd = (size_t)c->nd;
+    for (int k = 0; k < lc.n; k++)
+        c->Q[lc.col[k]] += w * (lc.L[0][k] * f[0] + lc.L[1][k] * f[1]);
+    if (c->Kq) {
+        const double itf[2] = {f[1], -f[0]}; /* Itil^T f */
+        const double ita[2] = {a[1], -a[0]}; /* Itil^T a */
+        for (int cc = 0; cc < lc.n; cc++) {
+            /* e_t (Itil^T f)^T P */
+            c->Kq[2 + nd * lc.col[cc]] += w * (itf[0] * lc.P[0][cc] + itf[1] * lc.P[1][cc]);
+            for (int r = 0; r < lc.n; r++) {
+                /* L^T thd^2 P */
+                double v = th * th * (lc.L[0][r] * lc.P[0][cc] + lc.L[1][r] * lc.P[1][cc]);
+                c->Kq[lc.col[r] + nd * lc.col[cc]] += w * v;
+            }
+        }
+        for (int r = 0; r < lc.n; r++) /* L^T Itil^T a e_t^T */
+            c->Kq[lc.col[r] + nd * 2] += w * (lc.L[0][r] * ita[0] + lc.L[1][r] * ita[1]);
+    }
+    if (c->Cq) {
+        /* L^T [-2 thd Itil P] ; -2 thd Itil P column: (2 thd P_y, -2 thd P_x) */
+        for (int cc = 0; cc < lc.n; cc++)
+            for (int r = 0; r < lc.n; r++) {
+                double v = lc.L[0][r] * (2 * th * lc.P[1][cc]) + lc.L[1][r] * (-2 * th * lc.P[0][cc]);
+                c->Cq[lc.col[r] + nd * lc.col[cc]] += w * v;
+            }
+        /* L^T (-2 Itil pd + 2 thd p) e_t^T */
+        const double z[2] = {2 * pd[1] + 2 * th * p[0], -2 * pd[0] + 2 * th * p[1]};
+        for (int r = 0; r < lc.n; r++)
+            c->Cq[lc.col[r] + nd * 2] += w * (lc.L[0][r] * z[0] + lc.L[1][r] * z[1]);
+    }
+    if (c->Kmq) {
+        double La[2] = {0, 0}; /* L qdd */
+        for (int k = 0; k < lc.n; k++) {
+            La[0] += lc.L[0][k] * c->qdd[lc.col[k]];
+            La[1] += lc.L[1][k] * c->qdd[lc.col[k]];
+        }
+        const double itl[2] = {La[1], -La[0]};
+        const double tdd = c->qdd[2];
+        for (int cc = 0; cc < lc.n; cc++) {
+            c->Kmq[2 + nd * lc.col[cc]] += w * (itl[0] * lc.P[0][cc] + itl[1] * lc.P[1][cc]);
+            /* thdd L^T Itil P: Itil P column = (-P_y, P_x) */
+            for (int r = 0; r < lc.n; r++) {
+                double v = lc.L[0][r] * (-lc.P[1][cc]) + lc.L[1][r] * lc.P[0][cc];
+                c->Kmq[lc.col[r] + nd * lc.col[cc]] += w * tdd * v;
+            }
+        }
+    }
+}
+
+static void beam_forces(const fmb_body_t *b, const double *q, const double *qd,
+                        const double *qdd, const double g[2], double *Q, double *Kq, double *Cq,
+                        double *Kmq)
+{
+    const fmb_beam_t *bm = b->data;
+    const int nd = bm->ndof, ne = nd - 3;
+    double A[4];
+    fmb_rot(q[2], A);
+    force_ctx_t c = {q, qd, qdd, g, Q, Kq, Cq, Kmq, nd, {A[0] * g[0] + A[1] * g[1],
+                                                         A[2] * g[0] + A[3] * g[1]}};
+    for_each_point(bm, force_visit, &c);
+    /* elastic and damping forces on U */
+    for (int i = 0; i < ne; i++)
+        for (int j = 0; j < ne; j++) {
+            const double k = bm->K[i + (size_t)ne * j];
+            const double d = bm->alpha * bm->Muu[i + (size_t)ne * j] + bm->beta * k;
+            Q[3 + i] -= k * q[3 + j] + d * qd[3 + j];
+            if (Kq) Kq[(3 + i) + (size_t)nd * (3 + j)] -= k;
+            if (Cq) Cq[(3 + i) + (size_t)nd * (3 + j)] -= d;
+        }
+}
+
+typedef struct pot_ctx {
+    const double *q;
+    double A[4], g[2], V;
+} pot_ctx_t;
+
+static void pot_visit(const fmb_beam_t *bm, const gpoint_t *gp, void *vctx)
+{
+    (void)bm;
+    pot_ctx_t *c = vctx;
+    local_t lc;
+    make_local(gp, c->q, NULL, &lc);
+    const double r[2] = {c->A[0] * lc.p[0] + c->A[2] * lc.p[1],
+                         c->A[1] * lc.p[0] + c->A[3] * lc.p[1]};
+    c->V -= gp->w * (c->g[0] * r[0] + c->g[1] * r[1]);
+}
+
+static double beam_potential(const fmb_body_t *b, const double *q, const double g[2])
+{
+    const fmb_beam_t *bm = b->data;
+    const int ne = bm->ndof - 3;
+    pot_ctx_t c = {.q = q, .g = {g[0], g[1]}, .V = 0.0};
+    fmb_rot(q[2], c.A);
+    for_each_point(bm, pot_visit, &c);
+    for (int i = 0; i < ne; i++)
+        for (int j = 0; j < ne; j++) c.V += 0.5 * q[3 + i] * bm->K[i + (size_t)ne * j] * q[3 + j];
+    return c.V;
+}
+
+static void beam_destroy(fmb_body_t *b)
+{
+    fmb_beam_t *bm = b->data;
+    if (!bm) return;
+    free(bm->x), free(bm->dof), free(bm->K), free(bm->Muu), free(bm->mask);
+    free(bm);
+    b->data = NULL;
+}
+
+static const unsigned char *beam_mask(const fmb_body_t *b)
+{
+    return ((const fmb_beam_t *)b->data)->mask;
+}
+
+const fmb_body_class_t fmb_beam_body_class = {
+    .name = "beam",
+    .ndof = beam_ndof,
+    .mass = beam_mass,
+    .forces = beam_forces,
+    .potential = beam_potential,
+    .shape = beam_shape,
+    .destroy = beam_destroy,
+    .mask = beam_mask,
+};
+
+/* Constant elastic matrices (reduced to the free dofs) and the structural mask. */
+typedef struct muu_ctx {
+    double *Muu;
+    int ne;
+} muu_ctx_t;
+
+static void muu_visit(const fmb_beam_t *bm, const gpoint_t *g, void *vctx)
+{
+    (void)bm;
+    muu_ctx_t *c = vctx;
+    const fmb_shape_t *N = &g->N;
+    for (int a = 0; a < N->n; a++)
+        for (int b = 0; b < N->n; b++)
+            c->Muu[(N->col[a] - 3) + (size_t)c->ne * (N->col[b] - 3)] +=
+                g->w * (N->Nx[a] * N->Nx[b] + N->Ny[a] * N->Ny[b]);
+}
+
+int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
+{
+    const int nn = bm->nnodes;
+    bm->dof = malloc((size_t)3 * nn * sizeof *bm->dof);
+    if (!bm->dof) return FMB_ERR_NOMEM;
+    for (int k = 0; k < 3 * nn; k++) bm->dof[k] = 0;
+    switch (bm->reference) {
+    case FMB_BEAM_SIMPLY_SUPPORTED:
+        bm->dof[0] = bm->dof[1] = bm->dof[3 * (nn - 1) + 1] = -1;
+        break;
+    case FMB_BEAM_CANTILEVER:
+        bm->dof[0] = bm->dof[1] = bm->dof[2] = -1;
+        break;
+    default:
+        snprintf(msg, len, "unsupported reference condition %d", (int)bm->reference);
+        return FMB_ERR_MODEL;
+    }
+    int nd = 3;
+    for (int k = 0; k < 3 * nn; k++)
+        if (bm->dof[k] == 0) bm->dof[k] = nd++;
+    bm->ndof = nd;
+    const int ne = nd - 3;
+    bm->K = calloc((size_t)ne * ne + 1, sizeof *bm->K);
+    bm->Muu = calloc((size_t)ne * ne + 1, sizeof *bm->Muu);
+    bm->mask = calloc((size_t)nd * nd, 1);
+    if (!bm->K || !bm->Muu || !bm->mask) return FMB_ERR_NOMEM;
+    for (int e = 0; e + 1 < nn; e++) {
+        const double l = bm->x[e + 1] - bm->x[e];
+        const double ea = bm->E * bm->A / l, ei = bm->E * bm->I / (l * l * l);
+        double ke[36] = {0};
+#define KE(i, j) ke[(i) + 6 * (j)]
+        KE(0, 0) = KE(3, 3) = ea, KE(0, 3) = KE(3, 0) = -ea;
+        const int v[4] = {1, 2, 4, 5};
+        const double kb[16] = {12,     6 * l,     -12,    6 * l,     6 * l, 4 * l * l,
+                               -6 * l, 2 * l * l, -12,    -6 * l,    12,    -6 * l,
+                               6 * l,  2 * l * l, -6 * l, 4 * l * l};
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++) KE(v[i], v[j]) = ei * kb[i + 4 * j];
+#undef KE
+        const int *d = bm->dof + 3 * e;
+        for (int i = 0; i < 6; i++)
+            for (int j = 0; j < 6; j++) {
+                if (d[i] >= 0 && d[j] >= 0) {
+                    bm->K[(d[i] - 3) + (size_t)ne * (d[j] - 3)] += ke[i + 6 * j];
+                    bm->mask[d[i] + (size_t)nd * d[j]] = 1;
+                }
+            }
+    }
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < nd; j++) bm->mask[i + (size_t)nd * j] = bm->mask[j + (size_t)nd * i] = 1;
+    muu_ctx_t c = {bm->Muu, ne};
+    for_each_point(bm, muu_visit, &c);
+    return 0;
+}

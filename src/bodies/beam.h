@@ -1,0 +1,33 @@
+/* Beam body data and helpers shared with the slider-on-beam joint. */
+#ifndef FMB_BODIES_BEAM_H
+#define FMB_BODIES_BEAM_H
+#include <stdio.h>
+
+#include "model/model.h"
+
+typedef struct fmb_beam {
+    int nnodes;
+    double *x; /* node positions along the body x axis */
+    double E, rho, A, I;
+    int rotary;
+    double alpha, beta; /* Rayleigh damping */
+    fmb_beam_reference reference;
+    int *dof;  /* 3 per node (u, v, phi): column in the body's q, or -1 if removed */
+    int ndof;  /* 3 + free elastic dofs */
+    double *K, *Muu;      /* (ndof-3)^2, column-major */
+    unsigned char *mask;  /* ndof^2 structural pattern */
+} fmb_beam_t;
+
+extern const fmb_body_class_t fmb_beam_body_class;
+
+/* Element index containing x (clamped to the first/last element). */
+int fmb_beam_element_at(const fmb_beam_t *bm, double x);
+/* Hermite functions (d-th x-derivative, d = 0..3) of element e at x, for the dofs
+ * v1, phi1, v2, phi2. */
+void fmb_beam_hermite(const fmb_beam_t *bm, int e, double x, int d, double H[4]);
+/* Columns of element e's v1, phi1, v2, phi2 in the body's q (-1 if removed). */
+void fmb_beam_vcols(const fmb_beam_t *bm, int e, int col[4]);
+/* Dof map, stiffness, constant mass, mask. */
+int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len);
+
+#endif

@@ -1,0 +1,214 @@
+/*
+ * Slider on an elastic guide bar (seed 001, eqs 16-18). Body 0 is the slider (rigid),
+ * body 1 the guide, a beam body along its body x axis. The slider point u0 of body 0,
+ * expressed in the guide's body frame relative to the guide origin, is
+ *   s = B p0 - rbar1,   B = A(theta0 - theta1),  p0 = rbar0 + u0
+ * (A1^T r_P0 = A(theta0 - theta1) p0). A binary search over the element ends finds the
+ * element containing x = s_x; with v(x), phi(x) = v'(x) from its Hermite functions and
+ * the guide's nodal coordinates U:
+ *   Phi_1 = s_y - v(s_x)                         (slider on the deflected centre line)
+ *   Phi_2 = theta0 - theta1 - angle - v'(s_x)    (slider follows the local slope)
+ * Jacobian (ds/dq: rbar0 -> B, theta0 -> B Itil p0, rbar1 -> -I, theta1 -> -B Itil p0):
+ *   dPhi_1/dq = ds_y/dq - v'  ds_x/dq - [H(x) on U]
+ *   dPhi_2/dq = e_t0 - e_t1 - v'' ds_x/dq - [H'(x) on U]
+ * Second derivatives, weights w1, w2, with om = (-w1 v' - w2 v'', w1):
+ *   sum_k w_k d2Phi_k = om . d2s - (w1 v'' + w2 v''') ds_x ds_x^T - (ds_x g^T + g ds_x^T),
+ *   g = w1 H'(x) + w2 H''(x) on U,
+ *   om . d2s: (rbar0, theta0) = Itil^T B^T om, (rbar0, theta1) = -Itil^T B^T om,
+ *             (theta0, theta0) = (theta1, theta1) = -om.B p0, (theta0, theta1) = om.B p0.
+ * v and v' are continuous across element ends (Hermite), so Phi is continuous while a
+ * Newton iteration moves the slider into the next element; v'' and v''' jump, so the
+ * tangent does (only when the guide is bent). The slider force reaches the guide nodes
+ * through the Jacobian's U block, i.e. through N(x)^T. The block spans every guide dof,
+ * so the sparsity pattern (and UMFPACK's symbolic analysis) stays fixed.
+ */
+#include "bodies/beam.h"
+#include "joints/joints.h"
+
+typedef struct sb {
+    const fmb_beam_t *bm;
+    double B[4], p0[2], s[2], Bp[2];
+    int e, col[4];
+    double H[4][4]; /* d-th derivative of the Hermite functions at x */
+    double v[4];    /* v, v', v'', v''' */
+} sb_t;
+
+static void sb_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], sb_t *c)
+{
+    c->bm = v[1].body->data;
+    const double th0 = fmb_body_angle(&v[0]), th1 = v[1].q[2];
+    fmb_rot(th0 - th1, c->B);
+    c->p0[0] = j->point[0][0] + (v[0].ndof ? v[0].q[0] : 0.0);
+    c->p0[1] = j->point[0][1] + (v[0].ndof ? v[0].q[1] : 0.0);
+    c->Bp[0] = c->B[0] * c->p0[0] + c->B[2] * c->p0[1];
+    c->Bp[1] = c->B[1] * c->p0[0] + c->B[3] * c->p0[1];
+    c->s[0] = c->Bp[0] - v[1].q[0];
+    c->s[1] = c->Bp[1] - v[1].q[1];
+    c->e = fmb_beam_element_at(c->bm, c->s[0]);
+    fmb_beam_vcols(c->bm, c->e, c->col);
+    for (int d = 0; d < 4; d++) {
+        fmb_beam_hermite(c->bm, c->e, c->s[0], d, c->H[d]);
+        c->v[d] = 0.0;
+        for (int k = 0; k < 4; k++)
+            if (c->col[k] >= 0) c->v[d] += c->H[d][k] * v[1].q[c->col[k]];
+    }
+}
+
+/* ds_c/dq over the two-body block (length n0 + n1). */
+static void ds_dq(const sb_t *c, const fmb_bodyview_t v[2], int comp, double *ds)
+{
+    const int n0 = v[0].ndof, n = n0 + v[1].ndof;
+    for (int k = 0; k < n; k++) ds[k] = 0.0;
+    /* B Itil p0 = (-Bp_y, Bp_x) */
+    const double bip[2] = {-c->Bp[1], c->Bp[0]};
+    if (n0) {
+        ds[0] = c->B[comp + 0], ds[1] = c->B[comp + 2];
+        ds[2] = bip[comp];
+    }
+    ds[n0 + 0] = comp == 0 ? -1.0 : 0.0;
+    ds[n0 + 1] = comp == 1 ? -1.0 : 0.0;
+    ds[n0 + 2] = -bip[comp];
+}
+
+static void slider_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *phi,
+                        double *J0, double *J1)
+{
+    (void)t;
+    sb_t c;
+    sb_eval(j, v, &c);
+    phi[0] = c.s[1] - c.v[0];
+    phi[1] = fmb_body_angle(&v[0]) - v[1].q[2] - j->ref - c.v[1];
+    if (!J0 && !J1) return;
+    const int n0 = v[0].ndof, n = n0 + v[1].ndof;
+    double dsx[n], dsy[n];
+    ds_dq(&c, v, 0, dsx);
+    ds_dq(&c, v, 1, dsy);
+    for (int k = 0; k < n; k++) {
+        double r1 = dsy[k] - c.v[1] * dsx[k], r2 = -c.v[2] * dsx[k];
+        double *J = k < n0 ? J0 : J1;
+        int kk = k < n0 ? k : k - n0;
+        if (!J) continue;
+        J[0 + 2 * kk] = r1;
+        J[1 + 2 * kk] = r2;
+    }
+    if (J0 && n0) J0[1 + 2 * 2] += 1.0;
+    if (J1) {
+        J1[1 + 2 * 2] -= 1.0;
+        for (int k = 0; k < 4; k++) {
+            if (c.col[k] < 0) continue;
+            J1[0 + 2 * c.col[k]] -= c.H[0][k];
+            J1[1 + 2 * c.col[k]] -= c.H[1][k];
+        }
+    }
+}
+
+static void slider_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
+                        const double *w, double *Hm)
+{
+    (void)t;
+    sb_t c;
+    sb_eval(j, v, &c);
+    const int n0 = v[0].ndof, n = n0 + v[1].ndof;
+    const double w1 = w[0], w2 = w[1];
+    const double om[2] = {-w1 * c.v[1] - w2 * c.v[2], w1};
+    /* om . d2s */
+    const double bto[2] = {c.B[0] * om[0] + c.B[1] * om[1], c.B[2] * om[0] + c.B[3] * om[1]};
+    const double itb[2] = {bto[1], -bto[0]}; /* Itil^T B^T om */
+    const double obp = om[0] * c.Bp[0] + om[1] * c.Bp[1];
+    const int t0 = n0 ? 2 : -1, t1 = n0 + 2;
+#define ADD(r, cc, val)                                                                    \
+    do {                                                                                   \
+        Hm[(r) + (size_t)(cc) * n] += (val);                                               \
+        if ((r) != (cc)) Hm[(cc) + (size_t)(r) * n] += (val);                              \
+    } while (0)
+    if (t0 >= 0) {
+        ADD(0, t0, itb[0]);
+        ADD(1, t0, itb[1]);
+        ADD(0, t1, -itb[0]);
+        ADD(1, t1, -itb[1]);
+        ADD(t0, t0, -obp);
+        ADD(t0, t1, obp);
+    }
+    ADD(t1, t1, -obp);
+#undef ADD
+    double dsx[n], g[n];
+    ds_dq(&c, v, 0, dsx);
+    for (int k = 0; k < n; k++) g[k] = 0.0;
+    for (int k = 0; k < 4; k++)
+        if (c.col[k] >= 0) g[n0 + c.col[k]] = w1 * c.H[1][k] + w2 * c.H[2][k];
+    const double a = w1 * c.v[2] + w2 * c.v[3];
+    for (int cc = 0; cc < n; cc++)
+        for (int r = 0; r < n; r++)
+            Hm[r + (size_t)cc * n] -= a * dsx[r] * dsx[cc] + dsx[r] * g[cc] + g[r] * dsx[cc];
+}
+
+static int slider_check(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len)
+{
+    const fmb_body_t *s = &m->bodies[j->body[0]], *g = &m->bodies[j->body[1]];
+    if (!s->klass || s->klass->shape) {
+        snprintf(msg, len, "slider_beam '%s': the slider (first body) must be a rigid body",
+                 j->name);
+        return FMB_ERR_MODEL;
+    }
+    if (g->klass != &fmb_beam_body_class) {
+        snprintf(msg, len, "slider_beam '%s': the guide (second body) '%s' must be a beam",
+                 j->name, g->name);
+        return FMB_ERR_MODEL;
+    }
+    return 0;
+}
+
+static int slider_valid(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, char *msg,
+                        size_t len)
+{
+    sb_t c;
+    sb_eval(j, v, &c);
+    const double x0 = c.bm->x[0], x1 = c.bm->x[c.bm->nnodes - 1];
+    if (c.s[0] < x0 || c.s[0] > x1) {
+        snprintf(msg, len,
+                 "slider '%s' ran off its guide '%s' at t = %.9g: axial position %.6g m, guide "
+                 "from %.6g to %.6g m",
+                 j->name, v[1].body->name, t, c.s[0], x0, x1);
+        return FMB_ERR_MODEL;
+    }
+    return 0;
+}
+
+static void slider_reaction_point(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b,
+                                  double u[2])
+{
+    if (b == 0) {
+        u[0] = j->point[0][0], u[1] = j->point[0][1];
+        return;
+    }
+    sb_t c;
+    sb_eval(j, v, &c);
+    u[0] = c.s[0], u[1] = 0.0;
+}
+
+static const char *const slider_output_names[] = {"s", "element"};
+
+static void slider_outputs(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
+                           double *val)
+{
+    (void)t;
+    sb_t c;
+    sb_eval(j, v, &c);
+    val[0] = c.s[0];
+    val[1] = c.e;
+}
+
+const fmb_joint_class_t fmb_slider_beam_class = {
+    .name = "slider_beam",
+    .nrows = 2,
+    .eval = slider_eval,
+    .hess = slider_hess,
+    .time = NULL,
+    .check = slider_check,
+    .valid = slider_valid,
+    .reaction_point = slider_reaction_point,
+    .noutputs = 2,
+    .output_group = "sliders",
+    .output_names = slider_output_names,
+    .outputs = slider_outputs,
+};

@@ -1,0 +1,29 @@
+# Output (src/io/writer.c, src/io/xdmf.c) and command-line (src/cli/main.c) tests.
+# Included by tests/CMakeLists.txt. Python tests need h5py: FMB_TEST_PY (/usr/bin/python3).
+
+# HDF5 layout, record counts, time step, pose = (A(theta) rbar, theta), points, sidecar.
+foreach(c pendulum slider_crank four_bar)
+  add_test(NAME io_output_${c}
+    COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_output.py
+            $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/cases/${c}.yaml)
+endforeach()
+
+# SIGINT / SIGTERM after ~1 s: exit 130 / 143, the file holds the completed steps;
+# SIGKILL: the file flushed so far still opens with whole records.
+add_test(NAME io_interrupt
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_sigint.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/cases/pendulum.yaml)
+set_tests_properties(io_interrupt PROPERTIES TIMEOUT 180)
+
+# Command line: help, version, usage errors, every exit status, default output names.
+add_test(NAME io_cli
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.sh $<TARGET_FILE:flexmb_cli>
+          ${FMB_SRC}/cases ${FMB_TEST_PY})
+
+# ParaView opens the XDMF sidecar (skipped, exit 77, without pvbatch).
+foreach(c slider_crank four_bar)
+  add_test(NAME io_paraview_${c}
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paraview.sh $<TARGET_FILE:flexmb_cli>
+            ${FMB_SRC}/cases/${c}.yaml ${CMAKE_CURRENT_SOURCE_DIR}/pv_check.py)
+  set_tests_properties(io_paraview_${c} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endforeach()

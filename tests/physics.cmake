@@ -1,0 +1,12 @@
+# Physics validation tests (docs/validation.md). Included by tests/CMakeLists.txt.
+
+# Pendulum: period against linear theory and the exact elliptic-integral period,
+# energy drift order of HHT / trapezoidal Newmark.
+fmb_c_test(test_pendulum)
+add_test(NAME pendulum_small_period COMMAND test_pendulum small)
+add_test(NAME pendulum_large_period COMMAND test_pendulum large)
+add_test(NAME pendulum_energy_order COMMAND test_pendulum energy)
+
+# Driven four-bar: joint reactions and drive torque against Newton-Euler.
+fmb_c_test(test_four_bar)
+add_test(NAME four_bar_reactions COMMAND test_four_bar)

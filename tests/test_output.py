@@ -1,0 +1,169 @@
+"""Run a case with `flexmb run` and check the HDF5 output layout (docs/output.md).
+
+usage: /usr/bin/python3 tests/test_output.py FLEXMB CASE.yaml [--set k=v ...]
+
+Checks that every documented dataset exists with a consistent number of records, that
+/time starts at 0 and increases by h * output_every, that /bodies/*/pose agrees with the
+carrier coordinates q (R = A(theta) rbar, computed here independently), that the points
+are R + A(theta) u for the body-frame points, that the XDMF sidecar references only
+records that exist, and the root and column attributes.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import h5py
+import numpy as np
+
+FAILURES = []
+
+
+def check(cond, msg):
+    if not cond:
+        FAILURES.append(msg)
+        print("FAIL: " + msg)
+
+
+def rot(theta):
+    c, s = np.cos(theta), np.sin(theta)
+    return np.array([[c, -s], [s, c]]) if np.ndim(theta) == 0 else \
+        np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)
+
+
+def main(argv):
+    flexmb, case = argv[1], argv[2]
+    extra = argv[3:]
+    with tempfile.TemporaryDirectory(prefix="fmb_output_") as tmp:
+        out = os.path.join(tmp, "result.h5")
+        cmd = [flexmb, "run", case, "-o", out] + extra
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        print(p.stdout, p.stderr, sep="")
+        check(p.returncode == 0, "exit status %d" % p.returncode)
+        check("result.xmf" in p.stdout, "summary names the .xmf file")
+        for word in ("steps", "Newton", "factorizations", "violation", "wall time"):
+            check(word in p.stdout, "summary mentions '%s'" % word)
+        if p.returncode != 0:
+            return 1
+        check_file(out, case)
+        check_xmf(os.path.join(tmp, "result.xmf"), out)
+    print("%d failure(s)" % len(FAILURES))
+    return 1 if FAILURES else 0
+
+
+def check_file(path, case):
+    with h5py.File(path, "r") as f:
+        a = f.attrs
+        check(a.get("creator") == "flexmb", "root attribute creator")
+        check(a.get("units") == "SI", "root attribute units")
+        check(isinstance(a.get("version"), str) and a["version"].count(".") == 2,
+              "root attribute version")
+        with open(case, encoding="utf-8") as c:
+            check(a.get("case") == c.read(), "root attribute case holds the case text")
+
+        t = f["time"][:]
+        nt = len(t)
+        check(nt >= 2, "at least two records")
+        opts = f["solver"].attrs
+        h, every = float(opts["h"]), int(opts["output_every"])
+        check(t[0] == 0.0, "first record at t = 0")
+        check(np.all(np.diff(t) > 0), "time strictly increasing")
+        check(np.allclose(np.diff(t), h * every, rtol=1e-9, atol=1e-12),
+              "time step h * output_every = %g" % (h * every))
+        check(abs(t[-1] - float(opts["t_end"])) <= 0.5 * h * every + 1e-9,
+              "last record at t_end")
+
+        lengths = {}
+        f.visititems(lambda n, o: lengths.__setitem__(n, o.shape[0])
+                     if isinstance(o, h5py.Dataset) and not n.endswith("point_names") else None)
+        bad = {n: k for n, k in lengths.items() if k != nt}
+        check(not bad, "every dataset has len(/time) = %d records: %s" % (nt, bad))
+
+        e = f["energy"]
+        check(e.shape == (nt, 4), "/energy shape")
+        check(e.attrs.get("columns") == "kinetic,potential,work,total", "/energy columns")
+        E = e[:]
+        check(np.allclose(E[:, 3], E[:, 0] + E[:, 1] - E[:, 2], rtol=1e-9, atol=1e-9),
+              "total = kinetic + potential - work")
+        it = f["solver/newton_iterations"]
+        check(it.shape == (nt,) and it.dtype.kind == "i", "/solver/newton_iterations")
+        check(np.all(it[1:] >= 1), "every step took at least one Newton iteration")
+
+        check("ground" not in f["bodies"], "ground is not a body in the output")
+        check(len(f["bodies"]) >= 1, "at least one body")
+        ncoords = int(opts["num_coords"])
+        seen = 0
+        for name, g in f["bodies"].items():
+            ndof = int(g.attrs["ndof"])
+            seen += ndof
+            for ds in ("q", "qd", "qdd"):
+                check(g[ds].shape == (nt, ndof), "/bodies/%s/%s shape" % (name, ds))
+            if ndof == 3:
+                check(g["q"].attrs.get("columns") == "rbar_x,rbar_y,theta",
+                      "/bodies/%s/q columns" % name)
+            q = g["q"][:]
+            pose = g["pose"][:]
+            check(pose.shape == (nt, 3), "/bodies/%s/pose shape" % name)
+            th = q[:, 2]
+            # R = A(theta) rbar, written out (independent of the solver's code).
+            x = np.cos(th) * q[:, 0] - np.sin(th) * q[:, 1]
+            y = np.sin(th) * q[:, 0] + np.cos(th) * q[:, 1]
+            err = max(np.max(np.abs(pose[:, 0] - x)), np.max(np.abs(pose[:, 1] - y)),
+                      np.max(np.abs(pose[:, 2] - th)))
+            check(err < 1e-12, "/bodies/%s/pose = (A(theta) rbar, theta): error %g"
+                  % (name, err))
+            if "points" in g:
+                names = g["point_names"].asstr()[:]
+                P = g["points"][:]
+                check(P.shape == (nt, len(names), 2), "/bodies/%s/points shape" % name)
+                check(len(set(names)) == len(names), "/bodies/%s/point_names unique" % name)
+                if len(names) >= 2 and name == "bar":
+                    # Bodies built with `bar: L` keep their length.
+                    d = np.linalg.norm(P[:, -1] - P[:, 0], axis=1)
+                    check(np.ptp(d) < 1e-9, "/bodies/%s: rigid distance between points" % name)
+                # Point k = R + A(theta) u_k, u_k taken from the first record.
+                A0 = rot(th[0])
+                u = (P[0] - pose[0, :2]) @ A0  # A0^T (P - R), row vectors
+                pred = pose[:, None, :2] + np.einsum("tij,kj->tki", rot(th), u)
+                perr = np.max(np.abs(pred - P))
+                check(perr < 1e-9, "/bodies/%s/points = R + A u: error %g" % (name, perr))
+        check(seen == ncoords, "body coordinates add up to num_coords")
+
+        for name, g in f["joints"].items():
+            r = g["reaction"]
+            check(r.shape == (nt, 6), "/joints/%s/reaction shape" % name)
+            check(r.attrs.get("columns") == "Fx1,Fy1,Mz1,Fx2,Fy2,Mz2",
+                  "/joints/%s/reaction columns" % name)
+            v = g["violation"][:]
+            check(v.shape == (nt,), "/joints/%s/violation shape" % name)
+            check(np.all(np.isfinite(v)) and np.all(v >= 0), "/joints/%s/violation >= 0" % name)
+            check(g["position"].shape == (nt, 2), "/joints/%s/position shape" % name)
+            check(all(k in g.attrs for k in ("type", "body1", "body2", "rows")),
+                  "/joints/%s attributes" % name)
+
+
+def check_xmf(xmf, h5):
+    check(os.path.exists(xmf), "sidecar .xmf written")
+    if not os.path.exists(xmf):
+        return
+    text = open(xmf, encoding="utf-8").read()
+    with h5py.File(h5, "r") as f:
+        nt = len(f["time"])
+        times = f["time"][:]
+        grids = re.findall(r'<Time Value="([^"]+)"/>', text)
+        check(len(grids) == nt, "sidecar has one time step per record (%d, %d)"
+              % (len(grids), nt))
+        check(np.allclose([float(x) for x in grids], times, rtol=0, atol=0),
+              "sidecar times equal /time")
+        for ref in set(re.findall(r'Format="HDF">([^<]+)</DataItem>', text)):
+            fname, ds = ref.split(":", 1)
+            check(fname == os.path.basename(h5), "sidecar references %s" % fname)
+            check(ds in f, "sidecar dataset %s exists" % ds)
+        starts = [int(s.split()[0]) for s in
+                  re.findall(r'<DataItem Dimensions="3 [23]" Format="XML">([^<]+)<', text)]
+        check(max(starts) == nt - 1, "sidecar hyperslabs stop at the last record")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

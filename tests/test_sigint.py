@@ -1,0 +1,128 @@
+"""Interrupt `flexmb run` and check that the results file holds the completed steps.
+
+usage: /usr/bin/python3 tests/test_sigint.py FLEXMB CASE.yaml
+
+Makes a long version of CASE (solver h = 1e-5, t_end = 1000: hours of work), starts
+`flexmb run`, sends SIGINT after about a second (then the same with SIGTERM), and checks
+the exit status (130, 143), that the HDF5 file opens, that every dataset has the same
+number of records as /time, which is > 0, that the times are k * h, and that the XDMF
+sidecar describes exactly those records. Finally SIGKILL (no clean close): the file
+written so far must still open with whole records flushed within about a second.
+"""
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import h5py
+import numpy as np
+
+H = 1e-5
+FAILURES = []
+
+
+def check(cond, msg):
+    if not cond:
+        FAILURES.append(msg)
+        print("FAIL: " + msg)
+    return cond
+
+
+def long_case(case, tmp):
+    text = open(case, encoding="utf-8").read()
+    solver = "solver: {integrator: hht, alpha: -0.05, h: %g, t_end: 1000}" % H
+    text, n = re.subn(r"(?m)^solver:.*$", solver, text)
+    if n == 0:
+        text += "\n" + solver + "\n"
+    text = re.sub(r"(?m)^output:.*$", "", text)
+    path = os.path.join(tmp, "long.yaml")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+def wait_for_records(h5, proc, seconds):
+    """Wait until the writer has flushed something (file exists) and `seconds` passed."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 30:
+        if proc.poll() is not None:
+            return False
+        if os.path.exists(h5) and time.monotonic() - t0 >= seconds:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def check_file(h5, sig, clean):
+    label = signal.Signals(sig).name
+    if not check(os.path.exists(h5), "%s: results file exists" % label):
+        return
+    try:
+        f = h5py.File(h5, "r")
+    except OSError as e:
+        check(False, "%s: results file opens: %s" % (label, e))
+        return
+    with f:
+        t = f["time"][:]
+        nt = len(t)
+        print("%s: %d records, last t = %g" % (label, nt, t[-1] if nt else float("nan")))
+        check(nt > 0, "%s: at least one record" % label)
+        lengths = {}
+        f.visititems(lambda n, o: lengths.__setitem__(n, o.shape[0])
+                     if isinstance(o, h5py.Dataset) and not n.endswith("point_names") else None)
+        bad = {n: k for n, k in lengths.items() if k != nt}
+        check(not bad, "%s: every dataset has %d records: %s" % (label, nt, bad))
+        k = np.arange(nt)
+        check(np.allclose(t, k * H, rtol=1e-9, atol=1e-12), "%s: time = k h" % label)
+        check(t[-1] < 1000, "%s: stopped before t_end" % label)
+        if nt:
+            q = f["bodies"][next(iter(f["bodies"]))]["q"][-1]
+            check(np.all(np.isfinite(q)), "%s: last record is complete" % label)
+    xmf = h5[:-3] + ".xmf"
+    if clean and check(os.path.exists(xmf), "%s: sidecar exists" % label):
+        ntx = len(re.findall(r"<Time Value=", open(xmf, encoding="utf-8").read()))
+        check(ntx == nt, "%s: sidecar describes the %d records (%d)" % (label, nt, ntx))
+
+
+def run_and_signal(flexmb, case, tmp, sig, expect):
+    h5 = os.path.join(tmp, "int_%d.h5" % sig)
+    proc = subprocess.Popen([flexmb, "run", case, "-o", h5], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    started = wait_for_records(h5, proc, 1.0)
+    if not check(started, "%s: run started and created its file" % signal.Signals(sig).name):
+        proc.kill()
+        print(proc.communicate()[1])
+        return
+    proc.send_signal(sig)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        check(False, "%s: run did not stop within 60 s" % signal.Signals(sig).name)
+    print(out, err, sep="")
+    label = signal.Signals(sig).name
+    if expect is not None:
+        check(proc.returncode == expect, "%s: exit status %d, expected %d"
+              % (label, proc.returncode, expect))
+        check("interrupted" in err, "%s: stderr says interrupted" % label)
+        check(os.path.basename(h5) in out, "%s: summary names the output" % label)
+    check_file(h5, sig, clean=expect is not None)
+
+
+def main(argv):
+    flexmb, case = argv[1], argv[2]
+    with tempfile.TemporaryDirectory(prefix="fmb_sigint_") as tmp:
+        long = long_case(case, tmp)
+        run_and_signal(flexmb, long, tmp, signal.SIGINT, 130)
+        run_and_signal(flexmb, long, tmp, signal.SIGTERM, 143)
+        run_and_signal(flexmb, long, tmp, signal.SIGKILL, None)
+    print("%d failure(s)" % len(FAILURES))
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
