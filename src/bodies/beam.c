@@ -419,3 +419,37 @@ int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
     for_each_point(bm, muu_visit, &c);
     return 0;
 }
+
+extern void dsygv_(const int *itype, const char *jobz, const char *uplo, const int *n, double *a,
+                   const int *lda, double *b, const int *ldb, double *w, double *work,
+                   const int *lwork, int *info);
+
+int fmb_model_beam_modes(fmb_model_t *m, int body, double *omega, int nmax)
+{
+    if (!fmb_model_body_is_beam(m, body))
+        return fmb_model_error(m, FMB_ERR_ARG, "body %d is not a beam", body);
+    const fmb_beam_t *bm = m->bodies[body].data;
+    const int ne = bm->ndof - 3;
+    /* K phi = omega^2 Muu phi with the frame held by the reference conditions: the
+     * generalized symmetric-definite eigenproblem, by LAPACK's dsygv (dense). */
+    double *K = malloc((size_t)ne * ne * sizeof *K), *M = malloc((size_t)ne * ne * sizeof *M);
+    double *w = malloc((size_t)ne * sizeof *w);
+    int lwork = 3 * ne + 64;
+    double *work = malloc((size_t)lwork * sizeof *work);
+    if (!K || !M || !w || !work) {
+        free(K), free(M), free(w), free(work);
+        return fmb_model_error(m, FMB_ERR_NOMEM, "out of memory");
+    }
+    memcpy(K, bm->K, (size_t)ne * ne * sizeof *K);
+    memcpy(M, bm->Muu, (size_t)ne * ne * sizeof *M);
+    int itype = 1, info = 0;
+    dsygv_(&itype, "N", "U", &ne, K, &ne, M, &ne, w, work, &lwork, &info);
+    int count = 0;
+    if (info == 0)
+        for (int k = 0; k < ne && count < nmax; k++) omega[count++] = sqrt(fmax(w[k], 0.0));
+    free(K), free(M), free(w), free(work);
+    if (info != 0)
+        return fmb_model_error(m, FMB_ERR_LINSOLVE, "beam '%s': eigenvalue solver failed (%d)",
+                               m->bodies[body].name, info);
+    return count;
+}

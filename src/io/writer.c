@@ -36,13 +36,20 @@ typedef struct wbody {
     int b, offset, ndof, npoints;
     double *u; /* 2 * npoints body-frame points */
     int ds_q, ds_qd, ds_qdd, ds_pose, ds_points;
+    int nnodes;          /* beam bodies: node count (0 for rigid bodies) */
+    double *bx, *by;     /* beam node scratch: inertial x, y (nnodes each) */
+    int ds_bpoints, ds_bdefl; /* /beams/<body>/points, deflection */
 } wbody_t;
+
+#define WRITER_MAX_OUTPUTS 16 /* extra outputs per joint written */
 
 typedef struct wjoint {
     int j;
     int body;   /* body whose joint point gives the position (ground: inertial) */
     double u[2];
     int ds_reaction, ds_violation, ds_position;
+    int noutputs;                   /* extra outputs (/<group>/<joint>/<name>) */
+    int ds_out[WRITER_MAX_OUTPUTS];
 } wjoint_t;
 
 struct fmb_writer {
