@@ -219,6 +219,13 @@ int fmb_model_row_joint(const fmb_model_t *model, int row, int *local_row);
 
 typedef enum fmb_integrator { FMB_HHT = 0, FMB_NEWMARK = 1 } fmb_integrator;
 
+/* Fill-reducing ordering of the sparse KKT factorization (UMFPACK). */
+typedef enum fmb_ordering {
+    FMB_ORDERING_AMD = 0, /* AMD/COLAMD (default; best for small mechanisms) */
+    FMB_ORDERING_METIS,   /* METIS nested dissection (large meshes) */
+    FMB_ORDERING_BEST     /* let UMFPACK try several and keep the best */
+} fmb_ordering;
+
 typedef struct fmb_sim_options {
     fmb_integrator integrator; /* default FMB_HHT */
     double alpha;        /* HHT alpha in [-1/3, 0]; default -0.05. Ignored by NEWMARK */
@@ -230,6 +237,7 @@ typedef struct fmb_sim_options {
     double rtol, atol;   /* Newton increment tolerances on q; default 1e-10, 1e-12 */
     double phi_tol;      /* constraint violation tolerance, m or rad; default 1e-11 */
     int halving;         /* max step halvings on Newton failure; default 4 (0: none) */
+    fmb_ordering ordering; /* default FMB_ORDERING_AMD */
 } fmb_sim_options_t;
 
 void fmb_sim_options_default(fmb_sim_options_t *opts);

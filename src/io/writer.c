@@ -71,6 +71,7 @@ struct fmb_writer {
     fmb_xdmf_t xdmf;
     fmb_xdmf_item_t *items;
     char **item_paths;
+    char **item_attr_paths; /* point-data datasets of the items (NULL if none) */
     int nitems;
     int failed; /* sticky status after an HDF5 failure */
     char err[512];
@@ -197,6 +198,36 @@ static int string_list(hid_t loc, const char *name, const char *const *values, h
     if (type >= 0)
         H5Tclose(type);
     return st < 0 ? -1 : 0;
+}
+
+/* Static 1-D dataset of doubles. */
+static int double_list(hid_t loc, const char *name, const double *values, hsize_t n)
+{
+    hid_t space = H5Screate_simple(1, &n, NULL);
+    hid_t ds = -1;
+    herr_t st = -1;
+    if (space >= 0) {
+        ds = H5Dcreate2(loc, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT,
+                        H5P_DEFAULT);
+        if (ds >= 0)
+            st = n ? H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) : 0;
+    }
+    if (ds >= 0)
+        H5Dclose(ds);
+    if (space >= 0)
+        H5Sclose(space);
+    return st < 0 ? -1 : 0;
+}
+
+/* Open the group loc/name, creating it if needed (negative on failure). */
+static hid_t group_open_create(hid_t loc, const char *name)
+{
+    htri_t ex = H5Lexists(loc, name, H5P_DEFAULT);
+    if (ex > 0)
+        return H5Gopen2(loc, name, H5P_DEFAULT);
+    if (ex < 0)
+        return -1;
+    return H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
 }
 
 /* ---------------------------------------------------------------- datasets */
@@ -342,6 +373,97 @@ static int make_columns(int ndof, char *out, size_t len)
     return 0;
 }
 
+/* /beams/<body>/{x0, points, deflection} for every beam body. */
+static int write_beams_layout(fmb_writer_t *w)
+{
+    const fmb_model_t *m = w->model;
+    hid_t gbeams = -1;
+    int st = 0;
+    for (int i = 0; i < w->nbodies && st >= 0; i++) {
+        wbody_t *wb = &w->bodies[i];
+        wb->ds_bpoints = wb->ds_bdefl = -1;
+        if (fmb_model_body_is_beam(m, wb->b) <= 0)
+            continue;
+        int nn = fmb_model_beam_num_nodes(m, wb->b);
+        if (nn < 2)
+            continue;
+        if (gbeams < 0 &&
+            (gbeams = H5Gcreate2(w->file, "beams", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0)
+            return werr(w, FMB_ERR_HDF5, "%s: cannot create group /beams", w->h5path);
+        wb->nnodes = nn;
+        wb->bx = malloc(3 * (size_t)nn * sizeof *wb->bx);
+        if (!wb->bx) {
+            st = werr(w, FMB_ERR_NOMEM, "out of memory");
+            break;
+        }
+        wb->by = wb->bx + nn;
+        double *x0 = wb->bx + 2 * nn; /* scratch, also the node positions once */
+        for (int k = 0; k < nn; k++)
+            x0[k] = fmb_model_beam_node_x(m, wb->b, k);
+        char name[FMB_NAME_MAX + 8];
+        link_name(fmb_model_body_name(m, wb->b), name, sizeof name);
+        hid_t g = H5Gcreate2(gbeams, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        if (g < 0) {
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot create group /beams/%s", w->h5path, name);
+            break;
+        }
+        if (double_list(g, "x0", x0, (hsize_t)nn) < 0 || attr_int(g, "index", wb->b) < 0 ||
+            attr_int(g, "nnodes", nn) < 0)
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot write /beams/%s/x0", w->h5path, name);
+        hsize_t t2[2] = {(hsize_t)nn, 3}, t1[1] = {(hsize_t)nn};
+        if (st >= 0)
+            wb->ds_bpoints = st = wds_create(w, g, "points", 0, 3, t2, "x,y,z");
+        if (st >= 0)
+            wb->ds_bdefl = st = wds_create(w, g, "deflection", 0, 2, t1, NULL);
+        H5Gclose(g);
+    }
+    if (gbeams >= 0)
+        H5Gclose(gbeams);
+    return st < 0 ? st : 0;
+}
+
+/* /<group>/<joint>/<name> for every joint with extra outputs (e.g. /sliders/D/s). */
+static int write_outputs_layout(fmb_writer_t *w)
+{
+    const fmb_model_t *m = w->model;
+    int st = 0;
+    for (int i = 0; i < w->njoints && st >= 0; i++) {
+        wjoint_t *wj = &w->joints[i];
+        int n = fmb_model_joint_num_outputs(m, wj->j);
+        const char *group = n > 0 ? fmb_model_joint_output_group(m, wj->j) : NULL;
+        if (n <= 0 || !group || !*group)
+            continue;
+        if (n > WRITER_MAX_OUTPUTS)
+            n = WRITER_MAX_OUTPUTS;
+        char gname[FMB_NAME_MAX + 8], jname[FMB_NAME_MAX + 8];
+        link_name(group, gname, sizeof gname);
+        link_name(fmb_model_joint_name(m, wj->j), jname, sizeof jname);
+        hid_t gg = group_open_create(w->file, gname);
+        hid_t g = gg >= 0 ? H5Gcreate2(gg, jname, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
+        if (g < 0)
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot create group /%s/%s", w->h5path, gname,
+                      jname);
+        if (st >= 0) {
+            const char *tn = fmb_model_joint_type_name(m, wj->j);
+            if (attr_int(g, "joint_index", wj->j) < 0 || attr_string(g, "type", tn ? tn : "") < 0)
+                st = werr(w, FMB_ERR_HDF5, "%s: cannot write /%s/%s attributes", w->h5path,
+                          gname, jname);
+        }
+        for (int k = 0; k < n && st >= 0; k++) {
+            char oname[FMB_NAME_MAX + 8];
+            link_name(fmb_model_joint_output_name(m, wj->j, k), oname, sizeof oname);
+            wj->ds_out[k] = st = wds_create(w, g, oname, 0, 1, NULL, NULL);
+        }
+        if (st >= 0)
+            wj->noutputs = n;
+        if (g >= 0)
+            H5Gclose(g);
+        if (gg >= 0)
+            H5Gclose(gg);
+    }
+    return st < 0 ? st : 0;
+}
+
 static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_text)
 {
     const fmb_model_t *m = w->model;
@@ -402,7 +524,7 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
         wb->offset = fmb_model_body_offset(m, b);
         wb->ndof = fmb_model_body_ndof(m, b);
         wb->npoints = fmb_model_body_num_points(m, b);
-        wb->ds_points = -1;
+        wb->ds_points = wb->ds_bpoints = wb->ds_bdefl = -1;
         if (wb->npoints > 0) {
             wb->u = malloc(2 * (size_t)wb->npoints * sizeof *wb->u);
             if (!wb->u) {
@@ -452,6 +574,8 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
     H5Gclose(gb);
     if (st < 0)
         return st;
+    if ((st = write_beams_layout(w)) < 0)
+        return st;
 
     /* Joints. */
     int nj = fmb_model_num_joints(m);
@@ -495,7 +619,9 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
         H5Gclose(g);
     }
     H5Gclose(gj);
-    return st < 0 ? st : 0;
+    if (st < 0)
+        return st;
+    return write_outputs_layout(w);
 }
 
 /* Sidecar items: every body (its points, else its frame origin), every joint that sits
@@ -506,21 +632,38 @@ static int setup_xdmf(fmb_writer_t *w)
     int n = w->nbodies + w->njoints;
     w->items = calloc(n > 0 ? (size_t)n : 1, sizeof *w->items);
     w->item_paths = calloc(n > 0 ? (size_t)n : 1, sizeof *w->item_paths);
-    if (!w->items || !w->item_paths)
+    w->item_attr_paths = calloc(n > 0 ? (size_t)n : 1, sizeof *w->item_attr_paths);
+    if (!w->items || !w->item_paths || !w->item_attr_paths)
         return werr(w, FMB_ERR_NOMEM, "out of memory");
     char name[FMB_NAME_MAX + 8], path[2 * FMB_NAME_MAX + 64];
     for (int i = 0; i < w->nbodies; i++) {
         const wbody_t *b = &w->bodies[i];
         link_name(fmb_model_body_name(m, b->b), name, sizeof name);
-        snprintf(path, sizeof path, "/bodies/%s/%s", name, b->npoints > 0 ? "points" : "pose");
         fmb_xdmf_item_t *it = &w->items[w->nitems];
+        it->name = fmb_model_body_name(m, b->b);
+        if (b->ds_bpoints >= 0) {
+            /* Beam: polyline through the deformed nodes, deflection as point data. */
+            snprintf(path, sizeof path, "/beams/%s/points", name);
+            if (!(w->item_paths[w->nitems] = dupstr(path)))
+                return werr(w, FMB_ERR_NOMEM, "out of memory");
+            snprintf(path, sizeof path, "/beams/%s/deflection", name);
+            if (!(w->item_attr_paths[w->nitems] = dupstr(path)))
+                return werr(w, FMB_ERR_NOMEM, "out of memory");
+            it->dataset = w->item_paths[w->nitems];
+            it->attr_name = "deflection";
+            it->attr_dataset = w->item_attr_paths[w->nitems++];
+            it->npoints = b->nnodes;
+            it->rank = 3;
+            it->ncols = 3;
+            continue;
+        }
+        snprintf(path, sizeof path, "/bodies/%s/%s", name, b->npoints > 0 ? "points" : "pose");
         if (!(w->item_paths[w->nitems] = dupstr(path)))
             return werr(w, FMB_ERR_NOMEM, "out of memory");
-        it->name = fmb_model_body_name(m, b->b);
         it->dataset = w->item_paths[w->nitems++];
         it->npoints = b->npoints > 0 ? b->npoints : 1;
         it->rank = b->npoints > 0 ? 3 : 2;
-        it->ncols = 3;
+        it->ncols = b->npoints > 0 ? 2 : 3;
     }
     for (int i = 0; i < w->njoints; i++) {
         if (m->joints[w->joints[i].j].type == FMB_JOINT_DRIVER_ANGLE)
@@ -558,13 +701,19 @@ static void writer_free(fmb_writer_t *w)
     free(w->ds);
     if (w->file >= 0)
         H5Fclose(w->file);
-    for (int i = 0; i < w->nbodies; i++)
+    for (int i = 0; i < w->nbodies; i++) {
         free(w->bodies[i].u);
+        free(w->bodies[i].bx);
+    }
     free(w->bodies);
     free(w->joints);
-    for (int i = 0; i < w->nitems; i++)
+    for (int i = 0; i < w->nitems; i++) {
         free(w->item_paths[i]);
+        if (w->item_attr_paths)
+            free(w->item_attr_paths[i]);
+    }
     free(w->item_paths);
+    free(w->item_attr_paths);
     free(w->items);
     free(w->xdmf.path);
     free(w->xdmf.h5name);
@@ -645,6 +794,15 @@ int fmb_writer_append(fmb_writer_t *w, const fmb_sim_t *sim)
             for (int k = 0; k < b->npoints; k++)
                 fmb_sim_body_point(sim, b->b, b->u + 2 * k, r + 2 * k);
         }
+        if (b->ds_bpoints >= 0) {
+            double *r = row_d(w, b->ds_bpoints);
+            fmb_sim_beam_state(sim, b->b, b->bx, b->by, row_d(w, b->ds_bdefl));
+            for (int k = 0; k < b->nnodes; k++) {
+                r[3 * k + 0] = b->bx[k];
+                r[3 * k + 1] = b->by[k];
+                r[3 * k + 2] = 0.0;
+            }
+        }
     }
     for (int i = 0; i < w->njoints; i++) {
         const wjoint_t *j = &w->joints[i];
@@ -656,6 +814,15 @@ int fmb_writer_append(fmb_writer_t *w, const fmb_sim_t *sim)
             r[1] = j->u[1];
         } else {
             fmb_sim_body_point(sim, j->body, j->u, r);
+        }
+        if (j->noutputs > 0) {
+            double val[WRITER_MAX_OUTPUTS + 64];
+            int n = fmb_model_joint_num_outputs(w->model, j->j);
+            if (n <= (int)(sizeof val / sizeof val[0])) {
+                fmb_sim_joint_outputs(sim, j->j, val);
+                for (int k = 0; k < j->noutputs; k++)
+                    *row_d(w, j->ds_out[k]) = val[k];
+            }
         }
     }
     w->nbuf++;

@@ -20,15 +20,20 @@ void fmb_model_force_bodies(const fmb_model_t *model, int force, int body[2]);
 /* ---- XDMF sidecar (xdmf.c) ---------------------------------------------------
  * The sidecar describes record i as a spatial collection of one grid per drawn body
  * (polyline through its points, hyperslab [i, :, :] of /bodies/NAME/points; a body
- * without points: its frame origin, hyperslab [i, 0:2] of /bodies/NAME/pose) and one
- * vertex grid per drawn joint (hyperslab [i, :] of /joints/NAME/position). */
+ * without points: its frame origin, hyperslab [i, 0:2] of /bodies/NAME/pose; a beam:
+ * polyline through its nodes, hyperslab [i, :, :] of /beams/NAME/points, with the point
+ * attribute "deflection" from [i, :] of /beams/NAME/deflection) and one vertex grid per
+ * drawn joint (hyperslab [i, :] of /joints/NAME/position). */
 typedef struct fmb_xdmf_item {
     const char *name;    /* grid name (body or joint name) */
     const char *dataset; /* absolute dataset path in the HDF5 file */
     int npoints;         /* points per record (joint: 1) */
-    int rank;            /* 3: dataset [nt x npoints x 2]; 2: dataset [nt x ncols], one
-                            point from its first two columns */
-    int ncols;           /* rank 2: values per record (2 for a position, 3 for a pose) */
+    int rank;            /* 3: dataset [nt x npoints x ncols] (ncols 2: XY, 3: XYZ);
+                            2: dataset [nt x ncols], one point from its first two columns */
+    int ncols;           /* values per point (rank 3) or per record (rank 2: 2 for a
+                            position, 3 for a pose) */
+    const char *attr_name;    /* optional scalar point attribute (NULL if none) */
+    const char *attr_dataset; /* its dataset [nt x npoints] */
 } fmb_xdmf_item_t;
 
 typedef struct fmb_xdmf {

@@ -75,8 +75,9 @@ static void put_record(FILE *f, const fmb_xdmf_t *x, long i, double t, long nrec
                 "\" GridType=\"Uniform\">\n"
                 "     <Topology TopologyType=\"%s\" NumberOfElements=\"1\" "
                 "NodesPerElement=\"%d\"/>\n"
-                "     <Geometry GeometryType=\"XY\">\n",
-                np >= 2 ? "Polyline" : "Polyvertex", np);
+                "     <Geometry GeometryType=\"%s\">\n",
+                np >= 2 ? "Polyline" : "Polyvertex", np,
+                it->rank == 3 && it->ncols == 3 ? "XYZ" : "XY");
         if (it->rank == 2)
             fprintf(f,
                     "      <DataItem ItemType=\"HyperSlab\" Dimensions=\"1 2\" "
@@ -88,17 +89,37 @@ static void put_record(FILE *f, const fmb_xdmf_t *x, long i, double t, long nrec
                     i, nrec, it->ncols);
         else
             fprintf(f,
-                    "      <DataItem ItemType=\"HyperSlab\" Dimensions=\"1 %d 2\" "
+                    "      <DataItem ItemType=\"HyperSlab\" Dimensions=\"1 %d %d\" "
                     "Type=\"HyperSlab\">\n"
-                    "       <DataItem Dimensions=\"3 3\" Format=\"XML\">%ld 0 0 1 1 1 1 %d 2"
+                    "       <DataItem Dimensions=\"3 3\" Format=\"XML\">%ld 0 0 1 1 1 1 %d %d"
                     "</DataItem>\n"
-                    "       <DataItem Dimensions=\"%ld %d 2\" NumberType=\"Float\" "
+                    "       <DataItem Dimensions=\"%ld %d %d\" NumberType=\"Float\" "
                     "Precision=\"8\" Format=\"HDF\">",
-                    np, i, np, nrec, np);
+                    np, it->ncols, i, np, it->ncols, nrec, np, it->ncols);
         put_escaped(f, x->h5name);
         fputc(':', f);
         put_escaped(f, it->dataset);
-        fputs("</DataItem>\n      </DataItem>\n     </Geometry>\n    </Grid>\n", f);
+        fputs("</DataItem>\n      </DataItem>\n     </Geometry>\n", f);
+        if (it->attr_name && it->attr_dataset) {
+            /* Point data, read through a hyperslab too (the reader does not cache
+             * attributes, so the values follow the time step). */
+            fputs("     <Attribute Name=\"", f);
+            put_escaped(f, it->attr_name);
+            fprintf(f,
+                    "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
+                    "      <DataItem ItemType=\"HyperSlab\" Dimensions=\"1 %d\" "
+                    "Type=\"HyperSlab\">\n"
+                    "       <DataItem Dimensions=\"3 2\" Format=\"XML\">%ld 0 1 1 1 %d"
+                    "</DataItem>\n"
+                    "       <DataItem Dimensions=\"%ld %d\" NumberType=\"Float\" "
+                    "Precision=\"8\" Format=\"HDF\">",
+                    np, i, np, nrec, np);
+            put_escaped(f, x->h5name);
+            fputc(':', f);
+            put_escaped(f, it->attr_dataset);
+            fputs("</DataItem>\n      </DataItem>\n     </Attribute>\n", f);
+        }
+        fputs("    </Grid>\n", f);
     }
     fputs("   </Grid>\n", f);
 }

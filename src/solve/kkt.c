@@ -63,7 +63,12 @@ static int build_pattern(fmb_kkt_t *k)
                                        k->Ax, k->Map);
     if (st != UMFPACK_OK) return FMB_ERR_LINSOLVE;
     if (k->symbolic) umfpack_di_free_symbolic(&k->symbolic);
-    st = umfpack_di_symbolic(k->n, k->n, k->Ap, k->Ai, k->Ax, &k->symbolic, NULL, NULL);
+    double control[UMFPACK_CONTROL];
+    umfpack_di_defaults(control);
+    static const double orderings[] = {UMFPACK_ORDERING_AMD, UMFPACK_ORDERING_METIS,
+                                       UMFPACK_ORDERING_BEST};
+    if (k->ordering >= 0 && k->ordering < 3) control[UMFPACK_ORDERING] = orderings[k->ordering];
+    st = umfpack_di_symbolic(k->n, k->n, k->Ap, k->Ai, k->Ax, &k->symbolic, control, NULL);
     if (st != UMFPACK_OK) return st == UMFPACK_ERROR_out_of_memory ? FMB_ERR_NOMEM
                                                                    : FMB_ERR_LINSOLVE;
     k->nsymbolic++;

@@ -16,6 +16,7 @@ typedef struct fmb_kkt {
     void *symbolic, *numeric;
     long nsymbolic, nnumeric;
     double rcond;
+    int ordering; /* fmb_ordering */
 } fmb_kkt_t;
 
 int fmb_kkt_init(fmb_kkt_t *k, int n);

@@ -125,6 +125,7 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     s->sphi = s->sw + mn;
     s->sphi2 = s->sphi + mr;
     fmb_kkt_init(&s->kkt, (int)N);
+    s->kkt.ordering = (int)s->opts.ordering;
     return s;
 }
 
@@ -400,6 +401,8 @@ static int check_options(fmb_sim_t *s)
     if (o->max_newton < 1 || o->output_every < 1 || o->halving < 0)
         return fmb_sim_error(s, FMB_ERR_ARG,
                              "max_newton and output_every must be >= 1, halving >= 0");
+    if ((int)o->ordering < 0 || o->ordering > FMB_ORDERING_BEST)
+        return fmb_sim_error(s, FMB_ERR_ARG, "unknown ordering %d", (int)o->ordering);
     if (!(o->rtol >= 0 && o->atol > 0 && o->phi_tol > 0))
         return fmb_sim_error(s, FMB_ERR_ARG, "tolerances must be positive");
     return 0;
