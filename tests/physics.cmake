@@ -10,3 +10,13 @@ add_test(NAME pendulum_energy_order COMMAND test_pendulum energy)
 # Driven four-bar: joint reactions and drive torque against Newton-Euler.
 fmb_c_test(test_four_bar)
 add_test(NAME four_bar_reactions COMMAND test_four_bar)
+# Second-order convergence of the reactions with HHT alpha = -0.05.
+add_test(NAME four_bar_reaction_order COMMAND test_four_bar order)
+
+# Constraint violation at every step and energy conservation for small mechanisms,
+# with the default HHT alpha = -0.05 and with alpha = 0 (trapezoidal rule).
+fmb_c_test(test_constraints)
+foreach(c pendulum four_bar four_bar_driven slider_crank weld spring spring_damper)
+  add_test(NAME constraints_${c} COMMAND test_constraints ${c} -0.05)
+  add_test(NAME constraints_${c}_trapezoidal COMMAND test_constraints ${c} 0)
+endforeach()

@@ -217,7 +217,11 @@ int fmb_model_row_joint(const fmb_model_t *model, int row, int *local_row);
 
 /* ---------------------------------------------------------------- simulation */
 
-typedef enum fmb_integrator { FMB_HHT = 0, FMB_NEWMARK = 1 } fmb_integrator;
+typedef enum fmb_integrator {
+    FMB_HHT = 0,              /* HHT-alpha (default) */
+    FMB_NEWMARK = 1,          /* plain Newmark (beta, gamma) */
+    FMB_GENERALIZED_ALPHA = 2 /* Chung-Hulbert generalized-alpha (rho_inf) */
+} fmb_integrator;
 
 /* Fill-reducing ordering of the sparse KKT factorization (UMFPACK). */
 typedef enum fmb_ordering {
@@ -230,6 +234,7 @@ typedef struct fmb_sim_options {
     fmb_integrator integrator; /* default FMB_HHT */
     double alpha;        /* HHT alpha in [-1/3, 0]; default -0.05. Ignored by NEWMARK */
     double beta, gamma;  /* NEWMARK only; default 0.25, 0.5 */
+    double rho_inf;      /* GENERALIZED_ALPHA spectral radius at infinity, [0, 1]; 0.8 */
     double h;            /* time step, s; default 1e-3 */
     double t_end;        /* end time, s; default 1 */
     int output_every;    /* record every k-th step; default 1 */

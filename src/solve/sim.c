@@ -41,6 +41,7 @@ void fmb_sim_options_default(fmb_sim_options_t *o)
     o->alpha = -0.05;
     o->beta = 0.25;
     o->gamma = 0.5;
+    o->rho_inf = 0.8;
     o->h = 1e-3;
     o->t_end = 1.0;
     o->output_every = 1;
@@ -51,16 +52,30 @@ void fmb_sim_options_default(fmb_sim_options_t *o)
     o->halving = 4;
 }
 
-static void coefficients(const fmb_sim_t *s, double *alpha, double *beta, double *gamma)
+/* Generalized-alpha family (Chung and Hulbert 1993; Arnold and Bruels 2007):
+ *   (1 - am) a_{n+1} + am a_n = (1 - af) qdd_{n+1} + af qdd_n
+ * HHT-alpha is am = 0, af = -alpha, beta = (1 - alpha)^2 / 4, gamma = 1/2 - alpha;
+ * Newmark is am = af = 0. */
+static void coefficients(const fmb_sim_t *s, double *am, double *af, double *beta,
+                         double *gamma)
 {
-    if (s->opts.integrator == FMB_HHT) {
-        *alpha = s->opts.alpha;
-        *beta = 0.25 * (1.0 - *alpha) * (1.0 - *alpha);
-        *gamma = 0.5 - *alpha;
+    const fmb_sim_options_t *o = &s->opts;
+    if (o->integrator == FMB_HHT) {
+        *am = 0.0;
+        *af = -o->alpha;
+        *beta = 0.25 * (1.0 - o->alpha) * (1.0 - o->alpha);
+        *gamma = 0.5 - o->alpha;
+    } else if (o->integrator == FMB_GENERALIZED_ALPHA) {
+        const double rho = o->rho_inf;
+        *am = (2.0 * rho - 1.0) / (rho + 1.0);
+        *af = rho / (rho + 1.0);
+        *gamma = 0.5 - *am + *af;
+        *beta = 0.25 * (1.0 - *am + *af) * (1.0 - *am + *af);
     } else {
-        *alpha = 0.0;
-        *beta = s->opts.beta;
-        *gamma = s->opts.gamma;
+        *am = 0.0;
+        *af = 0.0;
+        *beta = o->beta;
+        *gamma = o->gamma;
     }
 }
 
@@ -81,10 +96,12 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     s->qd = calloc(n + 1, sizeof(double));
     s->qdd = calloc(n + 1, sizeof(double));
     s->lam = calloc(m + 1, sizeof(double));
-    s->Fn = calloc(n + 1, sizeof(double));
+    s->acc = calloc(n + 1, sizeof(double));
+    s->zero = calloc(m + 1, sizeof(double));
     s->save = calloc(4 * n + m + 1, sizeof(double));
     s->work = calloc(3 * N + 1, sizeof(double));
-    if (!s->q || !s->qd || !s->qdd || !s->lam || !s->Fn || !s->save || !s->work) {
+    if (!s->q || !s->qd || !s->qdd || !s->lam || !s->acc || !s->save || !s->work ||
+        !s->zero) {
         fmb_sim_destroy(&s);
         return NULL;
     }
@@ -134,7 +151,8 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     if (!ps || !*ps) return;
     fmb_sim_t *s = *ps;
     fmb_kkt_free(&s->kkt);
-    free(s->q), free(s->qd), free(s->qdd), free(s->lam), free(s->Fn), free(s->save);
+    free(s->q), free(s->qd), free(s->qdd), free(s->lam), free(s->acc), free(s->save);
+    free(s->zero);
     free(s->work);
     free(s->scratch);
     free(s);
@@ -398,6 +416,11 @@ static int check_options(fmb_sim_t *s)
         return fmb_sim_error(s, FMB_ERR_ARG,
                              "Newmark needs beta > 0 and gamma >= 1/2 (got %g, %g)", o->beta,
                              o->gamma);
+    if (o->integrator == FMB_GENERALIZED_ALPHA && !(o->rho_inf >= 0 && o->rho_inf <= 1))
+        return fmb_sim_error(s, FMB_ERR_ARG, "generalized-alpha rho_inf must be in [0, 1] (got %g)",
+                             o->rho_inf);
+    if ((int)o->integrator < 0 || o->integrator > FMB_GENERALIZED_ALPHA)
+        return fmb_sim_error(s, FMB_ERR_ARG, "unknown integrator %d", (int)o->integrator);
     if (o->max_newton < 1 || o->output_every < 1 || o->halving < 0)
         return fmb_sim_error(s, FMB_ERR_ARG,
                              "max_newton and output_every must be >= 1, halving >= 0");
@@ -482,6 +505,57 @@ static double power(const fmb_sim_t *s)
     return P;
 }
 
+/* Accelerations and multipliers consistent with (q, qd, t):
+ *   [M Phi_q^T; Phi_q 0] [qdd; lam] = [Q; gamma],
+ *   gamma_k = -qd^T (d2 Phi_k/dq2) qd - Phi_tt,k.
+ * With factor = 0 the current factorization of that matrix is reused. */
+static int accel_solve(fmb_sim_t *s, int factor, double *qdd, double *lam)
+{
+    const int n = s->n, m = s->m, N = n + m;
+    const fmb_model_t *md = s->model;
+    double *rhs = s->work, *x = s->work + N;
+    int rc;
+    if (factor) {
+        const coeffs_t c = {1, 0, 0, 0, 1, 0};
+        assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
+        rc = fmb_kkt_factor(&s->kkt);
+        s->stats.factorizations = s->kkt.nnumeric;
+        s->stats.symbolic = s->kkt.nsymbolic;
+        if (rc == FMB_ERR_SINGULAR) return singular_error(s, s->q, s->t, "for the accelerations");
+        if (rc) return fmb_sim_error(s, rc, "linear solver failure at t = %.9g", s->t);
+    }
+    fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->zero, s->t, NULL, rhs); /* -Q */
+    for (int i = 0; i < n; i++) rhs[i] = -rhs[i];
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        fmb_bodyview_t v[2];
+        joint_views(s, j, s->q, s->qd, v);
+        const int nr = j->klass->nrows, n0 = v[0].ndof, nn = n0 + v[1].ndof;
+        double *vloc = s->sv;
+        for (int k = 0; k < nn; k++) {
+            int g = gidx(md, j->body, n0, k);
+            vloc[k] = g >= 0 ? s->qd[g] : 0.0;
+        }
+        double *pt = zeroed(s->sphi, (size_t)nr), *ptt = zeroed(s->sphi2, (size_t)nr);
+        if (j->klass->time) j->klass->time(j, s->t, pt, ptt);
+        for (int r = 0; r < nr; r++) {
+            double *w = zeroed(s->sw, (size_t)nr), *H = zeroed(s->sH, (size_t)nn * nn);
+            double quad = 0.0;
+            w[r] = 1.0;
+            j->klass->hess(j, v, s->t, w, H);
+            for (int a = 0; a < nn; a++)
+                for (int b = 0; b < nn; b++) quad += vloc[a] * H[a + nn * b] * vloc[b];
+            rhs[n + j->row + r] = -quad - ptt[r];
+        }
+    }
+    if ((rc = fmb_kkt_solve(&s->kkt, rhs, x)))
+        return fmb_sim_error(s, rc, "linear solve failed for the accelerations at t = %.9g",
+                             s->t);
+    memcpy(qdd, x, (size_t)n * sizeof *x);
+    memcpy(lam, x + n, (size_t)m * sizeof *x);
+    return 0;
+}
+
 int fmb_sim_initialize(fmb_sim_t *s)
 {
     int rc = check_options(s);
@@ -513,37 +587,9 @@ int fmb_sim_initialize(fmb_sim_t *s)
         return rc;
     memcpy(s->qd, x, (size_t)n * sizeof *x);
 
-    /* Accelerations and multipliers: [M Phi_q^T; Phi_q 0] [qdd; lam] = [Q; gamma],
-     * gamma_k = -qd^T (d2 Phi_k/dq2) qd - Phi_tt,k. The matrix is unchanged. */
-    fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, s->t, NULL, rhs); /* -Q (lam = 0) */
-    for (int i = 0; i < n; i++) rhs[i] = -rhs[i];
-    for (int i = 0; i < md->njoints; i++) {
-        const fmb_joint_t *j = &md->joints[i];
-        fmb_bodyview_t v[2];
-        joint_views(s, j, s->q, s->qd, v);
-        const int nr = j->klass->nrows, n0 = v[0].ndof, nn = n0 + v[1].ndof;
-        double *vloc = s->sv;
-        for (int k = 0; k < nn; k++) {
-            int g = gidx(md, j->body, n0, k);
-            vloc[k] = g >= 0 ? s->qd[g] : 0.0;
-        }
-        double *pt = zeroed(s->sphi, (size_t)nr), *ptt = zeroed(s->sphi2, (size_t)nr);
-        if (j->klass->time) j->klass->time(j, s->t, pt, ptt);
-        for (int r = 0; r < nr; r++) {
-            double *w = zeroed(s->sw, (size_t)nr), *H = zeroed(s->sH, (size_t)nn * nn);
-            double quad = 0.0;
-            w[r] = 1.0;
-            j->klass->hess(j, v, s->t, w, H);
-            for (int a = 0; a < nn; a++)
-                for (int b = 0; b < nn; b++) quad += vloc[a] * H[a + nn * b] * vloc[b];
-            rhs[n + j->row + r] = -quad - ptt[r];
-        }
-    }
-    if ((rc = fmb_kkt_solve(&s->kkt, rhs, x)))
-        return fmb_sim_error(s, rc, "linear solve failed for the initial accelerations");
-    memcpy(s->qdd, x, (size_t)n * sizeof *x);
-    memcpy(s->lam, x + n, (size_t)m * sizeof *x);
-    fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, s->t, NULL, s->Fn);
+    /* Accelerations and multipliers from the same matrix. */
+    if ((rc = accel_solve(s, 0, s->qdd, s->lam))) return rc;
+    memcpy(s->acc, s->qdd, (size_t)n * sizeof *s->qdd);
     s->P = power(s);
     double viol = fmb_sim_eval_phi(s, s->q, s->t, s->work + 2 * N, NULL);
     s->stats.max_violation = viol;
@@ -559,7 +605,7 @@ static void save_state(fmb_sim_t *s)
     memcpy(s->save, s->q, n * sizeof(double));
     memcpy(s->save + n, s->qd, n * sizeof(double));
     memcpy(s->save + 2 * n, s->qdd, n * sizeof(double));
-    memcpy(s->save + 3 * n, s->Fn, n * sizeof(double));
+    memcpy(s->save + 3 * n, s->acc, n * sizeof(double));
     memcpy(s->save + 4 * n, s->lam, m * sizeof(double));
 }
 
@@ -569,7 +615,7 @@ static void restore_state(fmb_sim_t *s)
     memcpy(s->q, s->save, n * sizeof(double));
     memcpy(s->qd, s->save + n, n * sizeof(double));
     memcpy(s->qdd, s->save + 2 * n, n * sizeof(double));
-    memcpy(s->Fn, s->save + 3 * n, n * sizeof(double));
+    memcpy(s->acc, s->save + 3 * n, n * sizeof(double));
     memcpy(s->lam, s->save + 4 * n, m * sizeof(double));
 }
 
@@ -593,18 +639,22 @@ static int invalid_state(fmb_sim_t *s, double t)
 static int try_step(fmb_sim_t *s, double h)
 {
     const int n = s->n, m = s->m, N = n + m;
-    double alpha, beta, gamma;
-    coefficients(s, &alpha, &beta, &gamma);
-    const double bh2 = beta * h * h, t1 = s->t + h;
+    double am, af, beta, gamma;
+    coefficients(s, &am, &af, &beta, &gamma);
+    /* qdd_{n+1} is the unknown; a_{n+1} = ((1-af) qdd_{n+1} + af qdd_n - am a_n)/(1-am),
+     * so dq = beta' h^2 dqdd and dqd = gamma' h dqdd with the primed coefficients. */
+    const double r = (1.0 - af) / (1.0 - am), bp = beta * r, gp = gamma * r;
+    const double bh2 = bp * h * h, t1 = s->t + h;
     double *R = s->work, *x = s->work + N, *phi = s->work + 2 * N;
     double *Mqdd = phi + m; /* n entries after phi inside the third block */
     save_state(s);
     /* Predictor: qdd_{n+1} = qdd_n. */
     for (int i = 0; i < n; i++) {
-        s->q[i] += h * s->qd[i] + h * h * 0.5 * s->qdd[i];
-        s->qd[i] += h * s->qdd[i];
+        const double a0 = s->acc[i], a1 = (s->qdd[i] - am * a0) / (1.0 - am);
+        s->q[i] += h * s->qd[i] + h * h * ((0.5 - beta) * a0 + beta * a1);
+        s->qd[i] += h * ((1.0 - gamma) * a0 + gamma * a1);
     }
-    const coeffs_t c = {1.0, bh2, (1 + alpha) * bh2, (1 + alpha) * gamma * h, 1 + alpha, 0.0};
+    const coeffs_t c = {1.0, bh2, bh2, gp * h, 1.0, 0.0};
     double dq_norm = INFINITY;
     int it;
     for (it = 0; it <= s->opts.max_newton; it++) {
@@ -621,7 +671,11 @@ static int try_step(fmb_sim_t *s, double h)
             s->stats.newton_iterations += it;
             s->stats.steps++;
             if (viol > s->stats.max_violation) s->stats.max_violation = viol;
-            fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, s->t, NULL, s->Fn);
+            /* a_{n+1} from the saved qdd_n and a_n */
+            for (int i = 0; i < n; i++)
+                s->acc[i] = ((1.0 - af) * s->qdd[i] + af * s->save[2 * n + i] -
+                             am * s->save[3 * n + i]) /
+                            (1.0 - am);
             double P = power(s);
             s->W += 0.5 * h * (s->P + P);
             s->P = P;
@@ -629,9 +683,8 @@ static int try_step(fmb_sim_t *s, double h)
         }
         if (it == s->opts.max_newton) break;
         fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, t1, Mqdd, R);
-        for (int i = 0; i < n; i++)
-            R[i] = -bh2 * (Mqdd[i] + (1 + alpha) * R[i] - alpha * s->save[3 * n + i]);
-        for (int r = 0; r < m; r++) R[n + r] = -phi[r];
+        for (int i = 0; i < n; i++) R[i] = -bh2 * (Mqdd[i] + R[i]);
+        for (int k = 0; k < m; k++) R[n + k] = -phi[k];
         assemble(s, s->q, s->qd, s->qdd, s->lam, t1, &c);
         int rc = fmb_kkt_factor(&s->kkt);
         s->stats.factorizations = s->kkt.nnumeric;
@@ -646,12 +699,12 @@ static int try_step(fmb_sim_t *s, double h)
         for (int i = 0; i < n; i++) {
             double d = x[i];
             s->q[i] += d;
-            s->qd[i] += gamma / (beta * h) * d;
+            s->qd[i] += gp / (bp * h) * d;
             s->qdd[i] += d / bh2;
             double w = fabs(d) / (s->opts.atol + s->opts.rtol * fabs(s->q[i]));
             if (!(w <= dq_norm)) dq_norm = w;
         }
-        for (int r = 0; r < m; r++) s->lam[r] += x[n + r] / bh2;
+        for (int k = 0; k < m; k++) s->lam[k] += x[n + k] / bh2;
     }
     int row = -1, line = 0;
     double viol = fmb_sim_eval_phi(s, s->q, t1, phi, &row);
@@ -732,6 +785,7 @@ void fmb_sim_body_point(const fmb_sim_t *s, int body, const double u[2], double 
  * M = Qc_t - (Itil p) . Qc_r. The ground is viewed as a body at q = 0. */
 void fmb_sim_joint_reaction(const fmb_sim_t *s, int joint, double out[6])
 {
+    const double *lam = s->lam;
     const fmb_model_t *md = s->model;
     const fmb_joint_t *j = &md->joints[joint];
     static const double zero[3] = {0, 0, 0};
@@ -746,7 +800,7 @@ void fmb_sim_joint_reaction(const fmb_sim_t *s, int joint, double out[6])
     for (int b = 0; b < 2; b++) {
         double Qc[3] = {0, 0, 0}, A[4];
         for (int k = 0; k < 3; k++)
-            for (int r = 0; r < nr; r++) Qc[k] -= J[b][r + nr * k] * s->lam[j->row + r];
+            for (int r = 0; r < nr; r++) Qc[k] -= J[b][r + nr * k] * lam[j->row + r];
         double r[2];
         fmb_rot(v[b].q[2], A);
         double up[2] = {j->point[b][0], j->point[b][1]};

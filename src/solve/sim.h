@@ -11,8 +11,9 @@ struct fmb_sim {
     int n, m; /* coordinates, constraint rows */
     double t;
     double *q, *qd, *qdd, *lam;
-    double *Fn;    /* (Phi_q^T lambda - Q) at the last accepted state (HHT) */
-    double *save;  /* backup of q, qd, qdd, lam, Fn for step rejection */
+    double *acc;   /* the generalized-alpha acceleration-like variable a_n */
+    double *zero;  /* m zeros */
+    double *save;  /* backup of q, qd, qdd, acc, lam for step rejection */
     double *work;  /* scratch: 3 * (n + m) */
     fmb_kkt_t kkt;
     /* scratch for one element block (sizes maxn = largest two-body block, maxr = most
