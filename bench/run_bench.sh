@@ -10,18 +10,8 @@
 #   BENCH_RUNS     runs per case when -n is not given (default 3)
 #   BENCH_TIMEOUT  seconds allowed for one run (default 900)
 #
-# Assumed run summary, printed by `flexmb run` at the end of a run on stdout or
-# stderr (the parser is case-insensitive, accepts ':' or '=', ignores other lines
-# and takes the last match of each):
-#
-#   steps: 1000                                     (any line "... steps: N")
-#   newton iterations per step: mean 2.31 max 4     ("newton ... per step" or
-#                                                    "newton/step"; "mean"/"avg"
-#                                                    and "max" keywords optional:
-#                                                    a bare number is the mean)
-#   newton iterations: 2310                         (total; used for the mean when
-#                                                    the per-step line is absent)
-#   wall time: 0.84 s                               ("wall ...: X" with s, ms or none)
+# The numbers come from the summary that `flexmb run` prints at the end of a run
+# (see parse_summary below for the lines it reads).
 #
 # When no wall time is printed, the process time measured here is used instead
 # (it includes start-up, case parsing and HDF5 output). Outputs go to a
@@ -76,43 +66,16 @@ trap 'rm -rf "$tmp"' EXIT
 now() { date +%s.%N; }
 
 # Parse one run's output; prints "steps mean max wall" (- for unknown).
+# flexmb run ends with a summary in this form (src/cli/main.c):
+#   steps               800 (t = 0.08 s, 801 records)
+#   Newton iterations   2.00 per step (mean), 2 max, 1600 total
+#   wall time           0.035 s (0:00, 22550 steps/s)
 parse_summary() {
     awk '
-    function num_after(s, key,    i, rest) {
-        i = index(s, key)
-        if (i == 0) return ""
-        rest = substr(s, i + length(key))
-        if (match(rest, /[-+]?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?/))
-            return substr(rest, RSTART, RLENGTH)
-        return ""
-    }
-    function first_num(s) {
-        if (match(s, /[-+]?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?/))
-            return substr(s, RSTART, RLENGTH)
-        return ""
-    }
-    {
-        l = tolower($0)
-        sep = match(l, /[:=]/)
-        if (!sep) next
-        key = substr(l, 1, sep - 1); val = substr(l, sep + 1)
-        if (key ~ /newton/ && (key ~ /per[ _-]*step/ || key ~ /\/[ ]*step/)) {
-            m = num_after(val, "mean"); if (m == "") m = num_after(val, "avg")
-            if (m == "") m = first_num(val)
-            x = num_after(val, "max")
-            if (m != "") mean = m
-            if (x != "") max = x
-        } else if (key ~ /newton/ && key !~ /step/) {
-            v = first_num(val); if (v != "") total = v
-        } else if (key ~ /(^|[^a-z])steps[ ]*$/) {
-            v = first_num(val); if (v != "") steps = v
-        } else if (key ~ /wall/) {
-            v = first_num(val)
-            if (v != "") { wall = v; if (val ~ /[0-9] *ms/) wall = v / 1000 }
-        }
-    }
+    $1 == "steps" && $2 ~ /^[0-9]+$/ { steps = $2 }
+    $1 == "Newton" && $2 == "iterations" && $4 == "per" { mean = $3; max = $7 }
+    $1 == "wall" && $2 == "time" { wall = $3 }
     END {
-        if (mean == "" && total != "" && steps + 0 > 0) mean = total / steps
         printf "%s %s %s %s\n", (steps == "" ? "-" : steps), (mean == "" ? "-" : mean),
             (max == "" ? "-" : max), (wall == "" ? "-" : wall)
     }' "$1"
