@@ -54,3 +54,21 @@ fmb_case_error(override_target 3 "unknown parameter 'nope'" --set nope=3)
 add_test(NAME case_error_not_found
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_case_errors.sh $<TARGET_FILE:flexmb_cli>
           ${FMB_CASE_BAD}/no_such_case.yaml - "cannot open: No such file or directory")
+
+# Beams (docs/case-format.md, 'beam'): the quick-return linkage of seed 001 with the
+# elastic rocker and with its rigid equivalent (slider_beam -> prismatic).
+add_test(NAME case_check_quick_return COMMAND flexmb_cli check ${FMB_SRC}/cases/quick_return.yaml)
+add_test(NAME case_check_quick_return_rigid
+  COMMAND flexmb_cli check ${FMB_SRC}/cases/quick_return.yaml --set rigid_rocker=1)
+set_tests_properties(case_check_quick_return PROPERTIES
+  PASS_REGULAR_EXPRESSION "slider_beam +sliderD +rocker.*degrees of freedom: 30")
+set_tests_properties(case_check_quick_return_rigid PROPERTIES
+  PASS_REGULAR_EXPRESSION "D_on_rocker +prismatic +sliderD +rocker.*degrees of freedom: 0")
+fmb_case_error(beam_bad_section 7 "beam section: give exactly one of")
+fmb_case_error(beam_mesh_and_elements 9 "give either 'mesh' or 'elements'")
+fmb_case_error(beam_no_nodes 5 "give the nodes")
+fmb_case_error(beam_mesh_error 8 "mesh: ${FMB_CASE_BAD}/../bad_meshes/duplicate_node.msh:11: duplicate node 6 (same position as node 3)")
+fmb_case_error(beam_unknown_reference 9
+  "unknown reference 'clamped' (allowed: simply_supported, cantilever)")
+fmb_case_error(beam_mixed_mass 4 "'mass' cannot be mixed with 'beam'")
+fmb_case_error(slider_beam_not_beam 8 "second body 'bar' of a slider_beam joint is not a beam")

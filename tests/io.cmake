@@ -8,6 +8,21 @@ foreach(c pendulum slider_crank four_bar)
             $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/cases/${c}.yaml)
 endforeach()
 
+# Beam bodies (/beams) and slider outputs (/sliders): the quick-return linkage, 1/2 turn.
+add_test(NAME io_output_quick_return
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_output.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/cases/quick_return.yaml --set revolutions=0.5)
+
+# flexmb compare: interpolation error against a hand estimate, identical files -> 0,
+# every CSV row against numpy, plot and CSV-only fallback; flexmb modes against
+# Euler-Bernoulli frequencies, exit status for rigid / unknown bodies.
+add_test(NAME io_compare
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_compare.py
+          $<TARGET_FILE:flexmb_cli> compare)
+add_test(NAME io_modes
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_compare.py
+          $<TARGET_FILE:flexmb_cli> modes ${FMB_SRC}/cases/quick_return.yaml)
+
 # SIGINT / SIGTERM after ~1 s: exit 130 / 143, the file holds the completed steps;
 # SIGKILL: the file flushed so far still opens with whole records.
 add_test(NAME io_interrupt
@@ -25,5 +40,13 @@ foreach(c slider_crank four_bar)
   add_test(NAME io_paraview_${c}
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paraview.sh $<TARGET_FILE:flexmb_cli>
             ${FMB_SRC}/cases/${c}.yaml ${CMAKE_CURRENT_SOURCE_DIR}/pv_check.py)
-  set_tests_properties(io_paraview_${c} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+  set_tests_properties(io_paraview_${c} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+                      RESOURCE_LOCK xvfb)
 endforeach()
+# A beam drawn from /beams with its deflection as point data.
+add_test(NAME io_paraview_quick_return
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paraview.sh $<TARGET_FILE:flexmb_cli>
+          ${FMB_SRC}/cases/quick_return.yaml ${CMAKE_CURRENT_SOURCE_DIR}/pv_check.py
+          --set revolutions=0.5)
+set_tests_properties(io_paraview_quick_return PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+                      RESOURCE_LOCK xvfb)

@@ -7,7 +7,9 @@ usage: xvfb-run -a pvbatch tests/pv_check.py FILE.xmf FILE.h5 [OUT.png]
 With ParaView's XDMF (2) reader, checks that the number of time steps equals len(/time)
 and the times match, that every time step has one block per body and per drawn joint
 with the expected number of points, and that the geometry at the first, a middle and the
-last time step equals the HDF5 data (body points, else body origin; joint positions).
+last time step equals the HDF5 data (body points, else body origin; beam nodes from
+/beams/<body>/points; joint positions). For beams, also the "deflection" point data:
+its values (hence its range) at those time steps equal /beams/<body>/deflection.
 Renders the last frame to a PNG. Exit 0 on success, 1 on a mismatch.
 """
 import os
@@ -34,21 +36,26 @@ def fail(msg):
 
 
 def expected_from_h5(h5path):
-    """Times, and per drawn item (sidecar order) its name and [nt x np x 2] points."""
+    """Times, and per drawn item (sidecar order) its name, [nt x np x 2] points and
+    [nt x np] deflection (beams) or None."""
     import h5py
     with h5py.File(h5path, "r") as f:
         t = f["time"][:]
         items = []
+        beams = f["beams"] if "beams" in f else {}
         bodies = sorted(f["bodies"].items(), key=lambda kv: int(kv[1].attrs["index"]))
         for name, g in bodies:
-            if "points" in g:
-                items.append((name, g["points"][:]))
+            if name in beams:
+                b = beams[name]
+                items.append((name, b["points"][:][:, :, 0:2], b["deflection"][:]))
+            elif "points" in g:
+                items.append((name, g["points"][:], None))
             else:
-                items.append((name, g["pose"][:][:, None, 0:2]))
+                items.append((name, g["pose"][:][:, None, 0:2], None))
         joints = sorted(f["joints"].items(), key=lambda kv: int(kv[1].attrs["index"]))
         for name, g in joints:
             if g.attrs["type"] != "driver_angle":
-                items.append((name, g["position"][:][:, None, :]))
+                items.append((name, g["position"][:][:, None, :], None))
         return t, items
 
 
@@ -64,7 +71,9 @@ def blocks_at(reader, t):
         name = it.GetCurrentMetaData().Get(data.NAME())
         pts = block.GetPoints()
         xyz = vtk_to_numpy(pts.GetData()) if pts is not None else np.zeros((0, 3))
-        out.append((name, np.array(xyz), block.GetNumberOfCells()))
+        arr = block.GetPointData().GetArray("deflection")
+        defl = np.array(vtk_to_numpy(arr)) if arr is not None else None
+        out.append((name, np.array(xyz), block.GetNumberOfCells(), defl))
         it.GoToNextItem()
     return out
 
@@ -81,7 +90,7 @@ def main(argv):
     else:
         times, items = expected_from_h5(argv[2])
         ntimes = len(times)
-        npoints = sum(a.shape[1] for _, a in items)
+        npoints = sum(it[1].shape[1] for it in items)
         png = argv[3] if len(argv) > 3 else None
     if png is None:
         png = os.path.splitext(xmf)[0] + ".png"
@@ -98,21 +107,30 @@ def main(argv):
 
     for k in sorted({0, ntimes // 2, ntimes - 1}):
         blocks = blocks_at(reader, tsteps[k])
-        n = sum(len(p) for _, p, _ in blocks)
+        n = sum(len(b[1]) for b in blocks)
         print("pv_check: t = %g: %d blocks, %d points (%d expected)"
               % (tsteps[k], len(blocks), n, npoints))
         if n != npoints:
             fail("number of points at t = %g" % tsteps[k])
-        if any(nc != 1 for _, _, nc in blocks):
+        if any(b[2] != 1 for b in blocks):
             fail("every block should be one cell (polyline or vertex)")
         if items is None:
             continue
-        if [b[0] for b in blocks] != [name for name, _ in items]:
+        if [b[0] for b in blocks] != [it[0] for it in items]:
             fail("block names %s, expected %s" % ([b[0] for b in blocks],
-                                                  [name for name, _ in items]))
-        for (name, xyz, _), (_, want) in zip(blocks, items):
+                                                  [it[0] for it in items]))
+        for (name, xyz, _, defl), (_, want, wdefl) in zip(blocks, items):
             if np.any(xyz[:, 2] != 0) or not np.allclose(xyz[:, :2], want[k], atol=1e-12):
                 fail("geometry of %s at t = %g differs from the HDF5 file" % (name, tsteps[k]))
+            if wdefl is None:
+                continue
+            if defl is None or defl.shape != wdefl[k].shape:
+                fail("beam %s has no deflection point data of %d values at t = %g"
+                     % (name, len(wdefl[k]), tsteps[k]))
+            if not np.allclose(defl, wdefl[k], rtol=0, atol=1e-15):
+                fail("deflection of %s at t = %g differs from the HDF5 file" % (name, tsteps[k]))
+            print("pv_check: t = %g: %s deflection range [%.6g, %.6g] (HDF5 [%.6g, %.6g])"
+                  % (tsteps[k], name, defl.min(), defl.max(), wdefl[k].min(), wdefl[k].max()))
 
     view = GetActiveViewOrCreate("RenderView")
     view.ViewSize = [640, 480]

@@ -360,6 +360,144 @@ static void test_scratch(void)
     remove(path);
 }
 
+/* Beams: section conversions, node layouts, the rigid switch (slider_beam -> prismatic). */
+static const char beam_case[] =
+    "parameters: {rigid_b: 0, d: 0.012}\n"
+    "bodies:\n"
+    "  - name: round\n"
+    "    beam: {E: 200e9, rho: 7800, section: {circle: d}, length: 0.6, elements: 10,\n"
+    "           rigid: rigid_b, damping: {beta: 1e-5}}\n"
+    "    pose: [0, 0, 0.5]\n"
+    "    points: {B: [0.6, 0], M: [0.3, 0.01]}\n"
+    "  - name: flat\n"
+    "    beam: {E: 70e9, rho: 2700, section: {rectangle: [0.01, 0.02]}, length: 0.4,\n"
+    "           elements: 4, reference: cantilever, rotary_inertia: true}\n"
+    "  - name: given\n"
+    "    beam: {E: 1e9, rho: 1000, section: {A: 3e-4, I: 2e-9}, length: 1, elements: 2}\n"
+    "  - {name: s, mass: 0.2, inertia: 1e-5, pose: [0.2, 0, 0.5]}\n"
+    "joints:\n"
+    "  - {name: sl, type: slider_beam, bodies: [s, round], points: [[0, 0], [0, 0]]}\n"
+    "  - {name: pin, type: revolute, bodies: [round, flat], points: [M, end]}\n";
+
+static void test_beams(const char *dir)
+{
+    const char *path = "test_case_load_beams.yaml";
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs(beam_case, f);
+    fclose(f);
+    char err[512];
+    for (int rigid = 0; rigid <= 1; rigid++) {
+        const char *ov[] = {"rigid_b=1"};
+        fmb_case_t *c = fmb_case_load(path, ov, rigid, err, sizeof err);
+        if (!c) {
+            fprintf(stderr, "beams (rigid %d): %s\n", rigid, err);
+            failures++;
+            continue;
+        }
+        fmb_model_t *m = fmb_case_model(c);
+        const fmb_beam_desc_t *r = fmb_case_beam_desc(c, 1), *fl = fmb_case_beam_desc(c, 2);
+        const fmb_beam_desc_t *gv = fmb_case_beam_desc(c, 3);
+        CHECK(r && fl && gv && fmb_case_beam_desc(c, 4) == NULL);
+        if (!r || !fl || !gv) {
+            fmb_case_destroy(&c);
+            continue;
+        }
+        /* circle d: A = pi d^2/4, I = pi d^4/64 (d = 12 mm: 1.131e-4 m^2, 1.018e-9 m^4) */
+        const double d = 0.012;
+        NEAR(r->area, PI * d * d / 4, 1e-20);
+        NEAR(r->inertia, PI * d * d * d * d / 64, 1e-24);
+        NEAR(r->area, 1.1309733552923255e-4, 1e-18);
+        NEAR(r->inertia, 1.0178760197630929e-9, 1e-22);
+        /* rectangle b x h, h in the bending plane: A = b h, I = b h^3/12 */
+        NEAR(fl->area, 2e-4, 1e-19);
+        NEAR(fl->inertia, 0.01 * 0.02 * 0.02 * 0.02 / 12, 1e-24);
+        NEAR(fl->inertia, 6.666666666666667e-9, 1e-22);
+        NEAR(gv->area, 3e-4, 0);
+        NEAR(gv->inertia, 2e-9, 0);
+        /* nodes, reference, flags */
+        CHECK(r->nnodes == 11 && fl->nnodes == 5 && gv->nnodes == 3);
+        NEAR(r->x[0], 0, 0);
+        NEAR(r->x[10], 0.6, 0);
+        NEAR(r->x[3], 0.18, 1e-15);
+        CHECK(r->reference == FMB_BEAM_SIMPLY_SUPPORTED && fl->reference == FMB_BEAM_CANTILEVER);
+        CHECK(r->rotary_inertia == 0 && fl->rotary_inertia == 1);
+        NEAR(r->damping_alpha, 0, 0);
+        NEAR(r->damping_beta, 1e-5, 0);
+        NEAR(r->E, 200e9, 0);
+        NEAR(r->pose[2], 0.5, 0);
+        /* the body description: the equivalent rigid bar, used when rigid */
+        const fmb_body_desc_t *rb = fmb_case_body_desc(c, 1);
+        const double mass = 7800 * PI * d * d / 4 * 0.6; /* rho A L = 0.52930 kg */
+        if (rb) {
+            NEAR(rb->mass, mass, 1e-15);
+            NEAR(rb->mass, 0.5292955302768083, 1e-12);
+            NEAR(rb->inertia, mass * 0.6 * 0.6 / 12, 1e-16);
+            NEAR(rb->com[0], 0.3, 1e-16);
+            NEAR(rb->com[1], 0, 0);
+            NEAR(rb->pose[2], 0.5, 0);
+        }
+        CHECK(fmb_case_beam_is_rigid(c, 1) == rigid && !fmb_case_beam_is_rigid(c, 2));
+        CHECK(fmb_model_body_is_beam(m, 1) == !rigid);
+        CHECK(fmb_model_body_is_beam(m, 2) == 1);
+        CHECK(fmb_model_body_ndof(m, 1) == (rigid ? 3 : 3 + 30));
+        /* points: nodes n0..n10, start, end and the named ones, in both models */
+        double xy[2];
+        CHECK(fmb_model_find_body_point(m, 1, "n10", xy) >= 0 && fabs(xy[0] - 0.6) < 1e-15);
+        CHECK(fmb_model_find_body_point(m, 1, "n4", xy) >= 0 && fabs(xy[0] - 0.24) < 1e-15);
+        CHECK(fmb_model_find_body_point(m, 1, "end", xy) >= 0 && fabs(xy[0] - 0.6) < 1e-15);
+        CHECK(fmb_model_find_body_point(m, 1, "M", xy) >= 0 && fabs(xy[1] - 0.01) < 1e-15);
+        CHECK(fmb_model_find_body_point(m, 1, "B", xy) >= 0);
+        CHECK(fmb_model_body_num_points(m, 1) == 15);
+        /* the slider: on the elastic beam, or a prismatic joint along the rigid bar's x */
+        const fmb_joint_desc_t *sl = fmb_case_joint_desc(c, 0), *pin = fmb_case_joint_desc(c, 1);
+        if (sl && pin) {
+            CHECK(sl->type == (rigid ? FMB_JOINT_PRISMATIC : FMB_JOINT_SLIDER_BEAM));
+            CHECK(sl->body[0] == 4 && sl->body[1] == 1);
+            NEAR(sl->axis[0], 1, 0);
+            NEAR(sl->axis[1], 0, 0);
+            NEAR(sl->point[1][0], 0, 0);
+            NEAR(sl->angle, 0, 0); /* from the poses: 0.5 - 0.5 */
+            NEAR(pin->point[1][0], 0.4, 1e-16);
+            CHECK(strcmp(fmb_model_joint_type_name(m, 0), rigid ? "prismatic" : "slider_beam") == 0);
+        }
+        fmb_case_destroy(&c);
+    }
+    remove(path);
+
+    /* the shipped quick-return case: mesh read relative to the case file */
+    fmb_case_t *c = load(dir, "quick_return.yaml", NULL, 0);
+    if (c) {
+        int rk = fmb_model_find_body(fmb_case_model(c), "rocker");
+        const fmb_beam_desc_t *r = rk > 0 ? fmb_case_beam_desc(c, rk) : NULL;
+        CHECK(r != NULL);
+        if (r) {
+            CHECK(r->nnodes == 11);
+            NEAR(r->x[10], 0.6, 1e-12);
+            NEAR(r->x[5], 0.3, 1e-12);
+            NEAR(r->area, PI * 0.012 * 0.012 / 4, 1e-20);
+        }
+        NEAR(param(c, "omega"), 20, 0);
+        fmb_case_destroy(&c);
+    }
+    const char *ov[] = {"rigid_rocker=1", "omega=30"};
+    c = load(dir, "quick_return.yaml", ov, 2);
+    if (c) {
+        int rk = fmb_model_find_body(fmb_case_model(c), "rocker");
+        const fmb_body_desc_t *b = rk > 0 ? fmb_case_body_desc(c, rk) : NULL;
+        CHECK(b && fmb_case_beam_is_rigid(c, rk));
+        if (b) {
+            double m = 7800 * PI * 0.012 * 0.012 / 4 * 0.6;
+            NEAR(b->mass, m, 1e-15);
+            NEAR(b->inertia, m * 0.36 / 12, 1e-16);
+        }
+        NEAR(fmb_case_options(c)->t_end, 2 * 2 * PI / 30, 1e-15);
+        fmb_case_destroy(&c);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "cases";
@@ -367,6 +505,7 @@ int main(int argc, char **argv)
     test_overrides(dir);
     test_pendulum_slider(dir);
     test_scratch();
+    test_beams(dir);
     if (failures) {
         fprintf(stderr, "test_case_load: %d failure(s)\n", failures);
         return 1;

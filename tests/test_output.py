@@ -7,6 +7,12 @@ Checks that every documented dataset exists with a consistent number of records,
 carrier coordinates q (R = A(theta) rbar, computed here independently), that the points
 are R + A(theta) u for the body-frame points, that the XDMF sidecar references only
 records that exist, and the root and column attributes.
+Beam bodies (/beams/<body>): node points [nt x nn x 3] equal the body's drawn points
+n0.. with z = 0; the deflection equals the nodes' transverse coordinate in the body
+frame, computed here from pose and points; slopes and deflections honour the reference
+conditions; q columns "rbar_x,rbar_y,theta,e1,...". Joint outputs (/sliders/<joint>/s,
+element): s on the guide, inside its element, and equal to the slider point's axial
+coordinate in the guide's frame.
 """
 import os
 import re
@@ -69,14 +75,18 @@ def check_file(path, case):
         h, every = float(opts["h"]), int(opts["output_every"])
         check(t[0] == 0.0, "first record at t = 0")
         check(np.all(np.diff(t) > 0), "time strictly increasing")
-        check(np.allclose(np.diff(t), h * every, rtol=1e-9, atol=1e-12),
+        # every output_every-th step, and the last step (t_end) even if not a multiple
+        dt = np.diff(t)
+        check(np.allclose(dt[:-1], h * every, rtol=1e-9, atol=1e-12) and
+              0 < dt[-1] <= h * every * (1 + 1e-9) + 1e-12,
               "time step h * output_every = %g" % (h * every))
         check(abs(t[-1] - float(opts["t_end"])) <= 0.5 * h * every + 1e-9,
               "last record at t_end")
 
         lengths = {}
+        static = ("point_names", "x0")  # the only datasets without a time dimension
         f.visititems(lambda n, o: lengths.__setitem__(n, o.shape[0])
-                     if isinstance(o, h5py.Dataset) and not n.endswith("point_names") else None)
+                     if isinstance(o, h5py.Dataset) and not n.endswith(static) else None)
         bad = {n: k for n, k in lengths.items() if k != nt}
         check(not bad, "every dataset has len(/time) = %d records: %s" % (nt, bad))
 
@@ -99,9 +109,9 @@ def check_file(path, case):
             seen += ndof
             for ds in ("q", "qd", "qdd"):
                 check(g[ds].shape == (nt, ndof), "/bodies/%s/%s shape" % (name, ds))
-            if ndof == 3:
-                check(g["q"].attrs.get("columns") == "rbar_x,rbar_y,theta",
-                      "/bodies/%s/q columns" % name)
+            want = ",".join(["rbar_x", "rbar_y", "theta"] +
+                            ["e%d" % k for k in range(1, ndof - 2)])
+            check(g["q"].attrs.get("columns") == want, "/bodies/%s/q columns" % name)
             q = g["q"][:]
             pose = g["pose"][:]
             check(pose.shape == (nt, 3), "/bodies/%s/pose shape" % name)
@@ -118,7 +128,9 @@ def check_file(path, case):
                 P = g["points"][:]
                 check(P.shape == (nt, len(names), 2), "/bodies/%s/points shape" % name)
                 check(len(set(names)) == len(names), "/bodies/%s/point_names unique" % name)
-                if len(names) >= 2 and name == "bar":
+                if "beams" in f and name in f["beams"]:
+                    pass  # elastic: points move relative to the frame (checked below)
+                elif len(names) >= 2 and name == "bar":
                     # Bodies built with `bar: L` keep their length.
                     d = np.linalg.norm(P[:, -1] - P[:, 0], axis=1)
                     check(np.ptp(d) < 1e-9, "/bodies/%s: rigid distance between points" % name)
@@ -127,7 +139,8 @@ def check_file(path, case):
                 u = (P[0] - pose[0, :2]) @ A0  # A0^T (P - R), row vectors
                 pred = pose[:, None, :2] + np.einsum("tij,kj->tki", rot(th), u)
                 perr = np.max(np.abs(pred - P))
-                check(perr < 1e-9, "/bodies/%s/points = R + A u: error %g" % (name, perr))
+                if not ("beams" in f and name in f["beams"]):
+                    check(perr < 1e-9, "/bodies/%s/points = R + A u: error %g" % (name, perr))
         check(seen == ncoords, "body coordinates add up to num_coords")
 
         for name, g in f["joints"].items():
@@ -141,6 +154,79 @@ def check_file(path, case):
             check(g["position"].shape == (nt, 2), "/joints/%s/position shape" % name)
             check(all(k in g.attrs for k in ("type", "body1", "body2", "rows")),
                   "/joints/%s attributes" % name)
+        check_beams(f, nt)
+        check_sliders(f, nt)
+
+
+def check_beams(f, nt):
+    if "beams" not in f:
+        return
+    for name, b in f["beams"].items():
+        body = f["bodies"][name]
+        x0 = b["x0"][:]
+        nn = len(x0)
+        check(b.attrs.get("nnodes") == nn and nn >= 2, "/beams/%s nnodes" % name)
+        check(int(b.attrs["index"]) == int(body.attrs["index"]), "/beams/%s index" % name)
+        check(np.all(np.diff(x0) > 0), "/beams/%s/x0 increasing" % name)
+        P = b["points"][:]
+        v = b["deflection"][:]
+        phi = b["slope"][:]
+        check(P.shape == (nt, nn, 3), "/beams/%s/points shape %s" % (name, P.shape))
+        check(v.shape == (nt, nn) and phi.shape == (nt, nn), "/beams/%s deflection, slope shape"
+              % name)
+        check(np.all(P[:, :, 2] == 0), "/beams/%s/points z = 0" % name)
+        names = list(body["point_names"].asstr()[:])
+        idx = [names.index("n%d" % k) for k in range(nn) if "n%d" % k in names]
+        check(len(idx) == nn, "/bodies/%s has the node points n0..n%d" % (name, nn - 1))
+        err = np.max(np.abs(P[:, :len(idx), :2] - body["points"][:][:, idx, :]))
+        check(err < 1e-13, "/beams/%s/points = /bodies/%s/points (nodes n0..): error %g"
+              % (name, name, err))
+        pose = body["pose"][:]
+        d = P[:, :, :2] - pose[:, None, :2]
+        c, s_ = np.cos(pose[:, 2])[:, None], np.sin(pose[:, 2])[:, None]
+        yb = -s_ * d[:, :, 0] + c * d[:, :, 1]  # transverse coordinate in the body frame
+        err = np.max(np.abs(yb - v))
+        check(err < 1e-12, "/beams/%s/deflection = transverse body-frame coordinate of the "
+              "nodes: error %g" % (name, err))
+        ref = b.attrs.get("reference")
+        if ref == "simply_supported":
+            check(np.all(v[:, 0] == 0) and np.all(v[:, -1] == 0),
+                  "/beams/%s simply supported: v = 0 at both ends" % name)
+        elif ref == "cantilever":
+            check(np.all(v[:, 0] == 0) and np.all(phi[:, 0] == 0),
+                  "/beams/%s cantilever: v = phi = 0 at the first node" % name)
+        else:
+            check(False, "/beams/%s reference attribute %r" % (name, ref))
+        print("beam %s: %d nodes, max |deflection| %.4g m, max |slope| %.4g"
+              % (name, nn, np.max(np.abs(v)), np.max(np.abs(phi))))
+
+
+def check_sliders(f, nt):
+    for group in [k for k in f if k not in ("time", "energy", "solver", "bodies", "joints",
+                                            "beams")]:
+        for jname, g in f[group].items():
+            check(jname in f["joints"], "/%s/%s names a joint" % (group, jname))
+            for ds in g.values():
+                check(ds.shape == (nt,), "%s shape (nt,)" % ds.name)
+            if group != "sliders":
+                continue
+            s, e = g["s"][:], g["element"][:]
+            guide = f["joints"][jname].attrs["body2"]
+            x0 = f["beams"][guide]["x0"][:]
+            check(np.all(e == np.round(e)) and np.all((e >= 0) & (e <= len(x0) - 2)),
+                  "/sliders/%s/element: element indices" % jname)
+            ei = e.astype(int)
+            check(np.all((x0[ei] <= s + 1e-12) & (s <= x0[ei + 1] + 1e-12)),
+                  "/sliders/%s: s inside its element" % jname)
+            # s = axial coordinate of the slider's joint point in the guide frame
+            pose = f["bodies"][guide]["pose"][:]
+            d = f["joints"][jname]["position"][:] - pose[:, :2]
+            sx = np.cos(pose[:, 2]) * d[:, 0] + np.sin(pose[:, 2]) * d[:, 1]
+            err = np.max(np.abs(sx - s))
+            check(err < 1e-9, "/sliders/%s/s = axial coordinate of the slider point in the "
+                  "guide frame: error %g" % (jname, err))
+            print("slider %s on %s: s in [%.4g, %.4g] m, elements %d..%d"
+                  % (jname, guide, s.min(), s.max(), ei.min(), ei.max()))
 
 
 def check_xmf(xmf, h5):
@@ -163,6 +249,10 @@ def check_xmf(xmf, h5):
         starts = [int(s.split()[0]) for s in
                   re.findall(r'<DataItem Dimensions="3 [23]" Format="XML">([^<]+)<', text)]
         check(max(starts) == nt - 1, "sidecar hyperslabs stop at the last record")
+        for name in (f["beams"] if "beams" in f else []):
+            check(text.count("%s:/beams/%s/points<" % (os.path.basename(h5), name)) == nt and
+                  text.count("%s:/beams/%s/deflection<" % (os.path.basename(h5), name)) == nt,
+                  "sidecar draws beam %s from /beams with its deflection, every record" % name)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,19 @@
-/* flexmb command line: run a case to an HDF5 file, or check a model.
+/* flexmb command line: run a case to an HDF5 file, check a model, list a beam's natural
+ * frequencies, compare two result files.
  * Exit codes (also in --help and docs/output.md). */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "flexmb/flexmb.h"
+#include "../io/compare.h" /* private to the library; src/ is not on the CLI's path */
 
 enum {
     EXIT_OK = 0,
@@ -32,6 +38,8 @@ const char *fmb_writer_last_error(const fmb_writer_t *w);
 static const char usage_text[] =
     "usage: flexmb run CASE [-o OUT.h5] [--set NAME=VALUE]... [--quiet]\n"
     "       flexmb check CASE [--set NAME=VALUE]...\n"
+    "       flexmb modes CASE BODY [--set NAME=VALUE]... [-n N]\n"
+    "       flexmb compare A.h5 B.h5 [-o PREFIX] [--quiet]\n"
     "       flexmb --help | --version\n";
 
 static const char help_text[] =
@@ -42,12 +50,21 @@ static const char help_text[] =
     "  run CASE     simulate the YAML case and write the results to an HDF5 file\n"
     "               with an XDMF sidecar (OUT.xmf) that ParaView opens\n"
     "  check CASE   print the model, assemble it and analyse its constraints\n"
+    "  modes CASE BODY\n"
+    "               natural frequencies of the beam BODY under its reference\n"
+    "               conditions (rad/s and Hz)\n"
+    "  compare A.h5 B.h5\n"
+    "               differences between two runs (B interpolated onto A's times):\n"
+    "               table on stdout, PREFIX.csv, and PREFIX.png when\n"
+    "               scripts/plot_compare.py and /usr/bin/python3 are available\n"
     "\n"
     "options:\n"
-    "  -o, --output OUT.h5   results file (default: the case's `output`, else the\n"
-    "                        case file name with .h5, in the current directory)\n"
+    "  -o, --output OUT.h5   run: results file (default: the case's `output`, else the\n"
+    "                        case file name with .h5, in the current directory);\n"
+    "                        compare: output prefix (default: A_vs_B from the names)\n"
     "  -s, --set NAME=VALUE  override a case parameter (repeatable)\n"
-    "  -q, --quiet           no progress bar and no summary\n"
+    "  -n, --modes N         modes: number of frequencies (default 6)\n"
+    "  -q, --quiet           no progress bar and no summary (compare: no table)\n"
     "  -h, --help            this help\n"
     "  -V, --version         print the version\n"
     "\n"
@@ -57,9 +74,12 @@ static const char help_text[] =
     "exit status:\n"
     "  0    success\n"
     "  1    usage error\n"
-    "  2    case file error (cannot read or parse the case)\n"
+    "  2    case file error (cannot read or parse the case; modes: no such body;\n"
+    "       compare: an input is not a readable results file)\n"
     "  3    model error: cannot initialize, assembly fails, redundant constraints\n"
+    "       (modes: the body is not a beam; compare: no common time or quantity)\n"
     "  4    run failure: a step failed or the results file cannot be written\n"
+    "       (compare: the CSV cannot be written)\n"
     "       (the file keeps the steps completed before the failure)\n"
     "  130  interrupted by SIGINT (143 for SIGTERM)\n"
     "\n"
@@ -68,7 +88,9 @@ static const char help_text[] =
 typedef struct cli_args {
     const char *command;
     const char *case_path;
+    const char *arg2; /* modes: BODY; compare: B.h5 */
     const char *output;
+    int nmodes;       /* modes: -n (0: default) */
     const char *sets[MAX_SETS];
     int nsets;
     int quiet;
@@ -191,6 +213,14 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
         }
         if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0) {
             a->quiet = 1;
+        } else if (strcmp(s, "-n") == 0 || strcmp(s, "--modes") == 0 ||
+                   strncmp(s, "--modes=", 8) == 0) {
+            val = s[1] == '-' && s[7] == '=' ? s + 8 : (i + 1 < argc ? argv[++i] : NULL);
+            char *end = NULL;
+            long n = val ? strtol(val, &end, 10) : 0;
+            if (!val || !*val || *end || n < 1 || n > 100000)
+                return usage_error("expected a positive count after", s);
+            a->nmodes = (int)n;
         } else if (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0 ||
                    strncmp(s, "--output=", 9) == 0) {
             val = s[1] == '-' && s[8] == '=' ? s + 9 : (i + 1 < argc ? argv[++i] : NULL);
@@ -211,18 +241,31 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
             a->command = s;
         } else if (!a->case_path) {
             a->case_path = s;
+        } else if (!a->arg2 && a->command &&
+                   (strcmp(a->command, "modes") == 0 || strcmp(a->command, "compare") == 0)) {
+            a->arg2 = s;
         } else {
             return usage_error("unexpected argument", s);
         }
     }
     if (!a->command)
         return usage_error("missing command", NULL);
-    if (strcmp(a->command, "run") != 0 && strcmp(a->command, "check") != 0)
+    int is_run = strcmp(a->command, "run") == 0, is_modes = strcmp(a->command, "modes") == 0;
+    int is_compare = strcmp(a->command, "compare") == 0;
+    if (!is_run && !is_modes && !is_compare && strcmp(a->command, "check") != 0)
         return usage_error("unknown command", a->command);
     if (!a->case_path)
-        return usage_error("missing case file", NULL);
-    if (a->output && strcmp(a->command, "run") != 0)
-        return usage_error("-o is only valid with", "run");
+        return usage_error(is_compare ? "missing results files" : "missing case file", NULL);
+    if (is_modes && !a->arg2)
+        return usage_error("missing beam body name after", a->case_path);
+    if (is_compare && !a->arg2)
+        return usage_error("missing second results file after", a->case_path);
+    if (a->output && !is_run && !is_compare)
+        return usage_error("-o is only valid with", "run or compare");
+    if (a->nmodes && !is_modes)
+        return usage_error("-n is only valid with", "modes");
+    if (a->nsets && is_compare)
+        return usage_error("--set is not valid with", "compare");
     return -1;
 }
 
@@ -495,6 +538,204 @@ static int cmd_check(const cli_args_t *a)
     return code;
 }
 
+/* ---------------------------------------------------------------- modes */
+
+static int cmd_modes(const cli_args_t *a)
+{
+    fmb_case_t *c = load_case(a);
+    if (!c)
+        return EXIT_CASE;
+    fmb_model_t *m = fmb_case_model(c);
+    int code = EXIT_OK;
+    double *om = NULL;
+    int b = fmb_model_find_body(m, a->arg2);
+    if (b < 0) {
+        fprintf(stderr, "%s: error: no body named '%s'", a->case_path, a->arg2);
+        int nb = fmb_model_num_bodies(m), shown = 0;
+        for (int k = 1; k < nb; k++)
+            if (fmb_model_body_is_beam(m, k) > 0)
+                fprintf(stderr, "%s'%s'", shown++ ? ", " : " (beams: ", fmb_model_body_name(m, k));
+        fputs(shown ? ")\n" : " (the case has no beam body)\n", stderr);
+        code = EXIT_CASE;
+        goto done;
+    }
+    if (fmb_model_body_is_beam(m, b) <= 0) {
+        fprintf(stderr, "%s: error: body '%s' is rigid: natural frequencies need a beam body\n",
+                a->case_path, a->arg2);
+        code = EXIT_MODEL;
+        goto done;
+    }
+    int nmax = a->nmodes > 0 ? a->nmodes : 6;
+    om = malloc((size_t)nmax * sizeof *om);
+    if (!om) {
+        fprintf(stderr, "flexmb: out of memory\n");
+        code = EXIT_MODEL;
+        goto done;
+    }
+    int n = fmb_model_beam_modes(m, b, om, nmax);
+    if (n < 0) {
+        const char *msg = fmb_model_last_error(m);
+        fprintf(stderr, "%s: error: %s\n", a->case_path,
+                msg && *msg ? msg : fmb_status_message(n));
+        code = EXIT_MODEL;
+        goto done;
+    }
+    int nn = fmb_model_beam_num_nodes(m, b);
+    double len = fmb_model_beam_node_x(m, b, nn - 1) - fmb_model_beam_node_x(m, b, 0);
+    printf("case: %s\n", a->case_path);
+    printf("beam '%s': %d nodes, %d elements, length %.6g m, mass %.6g kg, %d elastic "
+           "coordinates\n",
+           fmb_model_body_name(m, b), nn, nn - 1, len, fmb_model_body_mass(m, b),
+           fmb_model_body_ndof(m, b) - 3);
+    printf("natural frequencies under the reference conditions (K phi = omega^2 M phi):\n");
+    printf("  %4s %16s %14s\n", "mode", "omega [rad/s]", "f [Hz]");
+    for (int k = 0; k < n; k++)
+        printf("  %4d %16.8g %14.8g\n", k + 1, om[k], om[k] / (2 * 3.14159265358979323846));
+    if (n < nmax)
+        printf("(%d requested; the model has %d elastic coordinates)\n", nmax, n);
+done:
+    free(om);
+    fmb_case_destroy(&c);
+    return code;
+}
+
+/* ---------------------------------------------------------------- compare */
+
+/* File name without directory and without .h5/.hdf5/.hdf. */
+static void file_stem(const char *path, char *out, size_t len)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    snprintf(out, len, "%s", base);
+    static const char *const exts[] = {".h5", ".hdf5", ".hdf"};
+    size_t n = strlen(out);
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+        size_t e = strlen(exts[i]);
+        if (n > e && strcmp(out + n - e, exts[i]) == 0) {
+            out[n - e] = '\0';
+            break;
+        }
+    }
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* scripts/NAME: $FMB_SCRIPTS/NAME, EXE_DIR/../scripts/NAME, EXE_DIR/../share/flexmb/
+ * scripts/NAME, ./scripts/NAME (first found), written to out. Returns 0 or -1. */
+static int find_script(const char *name, char *out, size_t len)
+{
+    const char *env = getenv("FMB_SCRIPTS");
+    if (env && *env) {
+        snprintf(out, len, "%s/%s", env, name);
+        if (is_file(out))
+            return 0;
+    }
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            static const char *const rel[] = {"../scripts", "../share/flexmb/scripts"};
+            for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+                snprintf(out, len, "%s/%s/%s", exe, rel[i], name);
+                if (is_file(out))
+                    return 0;
+            }
+        }
+    }
+    snprintf(out, len, "scripts/%s", name);
+    return is_file(out) ? 0 : -1;
+}
+
+/* Run PYTHON SCRIPT args... (args NULL-terminated); exit status, or -1. */
+static int run_python(const char *python, char *const argv[])
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        /* The script's own messages would mix with the table: errors only. */
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, STDOUT_FILENO);
+        execv(python, argv);
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int cmd_compare(const cli_args_t *a)
+{
+    char prefix[2048], sa[512], sb[512];
+    if (a->output) {
+        snprintf(prefix, sizeof prefix, "%s", a->output);
+    } else {
+        file_stem(a->case_path, sa, sizeof sa);
+        file_stem(a->arg2, sb, sizeof sb);
+        snprintf(prefix, sizeof prefix, "%s_vs_%s", sa, sb);
+    }
+    size_t pl = strlen(prefix);
+    if (pl > 4 && strcmp(prefix + pl - 4, ".csv") == 0)
+        prefix[pl - 4] = '\0'; /* -o out.csv means the prefix out */
+    char csv[2100], png[2100], err[1024] = "";
+    snprintf(csv, sizeof csv, "%s.csv", prefix);
+    snprintf(png, sizeof png, "%s.png", prefix);
+    fmb_compare_summary_t sum;
+    int st = fmb_compare_files(a->case_path, a->arg2, csv, a->quiet ? NULL : stdout, &sum, err,
+                               sizeof err);
+    if (st < 0) {
+        fprintf(stderr, "flexmb compare: error: %s\n", err[0] ? err : fmb_status_message(st));
+        return st == FMB_ERR_HDF5 ? EXIT_CASE : st == FMB_ERR_NOTFOUND ? EXIT_MODEL : EXIT_RUN;
+    }
+    if (!a->quiet) {
+        printf("\n%d quantities over %ld records, t in [%g, %g] s\n", sum.nquantities,
+               sum.ntimes, sum.t0, sum.t1);
+        if (sum.worst[0])
+            printf("largest absolute difference: %.4e (%s)\n", sum.max_diff, sum.worst);
+        else
+            printf("all differences are exactly zero\n");
+        printf("csv: %s\n", csv);
+    }
+    /* The plot is optional: a missing python or script is a note, not an error. */
+    const char *python = getenv("FMB_PYTHON");
+    if (!python || !*python)
+        python = "/usr/bin/python3";
+    char script[4200];
+    if (find_script("plot_compare.py", script, sizeof script) < 0) {
+        fprintf(stderr, "flexmb compare: note: scripts/plot_compare.py not found (set "
+                        "FMB_SCRIPTS to its directory): no plot, CSV only\n");
+    } else if (access(python, X_OK) != 0) {
+        fprintf(stderr, "flexmb compare: note: %s not found (set FMB_PYTHON): no plot, CSV "
+                        "only\n",
+                python);
+    } else {
+        remove(png);
+        char *argv[] = {(char *)python, script, csv, (char *)a->case_path, (char *)a->arg2,
+                        png, NULL};
+        int rc = run_python(python, argv);
+        if (rc == 0 && is_file(png)) {
+            if (!a->quiet)
+                printf("plot: %s\n", png);
+        } else {
+            fprintf(stderr, "flexmb compare: note: %s failed (exit %d): no plot, CSV only\n",
+                    script, rc);
+        }
+    }
+    return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     cli_args_t a;
@@ -503,5 +744,9 @@ int main(int argc, char **argv)
         return code;
     if (strcmp(a.command, "run") == 0)
         return cmd_run(&a);
+    if (strcmp(a.command, "modes") == 0)
+        return cmd_modes(&a);
+    if (strcmp(a.command, "compare") == 0)
+        return cmd_compare(&a);
     return cmd_check(&a);
 }

@@ -9,6 +9,7 @@
  * everything.
  */
 #include "io/case.h"
+#include "io/mesh.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -41,6 +42,10 @@ struct fmb_case {
     fmb_body_desc_t *bodies;
     fmb_joint_desc_t *joints;
     fmb_force_desc_t *forces;
+    fmb_beam_desc_t *beams; /* per body (index body - 1); used when beam_kind != 0 */
+    int *beam_kind;         /* per body: 0 rigid body, 1 beam, 2 beam built rigid */
+    double **xs;            /* node position arrays owned by the case */
+    int nxs;
     char **pool; /* every string the case owns besides path/text */
     int npool, cappool;
 };
@@ -56,6 +61,7 @@ typedef struct body_info {
     double pose[3];
     point_t *pts;
     int npts;
+    int beam; /* 0 rigid body, 1 beam, 2 beam built as a rigid bar */
 } body_info_t;
 
 typedef struct loader {
@@ -764,9 +770,10 @@ static int get_int(loader_t *L, const yaml_node_t *map, const char *key, const c
 
 static int load_solver(loader_t *L, const yaml_node_t *sec)
 {
-    static const char *const keys[] = {"integrator", "alpha", "beta", "gamma", "h",
-                                       "t_end", "output_every", "max_newton", "halving",
-                                       "rtol", "atol", "phi_tol", NULL};
+    static const char *const keys[] = {"integrator", "alpha", "beta", "gamma", "rho_inf",
+                                       "h", "t_end", "output_every", "max_newton",
+                                       "halving", "rtol", "atol", "phi_tol", "ordering",
+                                       "reuse_jacobian", NULL};
     fmb_sim_options_t *o = &L->c->opts;
     const char *ctx = "solver";
     int rc = check_keys(L, sec, ctx, keys);
@@ -780,17 +787,40 @@ static int load_solver(loader_t *L, const yaml_node_t *sec)
             o->integrator = FMB_HHT;
         else if (!strcmp(integ, "newmark"))
             o->integrator = FMB_NEWMARK;
+        else if (!strcmp(integ, "generalized_alpha"))
+            o->integrator = FMB_GENERALIZED_ALPHA;
         else
             return fail(L, get(L, sec, "integrator"),
-                        "solver: unknown integrator '%s' (allowed: hht, newmark)", integ);
+                        "solver: unknown integrator '%s' (allowed: hht, newmark, "
+                        "generalized_alpha)",
+                        integ);
     }
-    static const char *const hht_only[] = {"alpha", NULL};
-    static const char *const nm_only[] = {"beta", "gamma", NULL};
-    const char *const *wrong = o->integrator == FMB_HHT ? nm_only : hht_only;
-    for (int k = 0; wrong[k]; k++)
-        if (get(L, sec, wrong[k]))
-            return fail(L, get(L, sec, wrong[k]), "solver: '%s' applies to integrator %s only",
-                        wrong[k], o->integrator == FMB_HHT ? "newmark" : "hht");
+    /* each integrator's own parameters */
+    static const char *const params[][3] = {{"alpha", NULL, NULL},
+                                            {"beta", "gamma", NULL},
+                                            {"rho_inf", NULL, NULL}};
+    static const char *const owner[] = {"hht", "newmark", "generalized_alpha"};
+    for (int g = 0; g < 3; g++) {
+        if (g == (int)o->integrator) continue;
+        for (int k = 0; params[g][k]; k++)
+            if (get(L, sec, params[g][k]))
+                return fail(L, get(L, sec, params[g][k]),
+                            "solver: '%s' applies to integrator %s only", params[g][k], owner[g]);
+    }
+    const char *ord;
+    if ((rc = get_string(L, sec, "ordering", ctx, 0, &ord)))
+        return rc;
+    if (ord) {
+        if (!strcmp(ord, "amd"))
+            o->ordering = FMB_ORDERING_AMD;
+        else if (!strcmp(ord, "metis"))
+            o->ordering = FMB_ORDERING_METIS;
+        else if (!strcmp(ord, "best"))
+            o->ordering = FMB_ORDERING_BEST;
+        else
+            return fail(L, get(L, sec, "ordering"),
+                        "solver: unknown ordering '%s' (allowed: amd, metis, best)", ord);
+    }
     struct {
         const char *key;
         double *dst;
@@ -802,6 +832,7 @@ static int load_solver(loader_t *L, const yaml_node_t *sec)
         {"gamma", &o->gamma, 0.5, 0, 1.0},        {"h", &o->h, 0.0, 1, INFINITY},
         {"t_end", &o->t_end, 0.0, 1, INFINITY},   {"rtol", &o->rtol, 0.0, 1, INFINITY},
         {"atol", &o->atol, 0.0, 1, INFINITY},     {"phi_tol", &o->phi_tol, 0.0, 1, INFINITY},
+        {"rho_inf", &o->rho_inf, 0.0, 0, 1.0},
     };
     for (size_t k = 0; k < sizeof reals / sizeof reals[0]; k++) {
         double v;
@@ -824,8 +855,11 @@ static int load_solver(loader_t *L, const yaml_node_t *sec)
     }
     if ((rc = get_int(L, sec, "output_every", ctx, 1, &o->output_every)) ||
         (rc = get_int(L, sec, "max_newton", ctx, 1, &o->max_newton)) ||
-        (rc = get_int(L, sec, "halving", ctx, 0, &o->halving)))
+        (rc = get_int(L, sec, "halving", ctx, 0, &o->halving)) ||
+        (rc = get_int(L, sec, "reuse_jacobian", ctx, 0, &o->reuse_jacobian)))
         return rc;
+    if (o->reuse_jacobian > 1)
+        return fail(L, get(L, sec, "reuse_jacobian"), "solver: 'reuse_jacobian' is 0 or 1");
     return 0;
 }
 
@@ -858,10 +892,345 @@ static int add_point(loader_t *L, body_info_t *b, const yaml_node_t *at, const c
     return 0;
 }
 
+/* The 'points' mapping of a body: name: [x, y] appended to bi. note: added to the
+ * duplicate message when the name is one the loader defines itself. */
+static int user_points(loader_t *L, const yaml_node_t *m, const char *ctx, body_info_t *bi,
+                       const char *note)
+{
+    yaml_node_t *pts = get(L, m, "points");
+    if (!pts)
+        return 0;
+    if (pts->type != YAML_MAPPING_NODE)
+        return fail(L, pts, "%s: 'points' must be a mapping of name: [x, y], not %s", ctx,
+                    kind(pts));
+    for (yaml_node_pair_t *p = pts->data.mapping.pairs.start; p < pts->data.mapping.pairs.top;
+         p++) {
+        yaml_node_t *k = node_at(L, p->key);
+        if (k->type != YAML_SCALAR_NODE || !*sval(k))
+            return fail(L, k, "%s: point names must be non-empty scalars", ctx);
+        int own = 0;
+        for (int j = 0; j < bi->npts; j++)
+            if (!strcmp(bi->pts[j].name, sval(k)))
+                own = 1;
+        double xy[2];
+        int rc;
+        if ((rc = vec_node(L, node_at(L, p->value), ctx, sval(k), 2, xy)) ||
+            (rc = add_point(L, bi, k, sval(k), xy[0], xy[1], own ? note : "")))
+            return rc;
+    }
+    return 0;
+}
+
+/* Pass the points of bi from index `from` on to the model. */
+static int register_points(loader_t *L, const yaml_node_t *m, const char *ctx,
+                           const body_info_t *bi, int from)
+{
+    for (int k = from; k < bi->npts; k++) {
+        int r = fmb_model_add_body_point(L->c->model, bi->index, bi->pts[k].name,
+                                         bi->pts[k].xy[0], bi->pts[k].xy[1]);
+        if (r < 0)
+            return fail(L, m, "%s: point '%s': %s", ctx, bi->pts[k].name,
+                        fmb_model_last_error(L->c->model));
+    }
+    return 0;
+}
+
+/* A positive number (required when `required`). */
+static int get_positive(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx,
+                        int required, double *out, int *given)
+{
+    int has;
+    int rc = get_num(L, map, key, ctx, out, &has);
+    if (given)
+        *given = has;
+    if (rc)
+        return rc;
+    if (!has)
+        return required ? fail(L, map, "%s: missing required key '%s'", ctx, key) : 0;
+    if (!(*out > 0))
+        return fail(L, get(L, map, key), "%s: '%s' must be positive, got %g", ctx, key, *out);
+    return 0;
+}
+
+/* true/false (also yes/no, on/off, 1/0). */
+static int get_bool(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx,
+                    int *out)
+{
+    yaml_node_t *v = get(L, map, key);
+    if (!v)
+        return 0;
+    static const char *const t[] = {"true", "True", "TRUE", "yes", "Yes", "on", "1", NULL};
+    static const char *const f[] = {"false", "False", "FALSE", "no", "No", "off", "0", NULL};
+    if (v->type == YAML_SCALAR_NODE) {
+        for (int k = 0; t[k]; k++)
+            if (!strcmp(sval(v), t[k])) {
+                *out = 1;
+                return 0;
+            }
+        for (int k = 0; f[k]; k++)
+            if (!strcmp(sval(v), f[k])) {
+                *out = 0;
+                return 0;
+            }
+    }
+    if (v->type == YAML_SCALAR_NODE)
+        return fail(L, v, "%s: '%s' must be true or false, not '%s'", ctx, key, sval(v));
+    return fail(L, v, "%s: '%s' must be true or false, not %s", ctx, key, kind(v));
+}
+
+/* section: {circle: d} | {rectangle: [b, h]} | {A: .., I: ..} -> A, I. */
+static int beam_section(loader_t *L, const yaml_node_t *sec, const char *ctx, double *A,
+                        double *I)
+{
+    static const char *const keys[] = {"circle", "rectangle", "A", "I", NULL};
+    static const char *const forms =
+        "{circle: d}, {rectangle: [b, h]} or {A: area, I: second moment}";
+    char sctx[256];
+    snprintf(sctx, sizeof sctx, "%s: beam section", ctx);
+    if (sec->type != YAML_MAPPING_NODE)
+        return fail(L, sec, "%s must be a mapping, one of %s, not %s", sctx, forms, kind(sec));
+    int rc = check_keys(L, sec, sctx, keys);
+    if (rc)
+        return rc;
+    yaml_node_t *ci = get(L, sec, "circle"), *re = get(L, sec, "rectangle");
+    yaml_node_t *a = get(L, sec, "A"), *in = get(L, sec, "I");
+    int forms_given = (ci != NULL) + (re != NULL) + (a || in);
+    if (forms_given != 1)
+        return fail(L, sec, "%s: give exactly one of %s%s", sctx, forms,
+                    forms_given ? "" : " (none given)");
+    const double pi = 3.14159265358979323846;
+    if (ci) {
+        double d;
+        if ((rc = get_positive(L, sec, "circle", sctx, 1, &d, NULL)))
+            return rc;
+        *A = pi * d * d / 4;
+        *I = pi * d * d * d * d / 64;
+        return 0;
+    }
+    if (re) {
+        double bh[2];
+        if ((rc = vec_node(L, re, sctx, "rectangle", 2, bh)))
+            return rc;
+        if (!(bh[0] > 0) || !(bh[1] > 0))
+            return fail(L, re, "%s: rectangle [b, h] needs positive sides, got [%g, %g]", sctx,
+                        bh[0], bh[1]);
+        *A = bh[0] * bh[1];
+        *I = bh[0] * bh[1] * bh[1] * bh[1] / 12;
+        return 0;
+    }
+    if (!a || !in)
+        return fail(L, sec, "%s: {A: ..., I: ...} needs both A and I (missing '%s')", sctx,
+                    a ? "I" : "A");
+    if ((rc = get_positive(L, sec, "A", sctx, 1, A, NULL)) ||
+        (rc = get_positive(L, sec, "I", sctx, 1, I, NULL)))
+        return rc;
+    return 0;
+}
+
+/* Directory part of path (with the trailing '/'), "" when none. */
+static size_t dir_len(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? (size_t)(s - path + 1) : 0;
+}
+
+static int keep_array(loader_t *L, const yaml_node_t *at, double *x)
+{
+    fmb_case_t *c = L->c;
+    double **p = realloc(c->xs, (size_t)(c->nxs + 1) * sizeof *p);
+    if (!p) {
+        free(x);
+        return nomem(L, at);
+    }
+    c->xs = p;
+    c->xs[c->nxs++] = x;
+    return 0;
+}
+
+/* A body with a 'beam' mapping: an elastic beam, or its rigid equivalent when 'rigid' is
+ * non-zero. */
+static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, const char *ctx)
+{
+    static const char *const rigid_keys[] = {"mass", "inertia", "com", "bar", NULL};
+    static const char *const bkeys[] = {"E",         "rho",       "section",        "length",
+                                        "elements",  "mesh",      "reference",      "rotary_inertia",
+                                        "damping",   "rigid",     NULL};
+    fmb_case_t *c = L->c;
+    int rc;
+    for (int k = 0; rigid_keys[k]; k++) {
+        /* present even when empty */
+        for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top;
+             p++) {
+            yaml_node_t *key = node_at(L, p->key);
+            if (!strcmp(sval(key), rigid_keys[k]))
+                return fail(L, key, "%s: '%s' cannot be mixed with 'beam' (a beam's mass and "
+                            "inertia come from E, rho, section and length; to build it rigid "
+                            "set 'rigid' in the beam)", ctx, rigid_keys[k]);
+        }
+    }
+    yaml_node_t *bm = get(L, m, "beam");
+    char bctx[200];
+    snprintf(bctx, sizeof bctx, "beam '%s'", name);
+    if ((rc = check_keys(L, bm, bctx, bkeys)))
+        return rc;
+    fmb_beam_desc_t d;
+    memset(&d, 0, sizeof d);
+    d.line = (int)m->start_mark.line + 1;
+    if ((rc = get_positive(L, bm, "E", bctx, 1, &d.E, NULL)) ||
+        (rc = get_positive(L, bm, "rho", bctx, 1, &d.rho, NULL)))
+        return rc;
+    yaml_node_t *sec = get(L, bm, "section");
+    if (!sec)
+        return fail(L, bm, "%s: missing required key 'section'", bctx);
+    if ((rc = beam_section(L, sec, bctx, &d.area, &d.inertia)))
+        return rc;
+
+    /* nodes: length + elements, or mesh */
+    yaml_node_t *mesh = get(L, bm, "mesh"), *elems = get(L, bm, "elements");
+    double len = 0;
+    int has_len;
+    if ((rc = get_positive(L, bm, "length", bctx, 0, &len, &has_len)))
+        return rc;
+    double *x = NULL;
+    int nn = 0;
+    if (mesh && elems)
+        return fail(L, elems, "%s: give either 'mesh' or 'elements' (with 'length'), not both",
+                    bctx);
+    if (mesh) {
+        const char *mp;
+        if ((rc = get_string(L, bm, "mesh", bctx, 1, &mp)))
+            return rc;
+        size_t dl = mp[0] == '/' ? 0 : dir_len(c->path);
+        size_t need = dl + strlen(mp) + 1;
+        char *full = malloc(need);
+        if (!full)
+            return nomem(L, mesh);
+        snprintf(full, need, "%.*s%s", (int)dl, c->path, mp);
+        char merr[600];
+        rc = fmb_mesh_read_line(full, &x, &nn, merr, sizeof merr);
+        free(full);
+        if (rc)
+            return fail(L, mesh, "%s: mesh: %s", bctx, merr);
+        if ((rc = keep_array(L, mesh, x)))
+            return rc;
+        if (has_len && fabs(x[nn - 1] - len) > 1e-6 * len)
+            return fail(L, get(L, bm, "length"), "%s: 'length' %g does not match the mesh "
+                        "length %.9g", bctx, len, x[nn - 1]);
+    } else {
+        if (!elems)
+            return fail(L, bm, "%s: give the nodes: 'length' and 'elements' (uniform), or "
+                        "'mesh' (a Gmsh file)", bctx);
+        if (!has_len)
+            return fail(L, bm, "%s: 'elements' needs 'length'", bctx);
+        int ne = 0;
+        if ((rc = get_int(L, bm, "elements", bctx, 1, &ne)))
+            return rc;
+        if (ne > 100000)
+            return fail(L, elems, "%s: 'elements' %d is too many (at most 100000)", bctx, ne);
+        nn = ne + 1;
+        x = malloc((size_t)nn * sizeof *x);
+        if (!x)
+            return nomem(L, elems);
+        for (int k = 0; k < nn; k++)
+            x[k] = len * k / ne;
+        x[ne] = len;
+        if ((rc = keep_array(L, elems, x)))
+            return rc;
+    }
+    d.nnodes = nn;
+    d.x = x;
+    const double L0 = x[nn - 1] - x[0];
+
+    const char *ref;
+    if ((rc = get_string(L, bm, "reference", bctx, 0, &ref)))
+        return rc;
+    d.reference = FMB_BEAM_SIMPLY_SUPPORTED;
+    if (ref) {
+        if (!strcmp(ref, "simply_supported"))
+            d.reference = FMB_BEAM_SIMPLY_SUPPORTED;
+        else if (!strcmp(ref, "cantilever"))
+            d.reference = FMB_BEAM_CANTILEVER;
+        else
+            return fail(L, get(L, bm, "reference"), "%s: unknown reference '%s' (allowed: "
+                        "simply_supported, cantilever)", bctx, ref);
+    }
+    if ((rc = get_bool(L, bm, "rotary_inertia", bctx, &d.rotary_inertia)))
+        return rc;
+    yaml_node_t *damp = get(L, bm, "damping");
+    if (damp) {
+        static const char *const dkeys[] = {"alpha", "beta", NULL};
+        char dctx[256];
+        snprintf(dctx, sizeof dctx, "%s: damping", bctx);
+        if ((rc = check_keys(L, damp, dctx, dkeys)) ||
+            (rc = get_num(L, damp, "alpha", dctx, &d.damping_alpha, NULL)) ||
+            (rc = get_num(L, damp, "beta", dctx, &d.damping_beta, NULL)))
+            return rc;
+        if (d.damping_alpha < 0 || d.damping_beta < 0)
+            return fail(L, damp, "%s: alpha and beta must be >= 0, got %g and %g", dctx,
+                        d.damping_alpha, d.damping_beta);
+    }
+    double rigid = 0;
+    if ((rc = get_num(L, bm, "rigid", bctx, &rigid, NULL)))
+        return rc;
+    if ((rc = get_vec(L, m, "pose", ctx, 3, d.pose, NULL)) ||
+        (rc = get_vec(L, m, "velocity", ctx, 3, d.vel, NULL)))
+        return rc;
+    d.name = pool_str(c, name);
+    if (!d.name)
+        return nomem(L, m);
+
+    body_info_t *bi = &L->binfo[L->nb];
+    memset(bi, 0, sizeof *bi);
+    bi->name = d.name;
+    bi->beam = rigid != 0 ? 2 : 1;
+    memcpy(bi->pose, d.pose, sizeof bi->pose);
+    L->nb++; /* owns bi->pts from here on */
+    /* node points n0 .. n{N} (the model adds them to a beam itself), start, end */
+    for (int k = 0; k < nn; k++) {
+        char pn[32];
+        snprintf(pn, sizeof pn, "n%d", k);
+        if ((rc = add_point(L, bi, m, pn, x[k], 0, "")))
+            return rc;
+    }
+    const int model_has = bi->beam == 1 ? nn : 0;
+    if ((rc = add_point(L, bi, m, "start", x[0], 0, "")) ||
+        (rc = add_point(L, bi, m, "end", x[nn - 1], 0, "")))
+        return rc;
+    if ((rc = user_points(L, m, ctx, bi, " (a beam defines n0, n1, ..., start and end)")))
+        return rc;
+
+    fmb_body_desc_t bd;
+    memset(&bd, 0, sizeof bd);
+    bd.name = d.name;
+    bd.mass = d.rho * d.area * L0;
+    memcpy(bd.pose, d.pose, sizeof bd.pose);
+    memcpy(bd.vel, d.vel, sizeof bd.vel);
+    bd.line = d.line;
+    /* the equivalent rigid uniform bar (built when rigid, kept for information else) */
+    bd.inertia = bd.mass * L0 * L0 / 12;
+    bd.com[0] = 0.5 * (x[0] + x[nn - 1]);
+    bd.com[1] = 0;
+    int idx;
+    if (bi->beam == 2) {
+        idx = fmb_model_add_body(c->model, &bd);
+    } else {
+        idx = fmb_model_add_beam(c->model, &d);
+    }
+    if (idx < 0)
+        return lib_fail(L, m, ctx, name);
+    bi->index = idx;
+    if ((rc = register_points(L, m, ctx, bi, model_has)))
+        return rc;
+    c->beams[c->nbodies] = d;
+    c->beam_kind[c->nbodies] = bi->beam;
+    c->bodies[c->nbodies++] = bd;
+    return 0;
+}
+
 static int load_body(loader_t *L, const yaml_node_t *m)
 {
     static const char *const keys[] = {"name",     "mass",     "inertia", "com", "bar",
-                                       "pose",     "velocity", "points",  NULL};
+                                       "pose",     "velocity", "points",  "beam", NULL};
     fmb_case_t *c = L->c;
     int rc = check_keys(L, m, "body", keys);
     if (rc)
@@ -874,6 +1243,9 @@ static int load_body(loader_t *L, const yaml_node_t *m)
     if (find_body(L, name) >= 0)
         return fail(L, get(L, m, "name"), "duplicate body name '%s'%s", name,
                     strcmp(name, "ground") ? "" : " ('ground' is body 0)");
+
+    if (get(L, m, "beam"))
+        return load_beam_body(L, m, name, ctx);
 
     fmb_body_desc_t d;
     memset(&d, 0, sizeof d);
@@ -923,37 +1295,15 @@ static int load_body(loader_t *L, const yaml_node_t *m)
             (rc = add_point(L, bi, m, "end", bar, 0, "")))
             return rc;
     }
-    yaml_node_t *pts = get(L, m, "points");
-    if (pts) {
-        if (pts->type != YAML_MAPPING_NODE)
-            return fail(L, pts, "%s: 'points' must be a mapping of name: [x, y], not %s", ctx,
-                        kind(pts));
-        for (yaml_node_pair_t *p = pts->data.mapping.pairs.start;
-             p < pts->data.mapping.pairs.top; p++) {
-            yaml_node_t *k = node_at(L, p->key);
-            if (k->type != YAML_SCALAR_NODE || !*sval(k))
-                return fail(L, k, "%s: point names must be non-empty scalars", ctx);
-            double xy[2];
-            if ((rc = vec_node(L, node_at(L, p->value), ctx, sval(k), 2, xy)) ||
-                (rc = add_point(L, bi, k, sval(k), xy[0], xy[1],
-                                has_bar && (!strcmp(sval(k), "start") || !strcmp(sval(k), "end"))
-                                    ? " ('bar' defines 'start' and 'end')"
-                                    : "")))
-                return rc;
-        }
-    }
+    if ((rc = user_points(L, m, ctx, bi, has_bar ? " ('bar' defines 'start' and 'end')" : "")))
+        return rc;
 
     int idx = fmb_model_add_body(c->model, &d);
     if (idx < 0)
         return lib_fail(L, m, ctx, name);
     bi->index = idx;
-    for (int k = 0; k < bi->npts; k++) {
-        int r = fmb_model_add_body_point(c->model, idx, bi->pts[k].name, bi->pts[k].xy[0],
-                                         bi->pts[k].xy[1]);
-        if (r < 0)
-            return fail(L, m, "%s: point '%s': %s", ctx, bi->pts[k].name,
-                        fmb_model_last_error(c->model));
-    }
+    if ((rc = register_points(L, m, ctx, bi, 0)))
+        return rc;
     c->bodies[c->nbodies++] = d;
     return 0;
 }
@@ -1049,6 +1399,7 @@ static int load_joint(loader_t *L, const yaml_node_t *m)
 {
     static const char *const any[] = {"name", "type",     "bodies",     "points", "axis",
                                       "angle", "function", "coordinate", NULL};
+    static const char *const k_sb[] = {"name", "type", "bodies", "points", "angle", NULL};
     static const char *const k_rev[] = {"name", "type", "bodies", "points", NULL};
     static const char *const k_weld[] = {"name", "type", "bodies", "points", "angle", NULL};
     static const char *const k_pri[] = {"name",  "type", "bodies", "points",
@@ -1086,10 +1437,13 @@ static int load_joint(loader_t *L, const yaml_node_t *m)
     } else if (!strcmp(type, "driver")) {
         d.type = FMB_JOINT_DRIVER_ANGLE;
         keys = k_drv;
+    } else if (!strcmp(type, "slider_beam")) {
+        d.type = FMB_JOINT_SLIDER_BEAM;
+        keys = k_sb;
     } else {
         return fail(L, get(L, m, "type"),
-                    "%s: unknown joint type '%s' (allowed: revolute, prismatic, weld, driver)",
-                    ctx, type);
+                    "%s: unknown joint type '%s' (allowed: revolute, prismatic, weld, driver, "
+                    "slider_beam)", ctx, type);
     }
     char kctx[200];
     snprintf(kctx, sizeof kctx, "%s joint '%s'", type, name);
@@ -1120,13 +1474,40 @@ static int load_joint(loader_t *L, const yaml_node_t *m)
         if ((rc = same_body(L, m, ctx, bi, d.point)))
             return rc;
     }
-    if (d.type == FMB_JOINT_PRISMATIC) {
+    if (d.type == FMB_JOINT_SLIDER_BEAM) {
+        /* slider (rigid body) on the centre line of a beam: the guide point is the beam's
+         * axis itself, so only [0, 0] (or a point naming it, n0 / start) is accepted */
+        yaml_node_t *bs = get(L, m, "bodies");
+        const body_info_t *gb = &L->binfo[bi[1]];
+        if (!gb->beam)
+            return fail(L, seq_item(L, bs, 1), "%s: the second body '%s' of a slider_beam "
+                        "joint is not a beam (declare it with 'beam:')", ctx, gb->name);
+        if (L->binfo[bi[0]].beam || bi[0] == 0)
+            return fail(L, seq_item(L, bs, 0), "%s: the first body '%s' of a slider_beam "
+                        "joint (the slider) must be a rigid body", ctx, L->binfo[bi[0]].name);
+        if (hypot(d.point[1][0], d.point[1][1]) > 0) {
+            yaml_node_t *ps = get(L, m, "points");
+            return fail(L, ps ? seq_item(L, ps, 1) : m, "%s: the guide point of a slider_beam "
+                        "joint must be [0, 0] (the slider moves along the beam's x axis), got "
+                        "[%g, %g]", ctx, d.point[1][0], d.point[1][1]);
+        }
+        d.angle = L->binfo[bi[0]].pose[2] - gb->pose[2];
+        if ((rc = get_num(L, m, "angle", ctx, &d.angle, NULL)))
+            return rc;
+        if (gb->beam == 2) {
+            /* guide built rigid: the same slider as a prismatic joint along its x axis */
+            d.type = FMB_JOINT_PRISMATIC;
+            d.axis[0] = 1, d.axis[1] = 0;
+        }
+    }
+    const int slider = !strcmp(type, "slider_beam");
+    if (d.type == FMB_JOINT_PRISMATIC && !slider) {
         if ((rc = get_vec(L, m, "axis", ctx, 2, d.axis, NULL)))
             return rc;
         if (hypot(d.axis[0], d.axis[1]) <= 1e-12)
             return fail(L, get(L, m, "axis"), "%s: prismatic axis must be non-zero", ctx);
     }
-    if (d.type == FMB_JOINT_PRISMATIC || d.type == FMB_JOINT_WELD) {
+    if ((d.type == FMB_JOINT_PRISMATIC || d.type == FMB_JOINT_WELD) && !slider) {
         /* locked relative angle theta_1 - theta_2: from the initial poses unless given */
         d.angle = L->binfo[bi[0]].pose[2] - L->binfo[bi[1]].pose[2];
         if ((rc = get_num(L, m, "angle", ctx, &d.angle, NULL)))
@@ -1388,7 +1769,9 @@ static int load_doc(loader_t *L, const char *const *ov, int nov)
     c->bodies = calloc((size_t)cnt[0] + 1, sizeof *c->bodies);
     c->joints = calloc((size_t)cnt[1] + 1, sizeof *c->joints);
     c->forces = calloc((size_t)cnt[2] + 1, sizeof *c->forces);
-    if (!L->binfo || !c->bodies || !c->joints || !c->forces)
+    c->beams = calloc((size_t)cnt[0] + 1, sizeof *c->beams);
+    c->beam_kind = calloc((size_t)cnt[0] + 1, sizeof *c->beam_kind);
+    if (!L->binfo || !c->bodies || !c->joints || !c->forces || !c->beams || !c->beam_kind)
         return nomem(L, root);
     L->binfo[0].name = "ground";
     L->binfo[0].index = FMB_GROUND;
@@ -1485,6 +1868,11 @@ void fmb_case_destroy(fmb_case_t **cp)
     free(c->bodies);
     free(c->joints);
     free(c->forces);
+    free(c->beams);
+    free(c->beam_kind);
+    for (int k = 0; k < c->nxs; k++)
+        free(c->xs[k]);
+    free(c->xs);
     free(c->title);
     free(c->output);
     free(c->text);
@@ -1553,6 +1941,18 @@ int fmb_case_num_bodies(const fmb_case_t *c)
 const fmb_body_desc_t *fmb_case_body_desc(const fmb_case_t *c, int body)
 {
     return c && body >= 1 && body <= c->nbodies ? &c->bodies[body - 1] : NULL;
+}
+
+const fmb_beam_desc_t *fmb_case_beam_desc(const fmb_case_t *c, int body)
+{
+    return c && body >= 1 && body <= c->nbodies && c->beam_kind[body - 1]
+               ? &c->beams[body - 1]
+               : NULL;
+}
+
+int fmb_case_beam_is_rigid(const fmb_case_t *c, int body)
+{
+    return c && body >= 1 && body <= c->nbodies && c->beam_kind[body - 1] == 2;
 }
 
 int fmb_case_num_joints(const fmb_case_t *c)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bodies/beam.h"
 #include "model/model.h"
 
 #define WRITER_BATCH 256         /* records per batch, also the chunk length */
@@ -38,7 +39,8 @@ typedef struct wbody {
     int ds_q, ds_qd, ds_qdd, ds_pose, ds_points;
     int nnodes;          /* beam bodies: node count (0 for rigid bodies) */
     double *bx, *by;     /* beam node scratch: inertial x, y (nnodes each) */
-    int ds_bpoints, ds_bdefl; /* /beams/<body>/points, deflection */
+    int ds_bpoints, ds_bdefl, ds_bslope; /* /beams/<body>/points, deflection, slope */
+    int *slope_col;      /* beam: column of node k's rotation in the body's q, -1 if held */
 } wbody_t;
 
 #define WRITER_MAX_OUTPUTS 16 /* extra outputs per joint written */
@@ -381,7 +383,7 @@ static int write_beams_layout(fmb_writer_t *w)
     int st = 0;
     for (int i = 0; i < w->nbodies && st >= 0; i++) {
         wbody_t *wb = &w->bodies[i];
-        wb->ds_bpoints = wb->ds_bdefl = -1;
+        wb->ds_bpoints = wb->ds_bdefl = wb->ds_bslope = -1;
         if (fmb_model_body_is_beam(m, wb->b) <= 0)
             continue;
         int nn = fmb_model_beam_num_nodes(m, wb->b);
@@ -398,6 +400,14 @@ static int write_beams_layout(fmb_writer_t *w)
         }
         wb->by = wb->bx + nn;
         double *x0 = wb->bx + 2 * nn; /* scratch, also the node positions once */
+        const fmb_beam_t *bm = m->bodies[wb->b].data;
+        wb->slope_col = malloc((size_t)nn * sizeof *wb->slope_col);
+        if (!wb->slope_col) {
+            st = werr(w, FMB_ERR_NOMEM, "out of memory");
+            break;
+        }
+        for (int k = 0; k < nn; k++)
+            wb->slope_col[k] = bm->dof[3 * k + 2]; /* u, v, phi per node */
         for (int k = 0; k < nn; k++)
             x0[k] = fmb_model_beam_node_x(m, wb->b, k);
         char name[FMB_NAME_MAX + 8];
@@ -407,14 +417,18 @@ static int write_beams_layout(fmb_writer_t *w)
             st = werr(w, FMB_ERR_HDF5, "%s: cannot create group /beams/%s", w->h5path, name);
             break;
         }
+        const char *ref = bm->reference == FMB_BEAM_CANTILEVER ? "cantilever"
+                                                                : "simply_supported";
         if (double_list(g, "x0", x0, (hsize_t)nn) < 0 || attr_int(g, "index", wb->b) < 0 ||
-            attr_int(g, "nnodes", nn) < 0)
+            attr_int(g, "nnodes", nn) < 0 || attr_string(g, "reference", ref) < 0)
             st = werr(w, FMB_ERR_HDF5, "%s: cannot write /beams/%s/x0", w->h5path, name);
         hsize_t t2[2] = {(hsize_t)nn, 3}, t1[1] = {(hsize_t)nn};
         if (st >= 0)
             wb->ds_bpoints = st = wds_create(w, g, "points", 0, 3, t2, "x,y,z");
         if (st >= 0)
             wb->ds_bdefl = st = wds_create(w, g, "deflection", 0, 2, t1, NULL);
+        if (st >= 0)
+            wb->ds_bslope = st = wds_create(w, g, "slope", 0, 2, t1, NULL);
         H5Gclose(g);
     }
     if (gbeams >= 0)
@@ -704,6 +718,7 @@ static void writer_free(fmb_writer_t *w)
     for (int i = 0; i < w->nbodies; i++) {
         free(w->bodies[i].u);
         free(w->bodies[i].bx);
+        free(w->bodies[i].slope_col);
     }
     free(w->bodies);
     free(w->joints);
@@ -797,10 +812,12 @@ int fmb_writer_append(fmb_writer_t *w, const fmb_sim_t *sim)
         if (b->ds_bpoints >= 0) {
             double *r = row_d(w, b->ds_bpoints);
             fmb_sim_beam_state(sim, b->b, b->bx, b->by, row_d(w, b->ds_bdefl));
+            double *sl = row_d(w, b->ds_bslope);
             for (int k = 0; k < b->nnodes; k++) {
                 r[3 * k + 0] = b->bx[k];
                 r[3 * k + 1] = b->by[k];
                 r[3 * k + 2] = 0.0;
+                sl[k] = b->slope_col[k] >= 0 ? q[b->offset + b->slope_col[k]] : 0.0;
             }
         }
     }

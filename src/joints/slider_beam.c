@@ -142,6 +142,15 @@ static void slider_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
             Hm[r + (size_t)cc * n] -= a * dsx[r] * dsx[cc] + dsx[r] * g[cc] + g[r] * dsx[cc];
 }
 
+/* The second derivatives couple the rigid coordinates with everything, but never two
+ * elastic coordinates of the guide (the U-U block is zero). */
+static int slider_hess_pattern(const fmb_joint_t *j, const fmb_bodyview_t v[2], int r, int c)
+{
+    (void)j;
+    const int nr = v[0].ndof + 3;
+    return r < nr || c < nr;
+}
+
 static int slider_check(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len)
 {
     const fmb_body_t *s = &m->bodies[j->body[0]], *g = &m->bodies[j->body[1]];
@@ -203,6 +212,7 @@ const fmb_joint_class_t fmb_slider_beam_class = {
     .nrows = 2,
     .eval = slider_eval,
     .hess = slider_hess,
+    .hess_pattern = slider_hess_pattern,
     .time = NULL,
     .check = slider_check,
     .valid = slider_valid,

@@ -98,6 +98,9 @@ typedef struct fmb_joint_class {
     /* Add sum_k w_k d2Phi_k/dq2 as the (ndof0+ndof1)^2 block matrix H, column-major. */
     void (*hess)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
                  double *H);
+    /* Structural pattern of the hess block: may entry (r, c) of the (ndof0+ndof1)^2
+     * block ever be nonzero? NULL: dense. */
+    int (*hess_pattern)(const fmb_joint_t *j, const fmb_bodyview_t v[2], int r, int c);
     /* Phi_t and Phi_tt (nrows each); NULL means scleronomic. */
     void (*time)(const fmb_joint_t *j, double t, double *phit, double *phitt);
     /* Validation at model build time (0 or negative status with message). */

@@ -1,0 +1,262 @@
+"""Tests of `flexmb compare` (src/io/compare.c) and `flexmb modes` (src/cli/main.c).
+
+usage: /usr/bin/python3 tests/test_compare.py FLEXMB compare
+       /usr/bin/python3 tests/test_compare.py FLEXMB modes QUICK_RETURN.yaml
+
+compare: runs a rigid slider-crank (written here, 0 degrees of freedom: the positions
+are exact kinematics up to the Newton tolerance) with h = 1 ms (A) and h = 1.5 ms (B).
+A's records at 1 and 2 ms past a B record fall inside B's steps, where the linear
+interpolation of B errs by (t - tk)(tk+1 - t)/2 x''(t): the difference of the slider
+position is then that error, max 0.5 ms * 1 ms / 2 * max|x''| with
+max|x''| = r w^2 (1 + r/L) = 13.33 m/s^2 at top dead centre, i.e. 3.33e-6 m; the RMS
+from the same formula over A's records. Checks the table and CSV against this estimate,
+recomputes every CSV row with numpy (np.interp of B onto A's times), checks that two
+identical files give exactly zero everywhere, the PNG (scripts/plot_compare.py), the
+CSV-only fallback without python, and the exit status for a missing file.
+
+modes: the first natural frequencies of the quick-return rocker (12 mm steel rod,
+0.6 m, pinned-pinned) against Euler-Bernoulli: w_n = (n pi)^2 sqrt(EI / (rho A L^4)),
+and exit 2 / 3 for an unknown / rigid body.
+"""
+import csv
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import h5py
+import numpy as np
+
+FAILURES = []
+
+CASE = """# rigid slider-crank for tests/test_compare.py
+title: slider-crank (compare test)
+parameters:
+  r: 0.1
+  L: 0.3
+  rhoA: 7.85
+  ms: 0.5
+  omega: 10
+gravity: [0, -9.81]
+solver: {integrator: hht, alpha: -0.05, h: %(h)s, t_end: 0.3}
+bodies:
+  - name: crank
+    mass: rhoA*r
+    bar: r
+    pose: [0, 0, 0]
+    velocity: [0, 0, omega]
+  - name: rod
+    mass: rhoA*L
+    bar: L
+    pose: [r, 0, 0]
+  - name: slider
+    mass: ms
+    inertia: ms*(0.1^2 + 0.05^2)/12
+    pose: [r + L, 0, 0]
+joints:
+  - name: O
+    type: revolute
+    bodies: [ground, crank]
+    points: [[0, 0], start]
+  - name: A
+    type: revolute
+    bodies: [crank, rod]
+    points: [end, start]
+  - name: B
+    type: revolute
+    bodies: [rod, slider]
+    points: [end, [0, 0]]
+  - name: guide
+    type: prismatic
+    bodies: [slider, ground]
+    points: [[0, 0], [0, 0]]
+    axis: [1, 0]
+  - name: motor
+    type: driver
+    coordinate: angle
+    bodies: [crank, ground]
+    function: omega*t
+"""
+
+
+def check(cond, msg):
+    if not cond:
+        FAILURES.append(msg)
+    print(("ok:   " if cond else "FAIL: ") + msg)
+
+
+def run(cmd, env=None, cwd=None):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env, cwd=cwd)
+    print("$ " + " ".join(cmd) + "  -> exit %d" % p.returncode)
+    if p.returncode != 0 or len(p.stdout) < 4000:
+        print(p.stdout, p.stderr, sep="")
+    return p
+
+
+def read_csv(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return {r["quantity"]: r for r in csv.DictReader(f)}
+
+
+def recompute(a, b, dataset, column):
+    """max |A - B(tA)|, rms, max |A| over A's records in the common interval."""
+    with h5py.File(a, "r") as fa, h5py.File(b, "r") as fb:
+        ta, tb = fa["time"][:], fb["time"][:]
+        ya = fa[dataset][:].reshape(len(ta), -1)[:, column]
+        yb = fb[dataset][:].reshape(len(tb), -1)[:, column]
+    lo, hi = max(ta[0], tb[0]), min(ta[-1], tb[-1])
+    tol = 1e-9 * max(abs(lo), abs(hi), 1e-3)
+    m = (ta >= lo - tol) & (ta <= hi + tol)
+    d = ya[m] - np.interp(ta[m], tb, yb)
+    return np.max(np.abs(d)), np.sqrt(np.mean(d * d)), np.max(np.abs(ya[m]))
+
+
+def test_compare(flexmb):
+    with tempfile.TemporaryDirectory(prefix="fmb_compare_") as tmp:
+        files = {}
+        for name, h in (("a", "1e-3"), ("b", "1.5e-3")):
+            case = os.path.join(tmp, "sc_%s.yaml" % name)
+            with open(case, "w", encoding="utf-8") as f:
+                f.write(CASE % {"h": h})
+            files[name] = os.path.join(tmp, "%s.h5" % name)
+            p = run([flexmb, "run", case, "-q", "-o", files[name]])
+            check(p.returncode == 0, "run with h = %s" % h)
+        a, b = files["a"], files["b"]
+
+        # --- A against B
+        prefix = os.path.join(tmp, "ab")
+        p = run([flexmb, "compare", a, b, "-o", prefix])
+        check(p.returncode == 0, "compare exit 0")
+        check("common interval: [0, 0.3] s, 301 records of A" in p.stdout,
+              "table header: common interval and record count")
+        rows = read_csv(prefix + ".csv")
+        for q in ("bodies/slider/pose[x]", "bodies/crank/pose[angle]", "bodies/rod/q[theta]",
+                  "bodies/slider/qdd[rbar_x]", "joints/guide/reaction[Fy1]", "energy[total]"):
+            check(q in rows, "CSV has the row %s" % q)
+            check(re.search(r"^\s+%s\s" % re.escape(q), p.stdout, re.M) is not None,
+                  "table has the row %s" % q)
+        check(not any(k.startswith("sliders/") for k in rows),
+              "no slider rows for a model without slider_beam joints")
+
+        # hand estimate of the interpolation error of x_B (slider position)
+        r_, L_, w_ = 0.1, 0.3, 10.0
+        est_max = 0.5e-3 * 1e-3 / 2 * r_ * w_**2 * (1 + r_ / L_)
+        ta = np.arange(301) * 1e-3
+        tk = np.floor(ta / 1.5e-3 + 1e-9) * 1.5e-3
+        wt = w_ * ta
+        xdd = -r_ * w_**2 * (np.cos(wt) + (r_ / L_) * np.cos(2 * wt))  # leading order
+        err = (ta - tk) * (tk + 1.5e-3 - ta) / 2 * np.abs(xdd)
+        err[np.isclose(ta - tk, 0, atol=1e-12)] = 0.0
+        est_rms = np.sqrt(np.mean(err**2))
+        got = rows["bodies/slider/pose[x]"]
+        gmax, grms = float(got["max_abs_diff"]), float(got["rms_diff"])
+        print("slider x: max|A-B| %.4e (estimate %.4e), rms %.4e (estimate %.4e)"
+              % (gmax, est_max, grms, est_rms))
+        check(abs(gmax - est_max) < 0.02 * est_max,
+              "max |A - B| of the slider position %.4e = hand estimate %.4e within 2%%"
+              % (gmax, est_max))
+        check(abs(grms - est_rms) < 0.05 * est_rms,
+              "rms of the slider position difference %.4e = estimate %.4e within 5%%"
+              % (grms, est_rms))
+        check(float(got["t_max_diff"]) in (0.001, 0.002), "max difference next to t = 0")
+        check(float(rows["bodies/crank/pose[angle]"]["max_abs_diff"]) < 1e-9,
+              "driven crank angle: linear in t, interpolation exact (%s)"
+              % rows["bodies/crank/pose[angle]"]["max_abs_diff"])
+
+        # every row against an independent recomputation
+        # (tolerance: relative 1e-9, plus round-off of the interpolation, 1e-13 max|A|)
+        worst, wq = 0.0, ""
+        for q, r in rows.items():
+            m, s, ma = recompute(a, b, r["dataset"], int(r["column"]))
+            for key, ref in (("max_abs_diff", m), ("rms_diff", s), ("max_abs_a", ma)):
+                e = abs(float(r[key]) - ref) / (1e-9 * abs(ref) + 1e-13 * ma + 1e-300)
+                if e > worst:
+                    worst, wq = e, "%s %s: %s vs numpy %.17g" % (q, key, r[key], ref)
+        check(worst <= 1, "every CSV row equals numpy's recomputation (worst: %s)" % wq)
+        with open(prefix + ".png", "rb") as f:
+            check(f.read(8) == b"\x89PNG\r\n\x1a\n", "PNG written by scripts/plot_compare.py")
+        check("plot: " + prefix + ".png" in p.stdout, "summary names the PNG")
+
+        # --- identical files: exactly zero
+        a2 = os.path.join(tmp, "a_copy.h5")
+        with open(a, "rb") as src, open(a2, "wb") as dst:
+            dst.write(src.read())
+        p = run([flexmb, "compare", a, a2, "-o", os.path.join(tmp, "aa"), "-q"])
+        check(p.returncode == 0 and p.stdout == "", "compare -q: exit 0, no table")
+        rows = read_csv(os.path.join(tmp, "aa.csv"))
+        check(len(rows) > 30, "identical files: %d rows" % len(rows))
+        check(all(float(r["max_abs_diff"]) == 0.0 and float(r["rms_diff"]) == 0.0
+                  for r in rows.values()), "identical files: every difference exactly 0")
+
+        # --- B against A (B's records interpolated the other way round), default prefix
+        p = run([flexmb, "compare", b, a, "-q"], cwd=tmp)
+        check(p.returncode == 0 and os.path.exists(os.path.join(tmp, "b_vs_a.csv")),
+              "default prefix B_vs_A in the current directory")
+        rows = read_csv(os.path.join(tmp, "b_vs_a.csv"))
+        # B's odd records (1.5, 4.5 ms, ...) fall midway between two of A's: (0.5 ms)^2 / 2
+        est = 0.5e-3**2 / 2 * r_ * w_**2 * (1 + r_ / L_)
+        got = float(rows["bodies/slider/pose[x]"]["max_abs_diff"])
+        check(abs(got - est) < 0.02 * est,
+              "B against A: max |B - A| %.4e = hand estimate %.4e within 2%%" % (got, est))
+
+        # --- no python: CSV only, still success
+        env = dict(os.environ, FMB_PYTHON=os.path.join(tmp, "no_python"))
+        p = run([flexmb, "compare", a, b, "-o", os.path.join(tmp, "nopy")], env=env)
+        check(p.returncode == 0 and os.path.exists(os.path.join(tmp, "nopy.csv"))
+              and not os.path.exists(os.path.join(tmp, "nopy.png")),
+              "without python: exit 0, CSV, no PNG")
+        check("note" in p.stderr, "without python: a note on stderr")
+
+        # --- errors
+        p = run([flexmb, "compare", a, os.path.join(tmp, "missing.h5")])
+        check(p.returncode == 2 and "missing.h5" in p.stderr, "missing file: exit 2, named")
+        p = run([flexmb, "compare", a])
+        check(p.returncode == 1, "one file only: usage error")
+        p = run([flexmb, "compare", a, b, "--set", "x=1"])
+        check(p.returncode == 1, "--set with compare: usage error")
+
+
+def test_modes(flexmb, case):
+    p = run([flexmb, "modes", case, "rocker", "-n", "3"])
+    check(p.returncode == 0, "modes exit 0")
+    om = [float(m.group(1)) for m in re.finditer(r"^\s+\d+\s+(\S+)\s+\S+\s*$", p.stdout, re.M)]
+    check(len(om) == 3, "three frequencies listed (%d)" % len(om))
+    E, rho, d, L = 200e9, 7800.0, 0.012, 0.6
+    A, I = math.pi * d**2 / 4, math.pi * d**4 / 64
+    for n, w in enumerate(om[:2], 1):
+        exact = (n * math.pi)**2 * math.sqrt(E * I / (rho * A * L**4))
+        check(abs(w - exact) < 2e-3 * exact,
+              "mode %d: %.6g rad/s, Euler-Bernoulli %.6g rad/s" % (n, w, exact))
+    hz = [float(m.group(2)) for m in re.finditer(r"^\s+\d+\s+(\S+)\s+(\S+)\s*$", p.stdout, re.M)]
+    check(all(abs(h - w / (2 * math.pi)) < 1e-6 * w for h, w in zip(hz, om)), "Hz = rad/s / 2 pi")
+    p = run([flexmb, "modes", case, "rocker"])
+    check(p.returncode == 0 and len(re.findall(r"^\s+\d+\s+\S+\s+\S+\s*$", p.stdout, re.M)) == 6,
+          "default: 6 frequencies")
+    p = run([flexmb, "modes", case, "crank"])
+    check(p.returncode == 3 and "rigid" in p.stderr, "rigid body: exit 3")
+    p = run([flexmb, "modes", case, "no_such_body"])
+    check(p.returncode == 2 and "no_such_body" in p.stderr and "rocker" in p.stderr,
+          "unknown body: exit 2, lists the beams")
+    p = run([flexmb, "modes", case])
+    check(p.returncode == 1, "missing body: usage error")
+    p = run([flexmb, "modes", case, "rocker", "-n", "0"])
+    check(p.returncode == 1, "-n 0: usage error")
+
+
+def main(argv):
+    flexmb, what = os.path.abspath(argv[1]), argv[2]
+    if what == "compare":
+        test_compare(flexmb)
+    elif what == "modes":
+        test_modes(flexmb, argv[3])
+    else:
+        print(__doc__)
+        return 2
+    print("%d failure(s)" % len(FAILURES))
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
