@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# scripts/demo.sh: install what is missing, build, and run the demo case.
+# scripts/demo.sh: install what is missing, build, and run the demo: the quick-return
+# (shaper) linkage of seed 001 with an elastic rocker (cases/quick_return.yaml).
 #
 #   scripts/demo.sh [--set name=value]...
 #
-# Writes out/demo.h5 (HDF5 results) and out/demo.xmf (XDMF file for ParaView).
-# Extra arguments are passed to `flexmb run`. See scripts/deps.sh for the
-# environment variables (FMB_BUILD_DIR, FMB_SANITIZE, ...).
+# Writes out/quick_return.h5 (HDF5 results), out/quick_return.xmf (XDMF file for
+# ParaView) and out/quick_return_deflection.png (rocker deflection against crank
+# angle). Extra arguments are passed to `flexmb run`, e.g. --set omega=30. See
+# scripts/deps.sh for the environment variables (FMB_BUILD_DIR, FMB_SANITIZE, ...).
 set -euo pipefail
 
 # shellcheck source=scripts/deps.sh
@@ -16,19 +18,21 @@ fmb_install_deps
 fmb_build
 
 mkdir -p out
-fmb_log "running cases/demo.yaml"
-"$FMB_BUILD/flexmb" run cases/demo.yaml -o out/demo.h5 "$@"
+fmb_log "running cases/quick_return.yaml"
+"$FMB_BUILD/flexmb" run cases/quick_return.yaml -o out/quick_return.h5 "$@"
 
-xmf=out/demo.xmf
-if [[ ! -f "$xmf" && -f out/demo.h5.xmf ]]; then
-    xmf=out/demo.h5.xmf
+png=out/quick_return_deflection.png
+if /usr/bin/python3 scripts/plot_quick_return.py --help >/dev/null 2>&1; then
+    /usr/bin/python3 scripts/plot_quick_return.py out/quick_return.h5 -o "$png" ||
+        fmb_log "warning: the deflection plot failed"
 fi
 cat <<MSG
 
-Results:       $FMB_ROOT/out/demo.h5   (inspect: h5ls -r out/demo.h5, or h5py with /usr/bin/python3)
-ParaView file: $FMB_ROOT/$xmf
-  open it with: paraview $xmf   (File > Open, choose the XDMF reader, Apply, then Play)
+Results:       $FMB_ROOT/out/quick_return.h5   (inspect: h5ls -r out/quick_return.h5, or h5py with /usr/bin/python3)
+ParaView file: $FMB_ROOT/out/quick_return.xmf
+  open it with: paraview out/quick_return.xmf   (File > Open, choose the XDMF reader, Apply, then Play)
+Plot:          $FMB_ROOT/$png   (rocker deflection at the slider and along the bar against crank angle)
 MSG
-for f in out/demo.h5 "$xmf"; do
+for f in out/quick_return.h5 out/quick_return.xmf; do
     [[ -f "$f" ]] || fmb_log "warning: $f was not written"
 done
