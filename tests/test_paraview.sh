@@ -14,12 +14,22 @@ fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/fmb_pv.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 "$FLEXMB" run "$CASE" -q -o "$TMP/run.h5" "$@" || { echo "flexmb run failed"; exit 1; }
-if command -v xvfb-run >/dev/null 2>&1; then
-    xvfb-run -a pvbatch "$CHECK" "$TMP/run.xmf" "$TMP/run.h5" "$TMP/frame.png"
-else
-    pvbatch --force-offscreen-rendering "$CHECK" "$TMP/run.xmf" "$TMP/run.h5" "$TMP/frame.png"
-fi
-rc=$?
+# xvfb-run -a occasionally hands pvbatch a display that is not ready yet ("bad X
+# server connection"); such a start-up failure is retried on another display.
+rc=1
+for try in 1 2 3; do
+    if command -v xvfb-run >/dev/null 2>&1; then
+        xvfb-run -a -n $((100 + try * 7 + $$ % 50)) -s "-screen 0 1024x768x24" \
+            pvbatch "$CHECK" "$TMP/run.xmf" "$TMP/run.h5" "$TMP/frame.png" >"$TMP/pv.log" 2>&1
+    else
+        pvbatch --force-offscreen-rendering "$CHECK" "$TMP/run.xmf" "$TMP/run.h5" \
+            "$TMP/frame.png" >"$TMP/pv.log" 2>&1
+    fi
+    rc=$?
+    cat "$TMP/pv.log"
+    grep -q "bad X server connection\|cannot open display" "$TMP/pv.log" || break
+    echo "X server start-up failure, retrying ($try)"
+done
 if [ "$rc" -eq 0 ] && [ -s "$TMP/frame.png" ]; then
     echo "1 passed, 0 failed"
     exit 0

@@ -3,6 +3,7 @@
  * Exit codes (also in --help and docs/output.md). */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,7 +288,46 @@ typedef struct run_ctx {
     double t0, t_end, start, last_draw;
     int max_newton;
     int drawn;
+    /* largest transverse deflection seen per beam body (index by body) */
+    double *beam_vmax;
+    double *beam_buf;
 } run_ctx_t;
+
+/* Small-deflection check: the beam model is linear in the body frame, trustworthy
+ * while deflections stay a few percent of the length (docs/theory.md section 7). */
+#define FMB_SMALL_DEFLECTION 0.05
+
+static void track_beams(run_ctx_t *r, const fmb_sim_t *sim)
+{
+    const fmb_model_t *m = fmb_sim_model(sim);
+    if (!r->beam_vmax) return;
+    for (int b = 1; b < fmb_model_num_bodies(m); b++) {
+        if (!fmb_model_body_is_beam(m, b)) continue;
+        const int nn = fmb_model_beam_num_nodes(m, b);
+        fmb_sim_beam_state(sim, b, NULL, NULL, r->beam_buf);
+        for (int k = 0; k < nn; k++)
+            if (fabs(r->beam_buf[k]) > r->beam_vmax[b]) r->beam_vmax[b] = fabs(r->beam_buf[k]);
+    }
+}
+
+static void report_beams(const run_ctx_t *r, const fmb_model_t *m)
+{
+    if (!r->beam_vmax) return;
+    for (int b = 1; b < fmb_model_num_bodies(m); b++) {
+        if (!fmb_model_body_is_beam(m, b)) continue;
+        const int nn = fmb_model_beam_num_nodes(m, b);
+        const double len = fmb_model_beam_node_x(m, b, nn - 1) - fmb_model_beam_node_x(m, b, 0);
+        const double ratio = r->beam_vmax[b] / len;
+        printf("  beam %-14s max transverse deflection %.4g m (%.2f %% of its length)\n",
+               fmb_model_body_name(m, b), r->beam_vmax[b], 100 * ratio);
+        if (ratio > FMB_SMALL_DEFLECTION)
+            fprintf(stderr,
+                    "warning: beam '%s' deflects %.1f %% of its length: beyond the "
+                    "small-deflection range (%.0f %%) of the linear beam model; treat the "
+                    "results as qualitative\n",
+                    fmb_model_body_name(m, b), 100 * ratio, 100 * FMB_SMALL_DEFLECTION);
+    }
+}
 
 static void draw_progress(run_ctx_t *r, const fmb_sim_t *sim, int final)
 {
@@ -327,6 +367,7 @@ static int observer(fmb_sim_t *sim, void *user)
     int it = fmb_sim_last_newton_iterations(sim);
     if (it > r->max_newton)
         r->max_newton = it;
+    track_beams(r, sim);
     if (r->progress)
         draw_progress(r, sim, 0);
     return 0;
@@ -382,6 +423,20 @@ static int cmd_run(const cli_args_t *a)
     r.t0 = fmb_sim_time(sim);
     r.t_end = o ? o->t_end : r.t0;
     r.start = wall_seconds();
+    {
+        int nb = fmb_model_num_bodies(model), maxn = 0;
+        for (int b = 1; b < nb; b++)
+            if (fmb_model_body_is_beam(model, b) && fmb_model_beam_num_nodes(model, b) > maxn)
+                maxn = fmb_model_beam_num_nodes(model, b);
+        if (maxn > 0) {
+            r.beam_vmax = calloc((size_t)nb, sizeof *r.beam_vmax);
+            r.beam_buf = calloc((size_t)maxn, sizeof *r.beam_buf);
+            if (!r.beam_vmax || !r.beam_buf) {
+                free(r.beam_vmax), free(r.beam_buf);
+                r.beam_vmax = r.beam_buf = NULL;
+            }
+        }
+    }
 
     install_handlers();
     int st = fmb_sim_run(sim, observer, &r, &g_stop);
@@ -438,6 +493,9 @@ static int cmd_run(const cli_args_t *a)
         printf("  output              %s\n", out);
         printf("  ParaView            %s\n", xmf);
     }
+    if (!a->quiet) report_beams(&r, model);
+    free(r.beam_vmax);
+    free(r.beam_buf);
 
 done:
     fmb_writer_destroy(&writer);
