@@ -284,15 +284,15 @@ static void beam_forces(const fmb_body_t *b, const double *q, const double *qd,
     force_ctx_t c = {q, qd, qdd, g, Q, Kq, Cq, Kmq, nd, {A[0] * g[0] + A[1] * g[1],
                                                          A[2] * g[0] + A[3] * g[1]}};
     for_each_point(bm, force_visit, &c);
-    /* elastic and damping forces on U */
-    for (int i = 0; i < ne; i++)
-        for (int j = 0; j < ne; j++) {
-            const double k = bm->K[i + (size_t)ne * j];
-            const double d = bm->alpha * bm->Muu[i + (size_t)ne * j] + bm->beta * k;
-            Q[3 + i] -= k * q[3 + j] + d * qd[3 + j];
-            if (Kq) Kq[(3 + i) + (size_t)nd * (3 + j)] -= k;
-            if (Cq) Cq[(3 + i) + (size_t)nd * (3 + j)] -= d;
-        }
+    /* elastic and damping forces on U (over the nonzeros of the banded K, Muu) */
+    for (int z = 0; z < bm->nnz; z++) {
+        const int i = bm->nz_i[z], j = bm->nz_j[z];
+        const double k = bm->K[i + (size_t)ne * j];
+        const double d = bm->alpha * bm->Muu[i + (size_t)ne * j] + bm->beta * k;
+        Q[3 + i] -= k * q[3 + j] + d * qd[3 + j];
+        if (Kq) Kq[(3 + i) + (size_t)nd * (3 + j)] -= k;
+        if (Cq) Cq[(3 + i) + (size_t)nd * (3 + j)] -= d;
+    }
 }
 
 typedef struct pot_ctx {
@@ -318,8 +318,9 @@ static double beam_potential(const fmb_body_t *b, const double *q, const double 
     pot_ctx_t c = {.q = q, .g = {g[0], g[1]}, .V = 0.0};
     fmb_rot(q[2], c.A);
     for_each_point(bm, pot_visit, &c);
-    for (int i = 0; i < ne; i++)
-        for (int j = 0; j < ne; j++) c.V += 0.5 * q[3 + i] * bm->K[i + (size_t)ne * j] * q[3 + j];
+    for (int z = 0; z < bm->nnz; z++)
+        c.V += 0.5 * q[3 + bm->nz_i[z]] * bm->K[bm->nz_i[z] + (size_t)ne * bm->nz_j[z]] *
+               q[3 + bm->nz_j[z]];
     return c.V;
 }
 
@@ -328,6 +329,7 @@ static void beam_destroy(fmb_body_t *b)
     fmb_beam_t *bm = b->data;
     if (!bm) return;
     free(bm->x), free(bm->dof), free(bm->K), free(bm->Muu), free(bm->mask);
+    free(bm->nz_i), free(bm->nz_j);
     free(bm);
     b->data = NULL;
 }
@@ -417,6 +419,17 @@ int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
         for (int j = 0; j < nd; j++) bm->mask[i + (size_t)nd * j] = bm->mask[j + (size_t)nd * i] = 1;
     muu_ctx_t c = {bm->Muu, ne};
     for_each_point(bm, muu_visit, &c);
+    /* the elastic-elastic pattern (same for K and Muu: element couplings) */
+    bm->nnz = 0;
+    for (int j = 0; j < ne; j++)
+        for (int i = 0; i < ne; i++) bm->nnz += bm->mask[(3 + i) + (size_t)nd * (3 + j)] != 0;
+    bm->nz_i = malloc((size_t)bm->nnz * sizeof *bm->nz_i + 1);
+    bm->nz_j = malloc((size_t)bm->nnz * sizeof *bm->nz_j + 1);
+    if (!bm->nz_i || !bm->nz_j) return FMB_ERR_NOMEM;
+    int z = 0;
+    for (int j = 0; j < ne; j++)
+        for (int i = 0; i < ne; i++)
+            if (bm->mask[(3 + i) + (size_t)nd * (3 + j)]) bm->nz_i[z] = i, bm->nz_j[z++] = j;
     return 0;
 }
 

@@ -102,7 +102,11 @@ int fmb_kkt_factor(fmb_kkt_t *k)
 
 int fmb_kkt_solve(fmb_kkt_t *k, const double *b, double *x)
 {
-    int st = umfpack_di_solve(UMFPACK_A, k->Ap, k->Ai, k->Ax, x, b, k->numeric, NULL, NULL);
+    /* No iterative refinement: the Newton iteration corrects solve errors anyway. */
+    double control[UMFPACK_CONTROL];
+    umfpack_di_defaults(control);
+    control[UMFPACK_IRSTEP] = 0;
+    int st = umfpack_di_solve(UMFPACK_A, k->Ap, k->Ai, k->Ax, x, b, k->numeric, control, NULL);
     if (st != UMFPACK_OK) return FMB_ERR_LINSOLVE;
     for (int i = 0; i < k->n; i++)
         if (!isfinite(x[i])) return FMB_ERR_LINSOLVE;
