@@ -109,6 +109,28 @@ double fmb_model_beam_node_x(const fmb_model_t *model, int body, int node);
  * K phi = omega^2 Muu phi. Writes up to nmax values; returns the count or negative. */
 int fmb_model_beam_modes(fmb_model_t *model, int body, double *omega, int nmax);
 
+/* Friction in a translational joint (seed 000): a slider block of half-length a and
+ * half-width b in its guide; corner normal forces F1+, F2+ (lower face), F1-, F2- (upper
+ * face) from a linear complementarity problem in every Newton iteration. */
+typedef enum fmb_friction_model {
+    FMB_FRICTION_NONE = 0,
+    FMB_FRICTION_LUGRE,   /* LuGre: bristle state z, Stribeck curve */
+    FMB_FRICTION_COULOMB, /* Coulomb with static friction (stick through complementarity) */
+    FMB_FRICTION_MODEL_COUNT
+} fmb_friction_model;
+
+typedef struct fmb_friction_desc {
+    fmb_friction_model model;
+    double a, b;        /* block half-length (along the guide) and half-width, m */
+    double mu, mu0;     /* kinetic and static coefficients */
+    double sigma0;      /* LuGre bristle stiffness, 1/m (per unit normal force) */
+    double sigma1;      /* LuGre bristle damping, s/m */
+    double sigma2;      /* LuGre viscous coefficient, s/m */
+    double vs;          /* Stribeck velocity, m/s */
+    double gamma;       /* Stribeck exponent */
+    double v_stick;     /* |v| below which the slider counts as sticking (output); m/s */
+} fmb_friction_desc_t;
+
 typedef enum fmb_joint_type {
     FMB_JOINT_REVOLUTE = 0,
     FMB_JOINT_PRISMATIC,
@@ -128,6 +150,7 @@ typedef struct fmb_joint_desc {
     double axis[2];     /* prismatic: guide direction in body[1]'s frame (need not be unit);
                            (0, 0) means the x axis */
     double angle;       /* prismatic, weld: locked relative angle theta_1 - theta_2 (rad) */
+    fmb_friction_desc_t friction; /* prismatic, slider_beam: model NONE = frictionless */
     const char *expr;   /* drivers: f(t) as an expression of t and the model parameters */
     int line;           /* source line for messages */
 } fmb_joint_desc_t;
@@ -299,6 +322,15 @@ int fmb_model_joint_num_outputs(const fmb_model_t *model, int joint);
 const char *fmb_model_joint_output_group(const fmb_model_t *model, int joint);
 const char *fmb_model_joint_output_name(const fmb_model_t *model, int joint, int k);
 void fmb_sim_joint_outputs(const fmb_sim_t *sim, int joint, double *values);
+
+/* Frictional sliding joint state (FMB_ERR_NOTFOUND for a joint without friction):
+ * corner normal forces F1+, F2+, F1-, F2- (N, >= 0), the friction force magnitude carried
+ * by each corner (mu F_k, N; sign: positive opposes positive sliding), contact mode
+ * (0 none, 1 single point, 2 single face, 3 diagonal), LuGre bristle state z and the
+ * sliding velocity of the slider relative to the guide (m/s). Any pointer may be NULL. */
+int fmb_sim_contact_state(const fmb_sim_t *sim, int joint, double normal[4], double friction[4],
+                          int *mode, double *z, double *v);
+int fmb_model_joint_has_friction(const fmb_model_t *model, int joint);
 
 /* kinetic, potential, work of applied forces and drivers, total = T + V - W */
 #define FMB_ENERGY_COLUMNS 4

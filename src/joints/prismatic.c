@@ -85,6 +85,31 @@ static void prismatic_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], doub
 #undef ADD
 }
 
+/* The guide's material point under the slider point (guide body frame, undeformed):
+ * u1 = A1^T r_P0 - rbar1 = B p0 - rbar1. */
+static void prismatic_reaction_point(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b,
+                                     double u[2])
+{
+    if (b == 0) {
+        u[0] = j->point[0][0], u[1] = j->point[0][1];
+        return;
+    }
+    double B[4], n[2], p0[2], p1[2];
+    prismatic_parts(j, v, B, n, p0, p1);
+    u[0] = B[0] * p0[0] + B[2] * p0[1] - (v[1].ndof ? v[1].q[0] : 0.0);
+    u[1] = B[1] * p0[0] + B[3] * p0[1] - (v[1].ndof ? v[1].q[1] : 0.0);
+}
+
+/* Sliding direction: the guide axis in inertial axes. */
+static void prismatic_slide_direction(const fmb_joint_t *j, const fmb_bodyview_t v[2],
+                                      double e[2])
+{
+    double A[4];
+    fmb_rot(fmb_body_angle(&v[1]), A);
+    e[0] = A[0] * j->axis[0] + A[2] * j->axis[1];
+    e[1] = A[1] * j->axis[0] + A[3] * j->axis[1];
+}
+
 const fmb_joint_class_t fmb_prismatic_class = {
     .name = "prismatic",
     .nrows = 2,
@@ -92,4 +117,6 @@ const fmb_joint_class_t fmb_prismatic_class = {
     .hess = prismatic_hess,
     .time = NULL,
     .check = fmb_joint_check_rigid,
+    .reaction_point = prismatic_reaction_point,
+    .slide_direction = prismatic_slide_direction,
 };

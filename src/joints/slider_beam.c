@@ -195,6 +195,15 @@ static void slider_reaction_point(const fmb_joint_t *j, const fmb_bodyview_t v[2
     u[0] = c.s[0], u[1] = 0.0;
 }
 
+/* Sliding direction: the deflected guide's tangent at the slider, angle theta1 + v'(s_x). */
+static void slider_slide_direction(const fmb_joint_t *j, const fmb_bodyview_t v[2], double e[2])
+{
+    sb_t c;
+    sb_eval(j, v, &c);
+    const double th = v[1].q[2] + c.v[1];
+    e[0] = cos(th), e[1] = sin(th);
+}
+
 static const char *const slider_output_names[] = {"s", "element"};
 
 static void slider_outputs(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
@@ -217,6 +226,7 @@ const fmb_joint_class_t fmb_slider_beam_class = {
     .check = slider_check,
     .valid = slider_valid,
     .reaction_point = slider_reaction_point,
+    .slide_direction = slider_slide_direction,
     .noutputs = 2,
     .output_group = "sliders",
     .output_names = slider_output_names,

@@ -281,6 +281,47 @@ static int check_bodies(fmb_model_t *m, const int body[2], int two, const char *
     return 0;
 }
 
+/* Friction parameters of a sliding joint (docs/theory.md section 10). */
+static int check_friction(fmb_model_t *m, const fmb_joint_t *j)
+{
+    const fmb_friction_desc_t *f = &j->friction;
+    if (f->model == FMB_FRICTION_NONE) return 0;
+    if ((int)f->model < 0 || f->model >= FMB_FRICTION_MODEL_COUNT)
+        return fmb_model_error(m, FMB_ERR_MODEL, "joint '%s': unknown friction model %d",
+                               j->name, (int)f->model);
+    if (!j->klass->slide_direction)
+        return fmb_model_error(m, FMB_ERR_MODEL,
+                               "joint '%s': friction needs a sliding joint (prismatic or "
+                               "slider_beam), not %s",
+                               j->name, j->klass->name);
+    if (f->model == FMB_FRICTION_COULOMB)
+        return fmb_model_error(m, FMB_ERR_MODEL,
+                               "joint '%s': Coulomb friction is not implemented yet; use lugre",
+                               j->name);
+    if (!(f->a > 0) || !(f->b >= 0))
+        return fmb_model_error(m, FMB_ERR_MODEL,
+                               "joint '%s': slider half-length a must be > 0 and half-width b "
+                               ">= 0 (got %g, %g)",
+                               j->name, f->a, f->b);
+    if (!(f->mu >= 0) || !(f->mu0 >= f->mu))
+        return fmb_model_error(m, FMB_ERR_MODEL,
+                               "joint '%s': friction needs 0 <= mu <= mu0 (got mu = %g, mu0 = %g)",
+                               j->name, f->mu, f->mu0);
+    if (!(f->sigma0 > 0) || !(f->sigma1 >= 0) || !(f->sigma2 >= 0) || !(f->vs > 0) ||
+        !(f->gamma > 0))
+        return fmb_model_error(m, FMB_ERR_MODEL,
+                               "joint '%s': LuGre needs sigma0 > 0, sigma1 >= 0, sigma2 >= 0, "
+                               "vs > 0, gamma > 0",
+                               j->name);
+    return 0;
+}
+
+int fmb_model_joint_has_friction(const fmb_model_t *m, int joint)
+{
+    return joint >= 0 && joint < m->njoints &&
+           m->joints[joint].friction.model != FMB_FRICTION_NONE;
+}
+
 int fmb_model_add_joint(fmb_model_t *m, const fmb_joint_desc_t *d)
 {
     char name[FMB_NAME_MAX];
@@ -302,6 +343,7 @@ int fmb_model_add_joint(fmb_model_t *m, const fmb_joint_desc_t *d)
     memcpy(j->point, d->point, sizeof j->point);
     j->ref = d->angle;
     j->line = d->line;
+    j->friction = d->friction;
     double ax = d->axis[0], ay = d->axis[1], n = hypot(ax, ay);
     if (n == 0) ax = 1, ay = 0, n = 1;
     j->axis[0] = ax / n, j->axis[1] = ay / n;
@@ -313,6 +355,10 @@ int fmb_model_add_joint(fmb_model_t *m, const fmb_joint_desc_t *d)
     if (k->check && (rc = k->check(m, j, msg, sizeof msg))) {
         fmb_expr_destroy(&j->fn);
         return fmb_model_error(m, rc, "%s", msg);
+    }
+    if ((rc = check_friction(m, j))) {
+        fmb_expr_destroy(&j->fn);
+        return rc;
     }
     j->row = m->nrows;
     m->nrows += k->nrows;

@@ -111,6 +111,9 @@ typedef struct fmb_joint_class {
     /* Point on body b at which the reaction is reported (body-frame, undeformed), or
      * NULL for point[b]. */
     void (*reaction_point)(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, double u[2]);
+    /* Sliding joints: inertial unit direction of sliding at the current state (the guide's
+     * tangent at the slider), or NULL for joints that do not slide. */
+    void (*slide_direction)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double e[2]);
     /* Extra outputs written to /<output_group>/<joint>/<name> (noutputs values). */
     int noutputs;
     const char *output_group;
@@ -128,6 +131,7 @@ struct fmb_joint {
     double ref;         /* reference relative angle (prismatic, weld) */
     double d0;          /* prismatic: initial offset, fixed at build */
     fmb_expr_t *fn;     /* driver function of t */
+    fmb_friction_desc_t friction; /* model NONE: frictionless */
     int row;            /* first global constraint row */
     int line;
 };

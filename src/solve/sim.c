@@ -19,6 +19,10 @@
  */
 #include "solve/sim.h"
 
+#include "contact/lcp.h"
+
+static void contact_decompose(fmb_sim_t *s);
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,7 +104,7 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     s->acc = calloc(n + 1, sizeof(double));
     s->zero = calloc(m + 1, sizeof(double));
     s->save = calloc(4 * n + m + 1, sizeof(double));
-    s->work = calloc(3 * N + 1, sizeof(double));
+    s->work = calloc(4 * N + 1, sizeof(double));
     if (!s->q || !s->qd || !s->qdd || !s->lam || !s->acc || !s->save || !s->work ||
         !s->zero) {
         fmb_sim_destroy(&s);
@@ -142,6 +146,26 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     s->sw = s->sv + mn;
     s->sphi = s->sw + mn;
     s->sphi2 = s->sphi + mr;
+    for (int i = 0; i < model->njoints; i++)
+        if (model->joints[i].friction.model != FMB_FRICTION_NONE) s->ncontacts++;
+    if (s->ncontacts) {
+        const size_t nc = (size_t)s->ncontacts;
+        s->contacts = calloc(nc, sizeof *s->contacts);
+        s->cX = calloc(N * FMB_CORNERS * nc, sizeof(double));
+        /* D+, D-, c, H00, B, I-D+ LU, z, w: generous */
+        s->clcp = calloc(8 * (2 * nc) * (2 * nc) + 16 * (2 * nc) + 8, sizeof(double));
+        if (!s->contacts || !s->cX || !s->clcp) {
+            fmb_sim_destroy(&s);
+            return NULL;
+        }
+        int c = 0;
+        for (int i = 0; i < model->njoints; i++)
+            if (model->joints[i].friction.model != FMB_FRICTION_NONE) {
+                s->contacts[c].joint = i;
+                s->contacts[c].d = model->joints[i].friction;
+                c++;
+            }
+    }
     fmb_kkt_init(&s->kkt, (int)N);
     s->kkt.ordering = (int)s->opts.ordering;
     return s;
@@ -156,6 +180,7 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     free(s->zero);
     free(s->work);
     free(s->scratch);
+    free(s->contacts), free(s->cX), free(s->clcp);
     free(s);
     *ps = NULL;
 }
@@ -350,6 +375,22 @@ static void assemble(fmb_sim_t *s, const double *q, const double *qd, const doub
             }
         }
     }
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        const fmb_contact_t *ct = &s->contacts[ic];
+        const fmb_joint_t *j = &md->joints[ct->joint];
+        fmb_bodyview_t v[2];
+        joint_views(s, j, q, qd, v);
+        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
+        double *C = zeroed(s->sC, (size_t)nn * nn);
+        fmb_contact_tangent(ct, j, v, ct->F, C);
+        for (int cc = 0; cc < nn; cc++) {
+            int gc = gidx(md, j->body, n0, cc);
+            for (int r = 0; r < nn; r++) {
+                int gr = gidx(md, j->body, n0, r);
+                if (gr >= 0 && gc >= 0) fmb_kkt_add(k, gr, gc, -c->cC * C[r + nn * cc]);
+            }
+        }
+    }
     for (int r = 0; r < s->m; r++) fmb_kkt_add(k, n + r, n + r, c->c22);
 }
 
@@ -505,6 +546,11 @@ static double power(const fmb_sim_t *s)
         j->klass->time(j, s->t, pt, ptt);
         for (int r = 0; r < j->klass->nrows; r++) P += s->lam[j->row + r] * pt[r];
     }
+    /* friction: -mu v sum F (both bodies together) */
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        const fmb_contact_t *c = &s->contacts[ic];
+        P -= c->mu * c->v * (c->F[0] + c->F[1] + c->F[2] + c->F[3]);
+    }
     return P;
 }
 
@@ -593,6 +639,8 @@ int fmb_sim_initialize(fmb_sim_t *s)
     /* Accelerations and multipliers from the same matrix. */
     if ((rc = accel_solve(s, 0, s->qdd, s->lam))) return rc;
     memcpy(s->acc, s->qdd, (size_t)n * sizeof *s->qdd);
+    for (int ic = 0; ic < s->ncontacts; ic++) s->contacts[ic].z_n = s->contacts[ic].z = 0.0;
+    contact_decompose(s);
     s->P = power(s);
     double viol = fmb_sim_eval_phi(s, s->q, s->t, s->work + 2 * N, NULL);
     s->stats.max_violation = viol;
@@ -620,6 +668,167 @@ static void restore_state(fmb_sim_t *s)
     memcpy(s->qdd, s->save + 2 * n, n * sizeof(double));
     memcpy(s->acc, s->save + 3 * n, n * sizeof(double));
     memcpy(s->lam, s->save + 4 * n, m * sizeof(double));
+}
+
+/* ------------------------------------------------------------ friction contacts */
+
+/* LuGre coefficients of every contact at the current iterate (velocity qd, step h). */
+static void contact_update(fmb_sim_t *s, double h)
+{
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        fmb_contact_t *c = &s->contacts[ic];
+        const fmb_joint_t *j = &s->model->joints[c->joint];
+        fmb_bodyview_t v[2];
+        joint_views(s, j, s->q, s->qd, v);
+        double e[2], vt, ug[2];
+        fmb_contact_kinematics(j, v, e, &vt, ug);
+        fmb_lugre_update(c, vt, h);
+    }
+}
+
+/* Solve A X = B for a small dense system by Gaussian elimination with partial pivoting
+ * (A n x n and B n x nb, column-major, both overwritten; X in B). */
+static int small_solve(int n, double *A, int nb, double *B)
+{
+    for (int k = 0; k < n; k++) {
+        int p = k;
+        for (int i = k + 1; i < n; i++)
+            if (fabs(A[i + n * k]) > fabs(A[p + n * k])) p = i;
+        if (!(fabs(A[p + n * k]) > 0)) return FMB_ERR_SINGULAR;
+        if (p != k) {
+            for (int c = 0; c < n; c++) {
+                double t = A[k + n * c];
+                A[k + n * c] = A[p + n * c], A[p + n * c] = t;
+            }
+            for (int c = 0; c < nb; c++) {
+                double t = B[k + n * c];
+                B[k + n * c] = B[p + n * c], B[p + n * c] = t;
+            }
+        }
+        for (int i = k + 1; i < n; i++) {
+            const double f = A[i + n * k] / A[k + n * k];
+            for (int c = k; c < n; c++) A[i + n * c] -= f * A[k + n * c];
+            for (int c = 0; c < nb; c++) B[i + n * c] -= f * B[k + n * c];
+        }
+    }
+    for (int c = 0; c < nb; c++)
+        for (int k = n - 1; k >= 0; k--) {
+            double t = B[k + n * c];
+            for (int i = k + 1; i < n; i++) t -= A[k + n * i] * B[i + n * c];
+            B[k + n * c] = t / A[k + n * k];
+        }
+    return 0;
+}
+
+/*
+ * Corner normal forces inside a Newton iteration (docs/theory.md section 10). With the
+ * factorized iteration matrix, the increment is x = x0 + sum_ck X_ck F_ck, where X_ck is
+ * the response to corner force F_ck's generalized friction force (scaled like the
+ * residual). The net corner forces N = S lambda_new of every contact are then affine in
+ * the corner forces: N = c + D+ F+ + D- F-. With N = F+ - F-:
+ *   F+ = H00 F- + B,  H00 = (I - D+)^{-1} (I + D-),  B = (I - D+)^{-1} c,
+ *   F+ >= 0, F- >= 0, F+ . F- = 0                        (seed 000, eqs 20-21)
+ * solved by lexicographic Lemke (Siconos numerics). x is updated in place.
+ */
+static int contact_lcp(fmb_sim_t *s, double bh2, double t, double *x)
+{
+    const fmb_model_t *md = s->model;
+    const int n = s->n, N = n + s->m, nc = s->ncontacts, nv = 2 * nc;
+    double *col = s->work + 3 * (size_t)N; /* one more N-vector after the step's buffers */
+    /* responses to unit corner forces */
+    for (int ic = 0; ic < nc; ic++) {
+        const fmb_contact_t *c = &s->contacts[ic];
+        const fmb_joint_t *j = &md->joints[c->joint];
+        fmb_bodyview_t v[2];
+        joint_views(s, j, s->q, s->qd, v);
+        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
+        double *cols = zeroed(s->sK, (size_t)nn * FMB_CORNERS);
+        fmb_contact_columns(c, j, v, cols);
+        for (int k = 0; k < FMB_CORNERS; k++) {
+            memset(col, 0, (size_t)N * sizeof *col);
+            for (int r = 0; r < nn; r++) {
+                int g = gidx(md, j->body, n0, r);
+                if (g >= 0) col[g] += bh2 * cols[r + (size_t)nn * k];
+            }
+            int rc = fmb_kkt_solve(&s->kkt, col, s->cX + (size_t)N * (FMB_CORNERS * ic + k));
+            if (rc) return fmb_sim_error(s, rc, "linear solve failed for the contact forces");
+        }
+    }
+    /* N = cv + Dp F+ + Dm F- */
+    double *Dp = s->clcp, *Dm = Dp + nv * nv, *H = Dm + nv * nv, *Hr = H + nv * nv;
+    double *cv = Hr + 2 * nv * nv, *zz = cv + 2 * nv, *ww = zz + 2 * nv;
+    memset(Dp, 0, 2 * (size_t)nv * nv * sizeof *Dp);
+    for (int ic = 0; ic < nc; ic++) {
+        const fmb_contact_t *c = &s->contacts[ic];
+        const fmb_joint_t *j = &md->joints[c->joint];
+        fmb_bodyview_t v[2];
+        joint_views(s, j, s->q, s->qd, v);
+        const int nr = j->klass->nrows;
+        double S[2 * 8];
+        fmb_contact_normal_map(c, j, v, S);
+        for (int l = 0; l < 2; l++) {
+            double acc = 0.0;
+            for (int r = 0; r < nr; r++)
+                acc += S[l + 2 * r] * (s->lam[j->row + r] + x[n + j->row + r] / bh2);
+            cv[2 * ic + l] = acc;
+            for (int jc = 0; jc < nc; jc++)
+                for (int k = 0; k < FMB_CORNERS; k++) {
+                    const double *X = s->cX + (size_t)N * (FMB_CORNERS * jc + k);
+                    double d = 0.0;
+                    for (int r = 0; r < nr; r++) d += S[l + 2 * r] * X[n + j->row + r] / bh2;
+                    double *D = k < 2 ? Dp : Dm;
+                    D[(2 * ic + l) + nv * (2 * jc + (k & 1))] = d;
+                }
+        }
+    }
+    /* H00 and B from (I - D+) [H00 B] = [I + D-, c] */
+    for (int cc = 0; cc < nv; cc++)
+        for (int r = 0; r < nv; r++) {
+            H[r + nv * cc] = (r == cc) - Dp[r + nv * cc];
+            Hr[r + nv * cc] = (r == cc) + Dm[r + nv * cc];
+        }
+    for (int r = 0; r < nv; r++) Hr[r + (size_t)nv * nv] = cv[r];
+    if (small_solve(nv, H, nv + 1, Hr))
+        return fmb_sim_error(s, FMB_ERR_SINGULAR,
+                             "contact problem singular at t = %.9g (friction too large for the "
+                             "slider geometry?)",
+                             t);
+    char msg[256];
+    int rc = fmb_lcp_solve(nv, Hr, Hr + (size_t)nv * nv, zz, ww, msg, sizeof msg);
+    if (rc) {
+        const fmb_joint_t *j = &md->joints[s->contacts[0].joint];
+        return fmb_sim_error(s, rc, "contact LCP failed at t = %.9g (joint '%s', line %d): %s", t,
+                             j->name, j->line, msg);
+    }
+    for (int ic = 0; ic < nc; ic++) {
+        fmb_contact_t *c = &s->contacts[ic];
+        c->F[0] = ww[2 * ic], c->F[1] = ww[2 * ic + 1]; /* F1+, F2+ */
+        c->F[2] = zz[2 * ic], c->F[3] = zz[2 * ic + 1]; /* F1-, F2- */
+        for (int k = 0; k < FMB_CORNERS; k++) {
+            const double *X = s->cX + (size_t)N * (FMB_CORNERS * ic + k);
+            for (int i = 0; i < N; i++) x[i] += X[i] * c->F[k];
+        }
+    }
+    return 0;
+}
+
+/* Corner forces from the multipliers alone (no friction coupling): N = S lambda,
+ * F+ = max(N, 0), F- = max(-N, 0). Used at the start. */
+static void contact_decompose(fmb_sim_t *s)
+{
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        fmb_contact_t *c = &s->contacts[ic];
+        const fmb_joint_t *j = &s->model->joints[c->joint];
+        fmb_bodyview_t v[2];
+        joint_views(s, j, s->q, s->qd, v);
+        double S[16], N[2] = {0, 0};
+        fmb_contact_normal_map(c, j, v, S);
+        for (int l = 0; l < 2; l++)
+            for (int r = 0; r < j->klass->nrows; r++) N[l] += S[l + 2 * r] * s->lam[j->row + r];
+        c->F[0] = fmax(N[0], 0), c->F[1] = fmax(N[1], 0);
+        c->F[2] = fmax(-N[0], 0), c->F[3] = fmax(-N[1], 0);
+        c->mode = fmb_contact_mode(c->F);
+    }
 }
 
 /* A joint that reports the state invalid (a slider off its guide) ends the run. */
@@ -679,12 +888,18 @@ static int try_step(fmb_sim_t *s, double h)
                 s->acc[i] = ((1.0 - af) * s->qdd[i] + af * s->save[2 * n + i] -
                              am * s->save[3 * n + i]) /
                             (1.0 - am);
+            for (int ic = 0; ic < s->ncontacts; ic++) {
+                fmb_contact_t *c = &s->contacts[ic];
+                c->z_n = c->z;
+                c->mode = fmb_contact_mode(c->F);
+            }
             double P = power(s);
             s->W += 0.5 * h * (s->P + P);
             s->P = P;
             return 0;
         }
         if (it == s->opts.max_newton) break;
+        if (s->ncontacts) contact_update(s, h);
         fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, t1, Mqdd, R);
         for (int i = 0; i < n; i++) R[i] = -bh2 * (Mqdd[i] + R[i]);
         for (int k = 0; k < m; k++) R[n + k] = -phi[k];
@@ -701,6 +916,13 @@ static int try_step(fmb_sim_t *s, double h)
             fresh = 1;
         }
         if (rc == 0) rc = fmb_kkt_solve(&s->kkt, R, x);
+        if (rc == 0 && s->ncontacts) {
+            rc = contact_lcp(s, bh2, t1, x);
+            if (rc) {
+                restore_state(s);
+                return rc;
+            }
+        }
         if (rc) {
             restore_state(s);
             if (rc == FMB_ERR_SINGULAR) return singular_error(s, s->q, t1, "during the step");
@@ -903,4 +1125,22 @@ void fmb_sim_energy(const fmb_sim_t *s, double e[FMB_ENERGY_COLUMNS])
         V += f->klass->potential(f, v);
     }
     e[0] = T, e[1] = V, e[2] = s->W, e[3] = T + V - s->W;
+}
+
+int fmb_sim_contact_state(const fmb_sim_t *s, int joint, double normal[4], double friction[4],
+                          int *mode, double *z, double *v)
+{
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        const fmb_contact_t *c = &s->contacts[ic];
+        if (c->joint != joint) continue;
+        for (int k = 0; k < FMB_CORNERS; k++) {
+            if (normal) normal[k] = c->F[k];
+            if (friction) friction[k] = c->mu * c->F[k];
+        }
+        if (mode) *mode = c->mode;
+        if (z) *z = c->z_n;
+        if (v) *v = c->v;
+        return 0;
+    }
+    return FMB_ERR_NOTFOUND;
 }

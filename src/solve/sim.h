@@ -2,6 +2,7 @@
 #ifndef FMB_SOLVE_SIM_H
 #define FMB_SOLVE_SIM_H
 
+#include "contact/friction.h"
 #include "model/model.h"
 #include "solve/kkt.h"
 
@@ -23,6 +24,11 @@ struct fmb_sim {
     int initialized;
     double W, P;   /* work of non-conservative forces and drivers; last power */
     int last_iters;
+    /* frictional sliding joints (docs/theory.md section 10) */
+    fmb_contact_t *contacts;
+    int ncontacts;
+    double *cX;       /* N x (4 ncontacts): KKT responses to unit corner forces */
+    double *clcp;     /* LCP workspace */
     fmb_sim_stats_t stats;
     char errmsg[1024];
 };

@@ -1,0 +1,161 @@
+/*
+ * Friction in sliding joints (seed 000, eqs 2-3 and 8-12).
+ *
+ * A slider block of half-length a and half-width b runs in its guide with a tiny
+ * clearance. Its slider point is the block centre; e is the sliding direction and
+ * n = Itil e the normal (both inertial). Corner normal forces: F1+, F2+ on the lower face
+ * (at -b n), F1-, F2- on the upper face (+b n); corner 1 at -a e, corner 2 at +a e. The
+ * joint's reaction on the slider (force F, moment M about the slider point) is their
+ * resultant: F . n = N1 + N2, M = a (N2 - N1) with N_l = F_l+ - F_l- and F_l+ F_l- = 0
+ * (a corner touches one face at most): the complementarity problem the integrator
+ * solves (src/solve/sim.c, docs/theory.md section 10).
+ *
+ * Friction: each corner force F_k carries a friction force -mu F_k e on the slider at its
+ * face and +mu F_k e on the guide. LuGre (seed eq 3):
+ *   zdot = v - sigma0 |v| z / g(v),  g(v) = mu + (mu0 - mu) exp(-(|v|/vs)^gamma)
+ *   mu_L = sigma0 z + sigma1 zdot + sigma2 v
+ * v is the sliding velocity of the slider relative to the guide material point under it.
+ * Backward Euler over the step gives z in closed form for a given v, so the step size
+ * is set by accuracy and not by the bristle stiffness sigma0.
+ */
+#include "contact/friction.h"
+
+#include <string.h>
+
+double fmb_lugre_g(const fmb_friction_desc_t *d, double v)
+{
+    return d->mu + (d->mu0 - d->mu) * exp(-pow(fabs(v) / d->vs, d->gamma));
+}
+
+void fmb_lugre_update(fmb_contact_t *c, double v, double h)
+{
+    const fmb_friction_desc_t *d = &c->d;
+    const double av = fabs(v), sg = (v > 0) - (v < 0);
+    const double g = fmb_lugre_g(d, v);
+    const double r = av / d->vs, ex = exp(-pow(r, d->gamma));
+    /* dg/dv = (mu0 - mu) ex * (-gamma r^(gamma-1) / vs) sign(v) */
+    const double dg = av > 0 ? (d->mu0 - d->mu) * ex * (-d->gamma * pow(r, d->gamma - 1) / d->vs) * sg
+                             : 0.0;
+    const double D = 1.0 + h * d->sigma0 * av / g;
+    const double dD = h * d->sigma0 * (sg / g - av * dg / (g * g));
+    const double num = c->z_n + h * v;
+    c->z = num / D;
+    const double dz = (h * D - num * dD) / (D * D);
+    c->v = v;
+    c->mu = d->sigma0 * c->z + d->sigma1 * (c->z - c->z_n) / h + d->sigma2 * v;
+    c->dmu = (d->sigma0 + d->sigma1 / h) * dz + d->sigma2;
+}
+
+void fmb_contact_kinematics(const fmb_joint_t *j, const fmb_bodyview_t v[2], double e[2],
+                            double *vt, double ug[2])
+{
+    j->klass->slide_direction(j, v, e);
+    j->klass->reaction_point(j, v, 1, ug);
+    double vs[2], vg[2];
+    fmb_point_vel(&v[0], j->point[0], vs);
+    fmb_point_vel(&v[1], ug, vg);
+    *vt = e[0] * (vs[0] - vg[0]) + e[1] * (vs[1] - vg[1]);
+}
+
+void fmb_contact_normal_map(const fmb_contact_t *c, const fmb_joint_t *j,
+                            const fmb_bodyview_t v[2], double *S)
+{
+    const int nr = j->klass->nrows, n0 = v[0].ndof;
+    double phi[8], J0[8 * 3] = {0};
+    j->klass->eval(j, v, 0.0, phi, J0, NULL); /* the Jacobian does not depend on t here */
+    double e[2], A[4], r[2];
+    j->klass->slide_direction(j, v, e);
+    const double n[2] = {-e[1], e[0]};
+    fmb_rot(fmb_body_angle(&v[0]), A);
+    fmb_point_pos(&v[0], j->point[0], r);
+    const double p[2] = {A[0] * r[0] + A[1] * r[1], A[2] * r[0] + A[3] * r[1]};
+    for (int k = 0; k < nr; k++) {
+        /* reaction on the slider for lambda = e_k: Qc = -J0^T e_k */
+        double Qc[3] = {0, 0, 0};
+        for (int col = 0; col < 3 && col < n0; col++) Qc[col] = -J0[k + nr * col];
+        const double F[2] = {A[0] * Qc[0] + A[2] * Qc[1], A[1] * Qc[0] + A[3] * Qc[1]};
+        const double M = Qc[2] - (-p[1] * Qc[0] + p[0] * Qc[1]);
+        const double Fn = F[0] * n[0] + F[1] * n[1];
+        S[0 + 2 * k] = 0.5 * (Fn - M / c->d.a);
+        S[1 + 2 * k] = 0.5 * (Fn + M / c->d.a);
+    }
+}
+
+/* Body-frame points of corner k's face point on the slider (us) and on the guide (ug). */
+static void face_points(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_bodyview_t v[2],
+                        const double e[2], int k, double us[2], double ug[2])
+{
+    const double n[2] = {-e[1], e[0]}, off = k < 2 ? -c->d.b : c->d.b;
+    double r[2];
+    fmb_point_pos(&v[0], j->point[0], r);
+    const double rc[2] = {r[0] + off * n[0], r[1] + off * n[1]};
+    for (int b = 0; b < 2; b++) {
+        double A[4], *u = b ? ug : us;
+        fmb_rot(fmb_body_angle(&v[b]), A);
+        const double rb[2] = {v[b].ndof ? v[b].q[0] : 0.0, v[b].ndof ? v[b].q[1] : 0.0};
+        u[0] = A[0] * rc[0] + A[1] * rc[1] - rb[0];
+        u[1] = A[2] * rc[0] + A[3] * rc[1] - rb[1];
+    }
+}
+
+/* G_k^T w for both bodies: slider part J0(us)^T w, guide part -J1(ug)^T w. */
+static void apply_G(const fmb_bodyview_t v[2], const double us[2], const double ug[2],
+                    const double w[2], double *out)
+{
+    const int n0 = v[0].ndof, n1 = v[1].ndof;
+    double J0[2 * n0 + 1], J1[2 * n1 + 1];
+    fmb_point_jac(&v[0], us, J0);
+    fmb_point_jac(&v[1], ug, J1);
+    for (int i = 0; i < n0; i++) out[i] = J0[2 * i] * w[0] + J0[2 * i + 1] * w[1];
+    for (int i = 0; i < n1; i++) out[n0 + i] = -(J1[2 * i] * w[0] + J1[2 * i + 1] * w[1]);
+}
+
+void fmb_contact_columns(const fmb_contact_t *c, const fmb_joint_t *j,
+                         const fmb_bodyview_t v[2], double *cols)
+{
+    const int nn = v[0].ndof + v[1].ndof;
+    double e[2];
+    j->klass->slide_direction(j, v, e);
+    const double f[2] = {-c->mu * e[0], -c->mu * e[1]};
+    for (int k = 0; k < FMB_CORNERS; k++) {
+        double us[2], ug[2];
+        face_points(c, j, v, e, k, us, ug);
+        apply_G(v, us, ug, f, cols + (size_t)nn * k);
+    }
+}
+
+void fmb_contact_tangent(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_bodyview_t v[2],
+                         const double *F, double *C)
+{
+    const int n0 = v[0].ndof, n1 = v[1].ndof, nn = n0 + n1;
+    double e[2], vt, ug0[2];
+    fmb_contact_kinematics(j, v, e, &vt, ug0);
+    /* dv/dqd = e^T [J0(u0), -J1(ug0)] */
+    double D[nn], g[nn], tmp[nn];
+    apply_G(v, j->point[0], ug0, e, D);
+    for (int i = 0; i < nn; i++) g[i] = 0.0;
+    const double me[2] = {-e[0], -e[1]};
+    for (int k = 0; k < FMB_CORNERS; k++) {
+        if (F[k] == 0.0) continue;
+        double us[2], ug[2];
+        face_points(c, j, v, e, k, us, ug);
+        apply_G(v, us, ug, me, tmp);
+        for (int i = 0; i < nn; i++) g[i] += F[k] * tmp[i];
+    }
+    /* Q_f = g mu(v): dQ_f/dqd = g dmu D^T */
+    for (int col = 0; col < nn; col++)
+        for (int r = 0; r < nn; r++) C[r + (size_t)nn * col] += g[r] * c->dmu * D[col];
+}
+
+int fmb_contact_mode(const double F[FMB_CORNERS])
+{
+    double mx = 0.0;
+    for (int k = 0; k < FMB_CORNERS; k++) mx = fmax(mx, F[k]);
+    const double tol = 1e-9 * fmax(mx, 1e-300);
+    int on[FMB_CORNERS], count = 0;
+    for (int k = 0; k < FMB_CORNERS; k++) count += on[k] = F[k] > tol && F[k] > 0;
+    if (count == 0) return 0;
+    if (count == 1) return 1;
+    if ((on[0] && on[1]) || (on[2] && on[3])) return 2; /* both corners of one face */
+    return 3;                                             /* diagonal: F1+ with F2-, ... */
+}

@@ -1,0 +1,58 @@
+/* Friction in sliding joints (seed 000; docs/theory.md section 10): corner normal forces,
+ * LuGre friction coefficient with an implicitly integrated bristle state, generalized
+ * friction forces per unit corner force, and their velocity tangent. */
+#ifndef FMB_CONTACT_FRICTION_H
+#define FMB_CONTACT_FRICTION_H
+
+#include "model/model.h"
+
+/* Corner order everywhere: F1+, F2+ (lower face, rear and front corner), F1-, F2- (upper
+ * face). Rear/front: -a/+a along the sliding direction from the slider point; lower/upper:
+ * the face at -b/+b along the normal n = Itil e. */
+#define FMB_CORNERS 4
+
+typedef struct fmb_contact {
+    int joint;
+    fmb_friction_desc_t d;
+    double z_n, z;     /* LuGre bristle state at t_n and at the current iterate */
+    double v;          /* relative sliding velocity (slider minus guide) along e, m/s */
+    double mu, dmu;    /* friction coefficient and d mu / d v at the current iterate */
+    double F[FMB_CORNERS]; /* corner normal forces, N (>= 0) */
+    int mode;          /* 0 none, 1 single point, 2 single face, 3 diagonal */
+} fmb_contact_t;
+
+/* Stribeck curve g(v) = mu + (mu0 - mu) exp(-(|v|/vs)^gamma). */
+double fmb_lugre_g(const fmb_friction_desc_t *d, double v);
+
+/* LuGre with backward Euler for z over a step h from z_n at velocity v:
+ *   z = (z_n + h v) / (1 + h sigma0 |v| / g(v)),  zdot = (z - z_n) / h,
+ *   mu = sigma0 z + sigma1 zdot + sigma2 v;  also d mu / d v. */
+void fmb_lugre_update(fmb_contact_t *c, double v, double h);
+
+/* Sliding direction e (inertial), the relative sliding velocity, and the guide point under
+ * the slider (guide body frame). */
+void fmb_contact_kinematics(const fmb_joint_t *j, const fmb_bodyview_t v[2], double e[2],
+                            double *vt, double ug[2]);
+
+/* Net corner normal forces N_l = F_l+ - F_l- as a linear map of the joint multipliers:
+ * N = S lambda_j, S is 2 x nrows (column-major). From the joint's reaction on the slider
+ * (force F, moment M about the slider point): F_n = F . n, N1 = (F_n - M/a)/2,
+ * N2 = (F_n + M/a)/2. */
+void fmb_contact_normal_map(const fmb_contact_t *c, const fmb_joint_t *j,
+                            const fmb_bodyview_t v[2], double *S);
+
+/* Generalized friction forces per unit corner force with the current mu: column k of the
+ * (ndof0 + ndof1) x 4 block is the force -mu e applied at corner k's face point (slider)
+ * and +mu e on the guide at the same place. */
+void fmb_contact_columns(const fmb_contact_t *c, const fmb_joint_t *j,
+                         const fmb_bodyview_t v[2], double *cols);
+
+/* Velocity tangent of the friction forces at corner forces F: dQ_f/dqd, block
+ * (ndof0 + ndof1)^2 added to C (through d mu / d v only). */
+void fmb_contact_tangent(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_bodyview_t v[2],
+                         const double *F, double *C);
+
+/* Contact mode from the corner forces (threshold: tiny relative to the largest). */
+int fmb_contact_mode(const double F[FMB_CORNERS]);
+
+#endif
