@@ -159,3 +159,31 @@ int fmb_contact_mode(const double F[FMB_CORNERS])
     if ((on[0] && on[1]) || (on[2] && on[3])) return 2; /* both corners of one face */
     return 3;                                             /* diagonal: F1+ with F2-, ... */
 }
+
+void fmb_contact_beta_columns(const fmb_joint_t *j, const fmb_bodyview_t v[2], double *cols)
+{
+    const int nn = v[0].ndof + v[1].ndof;
+    double e[2], vt, ug[2];
+    fmb_contact_kinematics(j, v, e, &vt, ug);
+    const double me[2] = {-e[0], -e[1]};
+    apply_G(v, j->point[0], ug, e, cols);
+    apply_G(v, j->point[0], ug, me, cols + nn);
+}
+
+void fmb_contact_velocity_row(const fmb_joint_t *j, const fmb_bodyview_t v[2], double *D)
+{
+    double e[2], vt, ug[2];
+    fmb_contact_kinematics(j, v, e, &vt, ug);
+    apply_G(v, j->point[0], ug, e, D);
+}
+
+double fmb_contact_friction(const fmb_contact_t *c, double per_corner[FMB_CORNERS])
+{
+    double Ntot = 0.0;
+    for (int k = 0; k < FMB_CORNERS; k++) Ntot += c->F[k];
+    /* force on the slider along e: -mu sum F (LuGre), beta1 - beta2 (Coulomb) */
+    const double f = c->d.model == FMB_FRICTION_COULOMB ? c->beta[0] - c->beta[1] : -c->mu * Ntot;
+    for (int k = 0; per_corner && k < FMB_CORNERS; k++)
+        per_corner[k] = Ntot > 0 ? -f * c->F[k] / Ntot : 0.0; /* magnitude opposing +e */
+    return f;
+}

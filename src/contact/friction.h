@@ -15,9 +15,12 @@ typedef struct fmb_contact {
     int joint;
     fmb_friction_desc_t d;
     double z_n, z;     /* LuGre bristle state at t_n and at the current iterate */
-    double v;          /* relative sliding velocity (slider minus guide) along e, m/s */
+    double v, v_n;     /* relative sliding velocity (slider minus guide) along e, m/s */
     double mu, dmu;    /* friction coefficient and d mu / d v at the current iterate */
     double F[FMB_CORNERS]; /* corner normal forces, N (>= 0) */
+    double beta[2], sigma; /* Coulomb: friction force (beta1 - beta2) e on the slider; sigma
+                              is the sliding speed multiplier of the complementarity */
+    double mu_e;           /* Coulomb: coefficient of this step (mu0 after a stick, else mu) */
     int mode;          /* 0 none, 1 single point, 2 single face, 3 diagonal */
 } fmb_contact_t;
 
@@ -51,6 +54,17 @@ void fmb_contact_columns(const fmb_contact_t *c, const fmb_joint_t *j,
  * (ndof0 + ndof1)^2 added to C (through d mu / d v only). */
 void fmb_contact_tangent(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_bodyview_t v[2],
                          const double *F, double *C);
+
+/* Coulomb: generalized forces of unit friction beta1 (+e on the slider at its slider
+ * point, -e on the guide there) and beta2 (the opposite); block (ndof0 + ndof1) x 2. */
+void fmb_contact_beta_columns(const fmb_joint_t *j, const fmb_bodyview_t v[2], double *cols);
+
+/* Row of d(sliding velocity)/d(qd) over the two-body block (length ndof0 + ndof1). */
+void fmb_contact_velocity_row(const fmb_joint_t *j, const fmb_bodyview_t v[2], double *D);
+
+/* Signed friction force on the slider along e (N) and its split over the corners (the
+ * corner shares are mu F_k for LuGre; for Coulomb proportional to F_k). */
+double fmb_contact_friction(const fmb_contact_t *c, double per_corner[FMB_CORNERS]);
 
 /* Contact mode from the corner forces (threshold: tiny relative to the largest). */
 int fmb_contact_mode(const double F[FMB_CORNERS]);

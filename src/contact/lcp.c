@@ -73,26 +73,31 @@ static bool all_finite(size_t count, const double *v)
     return true;
 }
 
-/* Check (z, w) against the LCP and clean round-off: returns 0 if it is a solution within
- * LCP_CHECK_TOL, else -1. On success z and w are overwritten with the cleaned solution
+/* Check (z, w) against the LCP and clean round-off. Returns the worst relative violation
+ * (of w = M z + q, z >= 0, w >= 0 and complementarity; infinite for non-finite values).
+ * If it is at most LCP_CHECK_TOL, z and w are overwritten with the cleaned solution
  * (w = M z + q recomputed, exact complementarity, no negative entries). */
-static int check_and_clean(int n, const double *M, const double *q, double *z, double *w)
+static double check_and_clean(int n, const double *M, const double *q, double *z, double *w)
 {
+    for (int i = 0; i < n; i++)
+        if (!isfinite(z[i]) || !isfinite(w[i])) return INFINITY;
     double zs = norm_inf_vec(n, z);
     double ws = norm_inf_vec(n, q) + norm_inf_mat(n, M) * zs;
-    if (!isfinite(zs) || !isfinite(ws)) return -1;
-    double tz = LCP_CHECK_TOL * zs, tw = LCP_CHECK_TOL * ws;
+    if (!isfinite(ws)) return INFINITY;
+    double rz = zs > 0.0 ? 1.0 / zs : 0.0, rw = ws > 0.0 ? 1.0 / ws : 0.0;
+    double worst = 0.0;
     for (int i = 0; i < n; i++) {
         double r = row_residual(n, M, q, z, i);
-        if (!(z[i] >= -tz) || !(r >= -tw) || !(fabs(w[i] - r) <= tw)) return -1;
+        worst = fmax(worst, fabs(w[i] - r) * rw);
+        worst = fmax(worst, -z[i] * rz);
+        worst = fmax(worst, -r * rw);
         /* Complementarity: one of z_i, w_i is zero relative to its own scale. */
-        if (!(fabs(z[i]) <= tz || fabs(r) <= tw)) return -1;
+        worst = fmax(worst, fmin(fabs(z[i]) * rz, fabs(r) * rw));
     }
+    if (!(worst <= LCP_CHECK_TOL)) return worst;
     for (int i = 0; i < n; i++) {
         double r = row_residual(n, M, q, z, i);
-        double fz = zs > 0.0 ? fabs(z[i]) / zs : 0.0;
-        double fw = ws > 0.0 ? fabs(r) / ws : 0.0;
-        if (fz <= fw) {
+        if (fabs(z[i]) * rz <= fabs(r) * rw) {
             z[i] = 0.0;
             w[i] = r > 0.0 ? r : 0.0;
         } else {
@@ -100,21 +105,29 @@ static int check_and_clean(int n, const double *M, const double *q, double *z, d
             w[i] = 0.0;
         }
     }
-    return 0;
+    return worst;
 }
 
-int fmb_lcp_solve(int n, const double *M, const double *q, double *z, double *w, char *msg,
-                  size_t len)
+/* Validate the arguments of the solvers; 0 or FMB_ERR_ARG with a message. */
+static int check_args(int n, const double *M, const double *q, const double *z,
+                      const double *w, char *msg, size_t len)
 {
     if (n < 0 || (n > 0 && (!M || !q || !z || !w))) {
         set_msg(msg, len, "LCP (n = %d): invalid argument", n);
         return FMB_ERR_ARG;
     }
-    if (n == 0) return 0;
-    if (!all_finite((size_t)n * (size_t)n, M) || !all_finite((size_t)n, q)) {
+    if (n > 0 && (!all_finite((size_t)n * (size_t)n, M) || !all_finite((size_t)n, q))) {
         set_msg(msg, len, "LCP (n = %d): M or q is not finite", n);
         return FMB_ERR_ARG;
     }
+    return 0;
+}
+
+int fmb_lcp_lemke(int n, const double *M, const double *q, double *z, double *w, char *msg,
+                  size_t len)
+{
+    int rc = check_args(n, M, q, z, w, msg, len);
+    if (rc != 0 || n == 0) return rc;
 
     /* Wrap the caller's arrays without copying: Siconos only reads M and q. The matrix
      * header lives on the stack and is not cleared (it does not own matrix0). */
@@ -144,31 +157,54 @@ int fmb_lcp_solve(int n, const double *M, const double *q, double *z, double *w,
     dparam[SICONOS_DPARAM_TOL] = LCP_CHECK_TOL;
     lcp_lexicolemke_set_default(&opt);
 
+    /* lexicolemke writes z_i, w_i for every basic variable but the artificial z0: an
+     * entry left NaN means z0 is still basic, i.e. ray termination or the pivot limit.
+     * (Siconos 4.4 reports info = 0 at a ray termination, so info alone is not enough.) */
+    for (int i = 0; i < n; i++) z[i] = w[i] = NAN;
     int info = -1;
     lcp_lexicolemke(&lcp, z, w, &info, &opt);
     int pivots = iparam[SICONOS_IPARAM_ITER_DONE];
-    if (info != 0) {
-        if (pivots >= itermax)
-            set_msg(msg, len,
-                    "LCP (n = %d): Siconos lcp_lexicolemke info %d: no solution found (M not "
-                    "a P-matrix? ray termination): pivot limit %d reached",
-                    n, info, itermax);
-        else
-            set_msg(msg, len,
-                    "LCP (n = %d): Siconos lcp_lexicolemke info %d: no solution found (M not "
-                    "a P-matrix? ray termination) after %d pivots",
-                    n, info, pivots);
-        return FMB_ERR_LINSOLVE;
-    }
-    if (check_and_clean(n, M, q, z, w) != 0) {
+    bool z0_basic = false;
+    for (int i = 0; i < n; i++)
+        if (isnan(z[i]) && isnan(w[i])) z0_basic = true;
+    const char *why = NULL;
+    double viol = 0.0;
+    if (pivots >= itermax)
+        why = "pivot limit reached";
+    else if (z0_basic)
+        why = "artificial variable z0 still basic";
+    else if (info != 0)
+        why = "failure reported by Siconos";
+    else if (!((viol = check_and_clean(n, M, q, z, w)) <= LCP_CHECK_TOL))
+        why = "result violates w = Mz+q, z >= 0, w >= 0, z'w = 0 (relative";
+    if (!why) return 0;
+    if (viol > 0.0)
         set_msg(msg, len,
-                "LCP (n = %d): Siconos lcp_lexicolemke info %d after %d pivots, but the "
-                "result violates w = Mz+q, z >= 0, w >= 0, z'w = 0 beyond 1e-9 relative (M "
-                "ill-conditioned or not a P-matrix?)",
-                n, info, pivots);
-        return FMB_ERR_LINSOLVE;
-    }
-    return 0;
+                "LCP (n = %d): Siconos lcp_lexicolemke info %d after %d pivots: no solution "
+                "found (M not a P-matrix? ray termination): %s %.3g > %.0e)",
+                n, info, pivots, why, viol, LCP_CHECK_TOL);
+    else
+        set_msg(msg, len,
+                "LCP (n = %d): Siconos lcp_lexicolemke info %d after %d pivots: no solution "
+                "found (M not a P-matrix? ray termination): %s",
+                n, info, pivots, why);
+    return FMB_ERR_LINSOLVE;
+}
+
+int fmb_lcp_solve(int n, const double *M, const double *q, double *z, double *w, char *msg,
+                  size_t len)
+{
+    int rc = fmb_lcp_lemke(n, M, q, z, w, msg, len);
+    if (rc != FMB_ERR_LINSOLVE || n > FMB_LCP_FALLBACK_MAX_N) return rc;
+    /* Lemke failed: the enumeration either finds a solution or shows there is none. */
+    int ns = fmb_lcp_enumerate(n, M, q, z, w);
+    if (ns > 0) return 0;
+    if (ns == FMB_ERR_NOMEM) return FMB_ERR_NOMEM;
+    size_t used = msg ? strlen(msg) : 0;
+    if (msg && used + 1 < len)
+        set_msg(msg + used, len - used, "; enumeration of the %d complementary bases found none",
+                1 << n);
+    return FMB_ERR_LINSOLVE;
 }
 
 /* Solve the k x k system A x = b in place (A column-major, leading dimension k) by

@@ -1395,17 +1395,97 @@ static int same_body(loader_t *L, const yaml_node_t *m, const char *ctx, const i
     return fail(L, m, "%s: connects body '%s' to itself", ctx, L->binfo[bi[0]].name);
 }
 
+/* Friction of a sliding joint (docs/case-format.md, 'friction'): the slider block and its
+ * friction law. Values are checked here, at their keys; the model checks the joint type
+ * (prismatic or slider_beam) and what it implements. */
+static int load_friction(loader_t *L, const yaml_node_t *fn, const char *ctx,
+                         fmb_friction_desc_t *f)
+{
+    static const char *const keys[] = {"model", "a",  "b",      "mu",     "mu0",     "sigma0",
+                                       "sigma1", "sigma2", "vs", "gamma", "v_stick", NULL};
+    static const char *const lugre_only[] = {"sigma0", "sigma1", "sigma2", "vs", "gamma",
+                                             NULL};
+    char fctx[200];
+    snprintf(fctx, sizeof fctx, "%s: friction", ctx);
+    int rc = check_keys(L, fn, fctx, keys);
+    if (rc)
+        return rc;
+    const char *model;
+    if ((rc = get_string(L, fn, "model", fctx, 1, &model)))
+        return rc;
+    /* defaults: seed 000's LuGre parameters, stick flag below 0.1 mm/s */
+    memset(f, 0, sizeof *f);
+    f->mu = 0.56;
+    f->mu0 = 0.75;
+    f->sigma0 = 1.3e6;
+    f->sigma1 = 350;
+    f->sigma2 = 0;
+    f->vs = 0.0009;
+    f->gamma = 2;
+    f->v_stick = 1e-4;
+    if (!strcmp(model, "lugre"))
+        f->model = FMB_FRICTION_LUGRE;
+    else if (!strcmp(model, "coulomb"))
+        f->model = FMB_FRICTION_COULOMB;
+    else if (!strcmp(model, "none"))
+        f->model = FMB_FRICTION_NONE;
+    else
+        return fail(L, get(L, fn, "model"),
+                    "%s: unknown friction model '%s' (allowed: lugre, coulomb, none)", fctx,
+                    model);
+    if (f->model == FMB_FRICTION_COULOMB)
+        for (int k = 0; lugre_only[k]; k++)
+            if (get(L, fn, lugre_only[k]))
+                return fail(L, get(L, fn, lugre_only[k]),
+                            "%s: '%s' applies to model lugre only", fctx, lugre_only[k]);
+    struct {
+        const char *key;
+        double *dst;
+        int strict; /* 1: > 0, 0: >= 0 */
+    } vals[] = {
+        {"a", &f->a, 1},           {"b", &f->b, 0},           {"mu", &f->mu, 0},
+        {"mu0", &f->mu0, 0},       {"sigma0", &f->sigma0, 1}, {"sigma1", &f->sigma1, 0},
+        {"sigma2", &f->sigma2, 0}, {"vs", &f->vs, 1},         {"gamma", &f->gamma, 1},
+        {"v_stick", &f->v_stick, 1},
+    };
+    for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
+        int given;
+        if ((rc = get_num(L, fn, vals[k].key, fctx, vals[k].dst, &given)))
+            return rc;
+        if (!given) {
+            if (k == 0)
+                return fail(L, fn, "%s: missing required key 'a' (slider half-length, m)", fctx);
+            continue;
+        }
+        double v = *vals[k].dst;
+        if (vals[k].strict ? !(v > 0) : !(v >= 0))
+            return fail(L, get(L, fn, vals[k].key), "%s: '%s' must be %s 0, got %g", fctx,
+                        vals[k].key, vals[k].strict ? ">" : ">=", v);
+    }
+    if (f->mu0 < f->mu)
+        return fail(L, get(L, fn, get(L, fn, "mu0") ? "mu0" : "mu"),
+                    "%s: the static coefficient mu0 (%g) must be >= the kinetic mu (%g)", fctx,
+                    f->mu0, f->mu);
+    if (f->model == FMB_FRICTION_NONE)
+        memset(f, 0, sizeof *f);
+    return 0;
+}
+
 static int load_joint(loader_t *L, const yaml_node_t *m)
 {
-    static const char *const any[] = {"name", "type",     "bodies",     "points", "axis",
-                                      "angle", "function", "coordinate", NULL};
-    static const char *const k_sb[] = {"name", "type", "bodies", "points", "angle", NULL};
-    static const char *const k_rev[] = {"name", "type", "bodies", "points", NULL};
-    static const char *const k_weld[] = {"name", "type", "bodies", "points", "angle", NULL};
-    static const char *const k_pri[] = {"name",  "type", "bodies", "points",
-                                        "axis", "angle", NULL};
-    static const char *const k_drv[] = {"name",     "type",       "bodies", "points",
-                                        "function", "coordinate", NULL};
+    static const char *const any[] = {"name",     "type",       "bodies",   "points", "axis",
+                                      "angle",    "function",   "coordinate", "friction",
+                                      NULL};
+    static const char *const k_sb[] = {"name", "type", "bodies", "points", "angle", "friction",
+                                       NULL};
+    /* 'friction' on a joint that does not slide: the model says why not */
+    static const char *const k_rev[] = {"name", "type", "bodies", "points", "friction", NULL};
+    static const char *const k_weld[] = {"name",  "type",     "bodies", "points",
+                                         "angle", "friction", NULL};
+    static const char *const k_pri[] = {"name", "type",  "bodies",   "points",
+                                        "axis", "angle", "friction", NULL};
+    static const char *const k_drv[] = {"name",     "type",       "bodies",   "points",
+                                        "function", "coordinate", "friction", NULL};
     fmb_case_t *c = L->c;
     int rc = check_keys(L, m, "joint", any);
     if (rc)
@@ -1513,14 +1593,23 @@ static int load_joint(loader_t *L, const yaml_node_t *m)
         if ((rc = get_num(L, m, "angle", ctx, &d.angle, NULL)))
             return rc;
     }
+    yaml_node_t *fr = get(L, m, "friction");
+    if (fr && (rc = load_friction(L, fr, ctx, &d.friction)))
+        return rc;
     d.body[0] = L->binfo[bi[0]].index;
     d.body[1] = L->binfo[bi[1]].index;
     d.name = pool_str(c, name);
     if (!d.name)
         return nomem(L, m);
     int idx = fmb_model_add_joint(c->model, &d);
-    if (idx < 0)
+    if (idx < 0) {
+        /* the model's friction checks (joint type, unimplemented model): at 'friction' */
+        const char *msg = fmb_model_last_error(c->model);
+        if (fr && msg && (strstr(msg, "friction") || strstr(msg, "Coulomb") ||
+                          strstr(msg, "LuGre") || strstr(msg, "half-length")))
+            return lib_fail(L, fr, ctx, name);
         return lib_fail(L, m, ctx, name);
+    }
     c->joints[c->njoints++] = d;
     return 0;
 }

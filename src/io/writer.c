@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <hdf5.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,9 @@ typedef struct wjoint {
     int ds_reaction, ds_violation, ds_position;
     int noutputs;                   /* extra outputs (/<group>/<joint>/<name>) */
     int ds_out[WRITER_MAX_OUTPUTS];
+    int contact;                    /* frictional sliding joint: /contacts/<joint> */
+    double v_stick;                 /* |v| below which the stick flag is set */
+    int ds_normal, ds_friction, ds_ftotal, ds_mode, ds_stick, ds_z, ds_v;
 } wjoint_t;
 
 struct fmb_writer {
@@ -478,6 +482,65 @@ static int write_outputs_layout(fmb_writer_t *w)
     return st < 0 ? st : 0;
 }
 
+/* /contacts/<joint>/... for every joint with friction (seed 000; docs/output.md). */
+static int write_contacts_layout(fmb_writer_t *w)
+{
+    static const char *const model_names[FMB_FRICTION_MODEL_COUNT] = {"none", "lugre",
+                                                                      "coulomb"};
+    const fmb_model_t *m = w->model;
+    int st = 0;
+    hid_t gc = -1;
+    for (int i = 0; i < w->njoints && st >= 0; i++) {
+        wjoint_t *wj = &w->joints[i];
+        if (!fmb_model_joint_has_friction(m, wj->j))
+            continue;
+        const fmb_friction_desc_t *f = &m->joints[wj->j].friction;
+        if (gc < 0 && (gc = group_open_create(w->file, "contacts")) < 0)
+            return werr(w, FMB_ERR_HDF5, "%s: cannot create group /contacts", w->h5path);
+        char name[FMB_NAME_MAX + 8];
+        link_name(fmb_model_joint_name(m, wj->j), name, sizeof name);
+        hid_t g = H5Gcreate2(gc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        if (g < 0) {
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot create group /contacts/%s", w->h5path, name);
+            break;
+        }
+        const int mi = (int)f->model;
+        const char *mn = mi >= 0 && mi < FMB_FRICTION_MODEL_COUNT ? model_names[mi] : "unknown";
+        int bad = attr_int(g, "joint_index", wj->j) | attr_string(g, "model", mn) |
+                  attr_double(g, "a", f->a) | attr_double(g, "b", f->b) |
+                  attr_double(g, "mu", f->mu) | attr_double(g, "mu0", f->mu0) |
+                  attr_double(g, "v_stick", f->v_stick);
+        if (f->model == FMB_FRICTION_LUGRE)
+            bad |= attr_double(g, "sigma0", f->sigma0) | attr_double(g, "sigma1", f->sigma1) |
+                   attr_double(g, "sigma2", f->sigma2) | attr_double(g, "vs", f->vs) |
+                   attr_double(g, "gamma", f->gamma);
+        if (bad)
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot write /contacts/%s attributes", w->h5path,
+                      name);
+        hsize_t t4[1] = {4};
+        const char *corners = "F1+,F2+,F1-,F2-";
+        if (st >= 0 && (wj->ds_normal = st = wds_create(w, g, "normal", 0, 2, t4, corners)) >= 0 &&
+            (wj->ds_friction = st = wds_create(w, g, "friction", 0, 2, t4, corners)) >= 0 &&
+            (wj->ds_ftotal = st = wds_create(w, g, "friction_total", 0, 1, NULL, NULL)) >= 0 &&
+            (wj->ds_mode = st = wds_create(w, g, "mode", 1, 1, NULL, NULL)) >= 0 &&
+            (wj->ds_stick = st = wds_create(w, g, "stick", 1, 1, NULL, NULL)) >= 0 &&
+            (wj->ds_z = st = wds_create(w, g, "z", 0, 1, NULL, NULL)) >= 0)
+            wj->ds_v = st = wds_create(w, g, "v", 0, 1, NULL, NULL);
+        if (st >= 0 && attr_string(w->ds[wj->ds_mode].id, "values",
+                                   "0 none, 1 single point, 2 single face, 3 diagonal") < 0)
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot write /contacts/%s/mode attributes",
+                      w->h5path, name);
+        if (st >= 0) {
+            wj->contact = 1;
+            wj->v_stick = f->v_stick;
+        }
+        H5Gclose(g);
+    }
+    if (gc >= 0)
+        H5Gclose(gc);
+    return st < 0 ? st : 0;
+}
+
 static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_text)
 {
     const fmb_model_t *m = w->model;
@@ -635,7 +698,9 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
     H5Gclose(gj);
     if (st < 0)
         return st;
-    return write_outputs_layout(w);
+    if ((st = write_outputs_layout(w)) < 0)
+        return st;
+    return write_contacts_layout(w);
 }
 
 /* Sidecar items: every body (its points, else its frame origin), every joint that sits
@@ -840,6 +905,20 @@ int fmb_writer_append(fmb_writer_t *w, const fmb_sim_t *sim)
                 for (int k = 0; k < j->noutputs; k++)
                     *row_d(w, j->ds_out[k]) = val[k];
             }
+        }
+        if (j->contact) {
+            double *nf = row_d(w, j->ds_normal), *ff = row_d(w, j->ds_friction);
+            double z = 0.0, v = 0.0;
+            int mode = 0;
+            if (fmb_sim_contact_state(sim, j->j, nf, ff, &mode, &z, &v) < 0) {
+                memset(nf, 0, 4 * sizeof *nf);
+                memset(ff, 0, 4 * sizeof *ff);
+            }
+            *row_d(w, j->ds_ftotal) = ff[0] + ff[1] + ff[2] + ff[3];
+            ((int *)(void *)w->ds[j->ds_mode].buf)[w->nbuf] = mode;
+            ((int *)(void *)w->ds[j->ds_stick].buf)[w->nbuf] = fabs(v) < j->v_stick;
+            *row_d(w, j->ds_z) = z;
+            *row_d(w, j->ds_v) = v;
         }
     }
     w->nbuf++;

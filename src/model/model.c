@@ -294,10 +294,6 @@ static int check_friction(fmb_model_t *m, const fmb_joint_t *j)
                                "joint '%s': friction needs a sliding joint (prismatic or "
                                "slider_beam), not %s",
                                j->name, j->klass->name);
-    if (f->model == FMB_FRICTION_COULOMB)
-        return fmb_model_error(m, FMB_ERR_MODEL,
-                               "joint '%s': Coulomb friction is not implemented yet; use lugre",
-                               j->name);
     if (!(f->a > 0) || !(f->b >= 0))
         return fmb_model_error(m, FMB_ERR_MODEL,
                                "joint '%s': slider half-length a must be > 0 and half-width b "
@@ -307,8 +303,8 @@ static int check_friction(fmb_model_t *m, const fmb_joint_t *j)
         return fmb_model_error(m, FMB_ERR_MODEL,
                                "joint '%s': friction needs 0 <= mu <= mu0 (got mu = %g, mu0 = %g)",
                                j->name, f->mu, f->mu0);
-    if (!(f->sigma0 > 0) || !(f->sigma1 >= 0) || !(f->sigma2 >= 0) || !(f->vs > 0) ||
-        !(f->gamma > 0))
+    if (f->model == FMB_FRICTION_LUGRE && (!(f->sigma0 > 0) || !(f->sigma1 >= 0) || !(f->sigma2 >= 0) || !(f->vs > 0) ||
+        !(f->gamma > 0)))
         return fmb_model_error(m, FMB_ERR_MODEL,
                                "joint '%s': LuGre needs sigma0 > 0, sigma1 >= 0, sigma2 >= 0, "
                                "vs > 0, gamma > 0",

@@ -151,9 +151,9 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     if (s->ncontacts) {
         const size_t nc = (size_t)s->ncontacts;
         s->contacts = calloc(nc, sizeof *s->contacts);
-        s->cX = calloc(N * FMB_CORNERS * nc, sizeof(double));
-        /* D+, D-, c, H00, B, I-D+ LU, z, w: generous */
-        s->clcp = calloc(8 * (2 * nc) * (2 * nc) + 16 * (2 * nc) + 8, sizeof(double));
+        s->cX = calloc(N * 6 * nc, sizeof(double));
+        /* D+, P, p0, M, q, z, w, a: sized for 5 unknowns per contact */
+        s->clcp = calloc(8 * (5 * nc) * (5 * nc) + 16 * (5 * nc) + 16, sizeof(double));
         if (!s->contacts || !s->cX || !s->clcp) {
             fmb_sim_destroy(&s);
             return NULL;
@@ -549,7 +549,7 @@ static double power(const fmb_sim_t *s)
     /* friction: -mu v sum F (both bodies together) */
     for (int ic = 0; ic < s->ncontacts; ic++) {
         const fmb_contact_t *c = &s->contacts[ic];
-        P -= c->mu * c->v * (c->F[0] + c->F[1] + c->F[2] + c->F[3]);
+        P += fmb_contact_friction(c, NULL) * c->v;
     }
     return P;
 }
@@ -682,7 +682,12 @@ static void contact_update(fmb_sim_t *s, double h)
         joint_views(s, j, s->q, s->qd, v);
         double e[2], vt, ug[2];
         fmb_contact_kinematics(j, v, e, &vt, ug);
-        fmb_lugre_update(c, vt, h);
+        if (c->d.model == FMB_FRICTION_LUGRE) {
+            fmb_lugre_update(c, vt, h);
+        } else { /* Coulomb: friction through beta in the LCP, none through mu */
+            c->v = vt;
+            c->mu = c->dmu = 0.0;
+        }
     }
 }
 
@@ -721,43 +726,58 @@ static int small_solve(int n, double *A, int nb, double *B)
 }
 
 /*
- * Corner normal forces inside a Newton iteration (docs/theory.md section 10). With the
- * factorized iteration matrix, the increment is x = x0 + sum_ck X_ck F_ck, where X_ck is
- * the response to corner force F_ck's generalized friction force (scaled like the
- * residual). The net corner forces N = S lambda_new of every contact are then affine in
- * the corner forces: N = c + D+ F+ + D- F-. With N = F+ - F-:
- *   F+ = H00 F- + B,  H00 = (I - D+)^{-1} (I + D-),  B = (I - D+)^{-1} c,
- *   F+ >= 0, F- >= 0, F+ . F- = 0                        (seed 000, eqs 20-21)
- * solved by lexicographic Lemke (Siconos numerics). x is updated in place.
+ * Contact forces inside a Newton iteration (docs/theory.md section 10). With the
+ * factorized iteration matrix, the increment is x = x0 + sum_col X_col u_col, where X_col
+ * is the response to the generalized force of unknown u_col (scaled like the residual):
+ * corner forces F_k (LuGre: their friction mu F_k at the faces) and, for Coulomb, the
+ * friction forces beta1 (+e), beta2 (-e). The net corner forces N = S lambda_new of every
+ * contact are affine in the unknowns: N = c + D+ F+ + Du u, u = [F-, beta, sigma]. With
+ * N = F+ - F-, F+ = P u + p0, P = (I - D+)^{-1}(Du + E), p0 = (I - D+)^{-1} c, and the LCP
+ *   F- >= 0   _|_  F+ = P u + p0 >= 0                      (seed 000, eqs 20-21)
+ *   beta1 >= 0 _|_ v + sigma >= 0,  beta2 >= 0 _|_ -v + sigma >= 0,
+ *   sigma >= 0 _|_ mu_e (F+ + F-) - beta1 - beta2 >= 0     (Coulomb, v = v_{n+1})
+ * is solved by lexicographic Lemke (Siconos numerics). x is updated in place.
  */
-static int contact_lcp(fmb_sim_t *s, double bh2, double t, double *x)
+#define FMB_CONTACT_COLS 6 /* 4 corners + 2 Coulomb friction directions */
+
+static int contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *x)
 {
     const fmb_model_t *md = s->model;
-    const int n = s->n, N = n + s->m, nc = s->ncontacts, nv = 2 * nc;
-    double *col = s->work + 3 * (size_t)N; /* one more N-vector after the step's buffers */
-    /* responses to unit corner forces */
+    const int n = s->n, N = n + s->m, nc = s->ncontacts, nf = 2 * nc;
+    double *col = s->work + 3 * (size_t)N;
+    int uoff[nc + 1];
+    uoff[0] = 0;
+    for (int ic = 0; ic < nc; ic++)
+        uoff[ic + 1] = uoff[ic] + (s->contacts[ic].d.model == FMB_FRICTION_COULOMB ? 5 : 2);
+    const int nu = uoff[nc];
+    /* responses to the unit generalized forces */
     for (int ic = 0; ic < nc; ic++) {
         const fmb_contact_t *c = &s->contacts[ic];
         const fmb_joint_t *j = &md->joints[c->joint];
         fmb_bodyview_t v[2];
         joint_views(s, j, s->q, s->qd, v);
         const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
-        double *cols = zeroed(s->sK, (size_t)nn * FMB_CORNERS);
+        double *cols = zeroed(s->sK, (size_t)nn * FMB_CONTACT_COLS);
         fmb_contact_columns(c, j, v, cols);
-        for (int k = 0; k < FMB_CORNERS; k++) {
+        const int ncol = c->d.model == FMB_FRICTION_COULOMB ? 6 : 4;
+        if (ncol == 6) fmb_contact_beta_columns(j, v, cols + (size_t)nn * 4);
+        for (int k = 0; k < ncol; k++) {
             memset(col, 0, (size_t)N * sizeof *col);
             for (int r = 0; r < nn; r++) {
                 int g = gidx(md, j->body, n0, r);
                 if (g >= 0) col[g] += bh2 * cols[r + (size_t)nn * k];
             }
-            int rc = fmb_kkt_solve(&s->kkt, col, s->cX + (size_t)N * (FMB_CORNERS * ic + k));
+            double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * ic + k);
+            int rc = fmb_kkt_solve(&s->kkt, col, X);
             if (rc) return fmb_sim_error(s, rc, "linear solve failed for the contact forces");
         }
     }
-    /* N = cv + Dp F+ + Dm F- */
-    double *Dp = s->clcp, *Dm = Dp + nv * nv, *H = Dm + nv * nv, *Hr = H + nv * nv;
-    double *cv = Hr + 2 * nv * nv, *zz = cv + 2 * nv, *ww = zz + 2 * nv;
-    memset(Dp, 0, 2 * (size_t)nv * nv * sizeof *Dp);
+    /* workspace */
+    double *Dp = s->clcp, *P = Dp + nf * nf, *p0 = P + (size_t)nf * (nu + 1);
+    double *M = p0 + nf, *qv = M + (size_t)nu * nu, *zz = qv + nu, *ww = zz + nu;
+    memset(s->clcp, 0, ((size_t)nf * nf + (size_t)nf * (nu + 1) + nf) * sizeof(double));
+    /* column (jc, k) -> its unknown: F+ (eliminated) or u index */
+#define UIDX(jc, k) ((k) < 2 ? -1 : uoff[jc] + ((k) < 4 ? (k) - 2 : (k) - 2))
     for (int ic = 0; ic < nc; ic++) {
         const fmb_contact_t *c = &s->contacts[ic];
         const fmb_joint_t *j = &md->joints[c->joint];
@@ -767,34 +787,91 @@ static int contact_lcp(fmb_sim_t *s, double bh2, double t, double *x)
         double S[2 * 8];
         fmb_contact_normal_map(c, j, v, S);
         for (int l = 0; l < 2; l++) {
+            const int row = 2 * ic + l;
             double acc = 0.0;
             for (int r = 0; r < nr; r++)
                 acc += S[l + 2 * r] * (s->lam[j->row + r] + x[n + j->row + r] / bh2);
-            cv[2 * ic + l] = acc;
-            for (int jc = 0; jc < nc; jc++)
-                for (int k = 0; k < FMB_CORNERS; k++) {
-                    const double *X = s->cX + (size_t)N * (FMB_CORNERS * jc + k);
+            /* (I - D+) F+ = c + (Du + E) u: right-hand side columns in P, c in p0 */
+            p0[row] = acc;
+            P[row + (size_t)nf * (uoff[ic] + l)] += 1.0; /* E: F-_l of this contact */
+            for (int jc = 0; jc < nc; jc++) {
+                const int ncol = s->contacts[jc].d.model == FMB_FRICTION_COULOMB ? 6 : 4;
+                for (int k = 0; k < ncol; k++) {
+                    const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * jc + k);
                     double d = 0.0;
                     for (int r = 0; r < nr; r++) d += S[l + 2 * r] * X[n + j->row + r] / bh2;
-                    double *D = k < 2 ? Dp : Dm;
-                    D[(2 * ic + l) + nv * (2 * jc + (k & 1))] = d;
+                    if (k < 2)
+                        Dp[row + nf * (2 * jc + k)] = d;
+                    else
+                        P[row + (size_t)nf * UIDX(jc, k)] += d;
                 }
+            }
         }
     }
-    /* H00 and B from (I - D+) [H00 B] = [I + D-, c] */
-    for (int cc = 0; cc < nv; cc++)
-        for (int r = 0; r < nv; r++) {
-            H[r + nv * cc] = (r == cc) - Dp[r + nv * cc];
-            Hr[r + nv * cc] = (r == cc) + Dm[r + nv * cc];
-        }
-    for (int r = 0; r < nv; r++) Hr[r + (size_t)nv * nv] = cv[r];
-    if (small_solve(nv, H, nv + 1, Hr))
+    for (int cc = 0; cc < nf; cc++)
+        for (int r = 0; r < nf; r++) Dp[r + nf * cc] = (r == cc) - Dp[r + nf * cc];
+    for (int r = 0; r < nf; r++) P[r + (size_t)nf * nu] = p0[r];
+    if (small_solve(nf, Dp, nu + 1, P))
         return fmb_sim_error(s, FMB_ERR_SINGULAR,
                              "contact problem singular at t = %.9g (friction too large for the "
                              "slider geometry?)",
                              t);
+    for (int r = 0; r < nf; r++) p0[r] = P[r + (size_t)nf * nu];
+    /* LCP rows */
+    memset(M, 0, (size_t)nu * nu * sizeof *M);
+    for (int ic = 0; ic < nc; ic++) {
+        const fmb_contact_t *c = &s->contacts[ic];
+        const int u0 = uoff[ic];
+        for (int l = 0; l < 2; l++) { /* w = F+_l */
+            for (int cc = 0; cc < nu; cc++) M[(u0 + l) + nu * cc] = P[(2 * ic + l) + nf * cc];
+            qv[u0 + l] = p0[2 * ic + l];
+        }
+        if (c->d.model != FMB_FRICTION_COULOMB) continue;
+        /* v_new = v0 + sum_col a_col value_col; a_col = gfac * Dv . X_col(q) */
+        const fmb_joint_t *j = &md->joints[c->joint];
+        fmb_bodyview_t v[2];
+        joint_views(s, j, s->q, s->qd, v);
+        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
+        double Dv[nn];
+        fmb_contact_velocity_row(j, v, Dv);
+        double vrow[nu], v0 = 0.0;
+        for (int cc = 0; cc < nu; cc++) vrow[cc] = 0.0;
+        for (int r = 0; r < nn; r++) {
+            int g = gidx(md, j->body, n0, r);
+            if (g >= 0) v0 += Dv[r] * (s->qd[g] + gfac * x[g]);
+        }
+        for (int jc = 0; jc < nc; jc++) {
+            const int ncol = s->contacts[jc].d.model == FMB_FRICTION_COULOMB ? 6 : 4;
+            for (int k = 0; k < ncol; k++) {
+                const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * jc + k);
+                double ak = 0.0;
+                for (int r = 0; r < nn; r++) {
+                    int g = gidx(md, j->body, n0, r);
+                    if (g >= 0) ak += gfac * Dv[r] * X[g];
+                }
+                if (k < 2) { /* F+ = P u + p0 */
+                    for (int cc = 0; cc < nu; cc++) vrow[cc] += ak * P[(2 * jc + k) + nf * cc];
+                    v0 += ak * p0[2 * jc + k];
+                } else {
+                    vrow[UIDX(jc, k)] += ak;
+                }
+            }
+        }
+        const int b1 = u0 + 2, b2 = u0 + 3, sg = u0 + 4;
+        for (int cc = 0; cc < nu; cc++) {
+            M[b1 + nu * cc] = vrow[cc];
+            M[b2 + nu * cc] = -vrow[cc];
+            /* mu_e (F+_1 + F+_2 + F-_1 + F-_2) - beta1 - beta2 */
+            M[sg + nu * cc] = c->mu_e * (P[(2 * ic) + nf * cc] + P[(2 * ic + 1) + nf * cc]);
+        }
+        M[b1 + nu * sg] += 1.0, M[b2 + nu * sg] += 1.0;
+        M[sg + nu * (u0 + 0)] += c->mu_e, M[sg + nu * (u0 + 1)] += c->mu_e;
+        M[sg + nu * b1] -= 1.0, M[sg + nu * b2] -= 1.0;
+        qv[b1] = v0, qv[b2] = -v0;
+        qv[sg] = c->mu_e * (p0[2 * ic] + p0[2 * ic + 1]);
+    }
     char msg[256];
-    int rc = fmb_lcp_solve(nv, Hr, Hr + (size_t)nv * nv, zz, ww, msg, sizeof msg);
+    int rc = fmb_lcp_solve(nu, M, qv, zz, ww, msg, sizeof msg);
     if (rc) {
         const fmb_joint_t *j = &md->joints[s->contacts[0].joint];
         return fmb_sim_error(s, rc, "contact LCP failed at t = %.9g (joint '%s', line %d): %s", t,
@@ -802,13 +879,26 @@ static int contact_lcp(fmb_sim_t *s, double bh2, double t, double *x)
     }
     for (int ic = 0; ic < nc; ic++) {
         fmb_contact_t *c = &s->contacts[ic];
-        c->F[0] = ww[2 * ic], c->F[1] = ww[2 * ic + 1]; /* F1+, F2+ */
-        c->F[2] = zz[2 * ic], c->F[3] = zz[2 * ic + 1]; /* F1-, F2- */
-        for (int k = 0; k < FMB_CORNERS; k++) {
-            const double *X = s->cX + (size_t)N * (FMB_CORNERS * ic + k);
-            for (int i = 0; i < N; i++) x[i] += X[i] * c->F[k];
+        const int u0 = uoff[ic];
+        double Fp[2];
+        for (int l = 0; l < 2; l++) {
+            double f = p0[2 * ic + l];
+            for (int cc = 0; cc < nu; cc++) f += P[(2 * ic + l) + nf * cc] * zz[cc];
+            Fp[l] = fmax(f, 0.0);
+        }
+        c->F[0] = Fp[0], c->F[1] = Fp[1];
+        c->F[2] = zz[u0], c->F[3] = zz[u0 + 1];
+        const int coul = c->d.model == FMB_FRICTION_COULOMB;
+        c->beta[0] = coul ? zz[u0 + 2] : 0.0, c->beta[1] = coul ? zz[u0 + 3] : 0.0;
+        c->sigma = coul ? zz[u0 + 4] : 0.0;
+        const double val[FMB_CONTACT_COLS] = {c->F[0], c->F[1], c->F[2],
+                                              c->F[3], c->beta[0], c->beta[1]};
+        for (int k = 0; k < (coul ? 6 : 4); k++) {
+            const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * ic + k);
+            for (int i = 0; i < N; i++) x[i] += X[i] * val[k];
         }
     }
+#undef UIDX
     return 0;
 }
 
@@ -860,6 +950,12 @@ static int try_step(fmb_sim_t *s, double h)
     double *R = s->work, *x = s->work + N, *phi = s->work + 2 * N;
     double *Mqdd = phi + m; /* n entries after phi inside the third block */
     save_state(s);
+    /* Coulomb: static coefficient after a stick, kinetic while sliding */
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        fmb_contact_t *c = &s->contacts[ic];
+        const double vst = c->d.v_stick > 0 ? c->d.v_stick : 1e-4;
+        c->mu_e = fabs(c->v_n) < vst ? c->d.mu0 : c->d.mu;
+    }
     /* Predictor: qdd_{n+1} = qdd_n. */
     for (int i = 0; i < n; i++) {
         const double a0 = s->acc[i], a1 = (s->qdd[i] - am * a0) / (1.0 - am);
@@ -891,6 +987,7 @@ static int try_step(fmb_sim_t *s, double h)
             for (int ic = 0; ic < s->ncontacts; ic++) {
                 fmb_contact_t *c = &s->contacts[ic];
                 c->z_n = c->z;
+                c->v_n = c->v;
                 c->mode = fmb_contact_mode(c->F);
             }
             double P = power(s);
@@ -917,7 +1014,7 @@ static int try_step(fmb_sim_t *s, double h)
         }
         if (rc == 0) rc = fmb_kkt_solve(&s->kkt, R, x);
         if (rc == 0 && s->ncontacts) {
-            rc = contact_lcp(s, bh2, t1, x);
+            rc = contact_lcp(s, bh2, gp / (bp * h), t1, x);
             if (rc) {
                 restore_state(s);
                 return rc;
@@ -1133,9 +1230,11 @@ int fmb_sim_contact_state(const fmb_sim_t *s, int joint, double normal[4], doubl
     for (int ic = 0; ic < s->ncontacts; ic++) {
         const fmb_contact_t *c = &s->contacts[ic];
         if (c->joint != joint) continue;
+        double per[FMB_CORNERS];
+        fmb_contact_friction(c, per);
         for (int k = 0; k < FMB_CORNERS; k++) {
             if (normal) normal[k] = c->F[k];
-            if (friction) friction[k] = c->mu * c->F[k];
+            if (friction) friction[k] = per[k];
         }
         if (mode) *mode = c->mode;
         if (z) *z = c->z_n;
