@@ -1,4 +1,4 @@
-/* Friction in sliding joints (seed 000; docs/theory.md section 10): corner normal forces,
+/* Friction in sliding joints (seed 000; docs/theory.md section 9): corner normal forces,
  * LuGre friction coefficient with an implicitly integrated bristle state, generalized
  * friction forces per unit corner force, and their velocity tangent. */
 #ifndef FMB_CONTACT_FRICTION_H

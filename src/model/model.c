@@ -281,7 +281,7 @@ static int check_bodies(fmb_model_t *m, const int body[2], int two, const char *
     return 0;
 }
 
-/* Friction parameters of a sliding joint (docs/theory.md section 10). */
+/* Friction parameters of a sliding joint (docs/theory.md section 9). */
 static int check_friction(fmb_model_t *m, const fmb_joint_t *j)
 {
     const fmb_friction_desc_t *f = &j->friction;

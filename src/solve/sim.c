@@ -726,7 +726,7 @@ static int small_solve(int n, double *A, int nb, double *B)
 }
 
 /*
- * Contact forces inside a Newton iteration (docs/theory.md section 10). With the
+ * Contact forces inside a Newton iteration (docs/theory.md section 9). With the
  * factorized iteration matrix, the increment is x = x0 + sum_col X_col u_col, where X_col
  * is the response to the generalized force of unknown u_col (scaled like the residual):
  * corner forces F_k (LuGre: their friction mu F_k at the faces) and, for Coulomb, the

@@ -24,7 +24,7 @@ struct fmb_sim {
     int initialized;
     double W, P;   /* work of non-conservative forces and drivers; last power */
     int last_iters;
-    /* frictional sliding joints (docs/theory.md section 10) */
+    /* frictional sliding joints (docs/theory.md section 9) */
     fmb_contact_t *contacts;
     int ncontacts;
     double *cX;       /* N x (4 ncontacts): KKT responses to unit corner forces */
