@@ -72,3 +72,18 @@ fmb_case_error(beam_unknown_reference 9
   "unknown reference 'clamped' (allowed: simply_supported, cantilever)")
 fmb_case_error(beam_mixed_mass 4 "'mass' cannot be mixed with 'beam'")
 fmb_case_error(slider_beam_not_beam 8 "second body 'bar' of a slider_beam joint is not a beam")
+
+# Frictional sliding joints (docs/case-format.md, 'friction'; seed 000): the shipped
+# slider cases load and assemble; friction errors at their keys.
+foreach(c slider_lugre_1 slider_lugre_2 slider_pendulum)
+  add_test(NAME case_check_${c} COMMAND flexmb_cli check ${FMB_SRC}/cases/${c}.yaml)
+endforeach()
+fmb_case_error(friction_unknown_key 9 "unknown key 'mu_s' in joint 'guide': friction (allowed:")
+fmb_case_error(friction_bad_value 11 "friction: 'a' must be > 0, got 0")
+fmb_case_error(friction_missing_a 8 "friction: missing required key 'a'")
+fmb_case_error(friction_unknown_model 8
+  "unknown friction model 'stribeck' (allowed: lugre, coulomb, none)")
+fmb_case_error(friction_not_sliding 9
+  "joint 'pin': friction needs a sliding joint (prismatic or slider_beam), not revolute")
+fmb_case_error(friction_mu0 12 "static coefficient mu0 (0.5) must be >= the kinetic mu (0.56)")
+fmb_case_error(friction_lugre_key 11 "'sigma0' applies to model lugre only")

@@ -498,6 +498,119 @@ static void test_beams(const char *dir)
     }
 }
 
+/* Friction on sliding joints: given values and expressions, the seed-000 defaults, model
+ * none (frictionless), the shipped slider cases and their overrides. */
+static const char friction_case[] =
+    "parameters: {half: 0.25, w: 0.08}\n"
+    "bodies:\n"
+    "  - {name: s1, mass: 1, inertia: 0.01}\n"
+    "  - {name: s2, mass: 1, inertia: 0.01, pose: [0, 1, 0]}\n"
+    "  - {name: s3, mass: 1, inertia: 0.01, pose: [0, 2, 0]}\n"
+    "joints:\n"
+    "  - name: g1\n"
+    "    type: prismatic\n"
+    "    bodies: [s1, ground]\n"
+    "    friction: {model: lugre, a: 2*half, b: w/2, mu: 0.3, mu0: 0.4, sigma0: 1e5,\n"
+    "               sigma1: 2*100, sigma2: 0.5, vs: 1e-3, gamma: 1.5, v_stick: 1e-5}\n"
+    "  - name: g2\n"
+    "    type: prismatic\n"
+    "    bodies: [s2, ground]\n"
+    "    points: [[0, 0], [0, 1]]\n"
+    "    friction: {model: lugre, a: 0.3}\n"
+    "  - name: g3\n"
+    "    type: prismatic\n"
+    "    bodies: [s3, ground]\n"
+    "    points: [[0, 0], [0, 2]]\n"
+    "    friction: {model: none, a: 0.3, b: 0.1}\n";
+
+static void test_friction(const char *dir)
+{
+    const char *path = "test_case_load_friction.yaml";
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs(friction_case, f);
+    fclose(f);
+    char err[512];
+    fmb_case_t *c = fmb_case_load(path, NULL, 0, err, sizeof err);
+    if (!c) {
+        fprintf(stderr, "friction: %s\n", err);
+        failures++;
+    } else {
+        const fmb_joint_desc_t *g1 = fmb_case_joint_desc(c, 0), *g2 = fmb_case_joint_desc(c, 1);
+        const fmb_joint_desc_t *g3 = fmb_case_joint_desc(c, 2);
+        CHECK(g1 && g2 && g3);
+        if (g1 && g2 && g3) {
+            const fmb_friction_desc_t *a = &g1->friction, *d = &g2->friction;
+            CHECK(a->model == FMB_FRICTION_LUGRE);
+            NEAR(a->a, 0.5, 0);
+            NEAR(a->b, 0.04, 1e-17);
+            NEAR(a->mu, 0.3, 0);
+            NEAR(a->mu0, 0.4, 0);
+            NEAR(a->sigma0, 1e5, 0);
+            NEAR(a->sigma1, 200, 0);
+            NEAR(a->sigma2, 0.5, 0);
+            NEAR(a->vs, 1e-3, 0);
+            NEAR(a->gamma, 1.5, 0);
+            NEAR(a->v_stick, 1e-5, 0);
+            /* defaults: seed 000's LuGre parameters, b = 0, v_stick = 1e-4 */
+            CHECK(d->model == FMB_FRICTION_LUGRE);
+            NEAR(d->a, 0.3, 0);
+            NEAR(d->b, 0, 0);
+            NEAR(d->mu, 0.56, 0);
+            NEAR(d->mu0, 0.75, 0);
+            NEAR(d->sigma0, 1.3e6, 0);
+            NEAR(d->sigma1, 350, 0);
+            NEAR(d->sigma2, 0, 0);
+            NEAR(d->vs, 0.0009, 0);
+            NEAR(d->gamma, 2, 0);
+            NEAR(d->v_stick, 1e-4, 0);
+            CHECK(g3->friction.model == FMB_FRICTION_NONE);
+        }
+        fmb_model_t *m = fmb_case_model(c);
+        CHECK(fmb_model_joint_has_friction(m, 0) && fmb_model_joint_has_friction(m, 1));
+        CHECK(!fmb_model_joint_has_friction(m, 2));
+        fmb_case_destroy(&c);
+    }
+    remove(path);
+
+    /* the shipped cases: seed 000's parameters, the force's offset S as a parameter */
+    static const char *const files[] = {"slider_lugre_1.yaml", "slider_lugre_2.yaml",
+                                        "slider_pendulum.yaml"};
+    static const double bs[] = {0.1, 0.54, 0.1};
+    for (int k = 0; k < 3; k++) {
+        c = load(dir, files[k], NULL, 0);
+        if (!c)
+            continue;
+        fmb_model_t *m = fmb_case_model(c);
+        int j = fmb_model_find_joint(m, "guide");
+        const fmb_joint_desc_t *g = j >= 0 ? fmb_case_joint_desc(c, j) : NULL;
+        CHECK(g != NULL && fmb_model_joint_has_friction(m, j));
+        if (g) {
+            CHECK(g->type == FMB_JOINT_PRISMATIC && g->friction.model == FMB_FRICTION_LUGRE);
+            NEAR(g->friction.a, 0.3, 0);
+            NEAR(g->friction.b, bs[k], 0);
+            NEAR(g->friction.sigma0, 1.3e6, 0);
+            NEAR(g->friction.sigma1, 350, 0);
+            NEAR(g->friction.mu, 0.56, 0);
+            NEAR(g->friction.mu0, 0.75, 0);
+            NEAR(g->friction.vs, 0.0009, 0);
+        }
+        fmb_case_destroy(&c);
+    }
+    const char *ov[] = {"S=0.05", "t_end=0.5"};
+    c = load(dir, "slider_lugre_1.yaml", ov, 2);
+    if (c) {
+        double xy[2] = {0, 0};
+        int b = fmb_model_find_body(fmb_case_model(c), "slider");
+        CHECK(fmb_model_find_body_point(fmb_case_model(c), b, "P", xy) >= 0);
+        NEAR(xy[1], 0.05, 0);
+        NEAR(fmb_case_options(c)->t_end, 0.5, 0);
+        fmb_case_destroy(&c);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "cases";
@@ -506,6 +619,7 @@ int main(int argc, char **argv)
     test_pendulum_slider(dir);
     test_scratch();
     test_beams(dir);
+    test_friction(dir);
     if (failures) {
         fprintf(stderr, "test_case_load: %d failure(s)\n", failures);
         return 1;
