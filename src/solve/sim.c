@@ -639,7 +639,20 @@ int fmb_sim_initialize(fmb_sim_t *s)
     /* Accelerations and multipliers from the same matrix. */
     if ((rc = accel_solve(s, 0, s->qdd, s->lam))) return rc;
     memcpy(s->acc, s->qdd, (size_t)n * sizeof *s->qdd);
-    for (int ic = 0; ic < s->ncontacts; ic++) s->contacts[ic].z_n = s->contacts[ic].z = 0.0;
+    /* Bristles at rest, or in their steady state z = g(v) sgn(v) / sigma0 when the slider
+     * starts sliding (no start-up spike of the sigma1 zdot term). */
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        fmb_contact_t *c = &s->contacts[ic];
+        const fmb_joint_t *j = &md->joints[c->joint];
+        fmb_bodyview_t v[2];
+        joint_views(s, j, s->q, s->qd, v);
+        double e[2], vt, ug[2];
+        fmb_contact_kinematics(j, v, e, &vt, ug);
+        c->v = c->v_n = vt;
+        c->z = c->z_n = 0.0;
+        if (c->d.model == FMB_FRICTION_LUGRE && vt != 0.0)
+            c->z = c->z_n = (vt > 0 ? 1.0 : -1.0) * fmb_lugre_g(&c->d, vt) / c->d.sigma0;
+    }
     contact_decompose(s);
     s->P = power(s);
     double viol = fmb_sim_eval_phi(s, s->q, s->t, s->work + 2 * N, NULL);
@@ -902,6 +915,36 @@ static int contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *
     return 0;
 }
 
+/* LuGre friction is a steep sigmoid of the sliding velocity around v = 0 (slope
+ * sigma0 h + sigma1, saturating within g / (sigma0 h)); a full Newton step across v = 0
+ * overshoots to the other side and the iteration can cycle. When an increment would
+ * reverse a LuGre contact's sliding velocity, the whole increment is shortened to land
+ * that velocity on zero; the next iteration starts at the kink, where the tangent is
+ * exact on both sides. (Coulomb contacts resolve the reversal in the LCP.) */
+static void contact_damping(fmb_sim_t *s, double gfac, double *x)
+{
+    const fmb_model_t *md = s->model;
+    double alpha = 1.0;
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        const fmb_contact_t *c = &s->contacts[ic];
+        if (c->d.model != FMB_FRICTION_LUGRE || c->v == 0.0) continue;
+        const fmb_joint_t *j = &md->joints[c->joint];
+        fmb_bodyview_t v[2];
+        joint_views(s, j, s->q, s->qd, v);
+        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
+        double D[nn], dv = 0.0;
+        fmb_contact_velocity_row(j, v, D);
+        for (int r = 0; r < nn; r++) {
+            int g = gidx(md, j->body, n0, r);
+            if (g >= 0) dv += D[r] * gfac * x[g];
+        }
+        const double vnew = c->v + dv;
+        if (vnew * c->v < 0.0) alpha = fmin(alpha, fabs(c->v) / fabs(dv));
+    }
+    if (alpha < 1.0)
+        for (int i = 0; i < s->n + s->m; i++) x[i] *= alpha;
+}
+
 /* Corner forces from the multipliers alone (no friction coupling): N = S lambda,
  * F+ = max(N, 0), F- = max(-N, 0). Used at the start. */
 static void contact_decompose(fmb_sim_t *s)
@@ -1016,9 +1059,14 @@ static int try_step(fmb_sim_t *s, double h)
         if (rc == 0 && s->ncontacts) {
             rc = contact_lcp(s, bh2, gp / (bp * h), t1, x);
             if (rc) {
+                /* an iterate far from the solution can make the contact LCP unsolvable
+                 * (friction-induced normal forces beyond the unit response, as in
+                 * jamming): treat it as a failed step, so that step halving retries */
                 restore_state(s);
-                return rc;
+                return rc == FMB_ERR_SINGULAR || rc == FMB_ERR_LINSOLVE ? FMB_ERR_CONVERGENCE
+                                                                        : rc;
             }
+            contact_damping(s, gp / (bp * h), x);
         }
         if (rc) {
             restore_state(s);
