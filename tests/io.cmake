@@ -50,3 +50,16 @@ add_test(NAME io_paraview_quick_return
           --set revolutions=0.5)
 set_tests_properties(io_paraview_quick_return PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
                       RESOURCE_LOCK xvfb)
+
+# Frictional sliding joints (/contacts): seed 000's blocks through the first slip (case
+# 1: lower face only, resultant = m g; case 2: single face and diagonal contact) and the
+# slider-pendulum.
+add_test(NAME io_output_slider_lugre_1
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_output.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/cases/slider_lugre_1.yaml --set t_end=3)
+add_test(NAME io_output_slider_lugre_2
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_output.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/cases/slider_lugre_2.yaml --set t_end=3)
+add_test(NAME io_output_slider_pendulum
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_output.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/cases/slider_pendulum.yaml --set t_end=3)

@@ -13,7 +13,15 @@ frame, computed here from pose and points; slopes and deflections honour the ref
 conditions; q columns "rbar_x,rbar_y,theta,e1,...". Joint outputs (/sliders/<joint>/s,
 element): s on the guide, inside its element, and equal to the slider point's axial
 coordinate in the guide's frame.
+Frictional sliding joints (/contacts/<joint>): normal and friction [nt x 4] with
+columns "F1+,F2+,F1-,F2-", friction_total their sum, mode (int, in 0..3 and agreeing
+with which corners carry force), stick (int, |v| < v_stick), z, v; normal forces >= 0
+and complementary (F_l+ F_l- = 0); v equals the slider's velocity along the guide (to
+1e-6 m/s: v is taken at the last friction update of the Newton loop); for
+a lone block on a guide perpendicular to gravity without vertical loads, the normal
+resultant F1+ + F2+ - F1- - F2- equals m g, with m and g read from the case text here.
 """
+import math
 import os
 import re
 import subprocess
@@ -52,13 +60,13 @@ def main(argv):
             check(word in p.stdout, "summary mentions '%s'" % word)
         if p.returncode != 0:
             return 1
-        check_file(out, case)
+        check_file(out, case, extra)
         check_xmf(os.path.join(tmp, "result.xmf"), out)
     print("%d failure(s)" % len(FAILURES))
     return 1 if FAILURES else 0
 
 
-def check_file(path, case):
+def check_file(path, case, extra=()):
     with h5py.File(path, "r") as f:
         a = f.attrs
         check(a.get("creator") == "flexmb", "root attribute creator")
@@ -156,6 +164,7 @@ def check_file(path, case):
                   "/joints/%s attributes" % name)
         check_beams(f, nt)
         check_sliders(f, nt)
+        check_contacts(f, nt, extra)
 
 
 def check_beams(f, nt):
@@ -203,7 +212,7 @@ def check_beams(f, nt):
 
 def check_sliders(f, nt):
     for group in [k for k in f if k not in ("time", "energy", "solver", "bodies", "joints",
-                                            "beams")]:
+                                            "beams", "contacts")]:
         for jname, g in f[group].items():
             check(jname in f["joints"], "/%s/%s names a joint" % (group, jname))
             for ds in g.values():
@@ -227,6 +236,90 @@ def check_sliders(f, nt):
                   "guide frame: error %g" % (jname, err))
             print("slider %s on %s: s in [%.4g, %.4g] m, elements %d..%d"
                   % (jname, guide, s.min(), s.max(), ei.min(), ei.max()))
+
+
+def case_values(text, extra):
+    """Parameters (with --set overrides), gravity and body masses of a case, evaluated
+    here with Python's math (independent of the loader)."""
+    import yaml
+    doc = yaml.safe_load(text)
+    ns = {k: getattr(math, k) for k in ("sin", "cos", "tan", "sqrt", "exp", "log", "pi",
+                                        "e", "asin", "acos", "atan")}
+    sets = dict(a.split("=", 1) for a in extra if "=" in a)
+
+    def ev(x):
+        return float(eval(str(x).replace("^", "**"), {"__builtins__": {}}, ns))
+    for k, v in (doc.get("parameters") or {}).items():
+        ns[k] = ev(sets.get(k, v))
+    g = [ev(x) for x in doc.get("gravity", [0, 0])]
+    masses = {b["name"]: ev(b["mass"]) for b in doc.get("bodies", []) if "mass" in b}
+    return doc, g, masses
+
+
+def check_contacts(f, nt, extra):
+    if "contacts" not in f:
+        return
+    doc, grav, masses = case_values(f.attrs["case"], extra)
+    corners = "F1+,F2+,F1-,F2-"
+    for jname, g in f["contacts"].items():
+        check(jname in f["joints"], "/contacts/%s names a joint" % jname)
+        N, Ff = g["normal"][:], g["friction"][:]
+        check(N.shape == (nt, 4) and Ff.shape == (nt, 4),
+              "/contacts/%s/normal, friction shape (nt, 4)" % jname)
+        check(g["normal"].attrs.get("columns") == corners and
+              g["friction"].attrs.get("columns") == corners,
+              "/contacts/%s normal, friction columns %s" % (jname, corners))
+        for ds in ("friction_total", "mode", "stick", "z", "v"):
+            check(g[ds].shape == (nt,), "/contacts/%s/%s shape (nt,)" % (jname, ds))
+        mode, stick, v = g["mode"][:], g["stick"][:], g["v"][:]
+        check(mode.dtype.kind == "i" and stick.dtype.kind == "i",
+              "/contacts/%s mode and stick are integers" % jname)
+        check(set(np.unique(mode)) <= {0, 1, 2, 3}, "/contacts/%s/mode in {0,1,2,3}: %s"
+              % (jname, np.unique(mode)))
+        check(np.allclose(g["friction_total"][:], Ff.sum(axis=1), rtol=1e-12, atol=1e-12),
+              "/contacts/%s/friction_total = sum of the corner friction forces" % jname)
+        scale = max(1.0, np.max(np.abs(N)))
+        check(np.all(N >= -1e-9 * scale), "/contacts/%s: normal forces >= 0" % jname)
+        comp = np.max(np.abs(N[:, :2] * N[:, 2:])) / scale ** 2
+        check(comp < 1e-9, "/contacts/%s: F_l+ F_l- = 0 (%.3g)" % (jname, comp))
+        # mode from which corners carry force (one face: F1+ F2+ or F1- F2-)
+        on = N > 1e-6 * np.max(N, axis=1, keepdims=True)
+        cnt = on.sum(axis=1)
+        face = (on[:, 0] & on[:, 1]) | (on[:, 2] & on[:, 3])
+        want = np.where(cnt == 0, 0, np.where(cnt == 1, 1, np.where(face, 2, 3)))
+        check(np.all(want == mode), "/contacts/%s/mode agrees with the corner forces "
+              "(%d records differ)" % (jname, np.sum(want != mode)))
+        vst = float(g.attrs["v_stick"])
+        check(np.all(stick == (np.abs(v) < vst)), "/contacts/%s/stick = |v| < v_stick" % jname)
+        check(np.all(np.isfinite(g["z"][:])), "/contacts/%s/z finite" % jname)
+        jg = f["joints"][jname]
+        slider, guide = jg.attrs["body1"], jg.attrs["body2"]
+        if guide == "ground" and slider in f["bodies"]:
+            # v: the slider's velocity along the guide axis (joint point at the block
+            # centre = body origin, theta fixed at 0)
+            jd = [j for j in doc["joints"] if j["name"] == jname][0]
+            ax = np.array([float(x) for x in jd.get("axis", [1, 0])])
+            ax /= np.linalg.norm(ax)
+            qd = f["bodies"][slider]["qd"][:]
+            q = f["bodies"][slider]["q"][:]
+            if np.max(np.abs(q[:, 2])) < 1e-12 and np.max(np.abs(
+                    f["bodies"][slider]["pose"][:, :2] - jg["position"][:])) < 1e-12:
+                # v is taken at the last friction update of the step's Newton loop, so
+                # it may lag the converged velocity by the last increment
+                err = np.max(np.abs(qd[:, :2] @ ax - v))
+                check(err < 1e-6, "/contacts/%s/v = slider velocity along the guide: "
+                      "error %g" % (jname, err))
+            lone = len(doc["bodies"]) == 1 and abs(float(np.dot(grav, ax))) < 1e-12 and \
+                not any("fy" in fc for fc in doc.get("forces") or [])
+            if lone:
+                R = N[:, 0] + N[:, 1] - N[:, 2] - N[:, 3]
+                mg = masses[slider] * np.linalg.norm(grav)
+                err = np.max(np.abs(R - mg))
+                check(err < 1e-8 * mg, "/contacts/%s: F1+ + F2+ - F1- - F2- = m g = %.6g N: "
+                      "error %g" % (jname, mg, err))
+        print("contact %s: modes %s, stick %.0f %% of records, max |friction_total| %.4g N"
+              % (jname, np.unique(mode).tolist(), 100.0 * stick.mean(),
+                 np.max(np.abs(g["friction_total"][:]))))
 
 
 def check_xmf(xmf, h5):
