@@ -160,14 +160,19 @@ int fmb_contact_mode(const double F[FMB_CORNERS])
     return 3;                                             /* diagonal: F1+ with F2-, ... */
 }
 
-void fmb_contact_beta_columns(const fmb_joint_t *j, const fmb_bodyview_t v[2], double *cols)
+void fmb_contact_beta_columns(const fmb_contact_t *c, const fmb_joint_t *j,
+                              const fmb_bodyview_t v[2], double *cols)
 {
     const int nn = v[0].ndof + v[1].ndof;
-    double e[2], vt, ug[2];
-    fmb_contact_kinematics(j, v, e, &vt, ug);
+    double e[2];
+    j->klass->slide_direction(j, v, e);
     const double me[2] = {-e[0], -e[1]};
-    apply_G(v, j->point[0], ug, e, cols);
-    apply_G(v, j->point[0], ug, me, cols + nn);
+    for (int face = 0; face < 2; face++) {
+        double us[2], ug[2];
+        face_points(c, j, v, e, 2 * face, us, ug); /* corner 0: lower face, 2: upper */
+        apply_G(v, us, ug, e, cols + (size_t)nn * (2 * face));
+        apply_G(v, us, ug, me, cols + (size_t)nn * (2 * face + 1));
+    }
 }
 
 void fmb_contact_velocity_row(const fmb_joint_t *j, const fmb_bodyview_t v[2], double *D)
@@ -179,11 +184,18 @@ void fmb_contact_velocity_row(const fmb_joint_t *j, const fmb_bodyview_t v[2], d
 
 double fmb_contact_friction(const fmb_contact_t *c, double per_corner[FMB_CORNERS])
 {
-    double Ntot = 0.0;
-    for (int k = 0; k < FMB_CORNERS; k++) Ntot += c->F[k];
-    /* force on the slider along e: -mu sum F (LuGre), beta1 - beta2 (Coulomb) */
-    const double f = c->d.model == FMB_FRICTION_COULOMB ? c->beta[0] - c->beta[1] : -c->mu * Ntot;
-    for (int k = 0; per_corner && k < FMB_CORNERS; k++)
-        per_corner[k] = Ntot > 0 ? -f * c->F[k] / Ntot : 0.0; /* magnitude opposing +e */
+    /* force on the slider along e: -mu F_k per corner (LuGre); per face
+     * beta[2f] - beta[2f+1], shared by the face's corners by their normal forces
+     * (Coulomb) */
+    double f = 0.0;
+    for (int face = 0; face < 2;++face) {
+        const double *F = c->F + 2 * face;
+        const double Nf = F[0] + F[1];
+        const double ff = c->d.model == FMB_FRICTION_COULOMB ? c->beta[2 * face] - c->beta[2 * face + 1]
+                                                             : -c->mu * Nf;
+        f += ff;
+        for (int l = 0; per_corner && l < 2; l++)
+            per_corner[2 * face + l] = Nf > 0 ? -ff * F[l] / Nf : 0.0; /* opposing +e */
+    }
     return f;
 }

@@ -18,8 +18,9 @@ typedef struct fmb_contact {
     double v, v_n;     /* relative sliding velocity (slider minus guide) along e, m/s */
     double mu, dmu;    /* friction coefficient and d mu / d v at the current iterate */
     double F[FMB_CORNERS]; /* corner normal forces, N (>= 0) */
-    double beta[2], sigma; /* Coulomb: friction force (beta1 - beta2) e on the slider; sigma
-                              is the sliding speed multiplier of the complementarity */
+    double beta[4], sigma[2]; /* Coulomb, per face (lower, upper): friction force
+                                 (beta[2f] - beta[2f+1]) e on the slider at that face;
+                                 sigma: sliding-speed multipliers */
     double mu_e;           /* Coulomb: coefficient of this step (mu0 after a stick, else mu) */
     int mode;          /* 0 none, 1 single point, 2 single face, 3 diagonal */
 } fmb_contact_t;
@@ -55,9 +56,11 @@ void fmb_contact_columns(const fmb_contact_t *c, const fmb_joint_t *j,
 void fmb_contact_tangent(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_bodyview_t v[2],
                          const double *F, double *C);
 
-/* Coulomb: generalized forces of unit friction beta1 (+e on the slider at its slider
- * point, -e on the guide there) and beta2 (the opposite); block (ndof0 + ndof1) x 2. */
-void fmb_contact_beta_columns(const fmb_joint_t *j, const fmb_bodyview_t v[2], double *cols);
+/* Coulomb: generalized forces of unit friction forces at the lower face (+e, -e on the
+ * slider; the opposite on the guide) and at the upper face (+e, -e); block
+ * (ndof0 + ndof1) x 4. */
+void fmb_contact_beta_columns(const fmb_contact_t *c, const fmb_joint_t *j,
+                              const fmb_bodyview_t v[2], double *cols);
 
 /* Row of d(sliding velocity)/d(qd) over the two-body block (length ndof0 + ndof1). */
 void fmb_contact_velocity_row(const fmb_joint_t *j, const fmb_bodyview_t v[2], double *D);

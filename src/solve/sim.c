@@ -151,9 +151,9 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     if (s->ncontacts) {
         const size_t nc = (size_t)s->ncontacts;
         s->contacts = calloc(nc, sizeof *s->contacts);
-        s->cX = calloc(N * 6 * nc, sizeof(double));
-        /* D+, P, p0, M, q, z, w, a: sized for 5 unknowns per contact */
-        s->clcp = calloc(8 * (5 * nc) * (5 * nc) + 16 * (5 * nc) + 16, sizeof(double));
+        s->cX = calloc(N * 8 * nc, sizeof(double));
+        /* D+, P, p0, M, q, z, w: sized for 8 unknowns per contact */
+        s->clcp = calloc(8 * (8 * nc) * (8 * nc) + 16 * (8 * nc) + 16, sizeof(double));
         if (!s->contacts || !s->cX || !s->clcp) {
             fmb_sim_destroy(&s);
             return NULL;
@@ -747,11 +747,13 @@ static int small_solve(int n, double *A, int nb, double *B)
  * contact are affine in the unknowns: N = c + D+ F+ + Du u, u = [F-, beta, sigma]. With
  * N = F+ - F-, F+ = P u + p0, P = (I - D+)^{-1}(Du + E), p0 = (I - D+)^{-1} c, and the LCP
  *   F- >= 0   _|_  F+ = P u + p0 >= 0                      (seed 000, eqs 20-21)
- *   beta1 >= 0 _|_ v + sigma >= 0,  beta2 >= 0 _|_ -v + sigma >= 0,
- *   sigma >= 0 _|_ mu_e (F+ + F-) - beta1 - beta2 >= 0     (Coulomb, v = v_{n+1})
+ * and, for Coulomb, per face f (lower: N_f = F1+ + F2+, upper: F1- + F2-), with the
+ * friction force (beta_f1 - beta_f2) e at that face and v = v_{n+1}:
+ *   beta_f1 >= 0 _|_ v + sigma_f >= 0,  beta_f2 >= 0 _|_ -v + sigma_f >= 0,
+ *   sigma_f >= 0 _|_ mu_e N_f - beta_f1 - beta_f2 >= 0
  * is solved by lexicographic Lemke (Siconos numerics). x is updated in place.
  */
-#define FMB_CONTACT_COLS 6 /* 4 corners + 2 Coulomb friction directions */
+#define FMB_CONTACT_COLS 8 /* 4 corners + Coulomb friction +-e at each face */
 
 static int contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *x)
 {
@@ -761,7 +763,7 @@ static int contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *
     int uoff[nc + 1];
     uoff[0] = 0;
     for (int ic = 0; ic < nc; ic++)
-        uoff[ic + 1] = uoff[ic] + (s->contacts[ic].d.model == FMB_FRICTION_COULOMB ? 5 : 2);
+        uoff[ic + 1] = uoff[ic] + (s->contacts[ic].d.model == FMB_FRICTION_COULOMB ? 8 : 2);
     const int nu = uoff[nc];
     /* responses to the unit generalized forces */
     for (int ic = 0; ic < nc; ic++) {
@@ -772,8 +774,8 @@ static int contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *
         const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
         double *cols = zeroed(s->sK, (size_t)nn * FMB_CONTACT_COLS);
         fmb_contact_columns(c, j, v, cols);
-        const int ncol = c->d.model == FMB_FRICTION_COULOMB ? 6 : 4;
-        if (ncol == 6) fmb_contact_beta_columns(j, v, cols + (size_t)nn * 4);
+        const int ncol = c->d.model == FMB_FRICTION_COULOMB ? 8 : 4;
+        if (ncol == 8) fmb_contact_beta_columns(c, j, v, cols + (size_t)nn * 4);
         for (int k = 0; k < ncol; k++) {
             memset(col, 0, (size_t)N * sizeof *col);
             for (int r = 0; r < nn; r++) {
@@ -790,7 +792,8 @@ static int contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *
     double *M = p0 + nf, *qv = M + (size_t)nu * nu, *zz = qv + nu, *ww = zz + nu;
     memset(s->clcp, 0, ((size_t)nf * nf + (size_t)nf * (nu + 1) + nf) * sizeof(double));
     /* column (jc, k) -> its unknown: F+ (eliminated) or u index */
-#define UIDX(jc, k) ((k) < 2 ? -1 : uoff[jc] + ((k) < 4 ? (k) - 2 : (k) - 2))
+    /* u per Coulomb contact: [F-1, F-2, bl1, bl2, sl, bu1, bu2, su] */
+#define UIDX(jc, k) ((k) < 2 ? -1 : uoff[jc] + ((k) < 6 ? (k) - 2 : (k) - 1))
     for (int ic = 0; ic < nc; ic++) {
         const fmb_contact_t *c = &s->contacts[ic];
         const fmb_joint_t *j = &md->joints[c->joint];
@@ -808,7 +811,7 @@ static int contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *
             p0[row] = acc;
             P[row + (size_t)nf * (uoff[ic] + l)] += 1.0; /* E: F-_l of this contact */
             for (int jc = 0; jc < nc; jc++) {
-                const int ncol = s->contacts[jc].d.model == FMB_FRICTION_COULOMB ? 6 : 4;
+                const int ncol = s->contacts[jc].d.model == FMB_FRICTION_COULOMB ? 8 : 4;
                 for (int k = 0; k < ncol; k++) {
                     const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * jc + k);
                     double d = 0.0;
@@ -854,7 +857,7 @@ static int contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *
             if (g >= 0) v0 += Dv[r] * (s->qd[g] + gfac * x[g]);
         }
         for (int jc = 0; jc < nc; jc++) {
-            const int ncol = s->contacts[jc].d.model == FMB_FRICTION_COULOMB ? 6 : 4;
+            const int ncol = s->contacts[jc].d.model == FMB_FRICTION_COULOMB ? 8 : 4;
             for (int k = 0; k < ncol; k++) {
                 const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * jc + k);
                 double ak = 0.0;
@@ -870,18 +873,22 @@ static int contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *
                 }
             }
         }
-        const int b1 = u0 + 2, b2 = u0 + 3, sg = u0 + 4;
-        for (int cc = 0; cc < nu; cc++) {
-            M[b1 + nu * cc] = vrow[cc];
-            M[b2 + nu * cc] = -vrow[cc];
-            /* mu_e (F+_1 + F+_2 + F-_1 + F-_2) - beta1 - beta2 */
-            M[sg + nu * cc] = c->mu_e * (P[(2 * ic) + nf * cc] + P[(2 * ic + 1) + nf * cc]);
+        /* per face f (0 lower: normal forces F+, 1 upper: F-) */
+        for (int face = 0; face < 2; face++) {
+            const int b1 = u0 + 2 + 3 * face, b2 = b1 + 1, sg = b1 + 2;
+            for (int cc = 0; cc < nu; cc++) {
+                M[b1 + nu * cc] = vrow[cc];
+                M[b2 + nu * cc] = -vrow[cc];
+                /* mu_e N_face - beta_f1 - beta_f2; N_lower = F+_1 + F+_2 = P u + p0 */
+                M[sg + nu * cc] =
+                    face ? 0.0 : c->mu_e * (P[(2 * ic) + nf * cc] + P[(2 * ic + 1) + nf * cc]);
+            }
+            M[b1 + nu * sg] += 1.0, M[b2 + nu * sg] += 1.0;
+            if (face) M[sg + nu * (u0 + 0)] += c->mu_e, M[sg + nu * (u0 + 1)] += c->mu_e;
+            M[sg + nu * b1] -= 1.0, M[sg + nu * b2] -= 1.0;
+            qv[b1] = v0, qv[b2] = -v0;
+            qv[sg] = face ? 0.0 : c->mu_e * (p0[2 * ic] + p0[2 * ic + 1]);
         }
-        M[b1 + nu * sg] += 1.0, M[b2 + nu * sg] += 1.0;
-        M[sg + nu * (u0 + 0)] += c->mu_e, M[sg + nu * (u0 + 1)] += c->mu_e;
-        M[sg + nu * b1] -= 1.0, M[sg + nu * b2] -= 1.0;
-        qv[b1] = v0, qv[b2] = -v0;
-        qv[sg] = c->mu_e * (p0[2 * ic] + p0[2 * ic + 1]);
     }
     char msg[256];
     int rc = fmb_lcp_solve(nu, M, qv, zz, ww, msg, sizeof msg);
@@ -902,11 +909,14 @@ static int contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *
         c->F[0] = Fp[0], c->F[1] = Fp[1];
         c->F[2] = zz[u0], c->F[3] = zz[u0 + 1];
         const int coul = c->d.model == FMB_FRICTION_COULOMB;
-        c->beta[0] = coul ? zz[u0 + 2] : 0.0, c->beta[1] = coul ? zz[u0 + 3] : 0.0;
-        c->sigma = coul ? zz[u0 + 4] : 0.0;
-        const double val[FMB_CONTACT_COLS] = {c->F[0], c->F[1], c->F[2],
-                                              c->F[3], c->beta[0], c->beta[1]};
-        for (int k = 0; k < (coul ? 6 : 4); k++) {
+        for (int face = 0; face < 2; face++) {
+            c->beta[2 * face] = coul ? zz[u0 + 2 + 3 * face] : 0.0;
+            c->beta[2 * face + 1] = coul ? zz[u0 + 3 + 3 * face] : 0.0;
+            c->sigma[face] = coul ? zz[u0 + 4 + 3 * face] : 0.0;
+        }
+        const double val[FMB_CONTACT_COLS] = {c->F[0],    c->F[1],    c->F[2],    c->F[3],
+                                              c->beta[0], c->beta[1], c->beta[2], c->beta[3]};
+        for (int k = 0; k < (coul ? 8 : 4); k++) {
             const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * ic + k);
             for (int i = 0; i < N; i++) x[i] += X[i] * val[k];
         }
