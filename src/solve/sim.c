@@ -1,21 +1,26 @@
 /*
- * Time integration: index-3 HHT-alpha (or Newmark) on the sparse KKT system.
+ * Time integration: index-3 generalized-alpha family (HHT-alpha, Newmark, Chung-Hulbert)
+ * on the sparse KKT system, in the form of Arnold and Bruls (2007) (docs/theory.md 4):
+ *   M(q_{n+1}) qdd_{n+1} + F(q_{n+1}, qd_{n+1}, lambda_{n+1}, t_{n+1}) = 0,
+ *   F = Phi_q^T lambda - Q,   Phi(q_{n+1}, t_{n+1}) = 0,
+ *   q_{n+1}  = q_n + h qd_n + h^2 (1/2 - beta) a_n + h^2 beta a_{n+1}
+ *   qd_{n+1} = qd_n + h (1 - gamma) a_n + h gamma a_{n+1}
+ *   (1 - am) a_{n+1} + am a_n = (1 - af) qdd_{n+1} + af qdd_n
+ * HHT: am = 0, af = -alpha, beta = (1 - alpha)^2 / 4, gamma = 1/2 - alpha. The true
+ * accelerations and multipliers hold at t_{n+1}, which keeps the scheme second order
+ * with the carrier frame's M(q) (the form M qdd + (1+alpha) F_{n+1} - alpha F_n = 0 of
+ * Negrut et al. 2007 is only first order there).
  *
- * Equations (docs/theory.md section 4):
- *   M(q) qdd_{n+1} + (1+alpha) F_{n+1} - alpha F_n = 0,   F = Phi_q^T lambda - Q(q, qd, t)
- *   Phi(q_{n+1}, t_{n+1}) = 0
- *   q_{n+1}  = q_n + h qd_n + h^2 (1/2 - beta) qdd_n + h^2 beta qdd_{n+1}
- *   qd_{n+1} = qd_n + h (1 - gamma) qdd_n + h gamma qdd_{n+1}
- * HHT: beta = (1 - alpha)^2 / 4, gamma = 1/2 - alpha (Negrut et al. 2007).
- *
- * Newton iteration in the increment dq = beta h^2 dqdd, with the first block row
- * multiplied by beta h^2 and the multiplier scaled as dlt = beta h^2 dlambda
- * (Bottasso, Bauchau, Cardona 2007), so the matrix does not degrade as h -> 0:
- *   [ M + bh2 Kmq + (1+a)(bh2 (Kc - Kq) - gh Cq)   (1+a) Phi_q^T ] [ dq  ]   [ -bh2 R ]
- *   [ Phi_q                                        0             ] [ dlt ] = [ -Phi   ]
- * with bh2 = beta h^2, gh = gamma h, Kmq = d(M qdd)/dq, Kq = dQ/dq, Cq = dQ/dqd and
- * Kc = d(Phi_q^T lambda)/dq (the constraint Hessian contracted with lambda).
- * Converged when max_i |dq_i| / (atol + rtol |q_i|) <= 1 and max |Phi| <= phi_tol.
+ * Newton iteration in dq = beta' h^2 dqdd (beta' = beta (1 - af)/(1 - am), likewise
+ * gamma'), with the first block row multiplied by beta' h^2 and the multiplier scaled as
+ * dlt = beta' h^2 dlambda (Bottasso, Bauchau, Cardona 2007):
+ *   [ M + bh2 (Kmq + Kc - Kq) - gamma' h Cq   Phi_q^T ] [ dq  ]   [ -bh2 (M qdd + F) ]
+ *   [ Phi_q                                   0       ] [ dlt ] = [ -Phi             ]
+ * with Kmq = d(M qdd)/dq, Kq = dQ/dq, Cq = dQ/dqd and Kc = d(Phi_q^T lambda)/dq.
+ * Converged when max_i |dq_i| / (atol + rtol |q_i|) <= 1 and max |Phi| <= phi_tol. The
+ * friction state (sliding velocity, LuGre z, mu) is that of the last iterate: near
+ * v = 0, where LuGre friction is steep, the reported friction can differ from the one in
+ * the converged dynamics by the Newton tolerance times d(mu N)/dv (docs/validation.md).
  */
 #include "solve/sim.h"
 
