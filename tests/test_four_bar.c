@@ -35,15 +35,7 @@
 #include "flexmb/flexmb.h"
 
 static int failures = 0;
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                    \
-            printf(__VA_ARGS__);                                                           \
-            printf("\n");                                                                  \
-            failures++;                                                                    \
-        }                                                                                  \
-    } while (0)
+#include "check.h"
 
 static const double PI = 3.14159265358979323846;
 static const double L2 = 0.3, L3 = 0.35, L4 = 0.25, CX = 0.1, RHO = 7.85, G = 9.81;

@@ -26,15 +26,7 @@
 #include "flexmb/flexmb.h"
 
 static int failures = 0;
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                     \
-            printf(__VA_ARGS__);                                                           \
-            printf("\n");                                                                  \
-            failures++;                                                                    \
-        }                                                                                  \
-    } while (0)
+#include "check.h"
 
 #define MASS 2.0
 #define G 9.81

@@ -25,8 +25,8 @@ static void revolute_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], doubl
     }
 }
 
-static void revolute_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
-                          const double *w, double *H)
+void fmb_joint_pin_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
+                        const double *w, double *H)
 {
     (void)t;
     const int n0 = v[0].ndof, ld = n0 + v[1].ndof;
@@ -39,7 +39,7 @@ const fmb_joint_class_t fmb_revolute_class = {
     .name = "revolute",
     .nrows = 2,
     .eval = revolute_eval,
-    .hess = revolute_hess,
+    .hess = fmb_joint_pin_hess,
     .time = NULL,
     .check = fmb_joint_check_distinct,
 };

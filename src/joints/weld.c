@@ -32,21 +32,11 @@ static void weld_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
     }
 }
 
-static void weld_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
-                      double *H)
-{
-    (void)t;
-    const int n0 = v[0].ndof, ld = n0 + v[1].ndof;
-    double mw[2] = {-w[0], -w[1]};
-    fmb_point_hess(&v[0], j->point[0], w, H, ld);
-    fmb_point_hess(&v[1], j->point[1], mw, H + n0 + (size_t)n0 * ld, ld);
-}
-
 const fmb_joint_class_t fmb_weld_class = {
     .name = "weld",
     .nrows = 3,
     .eval = weld_eval,
-    .hess = weld_hess,
+    .hess = fmb_joint_pin_hess, /* Phi_3 is linear */
     .time = NULL,
     .check = fmb_joint_check_distinct,
 };

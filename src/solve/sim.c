@@ -212,6 +212,19 @@ static int gidx(const fmb_model_t *m, const int body[2], int n0, int k)
     return b->offset < 0 ? -1 : b->offset + (k < n0 ? k : k - n0);
 }
 
+/* A joint's Jacobian blocks at (q, t) into the scratch (J[b] is nrows x ndof_b); returns
+ * nrows and fills the views. */
+static int joint_jacobian(const fmb_sim_t *s, const fmb_joint_t *j, const double *q, double t,
+                          fmb_bodyview_t v[2], double *J[2])
+{
+    joint_views(s, j, q, NULL, v);
+    const int nr = j->klass->nrows;
+    J[0] = zeroed(s->sJ[0], (size_t)(nr * v[0].ndof));
+    J[1] = zeroed(s->sJ[1], (size_t)(nr * v[1].ndof));
+    j->klass->eval(j, v, t, s->sphi, J[0], J[1]);
+    return nr;
+}
+
 void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd,
                          const double *qdd, const double *lam, double t, double *Mqdd, double *F)
 {
@@ -247,13 +260,9 @@ void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd,
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
         fmb_bodyview_t v[2];
-        joint_views(s, j, q, NULL, v);
-        const int nr = j->klass->nrows;
-        double *phi = s->sphi, *J[2] = {zeroed(s->sJ[0], (size_t)(nr * v[0].ndof)),
-                                        zeroed(s->sJ[1], (size_t)(nr * v[1].ndof))};
-        j->klass->eval(j, v, t, phi, J[0], J[1]);
+        double *J[2];
+        const int nr = joint_jacobian(s, j, q, t, v, J);
         for (int b = 0; b < 2; b++) {
-            if (!v[b].ndof) continue;
             const int o = md->bodies[j->body[b]].offset;
             for (int k = 0; k < v[b].ndof; k++)
                 for (int r = 0; r < nr; r++) F[o + k] += J[b][r + nr * k] * lam[j->row + r];
@@ -288,13 +297,9 @@ void fmb_sim_dense_jacobian(const fmb_sim_t *s, const double *q, double t, doubl
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
         fmb_bodyview_t v[2];
-        joint_views(s, j, q, NULL, v);
-        const int nr = j->klass->nrows;
-        double *phi = s->sphi, *J[2] = {zeroed(s->sJ[0], (size_t)(nr * v[0].ndof)),
-                                        zeroed(s->sJ[1], (size_t)(nr * v[1].ndof))};
-        j->klass->eval(j, v, t, phi, J[0], J[1]);
+        double *J[2];
+        const int nr = joint_jacobian(s, j, q, t, v, J);
         for (int b = 0; b < 2; b++) {
-            if (!v[b].ndof) continue;
             const int o = md->bodies[j->body[b]].offset;
             for (int k = 0; k < v[b].ndof; k++)
                 for (int r = 0; r < nr; r++)
