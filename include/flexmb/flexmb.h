@@ -159,6 +159,7 @@ typedef enum fmb_force_type {
     FMB_FORCE_POINT = 0, /* force (fx(t), fy(t)) in inertial axes at a body point */
     FMB_FORCE_TORQUE,    /* torque tz(t) on a body */
     FMB_FORCE_SPRING,    /* spring-damper between two points */
+    FMB_FORCE_TORSION,   /* torsional spring-damper between two bodies' angles */
     FMB_FORCE_TYPE_COUNT
 } fmb_force_type;
 
@@ -170,7 +171,7 @@ typedef struct fmb_force_desc {
     const char *expr[2];/* point force: fx, fy; torque: expr[0]; expressions of t */
     double stiffness;   /* spring, N/m >= 0 */
     double damping;     /* spring, N s/m >= 0 */
-    double rest_length; /* spring, m >= 0 */
+    double rest_length; /* spring, m >= 0; torsion: rest relative angle, rad */
     int line;
 } fmb_force_desc_t;
 

@@ -8,5 +8,6 @@
 extern const fmb_force_class_t fmb_point_force_class;
 extern const fmb_force_class_t fmb_torque_class;
 extern const fmb_force_class_t fmb_spring_class;
+extern const fmb_force_class_t fmb_torsion_class;
 
 #endif

@@ -1626,11 +1626,13 @@ static int load_force(loader_t *L, const yaml_node_t *m)
     static const char *const any[] = {"name",   "type",      "body",        "point",
                                       "fx",     "fy",        "tz",          "bodies",
                                       "points", "stiffness", "damping",     "rest_length",
-                                      NULL};
+                                      "angle",  NULL};
     static const char *const k_pt[] = {"name", "type", "body", "point", "fx", "fy", NULL};
     static const char *const k_tq[] = {"name", "type", "body", "tz", NULL};
     static const char *const k_sp[] = {"name",      "type",    "bodies",      "points",
                                        "stiffness", "damping", "rest_length", NULL};
+    static const char *const k_ts[] = {"name",    "type",  "bodies", "stiffness",
+                                       "damping", "angle", NULL};
     fmb_case_t *c = L->c;
     int rc = check_keys(L, m, "force", any);
     if (rc)
@@ -1658,16 +1660,36 @@ static int load_force(loader_t *L, const yaml_node_t *m)
     } else if (!strcmp(type, "spring")) {
         d.type = FMB_FORCE_SPRING;
         keys = k_sp;
+    } else if (!strcmp(type, "torsion")) {
+        d.type = FMB_FORCE_TORSION;
+        keys = k_ts;
     } else {
         return fail(L, get(L, m, "type"),
-                    "%s: unknown force type '%s' (allowed: point, torque, spring)", ctx, type);
+                    "%s: unknown force type '%s' (allowed: point, torque, spring, torsion)", ctx,
+                    type);
     }
     char kctx[200];
     snprintf(kctx, sizeof kctx, "%s force '%s'", type, name);
     if ((rc = check_keys(L, m, kctx, keys)))
         return rc;
     int bi[2] = {0, 0};
-    if (d.type == FMB_FORCE_SPRING) {
+    if (d.type == FMB_FORCE_TORSION) {
+        /* torsional spring-damper: M = -k (theta1 - theta2 - angle) - c (w1 - w2) */
+        if ((rc = body_pair(L, m, ctx, 1, bi, d.point)))
+            return rc;
+        if (bi[0] == 0)
+            return fail(L, get(L, m, "bodies"), "%s: the first body must not be the ground", ctx);
+        int has_angle;
+        if ((rc = get_num(L, m, "stiffness", ctx, &d.stiffness, NULL)) ||
+            (rc = get_num(L, m, "damping", ctx, &d.damping, NULL)) ||
+            (rc = get_num(L, m, "angle", ctx, &d.rest_length, &has_angle)))
+            return rc;
+        if (d.stiffness < 0 || d.damping < 0)
+            return fail(L, get(L, m, d.stiffness < 0 ? "stiffness" : "damping"),
+                        "%s: stiffness and damping must be >= 0", ctx);
+        if (!has_angle) /* rest angle: the relative angle of the initial poses */
+            d.rest_length = L->binfo[bi[0]].pose[2] - L->binfo[bi[1]].pose[2];
+    } else if (d.type == FMB_FORCE_SPRING) {
         if ((rc = body_pair(L, m, ctx, 2, bi, d.point)) ||
             (rc = same_body(L, m, ctx, bi, d.point)))
             return rc;

@@ -370,7 +370,8 @@ int fmb_model_add_force(fmb_model_t *m, const fmb_force_desc_t *d)
         return fmb_model_error(m, FMB_ERR_MODEL, "duplicate force name '%s'", name);
     const fmb_force_class_t *k = fmb_force_class_for(d->type);
     if (!k) return fmb_model_error(m, FMB_ERR_MODEL, "force '%s': unknown type %d", name, d->type);
-    if ((rc = check_bodies(m, d->body, d->type == FMB_FORCE_SPRING, "force", name))) return rc;
+    const int two = d->type == FMB_FORCE_SPRING || d->type == FMB_FORCE_TORSION;
+    if ((rc = check_bodies(m, d->body, two, "force", name))) return rc;
     if (grow((void **)&m->forces, &m->cap_forces, m->nforces, sizeof *m->forces))
         return FMB_ERR_NOMEM;
     fmb_force_t *f = &m->forces[m->nforces];
@@ -379,7 +380,7 @@ int fmb_model_add_force(fmb_model_t *m, const fmb_force_desc_t *d)
     f->type = d->type;
     f->klass = k;
     f->body[0] = d->body[0];
-    f->body[1] = d->type == FMB_FORCE_SPRING ? d->body[1] : FMB_GROUND;
+    f->body[1] = two ? d->body[1] : FMB_GROUND;
     memcpy(f->point, d->point, sizeof f->point);
     f->k = d->stiffness, f->c = d->damping, f->l0 = d->rest_length;
     f->line = d->line;
