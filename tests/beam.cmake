@@ -6,3 +6,7 @@ foreach(t modes_pinned modes_cantilever static_point_load moving_slider spin_ene
           slider_crossing)
   add_test(NAME beam_${t} COMMAND test_beam ${t})
 endforeach()
+
+# Large beams: CHOLMOD subspace iteration against dense LAPACK and theory.
+fmb_c_test(test_modes_sparse)
+add_test(NAME beam_modes_sparse COMMAND test_modes_sparse)

@@ -32,6 +32,7 @@
  */
 #include "bodies/beam.h"
 
+#include <cholmod.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -437,32 +438,155 @@ extern void dsygv_(const int *itype, const char *jobz, const char *uplo, const i
                    const int *lda, double *b, const int *ldb, double *w, double *work,
                    const int *lwork, int *info);
 
+/* Dense generalized symmetric-definite eigenproblem A x = w B x (n x n, column-major, A
+ * and B overwritten; eigenvectors in A when vectors). */
+static int dense_gev(int n, double *A, double *B, double *w, int vectors)
+{
+    int itype = 1, info = 0, lwork = 3 * n + 64;
+    double *work = malloc((size_t)lwork * sizeof *work);
+    if (!work) return FMB_ERR_NOMEM;
+    dsygv_(&itype, vectors ? "V" : "N", "U", &n, A, &n, B, &n, w, work, &lwork, &info);
+    free(work);
+    return info ? FMB_ERR_LINSOLVE : 0;
+}
+
+int fmb_beam_modes_dense(const fmb_beam_t *bm, double *omega, int nmax)
+{
+    const int ne = bm->ndof - 3;
+    double *K = malloc((size_t)ne * ne * sizeof *K), *M = malloc((size_t)ne * ne * sizeof *M);
+    double *w = malloc((size_t)ne * sizeof *w);
+    int rc = (!K || !M || !w) ? FMB_ERR_NOMEM : 0, count = 0;
+    if (!rc) {
+        memcpy(K, bm->K, (size_t)ne * ne * sizeof *K);
+        memcpy(M, bm->Muu, (size_t)ne * ne * sizeof *M);
+        rc = dense_gev(ne, K, M, w, 0);
+        for (int k = 0; !rc && k < ne && count < nmax; k++) omega[count++] = sqrt(fmax(w[k], 0.0));
+    }
+    free(K), free(M), free(w);
+    return rc ? rc : count;
+}
+
+/* y = A x over the banded nonzeros of A (K or Muu). */
+static void band_mult(const fmb_beam_t *bm, const double *A, const double *x, double *y)
+{
+    const int ne = bm->ndof - 3;
+    for (int i = 0; i < ne; i++) y[i] = 0.0;
+    for (int z = 0; z < bm->nnz; z++)
+        y[bm->nz_i[z]] += A[bm->nz_i[z] + (size_t)ne * bm->nz_j[z]] * x[bm->nz_j[z]];
+}
+
+/*
+ * Lowest modes of large beams: subspace iteration with a sparse Cholesky factorization
+ * of K (CHOLMOD) and Rayleigh-Ritz on p = nmax + 8 vectors (Bathe's method):
+ *   Y = K^{-1} M X,   Kr = Y^T K Y,   Mr = Y^T M Y,   Kr phi = w Mr phi,   X = Y phi
+ * until the first nmax eigenvalues change by less than 1e-8 relative between iterations
+ * (the projected K of a fine mesh is formed with cancellation: below ~1e-9 the change
+ * is round-off; the discretization error of the frequencies is far larger).
+ */
+int fmb_beam_modes_sparse(const fmb_beam_t *bm, double *omega, int nmax)
+{
+    const int ne = bm->ndof - 3;
+    if (nmax > ne) nmax = ne;
+    int p = nmax + 8 < ne ? nmax + 8 : ne;
+    cholmod_common cc;
+    cholmod_start(&cc);
+    int rc = 0, count = 0;
+    int nup = 0;
+    for (int z = 0; z < bm->nnz; z++) nup += bm->nz_i[z] <= bm->nz_j[z];
+    cholmod_triplet *T = cholmod_allocate_triplet((size_t)ne, (size_t)ne, (size_t)nup, 1,
+                                                  CHOLMOD_REAL, &cc);
+    cholmod_sparse *A = NULL;
+    cholmod_factor *L = NULL;
+    cholmod_dense *B = NULL, *Y = NULL;
+    double *X = malloc((size_t)ne * p * sizeof *X), *KY = malloc((size_t)ne * p * sizeof *KY);
+    double *MY = malloc((size_t)ne * p * sizeof *MY), *Kr = malloc((size_t)p * p * sizeof *Kr);
+    double *Mr = malloc((size_t)p * p * sizeof *Mr), *w = malloc((size_t)p * sizeof *w);
+    double *wold = calloc((size_t)p, sizeof *wold);
+    if (!T || !X || !KY || !MY || !Kr || !Mr || !w || !wold) rc = FMB_ERR_NOMEM;
+    if (!rc) {
+        int *Ti = T->i, *Tj = T->j;
+        double *Tx = T->x;
+        for (int z = 0; z < bm->nnz; z++) {
+            const int i = bm->nz_i[z], j = bm->nz_j[z];
+            if (i > j) continue;
+            Ti[T->nnz] = i, Tj[T->nnz] = j, Tx[T->nnz] = bm->K[i + (size_t)ne * j];
+            T->nnz++;
+        }
+        A = cholmod_triplet_to_sparse(T, T->nnz, &cc);
+        L = A ? cholmod_analyze(A, &cc) : NULL;
+        if (!L || !cholmod_factorize(A, L, &cc) || cc.status != CHOLMOD_OK ||
+            L->minor < (size_t)ne)
+            rc = FMB_ERR_LINSOLVE; /* K not positive definite: frame not fixed */
+        B = cholmod_allocate_dense((size_t)ne, (size_t)p, (size_t)ne, CHOLMOD_REAL, &cc);
+        if (!B) rc = FMB_ERR_NOMEM;
+    }
+    /* start vectors: deterministic, rich in low modes (x^(k+1) along the bar and noise) */
+    for (int k = 0; !rc && k < p; k++)
+        for (int i = 0; i < ne; i++) X[i + (size_t)ne * k] = sin((k + 1) * 0.7 * (i + 1)) + 1e-3 * k;
+    for (int iter = 0; !rc && iter < 200; iter++) {
+        double *Bx = B->x;
+        for (int k = 0; k < p; k++) band_mult(bm, bm->Muu, X + (size_t)ne * k, Bx + (size_t)ne * k);
+        if (Y) cholmod_free_dense(&Y, &cc);
+        Y = cholmod_solve(CHOLMOD_A, L, B, &cc);
+        if (!Y) {
+            rc = FMB_ERR_LINSOLVE;
+            break;
+        }
+        const double *Yx = Y->x;
+        for (int k = 0; k < p; k++) {
+            band_mult(bm, bm->K, Yx + (size_t)ne * k, KY + (size_t)ne * k);
+            band_mult(bm, bm->Muu, Yx + (size_t)ne * k, MY + (size_t)ne * k);
+        }
+        for (int a = 0; a < p; a++)
+            for (int b = 0; b < p; b++) {
+                double kr = 0, mr = 0;
+                for (int i = 0; i < ne; i++) {
+                    kr += Yx[i + (size_t)ne * a] * KY[i + (size_t)ne * b];
+                    mr += Yx[i + (size_t)ne * a] * MY[i + (size_t)ne * b];
+                }
+                Kr[a + p * b] = kr, Mr[a + p * b] = mr;
+            }
+        if ((rc = dense_gev(p, Kr, Mr, w, 1))) break;
+        /* X = Y phi */
+        for (int k = 0; k < p; k++)
+            for (int i = 0; i < ne; i++) {
+                double v = 0;
+                for (int a = 0; a < p; a++) v += Yx[i + (size_t)ne * a] * Kr[a + p * k];
+                X[i + (size_t)ne * k] = v;
+            }
+        double change = 0;
+        for (int k = 0; k < nmax; k++) change = fmax(change, fabs(w[k] - wold[k]) / fabs(w[k]));
+        memcpy(wold, w, (size_t)p * sizeof *w);
+        if (iter > 0 && change < 1e-8) {
+            for (int k = 0; k < nmax; k++) omega[count++] = sqrt(fmax(w[k], 0.0));
+            break;
+        }
+    }
+    if (!rc && count == 0) rc = FMB_ERR_CONVERGENCE;
+    cholmod_free_dense(&Y, &cc);
+    cholmod_free_dense(&B, &cc);
+    cholmod_free_factor(&L, &cc);
+    cholmod_free_sparse(&A, &cc);
+    cholmod_free_triplet(&T, &cc);
+    cholmod_finish(&cc);
+    free(X), free(KY), free(MY), free(Kr), free(Mr), free(w), free(wold);
+    return rc ? rc : count;
+}
+
 int fmb_model_beam_modes(fmb_model_t *m, int body, double *omega, int nmax)
 {
     if (!fmb_model_body_is_beam(m, body))
         return fmb_model_error(m, FMB_ERR_ARG, "body %d is not a beam", body);
     const fmb_beam_t *bm = m->bodies[body].data;
+    /* K phi = omega^2 Muu phi with the frame held by the reference conditions: dense
+     * LAPACK dsygv for small beams, CHOLMOD subspace iteration for the lowest modes of
+     * large ones */
     const int ne = bm->ndof - 3;
-    /* K phi = omega^2 Muu phi with the frame held by the reference conditions: the
-     * generalized symmetric-definite eigenproblem, by LAPACK's dsygv (dense). */
-    double *K = malloc((size_t)ne * ne * sizeof *K), *M = malloc((size_t)ne * ne * sizeof *M);
-    double *w = malloc((size_t)ne * sizeof *w);
-    int lwork = 3 * ne + 64;
-    double *work = malloc((size_t)lwork * sizeof *work);
-    if (!K || !M || !w || !work) {
-        free(K), free(M), free(w), free(work);
-        return fmb_model_error(m, FMB_ERR_NOMEM, "out of memory");
-    }
-    memcpy(K, bm->K, (size_t)ne * ne * sizeof *K);
-    memcpy(M, bm->Muu, (size_t)ne * ne * sizeof *M);
-    int itype = 1, info = 0;
-    dsygv_(&itype, "N", "U", &ne, K, &ne, M, &ne, w, work, &lwork, &info);
-    int count = 0;
-    if (info == 0)
-        for (int k = 0; k < ne && count < nmax; k++) omega[count++] = sqrt(fmax(w[k], 0.0));
-    free(K), free(M), free(w), free(work);
-    if (info != 0)
-        return fmb_model_error(m, FMB_ERR_LINSOLVE, "beam '%s': eigenvalue solver failed (%d)",
-                               m->bodies[body].name, info);
-    return count;
+    const int rc = ne > FMB_BEAM_DENSE_MODES_MAX && nmax < ne / 4
+                       ? fmb_beam_modes_sparse(bm, omega, nmax)
+                       : fmb_beam_modes_dense(bm, omega, nmax);
+    if (rc < 0)
+        return fmb_model_error(m, rc, "beam '%s': eigenvalue solver failed (%s)",
+                               m->bodies[body].name, fmb_status_message(rc));
+    return rc;
 }

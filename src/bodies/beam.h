@@ -29,6 +29,13 @@ int fmb_beam_element_at(const fmb_beam_t *bm, double x);
 void fmb_beam_hermite(const fmb_beam_t *bm, int e, double x, int d, double H[4]);
 /* Columns of element e's v1, phi1, v2, phi2 in the body's q (-1 if removed). */
 void fmb_beam_vcols(const fmb_beam_t *bm, int e, int col[4]);
+/* Natural frequencies under the reference conditions (ascending, rad/s): all of them by
+ * dense LAPACK dsygv, or the lowest nmax by CHOLMOD subspace iteration. Return the
+ * count or a negative status. fmb_model_beam_modes picks sparse above this size. */
+#define FMB_BEAM_DENSE_MODES_MAX 300 /* dense dsygv loses the lowest modes of fine meshes */
+int fmb_beam_modes_dense(const fmb_beam_t *bm, double *omega, int nmax);
+int fmb_beam_modes_sparse(const fmb_beam_t *bm, double *omega, int nmax);
+
 /* Dof map, stiffness, constant mass, mask. */
 int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len);
 
