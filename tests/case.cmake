@@ -6,7 +6,8 @@ fmb_c_test(test_case_load)
 add_test(NAME case_load COMMAND test_case_load ${FMB_SRC}/cases)
 
 # The shipped cases load and assemble.
-foreach(c pendulum four_bar slider_crank demo)
+foreach(c pendulum four_bar slider_crank demo quick_return_friction slider_coulomb_1 slider_coulomb_2
+    slider_pendulum_coulomb)
   add_test(NAME case_check_${c} COMMAND flexmb_cli check ${FMB_SRC}/cases/${c}.yaml)
 endforeach()
 

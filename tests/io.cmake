@@ -63,3 +63,9 @@ add_test(NAME io_output_slider_lugre_2
 add_test(NAME io_output_slider_pendulum
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_output.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/cases/slider_pendulum.yaml --set t_end=3)
+
+# A run that fails mid-way (a slider driven off its elastic guide) keeps its results.
+add_test(NAME run_slider_off_guide
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_run_errors.py
+          $<TARGET_FILE:flexmb_cli> ${CMAKE_CURRENT_SOURCE_DIR}/run_cases/slider_off_guide.yaml
+          ${CMAKE_CURRENT_BINARY_DIR}/run_errors)

@@ -294,6 +294,8 @@ int fmb_sim_initialize(fmb_sim_t *sim);
 /* Advance one step of size opts.h (with internal halving if allowed). */
 int fmb_sim_step(fmb_sim_t *sim);
 const char *fmb_sim_last_error(const fmb_sim_t *sim);
+/* Case-file line of the joint the last error is about (0 if none). */
+int fmb_sim_last_error_line(const fmb_sim_t *sim);
 void fmb_sim_get_stats(const fmb_sim_t *sim, fmb_sim_stats_t *stats);
 const fmb_sim_options_t *fmb_sim_options(const fmb_sim_t *sim);
 fmb_model_t *fmb_sim_model(const fmb_sim_t *sim);

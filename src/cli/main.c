@@ -373,6 +373,18 @@ static int observer(fmb_sim_t *sim, void *user)
     return 0;
 }
 
+/* "CASE:LINE: error: message" when the error is about a joint of the case file. */
+static void print_sim_error(const char *path, const fmb_sim_t *sim, int st)
+{
+    const char *msg = fmb_sim_last_error(sim);
+    const int line = fmb_sim_last_error_line(sim);
+    if (!msg || !*msg) msg = fmb_status_message(st);
+    if (line > 0)
+        fprintf(stderr, "%s:%d: error: %s\n", path, line, msg);
+    else
+        fprintf(stderr, "%s: error: %s\n", path, msg);
+}
+
 static int cmd_run(const cli_args_t *a)
 {
     int code = EXIT_OK;
@@ -391,7 +403,7 @@ static int cmd_run(const cli_args_t *a)
         goto done;
     }
     if (fmb_sim_initialize(sim) < 0) {
-        fprintf(stderr, "%s: error: %s\n", a->case_path, fmb_sim_last_error(sim));
+        print_sim_error(a->case_path, sim, 0);
         code = EXIT_MODEL;
         goto done;
     }
@@ -468,9 +480,7 @@ static int cmd_run(const cli_args_t *a)
                                                                     : flush_st));
         code = EXIT_RUN;
     } else if (st < 0) {
-        const char *msg = fmb_sim_last_error(sim);
-        fprintf(stderr, "%s: error: %s\n", a->case_path,
-                msg && *msg ? msg : fmb_status_message(st));
+        print_sim_error(a->case_path, sim, st);
         code = st == FMB_ERR_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_RUN;
     }
 

@@ -36,6 +36,7 @@ static void contact_decompose(fmb_sim_t *s);
 
 int fmb_sim_error(fmb_sim_t *s, int status, const char *fmt, ...)
 {
+    s->errline = 0;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(s->errmsg, sizeof s->errmsg, fmt, ap);
@@ -436,10 +437,12 @@ static int singular_error(fmb_sim_t *s, const double *q, double t, const char *w
         snprintf(list + len, sizeof list - len, "%sjoint '%s' row %d (line %d)", i ? ", " : "",
                  nm, local, line);
     }
-    return fmb_sim_error(s, FMB_ERR_SINGULAR,
-                         "redundant constraints make the system matrix singular %s: %d dependent "
-                         "row(s): %s; remove them (flexmb check lists the rank)",
-                         when, nred, list);
+    int rc = fmb_sim_error(s, FMB_ERR_SINGULAR,
+                           "redundant constraints make the system matrix singular %s: %d "
+                           "dependent row(s): %s; remove them (flexmb check lists the rank)",
+                           when, nred, list);
+    row_name(s, red[0], &s->errline);
+    return rc;
 }
 
 /* ------------------------------------------------------------ start */
@@ -531,11 +534,13 @@ int fmb_sim_assemble_positions(fmb_sim_t *s, double c22, int *iters)
     const char *nm = row < 0 ? "?" : row_name(s, row, &line);
     double viol = fmb_sim_eval_phi(s, s->q, s->t, phi, &row);
     nm = row < 0 ? "?" : row_name(s, row, &line);
-    return fmb_sim_error(s, FMB_ERR_ASSEMBLY,
-                         "cannot assemble the initial configuration: constraint violation %.3g "
-                         "remains in joint '%s' (line %d) after 100 Newton iterations; check "
-                         "the joint points and the initial poses",
-                         viol, nm, row < 0 ? 0 : line);
+    int rc = fmb_sim_error(s, FMB_ERR_ASSEMBLY,
+                           "cannot assemble the initial configuration: constraint violation "
+                           "%.3g remains in joint '%s' (line %d) after 100 Newton iterations; "
+                           "check the joint points and the initial poses",
+                           viol, nm, row < 0 ? 0 : line);
+    s->errline = row < 0 ? 0 : line;
+    return rc;
 }
 
 /* Power of non-conservative forces and drivers: sum P_f + lambda . Phi_t. */
@@ -995,7 +1000,11 @@ static int invalid_state(fmb_sim_t *s, double t)
         joint_views(s, j, s->q, s->qd, v);
         char msg[512];
         int rc = j->klass->valid(j, v, t, msg, sizeof msg);
-        if (rc) return fmb_sim_error(s, rc, "%s (line %d)", msg, j->line);
+        if (rc) {
+            fmb_sim_error(s, rc, "%s (line %d)", msg, j->line);
+            s->errline = j->line;
+            return rc;
+        }
     }
     return 0;
 }
@@ -1109,11 +1118,13 @@ static int try_step(fmb_sim_t *s, double h)
     double viol = fmb_sim_eval_phi(s, s->q, t1, phi, &row);
     const char *nm = row >= 0 ? row_name(s, row, &line) : "-";
     restore_state(s);
-    return fmb_sim_error(s, FMB_ERR_CONVERGENCE,
+    fmb_sim_error(s, FMB_ERR_CONVERGENCE,
                          "Newton iteration did not converge at t = %.9g (h = %.3g) after %d "
                          "iterations: increment norm %.3g (tolerance 1), constraint violation "
                          "%.3g in joint '%s' (line %d) (tolerance %.3g); try a smaller time step",
                          t1, h, it, dq_norm, viol, nm, line, s->opts.phi_tol);
+    s->errline = line;
+    return FMB_ERR_CONVERGENCE;
 }
 
 static int step_recursive(fmb_sim_t *s, double h, int depth)
@@ -1154,6 +1165,7 @@ int fmb_sim_run(fmb_sim_t *s, fmb_observer_fn observer, void *user, volatile con
 /* ------------------------------------------------------------ access */
 
 const char *fmb_sim_last_error(const fmb_sim_t *s) { return s->errmsg; }
+int fmb_sim_last_error_line(const fmb_sim_t *s) { return s->errline; }
 void fmb_sim_get_stats(const fmb_sim_t *s, fmb_sim_stats_t *st) { *st = s->stats; }
 const fmb_sim_options_t *fmb_sim_options(const fmb_sim_t *s) { return &s->opts; }
 double fmb_sim_time(const fmb_sim_t *s) { return s->t; }

@@ -31,6 +31,7 @@ struct fmb_sim {
     double *clcp;     /* LCP workspace */
     fmb_sim_stats_t stats;
     char errmsg[1024];
+    int errline; /* case-file line of the joint the last error is about, 0 if none */
 };
 
 int fmb_sim_error(fmb_sim_t *s, int status, const char *fmt, ...)
