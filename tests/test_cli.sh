@@ -90,7 +90,8 @@ joints:
     points: [[3, 0], end]
 EOF
 expect 3 "run: assembly fails" -- "$FLEXMB" run "$TMP/unassemblable.yaml" -o "$TMP/u.h5"
-grep_in err "unassemblable.yaml: error: " "assembly error prefix"
+# the joint that cannot be closed is named with its line in the case file (line 12)
+grep_in err "unassemblable.yaml:12: error: cannot assemble" "assembly error names the joint's line"
 expect 3 "check: assembly fails" -- "$FLEXMB" check "$TMP/unassemblable.yaml"
 sed 's/\[\[3, 0\], end\]/[[0, 0], start]/; s/name: right/name: twin/' \
     "$TMP/unassemblable.yaml" >"$TMP/redundant.yaml"

@@ -523,6 +523,26 @@ int fmb_sim_assemble_positions(fmb_sim_t *s, double c22, int *iters)
         memset(rhs, 0, (size_t)n * sizeof *rhs);
         for (int r = 0; r < m; r++) rhs[n + r] = -phi[r];
         int rc = solve_kkt(s, rhs, x, s->q, s->t, "while assembling the initial configuration");
+        if (rc == FMB_ERR_SINGULAR) {
+            /* Dependent rows at a configuration that is still far from closing the
+             * joints: the joints most likely cannot all be closed (lengths, points). */
+            char dep[sizeof s->errmsg];
+            const char *lst = strstr(s->errmsg, "row(s): ");
+            snprintf(dep, sizeof dep, "%s", lst ? lst + 8 : "");
+            char *end = strstr(dep, "; remove");
+            if (end) *end = '\0';
+            const int dline = s->errline;
+            int vline = 0;
+            const char *vname = row < 0 ? "?" : row_name(s, row, &vline);
+            fmb_sim_error(s, FMB_ERR_ASSEMBLY,
+                          "cannot assemble the initial configuration: constraint violation %.3g "
+                          "remains in joint '%s' (line %d) where the constraints became "
+                          "dependent (%s); the joints cannot all be closed with these lengths "
+                          "and points, or they are redundant",
+                          viol, vname, vline, dep);
+            s->errline = vline ? vline : dline;
+            return FMB_ERR_ASSEMBLY;
+        }
         if (rc) return rc;
         /* Limit angle changes per iteration to keep Newton inside its basin. */
         double scale = 1.0;
