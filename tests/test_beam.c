@@ -68,7 +68,8 @@ static int add_beam(fmb_model_t *m, const char *name, double L, int nel, section
                     const double vel[3])
 {
     double *x = malloc((size_t)(nel + 1) * sizeof *x);
-    for (int k = 0; k <= nel; k++) x[k] = L * k / nel;
+    for (int k = 0; k <= nel; k++)
+        x[k] = L * k / nel;
     fmb_beam_desc_t d = {.name = name,
                          .E = E_STEEL,
                          .rho = RHO_STEEL,
@@ -152,7 +153,8 @@ static void test_modes(fmb_beam_reference ref)
     const char *what;
     if (ref == FMB_BEAM_SIMPLY_SUPPORTED) {
         what = "simply supported";
-        for (int n = 0; n < 3; n++) lam[n] = (n + 1) * PI;
+        for (int n = 0; n < 3; n++)
+            lam[n] = (n + 1) * PI;
     } else {
         what = "cantilever";
         /* roots of 1 + cos(x) cosh(x) = 0 by Newton from the tabulated 9-digit values
@@ -168,7 +170,8 @@ static void test_modes(fmb_beam_reference ref)
         printf("  beta_n L = %.12f %.12f %.12f\n", lam[0], lam[1], lam[2]);
     }
     double wex[3];
-    for (int n = 0; n < 3; n++) wex[n] = lam[n] * lam[n] * w0;
+    for (int n = 0; n < 3; n++)
+        wex[n] = lam[n] * lam[n] * w0;
     /* Both reference conditions leave the rod fixed-free axially (u = 0 at the first
      * node only): first axial frequency (pi/2) c / L. */
     const double wax = 0.5 * PI * c / L;
@@ -219,8 +222,8 @@ static void test_modes(fmb_beam_reference ref)
              * meaningless (FE frequencies are upper bounds, so a negative error is
              * round-off) */
             if (fabs(err[i + 1][k]) < floor_[i + 1][k] || err[i + 1][k] < 0) {
-                printf("  %d->%d: (error %.1e at the round-off floor %.1e)", nels[i],
-                       nels[i + 1], err[i + 1][k], floor_[i + 1][k]);
+                printf("  %d->%d: (error %.1e at the round-off floor %.1e)", nels[i], nels[i + 1],
+                       err[i + 1][k], floor_[i + 1][k]);
                 continue;
             }
             double r = log2(fabs(err[i][k] / err[i + 1][k]));
@@ -256,8 +259,7 @@ static void test_static_point_load(void)
     int rc = fmb_model_check(m, &rep);
     printf("static point load: %d coords, %d constraints, rank %d, dof %d, redundant %d\n",
            rep.num_coords, rep.num_constraints, rep.jacobian_rank, rep.dof, rep.num_redundant);
-    CHECK(rc == 0 && rep.num_redundant == 0, "model check %d, %d redundant", rc,
-          rep.num_redundant);
+    CHECK(rc == 0 && rep.num_redundant == 0, "model check %d, %d redundant", rc, rep.num_redundant);
     fmb_sim_options_t o;
     fmb_sim_options_default(&o);
     o.h = 2e-4;
@@ -299,8 +301,8 @@ static void test_static_point_load(void)
            "relative; x moved by %.2e m\n",
            interp / dmax, (d_h - (dmax - interp)) / dmax, r[0] - a);
     CHECK(fabs(err) < 5e-3, "load point deflection error %.3e", err);
-    CHECK(fabs(d_h - (dmax - interp)) <= 1e-6 * dmax, "load point deflection %.9e vs %.9e",
-          d_h, dmax - interp);
+    CHECK(fabs(d_h - (dmax - interp)) <= 1e-6 * dmax, "load point deflection %.9e vs %.9e", d_h,
+          dmax - interp);
     fmb_sim_destroy(&s);
     fmb_model_destroy(&m);
 }
@@ -333,10 +335,8 @@ static void test_moving_slider(void)
                            .body = {sb, FMB_GROUND},
                            .expr = "a0 + (a1 - a0) * (1 - cos(PI * t / T)) / 2"};
     add_joint(m, &jd);
-    fmb_force_desc_t f = {.name = "load",
-                          .type = FMB_FORCE_POINT,
-                          .body = {sb, FMB_GROUND},
-                          .expr = {"0", "-100"}};
+    fmb_force_desc_t f = {
+        .name = "load", .type = FMB_FORCE_POINT, .body = {sb, FMB_GROUND}, .expr = {"0", "-100"}};
     add_force(m, &f);
     fmb_sim_options_t o;
     fmb_sim_options_default(&o);
@@ -354,7 +354,8 @@ static void test_moving_slider(void)
     const double targets[] = {0.2, 0.3, 0.37, 0.5, 0.63, 0.7, 0.8};
     const int nt = (int)(sizeof targets / sizeof *targets);
     double best_d[16], best_s[16], best_err[16], best_t[16];
-    for (int i = 0; i < nt; i++) best_d[i] = INFINITY;
+    for (int i = 0; i < nt; i++)
+        best_d[i] = INFINITY;
     double maxviol = 0.0;
     const long nsteps = lround(T / o.h);
     for (long k = 1; k <= nsteps && rc == 0; k++) {
@@ -392,8 +393,7 @@ static void test_moving_slider(void)
         maxerr = fmax(maxerr, fabs(best_err[i]));
         CHECK(fabs(best_err[i]) < 1e-2, "a = %.4f: error %.3e", best_s[i], best_err[i]);
     }
-    printf("  max relative error %.3e (limit 1 %%); max slider violation %.2e\n", maxerr,
-           maxviol);
+    printf("  max relative error %.3e (limit 1 %%); max slider violation %.2e\n", maxerr, maxviol);
     fmb_sim_destroy(&s);
     fmb_model_destroy(&m);
 }
@@ -465,10 +465,9 @@ static void test_spin_energy(void)
         }
         for (int i = 0; i < 2; i++) {
             const double orms = log2(rms[i] / rms[i + 1]), omax = log2(mx[i] / mx[i + 1]);
-            printf("    observed order h = %.2e -> %.2e: RMS %.3f, max %.3f\n", hs[i],
-                   hs[i + 1], orms, omax);
-            CHECK(orms >= 1.8, "%d elements: energy error order %.3f < 1.8", cases[c].nel,
-                  orms);
+            printf("    observed order h = %.2e -> %.2e: RMS %.3f, max %.3f\n", hs[i], hs[i + 1],
+                   orms, omax);
+            CHECK(orms >= 1.8, "%d elements: energy error order %.3f < 1.8", cases[c].nel, orms);
         }
     }
 }
@@ -517,7 +516,8 @@ static double theta_dd(const xload_t *p, double a, int e)
 {
     const double dl = 1e-3 * p->l, xi = (a - e * p->l) / p->l, sg = xi < 0.5 ? 1.0 : -1.0;
     double f[4];
-    for (int k = 0; k < 4; k++) f[k] = theta_s(p, a + sg * k * dl, e);
+    for (int k = 0; k < 4; k++)
+        f[k] = theta_s(p, a + sg * k * dl, e);
     return (2 * f[0] - 5 * f[1] + 4 * f[2] - f[3]) / (dl * dl);
 }
 
@@ -625,9 +625,12 @@ static void test_slider_crossing(void)
         if (j * o.h < 0.1) continue;
         const double pred = Is * vx * vx * theta_dd(&xl, sx[j], el[j]);
         const double d = fabs(R[3 * j + 2] - pred);
-        if (j - last < KR) dev_ring = fmax(dev_ring, d);
-        else if (j - last < KR + 20) dev_end = fmax(dev_end, d), dev_far = fmax(dev_far, d);
-        else dev_far = fmax(dev_far, d);
+        if (j - last < KR)
+            dev_ring = fmax(dev_ring, d);
+        else if (j - last < KR + 20)
+            dev_end = fmax(dev_end, d), dev_far = fmax(dev_far, d);
+        else
+            dev_far = fmax(dev_far, d);
     }
     printf("  moment vs quasi-static Hermite prediction: step at a node %.4e N m; max "
            "departure %.3e N m away from crossings (tolerance %.2e), %.3e within %ld steps "
@@ -649,10 +652,10 @@ int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "all";
     int all = strcmp(what, "all") == 0, known = all;
-#define RUN(name, call)                                                                    \
-    if (all || strcmp(what, name) == 0) {                                                  \
-        known = 1;                                                                         \
-        call;                                                                              \
+#define RUN(name, call)                                                                            \
+    if (all || strcmp(what, name) == 0) {                                                          \
+        known = 1;                                                                                 \
+        call;                                                                                      \
     }
     RUN("modes_pinned", test_modes(FMB_BEAM_SIMPLY_SUPPORTED));
     RUN("modes_cantilever", test_modes(FMB_BEAM_CANTILEVER));
@@ -665,7 +668,9 @@ int main(int argc, char **argv)
         printf("unknown sub-test '%s'\n", what);
         return 2;
     }
-    if (failures) printf("%d check(s) failed\n", failures);
-    else printf("all checks passed\n");
+    if (failures)
+        printf("%d check(s) failed\n", failures);
+    else
+        printf("all checks passed\n");
     return failures ? 1 : 0;
 }

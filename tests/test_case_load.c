@@ -11,22 +11,22 @@
 
 static int failures;
 
-#define CHECK(cond)                                                                        \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);      \
-            failures++;                                                                    \
-        }                                                                                  \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
+            failures++;                                                                            \
+        }                                                                                          \
     } while (0)
 
-#define NEAR(a, b, tol)                                                                    \
-    do {                                                                                   \
-        double a_ = (a), b_ = (b);                                                         \
-        if (!(fabs(a_ - b_) <= (tol))) {                                                   \
-            fprintf(stderr, "%s:%d: %s = %.17g, expected %.17g\n", __FILE__, __LINE__, #a, \
-                    a_, b_);                                                               \
-            failures++;                                                                    \
-        }                                                                                  \
+#define NEAR(a, b, tol)                                                                            \
+    do {                                                                                           \
+        double a_ = (a), b_ = (b);                                                                 \
+        if (!(fabs(a_ - b_) <= (tol))) {                                                           \
+            fprintf(stderr, "%s:%d: %s = %.17g, expected %.17g\n", __FILE__, __LINE__, #a, a_,     \
+                    b_);                                                                           \
+            failures++;                                                                            \
+        }                                                                                          \
     } while (0)
 
 static const double PI = 3.14159265358979323846;
@@ -66,8 +66,7 @@ static void four_bar_b(double l1, double l2, double l3, double l4, double th, do
 static void test_four_bar(const char *dir)
 {
     fmb_case_t *c = load(dir, "four_bar.yaml", NULL, 0);
-    if (!c)
-        return;
+    if (!c) return;
     fmb_model_t *m = fmb_case_model(c);
     CHECK(m != NULL);
     CHECK(strstr(fmb_case_path(c), "four_bar.yaml") != NULL);
@@ -162,8 +161,7 @@ static void test_overrides(const char *dir)
      * the last override of a name wins */
     const char *ov[] = {"l2=0.5", "omega = 20*l2", "l2=0.32"};
     fmb_case_t *c = load(dir, "four_bar.yaml", ov, 3);
-    if (!c)
-        return;
+    if (!c) return;
     NEAR(param(c, "l2"), 0.32, 0);
     NEAR(param(c, "omega"), 6.4, 1e-14);
     NEAR(param(c, "Ay"), 0.32, 1e-15);
@@ -283,8 +281,7 @@ static void test_scratch(void)
     const char *path = "test_case_load_scratch.yaml";
     FILE *f = fopen(path, "w");
     CHECK(f != NULL);
-    if (!f)
-        return;
+    if (!f) return;
     fputs(scratch, f);
     fclose(f);
     char err[512];
@@ -294,8 +291,7 @@ static void test_scratch(void)
     CHECK(strstr(err, "test_case_load_scratch.yaml:3:") && strstr(err, "unknown name 'g0'"));
     /* fix it by text: replace g0 with a number (the file is ours) */
     f = fopen(path, "w");
-    if (!f)
-        return;
+    if (!f) return;
     char buf[sizeof scratch + 16];
     const char *g = strstr(scratch, "-g0");
     snprintf(buf, sizeof buf, "%.*s-9.81%s", (int)(g - scratch), scratch, g + 3);
@@ -384,8 +380,7 @@ static void test_beams(const char *dir)
     const char *path = "test_case_load_beams.yaml";
     FILE *f = fopen(path, "w");
     CHECK(f != NULL);
-    if (!f)
-        return;
+    if (!f) return;
     fputs(beam_case, f);
     fclose(f);
     char err[512];
@@ -461,7 +456,8 @@ static void test_beams(const char *dir)
             NEAR(sl->point[1][0], 0, 0);
             NEAR(sl->angle, 0, 0); /* from the poses: 0.5 - 0.5 */
             NEAR(pin->point[1][0], 0.4, 1e-16);
-            CHECK(strcmp(fmb_model_joint_type_name(m, 0), rigid ? "prismatic" : "slider_beam") == 0);
+            CHECK(strcmp(fmb_model_joint_type_name(m, 0), rigid ? "prismatic" : "slider_beam") ==
+                  0);
         }
         fmb_case_destroy(&c);
     }
@@ -528,8 +524,7 @@ static void test_friction(const char *dir)
     const char *path = "test_case_load_friction.yaml";
     FILE *f = fopen(path, "w");
     CHECK(f != NULL);
-    if (!f)
-        return;
+    if (!f) return;
     fputs(friction_case, f);
     fclose(f);
     char err[512];
@@ -581,8 +576,7 @@ static void test_friction(const char *dir)
     static const double bs[] = {0.1, 0.54, 0.1};
     for (int k = 0; k < 3; k++) {
         c = load(dir, files[k], NULL, 0);
-        if (!c)
-            continue;
+        if (!c) continue;
         fmb_model_t *m = fmb_case_model(c);
         int j = fmb_model_find_joint(m, "guide");
         const fmb_joint_desc_t *g = j >= 0 ? fmb_case_joint_desc(c, j) : NULL;

@@ -27,10 +27,13 @@
 #define EPS 1e-6
 static int failures = 0;
 
-static double urand(double a, double b) { return a + (b - a) * (rand() / (double)RAND_MAX); }
+static double urand(double a, double b)
+{
+    return a + (b - a) * (rand() / (double)RAND_MAX);
+}
 
-static void check_close(const char *what, const char *cls, const double *a, const double *b,
-                        int n, double tol)
+static void check_close(const char *what, const char *cls, const double *a, const double *b, int n,
+                        double tol)
 {
     double err = 0.0, scale = 1.0;
     for (int i = 0; i < n; i++) {
@@ -98,8 +101,10 @@ static void rig_init(rig_t *r, enum kind k0, enum kind k1)
     /* elastic coordinates small, as in use */
     for (int b = 0; b < 2; b++)
         if (r->body[b] > 0 && fmb_model_body_is_beam(r->m, r->body[b])) {
-            int o = fmb_model_body_offset(r->m, r->body[b]), n = fmb_model_body_ndof(r->m, r->body[b]);
-            for (int k = 3; k < n; k++) r->q[o + k] *= 0.02, r->qd[o + k] *= 0.1;
+            int o = fmb_model_body_offset(r->m, r->body[b]),
+                n = fmb_model_body_ndof(r->m, r->body[b]);
+            for (int k = 3; k < n; k++)
+                r->q[o + k] *= 0.02, r->qd[o + k] *= 0.1;
         }
 }
 
@@ -136,19 +141,22 @@ static void joint_checks(rig_t *r, const fmb_joint_t *j, const char *cls, double
     double *Jf = calloc((size_t)nr * nn + 1, sizeof(double));
     double *H = calloc((size_t)nn * nn + 1, sizeof(double));
     double *Hf = calloc((size_t)nn * nn + 1, sizeof(double));
-    double *qp = malloc((size_t)r->nq * sizeof(double)), *qm = malloc((size_t)r->nq * sizeof(double));
+    double *qp = malloc((size_t)r->nq * sizeof(double)),
+           *qm = malloc((size_t)r->nq * sizeof(double));
     double *Jp[2] = {calloc((size_t)nr * (n0 + 1), sizeof(double)),
                      calloc((size_t)nr * (v[1].ndof + 1), sizeof(double))};
     double *Jm[2] = {calloc((size_t)nr * (n0 + 1), sizeof(double)),
                      calloc((size_t)nr * (v[1].ndof + 1), sizeof(double))};
     double phi[8], pp[8], pm[8], w[8];
     k->eval(j, v, t, phi, J[0], J[1]);
-    for (int rr = 0; rr < nr; rr++) w[rr] = urand(-1, 1);
+    for (int rr = 0; rr < nr; rr++)
+        w[rr] = urand(-1, 1);
     k->hess(j, v, t, w, H);
     for (int c = 0; c < nn; c++) {
         const double *Jb = c < n0 ? J[0] : J[1];
         int kc = c < n0 ? c : c - n0;
-        for (int rr = 0; rr < nr; rr++) Ja[rr + nr * c] = Jb[rr + nr * kc];
+        for (int rr = 0; rr < nr; rr++)
+            Ja[rr + nr * c] = Jb[rr + nr * kc];
         memcpy(qp, r->q, (size_t)r->nq * sizeof(double));
         memcpy(qm, r->q, (size_t)r->nq * sizeof(double));
         int g = gl(r, j->body, n0, c);
@@ -158,7 +166,8 @@ static void joint_checks(rig_t *r, const fmb_joint_t *j, const char *cls, double
         views(r, j->body, qm, r->qd, vm);
         k->eval(j, vp, t, pp, Jp[0], Jp[1]);
         k->eval(j, vm, t, pm, Jm[0], Jm[1]);
-        for (int rr = 0; rr < nr; rr++) Jf[rr + nr * c] = (pp[rr] - pm[rr]) / (2 * EPS);
+        for (int rr = 0; rr < nr; rr++)
+            Jf[rr + nr * c] = (pp[rr] - pm[rr]) / (2 * EPS);
         for (int a = 0; a < nn; a++) {
             const int b = a < n0 ? 0 : 1, ka = a < n0 ? a : a - n0;
             double sp = 0, sm = 0;
@@ -216,14 +225,14 @@ static void test_joint(fmb_joint_type type, enum kind k0, enum kind k1)
     if (!joint_accepts(type, k0, k1)) return;
     rig_t r;
     rig_init(&r, k0, k1);
-    fmb_joint_desc_t d = {.name = "j",
-                          .type = type,
-                          .body = {r.body[0], r.body[1]},
-                          .point = {{urand(-0.5, 0.5), urand(-0.5, 0.5)},
-                                    {urand(0.05, 0.95), urand(-0.05, 0.05)}},
-                          .axis = {urand(0.2, 1), urand(-1, 1)},
-                          .angle = urand(-1, 1),
-                          .expr = "0.3*sin(w*t) + 0.1*t^2"};
+    fmb_joint_desc_t d = {
+        .name = "j",
+        .type = type,
+        .body = {r.body[0], r.body[1]},
+        .point = {{urand(-0.5, 0.5), urand(-0.5, 0.5)}, {urand(0.05, 0.95), urand(-0.05, 0.05)}},
+        .axis = {urand(0.2, 1), urand(-1, 1)},
+        .angle = urand(-1, 1),
+        .expr = "0.3*sin(w*t) + 0.1*t^2"};
     int ij = fmb_model_add_joint(r.m, &d);
     char cls[64];
     snprintf(cls, sizeof cls, "%s/%s-%s", fmb_joint_class_for(type)->name, kind_name[k0],
@@ -266,12 +275,15 @@ static void test_slider_crossing(void)
     check_close("Phi across element end", "slider_beam", phi[1], phi[0], 2, 1e-8);
     double r1[2][32];
     for (int side = 0; side < 2; side++) {
-        for (int k = 0; k < n0; k++) r1[side][k] = J0[side][2 * k];
-        for (int k = 0; k < n1 && n0 + k < 32; k++) r1[side][n0 + k] = J1[side][2 * k];
+        for (int k = 0; k < n0; k++)
+            r1[side][k] = J0[side][2 * k];
+        for (int k = 0; k < n1 && n0 + k < 32; k++)
+            r1[side][n0 + k] = J1[side][2 * k];
     }
     int nc = n0 + n1 < 32 ? n0 + n1 : 32;
     check_close("dPhi_1/dq across end", "slider_beam", r1[1], r1[0], nc, 1e-7);
-    for (int side = 0; side < 2; side++) free(J0[side]), free(J1[side]);
+    for (int side = 0; side < 2; side++)
+        free(J0[side]), free(J1[side]);
     rig_free(&r);
 }
 
@@ -280,10 +292,13 @@ static void force_Q(const rig_t *r, const fmb_force_t *f, const double *q, const
 {
     fmb_bodyview_t v[2];
     views(r, f->body, q, qd, v);
-    double *Q0 = calloc((size_t)nn + 1, sizeof(double)), *Q1 = calloc((size_t)nn + 1, sizeof(double));
+    double *Q0 = calloc((size_t)nn + 1, sizeof(double)),
+           *Q1 = calloc((size_t)nn + 1, sizeof(double));
     f->klass->eval(f, v, t, Q0, Q1, NULL, NULL);
-    for (int k = 0; k < v[0].ndof; k++) Q[k] = Q0[k];
-    for (int k = 0; k < v[1].ndof; k++) Q[v[0].ndof + k] = Q1[k];
+    for (int k = 0; k < v[0].ndof; k++)
+        Q[k] = Q0[k];
+    for (int k = 0; k < v[1].ndof; k++)
+        Q[v[0].ndof + k] = Q1[k];
     free(Q0), free(Q1);
 }
 
@@ -292,15 +307,15 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1)
     if (k0 == GROUND || (type == FMB_FORCE_SPRING && k1 == GROUND && k0 == GROUND)) return;
     rig_t r;
     rig_init(&r, k0, k1);
-    fmb_force_desc_t d = {.name = "f",
-                          .type = type,
-                          .body = {r.body[0], r.body[1]},
-                          .point = {{urand(0.05, 0.95), urand(-0.05, 0.05)},
-                                    {urand(0.05, 0.95), urand(-0.05, 0.05)}},
-                          .expr = {"3*cos(w*t)", "-2+t"},
-                          .stiffness = 1000,
-                          .damping = 20,
-                          .rest_length = 0.4};
+    fmb_force_desc_t d = {
+        .name = "f",
+        .type = type,
+        .body = {r.body[0], r.body[1]},
+        .point = {{urand(0.05, 0.95), urand(-0.05, 0.05)}, {urand(0.05, 0.95), urand(-0.05, 0.05)}},
+        .expr = {"3*cos(w*t)", "-2+t"},
+        .stiffness = 1000,
+        .damping = 20,
+        .rest_length = 0.4};
     int i = fmb_model_add_force(r.m, &d);
     char cls[64];
     snprintf(cls, sizeof cls, "%s/%s-%s", fmb_force_class_for(type)->name, kind_name[k0],
@@ -317,34 +332,43 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1)
     views(&r, f->body, r.q, r.qd, v);
     const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
     const size_t nn2 = (size_t)nn * nn + 1;
-    double *Q0 = calloc((size_t)nn + 1, sizeof(double)), *Q1 = calloc((size_t)nn + 1, sizeof(double));
+    double *Q0 = calloc((size_t)nn + 1, sizeof(double)),
+           *Q1 = calloc((size_t)nn + 1, sizeof(double));
     double *K = calloc(nn2, sizeof(double)), *C = calloc(nn2, sizeof(double));
     double *Kf = calloc(nn2, sizeof(double)), *Cf = calloc(nn2, sizeof(double));
-    double *Qp = calloc((size_t)nn + 1, sizeof(double)), *Qm = calloc((size_t)nn + 1, sizeof(double));
+    double *Qp = calloc((size_t)nn + 1, sizeof(double)),
+           *Qm = calloc((size_t)nn + 1, sizeof(double));
     double *qp = malloc((size_t)r.nq * sizeof(double)), *qm = malloc((size_t)r.nq * sizeof(double));
     f->klass->eval(f, v, t, Q0, Q1, K, C);
     for (int c = 0; c < nn; c++) {
         int g = gl(&r, f->body, n0, c);
-        memcpy(qp, r.q, (size_t)r.nq * sizeof(double)), memcpy(qm, r.q, (size_t)r.nq * sizeof(double));
+        memcpy(qp, r.q, (size_t)r.nq * sizeof(double)),
+            memcpy(qm, r.q, (size_t)r.nq * sizeof(double));
         qp[g] += EPS, qm[g] -= EPS;
         force_Q(&r, f, qp, r.qd, t, Qp, nn);
         force_Q(&r, f, qm, r.qd, t, Qm, nn);
-        for (int a = 0; a < nn; a++) Kf[a + nn * c] = (Qp[a] - Qm[a]) / (2 * EPS);
-        memcpy(qp, r.qd, (size_t)r.nq * sizeof(double)), memcpy(qm, r.qd, (size_t)r.nq * sizeof(double));
+        for (int a = 0; a < nn; a++)
+            Kf[a + nn * c] = (Qp[a] - Qm[a]) / (2 * EPS);
+        memcpy(qp, r.qd, (size_t)r.nq * sizeof(double)),
+            memcpy(qm, r.qd, (size_t)r.nq * sizeof(double));
         qp[g] += EPS, qm[g] -= EPS;
         force_Q(&r, f, r.q, qp, t, Qp, nn);
         force_Q(&r, f, r.q, qm, t, Qm, nn);
-        for (int a = 0; a < nn; a++) Cf[a + nn * c] = (Qp[a] - Qm[a]) / (2 * EPS);
+        for (int a = 0; a < nn; a++)
+            Cf[a + nn * c] = (Qp[a] - Qm[a]) / (2 * EPS);
     }
     check_close("dQ/dq", cls, K, Kf, nn * nn, 1e-6);
     check_close("dQ/dqd", cls, C, Cf, nn * nn, 1e-6);
-    double *zero = calloc((size_t)r.nq, sizeof(double)), *Qs = calloc((size_t)nn + 1, sizeof(double));
-    double *Q = calloc((size_t)nn + 1, sizeof(double)), *gV = calloc((size_t)nn + 1, sizeof(double));
+    double *zero = calloc((size_t)r.nq, sizeof(double)),
+           *Qs = calloc((size_t)nn + 1, sizeof(double));
+    double *Q = calloc((size_t)nn + 1, sizeof(double)),
+           *gV = calloc((size_t)nn + 1, sizeof(double));
     if (f->klass->potential) {
         force_Q(&r, f, r.q, zero, t, Qs, nn);
         for (int c = 0; c < nn; c++) {
             int g = gl(&r, f->body, n0, c);
-            memcpy(qp, r.q, (size_t)r.nq * sizeof(double)), memcpy(qm, r.q, (size_t)r.nq * sizeof(double));
+            memcpy(qp, r.q, (size_t)r.nq * sizeof(double)),
+                memcpy(qm, r.q, (size_t)r.nq * sizeof(double));
             qp[g] += EPS, qm[g] -= EPS;
             fmb_bodyview_t vp[2], vm[2];
             views(&r, f->body, qp, zero, vp);
@@ -356,7 +380,8 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1)
     if (f->klass->power) {
         double P = 0;
         force_Q(&r, f, r.q, r.qd, t, Q, nn);
-        for (int c = 0; c < nn; c++) P += (Q[c] - Qs[c]) * r.qd[gl(&r, f->body, n0, c)];
+        for (int c = 0; c < nn; c++)
+            P += (Q[c] - Qs[c]) * r.qd[gl(&r, f->body, n0, c)];
         double Pc = f->klass->power(f, v, t);
         check_close("power", cls, &Pc, &P, 1, 1e-12);
     }
@@ -374,7 +399,8 @@ static void body_Q(const fmb_body_t *b, const double *q, const double *qd, const
     b->klass->mass(b, q, M);
     for (int i = 0; i < n; i++) {
         Mqdd[i] = 0;
-        for (int j = 0; j < n; j++) Mqdd[i] += M[i + n * j] * qdd[j];
+        for (int j = 0; j < n; j++)
+            Mqdd[i] += M[i + n * j] * qdd[j];
     }
 }
 
@@ -388,7 +414,8 @@ static void test_body(enum kind kind)
     const int n = b->ndof;
     const size_t n2 = (size_t)n * n;
     double *q = r.q, *qd = r.qd, *qdd = malloc((size_t)n * sizeof(double));
-    for (int i = 0; i < n; i++) qdd[i] = urand(-5, 5);
+    for (int i = 0; i < n; i++)
+        qdd[i] = urand(-5, 5);
     double *M1 = malloc(n2 * sizeof(double)), *M2 = malloc(n2 * sizeof(double));
     double *Mp = malloc(n2 * sizeof(double)), *Mm = malloc(n2 * sizeof(double));
     double *qq = malloc((size_t)n * sizeof(double)), *qm = malloc((size_t)n * sizeof(double));
@@ -419,7 +446,8 @@ static void test_body(enum kind kind)
         qq[c] += EPS, qm[c] -= EPS;
         body_Q(b, q, qq, qdd, g, Qp, Ap, Mp);
         body_Q(b, q, qm, qdd, g, Qm, Am, Mm);
-        for (int a = 0; a < n; a++) Cf[a + n * c] = (Qp[a] - Qm[a]) / (2 * EPS);
+        for (int a = 0; a < n; a++)
+            Cf[a + n * c] = (Qp[a] - Qm[a]) / (2 * EPS);
     }
     check_close("dQ/dq", cls, Kq, Kf, (int)n2, 1e-7);
     check_close("dQ/dqd", cls, Cq, Cf, (int)n2, 1e-7);
@@ -485,11 +513,13 @@ int main(int argc, char **argv)
         if (all || !strcmp(what, "joints"))
             for (int t = 0; t < FMB_JOINT_TYPE_COUNT; t++)
                 for (int a = 0; a < 3; a++)
-                    for (int b = 0; b < 3; b++) test_joint((fmb_joint_type)t, kinds[a], kinds[b]);
+                    for (int b = 0; b < 3; b++)
+                        test_joint((fmb_joint_type)t, kinds[a], kinds[b]);
         if (all || !strcmp(what, "forces"))
             for (int t = 0; t < FMB_FORCE_TYPE_COUNT; t++)
                 for (int a = 0; a < 3; a++)
-                    for (int b = 0; b < 3; b++) test_force((fmb_force_type)t, kinds[a], kinds[b]);
+                    for (int b = 0; b < 3; b++)
+                        test_force((fmb_force_type)t, kinds[a], kinds[b]);
         if (all || !strcmp(what, "bodies")) {
             test_body(RIGID);
             test_body(BEAM);

@@ -37,8 +37,8 @@ static int failures = 0;
 static const double PI = 3.14159265358979323846;
 static const double G = 9.81;
 
-static int add_bar(fmb_model_t *m, const char *name, double len, double mass, double x,
-                   double y, double th, double thd)
+static int add_bar(fmb_model_t *m, const char *name, double len, double mass, double x, double y,
+                   double th, double thd)
 {
     fmb_body_desc_t b = {.name = name,
                          .mass = mass,
@@ -99,25 +99,32 @@ static fmb_model_t *four_bar(int driven, double *om)
         {.name = "O", .type = FMB_JOINT_REVOLUTE, .body = {1, FMB_GROUND}},
         {.name = "A", .type = FMB_JOINT_REVOLUTE, .body = {1, 2}, .point = {{L2, 0}, {0, 0}}},
         {.name = "B", .type = FMB_JOINT_REVOLUTE, .body = {2, 3}, .point = {{L3, 0}, {L4, 0}}},
-        {.name = "C", .type = FMB_JOINT_REVOLUTE, .body = {3, FMB_GROUND},
+        {.name = "C",
+         .type = FMB_JOINT_REVOLUTE,
+         .body = {3, FMB_GROUND},
          .point = {{0, 0}, {CX, 0}}},
     };
-    for (int i = 0; i < 4; i++) add_joint(m, &js[i]);
+    for (int i = 0; i < 4; i++)
+        add_joint(m, &js[i]);
     if (driven) {
         char expr[96];
         snprintf(expr, sizeof expr, "%.17g + 5*t", PI / 2);
-        fmb_joint_desc_t dr = {.name = "drive",
-                               .type = FMB_JOINT_DRIVER_ANGLE,
-                               .body = {1, FMB_GROUND},
-                               .expr = expr};
+        fmb_joint_desc_t dr = {
+            .name = "drive", .type = FMB_JOINT_DRIVER_ANGLE, .body = {1, FMB_GROUND}, .expr = expr};
         add_joint(m, &dr);
     }
     *om = sqrt(G / L4);
     return m;
 }
 
-static fmb_model_t *build_four_bar(double *om) { return four_bar(0, om); }
-static fmb_model_t *build_four_bar_driven(double *om) { return four_bar(1, om); }
+static fmb_model_t *build_four_bar(double *om)
+{
+    return four_bar(0, om);
+}
+static fmb_model_t *build_four_bar_driven(double *om)
+{
+    return four_bar(1, om);
+}
 
 /* Crank r = 0.1 about O, rod l = 0.3, slider on the x axis (prismatic: slider body 0,
  * ground body 1, axis (1, 0)). */
@@ -137,9 +144,13 @@ static fmb_model_t *build_slider_crank(double *om)
         {.name = "O", .type = FMB_JOINT_REVOLUTE, .body = {crank, FMB_GROUND}},
         {.name = "A", .type = FMB_JOINT_REVOLUTE, .body = {crank, rod}, .point = {{R, 0}, {0, 0}}},
         {.name = "B", .type = FMB_JOINT_REVOLUTE, .body = {rod, slider}, .point = {{L, 0}, {0, 0}}},
-        {.name = "guide", .type = FMB_JOINT_PRISMATIC, .body = {slider, FMB_GROUND}, .axis = {1, 0}},
+        {.name = "guide",
+         .type = FMB_JOINT_PRISMATIC,
+         .body = {slider, FMB_GROUND},
+         .axis = {1, 0}},
     };
-    for (int i = 0; i < 4; i++) add_joint(m, &js[i]);
+    for (int i = 0; i < 4; i++)
+        add_joint(m, &js[i]);
     /* the slider motion x = r cos th + sqrt(l^2 - r^2 sin^2 th) carries the second
      * harmonic 2 th (r/l = 1/3), so the highest rate is twice the crank rate */
     *om = 2 * 20.0;
@@ -197,8 +208,14 @@ static fmb_model_t *spring_pair(double c, double *om)
     return m;
 }
 
-static fmb_model_t *build_spring(double *om) { return spring_pair(0.0, om); }
-static fmb_model_t *build_spring_damper(double *om) { return spring_pair(2.0, om); }
+static fmb_model_t *build_spring(double *om)
+{
+    return spring_pair(0.0, om);
+}
+static fmb_model_t *build_spring_damper(double *om)
+{
+    return spring_pair(2.0, om);
+}
 
 static const mcase_t cases[] = {
     {"pendulum", build_pendulum, 1, 0, 5e-3, 400},
@@ -245,7 +262,8 @@ static int run_case(const mcase_t *c, double h, int steps, result_t *r)
             break;
         }
         double v = 0;
-        for (int j = 0; j < nj; j++) v = fmax(v, fmb_sim_joint_violation(s, j));
+        for (int j = 0; j < nj; j++)
+            v = fmax(v, fmb_sim_joint_violation(s, j));
         if (!(v <= 1e-10))
             CHECK(0, "%s: constraint violation %.3e > 1e-10 at step %d", c->name, v, k);
         r->maxviol = fmax(r->maxviol, v);
@@ -285,8 +303,8 @@ static void test_case(const mcase_t *c)
                r1.TV_drop);
         CHECK(r1.W < 0 && r1.TV_drop > 0 && fabs(r1.TV_drop + r1.W) <= bound,
               "%s: energy balance W %.4e, T+V drop %.4e", c->name, r1.W, r1.TV_drop);
-        CHECK(-r1.W > 100 * bound, "%s: dissipation %.3e not resolved above the tolerance",
-              c->name, -r1.W);
+        CHECK(-r1.W > 100 * bound, "%s: dissipation %.3e not resolved above the tolerance", c->name,
+              -r1.W);
     }
     if (run_case(c, c->h / 2, 2 * c->steps, &r2)) return;
     double ratio = r1.drift / r2.drift;
@@ -308,7 +326,9 @@ int main(int argc, char **argv)
             test_case(&cases[i]);
         }
     CHECK(found, "unknown case '%s'", what);
-    if (failures) printf("%d check(s) failed\n", failures);
-    else printf("all checks passed\n");
+    if (failures)
+        printf("%d check(s) failed\n", failures);
+    else
+        printf("all checks passed\n");
     return failures ? 1 : 0;
 }

@@ -41,7 +41,10 @@ static const double PI = 3.14159265358979323846;
 static const double L2 = 0.3, L3 = 0.35, L4 = 0.25, CX = 0.1, RHO = 7.85, G = 9.81;
 static const double OMEGA = 50 * 3.14159265358979323846;
 
-static double cross(const double a[2], const double b[2]) { return a[0] * b[1] - a[1] * b[0]; }
+static double cross(const double a[2], const double b[2])
+{
+    return a[0] * b[1] - a[1] * b[0];
+}
 
 /* ---------------------------------------------------------------- reference */
 
@@ -70,13 +73,15 @@ static int gauss(int n, double *M, double *b, double *x)
         }
         for (int i = k + 1; i < n; i++) {
             double f = M[i * n + k] / M[k * n + k];
-            for (int j = k; j < n; j++) M[i * n + j] -= f * M[k * n + j];
+            for (int j = k; j < n; j++)
+                M[i * n + j] -= f * M[k * n + j];
             b[i] -= f * b[k];
         }
     }
     for (int i = n - 1; i >= 0; i--) {
         double s = b[i];
-        for (int j = i + 1; j < n; j++) s -= M[i * n + j] * x[j];
+        for (int j = i + 1; j < n; j++)
+            s -= M[i * n + j] * x[j];
         x[i] = s / M[i * n + i];
     }
     return 0;
@@ -139,7 +144,7 @@ static void reference(double t, ref_t *r)
     double rO2[2] = {O[0] - G2[0], O[1] - G2[1]}, rA2[2] = {r->A[0] - G2[0], r->A[1] - G2[1]};
     double rA3[2] = {r->A[0] - G3[0], r->A[1] - G3[1]}, rB3[2] = {r->B[0] - G3[0], r->B[1] - G3[1]};
     double rB4[2] = {r->B[0] - G4[0], r->B[1] - G4[1]}, rC4[2] = {C[0] - G4[0], C[1] - G4[1]};
-#define E(i, j) M[(i) * 9 + (j)]
+#define E(i, j) M[(i)*9 + (j)]
     /* crank */
     E(0, 0) = 1, E(0, 2) = -1, b[0] = m2 * (aG2[0] - gv[0]);
     E(1, 1) = 1, E(1, 3) = -1, b[1] = m2 * (aG2[1] - gv[1]);
@@ -166,7 +171,8 @@ static void reference(double t, ref_t *r)
     double res = 0;
     for (int i = 0; i < 9; i++) {
         double s = -b[i];
-        for (int j = 0; j < 9; j++) s += M[i * 9 + j] * X[j];
+        for (int j = 0; j < 9; j++)
+            s += M[i * 9 + j] * X[j];
         res = fmax(res, fabs(s));
     }
     CHECK(res < 1e-9, "Newton-Euler residual %.3e", res);
@@ -226,7 +232,9 @@ static fmb_model_t *build_model(void)
         {.name = "O", .type = FMB_JOINT_REVOLUTE, .body = {1, FMB_GROUND}},
         {.name = "A", .type = FMB_JOINT_REVOLUTE, .body = {1, 2}, .point = {{L2, 0}, {0, 0}}},
         {.name = "B", .type = FMB_JOINT_REVOLUTE, .body = {2, 3}, .point = {{L3, 0}, {L4, 0}}},
-        {.name = "C", .type = FMB_JOINT_REVOLUTE, .body = {3, FMB_GROUND},
+        {.name = "C",
+         .type = FMB_JOINT_REVOLUTE,
+         .body = {3, FMB_GROUND},
          .point = {{0, 0}, {CX, 0}}},
         {.name = "drive", .type = FMB_JOINT_DRIVER_ANGLE, .body = {1, FMB_GROUND}},
     };
@@ -241,7 +249,7 @@ static fmb_model_t *build_model(void)
 }
 
 #define NSAMP 9 /* t = k * 0.005, k = 0..8: one crank revolution */
-#define NH 3     /* step sizes 4e-5, 2e-5, 1e-5 */
+#define NH 3    /* step sizes 4e-5, 2e-5, 1e-5 */
 
 /* Reactions of the five joints at the NSAMP sample times. */
 typedef struct reac {
@@ -322,8 +330,7 @@ static double run(double h, double alpha, reac_t *R, int verbose)
                     goto done;
                 }
         double t = k * dt;
-        CHECK(fabs(fmb_sim_time(s) - t) < 1e-12, "time %.15g, expected %.15g", fmb_sim_time(s),
-              t);
+        CHECK(fabs(fmb_sim_time(s) - t) < 1e-12, "time %.15g, expected %.15g", fmb_sim_time(s), t);
         ref_t r;
         /* the configuration against the closure at the solver's own time (which
          * accumulates round-off over the steps) */
@@ -343,7 +350,8 @@ static double run(double h, double alpha, reac_t *R, int verbose)
                    "%9.3f)  F_C = (%9.3f, %9.3f)  tau = %9.4f\n",
                    t, r.FO[0], r.FO[1], r.FA[0], r.FA[1], r.FB[0], r.FB[1], r.FC[0], r.FC[1],
                    r.tau);
-        for (int j = 0; j < 5; j++) fmb_sim_joint_reaction(s, j, R->r[k][j]);
+        for (int j = 0; j < 5; j++)
+            fmb_sim_joint_reaction(s, j, R->r[k][j]);
     }
 done:
     fmb_sim_destroy(&s);
@@ -403,7 +411,9 @@ int main(int argc, char **argv)
         CHECK(fe[NH - 1] < 1e-6, "reaction error %.3e >= 1e-6 at h = 1e-5", fe[NH - 1]);
         CHECK(te[NH - 1] < 1e-6, "torque error %.3e >= 1e-6 at h = 1e-5", te[NH - 1]);
     }
-    if (failures) printf("%d check(s) failed\n", failures);
-    else printf("all checks passed\n");
+    if (failures)
+        printf("%d check(s) failed\n", failures);
+    else
+        printf("all checks passed\n");
     return failures ? 1 : 0;
 }

@@ -45,8 +45,7 @@ static int failures = 0;
 static const double PI = 3.14159265358979323846;
 static const double G = 9.81;
 /* seed 000 LuGre parameters */
-static const double MU = 0.56, MU0 = 0.75, SIGMA0 = 1.3e6, SIGMA1 = 350, VS = 0.0009,
-                    GAMMA = 2.0;
+static const double MU = 0.56, MU0 = 0.75, SIGMA0 = 1.3e6, SIGMA1 = 350, VS = 0.0009, GAMMA = 2.0;
 static const double M1 = 2.0, A1 = 0.3, B1 = 0.1, F0 = 15.5, W0 = 0.5; /* case 1 */
 
 static double stribeck(double v)
@@ -159,7 +158,10 @@ static cstate_t contact(const slider_sys_t *s)
     return c;
 }
 
-static double fx1(double t) { return F0 * sin(W0 * t); }
+static double fx1(double t)
+{
+    return F0 * sin(W0 * t);
+}
 
 /* ---------------------------------------------------------------- 1 */
 
@@ -208,13 +210,13 @@ static int test_case1_normal(void)
             max_slip = fmax(max_slip, fmax(e1, e2));
             /* sliding friction coefficient |ff| / N against g(v) */
             max_g = fmax(max_g, fabs(fabs(c.ff) / c.ntot - stribeck(c.v)) / stribeck(c.v));
-            CHECK(c.ff * c.v > 0, "t = %.3f: friction %.6g does not oppose v = %.6g", t, c.ff,
-                  c.v);
+            CHECK(c.ff * c.v > 0, "t = %.3f: friction %.6g does not oppose v = %.6g", t, c.ff, c.v);
             nslip++;
         }
     }
-    printf("case 1 LuGre h = 1e-3, 0..10 s: %ld stick samples (|v| < 1e-6), %ld slip (|v| > 0.01)\n",
-           nstick, nslip);
+    printf(
+        "case 1 LuGre h = 1e-3, 0..10 s: %ld stick samples (|v| < 1e-6), %ld slip (|v| > 0.01)\n",
+        nstick, nslip);
     printf("  max F1-, F2- = %.3g N; min F1+, F2+ = %.6g N\n", max_upper, min_lower);
     printf("  max |F1+ + F2+ - F1- - F2- - m g| / m g = %.3g\n", max_normal);
     printf("  corner split vs statics: stick max err %.3g N, slip max err %.3g N\n", max_stick,
@@ -284,14 +286,18 @@ static double lugre_reference_slip(double vth, double hr, double t_end)
     while (t < t_end) {
         double k1[2], k2[2], k3[2], k4[2], yt[2];
         lugre_rhs(t, y, k1);
-        for (int i = 0; i < 2; i++) yt[i] = y[i] + 0.5 * hr * k1[i];
+        for (int i = 0; i < 2; i++)
+            yt[i] = y[i] + 0.5 * hr * k1[i];
         lugre_rhs(t + 0.5 * hr, yt, k2);
-        for (int i = 0; i < 2; i++) yt[i] = y[i] + 0.5 * hr * k2[i];
+        for (int i = 0; i < 2; i++)
+            yt[i] = y[i] + 0.5 * hr * k2[i];
         lugre_rhs(t + 0.5 * hr, yt, k3);
-        for (int i = 0; i < 2; i++) yt[i] = y[i] + hr * k3[i];
+        for (int i = 0; i < 2; i++)
+            yt[i] = y[i] + hr * k3[i];
         lugre_rhs(t + hr, yt, k4);
         const double v0 = y[0];
-        for (int i = 0; i < 2; i++) y[i] += hr / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+        for (int i = 0; i < 2; i++)
+            y[i] += hr / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
         t += hr;
         if (fabs(y[0]) >= vth) return t - hr * (fabs(y[0]) - vth) / (fabs(y[0]) - fabs(v0));
     }
@@ -331,8 +337,10 @@ static int test_case1_slip_start(void)
     printf("flexmb LuGre (h = %g): |v| = 1e-4 at t = %.6f s, t - t* = %+.5f s, vs reference "
            "%+.2e s\n",
            hL, tL, tL - tstar, tL - tr);
-    CHECK(tL > 0 && tL >= tstar - lead && tL <= tstar, "LuGre slip start %.5f outside "
-          "[t* - lead, t*] = [%.5f, %.5f]", tL, tstar - lead, tstar);
+    CHECK(tL > 0 && tL >= tstar - lead && tL <= tstar,
+          "LuGre slip start %.5f outside "
+          "[t* - lead, t*] = [%.5f, %.5f]",
+          tL, tstar - lead, tstar);
     /* the reference is converged (1e-6 vs 2e-6 step); flexmb's crossing within 2 steps */
     CHECK(fabs(tr - tr2) < 1e-5, "reference not converged: %.6f vs %.6f", tr, tr2);
     CHECK(fabs(tL - tr) <= 2 * hL, "LuGre slip start %.6f vs reference %.6f", tL, tr);
@@ -346,8 +354,7 @@ static int test_case1_slip_start(void)
     (void)first_slip;
     printf("Coulomb (h = %g): first |v| > 1e-9 at t = %.5f s, t - t* = %+.5f s\n", hC, tC,
            tC - tstar);
-    CHECK(tC > 0 && fabs(tC - tstar) <= hC + 1e-9, "Coulomb slip start %.5f vs t* %.5f", tC,
-          tstar);
+    CHECK(tC > 0 && fabs(tC - tstar) <= hC + 1e-9, "Coulomb slip start %.5f vs t* %.5f", tC, tstar);
     return 0;
 }
 
@@ -382,7 +389,8 @@ static int test_lugre_vs_coulomb(void)
     const double amax = (F0 - MU * mg) / M1, vth = 1e-3;
     int phase = 0, k = 1;
     while (k <= n) {
-        while (k <= n && fabs(vL[k]) <= vth && fabs(vC[k]) <= vth) k++;
+        while (k <= n && fabs(vL[k]) <= vth && fabs(vC[k]) <= vth)
+            k++;
         if (k > n) break;
         int kL = -1, kC = -1;
         double dmax = 0, vmax = 0;
@@ -460,8 +468,8 @@ static int test_case2_modes(void)
                                            fabs(c.F[1] - 0.5 * (mg + b * Fx / a))));
             } else if (c.mode == 3 && c.F[1] > 0 && c.F[2] > 0) {
                 const double sum = sqrt(b * mg * Fx / a);
-                e_diag = fmax(e_diag, fmax(fabs(c.F[1] - 0.5 * (mg + sum)),
-                                           fabs(c.F[2] - 0.5 * (sum - mg))));
+                e_diag = fmax(
+                    e_diag, fmax(fabs(c.F[1] - 0.5 * (mg + sum)), fabs(c.F[2] - 0.5 * (sum - mg))));
                 CHECK(isfinite(c.ff) && c.ff <= MU0 * c.ntot * (1 + 1e-9),
                       "t = %.3f: diagonal stick friction %.6g above mu0 N = %.6g", t, c.ff,
                       MU0 * c.ntot);
@@ -473,8 +481,8 @@ static int test_case2_modes(void)
             r_slip = c.F[2] / c.F[1], r_meas = r;
             e_slipdiag = fmax(e_slipdiag, fabs(r_slip - r));
             CHECK(c.F[0] < 1e-9 * c.F[1] && c.F[3] < 1e-9 * c.F[1],
-                  "t = %.3f: slip contact not F2+ with F1-: %.3g %.3g %.3g %.3g", t, c.F[0],
-                  c.F[1], c.F[2], c.F[3]);
+                  "t = %.3f: slip contact not F2+ with F1-: %.3g %.3g %.3g %.3g", t, c.F[0], c.F[1],
+                  c.F[2], c.F[3]);
         }
     }
     printf("case 2 LuGre h = %g: steps by mode (none, single point, single face, diagonal):\n"
@@ -554,8 +562,8 @@ static int test_slider_pendulum(void)
     fd.expr[0] = "23*sin(pi*t/5)", fd.expr[1] = "0";
     fmb_model_set_param(s.model, "pi", PI);
     int rc = fmb_model_add_force(s.model, &fd);
-    const double dp[4][4] = {{-L + r, 0, D, 0}, {-L - r, 0, D, 0}, {-L + r, 0, 0, D},
-                             {-L - r, 0, 0, D}};
+    const double dp[4][4] = {
+        {-L + r, 0, D, 0}, {-L - r, 0, D, 0}, {-L + r, 0, 0, D}, {-L - r, 0, 0, D}};
     static const char *names[4] = {"damp_px", "damp_mx", "damp_py", "damp_my"};
     for (int k = 0; k < 4 && rc >= 0; k++) {
         fmb_force_desc_t sd = {0};
@@ -575,9 +583,8 @@ static int test_slider_pendulum(void)
     if (start(&s, h, T, -0.05)) return 1;
     const int ro = fmb_model_body_offset(s.model, s.rod);
     const int n = (int)lround(T / h);
-    double Nprev = contact(&s).normal, sumN = 0.5 * Nprev, max_id = 0, max_kin = 0,
-           max_upper = 0, min_lower = INFINITY, max_viol = 0, Nmin = INFINITY, Nmax = 0,
-           max_thd = 0;
+    double Nprev = contact(&s).normal, sumN = 0.5 * Nprev, max_id = 0, max_kin = 0, max_upper = 0,
+           min_lower = INFINITY, max_viol = 0, Nmin = INFINITY, Nmax = 0, max_thd = 0;
     const double vy0 = 0; /* from rest */
     int nslip = 0, nstick = 0, n_id_big = 0;
     double qmax = 0;
@@ -628,8 +635,7 @@ static int test_slider_pendulum(void)
     const double meanN = sumN / n;
     /* time average: mean N = (m1 + m2) g + m2 (yG'(T) - yG'(0)) / T, |yG'| <= L max|theta'| */
     const double avg_bound = m2 * 2 * L * max_thd / T;
-    printf("slider-pendulum h = %g, 0..%g s: stick %d steps, slip %d steps\n", h, T, nstick,
-           nslip);
+    printf("slider-pendulum h = %g, 0..%g s: stick %d steps, slip %d steps\n", h, T, nstick, nslip);
     printf("  N in [%.4f, %.4f] N, time average %.5f N vs (m1 + m2) g = %.5f (%.3f %%); "
            "m2 (yG'(T) - yG'(0)) / T = %.5f, bound m2 2 L max|th'| / T = %.4f\n",
            Nmin, Nmax, meanN, W, 100 * (meanN - W) / W, m2 * (vy1 - vy0) / T, avg_bound);
@@ -647,7 +653,8 @@ static int test_slider_pendulum(void)
     const double bh2 = 0.25 * 1.05 * 1.05 * 1.05 * h * h;
     const double newton = (m1 + m2) * 1e-10 * qmax / bh2 / W;
     printf("  steps with |N - (m1+m2) g - m2 yG''| > 1e-6 (m1+m2) g: %d of %d; Newton-tolerance "
-           "bound %.3g\n", n_id_big, n, newton);
+           "bound %.3g\n",
+           n_id_big, n, newton);
     CHECK(n_id_big < n / 100, "normal force vs rod inertia above 1e-6 at %d steps", n_id_big);
     CHECK(max_id < newton, "normal force vs rod inertia: %.3g", max_id);
     CHECK(fabs(meanN - W - m2 * (vy1 - vy0) / T) < 1e-3,
@@ -697,7 +704,8 @@ static int test_step_convergence(void)
         printf("h = %g: %.2f s wall\n", hs[i], wall);
     }
     double vmax = 0;
-    for (int k = 0; k <= nout; k++) vmax = fmax(vmax, fabs(v[0][k]));
+    for (int k = 0; k <= nout; k++)
+        vmax = fmax(vmax, fabs(v[0][k]));
     double err[3] = {0};
     for (int i = 1; i < 3; i++) {
         int kmax = 0;
@@ -712,7 +720,8 @@ static int test_step_convergence(void)
     CHECK(err[1] < 0.01, "velocity error at h = 1e-4: %.3g", err[1]);
     CHECK(err[2] < 0.01, "velocity error at h = 1e-3: %.3g", err[2]);
     CHECK(err[1] < err[2], "no convergence: %.3g at 1e-4, %.3g at 1e-3", err[1], err[2]);
-    for (int i = 0; i < 3; i++) free(v[i]);
+    for (int i = 0; i < 3; i++)
+        free(v[i]);
     return 0;
 }
 
@@ -754,8 +763,8 @@ static int energy_run(fmb_friction_model fm, double sigma1, const char *label)
            label, h, T, max_drift, max_W, max_drift / max_W, sum_bound, max_step);
     /* the identity holds up to the Newton stopping tolerance (force residual of the last
      * increment, ~h v r per step): printed, not asserted; the drift is */
-    CHECK(max_drift <= sum_bound, "%s: drift %.3g above sum (h/4)|dv dF| = %.3g", label,
-          max_drift, sum_bound);
+    CHECK(max_drift <= sum_bound, "%s: drift %.3g above sum (h/4)|dv dF| = %.3g", label, max_drift,
+          sum_bound);
     /* a priori: smooth phases (h^2/4) int |a F'| dt ~ 2.5e-7 (2 m/s^2)(8 N/s)(10 s) = 4e-5 J,
      * 3e-6 of the work; the stick-slip jumps of F add (h/4)|dv dF| ~ 1e-6 J each */
     CHECK(max_drift < 1e-5 * max_W, "%s: drift %.3g J", label, max_drift);
@@ -798,7 +807,8 @@ static int trace(int argc, char **argv)
     if (wall < 0) return 1;
     FILE *f = fopen(argv[4], "w");
     if (!f) return 1;
-    for (long k = 0; k <= nout; k++) fprintf(f, "%.6f %.12e\n", k * dt, v[k]);
+    for (long k = 0; k <= nout; k++)
+        fprintf(f, "%.6f %.12e\n", k * dt, v[k]);
     fclose(f);
     printf("wall %.4f s steps %ld\n", wall, lround(T / h));
     free(v);

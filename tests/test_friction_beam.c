@@ -8,8 +8,8 @@
  *   friction_beam_stick: F = 10 N < mu0 m g = 14.7 N: the block sticks. Independent
  *     checks: the friction force balances F (horizontal equilibrium, the block at rest)
  *     within 1 % once the bar has settled (t > 0.3 s, Rayleigh beta = 4e-3: damping
- *     ratio ~0.3 at the loaded first mode), the normal resultant equals m g within 1 % (the bar's slope under the
- *     block is ~1e-3 rad), and the block moves less than the presliding displacement
+ *     ratio ~0.3 at the loaded first mode), the normal resultant equals m g within 1 % (the bar's
+ * slope under the block is ~1e-3 rad), and the block moves less than the presliding displacement
  *     scale mu0 / sigma0 plus the bar's own deflection (1e-3 m bound).
  *   friction_beam_slip: F = 20 N > mu0 m g: the block slides; Newton's second law along
  *     the bar, a = (F - mu m g) / m (the Stribeck curve is mu to 1e-9 above 0.05 m/s),
@@ -38,7 +38,8 @@ static fmb_model_t *build(const char *force, double x0)
     fmb_model_t *m = fmb_model_create();
     fmb_model_set_gravity(m, 0, -G);
     double x[11];
-    for (int k = 0; k <= 10; k++) x[k] = 0.1 * k;
+    for (int k = 0; k <= 10; k++)
+        x[k] = 0.1 * k;
     const double d = 0.02, pi = acos(-1.0);
     fmb_beam_desc_t bd = {.name = "guide",
                           .E = 200e9,
@@ -73,8 +74,8 @@ static fmb_model_t *build(const char *force, double x0)
                                         .sigma2 = 0,
                                         .vs = 0.0009,
                                         .gamma = 2}};
-    fmb_force_desc_t f = {.name = "push", .type = FMB_FORCE_POINT, .body = {ib, 0},
-                          .expr = {force, "0"}};
+    fmb_force_desc_t f = {
+        .name = "push", .type = FMB_FORCE_POINT, .body = {ib, 0}, .expr = {force, "0"}};
     if (ig < 0 || ib < 0 || fmb_model_add_joint(m, &p0) < 0 || fmb_model_add_joint(m, &p1) < 0 ||
         fmb_model_add_joint(m, &sl) < 0 || fmb_model_add_force(m, &f) < 0) {
         printf("model: %s\n", fmb_model_last_error(m));

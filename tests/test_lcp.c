@@ -15,14 +15,14 @@
 
 static int failures = 0;
 
-#define CHECK(cond, ...)                                                                     \
-    do {                                                                                     \
-        if (!(cond)) {                                                                       \
-            failures++;                                                                      \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);         \
-            fprintf(stderr, __VA_ARGS__);                                                    \
-            fputc('\n', stderr);                                                             \
-        }                                                                                    \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);               \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+        }                                                                                          \
     } while (0)
 
 /* splitmix64: reproducible on every platform. */
@@ -41,14 +41,18 @@ static double urand(double lo, double hi)
     return lo + (hi - lo) * (double)(rng_next() >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static int irand(int lo, int hi) { return lo + (int)(rng_next() % (uint64_t)(hi - lo + 1)); }
+static int irand(int lo, int hi)
+{
+    return lo + (int)(rng_next() % (uint64_t)(hi - lo + 1));
+}
 
 #define AT(M, n, i, j) (M)[(i) + (size_t)(j) * (n)]
 
 static double vnorm(int n, const double *v)
 {
     double s = 0.0;
-    for (int i = 0; i < n; i++) s = fmax(s, fabs(v[i]));
+    for (int i = 0; i < n; i++)
+        s = fmax(s, fabs(v[i]));
     return s;
 }
 
@@ -57,7 +61,8 @@ static double mnorm(int n, const double *M)
     double s = 0.0;
     for (int i = 0; i < n; i++) {
         double r = 0.0;
-        for (int j = 0; j < n; j++) r += fabs(AT(M, n, i, j));
+        for (int j = 0; j < n; j++)
+            r += fabs(AT(M, n, i, j));
         s = fmax(s, r);
     }
     return s;
@@ -66,7 +71,8 @@ static double mnorm(int n, const double *M)
 static double vdiff(int n, const double *a, const double *b)
 {
     double s = 0.0;
-    for (int i = 0; i < n; i++) s = fmax(s, fabs(a[i] - b[i]));
+    for (int i = 0; i < n; i++)
+        s = fmax(s, fabs(a[i] - b[i]));
     return s;
 }
 
@@ -79,7 +85,8 @@ static double lcp_violation(int n, const double *M, const double *q, const doubl
     double worst = 0.0;
     for (int i = 0; i < n; i++) {
         double r = q[i];
-        for (int j = 0; j < n; j++) r += AT(M, n, i, j) * z[j];
+        for (int j = 0; j < n; j++)
+            r += AT(M, n, i, j) * z[j];
         double rw = ws > 0.0 ? 1.0 / ws : 0.0, rz = zs > 0.0 ? 1.0 / zs : 0.0;
         worst = fmax(worst, fabs(w[i] - r) * rw);
         worst = fmax(worst, fmax(-z[i], 0.0) * rz);
@@ -97,14 +104,17 @@ static void random_pmatrix(int fam, int n, double *M)
     switch (fam) {
     case 0: /* symmetric positive definite: A A^T + delta I */
     case 2: /* positive definite, nonsymmetric: A A^T + 0.1 I + K, K skew */
-        for (int k = 0; k < n * n; k++) A[k] = urand(-1.0, 1.0);
+        for (int k = 0; k < n * n; k++)
+            A[k] = urand(-1.0, 1.0);
         for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++) {
                 double s = 0.0;
-                for (int k = 0; k < n; k++) s += AT(A, n, i, k) * AT(A, n, j, k);
+                for (int k = 0; k < n; k++)
+                    s += AT(A, n, i, k) * AT(A, n, j, k);
                 AT(M, n, i, j) = s;
             }
-        for (int i = 0; i < n; i++) AT(M, n, i, i) += fam == 0 ? urand(0.1, 1.0) : 0.1;
+        for (int i = 0; i < n; i++)
+            AT(M, n, i, i) += fam == 0 ? urand(0.1, 1.0) : 0.1;
         if (fam == 2)
             for (int i = 0; i < n; i++)
                 for (int j = i + 1; j < n; j++) {
@@ -173,10 +183,12 @@ static int check_against_enumeration(int n, const double *M, const double *q, do
         double wk[NMAX], zkn = vnorm(n, zk);
         for (int i = 0; i < n; i++) {
             wk[i] = q[i];
-            for (int j = 0; j < n; j++) wk[i] += AT(M, n, i, j) * zk[j];
+            for (int j = 0; j < n; j++)
+                wk[i] += AT(M, n, i, j) * zk[j];
         }
         double c1 = 0.0, c2 = 0.0;
-        for (int i = 0; i < n; i++) c1 += z[i] * wk[i], c2 += zk[i] * w[i];
+        for (int i = 0; i < n; i++)
+            c1 += z[i] * wk[i], c2 += zk[i] * w[i];
         worst = fmax(worst, fmax(fabs(c1), fabs(c2)) / (fmax(zn, zkn) * ws));
         for (int i = 0; i < n; i++) {
             double d = 0.0;
@@ -185,8 +197,10 @@ static int check_against_enumeration(int n, const double *M, const double *q, do
             worst = fmax(worst, fabs(d) / ws);
         }
     }
-    CHECK(worst <= tol, "%s n=%d: Lemke's z is neither among the %d enumerated nor in their "
-          "solution set (%.3g)", what, n, ns, worst);
+    CHECK(worst <= tol,
+          "%s n=%d: Lemke's z is neither among the %d enumerated nor in their "
+          "solution set (%.3g)",
+          what, n, ns, worst);
     non_vertex++;
     return ns;
 }
@@ -200,24 +214,25 @@ static int test_random_pmatrix(void)
     for (int p = 0; p < 1000; p++) {
         int n = 1 + p % 8, fam = (p / 8) % 4;
         random_pmatrix(fam, n, M);
-        for (int i = 0; i < n; i++) q[i] = urand(-1.0, 1.0);
+        for (int i = 0; i < n; i++)
+            q[i] = urand(-1.0, 1.0);
         int rc = fmb_lcp_lemke(n, M, q, z, w, msg, sizeof msg);
         CHECK(rc == 0, "problem %d (family %d, n=%d): %s", p, fam, n, msg);
         int ns = fmb_lcp_enumerate(n, M, q, ze, we);
-        CHECK(ns == 1, "problem %d (family %d, n=%d): %d enumerated solutions, P-matrix has 1",
-              p, fam, n, ns);
+        CHECK(ns == 1, "problem %d (family %d, n=%d): %d enumerated solutions, P-matrix has 1", p,
+              fam, n, ns);
         if (rc != 0 || ns != 1) continue;
         double rz = vdiff(n, z, ze) / fmax(vnorm(n, ze), 1e-300);
         double ws = vnorm(n, q) + mnorm(n, M) * vnorm(n, ze);
         double rw = vdiff(n, w, we) / ws;
         if (vnorm(n, ze) == 0.0) rz = vnorm(n, z) == 0.0 ? 0.0 : INFINITY;
-        CHECK(rz <= 1e-10 && rw <= 1e-10, "problem %d (family %d, n=%d): |dz| %.3g |dw| %.3g",
-              p, fam, n, rz, rw);
+        CHECK(rz <= 1e-10 && rw <= 1e-10, "problem %d (family %d, n=%d): |dz| %.3g |dw| %.3g", p,
+              fam, n, rz, rw);
         worst = fmax(worst, fmax(rz, rw));
         count++;
     }
-    printf("lcp_random_pmatrix: %d/1000 problems agree, worst relative difference %.3g\n",
-           count, worst);
+    printf("lcp_random_pmatrix: %d/1000 problems agree, worst relative difference %.3g\n", count,
+           worst);
 
     /* Cost of one solve at the largest size in use (n = 20), checked independently. */
     int reps = 2000;
@@ -225,7 +240,8 @@ static int test_random_pmatrix(void)
     for (int p = 0; p < reps; p++) {
         int n = 20;
         random_pmatrix(p % 4 == 3 ? 1 : p % 4, n, M);
-        for (int i = 0; i < n; i++) q[i] = urand(-1.0, 1.0);
+        for (int i = 0; i < n; i++)
+            q[i] = urand(-1.0, 1.0);
         struct timespec t0, t1;
         timespec_get(&t0, TIME_UTC);
         int rc = fmb_lcp_lemke(n, M, q, z, w, msg, sizeof msg);
@@ -235,8 +251,8 @@ static int test_random_pmatrix(void)
         if (rc == 0) vworst = fmax(vworst, lcp_violation(n, M, q, z, w));
     }
     CHECK(vworst <= 1e-12, "n=20: LCP violated by %.3g", vworst);
-    printf("lcp_random_pmatrix: n=20: %.1f us per solve, worst violation %.3g\n",
-           1e6 * tsum / reps, vworst);
+    printf("lcp_random_pmatrix: n=20: %.1f us per solve, worst violation %.3g\n", 1e6 * tsum / reps,
+           vworst);
     return failures;
 }
 
@@ -252,8 +268,8 @@ static int test_degenerate(void)
         random_pmatrix(p % 4, n, M);
         memset(q, 0, sizeof q);
         int rc = fmb_lcp_lemke(n, M, q, z, w, msg, sizeof msg);
-        CHECK(rc == 0 && vnorm(n, z) == 0.0 && vnorm(n, w) == 0.0, "q = 0, n=%d: rc %d |z| %g",
-              n, rc, vnorm(n, z));
+        CHECK(rc == 0 && vnorm(n, z) == 0.0 && vnorm(n, w) == 0.0, "q = 0, n=%d: rc %d |z| %g", n,
+              rc, vnorm(n, z));
         CHECK(check_against_enumeration(n, M, q, 1e-12, "q = 0", false) == 1, "q = 0: not unique");
     }
 
@@ -271,7 +287,8 @@ static int test_degenerate(void)
                 }
             AT(M, n, i, i) = s + irand(1, 2);
         }
-        for (int i = 0; i < n; i++) q[i] = (double[]){-2, -1, 0, 0, 0, 1}[irand(0, 5)];
+        for (int i = 0; i < n; i++)
+            q[i] = (double[]){-2, -1, 0, 0, 0, 1}[irand(0, 5)];
         CHECK(check_against_enumeration(n, M, q, 1e-12, "integer P, q with zeros", false) == 1,
               "integer P-matrix LCP not unique");
     }
@@ -284,13 +301,16 @@ static int test_degenerate(void)
         int n = 2 + p % 7, r = 1 + irand(0, n - 2);
         double B[NMAX * NMAX];
         for (int i = 0; i < n; i++)
-            for (int k = 0; k < r; k++) AT(B, n, i, k) = irand(-1, 2);
+            for (int k = 0; k < r; k++)
+                AT(B, n, i, k) = irand(-1, 2);
         int dup = irand(1, n - 1); /* row dup repeats row 0 */
-        for (int k = 0; k < r; k++) AT(B, n, dup, k) = AT(B, n, 0, k);
+        for (int k = 0; k < r; k++)
+            AT(B, n, dup, k) = AT(B, n, 0, k);
         for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++) {
                 double s = 0.0;
-                for (int k = 0; k < r; k++) s += AT(B, n, i, k) * AT(B, n, j, k);
+                for (int k = 0; k < r; k++)
+                    s += AT(B, n, i, k) * AT(B, n, j, k);
                 AT(M, n, i, j) = s;
             }
         if (p % 3 == 2)
@@ -308,7 +328,8 @@ static int test_degenerate(void)
         }
         for (int i = 0; i < n; i++) {
             double s = 0.0;
-            for (int j = 0; j < n; j++) s += AT(M, n, i, j) * zs[j];
+            for (int j = 0; j < n; j++)
+                s += AT(M, n, i, j) * zs[j];
             q[i] = ws[i] - s;
         }
         if (check_against_enumeration(n, M, q, 1e-12, "PSD repeated columns", true) > 1) multi++;
@@ -416,14 +437,13 @@ static int slider_case(const char *what, double m, double g, double a, double h,
     CHECK(rc == 0, "%s: %s", what, msg);
     double tol = 1e-12 * m * g;
     CHECK(vdiff(2, Fp, Fp_hand) <= tol && vdiff(2, Fm, Fm_hand) <= tol,
-          "%s: F+ = (%.15g, %.15g) F- = (%.15g, %.15g), by hand F+ = (%g, %g) F- = (%g, %g)",
-          what, Fp[0], Fp[1], Fm[0], Fm[1], Fp_hand[0], Fp_hand[1], Fm_hand[0], Fm_hand[1]);
+          "%s: F+ = (%.15g, %.15g) F- = (%.15g, %.15g), by hand F+ = (%g, %g) F- = (%g, %g)", what,
+          Fp[0], Fp[1], Fm[0], Fm[1], Fp_hand[0], Fp_hand[1], Fm_hand[0], Fm_hand[1]);
     /* The corner forces balance the block (independent of the H00, B algebra). */
     double fy = Fp[0] + Fp[1] - Fm[0] - Fm[1] - m * g;
     double mz = (-a - mu * h) * Fp[0] + (a - mu * h) * Fp[1] + (a + mu * h) * Fm[0] +
                 (-a + mu * h) * Fm[1] + T;
-    CHECK(fabs(fy) <= tol && fabs(mz) <= tol * a, "%s: residual force %g moment %g", what, fy,
-          mz);
+    CHECK(fabs(fy) <= tol && fabs(mz) <= tol * a, "%s: residual force %g moment %g", what, fy, mz);
     CHECK(Fp[0] * Fm[0] == 0.0 && Fp[1] * Fm[1] == 0.0, "%s: both faces loaded", what);
     CHECK(fmb_lcp_enumerate(2, H00, B, ze, we) == 1 && vdiff(2, ze, Fm) <= tol &&
               vdiff(2, we, Fp) <= tol,
@@ -437,8 +457,7 @@ static int test_slider_2x2(void)
 {
     const double m = 2.0, g = 9.81, a = 0.05, h = 0.1, mg = m * g;
     /* Frictionless, no torque: each corner carries half the weight on the lower face. */
-    slider_case("frictionless", m, g, a, h, 0.0, 0.0, (double[]){mg / 2, mg / 2},
-                (double[]){0, 0});
+    slider_case("frictionless", m, g, a, h, 0.0, 0.0, (double[]){mg / 2, mg / 2}, (double[]){0, 0});
     /* Sliding with mu = 0.4 (mu h = 0.04 < a): the front corner carries 0.9 m g. */
     slider_case("mu = 0.4, sliding right", m, g, a, h, 0.4, 0.0, (double[]){0.1 * mg, 0.9 * mg},
                 (double[]){0, 0});
@@ -447,16 +466,17 @@ static int test_slider_2x2(void)
     slider_case("mu = 0.6, jamming", m, g, a, h, 0.6, 0.0, (double[]){0, 1.1 * mg},
                 (double[]){0.1 * mg, 0});
     /* Frictionless with T = 2 m g a: the front corner is lifted onto the upper face. */
-    slider_case("frictionless, T = 2 m g a", m, g, a, h, 0.0, 2 * mg * a,
-                (double[]){1.5 * mg, 0}, (double[]){0, 0.5 * mg});
+    slider_case("frictionless, T = 2 m g a", m, g, a, h, 0.0, 2 * mg * a, (double[]){1.5 * mg, 0},
+                (double[]){0, 0.5 * mg});
     return failures;
 }
 
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s lcp_random_pmatrix|lcp_degenerate|lcp_no_solution|"
-                        "lcp_slider_2x2\n",
+        fprintf(stderr,
+                "usage: %s lcp_random_pmatrix|lcp_degenerate|lcp_no_solution|"
+                "lcp_slider_2x2\n",
                 argv[0]);
         return 2;
     }

@@ -36,8 +36,7 @@ static void check_uniform(const char *dir, const char *file, int nel, double len
         double worst = 0;
         for (int k = 0; k < n; k++) {
             double d = fabs(x[k] - len * k / nel);
-            if (d > worst)
-                worst = d;
+            if (d > worst) worst = d;
             if (!(d <= 1e-12)) {
                 fprintf(stderr, "%s: node %d at %.17g, expected %.17g\n", file, k, x[k],
                         len * k / nel);
@@ -96,8 +95,7 @@ static int bad(const char *file, const char *line, const char *phrase)
 
 int main(int argc, char **argv)
 {
-    if (argc == 4)
-        return bad(argv[1], argv[2], argv[3]);
+    if (argc == 4) return bad(argv[1], argv[2], argv[3]);
     const char *dir = argc > 1 ? argv[1] : "meshes";
     check_uniform(dir, "rocker_10.msh", 10, 0.6);
     check_uniform(dir, "rocker_20.msh", 20, 0.6);

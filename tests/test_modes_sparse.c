@@ -19,15 +19,23 @@ static int failures = 0;
 int main(void)
 {
     const double L = 0.6, d = 0.012, E = 200e9, rho = 7800, pi = acos(-1.0);
-    const double A = pi * d * d / 4, I = pi * pow(d, 4) / 64, s = sqrt(E * I / (rho * A * pow(L, 4)));
+    const double A = pi * d * d / 4, I = pi * pow(d, 4) / 64,
+                 s = sqrt(E * I / (rho * A * pow(L, 4)));
     const int ne = 250;
     double *x = malloc((ne + 1) * sizeof *x);
-    for (int k = 0; k <= ne; k++) x[k] = L * k / ne;
+    for (int k = 0; k <= ne; k++)
+        x[k] = L * k / ne;
     const double cant[3] = {1.87510407, 4.69409113, 7.85475744};
     for (int ref = 0; ref < 2; ref++) {
         fmb_model_t *m = fmb_model_create();
-        fmb_beam_desc_t bd = {.name = "bar", .E = E, .rho = rho, .area = A, .inertia = I,
-                              .nnodes = ne + 1, .x = x, .reference = ref};
+        fmb_beam_desc_t bd = {.name = "bar",
+                              .E = E,
+                              .rho = rho,
+                              .area = A,
+                              .inertia = I,
+                              .nnodes = ne + 1,
+                              .x = x,
+                              .reference = ref};
         int ib = fmb_model_add_beam(m, &bd);
         const fmb_beam_t *bm = m->bodies[ib].data;
         double ws[6], wd[6];

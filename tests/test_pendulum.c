@@ -29,7 +29,10 @@ static int failures = 0;
 static const double PI = 3.14159265358979323846;
 static const double G = 9.81, MASS = 1.0, LEN = 1.0;
 
-static double w0(void) { return sqrt(MASS * G * (LEN / 2) / (MASS * LEN * LEN / 3)); }
+static double w0(void)
+{
+    return sqrt(MASS * G * (LEN / 2) / (MASS * LEN * LEN / 3));
+}
 
 /* Complete elliptic integral of the first kind by the AGM. */
 static double ellipk(double k)
@@ -72,8 +75,10 @@ static double hht_period_error(double alpha, double W)
     for (int i = 0; i < 200; i++) {
         double mid = 0.5 * (lo + hi);
         double p = ((mid - c2) * mid + c1) * mid - c0;
-        if (p < 0) lo = mid;
-        else hi = mid;
+        if (p < 0)
+            lo = mid;
+        else
+            hi = mid;
     }
     double r = 0.5 * (lo + hi), b = r - c2, cc = c1 + r * b;
     double arg = atan2(sqrt(4 * cc - b * b), -b);
@@ -118,7 +123,10 @@ static void pend_destroy(pend_t *p)
     fmb_model_destroy(&p->m);
 }
 
-static double phi_of(const fmb_sim_t *s) { return fmb_sim_q(s)[2] + PI / 2; }
+static double phi_of(const fmb_sim_t *s)
+{
+    return fmb_sim_q(s)[2] + PI / 2;
+}
 
 /* Period from the zero crossings of phi over ncross crossings (linear interpolation:
  * at a crossing phi'' = -w0^2 sin(phi) = 0, so the interpolation error is O(h^3)). */
@@ -176,13 +184,12 @@ static int test_small(void)
                    alphas[a], hs[i], T, e0, err[i], pred, err[i] / pred);
             /* Against linear theory: finite amplitude phi0^2/16 = 1.9e-5 plus the
              * period elongation of the integrator (predicted). */
-            CHECK(fabs(e0) <= phi0 * phi0 / 16 + 1.01 * pred, "period vs linear theory %.3e",
-                  e0);
+            CHECK(fabs(e0) <= phi0 * phi0 / 16 + 1.01 * pred, "period vs linear theory %.3e", e0);
             /* Against the exact period: the remaining error is the integrator's period
              * elongation for w = w0 (at 1 deg the local frequency differs from w0 by
              * < phi0^2/8 = 4e-5 relative, so the prediction holds to well within 1%). */
-            CHECK(fabs(err[i] - pred) <= 0.01 * pred, "period error %.4e vs predicted %.4e",
-                  err[i], pred);
+            CHECK(fabs(err[i] - pred) <= 0.01 * pred, "period error %.4e vs predicted %.4e", err[i],
+                  pred);
         }
         double order = log2(fabs(err[0] / err[1]));
         printf("  alpha %5.2f observed order of the period error %.3f\n", alphas[a], order);
@@ -197,8 +204,8 @@ static int test_large(void)
     const double T0 = 2 * PI / w0();
     const double K = ellipk(sin(phi0 / 2));
     const double Tex = 4.0 * K / w0();
-    printf("large amplitude 120 deg: K(sin 60deg) = %.15f, exact T = %.12f s (T0 = %.6f)\n", K,
-           Tex, T0);
+    printf("large amplitude 120 deg: K(sin 60deg) = %.15f, exact T = %.12f s (T0 = %.6f)\n", K, Tex,
+           T0);
     /* Reference: K(m = 0.75) = 2.156515647499643 (Abramowitz & Stegun table 17.1). */
     CHECK(fabs(K - 2.156515647499643) < 1e-13, "AGM K = %.16f", K);
     const double hs[] = {2e-3, 1e-3};
@@ -215,8 +222,8 @@ static int test_large(void)
                    alphas[a], hs[i], T, err[i], bound, amp, phi0);
             /* The local linearized frequency w0 sqrt(cos phi) never exceeds w0, so the
              * period elongation is at most that of the linear oscillator at w0. */
-            CHECK(err[i] > 0 && err[i] <= bound, "period error %.3e outside (0, %.3e]",
-                  err[i], bound);
+            CHECK(err[i] > 0 && err[i] <= bound, "period error %.3e outside (0, %.3e]", err[i],
+                  bound);
         }
         double order = log2(fabs(err[0] / err[1]));
         printf("  alpha %5.2f observed order of the period error %.3f\n", alphas[a], order);
@@ -275,8 +282,8 @@ static int test_energy(void)
         }
         /* Size: relative drift bounded by (w0 h)^2 (second-order scheme). */
         double wh = w0() * hs[2];
-        CHECK(d[2] / (MASS * G * LEN / 2) <= wh * wh, "drift %.3e too large at h = %.4f",
-              d[2], hs[2]);
+        CHECK(d[2] / (MASS * G * LEN / 2) <= wh * wh, "drift %.3e too large at h = %.4f", d[2],
+              hs[2]);
         (void)E0;
     }
     return 0;
@@ -289,7 +296,9 @@ int main(int argc, char **argv)
     if (all || strcmp(what, "small") == 0) test_small();
     if (all || strcmp(what, "large") == 0) test_large();
     if (all || strcmp(what, "energy") == 0) test_energy();
-    if (failures) printf("%d check(s) failed\n", failures);
-    else printf("all checks passed\n");
+    if (failures)
+        printf("%d check(s) failed\n", failures);
+    else
+        printf("all checks passed\n");
     return failures ? 1 : 0;
 }

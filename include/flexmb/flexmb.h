@@ -33,20 +33,20 @@ extern "C" {
 /* ---------------------------------------------------------------- status */
 
 /* X-macro list: name, value, message. 0 is success, errors are negative. */
-#define FMB_STATUS_LIST(X)                                                                 \
-    X(FMB_OK, 0, "success")                                                               \
-    X(FMB_ERR_NOMEM, -1, "out of memory")                                                 \
-    X(FMB_ERR_ARG, -2, "invalid argument")                                                \
-    X(FMB_ERR_IO, -3, "input/output error")                                               \
-    X(FMB_ERR_PARSE, -4, "case file error")                                               \
-    X(FMB_ERR_EXPR, -5, "expression error")                                               \
-    X(FMB_ERR_MODEL, -6, "invalid model")                                                 \
-    X(FMB_ERR_ASSEMBLY, -7, "initial configuration cannot be assembled")                  \
-    X(FMB_ERR_SINGULAR, -8, "singular system matrix (redundant constraints?)")            \
-    X(FMB_ERR_CONVERGENCE, -9, "Newton iteration did not converge")                       \
-    X(FMB_ERR_LINSOLVE, -10, "linear solver failure")                                     \
-    X(FMB_ERR_INTERRUPTED, -11, "interrupted")                                            \
-    X(FMB_ERR_NOTFOUND, -12, "not found")                                                 \
+#define FMB_STATUS_LIST(X)                                                                         \
+    X(FMB_OK, 0, "success")                                                                        \
+    X(FMB_ERR_NOMEM, -1, "out of memory")                                                          \
+    X(FMB_ERR_ARG, -2, "invalid argument")                                                         \
+    X(FMB_ERR_IO, -3, "input/output error")                                                        \
+    X(FMB_ERR_PARSE, -4, "case file error")                                                        \
+    X(FMB_ERR_EXPR, -5, "expression error")                                                        \
+    X(FMB_ERR_MODEL, -6, "invalid model")                                                          \
+    X(FMB_ERR_ASSEMBLY, -7, "initial configuration cannot be assembled")                           \
+    X(FMB_ERR_SINGULAR, -8, "singular system matrix (redundant constraints?)")                     \
+    X(FMB_ERR_CONVERGENCE, -9, "Newton iteration did not converge")                                \
+    X(FMB_ERR_LINSOLVE, -10, "linear solver failure")                                              \
+    X(FMB_ERR_INTERRUPTED, -11, "interrupted")                                                     \
+    X(FMB_ERR_NOTFOUND, -12, "not found")                                                          \
     X(FMB_ERR_HDF5, -13, "HDF5 error")
 
 #define FMB_STATUS_ENUM_(name, value, msg) name = value,
@@ -67,12 +67,12 @@ typedef struct fmb_model fmb_model_t;
 
 typedef struct fmb_body_desc {
     const char *name;
-    double mass;       /* kg, > 0 */
-    double inertia;    /* kg m^2 about the centre of mass, > 0 */
-    double com[2];     /* centre of mass in the body frame, m */
-    double pose[3];    /* initial x, y (inertial, of the body-frame origin), angle */
-    double vel[3];     /* initial xdot, ydot (inertial, of the origin), angular velocity */
-    int line;          /* source line in the case file for messages, 0 if none */
+    double mass;    /* kg, > 0 */
+    double inertia; /* kg m^2 about the centre of mass, > 0 */
+    double com[2];  /* centre of mass in the body frame, m */
+    double pose[3]; /* initial x, y (inertial, of the body-frame origin), angle */
+    double vel[3];  /* initial xdot, ydot (inertial, of the origin), angular velocity */
+    int line;       /* source line in the case file for messages, 0 if none */
 } fmb_body_desc_t;
 
 /* Elastic beam body: planar Euler-Bernoulli elements along the body x axis (axial +
@@ -85,17 +85,17 @@ typedef enum fmb_beam_reference {
 
 typedef struct fmb_beam_desc {
     const char *name;
-    double E;           /* Young's modulus, Pa */
-    double rho;         /* density, kg/m^3 */
-    double area;        /* cross-section area A, m^2 */
-    double inertia;     /* second moment of area I, m^4 */
-    int nnodes;         /* node count (>= 2) */
-    const double *x;    /* node positions along the body x axis, increasing, m */
+    double E;        /* Young's modulus, Pa */
+    double rho;      /* density, kg/m^3 */
+    double area;     /* cross-section area A, m^2 */
+    double inertia;  /* second moment of area I, m^4 */
+    int nnodes;      /* node count (>= 2) */
+    const double *x; /* node positions along the body x axis, increasing, m */
     fmb_beam_reference reference;
-    int rotary_inertia; /* add rho I to the mass (0: Euler-Bernoulli without it) */
+    int rotary_inertia;                 /* add rho I to the mass (0: Euler-Bernoulli without it) */
     double damping_alpha, damping_beta; /* Rayleigh damping alpha Muu + beta K (0, 0) */
-    double pose[3];     /* initial x, y, angle of the body frame (first node at x[0]) */
-    double vel[3];      /* initial xdot, ydot of the origin, angular velocity */
+    double pose[3]; /* initial x, y, angle of the body frame (first node at x[0]) */
+    double vel[3];  /* initial xdot, ydot of the origin, angular velocity */
     int line;
 } fmb_beam_desc_t;
 
@@ -121,14 +121,14 @@ typedef enum fmb_friction_model {
 
 typedef struct fmb_friction_desc {
     fmb_friction_model model;
-    double a, b;        /* block half-length (along the guide) and half-width, m */
-    double mu, mu0;     /* kinetic and static coefficients */
-    double sigma0;      /* LuGre bristle stiffness, 1/m (per unit normal force) */
-    double sigma1;      /* LuGre bristle damping, s/m */
-    double sigma2;      /* LuGre viscous coefficient, s/m */
-    double vs;          /* Stribeck velocity, m/s */
-    double gamma;       /* Stribeck exponent */
-    double v_stick;     /* |v| below which the slider counts as sticking (output); m/s */
+    double a, b;    /* block half-length (along the guide) and half-width, m */
+    double mu, mu0; /* kinetic and static coefficients */
+    double sigma0;  /* LuGre bristle stiffness, 1/m (per unit normal force) */
+    double sigma1;  /* LuGre bristle damping, s/m */
+    double sigma2;  /* LuGre viscous coefficient, s/m */
+    double vs;      /* Stribeck velocity, m/s */
+    double gamma;   /* Stribeck exponent */
+    double v_stick; /* |v| below which the slider counts as sticking (output); m/s */
 } fmb_friction_desc_t;
 
 typedef enum fmb_joint_type {
@@ -151,8 +151,8 @@ typedef struct fmb_joint_desc {
                            (0, 0) means the x axis */
     double angle;       /* prismatic, weld: locked relative angle theta_1 - theta_2 (rad) */
     fmb_friction_desc_t friction; /* prismatic, slider_beam: model NONE = frictionless */
-    const char *expr;   /* drivers: f(t) as an expression of t and the model parameters */
-    int line;           /* source line for messages */
+    const char *expr;             /* drivers: f(t) as an expression of t and the model parameters */
+    int line;                     /* source line for messages */
 } fmb_joint_desc_t;
 
 typedef enum fmb_force_type {
@@ -166,12 +166,12 @@ typedef enum fmb_force_type {
 typedef struct fmb_force_desc {
     const char *name;
     fmb_force_type type;
-    int body[2];        /* point, torque: body[0]; spring: both */
-    double point[2][2]; /* points in body frames */
-    const char *expr[2];/* point force: fx, fy; torque: expr[0]; expressions of t */
-    double stiffness;   /* spring, N/m >= 0 */
-    double damping;     /* spring, N s/m >= 0 */
-    double rest_length; /* spring, m >= 0; torsion: rest relative angle, rad */
+    int body[2];         /* point, torque: body[0]; spring: both */
+    double point[2][2];  /* points in body frames */
+    const char *expr[2]; /* point force: fx, fy; torque: expr[0]; expressions of t */
+    double stiffness;    /* spring, N/m >= 0 */
+    double damping;      /* spring, N s/m >= 0 */
+    double rest_length;  /* spring, m >= 0; torsion: rest relative angle, rad */
     int line;
 } fmb_force_desc_t;
 
@@ -209,11 +209,9 @@ int fmb_model_joint_rows(const fmb_model_t *model, int joint);
 /* Bodies of a joint (for drawing and output). */
 void fmb_model_joint_bodies(const fmb_model_t *model, int joint, int body[2]);
 /* Named points of a body, body-frame coordinates (for drawing). */
-int fmb_model_add_body_point(fmb_model_t *model, int body, const char *name, double x,
-                             double y);
+int fmb_model_add_body_point(fmb_model_t *model, int body, const char *name, double x, double y);
 int fmb_model_body_num_points(const fmb_model_t *model, int body);
-int fmb_model_find_body_point(const fmb_model_t *model, int body, const char *name,
-                              double xy[2]);
+int fmb_model_find_body_point(const fmb_model_t *model, int body, const char *name, double xy[2]);
 void fmb_model_body_point(const fmb_model_t *model, int body, int k, double xy[2]);
 const char *fmb_model_body_point_name(const fmb_model_t *model, int body, int k);
 /* First coordinate index of a body and its coordinate count (3 for rigid). */
@@ -256,20 +254,20 @@ typedef enum fmb_ordering {
 
 typedef struct fmb_sim_options {
     fmb_integrator integrator; /* default FMB_HHT */
-    double alpha;        /* HHT alpha in [-1/3, 0]; default -0.05. Ignored by NEWMARK */
-    double beta, gamma;  /* NEWMARK only; default 0.25, 0.5 */
-    double rho_inf;      /* GENERALIZED_ALPHA spectral radius at infinity, [0, 1]; 0.8 */
-    double h;            /* time step, s; default 1e-3 */
-    double t_end;        /* end time, s; default 1 */
-    int output_every;    /* record every k-th step; default 1 */
-    int max_newton;      /* default 25 */
-    double rtol, atol;   /* Newton increment tolerances on q; default 1e-10, 1e-12 */
-    double phi_tol;      /* constraint violation tolerance, m or rad; default 1e-11 */
-    int halving;         /* max step halvings on Newton failure; default 4 (0: none) */
-    fmb_ordering ordering; /* default FMB_ORDERING_AMD */
-    int reuse_jacobian;  /* 1: modified Newton within a step while it contracts fast
-                            (about 2x faster on beams; the multipliers then converge
-                            linearly, ~1e-7 relative); default 0: full Newton */
+    double alpha;              /* HHT alpha in [-1/3, 0]; default -0.05. Ignored by NEWMARK */
+    double beta, gamma;        /* NEWMARK only; default 0.25, 0.5 */
+    double rho_inf;            /* GENERALIZED_ALPHA spectral radius at infinity, [0, 1]; 0.8 */
+    double h;                  /* time step, s; default 1e-3 */
+    double t_end;              /* end time, s; default 1 */
+    int output_every;          /* record every k-th step; default 1 */
+    int max_newton;            /* default 25 */
+    double rtol, atol;         /* Newton increment tolerances on q; default 1e-10, 1e-12 */
+    double phi_tol;            /* constraint violation tolerance, m or rad; default 1e-11 */
+    int halving;               /* max step halvings on Newton failure; default 4 (0: none) */
+    fmb_ordering ordering;     /* default FMB_ORDERING_AMD */
+    int reuse_jacobian;        /* 1: modified Newton within a step while it contracts fast
+                                  (about 2x faster on beams; the multipliers then converge
+                                  linearly, ~1e-7 relative); default 0: full Newton */
 } fmb_sim_options_t;
 
 void fmb_sim_options_default(fmb_sim_options_t *opts);
@@ -343,8 +341,7 @@ void fmb_sim_energy(const fmb_sim_t *sim, double e[FMB_ENERGY_COLUMNS]);
  * recorded step; a non-zero return from observer stops the run with that code.
  * *stop, when non-NULL, is polled every step (set it from a signal handler). */
 typedef int (*fmb_observer_fn)(fmb_sim_t *sim, void *user);
-int fmb_sim_run(fmb_sim_t *sim, fmb_observer_fn observer, void *user,
-                volatile const int *stop);
+int fmb_sim_run(fmb_sim_t *sim, fmb_observer_fn observer, void *user, volatile const int *stop);
 
 /* ---------------------------------------------------------------- case files */
 
@@ -353,8 +350,8 @@ typedef struct fmb_case fmb_case_t;
 /* Load a YAML case file. overrides: "name=value" strings replacing parameters
  * (n may be 0). On failure returns NULL and, if err is non-NULL, writes a message
  * "FILE:LINE:COL: problem" into err (errlen bytes). */
-fmb_case_t *fmb_case_load(const char *path, const char *const *overrides, int n,
-                          char *err, size_t errlen);
+fmb_case_t *fmb_case_load(const char *path, const char *const *overrides, int n, char *err,
+                          size_t errlen);
 void fmb_case_destroy(fmb_case_t **c);
 fmb_model_t *fmb_case_model(fmb_case_t *c);
 const fmb_sim_options_t *fmb_case_options(const fmb_case_t *c);
@@ -369,8 +366,8 @@ typedef struct fmb_writer fmb_writer_t;
 
 /* Create an HDF5 results file (and the XDMF sidecar path with .xmf); case_text
  * may be NULL. Writes the static layout; records nothing yet. */
-fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim,
-                                const char *case_text, char *err, size_t errlen);
+fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim, const char *case_text,
+                                char *err, size_t errlen);
 /* Append the current state of sim as one time record; flushes every few records. */
 int fmb_writer_append(fmb_writer_t *w, const fmb_sim_t *sim);
 /* Flush the HDF5 file and rewrite the XDMF sidecar for the records so far. */

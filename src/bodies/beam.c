@@ -36,8 +36,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const double gauss_x[4] = {-0.8611363115940526, -0.3399810435848563,
-                                  0.3399810435848563, 0.8611363115940526};
+static const double gauss_x[4] = {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563,
+                                  0.8611363115940526};
 static const double gauss_w[4] = {0.3478548451374538, 0.6521451548625461, 0.6521451548625461,
                                   0.3478548451374538};
 
@@ -119,7 +119,10 @@ static void beam_shape(const fmb_body_t *b, const double u[2], fmb_shape_t *N)
     element_shape(bm, fmb_beam_element_at(bm, u[0]), u[0], u[1], N);
 }
 
-static int beam_ndof(const fmb_body_t *b) { return ((const fmb_beam_t *)b->data)->ndof; }
+static int beam_ndof(const fmb_body_t *b)
+{
+    return ((const fmb_beam_t *)b->data)->ndof;
+}
 
 /* Visit every mass point (Gauss points, and the rotary-inertia pairs). */
 typedef void (*gp_visit)(const fmb_beam_t *bm, const gpoint_t *g, void *ctx);
@@ -169,7 +172,8 @@ static void make_local(const gpoint_t *g, const double *q, const double *qd, loc
             lc->pd[1] += N->Ny[k] * qd[N->col[k]];
         }
     }
-    for (int c = 0; c < 3; c++) lc->col[c] = c;
+    for (int c = 0; c < 3; c++)
+        lc->col[c] = c;
     lc->L[0][0] = 1, lc->L[1][0] = 0, lc->L[0][1] = 0, lc->L[1][1] = 1;
     lc->L[0][2] = -lc->p[1], lc->L[1][2] = lc->p[0];
     lc->P[0][0] = 1, lc->P[1][0] = 0, lc->P[0][1] = 0, lc->P[1][1] = 1;
@@ -247,7 +251,8 @@ static void force_visit(const fmb_beam_t *bm, const gpoint_t *gp, void *vctx)
         /* L^T [-2 thd Itil P] ; -2 thd Itil P column: (2 thd P_y, -2 thd P_x) */
         for (int cc = 0; cc < lc.n; cc++)
             for (int r = 0; r < lc.n; r++) {
-                double v = lc.L[0][r] * (2 * th * lc.P[1][cc]) + lc.L[1][r] * (-2 * th * lc.P[0][cc]);
+                double v =
+                    lc.L[0][r] * (2 * th * lc.P[1][cc]) + lc.L[1][r] * (-2 * th * lc.P[0][cc]);
                 c->Cq[lc.col[r] + nd * lc.col[cc]] += w * v;
             }
         /* L^T (-2 Itil pd + 2 thd p) e_t^T */
@@ -274,16 +279,15 @@ static void force_visit(const fmb_beam_t *bm, const gpoint_t *gp, void *vctx)
     }
 }
 
-static void beam_forces(const fmb_body_t *b, const double *q, const double *qd,
-                        const double *qdd, const double g[2], double *Q, double *Kq, double *Cq,
-                        double *Kmq)
+static void beam_forces(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
+                        const double g[2], double *Q, double *Kq, double *Cq, double *Kmq)
 {
     const fmb_beam_t *bm = b->data;
     const int nd = bm->ndof, ne = nd - 3;
     double A[4];
     fmb_rot(q[2], A);
-    force_ctx_t c = {q, qd, qdd, g, Q, Kq, Cq, Kmq, nd, {A[0] * g[0] + A[1] * g[1],
-                                                         A[2] * g[0] + A[3] * g[1]}};
+    force_ctx_t c = {q,  qd, qdd, g,  Q,
+                     Kq, Cq, Kmq, nd, {A[0] * g[0] + A[1] * g[1], A[2] * g[0] + A[3] * g[1]}};
     for_each_point(bm, force_visit, &c);
     /* elastic and damping forces on U (over the nonzeros of the banded K, Muu) */
     for (int z = 0; z < bm->nnz; z++) {
@@ -373,7 +377,8 @@ int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
     const int nn = bm->nnodes;
     bm->dof = malloc((size_t)3 * nn * sizeof *bm->dof);
     if (!bm->dof) return FMB_ERR_NOMEM;
-    for (int k = 0; k < 3 * nn; k++) bm->dof[k] = 0;
+    for (int k = 0; k < 3 * nn; k++)
+        bm->dof[k] = 0;
     switch (bm->reference) {
     case FMB_BEAM_SIMPLY_SUPPORTED:
         bm->dof[0] = bm->dof[1] = bm->dof[3 * (nn - 1) + 1] = -1;
@@ -401,11 +406,11 @@ int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
 #define KE(i, j) ke[(i) + 6 * (j)]
         KE(0, 0) = KE(3, 3) = ea, KE(0, 3) = KE(3, 0) = -ea;
         const int v[4] = {1, 2, 4, 5};
-        const double kb[16] = {12,     6 * l,     -12,    6 * l,     6 * l, 4 * l * l,
-                               -6 * l, 2 * l * l, -12,    -6 * l,    12,    -6 * l,
-                               6 * l,  2 * l * l, -6 * l, 4 * l * l};
+        const double kb[16] = {12,  6 * l,  -12, 6 * l,  6 * l, 4 * l * l, -6 * l, 2 * l * l,
+                               -12, -6 * l, 12,  -6 * l, 6 * l, 2 * l * l, -6 * l, 4 * l * l};
         for (int i = 0; i < 4; i++)
-            for (int j = 0; j < 4; j++) KE(v[i], v[j]) = ei * kb[i + 4 * j];
+            for (int j = 0; j < 4; j++)
+                KE(v[i], v[j]) = ei * kb[i + 4 * j];
 #undef KE
         const int *d = bm->dof + 3 * e;
         for (int i = 0; i < 6; i++)
@@ -417,13 +422,15 @@ int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
             }
     }
     for (int i = 0; i < 3; i++)
-        for (int j = 0; j < nd; j++) bm->mask[i + (size_t)nd * j] = bm->mask[j + (size_t)nd * i] = 1;
+        for (int j = 0; j < nd; j++)
+            bm->mask[i + (size_t)nd * j] = bm->mask[j + (size_t)nd * i] = 1;
     muu_ctx_t c = {bm->Muu, ne};
     for_each_point(bm, muu_visit, &c);
     /* the elastic-elastic pattern (same for K and Muu: element couplings) */
     bm->nnz = 0;
     for (int j = 0; j < ne; j++)
-        for (int i = 0; i < ne; i++) bm->nnz += bm->mask[(3 + i) + (size_t)nd * (3 + j)] != 0;
+        for (int i = 0; i < ne; i++)
+            bm->nnz += bm->mask[(3 + i) + (size_t)nd * (3 + j)] != 0;
     bm->nz_i = malloc((size_t)bm->nnz * sizeof *bm->nz_i + 1);
     bm->nz_j = malloc((size_t)bm->nnz * sizeof *bm->nz_j + 1);
     if (!bm->nz_i || !bm->nz_j) return FMB_ERR_NOMEM;
@@ -460,7 +467,8 @@ int fmb_beam_modes_dense(const fmb_beam_t *bm, double *omega, int nmax)
         memcpy(K, bm->K, (size_t)ne * ne * sizeof *K);
         memcpy(M, bm->Muu, (size_t)ne * ne * sizeof *M);
         rc = dense_gev(ne, K, M, w, 0);
-        for (int k = 0; !rc && k < ne && count < nmax; k++) omega[count++] = sqrt(fmax(w[k], 0.0));
+        for (int k = 0; !rc && k < ne && count < nmax; k++)
+            omega[count++] = sqrt(fmax(w[k], 0.0));
     }
     free(K), free(M), free(w);
     return rc ? rc : count;
@@ -470,7 +478,8 @@ int fmb_beam_modes_dense(const fmb_beam_t *bm, double *omega, int nmax)
 static void band_mult(const fmb_beam_t *bm, const double *A, const double *x, double *y)
 {
     const int ne = bm->ndof - 3;
-    for (int i = 0; i < ne; i++) y[i] = 0.0;
+    for (int i = 0; i < ne; i++)
+        y[i] = 0.0;
     for (int z = 0; z < bm->nnz; z++)
         y[bm->nz_i[z]] += A[bm->nz_i[z] + (size_t)ne * bm->nz_j[z]] * x[bm->nz_j[z]];
 }
@@ -492,9 +501,10 @@ int fmb_beam_modes_sparse(const fmb_beam_t *bm, double *omega, int nmax)
     cholmod_start(&cc);
     int rc = 0, count = 0;
     int nup = 0;
-    for (int z = 0; z < bm->nnz; z++) nup += bm->nz_i[z] <= bm->nz_j[z];
-    cholmod_triplet *T = cholmod_allocate_triplet((size_t)ne, (size_t)ne, (size_t)nup, 1,
-                                                  CHOLMOD_REAL, &cc);
+    for (int z = 0; z < bm->nnz; z++)
+        nup += bm->nz_i[z] <= bm->nz_j[z];
+    cholmod_triplet *T =
+        cholmod_allocate_triplet((size_t)ne, (size_t)ne, (size_t)nup, 1, CHOLMOD_REAL, &cc);
     cholmod_sparse *A = NULL;
     cholmod_factor *L = NULL;
     cholmod_dense *B = NULL, *Y = NULL;
@@ -514,18 +524,19 @@ int fmb_beam_modes_sparse(const fmb_beam_t *bm, double *omega, int nmax)
         }
         A = cholmod_triplet_to_sparse(T, T->nnz, &cc);
         L = A ? cholmod_analyze(A, &cc) : NULL;
-        if (!L || !cholmod_factorize(A, L, &cc) || cc.status != CHOLMOD_OK ||
-            L->minor < (size_t)ne)
+        if (!L || !cholmod_factorize(A, L, &cc) || cc.status != CHOLMOD_OK || L->minor < (size_t)ne)
             rc = FMB_ERR_LINSOLVE; /* K not positive definite: frame not fixed */
         B = cholmod_allocate_dense((size_t)ne, (size_t)p, (size_t)ne, CHOLMOD_REAL, &cc);
         if (!B) rc = FMB_ERR_NOMEM;
     }
     /* start vectors: deterministic, rich in low modes (x^(k+1) along the bar and noise) */
     for (int k = 0; !rc && k < p; k++)
-        for (int i = 0; i < ne; i++) X[i + (size_t)ne * k] = sin((k + 1) * 0.7 * (i + 1)) + 1e-3 * k;
+        for (int i = 0; i < ne; i++)
+            X[i + (size_t)ne * k] = sin((k + 1) * 0.7 * (i + 1)) + 1e-3 * k;
     for (int iter = 0; !rc && iter < 200; iter++) {
         double *Bx = B->x;
-        for (int k = 0; k < p; k++) band_mult(bm, bm->Muu, X + (size_t)ne * k, Bx + (size_t)ne * k);
+        for (int k = 0; k < p; k++)
+            band_mult(bm, bm->Muu, X + (size_t)ne * k, Bx + (size_t)ne * k);
         if (Y) cholmod_free_dense(&Y, &cc);
         Y = cholmod_solve(CHOLMOD_A, L, B, &cc);
         if (!Y) {
@@ -551,14 +562,17 @@ int fmb_beam_modes_sparse(const fmb_beam_t *bm, double *omega, int nmax)
         for (int k = 0; k < p; k++)
             for (int i = 0; i < ne; i++) {
                 double v = 0;
-                for (int a = 0; a < p; a++) v += Yx[i + (size_t)ne * a] * Kr[a + p * k];
+                for (int a = 0; a < p; a++)
+                    v += Yx[i + (size_t)ne * a] * Kr[a + p * k];
                 X[i + (size_t)ne * k] = v;
             }
         double change = 0;
-        for (int k = 0; k < nmax; k++) change = fmax(change, fabs(w[k] - wold[k]) / fabs(w[k]));
+        for (int k = 0; k < nmax; k++)
+            change = fmax(change, fabs(w[k] - wold[k]) / fabs(w[k]));
         memcpy(wold, w, (size_t)p * sizeof *w);
         if (iter > 0 && change < 1e-8) {
-            for (int k = 0; k < nmax; k++) omega[count++] = sqrt(fmax(w[k], 0.0));
+            for (int k = 0; k < nmax; k++)
+                omega[count++] = sqrt(fmax(w[k], 0.0));
             break;
         }
     }

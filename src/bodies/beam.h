@@ -12,12 +12,12 @@ typedef struct fmb_beam {
     int rotary;
     double alpha, beta; /* Rayleigh damping */
     fmb_beam_reference reference;
-    int *dof;  /* 3 per node (u, v, phi): column in the body's q, or -1 if removed */
-    int ndof;  /* 3 + free elastic dofs */
-    double *K, *Muu;      /* (ndof-3)^2, column-major */
+    int *dof;        /* 3 per node (u, v, phi): column in the body's q, or -1 if removed */
+    int ndof;        /* 3 + free elastic dofs */
+    double *K, *Muu; /* (ndof-3)^2, column-major */
     /* nonzeros of K and Muu (banded: coupling only inside elements) */
     int nnz, *nz_i, *nz_j;
-    unsigned char *mask;  /* ndof^2 structural pattern */
+    unsigned char *mask; /* ndof^2 structural pattern */
 } fmb_beam_t;
 
 extern const fmb_body_class_t fmb_beam_body_class;

@@ -16,7 +16,10 @@
  */
 #include "model/model.h"
 
-double fmb_body_angle(const fmb_bodyview_t *v) { return v->ndof ? v->q[2] : 0.0; }
+double fmb_body_angle(const fmb_bodyview_t *v)
+{
+    return v->ndof ? v->q[2] : 0.0;
+}
 
 static int shape(const fmb_bodyview_t *v, const double u[2], fmb_shape_t *N)
 {
@@ -56,7 +59,8 @@ void fmb_point_jac(const fmb_bodyview_t *v, const double u[2], double *J)
     shape(v, u, &N);
     carrier_point(v, u, &N, p);
     fmb_rot(v->q[2], A);
-    for (int k = 0; k < 2 * v->ndof; k++) J[k] = 0.0;
+    for (int k = 0; k < 2 * v->ndof; k++)
+        J[k] = 0.0;
     J[0] = A[0], J[1] = A[1]; /* column rbar_x */
     J[2] = A[2], J[3] = A[3]; /* column rbar_y */
     double ip[2] = {-p[1], p[0]};
@@ -69,8 +73,7 @@ void fmb_point_jac(const fmb_bodyview_t *v, const double u[2], double *J)
     }
 }
 
-void fmb_point_hess(const fmb_bodyview_t *v, const double u[2], const double w[2], double *H,
-                    int n)
+void fmb_point_hess(const fmb_bodyview_t *v, const double u[2], const double w[2], double *H, int n)
 {
     if (!v->ndof) return;
     double p[2], A[4];
@@ -129,7 +132,8 @@ void fmb_point_veljac(const fmb_bodyview_t *v, const double u[2], double *Jv)
     carrier_point(v, u, &N, p);
     carrier_velocity(v, &N, pd);
     fmb_rot(v->q[2], A);
-    for (int k = 0; k < 2 * v->ndof; k++) Jv[k] = 0.0;
+    for (int k = 0; k < 2 * v->ndof; k++)
+        Jv[k] = 0.0;
     double w = v->qd[2];
     /* A * (w Itil): columns w*A*(0,1) and w*A*(-1,0) */
     Jv[0] = w * A[2], Jv[1] = w * A[3];

@@ -35,8 +35,8 @@ static void rigid_mass(const fmb_body_t *b, const double *q, double *M)
     double c[2];
     first_moment(b, q, c);
     double JO = b->inertia_c + m * (b->com[0] * b->com[0] + b->com[1] * b->com[1]);
-    double Mtt = m * (q[0] * q[0] + q[1] * q[1]) +
-                 2.0 * m * (q[0] * b->com[0] + q[1] * b->com[1]) + JO;
+    double Mtt =
+        m * (q[0] * q[0] + q[1] * q[1]) + 2.0 * m * (q[0] * b->com[0] + q[1] * b->com[1]) + JO;
     M[0] = m, M[1] = 0, M[2] = -c[1];
     M[3] = 0, M[4] = m, M[5] = c[0];
     M[6] = -c[1], M[7] = c[0], M[8] = Mtt;
@@ -44,9 +44,8 @@ static void rigid_mass(const fmb_body_t *b, const double *q, double *M)
 
 #define IDX(i, j) ((i) + 3 * (j))
 
-static void rigid_forces(const fmb_body_t *b, const double *q, const double *qd,
-                         const double *qdd, const double g[2], double *Q, double *Kq,
-                         double *Cq, double *Kmq)
+static void rigid_forces(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
+                         const double g[2], double *Q, double *Kq, double *Cq, double *Kmq)
 {
     const double m = b->mass, w = qd[2];
     double c[2], A[4];

@@ -91,7 +91,7 @@ typedef struct cli_args {
     const char *case_path;
     const char *arg2; /* modes: BODY; compare: B.h5 */
     const char *output;
-    int nmodes;       /* modes: -n (0: default) */
+    int nmodes; /* modes: -n (0: default) */
     const char *sets[MAX_SETS];
     int nsets;
     int quiet;
@@ -133,8 +133,7 @@ static char *str_dup(const char *s)
 {
     size_t n = strlen(s) + 1;
     char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
+    if (p) memcpy(p, s, n);
     return p;
 }
 
@@ -225,16 +224,14 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
         } else if (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0 ||
                    strncmp(s, "--output=", 9) == 0) {
             val = s[1] == '-' && s[8] == '=' ? s + 9 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!val || !*val)
-                return usage_error("missing file name after", s);
+            if (!val || !*val) return usage_error("missing file name after", s);
             a->output = val;
         } else if (strcmp(s, "-s") == 0 || strcmp(s, "--set") == 0 ||
                    strncmp(s, "--set=", 6) == 0) {
             val = s[1] == '-' && s[5] == '=' ? s + 6 : (i + 1 < argc ? argv[++i] : NULL);
             if (!val || !strchr(val, '=') || val[0] == '=')
                 return usage_error("expected NAME=VALUE after", s);
-            if (a->nsets == MAX_SETS)
-                return usage_error("too many --set options", NULL);
+            if (a->nsets == MAX_SETS) return usage_error("too many --set options", NULL);
             a->sets[a->nsets++] = val;
         } else if (s[0] == '-' && s[1] != '\0') {
             return usage_error("unknown option", s);
@@ -249,24 +246,20 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
             return usage_error("unexpected argument", s);
         }
     }
-    if (!a->command)
-        return usage_error("missing command", NULL);
+    if (!a->command) return usage_error("missing command", NULL);
     int is_run = strcmp(a->command, "run") == 0, is_modes = strcmp(a->command, "modes") == 0;
     int is_compare = strcmp(a->command, "compare") == 0;
     if (!is_run && !is_modes && !is_compare && strcmp(a->command, "check") != 0)
         return usage_error("unknown command", a->command);
     if (!a->case_path)
         return usage_error(is_compare ? "missing results files" : "missing case file", NULL);
-    if (is_modes && !a->arg2)
-        return usage_error("missing beam body name after", a->case_path);
+    if (is_modes && !a->arg2) return usage_error("missing beam body name after", a->case_path);
     if (is_compare && !a->arg2)
         return usage_error("missing second results file after", a->case_path);
     if (a->output && !is_run && !is_compare)
         return usage_error("-o is only valid with", "run or compare");
-    if (a->nmodes && !is_modes)
-        return usage_error("-n is only valid with", "modes");
-    if (a->nsets && is_compare)
-        return usage_error("--set is not valid with", "compare");
+    if (a->nmodes && !is_modes) return usage_error("-n is only valid with", "modes");
+    if (a->nsets && is_compare) return usage_error("--set is not valid with", "compare");
     return -1;
 }
 
@@ -274,8 +267,7 @@ static fmb_case_t *load_case(const cli_args_t *a)
 {
     char err[1024] = "";
     fmb_case_t *c = fmb_case_load(a->case_path, a->sets, a->nsets, err, sizeof err);
-    if (!c)
-        fprintf(stderr, "%s\n", err[0] ? err : "cannot load case");
+    if (!c) fprintf(stderr, "%s\n", err[0] ? err : "cannot load case");
     return c;
 }
 
@@ -332,8 +324,7 @@ static void report_beams(const run_ctx_t *r, const fmb_model_t *m)
 static void draw_progress(run_ctx_t *r, const fmb_sim_t *sim, int final)
 {
     double now = wall_seconds();
-    if (!final && now - r->last_draw < 0.1)
-        return;
+    if (!final && now - r->last_draw < 0.1) return;
     r->last_draw = now;
     fmb_sim_stats_t st;
     fmb_sim_get_stats(sim, &st);
@@ -350,8 +341,8 @@ static void draw_progress(run_ctx_t *r, const fmb_sim_t *sim, int final)
     bar[30] = '\0';
     format_duration(eta, etas, sizeof etas);
     format_duration(el, els, sizeof els);
-    fprintf(stderr, "\r[%s] %5.1f%%  t = %-10.4g %8.0f steps/s  %s  ETA %s \033[K", bar,
-            100 * frac, t, rate, els, etas);
+    fprintf(stderr, "\r[%s] %5.1f%%  t = %-10.4g %8.0f steps/s  %s  ETA %s \033[K", bar, 100 * frac,
+            t, rate, els, etas);
     fflush(stderr);
     r->drawn = 1;
 }
@@ -365,11 +356,9 @@ static int observer(fmb_sim_t *sim, void *user)
         return st;
     }
     int it = fmb_sim_last_newton_iterations(sim);
-    if (it > r->max_newton)
-        r->max_newton = it;
+    if (it > r->max_newton) r->max_newton = it;
     track_beams(r, sim);
-    if (r->progress)
-        draw_progress(r, sim, 0);
+    if (r->progress) draw_progress(r, sim, 0);
     return 0;
 }
 
@@ -392,8 +381,7 @@ static int cmd_run(const cli_args_t *a)
     fmb_sim_t *sim = NULL;
     fmb_writer_t *writer = NULL;
     fmb_case_t *c = load_case(a);
-    if (!c)
-        return EXIT_CASE;
+    if (!c) return EXIT_CASE;
     fmb_model_t *model = fmb_case_model(c);
     sim = fmb_sim_create(model, fmb_case_options(c));
     if (!sim) {
@@ -462,22 +450,19 @@ static int cmd_run(const cli_args_t *a)
 
     /* Close the file before reporting: it then holds every completed step. */
     char werr[600] = "";
-    if (r.writer_failed)
-        snprintf(werr, sizeof werr, "%s", fmb_writer_last_error(writer));
+    if (r.writer_failed) snprintf(werr, sizeof werr, "%s", fmb_writer_last_error(writer));
     long records = fmb_writer_records(writer);
     int flush_st = fmb_writer_flush(writer);
-    if (flush_st < 0 && !werr[0])
-        snprintf(werr, sizeof werr, "%s", fmb_writer_last_error(writer));
+    if (flush_st < 0 && !werr[0]) snprintf(werr, sizeof werr, "%s", fmb_writer_last_error(writer));
     fmb_writer_destroy(&writer);
 
     if (g_stop) {
-        fprintf(stderr, "%s: interrupted by signal %d at t = %g s\n", a->case_path,
-                (int)g_signal, fmb_sim_time(sim));
+        fprintf(stderr, "%s: interrupted by signal %d at t = %g s\n", a->case_path, (int)g_signal,
+                fmb_sim_time(sim));
         code = 128 + (g_signal ? (int)g_signal : SIGINT);
     } else if (r.writer_failed || flush_st < 0) {
         fprintf(stderr, "%s: error: %s\n", a->case_path,
-                werr[0] ? werr : fmb_status_message(r.writer_failed ? r.writer_failed
-                                                                    : flush_st));
+                werr[0] ? werr : fmb_status_message(r.writer_failed ? r.writer_failed : flush_st));
         code = EXIT_RUN;
     } else if (st < 0) {
         print_sim_error(a->case_path, sim, st);
@@ -490,11 +475,11 @@ static int cmd_run(const cli_args_t *a)
         char ws[32];
         format_duration(wall, ws, sizeof ws);
         printf("%s: %s\n", a->case_path, code == EXIT_OK ? "done" : "stopped");
-        printf("  steps               %ld (t = %g s, %ld records)\n", s.steps,
-               fmb_sim_time(sim), records);
+        printf("  steps               %ld (t = %g s, %ld records)\n", s.steps, fmb_sim_time(sim),
+               records);
         printf("  Newton iterations   %.2f per step (mean), %d max, %ld total\n",
-               s.steps > 0 ? (double)s.newton_iterations / (double)s.steps : 0.0,
-               r.max_newton, s.newton_iterations);
+               s.steps > 0 ? (double)s.newton_iterations / (double)s.steps : 0.0, r.max_newton,
+               s.newton_iterations);
         printf("  factorizations      %ld numeric, %ld symbolic, %ld step halvings\n",
                s.factorizations, s.symbolic, s.halvings);
         printf("  max violation       %.3e\n", s.max_violation);
@@ -527,20 +512,18 @@ static const char *body_name(const fmb_model_t *m, int b)
 static int cmd_check(const cli_args_t *a)
 {
     fmb_case_t *c = load_case(a);
-    if (!c)
-        return EXIT_CASE;
+    if (!c) return EXIT_CASE;
     fmb_model_t *m = fmb_case_model(c);
     int nb = fmb_model_num_bodies(m), nj = fmb_model_num_joints(m);
     int nf = fmb_model_num_forces(m);
 
     printf("case: %s\n", a->case_path);
     printf("\nbodies (%d, ground excluded):\n", nb - 1);
-    printf("  %-20s %12s %12s %7s %5s %7s\n", "name", "mass [kg]", "inertia", "offset",
-           "ndof", "points");
+    printf("  %-20s %12s %12s %7s %5s %7s\n", "name", "mass [kg]", "inertia", "offset", "ndof",
+           "points");
     for (int b = 1; b < nb; b++)
-        printf("  %-20s %12.6g %12.6g %7d %5d %7d\n", body_name(m, b),
-               fmb_model_body_mass(m, b), fmb_model_body_inertia(m, b),
-               fmb_model_body_offset(m, b), fmb_model_body_ndof(m, b),
+        printf("  %-20s %12.6g %12.6g %7d %5d %7d\n", body_name(m, b), fmb_model_body_mass(m, b),
+               fmb_model_body_inertia(m, b), fmb_model_body_offset(m, b), fmb_model_body_ndof(m, b),
                fmb_model_body_num_points(m, b));
     printf("\njoints (%d):\n", nj);
     printf("  %-20s %-14s %-16s %-16s %5s\n", "name", "type", "body 1", "body 2", "rows");
@@ -552,15 +535,14 @@ static int cmd_check(const cli_args_t *a)
                body_name(m, jb[0]), body_name(m, jb[1]), fmb_model_joint_rows(m, j));
     }
     printf("\nforces (%d):\n", nf);
-    if (nf > 0)
-        printf("  %-20s %-14s %-16s %s\n", "name", "type", "body 1", "body 2");
+    if (nf > 0) printf("  %-20s %-14s %-16s %s\n", "name", "type", "body 1", "body 2");
     for (int f = 0; f < nf; f++) {
         int fb[2];
         fmb_model_force_bodies(m, f, fb);
         const char *tn = fmb_model_force_type_name(m, f);
         if (tn && strcmp(tn, "spring") == 0)
-            printf("  %-20s %-14s %-16s %s\n", fmb_model_force_name(m, f), tn,
-                   body_name(m, fb[0]), body_name(m, fb[1]));
+            printf("  %-20s %-14s %-16s %s\n", fmb_model_force_name(m, f), tn, body_name(m, fb[0]),
+                   body_name(m, fb[1]));
         else
             printf("  %-20s %-14s %s\n", fmb_model_force_name(m, f), tn ? tn : "?",
                    body_name(m, fb[0]));
@@ -591,17 +573,15 @@ static int cmd_check(const cli_args_t *a)
             else
                 printf("  row %d\n", row);
         }
-        if (rep.num_redundant > shown)
-            printf("  ... and %d more\n", rep.num_redundant - shown);
+        if (rep.num_redundant > shown) printf("  ... and %d more\n", rep.num_redundant - shown);
         printf("max violation after assembly: %.3e\n", rep.max_violation);
     }
     if (st >= 0 && rep.num_redundant > 0) {
-        fprintf(stderr, "%s: error: %d redundant constraint%s\n", a->case_path,
-                rep.num_redundant, rep.num_redundant == 1 ? "" : "s");
+        fprintf(stderr, "%s: error: %d redundant constraint%s\n", a->case_path, rep.num_redundant,
+                rep.num_redundant == 1 ? "" : "s");
         code = EXIT_MODEL;
     }
-    if (code == EXIT_OK)
-        printf("OK\n");
+    if (code == EXIT_OK) printf("OK\n");
     fmb_case_destroy(&c);
     return code;
 }
@@ -611,8 +591,7 @@ static int cmd_check(const cli_args_t *a)
 static int cmd_modes(const cli_args_t *a)
 {
     fmb_case_t *c = load_case(a);
-    if (!c)
-        return EXIT_CASE;
+    if (!c) return EXIT_CASE;
     fmb_model_t *m = fmb_case_model(c);
     int code = EXIT_OK;
     double *om = NULL;
@@ -643,8 +622,7 @@ static int cmd_modes(const cli_args_t *a)
     int n = fmb_model_beam_modes(m, b, om, nmax);
     if (n < 0) {
         const char *msg = fmb_model_last_error(m);
-        fprintf(stderr, "%s: error: %s\n", a->case_path,
-                msg && *msg ? msg : fmb_status_message(n));
+        fprintf(stderr, "%s: error: %s\n", a->case_path, msg && *msg ? msg : fmb_status_message(n));
         code = EXIT_MODEL;
         goto done;
     }
@@ -659,8 +637,7 @@ static int cmd_modes(const cli_args_t *a)
     printf("  %4s %16s %14s\n", "mode", "omega [rad/s]", "f [Hz]");
     for (int k = 0; k < n; k++)
         printf("  %4d %16.8g %14.8g\n", k + 1, om[k], om[k] / (2 * 3.14159265358979323846));
-    if (n < nmax)
-        printf("(%d requested; the model has %d elastic coordinates)\n", nmax, n);
+    if (n < nmax) printf("(%d requested; the model has %d elastic coordinates)\n", nmax, n);
 done:
     free(om);
     fmb_case_destroy(&c);
@@ -699,8 +676,7 @@ static int find_script(const char *name, char *out, size_t len)
     const char *env = getenv("FMB_SCRIPTS");
     if (env && *env) {
         snprintf(out, len, "%s/%s", env, name);
-        if (is_file(out))
-            return 0;
+        if (is_file(out)) return 0;
     }
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -712,8 +688,7 @@ static int find_script(const char *name, char *out, size_t len)
             static const char *const rel[] = {"../scripts", "../share/flexmb/scripts"};
             for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
                 snprintf(out, len, "%s/%s/%s", exe, rel[i], name);
-                if (is_file(out))
-                    return 0;
+                if (is_file(out)) return 0;
             }
         }
     }
@@ -727,20 +702,17 @@ static int run_python(const char *python, char *const argv[])
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
-    if (pid < 0)
-        return -1;
+    if (pid < 0) return -1;
     if (pid == 0) {
         /* The script's own messages would mix with the table: errors only. */
         int null = open("/dev/null", O_WRONLY);
-        if (null >= 0)
-            dup2(null, STDOUT_FILENO);
+        if (null >= 0) dup2(null, STDOUT_FILENO);
         execv(python, argv);
         _exit(127);
     }
     int status = 0;
     while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
+        if (errno != EINTR) return -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -768,8 +740,8 @@ static int cmd_compare(const cli_args_t *a)
         return st == FMB_ERR_HDF5 ? EXIT_CASE : st == FMB_ERR_NOTFOUND ? EXIT_MODEL : EXIT_RUN;
     }
     if (!a->quiet) {
-        printf("\n%d quantities over %ld records, t in [%g, %g] s\n", sum.nquantities,
-               sum.ntimes, sum.t0, sum.t1);
+        printf("\n%d quantities over %ld records, t in [%g, %g] s\n", sum.nquantities, sum.ntimes,
+               sum.t0, sum.t1);
         if (sum.worst[0])
             printf("largest absolute difference: %.4e (%s)\n", sum.max_diff, sum.worst);
         else
@@ -778,24 +750,23 @@ static int cmd_compare(const cli_args_t *a)
     }
     /* The plot is optional: a missing python or script is a note, not an error. */
     const char *python = getenv("FMB_PYTHON");
-    if (!python || !*python)
-        python = "/usr/bin/python3";
+    if (!python || !*python) python = "/usr/bin/python3";
     char script[4200];
     if (find_script("plot_compare.py", script, sizeof script) < 0) {
         fprintf(stderr, "flexmb compare: note: scripts/plot_compare.py not found (set "
                         "FMB_SCRIPTS to its directory): no plot, CSV only\n");
     } else if (access(python, X_OK) != 0) {
-        fprintf(stderr, "flexmb compare: note: %s not found (set FMB_PYTHON): no plot, CSV "
-                        "only\n",
+        fprintf(stderr,
+                "flexmb compare: note: %s not found (set FMB_PYTHON): no plot, CSV "
+                "only\n",
                 python);
     } else {
         remove(png);
-        char *argv[] = {(char *)python, script, csv, (char *)a->case_path, (char *)a->arg2,
-                        png, NULL};
+        char *argv[] = {(char *)python,  script, csv, (char *)a->case_path,
+                        (char *)a->arg2, png,    NULL};
         int rc = run_python(python, argv);
         if (rc == 0 && is_file(png)) {
-            if (!a->quiet)
-                printf("plot: %s\n", png);
+            if (!a->quiet) printf("plot: %s\n", png);
         } else {
             fprintf(stderr, "flexmb compare: note: %s failed (exit %d): no plot, CSV only\n",
                     script, rc);
@@ -808,13 +779,9 @@ int main(int argc, char **argv)
 {
     cli_args_t a;
     int code = parse_args(argc, argv, &a);
-    if (code >= 0)
-        return code;
-    if (strcmp(a.command, "run") == 0)
-        return cmd_run(&a);
-    if (strcmp(a.command, "modes") == 0)
-        return cmd_modes(&a);
-    if (strcmp(a.command, "compare") == 0)
-        return cmd_compare(&a);
+    if (code >= 0) return code;
+    if (strcmp(a.command, "run") == 0) return cmd_run(&a);
+    if (strcmp(a.command, "modes") == 0) return cmd_modes(&a);
+    if (strcmp(a.command, "compare") == 0) return cmd_compare(&a);
     return cmd_check(&a);
 }

@@ -34,8 +34,8 @@ void fmb_lugre_update(fmb_contact_t *c, double v, double h)
     const double g = fmb_lugre_g(d, v);
     const double r = av / d->vs, ex = exp(-pow(r, d->gamma));
     /* dg/dv = (mu0 - mu) ex * (-gamma r^(gamma-1) / vs) sign(v) */
-    const double dg = av > 0 ? (d->mu0 - d->mu) * ex * (-d->gamma * pow(r, d->gamma - 1) / d->vs) * sg
-                             : 0.0;
+    const double dg =
+        av > 0 ? (d->mu0 - d->mu) * ex * (-d->gamma * pow(r, d->gamma - 1) / d->vs) * sg : 0.0;
     const double D = 1.0 + h * d->sigma0 * av / g;
     const double dD = h * d->sigma0 * (sg / g - av * dg / (g * g));
     const double num = c->z_n + h * v;
@@ -57,8 +57,8 @@ void fmb_contact_kinematics(const fmb_joint_t *j, const fmb_bodyview_t v[2], dou
     *vt = e[0] * (vs[0] - vg[0]) + e[1] * (vs[1] - vg[1]);
 }
 
-void fmb_contact_normal_map(const fmb_contact_t *c, const fmb_joint_t *j,
-                            const fmb_bodyview_t v[2], double *S)
+void fmb_contact_normal_map(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_bodyview_t v[2],
+                            double *S)
 {
     const int nr = j->klass->nrows, n0 = v[0].ndof;
     double phi[8], J0[8 * 3] = {0};
@@ -72,7 +72,8 @@ void fmb_contact_normal_map(const fmb_contact_t *c, const fmb_joint_t *j,
     for (int k = 0; k < nr; k++) {
         /* reaction on the slider for lambda = e_k: Qc = -J0^T e_k */
         double Qc[3] = {0, 0, 0};
-        for (int col = 0; col < 3 && col < n0; col++) Qc[col] = -J0[k + nr * col];
+        for (int col = 0; col < 3 && col < n0; col++)
+            Qc[col] = -J0[k + nr * col];
         const double F[2] = {A[0] * Qc[0] + A[2] * Qc[1], A[1] * Qc[0] + A[3] * Qc[1]};
         const double M = Qc[2] - (-p[1] * Qc[0] + p[0] * Qc[1]);
         const double Fn = F[0] * n[0] + F[1] * n[1];
@@ -106,12 +107,14 @@ static void apply_G(const fmb_bodyview_t v[2], const double us[2], const double 
     double J0[2 * n0 + 1], J1[2 * n1 + 1];
     fmb_point_jac(&v[0], us, J0);
     fmb_point_jac(&v[1], ug, J1);
-    for (int i = 0; i < n0; i++) out[i] = J0[2 * i] * w[0] + J0[2 * i + 1] * w[1];
-    for (int i = 0; i < n1; i++) out[n0 + i] = -(J1[2 * i] * w[0] + J1[2 * i + 1] * w[1]);
+    for (int i = 0; i < n0; i++)
+        out[i] = J0[2 * i] * w[0] + J0[2 * i + 1] * w[1];
+    for (int i = 0; i < n1; i++)
+        out[n0 + i] = -(J1[2 * i] * w[0] + J1[2 * i + 1] * w[1]);
 }
 
-void fmb_contact_columns(const fmb_contact_t *c, const fmb_joint_t *j,
-                         const fmb_bodyview_t v[2], double *cols)
+void fmb_contact_columns(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_bodyview_t v[2],
+                         double *cols)
 {
     const int nn = v[0].ndof + v[1].ndof;
     double e[2];
@@ -133,31 +136,36 @@ void fmb_contact_tangent(const fmb_contact_t *c, const fmb_joint_t *j, const fmb
     /* dv/dqd = e^T [J0(u0), -J1(ug0)] */
     double D[nn], g[nn], tmp[nn];
     apply_G(v, j->point[0], ug0, e, D);
-    for (int i = 0; i < nn; i++) g[i] = 0.0;
+    for (int i = 0; i < nn; i++)
+        g[i] = 0.0;
     const double me[2] = {-e[0], -e[1]};
     for (int k = 0; k < FMB_CORNERS; k++) {
         if (F[k] == 0.0) continue;
         double us[2], ug[2];
         face_points(c, j, v, e, k, us, ug);
         apply_G(v, us, ug, me, tmp);
-        for (int i = 0; i < nn; i++) g[i] += F[k] * tmp[i];
+        for (int i = 0; i < nn; i++)
+            g[i] += F[k] * tmp[i];
     }
     /* Q_f = g mu(v): dQ_f/dqd = g dmu D^T */
     for (int col = 0; col < nn; col++)
-        for (int r = 0; r < nn; r++) C[r + (size_t)nn * col] += g[r] * c->dmu * D[col];
+        for (int r = 0; r < nn; r++)
+            C[r + (size_t)nn * col] += g[r] * c->dmu * D[col];
 }
 
 int fmb_contact_mode(const double F[FMB_CORNERS])
 {
     double mx = 0.0;
-    for (int k = 0; k < FMB_CORNERS; k++) mx = fmax(mx, F[k]);
+    for (int k = 0; k < FMB_CORNERS; k++)
+        mx = fmax(mx, F[k]);
     const double tol = 1e-9 * fmax(mx, 1e-300);
     int on[FMB_CORNERS], count = 0;
-    for (int k = 0; k < FMB_CORNERS; k++) count += on[k] = F[k] > tol && F[k] > 0;
+    for (int k = 0; k < FMB_CORNERS; k++)
+        count += on[k] = F[k] > tol && F[k] > 0;
     if (count == 0) return 0;
     if (count == 1) return 1;
     if ((on[0] && on[1]) || (on[2] && on[3])) return 2; /* both corners of one face */
-    return 3;                                             /* diagonal: F1+ with F2-, ... */
+    return 3;                                           /* diagonal: F1+ with F2-, ... */
 }
 
 void fmb_contact_beta_columns(const fmb_contact_t *c, const fmb_joint_t *j,
@@ -188,11 +196,12 @@ double fmb_contact_friction(const fmb_contact_t *c, double per_corner[FMB_CORNER
      * beta[2f] - beta[2f+1], shared by the face's corners by their normal forces
      * (Coulomb) */
     double f = 0.0;
-    for (int face = 0; face < 2;++face) {
+    for (int face = 0; face < 2; ++face) {
         const double *F = c->F + 2 * face;
         const double Nf = F[0] + F[1];
-        const double ff = c->d.model == FMB_FRICTION_COULOMB ? c->beta[2 * face] - c->beta[2 * face + 1]
-                                                             : -c->mu * Nf;
+        const double ff = c->d.model == FMB_FRICTION_COULOMB
+                              ? c->beta[2 * face] - c->beta[2 * face + 1]
+                              : -c->mu * Nf;
         f += ff;
         for (int l = 0; per_corner && l < 2; l++)
             per_corner[2 * face + l] = Nf > 0 ? -ff * F[l] / Nf : 0.0; /* opposing +e */

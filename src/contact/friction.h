@@ -14,15 +14,15 @@
 typedef struct fmb_contact {
     int joint;
     fmb_friction_desc_t d;
-    double z_n, z;     /* LuGre bristle state at t_n and at the current iterate */
-    double v, v_n;     /* relative sliding velocity (slider minus guide) along e, m/s */
-    double mu, dmu;    /* friction coefficient and d mu / d v at the current iterate */
-    double F[FMB_CORNERS]; /* corner normal forces, N (>= 0) */
+    double z_n, z;            /* LuGre bristle state at t_n and at the current iterate */
+    double v, v_n;            /* relative sliding velocity (slider minus guide) along e, m/s */
+    double mu, dmu;           /* friction coefficient and d mu / d v at the current iterate */
+    double F[FMB_CORNERS];    /* corner normal forces, N (>= 0) */
     double beta[4], sigma[2]; /* Coulomb, per face (lower, upper): friction force
                                  (beta[2f] - beta[2f+1]) e on the slider at that face;
                                  sigma: sliding-speed multipliers */
-    double mu_e;           /* Coulomb: coefficient of this step (mu0 after a stick, else mu) */
-    int mode;          /* 0 none, 1 single point, 2 single face, 3 diagonal */
+    double mu_e;              /* Coulomb: coefficient of this step (mu0 after a stick, else mu) */
+    int mode;                 /* 0 none, 1 single point, 2 single face, 3 diagonal */
 } fmb_contact_t;
 
 /* Stribeck curve g(v) = mu + (mu0 - mu) exp(-(|v|/vs)^gamma). */
@@ -42,14 +42,14 @@ void fmb_contact_kinematics(const fmb_joint_t *j, const fmb_bodyview_t v[2], dou
  * N = S lambda_j, S is 2 x nrows (column-major). From the joint's reaction on the slider
  * (force F, moment M about the slider point): F_n = F . n, N1 = (F_n - M/a)/2,
  * N2 = (F_n + M/a)/2. */
-void fmb_contact_normal_map(const fmb_contact_t *c, const fmb_joint_t *j,
-                            const fmb_bodyview_t v[2], double *S);
+void fmb_contact_normal_map(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_bodyview_t v[2],
+                            double *S);
 
 /* Generalized friction forces per unit corner force with the current mu: column k of the
  * (ndof0 + ndof1) x 4 block is the force -mu e applied at corner k's face point (slider)
  * and +mu e on the guide at the same place. */
-void fmb_contact_columns(const fmb_contact_t *c, const fmb_joint_t *j,
-                         const fmb_bodyview_t v[2], double *cols);
+void fmb_contact_columns(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_bodyview_t v[2],
+                         double *cols);
 
 /* Velocity tangent of the friction forces at corner forces F: dQ_f/dqd, block
  * (ndof0 + ndof1)^2 added to C (through d mu / d v only). */

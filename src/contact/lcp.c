@@ -29,7 +29,8 @@
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static void set_msg(char *msg, size_t len, const char *fmt, ...)
+static void
+set_msg(char *msg, size_t len, const char *fmt, ...)
 {
     if (!msg || !len) return;
     va_list ap;
@@ -44,7 +45,8 @@ static double norm_inf_mat(int n, const double *M)
     double best = 0.0;
     for (int i = 0; i < n; i++) {
         double s = 0.0;
-        for (int j = 0; j < n; j++) s += fabs(M[i + (size_t)j * n]);
+        for (int j = 0; j < n; j++)
+            s += fabs(M[i + (size_t)j * n]);
         if (s > best) best = s;
     }
     return best;
@@ -62,7 +64,8 @@ static double norm_inf_vec(int n, const double *v)
 static double row_residual(int n, const double *M, const double *q, const double *z, int i)
 {
     double r = q[i];
-    for (int j = 0; j < n; j++) r += M[i + (size_t)j * n] * z[j];
+    for (int j = 0; j < n; j++)
+        r += M[i + (size_t)j * n] * z[j];
     return r;
 }
 
@@ -109,8 +112,8 @@ static double check_and_clean(int n, const double *M, const double *q, double *z
 }
 
 /* Validate the arguments of the solvers; 0 or FMB_ERR_ARG with a message. */
-static int check_args(int n, const double *M, const double *q, const double *z,
-                      const double *w, char *msg, size_t len)
+static int check_args(int n, const double *M, const double *q, const double *z, const double *w,
+                      char *msg, size_t len)
 {
     if (n < 0 || (n > 0 && (!M || !q || !z || !w))) {
         set_msg(msg, len, "LCP (n = %d): invalid argument", n);
@@ -160,7 +163,8 @@ int fmb_lcp_lemke(int n, const double *M, const double *q, double *z, double *w,
     /* lexicolemke writes z_i, w_i for every basic variable but the artificial z0: an
      * entry left NaN means z0 is still basic, i.e. ray termination or the pivot limit.
      * (Siconos 4.4 reports info = 0 at a ray termination, so info alone is not enough.) */
-    for (int i = 0; i < n; i++) z[i] = w[i] = NAN;
+    for (int i = 0; i < n; i++)
+        z[i] = w[i] = NAN;
     int info = -1;
     lcp_lexicolemke(&lcp, z, w, &info, &opt);
     int pivots = iparam[SICONOS_IPARAM_ITER_DONE];
@@ -233,13 +237,15 @@ static int gauss_solve(int k, double *A, double *b, double tol)
         for (int r = c + 1; r < k; r++) {
             double f = A[r + (size_t)c * k] / piv;
             if (f == 0.0) continue;
-            for (int j = c + 1; j < k; j++) A[r + (size_t)j * k] -= f * A[c + (size_t)j * k];
+            for (int j = c + 1; j < k; j++)
+                A[r + (size_t)j * k] -= f * A[c + (size_t)j * k];
             b[r] -= f * b[c];
         }
     }
     for (int c = k - 1; c >= 0; c--) {
         double s = b[c];
-        for (int j = c + 1; j < k; j++) s -= A[c + (size_t)j * k] * b[j];
+        for (int j = c + 1; j < k; j++)
+            s -= A[c + (size_t)j * k] * b[j];
         b[c] = s / A[c + (size_t)c * k];
     }
     return 0;
@@ -285,7 +291,8 @@ int fmb_lcp_enumerate_all(int n, const double *M, const double *q, double *zs, i
         }
         if (k > 0 && gauss_solve(k, A, b, 64.0 * DBL_EPSILON * k * amax) != 0) continue;
         memset(z, 0, nn * sizeof *z);
-        for (int c = 0; c < k; c++) z[idx[c]] = b[c];
+        for (int c = 0; c < k; c++)
+            z[idx[c]] = b[c];
 
         double zn = norm_inf_vec(n, z);
         double tz = ENUM_FEAS_TOL * zn + zfloor, tw = ENUM_FEAS_TOL * (qs + mn * zn);
@@ -304,7 +311,8 @@ int fmb_lcp_enumerate_all(int n, const double *M, const double *q, double *zs, i
         for (int s = 0; s < nfound && !dup; s++) {
             const double *o = found + (size_t)s * nn;
             double d = 0.0, sc = fmax(zn, norm_inf_vec(n, o));
-            for (int i = 0; i < n; i++) d = fmax(d, fabs(z[i] - o[i]));
+            for (int i = 0; i < n; i++)
+                d = fmax(d, fabs(z[i] - o[i]));
             dup = d <= ENUM_SAME_TOL * sc + zfloor;
         }
         if (dup) continue;

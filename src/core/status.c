@@ -4,8 +4,8 @@
 const char *fmb_status_message(int status)
 {
     switch (status) {
-#define FMB_STATUS_CASE_(name, value, msg)                                                 \
-    case value:                                                                            \
+#define FMB_STATUS_CASE_(name, value, msg)                                                         \
+    case value:                                                                                    \
         return msg;
         FMB_STATUS_LIST(FMB_STATUS_CASE_)
 #undef FMB_STATUS_CASE_
@@ -14,4 +14,7 @@ const char *fmb_status_message(int status)
     }
 }
 
-const char *fmb_version(void) { return FMB_VERSION_STRING; }
+const char *fmb_version(void)
+{
+    return FMB_VERSION_STRING;
+}

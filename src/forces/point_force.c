@@ -13,14 +13,15 @@ static void point_force_value(const fmb_force_t *f, double t, double F[2])
     F[1] = f->fn[1] ? fmb_expr_eval(f->fn[1], t, 0) : 0.0;
 }
 
-static void point_force_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double t,
-                             double *Q0, double *Q1, double *K, double *C)
+static void point_force_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double *Q0,
+                             double *Q1, double *K, double *C)
 {
     (void)Q1, (void)C;
     double F[2], J[2 * v[0].ndof + 1];
     point_force_value(f, t, F);
     fmb_point_jac(&v[0], f->point[0], J);
-    for (int k = 0; k < v[0].ndof; k++) Q0[k] += J[2 * k] * F[0] + J[2 * k + 1] * F[1];
+    for (int k = 0; k < v[0].ndof; k++)
+        Q0[k] += J[2 * k] * F[0] + J[2 * k + 1] * F[1];
     if (K) fmb_point_hess(&v[0], f->point[0], F, K, v[0].ndof + v[1].ndof);
 }
 

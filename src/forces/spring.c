@@ -54,7 +54,8 @@ static void spring_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double 
         Dv[k] = body1 ? Dv[k] : -Dv[k];
         G[k] = body1 ? -G[k] : G[k];
     }
-    for (int k = 0; k < n0; k++) Q0[k] += G[2 * k] * F[0] + G[2 * k + 1] * F[1];
+    for (int k = 0; k < n0; k++)
+        Q0[k] += G[2 * k] * F[0] + G[2 * k + 1] * F[1];
     for (int k = 0; k < n1; k++)
         Q1[k] += G[2 * (n0 + k)] * F[0] + G[2 * (n0 + k) + 1] * F[1];
     if (!K && !C) return;
@@ -105,8 +106,7 @@ static double spring_power(const fmb_force_t *f, const fmb_bodyview_t v[2], doub
 static int spring_check(const fmb_force_t *f, char *msg, size_t len)
 {
     if (f->k < 0 || f->c < 0 || f->l0 < 0) {
-        snprintf(msg, len, "spring '%s': stiffness, damping and rest length must be >= 0",
-                 f->name);
+        snprintf(msg, len, "spring '%s': stiffness, damping and rest length must be >= 0", f->name);
         return FMB_ERR_MODEL;
     }
     if (f->body[0] == f->body[1]) {

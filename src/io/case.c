@@ -82,11 +82,9 @@ static int fail(loader_t *L, const yaml_node_t *at, const char *fmt, ...) FMB_PR
 
 static int fail(loader_t *L, const yaml_node_t *at, const char *fmt, ...)
 {
-    if (L->failed)
-        return FMB_ERR_PARSE;
+    if (L->failed) return FMB_ERR_PARSE;
     L->failed = 1;
-    if (!L->err || L->errlen == 0)
-        return FMB_ERR_PARSE;
+    if (!L->err || L->errlen == 0) return FMB_ERR_PARSE;
     int line = at ? (int)at->start_mark.line + 1 : 1;
     int col = at ? (int)at->start_mark.column + 1 : 1;
     int n = snprintf(L->err, L->errlen, "%s:%d:%d: ", L->c->path, line, col);
@@ -108,8 +106,7 @@ static char *xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;
     char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
+    if (p) memcpy(p, s, n);
     return p;
 }
 
@@ -119,14 +116,12 @@ static const char *pool_str(fmb_case_t *c, const char *s)
     if (c->npool == c->cappool) {
         int cap = c->cappool ? 2 * c->cappool : 32;
         char **p = realloc(c->pool, (size_t)cap * sizeof *p);
-        if (!p)
-            return NULL;
+        if (!p) return NULL;
         c->pool = p;
         c->cappool = cap;
     }
     char *d = xstrdup(s);
-    if (!d)
-        return NULL;
+    if (!d) return NULL;
     c->pool[c->npool++] = d;
     return d;
 }
@@ -143,11 +138,9 @@ static const char *sval(const yaml_node_t *n)
 
 static int is_null(const yaml_node_t *n)
 {
-    if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-        return 0;
+    if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) return 0;
     const char *s = sval(n);
-    return !*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
-           !strcmp(s, "NULL");
+    return !*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") || !strcmp(s, "NULL");
 }
 
 static const char *kind(const yaml_node_t *n)
@@ -176,11 +169,9 @@ static yaml_node_t *seq_item(loader_t *L, const yaml_node_t *n, int k)
 
 static int is_ident(const char *s)
 {
-    if (!(isalpha((unsigned char)*s) || *s == '_'))
-        return 0;
+    if (!(isalpha((unsigned char)*s) || *s == '_')) return 0;
     for (s++; *s; s++)
-        if (!(isalnum((unsigned char)*s) || *s == '_'))
-            return 0;
+        if (!(isalnum((unsigned char)*s) || *s == '_')) return 0;
     return 1;
 }
 
@@ -188,8 +179,7 @@ static int is_ident(const char *s)
 static void list_add(char *buf, size_t len, const char *name)
 {
     size_t used = strlen(buf);
-    if (used + 1 >= len)
-        return;
+    if (used + 1 >= len) return;
     snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
 }
 
@@ -198,10 +188,8 @@ static void list_add(char *buf, size_t len, const char *name)
 static int lib_fail(loader_t *L, const yaml_node_t *at, const char *ctx, const char *name)
 {
     const char *msg = fmb_model_last_error(L->c->model);
-    if (!msg || !*msg)
-        msg = "rejected by the model";
-    if (strstr(msg, name))
-        return fail(L, at, "%s", msg);
+    if (!msg || !*msg) msg = "rejected by the model";
+    if (strstr(msg, name)) return fail(L, at, "%s", msg);
     return fail(L, at, "%s: %s", ctx, msg);
 }
 
@@ -221,8 +209,7 @@ static int check_keys(loader_t *L, const yaml_node_t *map, const char *ctx,
             return fail(L, k, "%s: keys must be scalars, not %s", ctx, kind(k));
         int ok = 0;
         for (int i = 0; allowed[i]; i++)
-            if (!strcmp(sval(k), allowed[i]))
-                ok = 1;
+            if (!strcmp(sval(k), allowed[i])) ok = 1;
         if (!ok) {
             char buf[400] = "";
             for (int i = 0; allowed[i]; i++)
@@ -256,8 +243,7 @@ static int get_string(loader_t *L, const yaml_node_t *map, const char *key, cons
     yaml_node_t *v = get(L, map, key);
     *out = NULL;
     if (!v) {
-        if (required)
-            return fail(L, map, "%s: missing required key '%s'", ctx, key);
+        if (required) return fail(L, map, "%s: missing required key '%s'", ctx, key);
         return 0;
     }
     if (v->type != YAML_SCALAR_NODE)
@@ -272,9 +258,9 @@ static int get_string(loader_t *L, const yaml_node_t *map, const char *key, cons
  * are checked first against its grammar: + - * / ^ (left-associative, binds tighter
  * than unary minus), unary -, parentheses, numbers, names, constants, functions. */
 static const char *const k_functions[] = {
-    "exp",  "log",  "sqrt",  "sin",   "cos",   "tan",   "cot",   "sec",      "csc",
-    "asin", "acos", "atan",  "acot",  "asec",  "acsc",  "sinh",  "cosh",     "tanh",
-    "coth", "sech", "csch",  "asinh", "acosh", "atanh", "acoth", "asech",    "acsch",
+    "exp",  "log",  "sqrt",  "sin",   "cos",      "tan",   "cot",   "sec",   "csc",
+    "asin", "acos", "atan",  "acot",  "asec",     "acsc",  "sinh",  "cosh",  "tanh",
+    "coth", "sech", "csch",  "asinh", "acosh",    "atanh", "acoth", "asech", "acsch",
     "abs",  "step", "delta", "erf",   "nandelta", NULL};
 
 typedef struct xparse {
@@ -323,8 +309,7 @@ static int x_primary(xparse_t *x)
         }
         if (x->s[x->i] == 'e' || x->s[x->i] == 'E') {
             size_t j = x->i + 1;
-            if (x->s[j] == '+' || x->s[j] == '-')
-                j++;
+            if (x->s[j] == '+' || x->s[j] == '-') j++;
             if (isdigit((unsigned char)x->s[j])) {
                 while (isdigit((unsigned char)x->s[j]))
                     j++;
@@ -340,8 +325,7 @@ static int x_primary(xparse_t *x)
         size_t n = x->i - start;
         int fn = 0;
         for (int k = 0; k_functions[k]; k++)
-            if (strlen(k_functions[k]) == n && !strncmp(p, k_functions[k], n))
-                fn = 1;
+            if (strlen(k_functions[k]) == n && !strncmp(p, k_functions[k], n)) fn = 1;
         xspace(x);
         if (x->s[x->i] == '(') {
             if (!fn) {
@@ -349,11 +333,9 @@ static int x_primary(xparse_t *x)
                 return xerr(x, "not a function");
             }
             x->i++;
-            if (x_expr(x))
-                return -1;
+            if (x_expr(x)) return -1;
             xspace(x);
-            if (x->s[x->i] != ')')
-                return xerr(x, "expected ')'");
+            if (x->s[x->i] != ')') return xerr(x, "expected ')'");
             x->i++;
             return 0;
         }
@@ -365,11 +347,9 @@ static int x_primary(xparse_t *x)
     }
     if (*p == '(') {
         x->i++;
-        if (x_expr(x))
-            return -1;
+        if (x_expr(x)) return -1;
         xspace(x);
-        if (x->s[x->i] != ')')
-            return xerr(x, "expected ')'");
+        if (x->s[x->i] != ')') return xerr(x, "expected ')'");
         x->i++;
         return 0;
     }
@@ -378,20 +358,17 @@ static int x_primary(xparse_t *x)
 
 static int x_power(xparse_t *x)
 {
-    if (x_primary(x))
-        return -1;
+    if (x_primary(x)) return -1;
     for (;;) {
         xspace(x);
-        if (x->s[x->i] != '^')
-            return 0;
+        if (x->s[x->i] != '^') return 0;
         x->i++;
         xspace(x);
         while (x->s[x->i] == '-') {
             x->i++;
             xspace(x);
         }
-        if (x_primary(x))
-            return -1;
+        if (x_primary(x)) return -1;
     }
 }
 
@@ -407,31 +384,25 @@ static int x_factor(xparse_t *x)
 
 static int x_term(xparse_t *x)
 {
-    if (x_factor(x))
-        return -1;
+    if (x_factor(x)) return -1;
     for (;;) {
         xspace(x);
         char ch = x->s[x->i];
-        if (ch != '*' && ch != '/')
-            return 0;
+        if (ch != '*' && ch != '/') return 0;
         x->i++;
-        if (x_factor(x))
-            return -1;
+        if (x_factor(x)) return -1;
     }
 }
 
 static int x_expr(xparse_t *x)
 {
-    if (x_term(x))
-        return -1;
+    if (x_term(x)) return -1;
     for (;;) {
         xspace(x);
         char ch = x->s[x->i];
-        if (ch != '+' && ch != '-')
-            return 0;
+        if (ch != '+' && ch != '-') return 0;
         x->i++;
-        if (x_term(x))
-            return -1;
+        if (x_term(x)) return -1;
     }
 }
 
@@ -441,12 +412,11 @@ static void *compile(loader_t *L, const yaml_node_t *at, const char *ctx, const 
     xparse_t x = {text, 0, NULL, 0};
     if (x_expr(&x) == 0) {
         xspace(&x);
-        if (x.s[x.i])
-            xerr(&x, "unexpected character");
+        if (x.s[x.i]) xerr(&x, "unexpected character");
     }
     if (x.msg) {
-        fail(L, at, "%s: cannot parse expression '%s': %s at column %zu of the expression",
-             ctx, text, x.msg, x.at + 1);
+        fail(L, at, "%s: cannot parse expression '%s': %s at column %zu of the expression", ctx,
+             text, x.msg, x.at + 1);
         return NULL;
     }
     char *copy = xstrdup(text);
@@ -456,8 +426,7 @@ static void *compile(loader_t *L, const yaml_node_t *at, const char *ctx, const 
     }
     void *ev = evaluator_create(copy);
     free(copy);
-    if (!ev)
-        fail(L, at, "%s: cannot parse expression '%s'", ctx, text);
+    if (!ev) fail(L, at, "%s: cannot parse expression '%s'", ctx, text);
     return ev;
 }
 
@@ -470,27 +439,25 @@ static int check_names(loader_t *L, const yaml_node_t *at, const char *ctx, cons
     int count;
     evaluator_get_variables(ev, &names, &count);
     for (int k = 0; k < count; k++) {
-        if (allow_t && !strcmp(names[k], "t"))
-            continue;
+        if (allow_t && !strcmp(names[k], "t")) continue;
         int found = 0;
         for (int j = 0; j < nvis; j++)
-            if (!strcmp(names[k], L->c->pname[j]))
-                found = 1;
+            if (!strcmp(names[k], L->c->pname[j])) found = 1;
         if (!found && L->params && L->params->type == YAML_MAPPING_NODE) {
             /* a parameter defined further down */
             for (yaml_node_pair_t *p = L->params->data.mapping.pairs.start;
                  p < L->params->data.mapping.pairs.top; p++) {
                 yaml_node_t *key = node_at(L, p->key);
                 if (key->type == YAML_SCALAR_NODE && !strcmp(sval(key), names[k]))
-                    return fail(L, at, "%s: expression '%s' uses parameter '%s' before its "
+                    return fail(L, at,
+                                "%s: expression '%s' uses parameter '%s' before its "
                                 "definition (line %d); a parameter may use earlier ones only",
                                 ctx, text, names[k], (int)key->start_mark.line + 1);
             }
         }
         if (!found) {
             char buf[300] = "";
-            if (allow_t)
-                list_add(buf, sizeof buf, "t");
+            if (allow_t) list_add(buf, sizeof buf, "t");
             for (int j = 0; j < nvis; j++)
                 list_add(buf, sizeof buf, L->c->pname[j]);
             return fail(L, at, "%s: unknown name '%s' in expression '%s' (known: %s)", ctx,
@@ -518,8 +485,7 @@ static int eval_text(loader_t *L, const yaml_node_t *at, const char *ctx, const 
         }
     }
     void *ev = compile(L, at, ctx, text);
-    if (!ev)
-        return FMB_ERR_PARSE;
+    if (!ev) return FMB_ERR_PARSE;
     int rc = check_names(L, at, ctx, text, ev, nvis, 0);
     if (rc == 0) {
         double v = evaluator_evaluate(ev, nvis, L->c->pname, L->c->pval);
@@ -539,8 +505,7 @@ static int num_node(loader_t *L, const yaml_node_t *v, const char *ctx, const ch
     snprintf(what, sizeof what, "%s: '%s'", ctx, key);
     if (v->type != YAML_SCALAR_NODE)
         return fail(L, v, "%s must be a number or expression, not %s", what, kind(v));
-    if (is_null(v))
-        return fail(L, v, "%s has no value", what);
+    if (is_null(v)) return fail(L, v, "%s has no value", what);
     return eval_text(L, v, what, sval(v), L->c->nparam, out);
 }
 
@@ -549,10 +514,8 @@ static int get_num(loader_t *L, const yaml_node_t *map, const char *key, const c
                    double *out, int *given)
 {
     yaml_node_t *v = get(L, map, key);
-    if (given)
-        *given = v != NULL;
-    if (!v)
-        return 0;
+    if (given) *given = v != NULL;
+    if (!v) return 0;
     return num_node(L, v, ctx, key, out);
 }
 
@@ -566,8 +529,7 @@ static int vec_node(loader_t *L, const yaml_node_t *v, const char *ctx, const ch
         char what[80];
         snprintf(what, sizeof what, "%s[%d]", key, k);
         int rc = num_node(L, seq_item(L, v, k), ctx, what, &out[k]);
-        if (rc)
-            return rc;
+        if (rc) return rc;
     }
     return 0;
 }
@@ -576,10 +538,8 @@ static int get_vec(loader_t *L, const yaml_node_t *map, const char *key, const c
                    double *out, int *given)
 {
     yaml_node_t *v = get(L, map, key);
-    if (given)
-        *given = v != NULL;
-    if (!v)
-        return 0;
+    if (given) *given = v != NULL;
+    if (!v) return 0;
     return vec_node(L, v, ctx, key, n, out);
 }
 
@@ -589,8 +549,7 @@ static int time_expr(loader_t *L, const yaml_node_t *map, const char *key, const
 {
     yaml_node_t *v = get(L, map, key);
     if (!v) {
-        if (required)
-            return fail(L, map, "%s: missing required key '%s'", ctx, key);
+        if (required) return fail(L, map, "%s: missing required key '%s'", ctx, key);
         *out = dflt;
         return 0;
     }
@@ -599,12 +558,10 @@ static int time_expr(loader_t *L, const yaml_node_t *map, const char *key, const
     if (v->type != YAML_SCALAR_NODE)
         return fail(L, v, "%s must be an expression of t, not %s", what, kind(v));
     void *ev = compile(L, v, what, sval(v));
-    if (!ev)
-        return FMB_ERR_PARSE;
+    if (!ev) return FMB_ERR_PARSE;
     int rc = check_names(L, v, what, sval(v), ev, L->c->nparam, 1);
     evaluator_destroy(ev);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     *out = pool_str(L->c, sval(v));
     return *out ? 0 : nomem(L, v);
 }
@@ -614,8 +571,7 @@ static int time_expr(loader_t *L, const yaml_node_t *map, const char *key, const
 static int find_param(const fmb_case_t *c, const char *name)
 {
     for (int k = 0; k < c->nparam; k++)
-        if (!strcmp(c->pname[k], name))
-            return k;
+        if (!strcmp(c->pname[k], name)) return k;
     return -1;
 }
 
@@ -623,15 +579,12 @@ static int find_param(const fmb_case_t *c, const char *name)
 static int reserved_name(const char *name)
 {
     for (int k = 0; k_functions[k]; k++)
-        if (!strcmp(name, k_functions[k]))
-            return 1;
+        if (!strcmp(name, k_functions[k])) return 1;
     char *copy = xstrdup(name);
-    if (!copy)
-        return 0;
+    if (!copy) return 0;
     void *ev = evaluator_create(copy);
     free(copy);
-    if (!ev)
-        return 1;
+    if (!ev) return 1;
     char **names;
     int count;
     evaluator_get_variables(ev, &names, &count);
@@ -647,8 +600,7 @@ static int load_parameters(loader_t *L, const yaml_node_t *sec, const char *cons
     L->params = sec;
     if (sec) {
         if (sec->type != YAML_MAPPING_NODE)
-            return fail(L, sec, "'parameters' must be a mapping of name: value, not %s",
-                        kind(sec));
+            return fail(L, sec, "'parameters' must be a mapping of name: value, not %s", kind(sec));
         n = (int)(sec->data.mapping.pairs.top - sec->data.mapping.pairs.start);
     }
     for (int j = 0; j < n; j++) {
@@ -683,8 +635,7 @@ static int load_parameters(loader_t *L, const yaml_node_t *sec, const char *cons
         int found = -1;
         for (int j = 0; j < n; j++) {
             const char *name = sval(node_at(L, sec->data.mapping.pairs.start[j].key));
-            if (strlen(name) == (size_t)(e - b) && !strncmp(name, b, (size_t)(e - b)))
-                found = j;
+            if (strlen(name) == (size_t)(e - b) && !strncmp(name, b, (size_t)(e - b))) found = j;
         }
         if (found < 0) {
             char buf[300] = "";
@@ -706,8 +657,10 @@ static int load_parameters(loader_t *L, const yaml_node_t *sec, const char *cons
             break;
         }
         if (!strcmp(name, "t") || reserved_name(name)) {
-            rc = fail(L, k, "parameter name '%s' is reserved (t, or a constant or function of "
-                      "the expression language)", name);
+            rc = fail(L, k,
+                      "parameter name '%s' is reserved (t, or a constant or function of "
+                      "the expression language)",
+                      name);
             break;
         }
         if (find_param(c, name) >= 0) {
@@ -717,8 +670,7 @@ static int load_parameters(loader_t *L, const yaml_node_t *sec, const char *cons
         char ctx[160];
         double val = 0;
         if (ov_val[j]) {
-            snprintf(ctx, sizeof ctx, "parameter '%s' (override '%s=%s')", name, name,
-                     ov_val[j]);
+            snprintf(ctx, sizeof ctx, "parameter '%s' (override '%s=%s')", name, name, ov_val[j]);
             rc = eval_text(L, v, ctx, ov_val[j], j, &val);
         } else {
             snprintf(ctx, sizeof ctx, "parameter '%s'", name);
@@ -729,8 +681,7 @@ static int load_parameters(loader_t *L, const yaml_node_t *sec, const char *cons
             else
                 rc = eval_text(L, v, ctx, sval(v), j, &val);
         }
-        if (rc)
-            break;
+        if (rc) break;
         c->pname[j] = (char *)pool_str(c, name);
         if (!c->pname[j]) {
             rc = nomem(L, k);
@@ -740,48 +691,44 @@ static int load_parameters(loader_t *L, const yaml_node_t *sec, const char *cons
         c->nparam = j + 1;
     }
     free(ov_val);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     for (int j = 0; j < c->nparam; j++) {
         int r = fmb_model_set_param(c->model, c->pname[j], c->pval[j]);
         if (r < 0)
-            return fail(L, node_at(L, sec->data.mapping.pairs.start[j].key),
-                        "parameter '%s': %s", c->pname[j], fmb_model_last_error(c->model));
+            return fail(L, node_at(L, sec->data.mapping.pairs.start[j].key), "parameter '%s': %s",
+                        c->pname[j], fmb_model_last_error(c->model));
     }
     return 0;
 }
 
 /* ------------------------------------------------------------------ solver */
 
-static int get_int(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx,
-                   int min, int *out)
+static int get_int(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx, int min,
+                   int *out)
 {
     double v;
     int given;
     int rc = get_num(L, map, key, ctx, &v, &given);
-    if (rc || !given)
-        return rc;
+    if (rc || !given) return rc;
     if (v != floor(v) || v < min || v > 1e9)
-        return fail(L, get(L, map, key), "%s: '%s' must be an integer >= %d, got %g", ctx, key,
-                    min, v);
+        return fail(L, get(L, map, key), "%s: '%s' must be an integer >= %d, got %g", ctx, key, min,
+                    v);
     *out = (int)v;
     return 0;
 }
 
 static int load_solver(loader_t *L, const yaml_node_t *sec)
 {
-    static const char *const keys[] = {"integrator", "alpha", "beta", "gamma", "rho_inf",
-                                       "h", "t_end", "output_every", "max_newton",
-                                       "halving", "rtol", "atol", "phi_tol", "ordering",
-                                       "reuse_jacobian", NULL};
+    static const char *const keys[] = {"integrator", "alpha",    "beta",           "gamma",
+                                       "rho_inf",    "h",        "t_end",          "output_every",
+                                       "max_newton", "halving",  "rtol",           "atol",
+                                       "phi_tol",    "ordering", "reuse_jacobian", NULL};
     fmb_sim_options_t *o = &L->c->opts;
     const char *ctx = "solver";
     int rc = check_keys(L, sec, ctx, keys);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     const char *integ;
-    if ((rc = get_string(L, sec, "integrator", ctx, 0, &integ)))
-        return rc;
+    if ((rc = get_string(L, sec, "integrator", ctx, 0, &integ))) return rc;
     if (integ) {
         if (!strcmp(integ, "hht"))
             o->integrator = FMB_HHT;
@@ -796,9 +743,8 @@ static int load_solver(loader_t *L, const yaml_node_t *sec)
                         integ);
     }
     /* each integrator's own parameters */
-    static const char *const params[][3] = {{"alpha", NULL, NULL},
-                                            {"beta", "gamma", NULL},
-                                            {"rho_inf", NULL, NULL}};
+    static const char *const params[][3] = {
+        {"alpha", NULL, NULL}, {"beta", "gamma", NULL}, {"rho_inf", NULL, NULL}};
     static const char *const owner[] = {"hht", "newmark", "generalized_alpha"};
     for (int g = 0; g < 3; g++) {
         if (g == (int)o->integrator) continue;
@@ -808,8 +754,7 @@ static int load_solver(loader_t *L, const yaml_node_t *sec)
                             "solver: '%s' applies to integrator %s only", params[g][k], owner[g]);
     }
     const char *ord;
-    if ((rc = get_string(L, sec, "ordering", ctx, 0, &ord)))
-        return rc;
+    if ((rc = get_string(L, sec, "ordering", ctx, 0, &ord))) return rc;
     if (ord) {
         if (!strcmp(ord, "amd"))
             o->ordering = FMB_ORDERING_AMD;
@@ -837,10 +782,8 @@ static int load_solver(loader_t *L, const yaml_node_t *sec)
     for (size_t k = 0; k < sizeof reals / sizeof reals[0]; k++) {
         double v;
         int given;
-        if ((rc = get_num(L, sec, reals[k].key, ctx, &v, &given)))
-            return rc;
-        if (!given)
-            continue;
+        if ((rc = get_num(L, sec, reals[k].key, ctx, &v, &given))) return rc;
+        if (!given) continue;
         if ((reals[k].lo_open ? v <= reals[k].lo : v < reals[k].lo) || v > reals[k].hi) {
             char range[80];
             if (isinf(reals[k].hi))
@@ -868,24 +811,21 @@ static int load_solver(loader_t *L, const yaml_node_t *sec)
 static int find_body(loader_t *L, const char *name)
 {
     for (int k = 0; k < L->nb; k++)
-        if (!strcmp(L->binfo[k].name, name))
-            return k;
+        if (!strcmp(L->binfo[k].name, name)) return k;
     return -1;
 }
 
-static int add_point(loader_t *L, body_info_t *b, const yaml_node_t *at, const char *name,
-                     double x, double y, const char *origin)
+static int add_point(loader_t *L, body_info_t *b, const yaml_node_t *at, const char *name, double x,
+                     double y, const char *origin)
 {
     for (int k = 0; k < b->npts; k++)
         if (!strcmp(b->pts[k].name, name))
             return fail(L, at, "body '%s': duplicate point '%s'%s", b->name, name, origin);
     point_t *p = realloc(b->pts, (size_t)(b->npts + 1) * sizeof *p);
-    if (!p)
-        return nomem(L, at);
+    if (!p) return nomem(L, at);
     b->pts = p;
     p[b->npts].name = pool_str(L->c, name);
-    if (!p[b->npts].name)
-        return nomem(L, at);
+    if (!p[b->npts].name) return nomem(L, at);
     p[b->npts].xy[0] = x;
     p[b->npts].xy[1] = y;
     b->npts++;
@@ -898,8 +838,7 @@ static int user_points(loader_t *L, const yaml_node_t *m, const char *ctx, body_
                        const char *note)
 {
     yaml_node_t *pts = get(L, m, "points");
-    if (!pts)
-        return 0;
+    if (!pts) return 0;
     if (pts->type != YAML_MAPPING_NODE)
         return fail(L, pts, "%s: 'points' must be a mapping of name: [x, y], not %s", ctx,
                     kind(pts));
@@ -910,8 +849,7 @@ static int user_points(loader_t *L, const yaml_node_t *m, const char *ctx, body_
             return fail(L, k, "%s: point names must be non-empty scalars", ctx);
         int own = 0;
         for (int j = 0; j < bi->npts; j++)
-            if (!strcmp(bi->pts[j].name, sval(k)))
-                own = 1;
+            if (!strcmp(bi->pts[j].name, sval(k))) own = 1;
         double xy[2];
         int rc;
         if ((rc = vec_node(L, node_at(L, p->value), ctx, sval(k), 2, xy)) ||
@@ -926,8 +864,8 @@ static int register_points(loader_t *L, const yaml_node_t *m, const char *ctx,
                            const body_info_t *bi, int from)
 {
     for (int k = from; k < bi->npts; k++) {
-        int r = fmb_model_add_body_point(L->c->model, bi->index, bi->pts[k].name,
-                                         bi->pts[k].xy[0], bi->pts[k].xy[1]);
+        int r = fmb_model_add_body_point(L->c->model, bi->index, bi->pts[k].name, bi->pts[k].xy[0],
+                                         bi->pts[k].xy[1]);
         if (r < 0)
             return fail(L, m, "%s: point '%s': %s", ctx, bi->pts[k].name,
                         fmb_model_last_error(L->c->model));
@@ -941,24 +879,19 @@ static int get_positive(loader_t *L, const yaml_node_t *map, const char *key, co
 {
     int has;
     int rc = get_num(L, map, key, ctx, out, &has);
-    if (given)
-        *given = has;
-    if (rc)
-        return rc;
-    if (!has)
-        return required ? fail(L, map, "%s: missing required key '%s'", ctx, key) : 0;
+    if (given) *given = has;
+    if (rc) return rc;
+    if (!has) return required ? fail(L, map, "%s: missing required key '%s'", ctx, key) : 0;
     if (!(*out > 0))
         return fail(L, get(L, map, key), "%s: '%s' must be positive, got %g", ctx, key, *out);
     return 0;
 }
 
 /* true/false (also yes/no, on/off, 1/0). */
-static int get_bool(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx,
-                    int *out)
+static int get_bool(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx, int *out)
 {
     yaml_node_t *v = get(L, map, key);
-    if (!v)
-        return 0;
+    if (!v) return 0;
     static const char *const t[] = {"true", "True", "TRUE", "yes", "Yes", "on", "1", NULL};
     static const char *const f[] = {"false", "False", "FALSE", "no", "No", "off", "0", NULL};
     if (v->type == YAML_SCALAR_NODE) {
@@ -979,8 +912,7 @@ static int get_bool(loader_t *L, const yaml_node_t *map, const char *key, const 
 }
 
 /* section: {circle: d} | {rectangle: [b, h]} | {A: .., I: ..} -> A, I. */
-static int beam_section(loader_t *L, const yaml_node_t *sec, const char *ctx, double *A,
-                        double *I)
+static int beam_section(loader_t *L, const yaml_node_t *sec, const char *ctx, double *A, double *I)
 {
     static const char *const keys[] = {"circle", "rectangle", "A", "I", NULL};
     static const char *const forms =
@@ -990,8 +922,7 @@ static int beam_section(loader_t *L, const yaml_node_t *sec, const char *ctx, do
     if (sec->type != YAML_MAPPING_NODE)
         return fail(L, sec, "%s must be a mapping, one of %s, not %s", sctx, forms, kind(sec));
     int rc = check_keys(L, sec, sctx, keys);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     yaml_node_t *ci = get(L, sec, "circle"), *re = get(L, sec, "rectangle");
     yaml_node_t *a = get(L, sec, "A"), *in = get(L, sec, "I");
     int forms_given = (ci != NULL) + (re != NULL) + (a || in);
@@ -1001,16 +932,14 @@ static int beam_section(loader_t *L, const yaml_node_t *sec, const char *ctx, do
     const double pi = 3.14159265358979323846;
     if (ci) {
         double d;
-        if ((rc = get_positive(L, sec, "circle", sctx, 1, &d, NULL)))
-            return rc;
+        if ((rc = get_positive(L, sec, "circle", sctx, 1, &d, NULL))) return rc;
         *A = pi * d * d / 4;
         *I = pi * d * d * d * d / 64;
         return 0;
     }
     if (re) {
         double bh[2];
-        if ((rc = vec_node(L, re, sctx, "rectangle", 2, bh)))
-            return rc;
+        if ((rc = vec_node(L, re, sctx, "rectangle", 2, bh))) return rc;
         if (!(bh[0] > 0) || !(bh[1] > 0))
             return fail(L, re, "%s: rectangle [b, h] needs positive sides, got [%g, %g]", sctx,
                         bh[0], bh[1]);
@@ -1052,9 +981,9 @@ static int keep_array(loader_t *L, const yaml_node_t *at, double *x)
 static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, const char *ctx)
 {
     static const char *const rigid_keys[] = {"mass", "inertia", "com", "bar", NULL};
-    static const char *const bkeys[] = {"E",         "rho",       "section",        "length",
-                                        "elements",  "mesh",      "reference",      "rotary_inertia",
-                                        "damping",   "rigid",     NULL};
+    static const char *const bkeys[] = {"E",        "rho",   "section",   "length",
+                                        "elements", "mesh",  "reference", "rotary_inertia",
+                                        "damping",  "rigid", NULL};
     fmb_case_t *c = L->c;
     int rc;
     for (int k = 0; rigid_keys[k]; k++) {
@@ -1063,16 +992,17 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
              p++) {
             yaml_node_t *key = node_at(L, p->key);
             if (!strcmp(sval(key), rigid_keys[k]))
-                return fail(L, key, "%s: '%s' cannot be mixed with 'beam' (a beam's mass and "
+                return fail(L, key,
+                            "%s: '%s' cannot be mixed with 'beam' (a beam's mass and "
                             "inertia come from E, rho, section and length; to build it rigid "
-                            "set 'rigid' in the beam)", ctx, rigid_keys[k]);
+                            "set 'rigid' in the beam)",
+                            ctx, rigid_keys[k]);
         }
     }
     yaml_node_t *bm = get(L, m, "beam");
     char bctx[200];
     snprintf(bctx, sizeof bctx, "beam '%s'", name);
-    if ((rc = check_keys(L, bm, bctx, bkeys)))
-        return rc;
+    if ((rc = check_keys(L, bm, bctx, bkeys))) return rc;
     fmb_beam_desc_t d;
     memset(&d, 0, sizeof d);
     d.line = (int)m->start_mark.line + 1;
@@ -1080,17 +1010,14 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
         (rc = get_positive(L, bm, "rho", bctx, 1, &d.rho, NULL)))
         return rc;
     yaml_node_t *sec = get(L, bm, "section");
-    if (!sec)
-        return fail(L, bm, "%s: missing required key 'section'", bctx);
-    if ((rc = beam_section(L, sec, bctx, &d.area, &d.inertia)))
-        return rc;
+    if (!sec) return fail(L, bm, "%s: missing required key 'section'", bctx);
+    if ((rc = beam_section(L, sec, bctx, &d.area, &d.inertia))) return rc;
 
     /* nodes: length + elements, or mesh */
     yaml_node_t *mesh = get(L, bm, "mesh"), *elems = get(L, bm, "elements");
     double len = 0;
     int has_len;
-    if ((rc = get_positive(L, bm, "length", bctx, 0, &len, &has_len)))
-        return rc;
+    if ((rc = get_positive(L, bm, "length", bctx, 0, &len, &has_len))) return rc;
     double *x = NULL;
     int nn = 0;
     if (mesh && elems)
@@ -1098,52 +1025,47 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
                     bctx);
     if (mesh) {
         const char *mp;
-        if ((rc = get_string(L, bm, "mesh", bctx, 1, &mp)))
-            return rc;
+        if ((rc = get_string(L, bm, "mesh", bctx, 1, &mp))) return rc;
         size_t dl = mp[0] == '/' ? 0 : dir_len(c->path);
         size_t need = dl + strlen(mp) + 1;
         char *full = malloc(need);
-        if (!full)
-            return nomem(L, mesh);
+        if (!full) return nomem(L, mesh);
         snprintf(full, need, "%.*s%s", (int)dl, c->path, mp);
         char merr[600];
         rc = fmb_mesh_read_line(full, &x, &nn, merr, sizeof merr);
         free(full);
-        if (rc)
-            return fail(L, mesh, "%s: mesh: %s", bctx, merr);
-        if ((rc = keep_array(L, mesh, x)))
-            return rc;
+        if (rc) return fail(L, mesh, "%s: mesh: %s", bctx, merr);
+        if ((rc = keep_array(L, mesh, x))) return rc;
         if (has_len && fabs(x[nn - 1] - len) > 1e-6 * len)
-            return fail(L, get(L, bm, "length"), "%s: 'length' %g does not match the mesh "
-                        "length %.9g", bctx, len, x[nn - 1]);
+            return fail(L, get(L, bm, "length"),
+                        "%s: 'length' %g does not match the mesh "
+                        "length %.9g",
+                        bctx, len, x[nn - 1]);
     } else {
         if (!elems)
-            return fail(L, bm, "%s: give the nodes: 'length' and 'elements' (uniform), or "
-                        "'mesh' (a Gmsh file)", bctx);
-        if (!has_len)
-            return fail(L, bm, "%s: 'elements' needs 'length'", bctx);
+            return fail(L, bm,
+                        "%s: give the nodes: 'length' and 'elements' (uniform), or "
+                        "'mesh' (a Gmsh file)",
+                        bctx);
+        if (!has_len) return fail(L, bm, "%s: 'elements' needs 'length'", bctx);
         int ne = 0;
-        if ((rc = get_int(L, bm, "elements", bctx, 1, &ne)))
-            return rc;
+        if ((rc = get_int(L, bm, "elements", bctx, 1, &ne))) return rc;
         if (ne > 100000)
             return fail(L, elems, "%s: 'elements' %d is too many (at most 100000)", bctx, ne);
         nn = ne + 1;
         x = malloc((size_t)nn * sizeof *x);
-        if (!x)
-            return nomem(L, elems);
+        if (!x) return nomem(L, elems);
         for (int k = 0; k < nn; k++)
             x[k] = len * k / ne;
         x[ne] = len;
-        if ((rc = keep_array(L, elems, x)))
-            return rc;
+        if ((rc = keep_array(L, elems, x))) return rc;
     }
     d.nnodes = nn;
     d.x = x;
     const double L0 = x[nn - 1] - x[0];
 
     const char *ref;
-    if ((rc = get_string(L, bm, "reference", bctx, 0, &ref)))
-        return rc;
+    if ((rc = get_string(L, bm, "reference", bctx, 0, &ref))) return rc;
     d.reference = FMB_BEAM_SIMPLY_SUPPORTED;
     if (ref) {
         if (!strcmp(ref, "simply_supported"))
@@ -1151,11 +1073,12 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
         else if (!strcmp(ref, "cantilever"))
             d.reference = FMB_BEAM_CANTILEVER;
         else
-            return fail(L, get(L, bm, "reference"), "%s: unknown reference '%s' (allowed: "
-                        "simply_supported, cantilever)", bctx, ref);
+            return fail(L, get(L, bm, "reference"),
+                        "%s: unknown reference '%s' (allowed: "
+                        "simply_supported, cantilever)",
+                        bctx, ref);
     }
-    if ((rc = get_bool(L, bm, "rotary_inertia", bctx, &d.rotary_inertia)))
-        return rc;
+    if ((rc = get_bool(L, bm, "rotary_inertia", bctx, &d.rotary_inertia))) return rc;
     yaml_node_t *damp = get(L, bm, "damping");
     if (damp) {
         static const char *const dkeys[] = {"alpha", "beta", NULL};
@@ -1170,14 +1093,12 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
                         d.damping_alpha, d.damping_beta);
     }
     double rigid = 0;
-    if ((rc = get_num(L, bm, "rigid", bctx, &rigid, NULL)))
-        return rc;
+    if ((rc = get_num(L, bm, "rigid", bctx, &rigid, NULL))) return rc;
     if ((rc = get_vec(L, m, "pose", ctx, 3, d.pose, NULL)) ||
         (rc = get_vec(L, m, "velocity", ctx, 3, d.vel, NULL)))
         return rc;
     d.name = pool_str(c, name);
-    if (!d.name)
-        return nomem(L, m);
+    if (!d.name) return nomem(L, m);
 
     body_info_t *bi = &L->binfo[L->nb];
     memset(bi, 0, sizeof *bi);
@@ -1189,8 +1110,7 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
     for (int k = 0; k < nn; k++) {
         char pn[32];
         snprintf(pn, sizeof pn, "n%d", k);
-        if ((rc = add_point(L, bi, m, pn, x[k], 0, "")))
-            return rc;
+        if ((rc = add_point(L, bi, m, pn, x[k], 0, ""))) return rc;
     }
     const int model_has = bi->beam == 1 ? nn : 0;
     if ((rc = add_point(L, bi, m, "start", x[0], 0, "")) ||
@@ -1216,11 +1136,9 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
     } else {
         idx = fmb_model_add_beam(c->model, &d);
     }
-    if (idx < 0)
-        return lib_fail(L, m, ctx, name);
+    if (idx < 0) return lib_fail(L, m, ctx, name);
     bi->index = idx;
-    if ((rc = register_points(L, m, ctx, bi, model_has)))
-        return rc;
+    if ((rc = register_points(L, m, ctx, bi, model_has))) return rc;
     c->beams[c->nbodies] = d;
     c->beam_kind[c->nbodies] = bi->beam;
     c->bodies[c->nbodies++] = bd;
@@ -1229,45 +1147,37 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
 
 static int load_body(loader_t *L, const yaml_node_t *m)
 {
-    static const char *const keys[] = {"name",     "mass",     "inertia", "com", "bar",
-                                       "pose",     "velocity", "points",  "beam", NULL};
+    static const char *const keys[] = {"name", "mass",     "inertia", "com",  "bar",
+                                       "pose", "velocity", "points",  "beam", NULL};
     fmb_case_t *c = L->c;
     int rc = check_keys(L, m, "body", keys);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     const char *name;
-    if ((rc = get_string(L, m, "name", "body", 1, &name)))
-        return rc;
+    if ((rc = get_string(L, m, "name", "body", 1, &name))) return rc;
     char ctx[160];
     snprintf(ctx, sizeof ctx, "body '%s'", name);
     if (find_body(L, name) >= 0)
         return fail(L, get(L, m, "name"), "duplicate body name '%s'%s", name,
                     strcmp(name, "ground") ? "" : " ('ground' is body 0)");
 
-    if (get(L, m, "beam"))
-        return load_beam_body(L, m, name, ctx);
+    if (get(L, m, "beam")) return load_beam_body(L, m, name, ctx);
 
     fmb_body_desc_t d;
     memset(&d, 0, sizeof d);
     d.line = (int)m->start_mark.line + 1;
     int has_mass, has_inertia, has_com, has_bar;
     double bar = 0;
-    if ((rc = get_num(L, m, "mass", ctx, &d.mass, &has_mass)))
-        return rc;
-    if (!has_mass)
-        return fail(L, m, "%s: missing required key 'mass'", ctx);
+    if ((rc = get_num(L, m, "mass", ctx, &d.mass, &has_mass))) return rc;
+    if (!has_mass) return fail(L, m, "%s: missing required key 'mass'", ctx);
     if (d.mass <= 0)
         return fail(L, get(L, m, "mass"), "%s: mass must be positive, got %g", ctx, d.mass);
-    if ((rc = get_num(L, m, "bar", ctx, &bar, &has_bar)))
-        return rc;
+    if ((rc = get_num(L, m, "bar", ctx, &bar, &has_bar))) return rc;
     if (has_bar && bar <= 0)
         return fail(L, get(L, m, "bar"), "%s: zero-length link: bar length must be > 0, got %g",
                     ctx, bar);
-    if ((rc = get_num(L, m, "inertia", ctx, &d.inertia, &has_inertia)))
-        return rc;
+    if ((rc = get_num(L, m, "inertia", ctx, &d.inertia, &has_inertia))) return rc;
     if (!has_inertia) {
-        if (!has_bar)
-            return fail(L, m, "%s: missing required key 'inertia' (or give 'bar')", ctx);
+        if (!has_bar) return fail(L, m, "%s: missing required key 'inertia' (or give 'bar')", ctx);
         d.inertia = d.mass * bar * bar / 12.0;
     }
     if (d.inertia <= 0)
@@ -1282,8 +1192,7 @@ static int load_body(loader_t *L, const yaml_node_t *m)
         (rc = get_vec(L, m, "velocity", ctx, 3, d.vel, NULL)))
         return rc;
     d.name = pool_str(c, name);
-    if (!d.name)
-        return nomem(L, m);
+    if (!d.name) return nomem(L, m);
 
     body_info_t *bi = &L->binfo[L->nb];
     memset(bi, 0, sizeof *bi);
@@ -1299,11 +1208,9 @@ static int load_body(loader_t *L, const yaml_node_t *m)
         return rc;
 
     int idx = fmb_model_add_body(c->model, &d);
-    if (idx < 0)
-        return lib_fail(L, m, ctx, name);
+    if (idx < 0) return lib_fail(L, m, ctx, name);
     bi->index = idx;
-    if ((rc = register_points(L, m, ctx, bi, 0)))
-        return rc;
+    if ((rc = register_points(L, m, ctx, bi, 0))) return rc;
     c->bodies[c->nbodies++] = d;
     return 0;
 }
@@ -1328,8 +1235,7 @@ static int body_ref(loader_t *L, const yaml_node_t *n, const char *ctx, int *bi)
 static int point_ref(loader_t *L, const yaml_node_t *n, const char *ctx, int bi, double xy[2])
 {
     const body_info_t *b = &L->binfo[bi];
-    if (n->type == YAML_SEQUENCE_NODE)
-        return vec_node(L, n, ctx, "point", 2, xy);
+    if (n->type == YAML_SEQUENCE_NODE) return vec_node(L, n, ctx, "point", 2, xy);
     if (n->type != YAML_SCALAR_NODE)
         return fail(L, n, "%s: a point name or [x, y] is expected, not %s", ctx, kind(n));
     for (int k = 0; k < b->npts; k++)
@@ -1342,8 +1248,10 @@ static int point_ref(loader_t *L, const yaml_node_t *n, const char *ctx, int bi,
     for (int k = 0; k < b->npts; k++)
         list_add(buf, sizeof buf, b->pts[k].name);
     if (bi == 0)
-        return fail(L, n, "%s: unknown point '%s' on body 'ground' (ground points are given as "
-                    "[x, y])", ctx, sval(n));
+        return fail(L, n,
+                    "%s: unknown point '%s' on body 'ground' (ground points are given as "
+                    "[x, y])",
+                    ctx, sval(n));
     return fail(L, n, "%s: unknown point '%s' on body '%s' (points: %s)", ctx, sval(n), b->name,
                 *buf ? buf : "none");
 }
@@ -1356,8 +1264,7 @@ static int body_pair(loader_t *L, const yaml_node_t *m, const char *ctx, int min
     yaml_node_t *bs = get(L, m, "bodies"), *ps = get(L, m, "points");
     bi[0] = bi[1] = 0;
     memset(pt, 0, 4 * sizeof(double));
-    if (!bs)
-        return fail(L, m, "%s: missing required key 'bodies'", ctx);
+    if (!bs) return fail(L, m, "%s: missing required key 'bodies'", ctx);
     if (bs->type != YAML_SEQUENCE_NODE || seq_len(bs) < min_n || seq_len(bs) > 2)
         return fail(L, bs, "%s: 'bodies' must be a sequence of %s body names, not %s", ctx,
                     min_n == 2 ? "2" : "1 or 2",
@@ -1365,19 +1272,18 @@ static int body_pair(loader_t *L, const yaml_node_t *m, const char *ctx, int min
     int n = seq_len(bs);
     for (int k = 0; k < n; k++) {
         int rc = body_ref(L, seq_item(L, bs, k), ctx, &bi[k]);
-        if (rc)
-            return rc;
+        if (rc) return rc;
     }
     if (ps) {
         if (ps->type != YAML_SEQUENCE_NODE || seq_len(ps) != n)
-            return fail(L, ps, "%s: 'points' must be a sequence of %d entries (one per body), "
-                        "not %s", ctx, n,
-                        ps->type == YAML_SEQUENCE_NODE ? "a sequence of another length"
-                                                       : kind(ps));
+            return fail(L, ps,
+                        "%s: 'points' must be a sequence of %d entries (one per body), "
+                        "not %s",
+                        ctx, n,
+                        ps->type == YAML_SEQUENCE_NODE ? "a sequence of another length" : kind(ps));
         for (int k = 0; k < n; k++) {
             int rc = point_ref(L, seq_item(L, ps, k), ctx, bi[k], pt[k]);
-            if (rc)
-                return rc;
+            if (rc) return rc;
         }
     }
     return 0;
@@ -1387,11 +1293,10 @@ static int body_pair(loader_t *L, const yaml_node_t *m, const char *ctx, int min
 static int same_body(loader_t *L, const yaml_node_t *m, const char *ctx, const int bi[2],
                      double pt[2][2])
 {
-    if (bi[0] != bi[1])
-        return 0;
+    if (bi[0] != bi[1]) return 0;
     if (hypot(pt[0][0] - pt[1][0], pt[0][1] - pt[1][1]) <= 1e-12)
-        return fail(L, m, "%s: zero-length link: both points are the same point of body '%s'",
-                    ctx, L->binfo[bi[0]].name);
+        return fail(L, m, "%s: zero-length link: both points are the same point of body '%s'", ctx,
+                    L->binfo[bi[0]].name);
     return fail(L, m, "%s: connects body '%s' to itself", ctx, L->binfo[bi[0]].name);
 }
 
@@ -1401,18 +1306,15 @@ static int same_body(loader_t *L, const yaml_node_t *m, const char *ctx, const i
 static int load_friction(loader_t *L, const yaml_node_t *fn, const char *ctx,
                          fmb_friction_desc_t *f)
 {
-    static const char *const keys[] = {"model", "a",  "b",      "mu",     "mu0",     "sigma0",
+    static const char *const keys[] = {"model",  "a",      "b",  "mu",    "mu0",     "sigma0",
                                        "sigma1", "sigma2", "vs", "gamma", "v_stick", NULL};
-    static const char *const lugre_only[] = {"sigma0", "sigma1", "sigma2", "vs", "gamma",
-                                             NULL};
+    static const char *const lugre_only[] = {"sigma0", "sigma1", "sigma2", "vs", "gamma", NULL};
     char fctx[200];
     snprintf(fctx, sizeof fctx, "%s: friction", ctx);
     int rc = check_keys(L, fn, fctx, keys);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     const char *model;
-    if ((rc = get_string(L, fn, "model", fctx, 1, &model)))
-        return rc;
+    if ((rc = get_string(L, fn, "model", fctx, 1, &model))) return rc;
     /* defaults: seed 000's LuGre parameters, stick flag below 0.1 mm/s */
     memset(f, 0, sizeof *f);
     f->mu = 0.56;
@@ -1431,27 +1333,26 @@ static int load_friction(loader_t *L, const yaml_node_t *fn, const char *ctx,
         f->model = FMB_FRICTION_NONE;
     else
         return fail(L, get(L, fn, "model"),
-                    "%s: unknown friction model '%s' (allowed: lugre, coulomb, none)", fctx,
-                    model);
+                    "%s: unknown friction model '%s' (allowed: lugre, coulomb, none)", fctx, model);
     if (f->model == FMB_FRICTION_COULOMB)
         for (int k = 0; lugre_only[k]; k++)
             if (get(L, fn, lugre_only[k]))
-                return fail(L, get(L, fn, lugre_only[k]),
-                            "%s: '%s' applies to model lugre only", fctx, lugre_only[k]);
+                return fail(L, get(L, fn, lugre_only[k]), "%s: '%s' applies to model lugre only",
+                            fctx, lugre_only[k]);
     struct {
         const char *key;
         double *dst;
         int strict; /* 1: > 0, 0: >= 0 */
     } vals[] = {
-        {"a", &f->a, 1},           {"b", &f->b, 0},           {"mu", &f->mu, 0},
-        {"mu0", &f->mu0, 0},       {"sigma0", &f->sigma0, 1}, {"sigma1", &f->sigma1, 0},
-        {"sigma2", &f->sigma2, 0}, {"vs", &f->vs, 1},         {"gamma", &f->gamma, 1},
-        {"v_stick", &f->v_stick, 1},
+        {"a", &f->a, 1},           {"b", &f->b, 0},
+        {"mu", &f->mu, 0},         {"mu0", &f->mu0, 0},
+        {"sigma0", &f->sigma0, 1}, {"sigma1", &f->sigma1, 0},
+        {"sigma2", &f->sigma2, 0}, {"vs", &f->vs, 1},
+        {"gamma", &f->gamma, 1},   {"v_stick", &f->v_stick, 1},
     };
     for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
         int given;
-        if ((rc = get_num(L, fn, vals[k].key, fctx, vals[k].dst, &given)))
-            return rc;
+        if ((rc = get_num(L, fn, vals[k].key, fctx, vals[k].dst, &given))) return rc;
         if (!given) {
             if (k == 0)
                 return fail(L, fn, "%s: missing required key 'a' (slider half-length, m)", fctx);
@@ -1466,18 +1367,16 @@ static int load_friction(loader_t *L, const yaml_node_t *fn, const char *ctx,
         return fail(L, get(L, fn, get(L, fn, "mu0") ? "mu0" : "mu"),
                     "%s: the static coefficient mu0 (%g) must be >= the kinetic mu (%g)", fctx,
                     f->mu0, f->mu);
-    if (f->model == FMB_FRICTION_NONE)
-        memset(f, 0, sizeof *f);
+    if (f->model == FMB_FRICTION_NONE) memset(f, 0, sizeof *f);
     return 0;
 }
 
 static int load_joint(loader_t *L, const yaml_node_t *m)
 {
-    static const char *const any[] = {"name",     "type",       "bodies",   "points", "axis",
-                                      "angle",    "function",   "coordinate", "friction",
-                                      NULL};
-    static const char *const k_sb[] = {"name", "type", "bodies", "points", "angle", "friction",
-                                       NULL};
+    static const char *const any[] = {"name",  "type",     "bodies",     "points",   "axis",
+                                      "angle", "function", "coordinate", "friction", NULL};
+    static const char *const k_sb[] = {"name",  "type",     "bodies", "points",
+                                       "angle", "friction", NULL};
     /* 'friction' on a joint that does not slide: the model says why not */
     static const char *const k_rev[] = {"name", "type", "bodies", "points", "friction", NULL};
     static const char *const k_weld[] = {"name",  "type",     "bodies", "points",
@@ -1488,18 +1387,15 @@ static int load_joint(loader_t *L, const yaml_node_t *m)
                                         "function", "coordinate", "friction", NULL};
     fmb_case_t *c = L->c;
     int rc = check_keys(L, m, "joint", any);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     const char *name, *type;
-    if ((rc = get_string(L, m, "name", "joint", 1, &name)))
-        return rc;
+    if ((rc = get_string(L, m, "name", "joint", 1, &name))) return rc;
     char ctx[160];
     snprintf(ctx, sizeof ctx, "joint '%s'", name);
     for (int k = 0; k < c->njoints; k++)
         if (!strcmp(c->joints[k].name, name))
             return fail(L, get(L, m, "name"), "duplicate joint name '%s'", name);
-    if ((rc = get_string(L, m, "type", ctx, 1, &type)))
-        return rc;
+    if ((rc = get_string(L, m, "type", ctx, 1, &type))) return rc;
     fmb_joint_desc_t d;
     memset(&d, 0, sizeof d);
     d.line = (int)m->start_mark.line + 1;
@@ -1523,19 +1419,18 @@ static int load_joint(loader_t *L, const yaml_node_t *m)
     } else {
         return fail(L, get(L, m, "type"),
                     "%s: unknown joint type '%s' (allowed: revolute, prismatic, weld, driver, "
-                    "slider_beam)", ctx, type);
+                    "slider_beam)",
+                    ctx, type);
     }
     char kctx[200];
     snprintf(kctx, sizeof kctx, "%s joint '%s'", type, name);
-    if ((rc = check_keys(L, m, kctx, keys)))
-        return rc;
+    if ((rc = check_keys(L, m, kctx, keys))) return rc;
     int bi[2];
     if ((rc = body_pair(L, m, ctx, d.type == FMB_JOINT_DRIVER_ANGLE ? 1 : 2, bi, d.point)))
         return rc;
     if (d.type == FMB_JOINT_DRIVER_ANGLE) {
         const char *coord;
-        if ((rc = get_string(L, m, "coordinate", ctx, 1, &coord)))
-            return rc;
+        if ((rc = get_string(L, m, "coordinate", ctx, 1, &coord))) return rc;
         if (!strcmp(coord, "x"))
             d.type = FMB_JOINT_DRIVER_X;
         else if (!strcmp(coord, "y"))
@@ -1543,16 +1438,14 @@ static int load_joint(loader_t *L, const yaml_node_t *m)
         else if (strcmp(coord, "angle"))
             return fail(L, get(L, m, "coordinate"),
                         "%s: unknown driver coordinate '%s' (allowed: angle, x, y)", ctx, coord);
-        if ((rc = time_expr(L, m, "function", ctx, 1, NULL, &d.expr)))
-            return rc;
+        if ((rc = time_expr(L, m, "function", ctx, 1, NULL, &d.expr))) return rc;
         if (d.type == FMB_JOINT_DRIVER_ANGLE && bi[0] == bi[1])
             return fail(L, m, "%s: drives the angle of body '%s' relative to itself", ctx,
                         L->binfo[bi[0]].name);
         if (d.type != FMB_JOINT_DRIVER_ANGLE && bi[0] == 0)
             return fail(L, m, "%s: drives a point of the ground", ctx);
     } else {
-        if ((rc = same_body(L, m, ctx, bi, d.point)))
-            return rc;
+        if ((rc = same_body(L, m, ctx, bi, d.point))) return rc;
     }
     if (d.type == FMB_JOINT_SLIDER_BEAM) {
         /* slider (rigid body) on the centre line of a beam: the guide point is the beam's
@@ -1560,20 +1453,25 @@ static int load_joint(loader_t *L, const yaml_node_t *m)
         yaml_node_t *bs = get(L, m, "bodies");
         const body_info_t *gb = &L->binfo[bi[1]];
         if (!gb->beam)
-            return fail(L, seq_item(L, bs, 1), "%s: the second body '%s' of a slider_beam "
-                        "joint is not a beam (declare it with 'beam:')", ctx, gb->name);
+            return fail(L, seq_item(L, bs, 1),
+                        "%s: the second body '%s' of a slider_beam "
+                        "joint is not a beam (declare it with 'beam:')",
+                        ctx, gb->name);
         if (L->binfo[bi[0]].beam || bi[0] == 0)
-            return fail(L, seq_item(L, bs, 0), "%s: the first body '%s' of a slider_beam "
-                        "joint (the slider) must be a rigid body", ctx, L->binfo[bi[0]].name);
+            return fail(L, seq_item(L, bs, 0),
+                        "%s: the first body '%s' of a slider_beam "
+                        "joint (the slider) must be a rigid body",
+                        ctx, L->binfo[bi[0]].name);
         if (hypot(d.point[1][0], d.point[1][1]) > 0) {
             yaml_node_t *ps = get(L, m, "points");
-            return fail(L, ps ? seq_item(L, ps, 1) : m, "%s: the guide point of a slider_beam "
+            return fail(L, ps ? seq_item(L, ps, 1) : m,
+                        "%s: the guide point of a slider_beam "
                         "joint must be [0, 0] (the slider moves along the beam's x axis), got "
-                        "[%g, %g]", ctx, d.point[1][0], d.point[1][1]);
+                        "[%g, %g]",
+                        ctx, d.point[1][0], d.point[1][1]);
         }
         d.angle = L->binfo[bi[0]].pose[2] - gb->pose[2];
-        if ((rc = get_num(L, m, "angle", ctx, &d.angle, NULL)))
-            return rc;
+        if ((rc = get_num(L, m, "angle", ctx, &d.angle, NULL))) return rc;
         if (gb->beam == 2) {
             /* guide built rigid: the same slider as a prismatic joint along its x axis */
             d.type = FMB_JOINT_PRISMATIC;
@@ -1582,31 +1480,28 @@ static int load_joint(loader_t *L, const yaml_node_t *m)
     }
     const int slider = !strcmp(type, "slider_beam");
     if (d.type == FMB_JOINT_PRISMATIC && !slider) {
-        if ((rc = get_vec(L, m, "axis", ctx, 2, d.axis, NULL)))
-            return rc;
+        if ((rc = get_vec(L, m, "axis", ctx, 2, d.axis, NULL))) return rc;
         if (hypot(d.axis[0], d.axis[1]) <= 1e-12)
             return fail(L, get(L, m, "axis"), "%s: prismatic axis must be non-zero", ctx);
     }
     if ((d.type == FMB_JOINT_PRISMATIC || d.type == FMB_JOINT_WELD) && !slider) {
         /* locked relative angle theta_1 - theta_2: from the initial poses unless given */
         d.angle = L->binfo[bi[0]].pose[2] - L->binfo[bi[1]].pose[2];
-        if ((rc = get_num(L, m, "angle", ctx, &d.angle, NULL)))
-            return rc;
+        if ((rc = get_num(L, m, "angle", ctx, &d.angle, NULL))) return rc;
     }
     yaml_node_t *fr = get(L, m, "friction");
-    if (fr && (rc = load_friction(L, fr, ctx, &d.friction)))
-        return rc;
+    if (fr && (rc = load_friction(L, fr, ctx, &d.friction))) return rc;
     d.body[0] = L->binfo[bi[0]].index;
     d.body[1] = L->binfo[bi[1]].index;
     d.name = pool_str(c, name);
-    if (!d.name)
-        return nomem(L, m);
+    if (!d.name) return nomem(L, m);
     int idx = fmb_model_add_joint(c->model, &d);
     if (idx < 0) {
         /* the model's friction checks (joint type, unimplemented model): at 'friction' */
         const char *msg = fmb_model_last_error(c->model);
-        if (fr && msg && (strstr(msg, "friction") || strstr(msg, "Coulomb") ||
-                          strstr(msg, "LuGre") || strstr(msg, "half-length")))
+        if (fr && msg &&
+            (strstr(msg, "friction") || strstr(msg, "Coulomb") || strstr(msg, "LuGre") ||
+             strstr(msg, "half-length")))
             return lib_fail(L, fr, ctx, name);
         return lib_fail(L, m, ctx, name);
     }
@@ -1623,10 +1518,9 @@ static void inertial_point(const body_info_t *b, const double u[2], double r[2])
 
 static int load_force(loader_t *L, const yaml_node_t *m)
 {
-    static const char *const any[] = {"name",   "type",      "body",        "point",
-                                      "fx",     "fy",        "tz",          "bodies",
-                                      "points", "stiffness", "damping",     "rest_length",
-                                      "angle",  NULL};
+    static const char *const any[] = {"name",    "type",        "body",   "point",  "fx",
+                                      "fy",      "tz",          "bodies", "points", "stiffness",
+                                      "damping", "rest_length", "angle",  NULL};
     static const char *const k_pt[] = {"name", "type", "body", "point", "fx", "fy", NULL};
     static const char *const k_tq[] = {"name", "type", "body", "tz", NULL};
     static const char *const k_sp[] = {"name",      "type",    "bodies",      "points",
@@ -1635,18 +1529,15 @@ static int load_force(loader_t *L, const yaml_node_t *m)
                                        "damping", "angle", NULL};
     fmb_case_t *c = L->c;
     int rc = check_keys(L, m, "force", any);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     const char *name, *type;
-    if ((rc = get_string(L, m, "name", "force", 1, &name)))
-        return rc;
+    if ((rc = get_string(L, m, "name", "force", 1, &name))) return rc;
     char ctx[160];
     snprintf(ctx, sizeof ctx, "force '%s'", name);
     for (int k = 0; k < c->nforces; k++)
         if (!strcmp(c->forces[k].name, name))
             return fail(L, get(L, m, "name"), "duplicate force name '%s'", name);
-    if ((rc = get_string(L, m, "type", ctx, 1, &type)))
-        return rc;
+    if ((rc = get_string(L, m, "type", ctx, 1, &type))) return rc;
     fmb_force_desc_t d;
     memset(&d, 0, sizeof d);
     d.line = (int)m->start_mark.line + 1;
@@ -1670,13 +1561,11 @@ static int load_force(loader_t *L, const yaml_node_t *m)
     }
     char kctx[200];
     snprintf(kctx, sizeof kctx, "%s force '%s'", type, name);
-    if ((rc = check_keys(L, m, kctx, keys)))
-        return rc;
+    if ((rc = check_keys(L, m, kctx, keys))) return rc;
     int bi[2] = {0, 0};
     if (d.type == FMB_FORCE_TORSION) {
         /* torsional spring-damper: M = -k (theta1 - theta2 - angle) - c (w1 - w2) */
-        if ((rc = body_pair(L, m, ctx, 1, bi, d.point)))
-            return rc;
+        if ((rc = body_pair(L, m, ctx, 1, bi, d.point))) return rc;
         if (bi[0] == 0)
             return fail(L, get(L, m, "bodies"), "%s: the first body must not be the ground", ctx);
         int has_angle;
@@ -1690,16 +1579,14 @@ static int load_force(loader_t *L, const yaml_node_t *m)
         if (!has_angle) /* rest angle: the relative angle of the initial poses */
             d.rest_length = L->binfo[bi[0]].pose[2] - L->binfo[bi[1]].pose[2];
     } else if (d.type == FMB_FORCE_SPRING) {
-        if ((rc = body_pair(L, m, ctx, 2, bi, d.point)) ||
-            (rc = same_body(L, m, ctx, bi, d.point)))
+        if ((rc = body_pair(L, m, ctx, 2, bi, d.point)) || (rc = same_body(L, m, ctx, bi, d.point)))
             return rc;
         int has_k, has_rest;
         if ((rc = get_num(L, m, "stiffness", ctx, &d.stiffness, &has_k)) ||
             (rc = get_num(L, m, "damping", ctx, &d.damping, NULL)) ||
             (rc = get_num(L, m, "rest_length", ctx, &d.rest_length, &has_rest)))
             return rc;
-        if (!has_k)
-            return fail(L, m, "%s: missing required key 'stiffness'", ctx);
+        if (!has_k) return fail(L, m, "%s: missing required key 'stiffness'", ctx);
         static const char *const nonneg[] = {"stiffness", "damping", "rest_length"};
         double vals[] = {d.stiffness, d.damping, d.rest_length};
         for (int k = 0; k < 3; k++)
@@ -1714,33 +1601,26 @@ static int load_force(loader_t *L, const yaml_node_t *m)
         }
     } else {
         yaml_node_t *bn = get(L, m, "body");
-        if (!bn)
-            return fail(L, m, "%s: missing required key 'body'", ctx);
-        if ((rc = body_ref(L, bn, ctx, &bi[0])))
-            return rc;
-        if (bi[0] == 0)
-            return fail(L, bn, "%s: acts on the ground", ctx);
+        if (!bn) return fail(L, m, "%s: missing required key 'body'", ctx);
+        if ((rc = body_ref(L, bn, ctx, &bi[0]))) return rc;
+        if (bi[0] == 0) return fail(L, bn, "%s: acts on the ground", ctx);
         if (d.type == FMB_FORCE_POINT) {
             yaml_node_t *pn = get(L, m, "point");
-            if (pn && (rc = point_ref(L, pn, ctx, bi[0], d.point[0])))
-                return rc;
+            if (pn && (rc = point_ref(L, pn, ctx, bi[0], d.point[0]))) return rc;
             if ((rc = time_expr(L, m, "fx", ctx, 0, "0", &d.expr[0])) ||
                 (rc = time_expr(L, m, "fy", ctx, 0, "0", &d.expr[1])))
                 return rc;
         } else {
-            if ((rc = time_expr(L, m, "tz", ctx, 1, NULL, &d.expr[0])))
-                return rc;
+            if ((rc = time_expr(L, m, "tz", ctx, 1, NULL, &d.expr[0]))) return rc;
         }
         bi[1] = bi[0];
     }
     d.body[0] = L->binfo[bi[0]].index;
     d.body[1] = L->binfo[bi[1]].index;
     d.name = pool_str(c, name);
-    if (!d.name)
-        return nomem(L, m);
+    if (!d.name) return nomem(L, m);
     int idx = fmb_model_add_force(c->model, &d);
-    if (idx < 0)
-        return lib_fail(L, m, ctx, name);
+    if (idx < 0) return lib_fail(L, m, ctx, name);
     c->forces[c->nforces++] = d;
     return 0;
 }
@@ -1749,14 +1629,12 @@ static int load_force(loader_t *L, const yaml_node_t *m)
 static int load_list(loader_t *L, const yaml_node_t *sec, const char *key,
                      int (*item)(loader_t *, const yaml_node_t *))
 {
-    if (!sec)
-        return 0;
+    if (!sec) return 0;
     if (sec->type != YAML_SEQUENCE_NODE)
         return fail(L, sec, "'%s' must be a sequence, not %s", key, kind(sec));
     for (int k = 0; k < seq_len(sec); k++) {
         int rc = item(L, seq_item(L, sec, k));
-        if (rc)
-            return rc;
+        if (rc) return rc;
     }
     return 0;
 }
@@ -1766,8 +1644,7 @@ static int load_list(loader_t *L, const yaml_node_t *sec, const char *key,
 static int read_file(const char *path, char **text, size_t *len)
 {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return -errno;
+    if (!f) return -errno;
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     while (buf) {
@@ -1794,8 +1671,7 @@ static int read_file(const char *path, char **text, size_t *len)
         }
     }
     fclose(f);
-    if (!buf)
-        return -ENOMEM;
+    if (!buf) return -ENOMEM;
     buf[n] = '\0';
     *text = buf;
     *len = n;
@@ -1807,8 +1683,7 @@ static int yaml_failure(loader_t *L, const yaml_parser_t *p)
     yaml_node_t at;
     memset(&at, 0, sizeof at);
     const char *problem = p->problem ? p->problem : "unknown problem";
-    if (p->error == YAML_MEMORY_ERROR)
-        return nomem(L, NULL);
+    if (p->error == YAML_MEMORY_ERROR) return nomem(L, NULL);
     if (p->error == YAML_READER_ERROR) {
         /* only a byte offset is known: locate it in the text */
         size_t off = p->problem_offset;
@@ -1835,44 +1710,32 @@ static int yaml_failure(loader_t *L, const yaml_parser_t *p)
 
 static int load_doc(loader_t *L, const char *const *ov, int nov)
 {
-    static const char *const keys[] = {"title",  "parameters", "gravity", "solver",
-                                       "output", "bodies",     "joints",  "forces",
-                                       NULL};
+    static const char *const keys[] = {"title",  "parameters", "gravity", "solver", "output",
+                                       "bodies", "joints",     "forces",  NULL};
     fmb_case_t *c = L->c;
     yaml_node_t *root = yaml_document_get_root_node(&L->doc);
-    if (!root)
-        return fail(L, NULL, "empty case file");
+    if (!root) return fail(L, NULL, "empty case file");
     int rc = check_keys(L, root, "the case file", keys);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     c->model = fmb_model_create();
-    if (!c->model)
-        return nomem(L, root);
+    if (!c->model) return nomem(L, root);
     fmb_model_set_source(c->model, c->path);
 
     const char *s;
-    if ((rc = get_string(L, root, "title", "case", 0, &s)))
-        return rc;
-    if (s && !(c->title = xstrdup(s)))
-        return nomem(L, root);
-    if ((rc = get_string(L, root, "output", "case", 0, &s)))
-        return rc;
-    if (s && !(c->output = xstrdup(s)))
-        return nomem(L, root);
+    if ((rc = get_string(L, root, "title", "case", 0, &s))) return rc;
+    if (s && !(c->title = xstrdup(s))) return nomem(L, root);
+    if ((rc = get_string(L, root, "output", "case", 0, &s))) return rc;
+    if (s && !(c->output = xstrdup(s))) return nomem(L, root);
 
-    if ((rc = load_parameters(L, get(L, root, "parameters"), ov, nov)))
-        return rc;
+    if ((rc = load_parameters(L, get(L, root, "parameters"), ov, nov))) return rc;
     double g[2] = {0, 0};
-    if ((rc = get_vec(L, root, "gravity", "case", 2, g, NULL)))
-        return rc;
+    if ((rc = get_vec(L, root, "gravity", "case", 2, g, NULL))) return rc;
     fmb_model_set_gravity(c->model, g[0], g[1]);
     yaml_node_t *solver = get(L, root, "solver");
-    if (solver && (rc = load_solver(L, solver)))
-        return rc;
+    if (solver && (rc = load_solver(L, solver))) return rc;
 
     /* room for every list item (upper bounds) */
-    yaml_node_t *secs[3] = {get(L, root, "bodies"), get(L, root, "joints"),
-                            get(L, root, "forces")};
+    yaml_node_t *secs[3] = {get(L, root, "bodies"), get(L, root, "joints"), get(L, root, "forces")};
     int cnt[3];
     for (int k = 0; k < 3; k++)
         cnt[k] = secs[k] && secs[k]->type == YAML_SEQUENCE_NODE ? seq_len(secs[k]) : 0;
@@ -1898,18 +1761,15 @@ static int load_doc(loader_t *L, const char *const *ov, int nov)
 fmb_case_t *fmb_case_load(const char *path, const char *const *overrides, int n, char *err,
                           size_t errlen)
 {
-    if (err && errlen)
-        err[0] = '\0';
+    if (err && errlen) err[0] = '\0';
     if (!path || n < 0 || (n > 0 && !overrides)) {
         if (err && errlen)
-            snprintf(err, errlen, "%s: invalid argument to fmb_case_load",
-                     path ? path : "(null)");
+            snprintf(err, errlen, "%s: invalid argument to fmb_case_load", path ? path : "(null)");
         return NULL;
     }
     fmb_case_t *c = calloc(1, sizeof *c);
     if (!c || !(c->path = xstrdup(path))) {
-        if (err && errlen)
-            snprintf(err, errlen, "%s: out of memory", path);
+        if (err && errlen) snprintf(err, errlen, "%s: out of memory", path);
         free(c);
         return NULL;
     }
@@ -1917,8 +1777,7 @@ fmb_case_t *fmb_case_load(const char *path, const char *const *overrides, int n,
     size_t len = 0;
     int e = read_file(path, &c->text, &len);
     if (e) {
-        if (err && errlen)
-            snprintf(err, errlen, "%s: cannot open: %s", path, strerror(-e));
+        if (err && errlen) snprintf(err, errlen, "%s: cannot open: %s", path, strerror(-e));
         fmb_case_destroy(&c);
         return NULL;
     }
@@ -1944,17 +1803,14 @@ fmb_case_t *fmb_case_load(const char *path, const char *const *overrides, int n,
                 rc = yaml_failure(&L, &parser);
             } else {
                 yaml_node_t *r2 = yaml_document_get_root_node(&extra);
-                if (r2)
-                    rc = fail(&L, r2, "a case file holds one YAML document, found another");
+                if (r2) rc = fail(&L, r2, "a case file holds one YAML document, found another");
                 yaml_document_delete(&extra);
             }
         }
         yaml_parser_delete(&parser);
     }
-    if (!rc)
-        rc = load_doc(&L, overrides, n);
-    if (L.have_doc)
-        yaml_document_delete(&L.doc);
+    if (!rc) rc = load_doc(&L, overrides, n);
+    if (L.have_doc) yaml_document_delete(&L.doc);
     for (int k = 0; k < L.nb; k++)
         free(L.binfo ? L.binfo[k].pts : NULL);
     free(L.binfo);
@@ -1967,8 +1823,7 @@ fmb_case_t *fmb_case_load(const char *path, const char *const *overrides, int n,
 
 void fmb_case_destroy(fmb_case_t **cp)
 {
-    if (!cp || !*cp)
-        return;
+    if (!cp || !*cp) return;
     fmb_case_t *c = *cp;
     fmb_model_destroy(&c->model);
     for (int k = 0; k < c->npool; k++)
@@ -2037,10 +1892,8 @@ const char *fmb_case_param_name(const fmb_case_t *c, int k)
 int fmb_case_param(const fmb_case_t *c, const char *name, double *value)
 {
     int k = c && name ? find_param(c, name) : -1;
-    if (k < 0)
-        return FMB_ERR_NOTFOUND;
-    if (value)
-        *value = c->pval[k];
+    if (k < 0) return FMB_ERR_NOTFOUND;
+    if (value) *value = c->pval[k];
     return 0;
 }
 
@@ -2056,9 +1909,8 @@ const fmb_body_desc_t *fmb_case_body_desc(const fmb_case_t *c, int body)
 
 const fmb_beam_desc_t *fmb_case_beam_desc(const fmb_case_t *c, int body)
 {
-    return c && body >= 1 && body <= c->nbodies && c->beam_kind[body - 1]
-               ? &c->beams[body - 1]
-               : NULL;
+    return c && body >= 1 && body <= c->nbodies && c->beam_kind[body - 1] ? &c->beams[body - 1]
+                                                                          : NULL;
 }
 
 int fmb_case_beam_is_rigid(const fmb_case_t *c, int body)

@@ -28,11 +28,11 @@ typedef struct cmp_run {
 
 typedef struct cmp_ctx {
     cmp_run_t a, b;
-    long i0, i1;  /* A's records [i0, i1) inside the common interval */
-    long *k;      /* for each of them: B's interval [k, k + 1] */
-    double *w;    /* and the weight of B[k + 1] (0: B[k] exactly) */
+    long i0, i1; /* A's records [i0, i1) inside the common interval */
+    long *k;     /* for each of them: B's interval [k, k + 1] */
+    double *w;   /* and the weight of B[k + 1] (0: B[k] exactly) */
     FILE *csv, *table;
-    int width;    /* label column width in the table */
+    int width; /* label column width in the table */
     int nq;
     fmb_compare_summary_t *sum;
     char *err;
@@ -67,11 +67,9 @@ static int has_path(hid_t file, const char *path)
         if (*p == '/' || *p == '\0') {
             char save = *p;
             *p = '\0';
-            if (H5Lexists(file, buf, H5P_DEFAULT) <= 0)
-                return 0;
+            if (H5Lexists(file, buf, H5P_DEFAULT) <= 0) return 0;
             *p = save;
-            if (save == '\0')
-                break;
+            if (save == '\0') break;
         }
     }
     return H5Oexists_by_name(file, path, H5P_DEFAULT) > 0;
@@ -81,25 +79,19 @@ static int has_path(hid_t file, const char *path)
  * dims[1] * dims[2]). Returns 0 or -1. */
 static int ds_shape(hid_t file, const char *path, long *rows, long *cols)
 {
-    if (!has_path(file, path))
-        return -1;
+    if (!has_path(file, path)) return -1;
     hid_t ds = H5Dopen2(file, path, H5P_DEFAULT);
-    if (ds < 0)
-        return -1;
+    if (ds < 0) return -1;
     hid_t sp = H5Dget_space(ds);
     int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
     hsize_t dims[3] = {0, 1, 1};
     int ok = rank >= 1 && rank <= 3 && H5Sget_simple_extent_dims(sp, dims, NULL) == rank;
-    if (sp >= 0)
-        H5Sclose(sp);
+    if (sp >= 0) H5Sclose(sp);
     hid_t type = H5Dget_type(ds);
-    if (type < 0 || H5Tget_class(type) == H5T_STRING)
-        ok = 0;
-    if (type >= 0)
-        H5Tclose(type);
+    if (type < 0 || H5Tget_class(type) == H5T_STRING) ok = 0;
+    if (type >= 0) H5Tclose(type);
     H5Dclose(ds);
-    if (!ok)
-        return -1;
+    if (!ok) return -1;
     *rows = (long)dims[0];
     *cols = rank == 1 ? 1 : rank == 2 ? (long)dims[1] : (long)(dims[1] * dims[2]);
     return 0;
@@ -108,17 +100,14 @@ static int ds_shape(hid_t file, const char *path, long *rows, long *cols)
 /* Whole numeric dataset as doubles, row-major [rows x cols]; NULL on failure. */
 static double *ds_read(hid_t file, const char *path, long *rows, long *cols)
 {
-    if (ds_shape(file, path, rows, cols) < 0)
-        return NULL;
+    if (ds_shape(file, path, rows, cols) < 0) return NULL;
     size_t n = (size_t)(*rows) * (size_t)(*cols);
     double *v = malloc((n ? n : 1) * sizeof *v);
-    if (!v)
-        return NULL;
+    if (!v) return NULL;
     hid_t ds = H5Dopen2(file, path, H5P_DEFAULT);
     herr_t st = ds >= 0 && n ? H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v)
                              : (ds >= 0 ? 0 : -1);
-    if (ds >= 0)
-        H5Dclose(ds);
+    if (ds >= 0) H5Dclose(ds);
     if (st < 0) {
         free(v);
         return NULL;
@@ -130,11 +119,9 @@ static double *ds_read(hid_t file, const char *path, long *rows, long *cols)
 static void attr_text(hid_t file, const char *path, const char *name, char *out, size_t len)
 {
     out[0] = '\0';
-    if (H5Aexists_by_name(file, path, name, H5P_DEFAULT) <= 0)
-        return;
+    if (H5Aexists_by_name(file, path, name, H5P_DEFAULT) <= 0) return;
     hid_t at = H5Aopen_by_name(file, path, name, H5P_DEFAULT, H5P_DEFAULT);
-    if (at < 0)
-        return;
+    if (at < 0) return;
     hid_t type = H5Aget_type(at);
     if (type >= 0 && H5Tget_class(type) == H5T_STRING) {
         hid_t mt = H5Tcopy(H5T_C_S1);
@@ -150,14 +137,12 @@ static void attr_text(hid_t file, const char *path, const char *name, char *out,
             size_t sz = H5Tget_size(type);
             char *s = calloc(sz + 1, 1);
             H5Tset_size(mt, sz + 1);
-            if (s && H5Aread(at, mt, s) >= 0)
-                snprintf(out, len, "%s", s);
+            if (s && H5Aread(at, mt, s) >= 0) snprintf(out, len, "%s", s);
             free(s);
         }
         H5Tclose(mt);
     }
-    if (type >= 0)
-        H5Tclose(type);
+    if (type >= 0) H5Tclose(type);
     H5Aclose(at);
 }
 
@@ -167,16 +152,14 @@ static void column_name(const char *list, long k, char *out, size_t len)
     const char *p = list;
     for (long i = 0; i < k && p && *p; i++) {
         p = strchr(p, ',');
-        if (p)
-            p++;
+        if (p) p++;
     }
     if (!p || !*p) {
         snprintf(out, len, "c%ld", k);
         return;
     }
     size_t n = strcspn(p, ",");
-    if (n >= len)
-        n = len - 1;
+    if (n >= len) n = len - 1;
     memcpy(out, p, n);
     out[n] = '\0';
 }
@@ -186,23 +169,19 @@ static void column_name(const char *list, long k, char *out, size_t len)
 static int group_members(hid_t file, const char *path, char ***names)
 {
     *names = NULL;
-    if (!has_path(file, path))
-        return 0;
+    if (!has_path(file, path)) return 0;
     hid_t g = H5Gopen2(file, path, H5P_DEFAULT);
-    if (g < 0)
-        return 0;
+    if (g < 0) return 0;
     H5G_info_t info;
     int n = 0;
     if (H5Gget_info(g, &info) >= 0 && info.nlinks > 0) {
         *names = calloc((size_t)info.nlinks, sizeof **names);
         for (hsize_t i = 0; *names && i < info.nlinks; i++) {
-            ssize_t len = H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, NULL, 0,
-                                             H5P_DEFAULT);
-            if (len < 0)
-                continue;
+            ssize_t len =
+                H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, NULL, 0, H5P_DEFAULT);
+            if (len < 0) continue;
             char *s = malloc((size_t)len + 1);
-            if (!s)
-                break;
+            if (!s) break;
             H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, s, (size_t)len + 1,
                                H5P_DEFAULT);
             (*names)[n++] = s;
@@ -223,19 +202,16 @@ static int open_run(cmp_ctx_t *c, cmp_run_t *r, const char *path)
 {
     r->path = path;
     r->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (r->file < 0)
-        return cmp_error(c, FMB_ERR_HDF5, "%s: cannot open as an HDF5 file", path);
+    if (r->file < 0) return cmp_error(c, FMB_ERR_HDF5, "%s: cannot open as an HDF5 file", path);
     long cols;
     r->t = ds_read(r->file, "/time", &r->n, &cols);
     if (!r->t || cols != 1)
         return cmp_error(c, FMB_ERR_HDF5, "%s: no /time dataset (not a flexmb results file?)",
                          path);
-    if (r->n < 1)
-        return cmp_error(c, FMB_ERR_HDF5, "%s: no records", path);
+    if (r->n < 1) return cmp_error(c, FMB_ERR_HDF5, "%s: no records", path);
     for (long i = 1; i < r->n; i++)
         if (!(r->t[i] > r->t[i - 1]))
-            return cmp_error(c, FMB_ERR_HDF5, "%s: /time is not increasing at record %ld",
-                             path, i);
+            return cmp_error(c, FMB_ERR_HDF5, "%s: /time is not increasing at record %ld", path, i);
     return 0;
 }
 
@@ -248,9 +224,8 @@ static int align(cmp_ctx_t *c)
     double tol = 1e-9 * fmax(fmax(fabs(lo), fabs(hi)), 1e-3);
     if (hi < lo - tol)
         return cmp_error(c, FMB_ERR_NOTFOUND,
-                         "no common time interval: %s covers [%g, %g] s, %s [%g, %g] s",
-                         a->path, a->t[0], a->t[a->n - 1], b->path, b->t[0],
-                         b->t[b->n - 1]);
+                         "no common time interval: %s covers [%g, %g] s, %s [%g, %g] s", a->path,
+                         a->t[0], a->t[a->n - 1], b->path, b->t[0], b->t[b->n - 1]);
     long i0 = 0, i1 = a->n;
     while (i0 < a->n && a->t[i0] < lo - tol)
         i0++;
@@ -263,8 +238,7 @@ static int align(cmp_ctx_t *c)
     c->i1 = i1;
     c->k = malloc((size_t)(i1 - i0) * sizeof *c->k);
     c->w = malloc((size_t)(i1 - i0) * sizeof *c->w);
-    if (!c->k || !c->w)
-        return cmp_error(c, FMB_ERR_NOMEM, "out of memory");
+    if (!c->k || !c->w) return cmp_error(c, FMB_ERR_NOMEM, "out of memory");
     long k = 0;
     for (long i = i0; i < i1; i++) {
         double t = a->t[i];
@@ -296,8 +270,7 @@ static void csv_field(FILE *f, const char *s)
     if (strpbrk(s, ",\"\n")) {
         fputc('"', f);
         for (; *s; s++) {
-            if (*s == '"')
-                fputc('"', f);
+            if (*s == '"') fputc('"', f);
             fputc(*s, f);
         }
         fputc('"', f);
@@ -328,17 +301,15 @@ static void compare_column(cmp_ctx_t *c, const char *label, const char *path, co
             tmax = c->a.t[i];
         }
         sum2 += d * d;
-        if (fabs(ya) > maxa)
-            maxa = fabs(ya);
+        if (fabs(ya) > maxa) maxa = fabs(ya);
     }
     const double n = (double)(c->i1 - c->i0);
     double rms = sqrt(sum2 / n);
-    if (nan)
-        maxd = rms = NAN;
+    if (nan) maxd = rms = NAN;
     const double rel = maxa > 0 ? maxd / maxa : (maxd > 0 ? INFINITY : 0.0);
     if (c->table)
-        fprintf(c->table, "  %-*s %12.4e %12.4e %12.4e %10.3e %10.5g\n", c->width, label, maxd,
-                rms, maxa, rel, tmax);
+        fprintf(c->table, "  %-*s %12.4e %12.4e %12.4e %10.3e %10.5g\n", c->width, label, maxd, rms,
+                maxa, rel, tmax);
     csv_field(c->csv, label);
     fputc(',', c->csv);
     csv_field(c->csv, path);
@@ -361,8 +332,7 @@ static int compare_dataset(cmp_ctx_t *c, const char *path, long ncmp, int per_co
     if (ds_shape(c->a.file, path, &ra, &ca) < 0 || ds_shape(c->b.file, path, &rb, &cb) < 0)
         return 0;
     long cols = ncmp > 0 ? ncmp : ca;
-    if (ncmp <= 0 && ca != cb)
-        return 0;
+    if (ncmp <= 0 && ca != cb) return 0;
     if (cols > ca || cols > cb || ra < c->i1 || rb < c->b.n)
         return 0; /* fewer rows than records (a file still being written) */
     double *va = ds_read(c->a.file, path, &ra, &ca);
@@ -412,8 +382,7 @@ static int same_mesh(cmp_ctx_t *c, const char *path)
     double *xa = ds_read(c->a.file, path, &ra, &ca), *xb = ds_read(c->b.file, path, &rb, &cb);
     int same = xa && xb && ra == rb && ca == cb;
     for (long i = 0; same && i < ra * ca; i++)
-        if (fabs(xa[i] - xb[i]) > 1e-12 * (1 + fabs(xa[i])))
-            same = 0;
+        if (fabs(xa[i] - xb[i]) > 1e-12 * (1 + fabs(xa[i]))) same = 0;
     free(xa);
     free(xb);
     return same;
@@ -439,8 +408,7 @@ static int compare_all(cmp_ctx_t *c)
         for (int s = 0; s < 4 && st >= 0; s++) {
             snprintf(path, sizeof path, "/bodies/%s/%s", names[i], sets[s]);
             long ra, ca, rb, cb;
-            if (ds_shape(c->a.file, path, &ra, &ca) < 0 ||
-                ds_shape(c->b.file, path, &rb, &cb) < 0)
+            if (ds_shape(c->a.file, path, &ra, &ca) < 0 || ds_shape(c->b.file, path, &rb, &cb) < 0)
                 continue;
             /* Elastic bodies with different meshes: the carrier coordinates only. */
             st = compare_dataset(c, path, ca == cb ? 0 : 3, 1);
@@ -458,12 +426,10 @@ static int compare_all(cmp_ctx_t *c)
     n = group_members(c->a.file, "/beams", &names);
     for (int i = 0; i < n && st >= 0; i++) {
         snprintf(path, sizeof path, "/beams/%s/x0", names[i]);
-        if (!same_mesh(c, path))
-            continue;
+        if (!same_mesh(c, path)) continue;
         snprintf(path, sizeof path, "/beams/%s/deflection", names[i]);
         long ra, ca;
-        if (ds_shape(c->a.file, path, &ra, &ca) < 0)
-            continue;
+        if (ds_shape(c->a.file, path, &ra, &ca) < 0) continue;
         /* columns n0, n1, ...: no attribute, column_name gives "c<k>"; label by node */
         long rb, cb;
         double *va = ds_read(c->a.file, path, &ra, &ca);
@@ -481,8 +447,7 @@ static int compare_all(cmp_ctx_t *c)
     }
     free_names(names, n);
 
-    if (st >= 0)
-        st = compare_dataset(c, "/energy", 0, 1);
+    if (st >= 0) st = compare_dataset(c, "/energy", 0, 1);
     return st;
 }
 
@@ -497,8 +462,7 @@ static int label_width(cmp_ctx_t *c)
         int n = group_members(c->a.file, groups[g], &names);
         for (int i = 0; i < n; i++) {
             int w = (int)(strlen(groups[g]) + strlen(names[i]) + (size_t)extra[g]);
-            if (w > wmax)
-                wmax = w;
+            if (w > wmax) wmax = w;
         }
         free_names(names, n);
     }
@@ -518,18 +482,14 @@ int fmb_compare_files(const char *a, const char *b, const char *csv_path, FILE *
     c.errlen = errlen;
     c.a.file = c.b.file = -1;
     c.table = table;
-    if (err && errlen)
-        err[0] = '\0';
+    if (err && errlen) err[0] = '\0';
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     int st = open_run(&c, &c.a, a);
-    if (st >= 0)
-        st = open_run(&c, &c.b, b);
-    if (st >= 0)
-        st = align(&c);
+    if (st >= 0) st = open_run(&c, &c.b, b);
+    if (st >= 0) st = align(&c);
     if (st >= 0) {
         c.csv = fopen(csv_path, "w");
-        if (!c.csv)
-            st = cmp_error(&c, FMB_ERR_IO, "%s: cannot create the CSV file", csv_path);
+        if (!c.csv) st = cmp_error(&c, FMB_ERR_IO, "%s: cannot create the CSV file", csv_path);
     }
     if (st >= 0) {
         fputs("quantity,dataset,column,column_name,max_abs_diff,rms_diff,max_abs_a,"
@@ -537,12 +497,12 @@ int fmb_compare_files(const char *a, const char *b, const char *csv_path, FILE *
               c.csv);
         c.width = label_width(&c);
         if (table) {
-            fprintf(table, "A: %s (%ld records)\nB: %s (%ld records), interpolated onto A\n",
-                    a, c.a.n, b, c.b.n);
+            fprintf(table, "A: %s (%ld records)\nB: %s (%ld records), interpolated onto A\n", a,
+                    c.a.n, b, c.b.n);
             fprintf(table, "common interval: [%g, %g] s, %ld records of A\n\n", c.sum->t0,
                     c.sum->t1, c.sum->ntimes);
-            fprintf(table, "  %-*s %12s %12s %12s %10s %10s\n", c.width, "quantity",
-                    "max|A-B|", "rms(A-B)", "max|A|", "max/max|A|", "t at max");
+            fprintf(table, "  %-*s %12s %12s %12s %10s %10s\n", c.width, "quantity", "max|A-B|",
+                    "rms(A-B)", "max|A|", "max/max|A|", "t at max");
         }
         st = compare_all(&c);
         int bad = ferror(c.csv);
@@ -557,9 +517,7 @@ int fmb_compare_files(const char *a, const char *b, const char *csv_path, FILE *
     free(c.w);
     free(c.a.t);
     free(c.b.t);
-    if (c.a.file >= 0)
-        H5Fclose(c.a.file);
-    if (c.b.file >= 0)
-        H5Fclose(c.b.file);
+    if (c.a.file >= 0) H5Fclose(c.a.file);
+    if (c.b.file >= 0) H5Fclose(c.b.file);
     return st < 0 ? st : 0;
 }

@@ -7,11 +7,11 @@
 #include <stdio.h>
 
 typedef struct fmb_compare_summary {
-    int nquantities;  /* rows written */
-    long ntimes;      /* records of A inside the common interval */
-    double t0, t1;    /* the common interval */
-    double max_diff;  /* largest max|A - B| over the quantities (NaN if any is NaN) */
-    char worst[600];  /* that quantity's label ("" if every difference is 0) */
+    int nquantities; /* rows written */
+    long ntimes;     /* records of A inside the common interval */
+    double t0, t1;   /* the common interval */
+    double max_diff; /* largest max|A - B| over the quantities (NaN if any is NaN) */
+    char worst[600]; /* that quantity's label ("" if every difference is 0) */
 } fmb_compare_summary_t;
 
 /* Compare the runs in HDF5 files a and b: every common quantity (slider axial positions

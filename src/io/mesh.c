@@ -62,11 +62,9 @@ static int rd_fail(rd_t *r, long line, int code, const char *fmt, ...) FMB_PRINT
 
 static int rd_fail(rd_t *r, long line, int code, const char *fmt, ...)
 {
-    if (r->failed)
-        return code;
+    if (r->failed) return code;
     r->failed = 1;
-    if (!r->err || !r->errlen)
-        return code;
+    if (!r->err || !r->errlen) return code;
     int n = snprintf(r->err, r->errlen, "%s:%ld: ", r->path, line);
     if (n >= 0 && (size_t)n < r->errlen) {
         va_list ap;
@@ -84,10 +82,8 @@ static int rd_next(rd_t *r)
     ssize_t got = getline(&r->buf, &r->cap, r->f);
     if (got < 0) {
         if (ferror(r->f))
-            return rd_fail(r, r->line, FMB_ERR_IO, "read error: %s",
-                           strerror(errno ? errno : EIO));
-        if (!r->buf && errno == ENOMEM)
-            return rd_fail(r, r->line, FMB_ERR_NOMEM, "out of memory");
+            return rd_fail(r, r->line, FMB_ERR_IO, "read error: %s", strerror(errno ? errno : EIO));
+        if (!r->buf && errno == ENOMEM) return rd_fail(r, r->line, FMB_ERR_NOMEM, "out of memory");
         return 0;
     }
     r->line++;
@@ -99,8 +95,7 @@ static int rd_next(rd_t *r)
 static int blank(const char *s)
 {
     for (; *s; s++)
-        if (*s != ' ' && *s != '\t')
-            return 0;
+        if (*s != ' ' && *s != '\t') return 0;
     return 1;
 }
 
@@ -109,13 +104,10 @@ static int rd_expect(rd_t *r, const char *what)
 {
     for (;;) {
         int rc = rd_next(r);
-        if (rc < 0)
-            return rc;
+        if (rc < 0) return rc;
         if (rc == 0)
-            return rd_fail(r, r->line, FMB_ERR_PARSE, "unexpected end of file, expected %s",
-                           what);
-        if (!blank(r->buf))
-            return 0;
+            return rd_fail(r, r->line, FMB_ERR_PARSE, "unexpected end of file, expected %s", what);
+        if (!blank(r->buf)) return 0;
     }
 }
 
@@ -128,8 +120,7 @@ static int rd_numbers(rd_t *r, const char *what, double *v, int *count)
     for (;;) {
         while (*s == ' ' || *s == '\t')
             s++;
-        if (!*s)
-            break;
+        if (!*s) break;
         if (n == MAX_TOKENS)
             return rd_fail(r, r->line, FMB_ERR_PARSE, "too many values on the line (%s)", what);
         char *end;
@@ -152,31 +143,29 @@ static int rd_ints(rd_t *r, const char *what, int want, long *out, double *raw, 
 {
     double v[MAX_TOKENS];
     int n, rc = rd_numbers(r, what, v, &n);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     if ((want >= 0 && n != want) || (want < 0 && n < -want))
         return rd_fail(r, r->line, FMB_ERR_PARSE, "expected %s (%s%d values), found %d values",
                        what, want < 0 ? "at least " : "", want < 0 ? -want : want, n);
     for (int k = 0; k < n; k++) {
-        if (raw)
-            raw[k] = v[k];
+        if (raw) raw[k] = v[k];
         if (out) {
             if (v[k] != floor(v[k]) || fabs(v[k]) > 1e15)
-                return rd_fail(r, r->line, FMB_ERR_PARSE, "expected %s, found %g (not an "
-                               "integer)", what, v[k]);
+                return rd_fail(r, r->line, FMB_ERR_PARSE,
+                               "expected %s, found %g (not an "
+                               "integer)",
+                               what, v[k]);
             out[k] = (long)v[k];
         }
     }
-    if (count)
-        *count = n;
+    if (count) *count = n;
     return 0;
 }
 
 static int rd_end(rd_t *r, const char *section)
 {
     int rc = rd_expect(r, section);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     const char *s = r->buf;
     while (*s == ' ' || *s == '\t')
         s++;
@@ -191,8 +180,7 @@ static int add_node(rd_t *r, long tag, const double *p)
     if (r->nn == r->capn) {
         int cap = r->capn ? 2 * r->capn : 64;
         mnode_t *q = realloc(r->nodes, (size_t)cap * sizeof *q);
-        if (!q)
-            return rd_fail(r, r->line, FMB_ERR_NOMEM, "out of memory");
+        if (!q) return rd_fail(r, r->line, FMB_ERR_NOMEM, "out of memory");
         r->nodes = q;
         r->capn = cap;
     }
@@ -206,21 +194,19 @@ static int add_node(rd_t *r, long tag, const double *p)
 /* An element of Gmsh type `type` with its node tags; lines are kept, points dropped. */
 static int add_element(rd_t *r, long tag, long type, const long *nodes, int nnodes)
 {
-    if (type == 15)
-        return 0;
+    if (type == 15) return 0;
     if (type != 1)
         return rd_fail(r, r->line, FMB_ERR_PARSE,
                        "element %ld has type %ld: only 2-node lines (type 1) and points (type "
                        "15) are supported (mesh the bar with first-order line elements)",
                        tag, type);
     if (nnodes != 2)
-        return rd_fail(r, r->line, FMB_ERR_PARSE, "line element %ld needs 2 nodes, has %d",
-                       tag, nnodes);
+        return rd_fail(r, r->line, FMB_ERR_PARSE, "line element %ld needs 2 nodes, has %d", tag,
+                       nnodes);
     if (r->ne == r->cape) {
         int cap = r->cape ? 2 * r->cape : 64;
         melem_t *q = realloc(r->el, (size_t)cap * sizeof *q);
-        if (!q)
-            return rd_fail(r, r->line, FMB_ERR_NOMEM, "out of memory");
+        if (!q) return rd_fail(r, r->line, FMB_ERR_NOMEM, "out of memory");
         r->el = q;
         r->cape = cap;
     }
@@ -242,16 +228,15 @@ static int count_ok(rd_t *r, long n, const char *what)
 static int read_format(rd_t *r)
 {
     int rc = rd_expect(r, "the format line 'version file-type data-size'");
-    if (rc)
-        return rc;
+    if (rc) return rc;
     double v[MAX_TOKENS];
     int n;
-    if ((rc = rd_numbers(r, "the format line 'version file-type data-size'", v, &n)))
-        return rc;
+    if ((rc = rd_numbers(r, "the format line 'version file-type data-size'", v, &n))) return rc;
     if (n != 3)
         return rd_fail(r, r->line, FMB_ERR_PARSE,
                        "expected the format line 'version file-type data-size', found %d "
-                       "values", n);
+                       "values",
+                       n);
     if (fabs(v[0] - 2.2) < 1e-9)
         r->version = 22;
     else if (fabs(v[0] - 4.1) < 1e-9)
@@ -259,11 +244,11 @@ static int read_format(rd_t *r)
     else
         return rd_fail(r, r->line, FMB_ERR_PARSE,
                        "unsupported mesh format version %g (supported: 2.2, 4.1; save with "
-                       "gmsh -format msh22 or msh41)", v[0]);
+                       "gmsh -format msh22 or msh41)",
+                       v[0]);
     if (v[1] != 0)
         return rd_fail(r, r->line, FMB_ERR_PARSE,
-                       "binary mesh files are not supported (file-type %g; save as ASCII)",
-                       v[1]);
+                       "binary mesh files are not supported (file-type %g; save as ASCII)", v[1]);
     return rd_end(r, "$EndMeshFormat");
 }
 
@@ -281,8 +266,7 @@ static int read_nodes22(rd_t *r)
             return rc;
         if (raw[0] != floor(raw[0]) || raw[0] < 1 || raw[0] > 1e15)
             return rd_fail(r, r->line, FMB_ERR_PARSE, "invalid node tag %g", raw[0]);
-        if ((rc = add_node(r, (long)raw[0], raw + 1)))
-            return rc;
+        if ((rc = add_node(r, (long)raw[0], raw + 1))) return rc;
     }
     return rd_end(r, "$EndNodes");
 }
@@ -291,16 +275,21 @@ static int read_nodes41(rd_t *r)
 {
     long h[4];
     int rc = rd_expect(r, "the nodes header");
-    if (rc || (rc = rd_ints(r, "the nodes header 'numEntityBlocks numNodes minNodeTag "
-                               "maxNodeTag'", 4, h, NULL, NULL)) ||
+    if (rc ||
+        (rc = rd_ints(r,
+                      "the nodes header 'numEntityBlocks numNodes minNodeTag "
+                      "maxNodeTag'",
+                      4, h, NULL, NULL)) ||
         (rc = count_ok(r, h[0], "node block")) || (rc = count_ok(r, h[1], "node")))
         return rc;
     long total = 0;
     for (long b = 0; b < h[0]; b++) {
         long bh[4];
         if ((rc = rd_expect(r, "a node block header")) ||
-            (rc = rd_ints(r, "a node block header 'entityDim entityTag parametric "
-                             "numNodesInBlock'", 4, bh, NULL, NULL)) ||
+            (rc = rd_ints(r,
+                          "a node block header 'entityDim entityTag parametric "
+                          "numNodesInBlock'",
+                          4, bh, NULL, NULL)) ||
             (rc = count_ok(r, bh[3], "node")))
             return rc;
         if (bh[0] < 0 || bh[0] > 3)
@@ -312,17 +301,17 @@ static int read_nodes41(rd_t *r)
             if ((rc = rd_expect(r, "a node tag")) ||
                 (rc = rd_ints(r, "a node tag", 1, &tag, NULL, NULL)))
                 return rc;
-            if (tag < 1)
-                return rd_fail(r, r->line, FMB_ERR_PARSE, "invalid node tag %ld", tag);
+            if (tag < 1) return rd_fail(r, r->line, FMB_ERR_PARSE, "invalid node tag %ld", tag);
             double zero[3] = {0, 0, 0};
-            if ((rc = add_node(r, tag, zero)))
-                return rc;
+            if ((rc = add_node(r, tag, zero))) return rc;
         }
         for (long k = 0; k < bh[3]; k++) {
             double raw[MAX_TOKENS];
             char what[64];
             snprintf(what, sizeof what, "node coordinates 'x y z%s'",
-                     extra == 0 ? "" : extra == 1 ? " u" : " u v");
+                     extra == 0   ? ""
+                     : extra == 1 ? " u"
+                                  : " u v");
             if ((rc = rd_expect(r, what)) || (rc = rd_ints(r, what, 3 + extra, NULL, raw, NULL)))
                 return rc;
             mnode_t *d = &r->nodes[first + k];
@@ -332,8 +321,10 @@ static int read_nodes41(rd_t *r)
         total += bh[3];
     }
     if (total != h[1])
-        return rd_fail(r, r->line, FMB_ERR_PARSE, "the node blocks hold %ld nodes, the header "
-                       "announced %ld", total, h[1]);
+        return rd_fail(r, r->line, FMB_ERR_PARSE,
+                       "the node blocks hold %ld nodes, the header "
+                       "announced %ld",
+                       total, h[1]);
     return rd_end(r, "$EndNodes");
 }
 
@@ -353,19 +344,16 @@ static int read_elements22(rd_t *r)
         long v[MAX_TOKENS];
         int n;
         const char *what = "an element 'tag type numTags tags... nodes...'";
-        if ((rc = rd_expect(r, what)) || (rc = rd_ints(r, what, -3, v, NULL, &n)))
-            return rc;
+        if ((rc = rd_expect(r, what)) || (rc = rd_ints(r, what, -3, v, NULL, &n))) return rc;
         int nt = (int)v[2];
         if (v[2] < 0 || 3 + nt > n)
-            return rd_fail(r, r->line, FMB_ERR_PARSE, "element %ld: invalid tag count %ld",
-                           v[0], v[2]);
+            return rd_fail(r, r->line, FMB_ERR_PARSE, "element %ld: invalid tag count %ld", v[0],
+                           v[2]);
         int nn = n - 3 - nt, want = type_nodes(v[1]);
         if (want > 0 && nn != want)
             return rd_fail(r, r->line, FMB_ERR_PARSE,
-                           "element %ld of type %ld needs %d nodes, has %d", v[0], v[1], want,
-                           nn);
-        if ((rc = add_element(r, v[0], v[1], v + 3 + nt, nn)))
-            return rc;
+                           "element %ld of type %ld needs %d nodes, has %d", v[0], v[1], want, nn);
+        if ((rc = add_element(r, v[0], v[1], v + 3 + nt, nn))) return rc;
     }
     return rd_end(r, "$EndElements");
 }
@@ -374,16 +362,21 @@ static int read_elements41(rd_t *r)
 {
     long h[4];
     int rc = rd_expect(r, "the elements header");
-    if (rc || (rc = rd_ints(r, "the elements header 'numEntityBlocks numElements "
-                               "minElementTag maxElementTag'", 4, h, NULL, NULL)) ||
+    if (rc ||
+        (rc = rd_ints(r,
+                      "the elements header 'numEntityBlocks numElements "
+                      "minElementTag maxElementTag'",
+                      4, h, NULL, NULL)) ||
         (rc = count_ok(r, h[0], "element block")) || (rc = count_ok(r, h[1], "element")))
         return rc;
     long total = 0;
     for (long b = 0; b < h[0]; b++) {
         long bh[4];
         if ((rc = rd_expect(r, "an element block header")) ||
-            (rc = rd_ints(r, "an element block header 'entityDim entityTag elementType "
-                             "numElementsInBlock'", 4, bh, NULL, NULL)) ||
+            (rc = rd_ints(r,
+                          "an element block header 'entityDim entityTag elementType "
+                          "numElementsInBlock'",
+                          4, bh, NULL, NULL)) ||
             (rc = count_ok(r, bh[3], "element")))
             return rc;
         int want = type_nodes(bh[2]);
@@ -391,20 +384,20 @@ static int read_elements41(rd_t *r)
             long v[MAX_TOKENS];
             int n;
             const char *what = "an element 'tag nodes...'";
-            if ((rc = rd_expect(r, what)) || (rc = rd_ints(r, what, -2, v, NULL, &n)))
-                return rc;
+            if ((rc = rd_expect(r, what)) || (rc = rd_ints(r, what, -2, v, NULL, &n))) return rc;
             if (want > 0 && n - 1 != want)
                 return rd_fail(r, r->line, FMB_ERR_PARSE,
-                               "element %ld of type %ld needs %d nodes, has %d", v[0], bh[2],
-                               want, n - 1);
-            if ((rc = add_element(r, v[0], bh[2], v + 1, n - 1)))
-                return rc;
+                               "element %ld of type %ld needs %d nodes, has %d", v[0], bh[2], want,
+                               n - 1);
+            if ((rc = add_element(r, v[0], bh[2], v + 1, n - 1))) return rc;
         }
         total += bh[3];
     }
     if (total != h[1])
-        return rd_fail(r, r->line, FMB_ERR_PARSE, "the element blocks hold %ld elements, the "
-                       "header announced %ld", total, h[1]);
+        return rd_fail(r, r->line, FMB_ERR_PARSE,
+                       "the element blocks hold %ld elements, the "
+                       "header announced %ld",
+                       total, h[1]);
     return rd_end(r, "$EndElements");
 }
 
@@ -416,16 +409,13 @@ static int skip_section(rd_t *r, const char *name)
     snprintf(end, sizeof end, "$End%s", name);
     for (;;) {
         int rc = rd_next(r);
-        if (rc < 0)
-            return rc;
+        if (rc < 0) return rc;
         if (rc == 0)
-            return rd_fail(r, start, FMB_ERR_PARSE, "section $%s is not closed by %s", name,
-                           end);
+            return rd_fail(r, start, FMB_ERR_PARSE, "section $%s is not closed by %s", name, end);
         const char *s = r->buf;
         while (*s == ' ' || *s == '\t')
             s++;
-        if (!strncmp(s, end, strlen(end)) && blank(s + strlen(end)))
-            return 0;
+        if (!strncmp(s, end, strlen(end)) && blank(s + strlen(end))) return 0;
     }
 }
 
@@ -434,12 +424,9 @@ static int read_all(rd_t *r)
     int have_format = 0;
     for (;;) {
         int rc = rd_next(r);
-        if (rc < 0)
-            return rc;
-        if (rc == 0)
-            break;
-        if (blank(r->buf))
-            continue;
+        if (rc < 0) return rc;
+        if (rc == 0) break;
+        if (blank(r->buf)) continue;
         char *s = r->buf;
         while (*s == ' ' || *s == '\t')
             s++;
@@ -447,14 +434,15 @@ static int read_all(rd_t *r)
         while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
             *--e = '\0';
         if (*s != '$')
-            return rd_fail(r, r->line, FMB_ERR_PARSE, "expected a section header ($Name), "
-                           "found '%.40s'%s", s, have_format ? "" : " (not a Gmsh mesh?)");
+            return rd_fail(r, r->line, FMB_ERR_PARSE,
+                           "expected a section header ($Name), "
+                           "found '%.40s'%s",
+                           s, have_format ? "" : " (not a Gmsh mesh?)");
         const char *name = s + 1;
         if (!strcmp(name, "MeshFormat")) {
             if (have_format)
                 return rd_fail(r, r->line, FMB_ERR_PARSE, "second $MeshFormat section");
-            if ((rc = read_format(r)))
-                return rc;
+            if ((rc = read_format(r))) return rc;
             have_format = 1;
             continue;
         }
@@ -463,14 +451,18 @@ static int read_all(rd_t *r)
                            "section $%s before $MeshFormat (not a Gmsh mesh?)", name);
         if (!strcmp(name, "Nodes")) {
             if (r->nodes_line)
-                return rd_fail(r, r->line, FMB_ERR_PARSE, "second $Nodes section (first at "
-                               "line %ld)", r->nodes_line);
+                return rd_fail(r, r->line, FMB_ERR_PARSE,
+                               "second $Nodes section (first at "
+                               "line %ld)",
+                               r->nodes_line);
             r->nodes_line = r->line;
             rc = r->version == 22 ? read_nodes22(r) : read_nodes41(r);
         } else if (!strcmp(name, "Elements")) {
             if (r->elements_line)
-                return rd_fail(r, r->line, FMB_ERR_PARSE, "second $Elements section (first "
-                               "at line %ld)", r->elements_line);
+                return rd_fail(r, r->line, FMB_ERR_PARSE,
+                               "second $Elements section (first "
+                               "at line %ld)",
+                               r->elements_line);
             if (!r->nodes_line)
                 return rd_fail(r, r->line, FMB_ERR_PARSE, "$Elements before $Nodes");
             r->elements_line = r->line;
@@ -480,8 +472,7 @@ static int read_all(rd_t *r)
         } else {
             rc = skip_section(r, name);
         }
-        if (rc)
-            return rc;
+        if (rc) return rc;
     }
     if (!have_format)
         return rd_fail(r, r->line ? r->line : 1, FMB_ERR_PARSE,
@@ -505,8 +496,7 @@ static int find_node(const rd_t *r, long tag)
     int lo = 0, hi = r->nn - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
-        if (r->nodes[mid].tag == tag)
-            return mid;
+        if (r->nodes[mid].tag == tag) return mid;
         if (r->nodes[mid].tag < tag)
             lo = mid + 1;
         else
@@ -561,8 +551,7 @@ static int check_and_build(rd_t *r, double **xout, int *nout)
     /* duplicate positions: sort by x, compare neighbours within the tolerance */
     const double dtol = 1e-9 * diag;
     xidx_t *xs = malloc((size_t)(r->nn ? r->nn : 1) * sizeof *xs);
-    if (!xs)
-        return rd_fail(r, 0, FMB_ERR_NOMEM, "out of memory");
+    if (!xs) return rd_fail(r, 0, FMB_ERR_NOMEM, "out of memory");
     for (int k = 0; k < r->nn; k++)
         xs[k].x = r->nodes[k].p[0], xs[k].i = k;
     qsort(xs, (size_t)r->nn, sizeof *xs, cmp_x);
@@ -599,8 +588,10 @@ static int check_and_build(rd_t *r, double **xout, int *nout)
         e->a = find_node(r, e->n[0]);
         e->b = find_node(r, e->n[1]);
         if (e->a < 0 || e->b < 0) {
-            rc = rd_fail(r, e->line, FMB_ERR_PARSE, "element %ld uses node %ld, which is not "
-                         "defined", e->tag, e->a < 0 ? e->n[0] : e->n[1]);
+            rc = rd_fail(r, e->line, FMB_ERR_PARSE,
+                         "element %ld uses node %ld, which is not "
+                         "defined",
+                         e->tag, e->a < 0 ? e->n[0] : e->n[1]);
             break;
         }
         if (e->a == e->b) {
@@ -613,12 +604,12 @@ static int check_and_build(rd_t *r, double **xout, int *nout)
             if (++deg[i] > 2) {
                 rc = rd_fail(r, e->line, FMB_ERR_PARSE,
                              "branch at node %ld: element %ld is its third line element (a bar "
-                             "is one chain)", r->nodes[i].tag, e->tag);
+                             "is one chain)",
+                             r->nodes[i].tag, e->tag);
                 break;
             }
         }
-        if (!rc)
-            parent[uf_find(parent, e->a)] = uf_find(parent, e->b);
+        if (!rc) parent[uf_find(parent, e->a)] = uf_find(parent, e->b);
     }
     /* one connected piece */
     for (int k = 1; k < r->ne && !rc; k++) {
@@ -644,8 +635,7 @@ static int check_and_build(rd_t *r, double **xout, int *nout)
         rc = rd_fail(r, r->el[r->ne - 1].line, FMB_ERR_PARSE,
                      "the line elements form a closed loop, not a bar");
     free(deg), free(parent);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     /* positions along the axis from the first to the last chain node */
     const int n = r->ne + 1;
     int *chain = malloc((size_t)n * sizeof *chain);
@@ -700,11 +690,9 @@ static int check_and_build(rd_t *r, double **xout, int *nout)
 
 int fmb_mesh_read_line(const char *path, double **x, int *n, char *err, size_t errlen)
 {
-    if (err && errlen)
-        err[0] = '\0';
+    if (err && errlen) err[0] = '\0';
     if (!path || !x || !n) {
-        if (err && errlen)
-            snprintf(err, errlen, "%s: invalid argument", path ? path : "(null)");
+        if (err && errlen) snprintf(err, errlen, "%s: invalid argument", path ? path : "(null)");
         return FMB_ERR_ARG;
     }
     *x = NULL;
@@ -716,13 +704,11 @@ int fmb_mesh_read_line(const char *path, double **x, int *n, char *err, size_t e
     r.errlen = errlen;
     r.f = fopen(path, "r");
     if (!r.f) {
-        if (err && errlen)
-            snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        if (err && errlen) snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return FMB_ERR_IO;
     }
     int rc = read_all(&r);
-    if (!rc)
-        rc = check_and_build(&r, x, n);
+    if (!rc) rc = check_and_build(&r, x, n);
     fclose(r.f);
     free(r.buf);
     free(r.nodes);

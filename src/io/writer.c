@@ -26,35 +26,35 @@
 
 typedef struct wds {
     hid_t id;
-    hid_t mtype;                 /* memory type */
-    size_t esize;                /* element size in memory */
+    hid_t mtype;  /* memory type */
+    size_t esize; /* element size in memory */
     int rank;
     hsize_t tail[WRITER_MAX_RANK]; /* dims after the first */
-    size_t rowlen;               /* elements per record */
-    unsigned char *buf;          /* WRITER_BATCH * rowlen elements */
+    size_t rowlen;                 /* elements per record */
+    unsigned char *buf;            /* WRITER_BATCH * rowlen elements */
 } wds_t;
 
 typedef struct wbody {
     int b, offset, ndof, npoints;
     double *u; /* 2 * npoints body-frame points */
     int ds_q, ds_qd, ds_qdd, ds_pose, ds_points;
-    int nnodes;          /* beam bodies: node count (0 for rigid bodies) */
-    double *bx, *by;     /* beam node scratch: inertial x, y (nnodes each) */
+    int nnodes;                          /* beam bodies: node count (0 for rigid bodies) */
+    double *bx, *by;                     /* beam node scratch: inertial x, y (nnodes each) */
     int ds_bpoints, ds_bdefl, ds_bslope; /* /beams/<body>/points, deflection, slope */
-    int *slope_col;      /* beam: column of node k's rotation in the body's q, -1 if held */
+    int *slope_col; /* beam: column of node k's rotation in the body's q, -1 if held */
 } wbody_t;
 
 #define WRITER_MAX_OUTPUTS 16 /* extra outputs per joint written */
 
 typedef struct wjoint {
     int j;
-    int body;   /* body whose joint point gives the position (ground: inertial) */
+    int body; /* body whose joint point gives the position (ground: inertial) */
     double u[2];
     int ds_reaction, ds_violation, ds_position;
-    int noutputs;                   /* extra outputs (/<group>/<joint>/<name>) */
+    int noutputs; /* extra outputs (/<group>/<joint>/<name>) */
     int ds_out[WRITER_MAX_OUTPUTS];
-    int contact;                    /* frictional sliding joint: /contacts/<joint> */
-    double v_stick;                 /* |v| below which the stick flag is set */
+    int contact;    /* frictional sliding joint: /contacts/<joint> */
+    double v_stick; /* |v| below which the stick flag is set */
     int ds_normal, ds_friction, ds_ftotal, ds_mode, ds_stick, ds_z, ds_v;
 } wjoint_t;
 
@@ -102,8 +102,7 @@ static int werr(fmb_writer_t *w, int status, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(w->err, sizeof w->err, fmt, ap);
     va_end(ap);
-    if (status == FMB_ERR_HDF5 || status == FMB_ERR_IO)
-        w->failed = status;
+    if (status == FMB_ERR_HDF5 || status == FMB_ERR_IO) w->failed = status;
     return status;
 }
 
@@ -111,8 +110,7 @@ static char *dupstr(const char *s)
 {
     size_t n = strlen(s) + 1;
     char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
+    if (p) memcpy(p, s, n);
     return p;
 }
 
@@ -121,10 +119,8 @@ static void link_name(const char *name, char *out, size_t len)
 {
     snprintf(out, len, "%s", (name && *name) ? name : "unnamed");
     for (char *p = out; *p; p++)
-        if (*p == '/')
-            *p = '_';
-    if (strcmp(out, ".") == 0)
-        out[0] = '_';
+        if (*p == '/') *p = '_';
+    if (strcmp(out, ".") == 0) out[0] = '_';
 }
 
 /* ---------------------------------------------------------------- attributes */
@@ -138,15 +134,11 @@ static int attr_string(hid_t loc, const char *name, const char *value)
     if (type >= 0 && space >= 0 && H5Tset_size(type, H5T_VARIABLE) >= 0 &&
         H5Tset_cset(type, H5T_CSET_UTF8) >= 0) {
         attr = H5Acreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-        if (attr >= 0)
-            st = H5Awrite(attr, type, &value);
+        if (attr >= 0) st = H5Awrite(attr, type, &value);
     }
-    if (attr >= 0)
-        H5Aclose(attr);
-    if (space >= 0)
-        H5Sclose(space);
-    if (type >= 0)
-        H5Tclose(type);
+    if (attr >= 0) H5Aclose(attr);
+    if (space >= 0) H5Sclose(space);
+    if (type >= 0) H5Tclose(type);
     return st < 0 ? -1 : 0;
 }
 
@@ -157,13 +149,10 @@ static int attr_double(hid_t loc, const char *name, double value)
     herr_t st = -1;
     if (space >= 0) {
         attr = H5Acreate2(loc, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
-        if (attr >= 0)
-            st = H5Awrite(attr, H5T_NATIVE_DOUBLE, &value);
+        if (attr >= 0) st = H5Awrite(attr, H5T_NATIVE_DOUBLE, &value);
     }
-    if (attr >= 0)
-        H5Aclose(attr);
-    if (space >= 0)
-        H5Sclose(space);
+    if (attr >= 0) H5Aclose(attr);
+    if (space >= 0) H5Sclose(space);
     return st < 0 ? -1 : 0;
 }
 
@@ -174,13 +163,10 @@ static int attr_int(hid_t loc, const char *name, int value)
     herr_t st = -1;
     if (space >= 0) {
         attr = H5Acreate2(loc, name, H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT);
-        if (attr >= 0)
-            st = H5Awrite(attr, H5T_NATIVE_INT, &value);
+        if (attr >= 0) st = H5Awrite(attr, H5T_NATIVE_INT, &value);
     }
-    if (attr >= 0)
-        H5Aclose(attr);
-    if (space >= 0)
-        H5Sclose(space);
+    if (attr >= 0) H5Aclose(attr);
+    if (space >= 0) H5Sclose(space);
     return st < 0 ? -1 : 0;
 }
 
@@ -194,15 +180,11 @@ static int string_list(hid_t loc, const char *name, const char *const *values, h
     if (type >= 0 && space >= 0 && H5Tset_size(type, H5T_VARIABLE) >= 0 &&
         H5Tset_cset(type, H5T_CSET_UTF8) >= 0) {
         ds = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        if (ds >= 0)
-            st = n ? H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) : 0;
+        if (ds >= 0) st = n ? H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) : 0;
     }
-    if (ds >= 0)
-        H5Dclose(ds);
-    if (space >= 0)
-        H5Sclose(space);
-    if (type >= 0)
-        H5Tclose(type);
+    if (ds >= 0) H5Dclose(ds);
+    if (space >= 0) H5Sclose(space);
+    if (type >= 0) H5Tclose(type);
     return st < 0 ? -1 : 0;
 }
 
@@ -213,15 +195,12 @@ static int double_list(hid_t loc, const char *name, const double *values, hsize_
     hid_t ds = -1;
     herr_t st = -1;
     if (space >= 0) {
-        ds = H5Dcreate2(loc, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT,
-                        H5P_DEFAULT);
+        ds = H5Dcreate2(loc, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
         if (ds >= 0)
             st = n ? H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) : 0;
     }
-    if (ds >= 0)
-        H5Dclose(ds);
-    if (space >= 0)
-        H5Sclose(space);
+    if (ds >= 0) H5Dclose(ds);
+    if (space >= 0) H5Sclose(space);
     return st < 0 ? -1 : 0;
 }
 
@@ -229,10 +208,8 @@ static int double_list(hid_t loc, const char *name, const double *values, hsize_
 static hid_t group_open_create(hid_t loc, const char *name)
 {
     htri_t ex = H5Lexists(loc, name, H5P_DEFAULT);
-    if (ex > 0)
-        return H5Gopen2(loc, name, H5P_DEFAULT);
-    if (ex < 0)
-        return -1;
+    if (ex > 0) return H5Gopen2(loc, name, H5P_DEFAULT);
+    if (ex < 0) return -1;
     return H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
 }
 
@@ -245,8 +222,7 @@ static int wds_create(fmb_writer_t *w, hid_t loc, const char *name, int is_int, 
     if (w->nds == w->capds) {
         int cap = w->capds ? 2 * w->capds : 32;
         wds_t *p = realloc(w->ds, (size_t)cap * sizeof *p);
-        if (!p)
-            return werr(w, FMB_ERR_NOMEM, "out of memory");
+        if (!p) return werr(w, FMB_ERR_NOMEM, "out of memory");
         w->ds = p;
         w->capds = cap;
     }
@@ -265,17 +241,14 @@ static int wds_create(fmb_writer_t *w, hid_t loc, const char *name, int is_int, 
         d->rowlen *= (size_t)tail[i - 1];
     }
     d->buf = malloc(WRITER_BATCH * d->rowlen * d->esize);
-    if (!d->buf)
-        return werr(w, FMB_ERR_NOMEM, "out of memory");
+    if (!d->buf) return werr(w, FMB_ERR_NOMEM, "out of memory");
     hid_t space = H5Screate_simple(rank, dims, maxdims);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     if (space >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, rank, chunk) >= 0)
-        d->id = H5Dcreate2(loc, name, is_int ? H5T_STD_I32LE : H5T_IEEE_F64LE, space,
-                           H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    if (dcpl >= 0)
-        H5Pclose(dcpl);
-    if (space >= 0)
-        H5Sclose(space);
+        d->id = H5Dcreate2(loc, name, is_int ? H5T_STD_I32LE : H5T_IEEE_F64LE, space, H5P_DEFAULT,
+                           dcpl, H5P_DEFAULT);
+    if (dcpl >= 0) H5Pclose(dcpl);
+    if (space >= 0) H5Sclose(space);
     w->nds++; /* owned from now on, released by destroy */
     if (d->id < 0 || (columns && attr_string(d->id, "columns", columns) < 0))
         return werr(w, FMB_ERR_HDF5, "%s: cannot create dataset %s", w->h5path, name);
@@ -291,10 +264,8 @@ static double *row_d(fmb_writer_t *w, int k)
 /* Write the buffered records: extend every dataset, then write them. */
 static int write_batch(fmb_writer_t *w)
 {
-    if (w->failed)
-        return w->failed;
-    if (w->nbuf == 0)
-        return 0;
+    if (w->failed) return w->failed;
+    if (w->nbuf == 0) return 0;
     hsize_t n0 = (hsize_t)w->nrec, n = (hsize_t)w->nbuf;
     int k;
     for (k = 0; k < w->nds; k++) {
@@ -303,8 +274,7 @@ static int write_batch(fmb_writer_t *w)
         dims[0] = n0 + n;
         for (int i = 1; i < d->rank; i++)
             dims[i] = d->tail[i - 1];
-        if (H5Dset_extent(d->id, dims) < 0)
-            break;
+        if (H5Dset_extent(d->id, dims) < 0) break;
     }
     if (k < w->nds) {
         /* Keep the lengths consistent: shrink back what was extended. */
@@ -330,12 +300,9 @@ static int write_batch(fmb_writer_t *w)
         if (fspace >= 0 && mspace >= 0 &&
             H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL) >= 0)
             st = H5Dwrite(d->id, d->mtype, mspace, fspace, H5P_DEFAULT, d->buf);
-        if (mspace >= 0)
-            H5Sclose(mspace);
-        if (fspace >= 0)
-            H5Sclose(fspace);
-        if (st < 0)
-            return werr(w, FMB_ERR_HDF5, "%s: cannot write records", w->h5path);
+        if (mspace >= 0) H5Sclose(mspace);
+        if (fspace >= 0) H5Sclose(fspace);
+        if (st < 0) return werr(w, FMB_ERR_HDF5, "%s: cannot write records", w->h5path);
     }
     w->nrec += w->nbuf;
     w->nbuf = 0;
@@ -345,15 +312,13 @@ static int write_batch(fmb_writer_t *w)
 static int flush_all(fmb_writer_t *w, int full_xdmf)
 {
     int st = write_batch(w);
-    if (st < 0)
-        return st;
+    if (st < 0) return st;
     if (H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
         return werr(w, FMB_ERR_HDF5, "%s: cannot flush", w->h5path);
     w->last_flush = wall_seconds();
     char msg[400];
     st = fmb_xdmf_update(&w->xdmf, w->times, w->nrec, full_xdmf, msg, sizeof msg);
-    if (st < 0)
-        return werr(w, st, "%s", msg);
+    if (st < 0) return werr(w, st, "%s", msg);
     return 0;
 }
 
@@ -372,8 +337,7 @@ static int make_columns(int ndof, char *out, size_t len)
         static const char *const carrier[3] = {"rbar_x", "rbar_y", "theta"};
         int n = i < 3 ? snprintf(out + used, len - used, "%s%s", i ? "," : "", carrier[i])
                       : snprintf(out + used, len - used, ",e%d", i - 2);
-        if (n < 0 || (size_t)n >= len - used)
-            return -1;
+        if (n < 0 || (size_t)n >= len - used) return -1;
         used += (size_t)n;
     }
     return 0;
@@ -388,11 +352,9 @@ static int write_beams_layout(fmb_writer_t *w)
     for (int i = 0; i < w->nbodies && st >= 0; i++) {
         wbody_t *wb = &w->bodies[i];
         wb->ds_bpoints = wb->ds_bdefl = wb->ds_bslope = -1;
-        if (fmb_model_body_is_beam(m, wb->b) <= 0)
-            continue;
+        if (fmb_model_body_is_beam(m, wb->b) <= 0) continue;
         int nn = fmb_model_beam_num_nodes(m, wb->b);
-        if (nn < 2)
-            continue;
+        if (nn < 2) continue;
         if (gbeams < 0 &&
             (gbeams = H5Gcreate2(w->file, "beams", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0)
             return werr(w, FMB_ERR_HDF5, "%s: cannot create group /beams", w->h5path);
@@ -421,22 +383,17 @@ static int write_beams_layout(fmb_writer_t *w)
             st = werr(w, FMB_ERR_HDF5, "%s: cannot create group /beams/%s", w->h5path, name);
             break;
         }
-        const char *ref = bm->reference == FMB_BEAM_CANTILEVER ? "cantilever"
-                                                                : "simply_supported";
+        const char *ref = bm->reference == FMB_BEAM_CANTILEVER ? "cantilever" : "simply_supported";
         if (double_list(g, "x0", x0, (hsize_t)nn) < 0 || attr_int(g, "index", wb->b) < 0 ||
             attr_int(g, "nnodes", nn) < 0 || attr_string(g, "reference", ref) < 0)
             st = werr(w, FMB_ERR_HDF5, "%s: cannot write /beams/%s/x0", w->h5path, name);
         hsize_t t2[2] = {(hsize_t)nn, 3}, t1[1] = {(hsize_t)nn};
-        if (st >= 0)
-            wb->ds_bpoints = st = wds_create(w, g, "points", 0, 3, t2, "x,y,z");
-        if (st >= 0)
-            wb->ds_bdefl = st = wds_create(w, g, "deflection", 0, 2, t1, NULL);
-        if (st >= 0)
-            wb->ds_bslope = st = wds_create(w, g, "slope", 0, 2, t1, NULL);
+        if (st >= 0) wb->ds_bpoints = st = wds_create(w, g, "points", 0, 3, t2, "x,y,z");
+        if (st >= 0) wb->ds_bdefl = st = wds_create(w, g, "deflection", 0, 2, t1, NULL);
+        if (st >= 0) wb->ds_bslope = st = wds_create(w, g, "slope", 0, 2, t1, NULL);
         H5Gclose(g);
     }
-    if (gbeams >= 0)
-        H5Gclose(gbeams);
+    if (gbeams >= 0) H5Gclose(gbeams);
     return st < 0 ? st : 0;
 }
 
@@ -449,35 +406,29 @@ static int write_outputs_layout(fmb_writer_t *w)
         wjoint_t *wj = &w->joints[i];
         int n = fmb_model_joint_num_outputs(m, wj->j);
         const char *group = n > 0 ? fmb_model_joint_output_group(m, wj->j) : NULL;
-        if (n <= 0 || !group || !*group)
-            continue;
-        if (n > WRITER_MAX_OUTPUTS)
-            n = WRITER_MAX_OUTPUTS;
+        if (n <= 0 || !group || !*group) continue;
+        if (n > WRITER_MAX_OUTPUTS) n = WRITER_MAX_OUTPUTS;
         char gname[FMB_NAME_MAX + 8], jname[FMB_NAME_MAX + 8];
         link_name(group, gname, sizeof gname);
         link_name(fmb_model_joint_name(m, wj->j), jname, sizeof jname);
         hid_t gg = group_open_create(w->file, gname);
         hid_t g = gg >= 0 ? H5Gcreate2(gg, jname, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
         if (g < 0)
-            st = werr(w, FMB_ERR_HDF5, "%s: cannot create group /%s/%s", w->h5path, gname,
-                      jname);
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot create group /%s/%s", w->h5path, gname, jname);
         if (st >= 0) {
             const char *tn = fmb_model_joint_type_name(m, wj->j);
             if (attr_int(g, "joint_index", wj->j) < 0 || attr_string(g, "type", tn ? tn : "") < 0)
-                st = werr(w, FMB_ERR_HDF5, "%s: cannot write /%s/%s attributes", w->h5path,
-                          gname, jname);
+                st = werr(w, FMB_ERR_HDF5, "%s: cannot write /%s/%s attributes", w->h5path, gname,
+                          jname);
         }
         for (int k = 0; k < n && st >= 0; k++) {
             char oname[FMB_NAME_MAX + 8];
             link_name(fmb_model_joint_output_name(m, wj->j, k), oname, sizeof oname);
             wj->ds_out[k] = st = wds_create(w, g, oname, 0, 1, NULL, NULL);
         }
-        if (st >= 0)
-            wj->noutputs = n;
-        if (g >= 0)
-            H5Gclose(g);
-        if (gg >= 0)
-            H5Gclose(gg);
+        if (st >= 0) wj->noutputs = n;
+        if (g >= 0) H5Gclose(g);
+        if (gg >= 0) H5Gclose(gg);
     }
     return st < 0 ? st : 0;
 }
@@ -485,15 +436,13 @@ static int write_outputs_layout(fmb_writer_t *w)
 /* /contacts/<joint>/... for every joint with friction (seed 000; docs/output.md). */
 static int write_contacts_layout(fmb_writer_t *w)
 {
-    static const char *const model_names[FMB_FRICTION_MODEL_COUNT] = {"none", "lugre",
-                                                                      "coulomb"};
+    static const char *const model_names[FMB_FRICTION_MODEL_COUNT] = {"none", "lugre", "coulomb"};
     const fmb_model_t *m = w->model;
     int st = 0;
     hid_t gc = -1;
     for (int i = 0; i < w->njoints && st >= 0; i++) {
         wjoint_t *wj = &w->joints[i];
-        if (!fmb_model_joint_has_friction(m, wj->j))
-            continue;
+        if (!fmb_model_joint_has_friction(m, wj->j)) continue;
         const fmb_friction_desc_t *f = &m->joints[wj->j].friction;
         if (gc < 0 && (gc = group_open_create(w->file, "contacts")) < 0)
             return werr(w, FMB_ERR_HDF5, "%s: cannot create group /contacts", w->h5path);
@@ -515,8 +464,7 @@ static int write_contacts_layout(fmb_writer_t *w)
                    attr_double(g, "sigma2", f->sigma2) | attr_double(g, "vs", f->vs) |
                    attr_double(g, "gamma", f->gamma);
         if (bad)
-            st = werr(w, FMB_ERR_HDF5, "%s: cannot write /contacts/%s attributes", w->h5path,
-                      name);
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot write /contacts/%s attributes", w->h5path, name);
         hsize_t t4[1] = {4};
         const char *corners = "F1+,F2+,F1-,F2-";
         if (st >= 0 && (wj->ds_normal = st = wds_create(w, g, "normal", 0, 2, t4, corners)) >= 0 &&
@@ -528,16 +476,15 @@ static int write_contacts_layout(fmb_writer_t *w)
             wj->ds_v = st = wds_create(w, g, "v", 0, 1, NULL, NULL);
         if (st >= 0 && attr_string(w->ds[wj->ds_mode].id, "values",
                                    "0 none, 1 single point, 2 single face, 3 diagonal") < 0)
-            st = werr(w, FMB_ERR_HDF5, "%s: cannot write /contacts/%s/mode attributes",
-                      w->h5path, name);
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot write /contacts/%s/mode attributes", w->h5path,
+                      name);
         if (st >= 0) {
             wj->contact = 1;
             wj->v_stick = f->v_stick;
         }
         H5Gclose(g);
     }
-    if (gc >= 0)
-        H5Gclose(gc);
+    if (gc >= 0) H5Gclose(gc);
     return st < 0 ? st : 0;
 }
 
@@ -546,22 +493,19 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
     const fmb_model_t *m = w->model;
     hid_t root = w->file;
     if (attr_string(root, "creator", "flexmb") < 0 ||
-        attr_string(root, "version", fmb_version()) < 0 ||
-        attr_string(root, "units", "SI") < 0 ||
+        attr_string(root, "version", fmb_version()) < 0 || attr_string(root, "units", "SI") < 0 ||
         (case_text && attr_string(root, "case", case_text) < 0))
         return werr(w, FMB_ERR_HDF5, "%s: cannot write file attributes", w->h5path);
 
     hsize_t t1[1];
-    if ((w->ds_time = wds_create(w, root, "time", 0, 1, NULL, NULL)) < 0)
-        return w->ds_time;
+    if ((w->ds_time = wds_create(w, root, "time", 0, 1, NULL, NULL)) < 0) return w->ds_time;
     t1[0] = FMB_ENERGY_COLUMNS;
-    if ((w->ds_energy = wds_create(w, root, "energy", 0, 2, t1,
-                                   "kinetic,potential,work,total")) < 0)
+    if ((w->ds_energy = wds_create(w, root, "energy", 0, 2, t1, "kinetic,potential,work,total")) <
+        0)
         return w->ds_energy;
 
     hid_t solver = H5Gcreate2(root, "solver", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (solver < 0)
-        return werr(w, FMB_ERR_HDF5, "%s: cannot create group /solver", w->h5path);
+    if (solver < 0) return werr(w, FMB_ERR_HDF5, "%s: cannot create group /solver", w->h5path);
     const fmb_sim_options_t *o = fmb_sim_options(sim);
     int bad = 0;
     if (o) {
@@ -581,19 +525,15 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
     bad |= attr_int(solver, "num_constraints", fmb_model_num_constraints(m));
     w->ds_newton = wds_create(w, solver, "newton_iterations", 1, 1, NULL, NULL);
     H5Gclose(solver);
-    if (bad)
-        return werr(w, FMB_ERR_HDF5, "%s: cannot write /solver attributes", w->h5path);
-    if (w->ds_newton < 0)
-        return w->ds_newton;
+    if (bad) return werr(w, FMB_ERR_HDF5, "%s: cannot write /solver attributes", w->h5path);
+    if (w->ds_newton < 0) return w->ds_newton;
 
     /* Bodies (ground excluded). */
     int nb = fmb_model_num_bodies(m);
     w->bodies = calloc(nb > 1 ? (size_t)nb - 1 : 1, sizeof *w->bodies);
-    if (!w->bodies)
-        return werr(w, FMB_ERR_NOMEM, "out of memory");
+    if (!w->bodies) return werr(w, FMB_ERR_NOMEM, "out of memory");
     hid_t gb = H5Gcreate2(root, "bodies", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (gb < 0)
-        return werr(w, FMB_ERR_HDF5, "%s: cannot create group /bodies", w->h5path);
+    if (gb < 0) return werr(w, FMB_ERR_HDF5, "%s: cannot create group /bodies", w->h5path);
     int st = 0;
     for (int b = 1; b < nb && st >= 0; b++) {
         wbody_t *wb = &w->bodies[w->nbodies++];
@@ -618,8 +558,7 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
             st = werr(w, FMB_ERR_HDF5, "%s: cannot create group /bodies/%s", w->h5path, name);
             break;
         }
-        if (make_columns(wb->ndof, cols, sizeof cols) < 0)
-            cols[0] = '\0';
+        if (make_columns(wb->ndof, cols, sizeof cols) < 0) cols[0] = '\0';
         t1[0] = (hsize_t)wb->ndof;
         if ((wb->ds_q = st = wds_create(w, g, "q", 0, 2, t1, cols)) >= 0 &&
             (wb->ds_qd = st = wds_create(w, g, "qd", 0, 2, t1, cols)) >= 0 &&
@@ -637,31 +576,26 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
                 for (int k = 0; k < wb->npoints; k++)
                     names[k] = fmb_model_body_point_name(m, b, k);
                 if (string_list(g, "point_names", names, (hsize_t)wb->npoints) < 0)
-                    st = werr(w, FMB_ERR_HDF5, "%s: cannot write /bodies/%s/point_names",
-                              w->h5path, name);
+                    st = werr(w, FMB_ERR_HDF5, "%s: cannot write /bodies/%s/point_names", w->h5path,
+                              name);
             }
             free(names);
         }
         if (st >= 0 && (attr_int(g, "index", b) < 0 || attr_int(g, "offset", wb->offset) < 0 ||
                         attr_int(g, "ndof", wb->ndof) < 0))
-            st = werr(w, FMB_ERR_HDF5, "%s: cannot write /bodies/%s attributes", w->h5path,
-                      name);
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot write /bodies/%s attributes", w->h5path, name);
         H5Gclose(g);
     }
     H5Gclose(gb);
-    if (st < 0)
-        return st;
-    if ((st = write_beams_layout(w)) < 0)
-        return st;
+    if (st < 0) return st;
+    if ((st = write_beams_layout(w)) < 0) return st;
 
     /* Joints. */
     int nj = fmb_model_num_joints(m);
     w->joints = calloc(nj > 0 ? (size_t)nj : 1, sizeof *w->joints);
-    if (!w->joints)
-        return werr(w, FMB_ERR_NOMEM, "out of memory");
+    if (!w->joints) return werr(w, FMB_ERR_NOMEM, "out of memory");
     hid_t gj = H5Gcreate2(root, "joints", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (gj < 0)
-        return werr(w, FMB_ERR_HDF5, "%s: cannot create group /joints", w->h5path);
+    if (gj < 0) return werr(w, FMB_ERR_HDF5, "%s: cannot create group /joints", w->h5path);
     for (int j = 0; j < nj && st >= 0; j++) {
         wjoint_t *wj = &w->joints[w->njoints++];
         const fmb_joint_t *jt = &m->joints[j];
@@ -678,8 +612,8 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
             break;
         }
         t1[0] = 6;
-        if ((wj->ds_reaction = st = wds_create(w, g, "reaction", 0, 2, t1,
-                                               "Fx1,Fy1,Mz1,Fx2,Fy2,Mz2")) >= 0 &&
+        if ((wj->ds_reaction = st =
+                 wds_create(w, g, "reaction", 0, 2, t1, "Fx1,Fy1,Mz1,Fx2,Fy2,Mz2")) >= 0 &&
             (wj->ds_violation = st = wds_create(w, g, "violation", 0, 1, NULL, NULL)) >= 0) {
             t1[0] = 2;
             wj->ds_position = st = wds_create(w, g, "position", 0, 2, t1, "x,y");
@@ -691,15 +625,12 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
                         attr_string(g, "body1", b1 ? b1 : "") < 0 ||
                         attr_string(g, "body2", b2 ? b2 : "") < 0 ||
                         attr_int(g, "rows", fmb_model_joint_rows(m, j)) < 0))
-            st = werr(w, FMB_ERR_HDF5, "%s: cannot write /joints/%s attributes", w->h5path,
-                      name);
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot write /joints/%s attributes", w->h5path, name);
         H5Gclose(g);
     }
     H5Gclose(gj);
-    if (st < 0)
-        return st;
-    if ((st = write_outputs_layout(w)) < 0)
-        return st;
+    if (st < 0) return st;
+    if ((st = write_outputs_layout(w)) < 0) return st;
     return write_contacts_layout(w);
 }
 
@@ -745,8 +676,7 @@ static int setup_xdmf(fmb_writer_t *w)
         it->ncols = b->npoints > 0 ? 2 : 3;
     }
     for (int i = 0; i < w->njoints; i++) {
-        if (m->joints[w->joints[i].j].type == FMB_JOINT_DRIVER_ANGLE)
-            continue;
+        if (m->joints[w->joints[i].j].type == FMB_JOINT_DRIVER_ANGLE) continue;
         link_name(fmb_model_joint_name(m, w->joints[i].j), name, sizeof name);
         snprintf(path, sizeof path, "/joints/%s/position", name);
         fmb_xdmf_item_t *it = &w->items[w->nitems];
@@ -763,8 +693,7 @@ static int setup_xdmf(fmb_writer_t *w)
     w->xdmf.path = fmb_xdmf_path_for(w->h5path);
     const char *slash = strrchr(w->h5path, '/');
     w->xdmf.h5name = dupstr(slash ? slash + 1 : w->h5path);
-    if (!w->xdmf.path || !w->xdmf.h5name)
-        return werr(w, FMB_ERR_NOMEM, "out of memory");
+    if (!w->xdmf.path || !w->xdmf.h5name) return werr(w, FMB_ERR_NOMEM, "out of memory");
     return 0;
 }
 
@@ -773,13 +702,11 @@ static int setup_xdmf(fmb_writer_t *w)
 static void writer_free(fmb_writer_t *w)
 {
     for (int k = 0; k < w->nds; k++) {
-        if (w->ds[k].id >= 0)
-            H5Dclose(w->ds[k].id);
+        if (w->ds[k].id >= 0) H5Dclose(w->ds[k].id);
         free(w->ds[k].buf);
     }
     free(w->ds);
-    if (w->file >= 0)
-        H5Fclose(w->file);
+    if (w->file >= 0) H5Fclose(w->file);
     for (int i = 0; i < w->nbodies; i++) {
         free(w->bodies[i].u);
         free(w->bodies[i].bx);
@@ -789,8 +716,7 @@ static void writer_free(fmb_writer_t *w)
     free(w->joints);
     for (int i = 0; i < w->nitems; i++) {
         free(w->item_paths[i]);
-        if (w->item_attr_paths)
-            free(w->item_attr_paths[i]);
+        if (w->item_attr_paths) free(w->item_attr_paths[i]);
     }
     free(w->item_paths);
     free(w->item_attr_paths);
@@ -802,11 +728,10 @@ static void writer_free(fmb_writer_t *w)
     free(w);
 }
 
-fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim,
-                                const char *case_text, char *err, size_t errlen)
+fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim, const char *case_text,
+                                char *err, size_t errlen)
 {
-    if (err && errlen)
-        err[0] = '\0';
+    if (err && errlen) err[0] = '\0';
     if (!h5path || !*h5path || !sim) {
         if (err && errlen)
             snprintf(err, errlen, "fmb_writer_create: missing output path or simulation");
@@ -816,8 +741,8 @@ fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim,
     fmb_writer_t *w = calloc(1, sizeof *w);
     if (!w || !m || !(w->h5path = dupstr(h5path))) {
         if (err && errlen)
-            snprintf(err, errlen, "%s", !m ? "fmb_writer_create: simulation has no model"
-                                           : "out of memory");
+            snprintf(err, errlen, "%s",
+                     !m ? "fmb_writer_create: simulation has no model" : "out of memory");
         free(w);
         return NULL;
     }
@@ -829,13 +754,12 @@ fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim,
     w->file = H5Fcreate(h5path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     int st;
     if (w->file < 0)
-        st = werr(w, FMB_ERR_IO, "%s: cannot create HDF5 file%s%s", h5path,
-                  errno ? ": " : "", errno ? strerror(errno) : "");
+        st = werr(w, FMB_ERR_IO, "%s: cannot create HDF5 file%s%s", h5path, errno ? ": " : "",
+                  errno ? strerror(errno) : "");
     else if ((st = write_layout(w, sim, case_text)) >= 0 && (st = setup_xdmf(w)) >= 0)
         st = flush_all(w, 1);
     if (st < 0) {
-        if (err && errlen)
-            snprintf(err, errlen, "%s", w->err);
+        if (err && errlen) snprintf(err, errlen, "%s", w->err);
         writer_free(w);
         return NULL;
     }
@@ -844,15 +768,12 @@ fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim,
 
 int fmb_writer_append(fmb_writer_t *w, const fmb_sim_t *sim)
 {
-    if (!w || !sim)
-        return FMB_ERR_ARG;
-    if (w->failed)
-        return w->failed;
+    if (!w || !sim) return FMB_ERR_ARG;
+    if (w->failed) return w->failed;
     if (w->nrec + w->nbuf >= w->cap_times) {
         long cap = w->cap_times ? 2 * w->cap_times : 4 * WRITER_BATCH;
         double *p = realloc(w->times, (size_t)cap * sizeof *p);
-        if (!p)
-            return werr(w, FMB_ERR_NOMEM, "out of memory");
+        if (!p) return werr(w, FMB_ERR_NOMEM, "out of memory");
         w->times = p;
         w->cap_times = cap;
     }
@@ -929,18 +850,15 @@ int fmb_writer_append(fmb_writer_t *w, const fmb_sim_t *sim)
 
 int fmb_writer_flush(fmb_writer_t *w)
 {
-    if (!w)
-        return FMB_ERR_ARG;
+    if (!w) return FMB_ERR_ARG;
     return flush_all(w, 0);
 }
 
 void fmb_writer_destroy(fmb_writer_t **pw)
 {
-    if (!pw || !*pw)
-        return;
+    if (!pw || !*pw) return;
     fmb_writer_t *w = *pw;
-    if (!w->failed)
-        flush_all(w, 1);
+    if (!w->failed) flush_all(w, 1);
     writer_free(w);
     *pw = NULL;
 }
@@ -975,8 +893,7 @@ const char *fmb_model_force_name(const fmb_model_t *model, int force)
 const char *fmb_model_force_type_name(const fmb_model_t *model, int force)
 {
     static const char *const names[FMB_FORCE_TYPE_COUNT] = {"point", "torque", "spring"};
-    if (force < 0 || force >= model->nforces)
-        return NULL;
+    if (force < 0 || force >= model->nforces) return NULL;
     int t = (int)model->forces[force].type;
     return t >= 0 && t < FMB_FORCE_TYPE_COUNT ? names[t] : "unknown";
 }

@@ -23,8 +23,7 @@ char *fmb_xdmf_path_for(const char *h5path)
         }
     }
     char *p = malloc(keep + 5);
-    if (!p)
-        return NULL;
+    if (!p) return NULL;
     memcpy(p, h5path, keep);
     memcpy(p + keep, ".xmf", 5);
     return p;
@@ -35,12 +34,23 @@ static void put_escaped(FILE *f, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&apos;", f); break;
-        default: fputc(*s, f);
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        case '\'':
+            fputs("&apos;", f);
+            break;
+        default:
+            fputc(*s, f);
         }
     }
 }
@@ -126,8 +136,7 @@ static void put_record(FILE *f, const fmb_xdmf_t *x, long i, double t, long nrec
 
 static int xdmf_error(char *err, size_t errlen, const char *path, const char *what)
 {
-    if (err && errlen)
-        snprintf(err, errlen, "%s: cannot %s: %s", path, what, strerror(errno));
+    if (err && errlen) snprintf(err, errlen, "%s: cannot %s: %s", path, what, strerror(errno));
     return FMB_ERR_IO;
 }
 
@@ -135,8 +144,7 @@ static int xdmf_rewrite(fmb_xdmf_t *x, const double *t, long nrec, char *err, si
 {
     size_t n = strlen(x->path);
     char *tmp = malloc(n + 5);
-    if (!tmp)
-        return FMB_ERR_NOMEM;
+    if (!tmp) return FMB_ERR_NOMEM;
     memcpy(tmp, x->path, n);
     memcpy(tmp + n, ".tmp", 5);
     FILE *f = fopen(tmp, "w");
@@ -163,18 +171,14 @@ static int xdmf_rewrite(fmb_xdmf_t *x, const double *t, long nrec, char *err, si
     return 0;
 }
 
-int fmb_xdmf_update(fmb_xdmf_t *x, const double *t, long nrec, int full, char *err,
-                    size_t errlen)
+int fmb_xdmf_update(fmb_xdmf_t *x, const double *t, long nrec, int full, char *err, size_t errlen)
 {
-    if (full || x->footer <= 0 || nrec < x->done)
-        return xdmf_rewrite(x, t, nrec, err, errlen);
-    if (nrec == x->done)
-        return 0;
+    if (full || x->footer <= 0 || nrec < x->done) return xdmf_rewrite(x, t, nrec, err, errlen);
+    if (nrec == x->done) return 0;
     /* Overwrite the closing tags with the new records and close again: the file only
      * grows, so nothing is left over. */
     FILE *f = fopen(x->path, "r+");
-    if (!f)
-        return xdmf_rewrite(x, t, nrec, err, errlen);
+    if (!f) return xdmf_rewrite(x, t, nrec, err, errlen);
     if (fseek(f, x->footer, SEEK_SET) != 0) {
         fclose(f);
         return xdmf_rewrite(x, t, nrec, err, errlen);
@@ -184,8 +188,7 @@ int fmb_xdmf_update(fmb_xdmf_t *x, const double *t, long nrec, int full, char *e
     long footer = ftell(f);
     fputs(xdmf_footer, f);
     int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return xdmf_error(err, errlen, x->path, "write");
+    if (fclose(f) != 0 || bad) return xdmf_error(err, errlen, x->path, "write");
     x->done = nrec;
     x->footer = footer;
     return 0;

@@ -23,8 +23,8 @@ static void angle_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t
     if (J1 && v[1].ndof) J1[0] = 0, J1[1] = 0, J1[2] = -1;
 }
 
-static void angle_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
-                       const double *w, double *H)
+static void angle_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
+                       double *H)
 {
     (void)j, (void)v, (void)t, (void)w, (void)H;
 }
@@ -37,7 +37,8 @@ static void coord_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t
     phi[0] = r[c] - fmb_expr_eval(j->fn, t, 0);
     if (J0 && v[0].ndof) {
         fmb_point_jac(&v[0], j->point[0], Jp);
-        for (int k = 0; k < v[0].ndof; k++) J0[k] = Jp[c + 2 * k];
+        for (int k = 0; k < v[0].ndof; k++)
+            J0[k] = Jp[c + 2 * k];
     }
 }
 

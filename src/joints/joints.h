@@ -14,8 +14,8 @@ extern const fmb_joint_class_t fmb_driver_y_class;
 
 /* Second-derivative contraction of the point-coincidence rows r_P0 - r_P1 (weights
  * w[0], w[1]): blockdiag(H_P0(w), -H_P1(w)). Shared by revolute and weld joints. */
-void fmb_joint_pin_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
-                        const double *w, double *H);
+void fmb_joint_pin_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
+                        double *H);
 
 /* Shared check: the two bodies differ. */
 int fmb_joint_check_distinct(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len);

@@ -30,8 +30,8 @@ static void prismatic_parts(const fmb_joint_t *j, const fmb_bodyview_t v[2], dou
     p1[1] = j->point[1][1] + (v[1].ndof ? v[1].q[1] : 0.0);
 }
 
-static void prismatic_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
-                           double *phi, double *J0, double *J1)
+static void prismatic_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *phi,
+                           double *J0, double *J1)
 {
     (void)t;
     double B[4], n[2], p0[2], p1[2];
@@ -40,7 +40,7 @@ static void prismatic_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], doub
     phi[0] = fmb_body_angle(&v[0]) - fmb_body_angle(&v[1]) - j->ref;
     phi[1] = n[0] * (Bp[0] - p1[0]) + n[1] * (Bp[1] - p1[1]);
     double nB[2] = {n[0] * B[0] + n[1] * B[1], n[0] * B[2] + n[1] * B[3]}; /* n^T B */
-    double kp = -nB[0] * p0[1] + nB[1] * p0[0];                          /* n^T B Itil p0 */
+    double kp = -nB[0] * p0[1] + nB[1] * p0[0];                            /* n^T B Itil p0 */
     /* 2 x ndof blocks, column-major: entry (row, col) at row + 2*col */
     if (J0 && v[0].ndof) {
         J0[0] = 0, J0[1] = nB[0];
@@ -66,10 +66,10 @@ static void prismatic_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], doub
     double k[2] = {nB[1], -nB[0]}; /* n^T B Itil */
     double e = nB[0] * p0[0] + nB[1] * p0[1];
     int t0 = n0 ? 2 : -1, t1 = v[1].ndof ? n0 + 2 : -1;
-#define ADD(r, c, val)                                                                     \
-    do {                                                                                   \
-        H[(r) + (size_t)(c) * ld] += (val);                                                \
-        if ((r) != (c)) H[(c) + (size_t)(r) * ld] += (val);                                \
+#define ADD(r, c, val)                                                                             \
+    do {                                                                                           \
+        H[(r) + (size_t)(c)*ld] += (val);                                                          \
+        if ((r) != (c)) H[(c) + (size_t)(r)*ld] += (val);                                          \
     } while (0)
     if (t0 >= 0) {
         ADD(0, t0, w2 * k[0]);
@@ -101,8 +101,7 @@ static void prismatic_reaction_point(const fmb_joint_t *j, const fmb_bodyview_t 
 }
 
 /* Sliding direction: the guide axis in inertial axes. */
-static void prismatic_slide_direction(const fmb_joint_t *j, const fmb_bodyview_t v[2],
-                                      double e[2])
+static void prismatic_slide_direction(const fmb_joint_t *j, const fmb_bodyview_t v[2], double e[2])
 {
     double A[4];
     fmb_rot(fmb_body_angle(&v[1]), A);

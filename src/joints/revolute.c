@@ -21,12 +21,13 @@ static void revolute_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], doubl
     if (J0) fmb_point_jac(&v[0], j->point[0], J0);
     if (J1) {
         fmb_point_jac(&v[1], j->point[1], J1);
-        for (int k = 0; k < 2 * v[1].ndof; k++) J1[k] = -J1[k];
+        for (int k = 0; k < 2 * v[1].ndof; k++)
+            J1[k] = -J1[k];
     }
 }
 
-void fmb_joint_pin_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
-                        const double *w, double *H)
+void fmb_joint_pin_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
+                        double *H)
 {
     (void)t;
     const int n0 = v[0].ndof, ld = n0 + v[1].ndof;

@@ -58,7 +58,8 @@ static void sb_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], sb_t *c)
 static void ds_dq(const sb_t *c, const fmb_bodyview_t v[2], int comp, double *ds)
 {
     const int n0 = v[0].ndof, n = n0 + v[1].ndof;
-    for (int k = 0; k < n; k++) ds[k] = 0.0;
+    for (int k = 0; k < n; k++)
+        ds[k] = 0.0;
     /* B Itil p0 = (-Bp_y, Bp_x) */
     const double bip[2] = {-c->Bp[1], c->Bp[0]};
     if (n0) {
@@ -102,8 +103,8 @@ static void slider_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
     }
 }
 
-static void slider_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
-                        const double *w, double *Hm)
+static void slider_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
+                        double *Hm)
 {
     (void)t;
     sb_t c;
@@ -116,10 +117,10 @@ static void slider_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
     const double itb[2] = {bto[1], -bto[0]}; /* Itil^T B^T om */
     const double obp = om[0] * c.Bp[0] + om[1] * c.Bp[1];
     const int t0 = n0 ? 2 : -1, t1 = n0 + 2;
-#define ADD(r, cc, val)                                                                    \
-    do {                                                                                   \
-        Hm[(r) + (size_t)(cc) * n] += (val);                                               \
-        if ((r) != (cc)) Hm[(cc) + (size_t)(r) * n] += (val);                              \
+#define ADD(r, cc, val)                                                                            \
+    do {                                                                                           \
+        Hm[(r) + (size_t)(cc)*n] += (val);                                                         \
+        if ((r) != (cc)) Hm[(cc) + (size_t)(r)*n] += (val);                                        \
     } while (0)
     if (t0 >= 0) {
         ADD(0, t0, itb[0]);
@@ -133,7 +134,8 @@ static void slider_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
 #undef ADD
     double dsx[n], g[n];
     ds_dq(&c, v, 0, dsx);
-    for (int k = 0; k < n; k++) g[k] = 0.0;
+    for (int k = 0; k < n; k++)
+        g[k] = 0.0;
     for (int k = 0; k < 4; k++)
         if (c.col[k] >= 0) g[n0 + c.col[k]] = w1 * c.H[1][k] + w2 * c.H[2][k];
     const double a = w1 * c.v[2] + w2 * c.v[3];
@@ -160,8 +162,8 @@ static int slider_check(const fmb_model_t *m, const fmb_joint_t *j, char *msg, s
         return FMB_ERR_MODEL;
     }
     if (g->klass != &fmb_beam_body_class) {
-        snprintf(msg, len, "slider_beam '%s': the guide (second body) '%s' must be a beam",
-                 j->name, g->name);
+        snprintf(msg, len, "slider_beam '%s': the guide (second body) '%s' must be a beam", j->name,
+                 g->name);
         return FMB_ERR_MODEL;
     }
     return 0;
@@ -206,8 +208,7 @@ static void slider_slide_direction(const fmb_joint_t *j, const fmb_bodyview_t v[
 
 static const char *const slider_output_names[] = {"s", "element"};
 
-static void slider_outputs(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
-                           double *val)
+static void slider_outputs(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *val)
 {
     (void)t;
     sb_t c;

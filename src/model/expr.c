@@ -86,7 +86,10 @@ double fmb_expr_eval(const fmb_expr_t *e, double t, int d)
     return evaluator_evaluate(e->f[d], e->n, e->names, e->values);
 }
 
-const char *fmb_expr_text(const fmb_expr_t *e) { return e->text; }
+const char *fmb_expr_text(const fmb_expr_t *e)
+{
+    return e->text;
+}
 
 int fmb_params_set(fmb_params_t *p, const char *name, double value)
 {
@@ -113,7 +116,8 @@ int fmb_params_set(fmb_params_t *p, const char *name, double value)
 
 void fmb_params_free(fmb_params_t *p)
 {
-    for (int i = 0; i < p->n; i++) free(p->names[i]);
+    for (int i = 0; i < p->n; i++)
+        free(p->names[i]);
     free(p->names);
     free(p->values);
     memset(p, 0, sizeof *p);

@@ -15,8 +15,7 @@ typedef struct fmb_expr fmb_expr_t;
 /* Compile expr in the variable t and the parameters. The parameter values are
  * captured now (parameters are set before the model is built). On error returns
  * NULL with a message. */
-fmb_expr_t *fmb_expr_create(const char *expr, const fmb_params_t *params, char *msg,
-                            size_t len);
+fmb_expr_t *fmb_expr_create(const char *expr, const fmb_params_t *params, char *msg, size_t len);
 void fmb_expr_destroy(fmb_expr_t **e);
 /* d-th time derivative (d = 0, 1, 2) at t. */
 double fmb_expr_eval(const fmb_expr_t *e, double t, int d);

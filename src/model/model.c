@@ -34,8 +34,8 @@ static int copy_name(fmb_model_t *m, char dst[FMB_NAME_MAX], const char *src, co
 {
     if (!src || !*src) return fmb_model_error(m, FMB_ERR_ARG, "%s without a name", what);
     if (strlen(src) >= FMB_NAME_MAX)
-        return fmb_model_error(m, FMB_ERR_ARG, "%s name '%s' longer than %d characters", what,
-                               src, FMB_NAME_MAX - 1);
+        return fmb_model_error(m, FMB_ERR_ARG, "%s name '%s' longer than %d characters", what, src,
+                               FMB_NAME_MAX - 1);
     strcpy(dst, src);
     return 0;
 }
@@ -64,7 +64,8 @@ void fmb_model_destroy(fmb_model_t **pm)
         if (m->bodies[i].klass && m->bodies[i].klass->destroy)
             m->bodies[i].klass->destroy(&m->bodies[i]);
     }
-    for (int i = 0; i < m->njoints; i++) fmb_expr_destroy(&m->joints[i].fn);
+    for (int i = 0; i < m->njoints; i++)
+        fmb_expr_destroy(&m->joints[i].fn);
     for (int i = 0; i < m->nforces; i++) {
         fmb_expr_destroy(&m->forces[i].fn[0]);
         fmb_expr_destroy(&m->forces[i].fn[1]);
@@ -118,7 +119,10 @@ static int find_force(const fmb_model_t *m, const char *name)
     return FMB_ERR_NOTFOUND;
 }
 
-static int finite3(const double *v) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
+static int finite3(const double *v)
+{
+    return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+}
 
 int fmb_model_add_body(fmb_model_t *m, const fmb_body_desc_t *d)
 {
@@ -276,8 +280,8 @@ static int check_bodies(fmb_model_t *m, const int body[2], int two, const char *
 {
     for (int k = 0; k < (two ? 2 : 1); k++)
         if (body[k] < 0 || body[k] >= m->nbodies)
-            return fmb_model_error(m, FMB_ERR_MODEL, "%s '%s': no body with index %d", what,
-                                   name, body[k]);
+            return fmb_model_error(m, FMB_ERR_MODEL, "%s '%s': no body with index %d", what, name,
+                                   body[k]);
     return 0;
 }
 
@@ -287,8 +291,8 @@ static int check_friction(fmb_model_t *m, const fmb_joint_t *j)
     const fmb_friction_desc_t *f = &j->friction;
     if (f->model == FMB_FRICTION_NONE) return 0;
     if ((int)f->model < 0 || f->model >= FMB_FRICTION_MODEL_COUNT)
-        return fmb_model_error(m, FMB_ERR_MODEL, "joint '%s': unknown friction model %d",
-                               j->name, (int)f->model);
+        return fmb_model_error(m, FMB_ERR_MODEL, "joint '%s': unknown friction model %d", j->name,
+                               (int)f->model);
     if (!j->klass->slide_direction)
         return fmb_model_error(m, FMB_ERR_MODEL,
                                "joint '%s': friction needs a sliding joint (prismatic or "
@@ -303,8 +307,8 @@ static int check_friction(fmb_model_t *m, const fmb_joint_t *j)
         return fmb_model_error(m, FMB_ERR_MODEL,
                                "joint '%s': friction needs 0 <= mu <= mu0 (got mu = %g, mu0 = %g)",
                                j->name, f->mu, f->mu0);
-    if (f->model == FMB_FRICTION_LUGRE && (!(f->sigma0 > 0) || !(f->sigma1 >= 0) || !(f->sigma2 >= 0) || !(f->vs > 0) ||
-        !(f->gamma > 0)))
+    if (f->model == FMB_FRICTION_LUGRE && (!(f->sigma0 > 0) || !(f->sigma1 >= 0) ||
+                                           !(f->sigma2 >= 0) || !(f->vs > 0) || !(f->gamma > 0)))
         return fmb_model_error(m, FMB_ERR_MODEL,
                                "joint '%s': LuGre needs sigma0 > 0, sigma1 >= 0, sigma2 >= 0, "
                                "vs > 0, gamma > 0",
@@ -314,8 +318,7 @@ static int check_friction(fmb_model_t *m, const fmb_joint_t *j)
 
 int fmb_model_joint_has_friction(const fmb_model_t *m, int joint)
 {
-    return joint >= 0 && joint < m->njoints &&
-           m->joints[joint].friction.model != FMB_FRICTION_NONE;
+    return joint >= 0 && joint < m->njoints && m->joints[joint].friction.model != FMB_FRICTION_NONE;
 }
 
 int fmb_model_add_joint(fmb_model_t *m, const fmb_joint_desc_t *d)
@@ -401,24 +404,51 @@ int fmb_model_add_force(fmb_model_t *m, const fmb_force_desc_t *d)
     return m->nforces++;
 }
 
-int fmb_model_num_bodies(const fmb_model_t *m) { return m->nbodies; }
-int fmb_model_num_joints(const fmb_model_t *m) { return m->njoints; }
-int fmb_model_num_forces(const fmb_model_t *m) { return m->nforces; }
-int fmb_model_num_coords(const fmb_model_t *m) { return m->ncoords; }
-int fmb_model_num_constraints(const fmb_model_t *m) { return m->nrows; }
-const char *fmb_model_body_name(const fmb_model_t *m, int b) { return m->bodies[b].name; }
-const char *fmb_model_joint_name(const fmb_model_t *m, int j) { return m->joints[j].name; }
+int fmb_model_num_bodies(const fmb_model_t *m)
+{
+    return m->nbodies;
+}
+int fmb_model_num_joints(const fmb_model_t *m)
+{
+    return m->njoints;
+}
+int fmb_model_num_forces(const fmb_model_t *m)
+{
+    return m->nforces;
+}
+int fmb_model_num_coords(const fmb_model_t *m)
+{
+    return m->ncoords;
+}
+int fmb_model_num_constraints(const fmb_model_t *m)
+{
+    return m->nrows;
+}
+const char *fmb_model_body_name(const fmb_model_t *m, int b)
+{
+    return m->bodies[b].name;
+}
+const char *fmb_model_joint_name(const fmb_model_t *m, int j)
+{
+    return m->joints[j].name;
+}
 const char *fmb_model_joint_type_name(const fmb_model_t *m, int j)
 {
     return m->joints[j].klass->name;
 }
-int fmb_model_joint_rows(const fmb_model_t *m, int j) { return m->joints[j].klass->nrows; }
+int fmb_model_joint_rows(const fmb_model_t *m, int j)
+{
+    return m->joints[j].klass->nrows;
+}
 void fmb_model_joint_bodies(const fmb_model_t *m, int j, int body[2])
 {
     body[0] = m->joints[j].body[0];
     body[1] = m->joints[j].body[1];
 }
-int fmb_model_body_num_points(const fmb_model_t *m, int b) { return m->bodies[b].npoints; }
+int fmb_model_body_num_points(const fmb_model_t *m, int b)
+{
+    return m->bodies[b].npoints;
+}
 int fmb_model_find_body_point(const fmb_model_t *m, int b, const char *name, double xy[2])
 {
     const fmb_body_t *bd = &m->bodies[b];
@@ -438,9 +468,18 @@ const char *fmb_model_body_point_name(const fmb_model_t *m, int b, int k)
 {
     return m->bodies[b].points[k].name;
 }
-int fmb_model_body_offset(const fmb_model_t *m, int b) { return m->bodies[b].offset; }
-int fmb_model_body_ndof(const fmb_model_t *m, int b) { return m->bodies[b].ndof; }
-const char *fmb_model_last_error(const fmb_model_t *m) { return m->errmsg; }
+int fmb_model_body_offset(const fmb_model_t *m, int b)
+{
+    return m->bodies[b].offset;
+}
+int fmb_model_body_ndof(const fmb_model_t *m, int b)
+{
+    return m->bodies[b].ndof;
+}
+const char *fmb_model_last_error(const fmb_model_t *m)
+{
+    return m->errmsg;
+}
 
 int fmb_model_row_joint(const fmb_model_t *m, int row, int *local)
 {

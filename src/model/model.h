@@ -11,9 +11,11 @@
 #define FMB_NAME_MAX 64
 
 /* ---- bodies ---------------------------------------------------------------
- * Every body has coordinates q = [rbar_x, rbar_y, theta] in its carrier frame
- * (docs/theory.md section 1). A body class supplies mass matrix, the generalized
- * body forces Q (quadratic velocity + gravity) and their tangents. */
+ * Every body has coordinates q = [rbar_x, rbar_y, theta, U] in its carrier frame
+ * (docs/theory.md sections 1 and 7; U: elastic coordinates, empty for a rigid body). A
+ * body class (bodies/rigid.c, bodies/beam.c) supplies the mass matrix, the generalized
+ * body forces Q (quadratic velocity, gravity, strain, damping), their tangents and the
+ * shape functions that place its material points. */
 typedef struct fmb_point {
     char name[FMB_NAME_MAX];
     double u[2];
@@ -35,7 +37,7 @@ typedef struct fmb_body_class {
     int (*ndof)(const fmb_body_t *b);
     /* M (ndof x ndof, column-major). */
     void (*mass)(const fmb_body_t *b, const double *q, double *M);
-    /* Body forces Q(q, qd) (quadratic velocity + gravity); when Kq/Cq are non-NULL,
+    /* Body forces Q(q, qd) (quadratic velocity, gravity, strain); when Kq/Cq are non-NULL,
      * add dQ/dq and dQ/dqd (ndof x ndof, column-major). Also d(M qdd)/dq into Kmq when
      * non-NULL for the given qdd. */
     void (*forces)(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
@@ -93,8 +95,8 @@ typedef struct fmb_joint_class {
     int nrows;
     /* Phi (nrows) and its Jacobian blocks J0 (nrows x ndof0), J1 (nrows x ndof1),
      * column-major. J0/J1 may be NULL. */
-    void (*eval)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *phi,
-                 double *J0, double *J1);
+    void (*eval)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *phi, double *J0,
+                 double *J1);
     /* Add sum_k w_k d2Phi_k/dq2 as the (ndof0+ndof1)^2 block matrix H, column-major. */
     void (*hess)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
                  double *H);
@@ -106,8 +108,7 @@ typedef struct fmb_joint_class {
     /* Validation at model build time (0 or negative status with message). */
     int (*check)(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len);
     /* Validity of an accepted state (e.g. a slider still on its guide), or NULL. */
-    int (*valid)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, char *msg,
-                 size_t len);
+    int (*valid)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, char *msg, size_t len);
     /* Point on body b at which the reaction is reported (body-frame, undeformed), or
      * NULL for point[b]. */
     void (*reaction_point)(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, double u[2]);
@@ -127,12 +128,12 @@ struct fmb_joint {
     const fmb_joint_class_t *klass;
     int body[2];
     double point[2][2];
-    double axis[2];     /* unit guide direction in body 1's frame (prismatic) */
-    double ref;         /* reference relative angle (prismatic, weld) */
-    double d0;          /* prismatic: initial offset, fixed at build */
-    fmb_expr_t *fn;     /* driver function of t */
+    double axis[2];               /* unit guide direction in body 1's frame (prismatic) */
+    double ref;                   /* reference relative angle (prismatic, weld) */
+    double d0;                    /* prismatic: initial offset, fixed at build */
+    fmb_expr_t *fn;               /* driver function of t */
     fmb_friction_desc_t friction; /* model NONE: frictionless */
-    int row;            /* first global constraint row */
+    int row;                      /* first global constraint row */
     int line;
 };
 
@@ -146,8 +147,8 @@ typedef struct fmb_force_class {
     const char *name;
     /* Generalized forces Q0 (ndof0), Q1 (ndof1) added; when K/C are non-NULL add
      * dQ/dq and dQ/dqd as (ndof0+ndof1)^2 block matrices, column-major. */
-    void (*eval)(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double *Q0,
-                 double *Q1, double *K, double *C);
+    void (*eval)(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double *Q0, double *Q1,
+                 double *K, double *C);
     /* Potential energy (conservative part), or NULL (the work is then integrated). */
     double (*potential)(const fmb_force_t *f, const fmb_bodyview_t v[2]);
     /* Power of the non-conservative part (integrated into the work column). */

@@ -7,8 +7,8 @@
 
 #include "solve/sim.h"
 
-extern void dgeqp3_(const int *m, const int *n, double *a, const int *lda, int *jpvt,
-                    double *tau, double *work, const int *lwork, int *info);
+extern void dgeqp3_(const int *m, const int *n, double *a, const int *lda, int *jpvt, double *tau,
+                    double *work, const int *lwork, int *info);
 
 int fmb_rank_rows(double *Jd, int m, int n, int *redundant, int maxred, int *nred)
 {
@@ -23,7 +23,8 @@ int fmb_rank_rows(double *Jd, int m, int n, int *redundant, int maxred, int *nre
         return FMB_ERR_NOMEM;
     }
     for (int r = 0; r < m; r++)
-        for (int c = 0; c < n; c++) At[c + (size_t)n * r] = Jd[r + (size_t)m * c];
+        for (int c = 0; c < n; c++)
+            At[c + (size_t)n * r] = Jd[r + (size_t)m * c];
     int info, lwork = -1;
     double wq;
     dgeqp3_(&n, &m, At, &n, jpvt, tau, &wq, &lwork, &info);

@@ -23,7 +23,10 @@ void fmb_kkt_free(fmb_kkt_t *k)
     memset(k, 0, sizeof *k);
 }
 
-void fmb_kkt_begin(fmb_kkt_t *k) { k->nt = 0; }
+void fmb_kkt_begin(fmb_kkt_t *k)
+{
+    k->nt = 0;
+}
 
 void fmb_kkt_add(fmb_kkt_t *k, int i, int j, double x)
 {
@@ -59,8 +62,8 @@ static int build_pattern(fmb_kkt_t *k)
     k->Ax = malloc((size_t)k->nt * sizeof *k->Ax);
     k->Map = malloc((size_t)k->nt * sizeof *k->Map);
     if (!k->Ap || !k->Ai || !k->Ax || !k->Map) return FMB_ERR_NOMEM;
-    int st = umfpack_di_triplet_to_col(k->n, k->n, k->nt, k->Ti, k->Tj, k->Tx, k->Ap, k->Ai,
-                                       k->Ax, k->Map);
+    int st = umfpack_di_triplet_to_col(k->n, k->n, k->nt, k->Ti, k->Tj, k->Tx, k->Ap, k->Ai, k->Ax,
+                                       k->Map);
     if (st != UMFPACK_OK) return FMB_ERR_LINSOLVE;
     if (k->symbolic) umfpack_di_free_symbolic(&k->symbolic);
     double control[UMFPACK_CONTROL];
@@ -69,8 +72,8 @@ static int build_pattern(fmb_kkt_t *k)
                                        UMFPACK_ORDERING_BEST};
     if (k->ordering >= 0 && k->ordering < 3) control[UMFPACK_ORDERING] = orderings[k->ordering];
     st = umfpack_di_symbolic(k->n, k->n, k->Ap, k->Ai, k->Ax, &k->symbolic, control, NULL);
-    if (st != UMFPACK_OK) return st == UMFPACK_ERROR_out_of_memory ? FMB_ERR_NOMEM
-                                                                   : FMB_ERR_LINSOLVE;
+    if (st != UMFPACK_OK)
+        return st == UMFPACK_ERROR_out_of_memory ? FMB_ERR_NOMEM : FMB_ERR_LINSOLVE;
     k->nsymbolic++;
     k->pattern_nt = k->nt;
     return 0;
@@ -84,7 +87,8 @@ int fmb_kkt_factor(fmb_kkt_t *k)
         if ((rc = build_pattern(k))) return rc;
     } else {
         memset(k->Ax, 0, (size_t)k->Ap[k->n] * sizeof *k->Ax);
-        for (int t = 0; t < k->nt; t++) k->Ax[k->Map[t]] += k->Tx[t];
+        for (int t = 0; t < k->nt; t++)
+            k->Ax[k->Map[t]] += k->Tx[t];
     }
     if (k->numeric) umfpack_di_free_numeric(&k->numeric);
     double info[UMFPACK_INFO];
@@ -92,8 +96,8 @@ int fmb_kkt_factor(fmb_kkt_t *k)
     k->nnumeric++;
     k->rcond = info[UMFPACK_RCOND];
     if (st == UMFPACK_WARNING_singular_matrix) return FMB_ERR_SINGULAR;
-    if (st != UMFPACK_OK) return st == UMFPACK_ERROR_out_of_memory ? FMB_ERR_NOMEM
-                                                                   : FMB_ERR_LINSOLVE;
+    if (st != UMFPACK_OK)
+        return st == UMFPACK_ERROR_out_of_memory ? FMB_ERR_NOMEM : FMB_ERR_LINSOLVE;
     /* UMFPACK's rcond is a cheap estimate (min/max |diag U|); treat an exactly or
      * numerically rank-deficient KKT matrix as singular. */
     if (!(k->rcond > 1e-14)) return FMB_ERR_SINGULAR;

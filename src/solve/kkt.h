@@ -7,10 +7,10 @@
 
 typedef struct fmb_kkt {
     int n;
-    int nt, cap;     /* triplets in the current assembly */
-    int *Ti, *Tj;    /* recorded pattern */
+    int nt, cap;  /* triplets in the current assembly */
+    int *Ti, *Tj; /* recorded pattern */
     double *Tx;
-    int pattern_nt;  /* triplet count of the recorded pattern, 0 if none */
+    int pattern_nt; /* triplet count of the recorded pattern, 0 if none */
     int *Ap, *Ai, *Map;
     double *Ax;
     void *symbolic, *numeric;

@@ -33,7 +33,6 @@ static void contact_decompose(fmb_sim_t *s);
 #include <stdlib.h>
 #include <string.h>
 
-
 int fmb_sim_error(fmb_sim_t *s, int status, const char *fmt, ...)
 {
     s->errline = 0;
@@ -67,8 +66,7 @@ void fmb_sim_options_default(fmb_sim_options_t *o)
  *   (1 - am) a_{n+1} + am a_n = (1 - af) qdd_{n+1} + af qdd_n
  * HHT-alpha is am = 0, af = -alpha, beta = (1 - alpha)^2 / 4, gamma = 1/2 - alpha;
  * Newmark is am = af = 0. */
-static void coefficients(const fmb_sim_t *s, double *am, double *af, double *beta,
-                         double *gamma)
+static void coefficients(const fmb_sim_t *s, double *am, double *af, double *beta, double *gamma)
 {
     const fmb_sim_options_t *o = &s->opts;
     if (o->integrator == FMB_HHT) {
@@ -111,8 +109,7 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     s->zero = calloc(m + 1, sizeof(double));
     s->save = calloc(4 * n + m + 1, sizeof(double));
     s->work = calloc(4 * N + 1, sizeof(double));
-    if (!s->q || !s->qd || !s->qdd || !s->lam || !s->acc || !s->save || !s->work ||
-        !s->zero) {
+    if (!s->q || !s->qd || !s->qdd || !s->lam || !s->acc || !s->save || !s->work || !s->zero) {
         fmb_sim_destroy(&s);
         return NULL;
     }
@@ -199,8 +196,8 @@ static double *zeroed(double *p, size_t n)
     return p;
 }
 
-static void joint_views(const fmb_sim_t *s, const fmb_joint_t *j, const double *q,
-                        const double *qd, fmb_bodyview_t v[2])
+static void joint_views(const fmb_sim_t *s, const fmb_joint_t *j, const double *q, const double *qd,
+                        fmb_bodyview_t v[2])
 {
     v[0] = fmb_model_view(s->model, j->body[0], q, qd);
     v[1] = fmb_model_view(s->model, j->body[1], q, qd);
@@ -226,8 +223,8 @@ static int joint_jacobian(const fmb_sim_t *s, const fmb_joint_t *j, const double
     return nr;
 }
 
-void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd,
-                         const double *qdd, const double *lam, double t, double *Mqdd, double *F)
+void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
+                         const double *lam, double t, double *Mqdd, double *F)
 {
     const fmb_model_t *md = s->model;
     const int n = s->n;
@@ -240,12 +237,14 @@ void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd,
             double *M = s->sM;
             bd->klass->mass(bd, q + o, M);
             for (int c = 0; c < nd; c++)
-                for (int r = 0; r < nd; r++) Mqdd[o + r] += M[r + nd * c] * qdd[o + c];
+                for (int r = 0; r < nd; r++)
+                    Mqdd[o + r] += M[r + nd * c] * qdd[o + c];
         }
         if (F) {
             double *Q = zeroed(s->sQ[0], (size_t)nd);
             bd->klass->forces(bd, q + o, qd + o, qdd + o, md->g, Q, NULL, NULL, NULL);
-            for (int r = 0; r < nd; r++) F[o + r] -= Q[r];
+            for (int r = 0; r < nd; r++)
+                F[o + r] -= Q[r];
         }
     }
     if (!F) return;
@@ -256,7 +255,8 @@ void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd,
         double *Q[2] = {zeroed(s->sQ[0], (size_t)s->maxn), zeroed(s->sQ[1], (size_t)s->maxn)};
         f->klass->eval(f, v, t, Q[0], Q[1], NULL, NULL);
         for (int b = 0; b < 2; b++)
-            for (int k = 0; k < v[b].ndof; k++) F[md->bodies[f->body[b]].offset + k] -= Q[b][k];
+            for (int k = 0; k < v[b].ndof; k++)
+                F[md->bodies[f->body[b]].offset + k] -= Q[b][k];
     }
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
@@ -266,7 +266,8 @@ void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd,
         for (int b = 0; b < 2; b++) {
             const int o = md->bodies[j->body[b]].offset;
             for (int k = 0; k < v[b].ndof; k++)
-                for (int r = 0; r < nr; r++) F[o + k] += J[b][r + nr * k] * lam[j->row + r];
+                for (int r = 0; r < nr; r++)
+                    F[o + k] += J[b][r + nr * k] * lam[j->row + r];
         }
     }
 }
@@ -402,7 +403,8 @@ static void assemble(fmb_sim_t *s, const double *q, const double *qd, const doub
             }
         }
     }
-    for (int r = 0; r < s->m; r++) fmb_kkt_add(k, n + r, n + r, c->c22);
+    for (int r = 0; r < s->m; r++)
+        fmb_kkt_add(k, n + r, n + r, c->c22);
 }
 
 /* Name of the joint owning constraint row `row`, for messages. */
@@ -434,8 +436,8 @@ static int singular_error(fmb_sim_t *s, const double *q, double t, const char *w
         const char *nm = row_name(s, red[i], &line);
         fmb_model_row_joint(s->model, red[i], &local);
         size_t len = strlen(list);
-        snprintf(list + len, sizeof list - len, "%sjoint '%s' row %d (line %d)", i ? ", " : "",
-                 nm, local, line);
+        snprintf(list + len, sizeof list - len, "%sjoint '%s' row %d (line %d)", i ? ", " : "", nm,
+                 local, line);
     }
     int rc = fmb_sim_error(s, FMB_ERR_SINGULAR,
                            "redundant constraints make the system matrix singular %s: %d "
@@ -470,9 +472,8 @@ static int check_options(fmb_sim_t *s)
     if (o->integrator == FMB_HHT && !(o->alpha >= -1.0 / 3.0 - 1e-15 && o->alpha <= 0))
         return fmb_sim_error(s, FMB_ERR_ARG, "HHT alpha must be in [-1/3, 0] (got %g)", o->alpha);
     if (o->integrator == FMB_NEWMARK && !(o->beta > 0 && o->gamma >= 0.5))
-        return fmb_sim_error(s, FMB_ERR_ARG,
-                             "Newmark needs beta > 0 and gamma >= 1/2 (got %g, %g)", o->beta,
-                             o->gamma);
+        return fmb_sim_error(s, FMB_ERR_ARG, "Newmark needs beta > 0 and gamma >= 1/2 (got %g, %g)",
+                             o->beta, o->gamma);
     if (o->integrator == FMB_GENERALIZED_ALPHA && !(o->rho_inf >= 0 && o->rho_inf <= 1))
         return fmb_sim_error(s, FMB_ERR_ARG, "generalized-alpha rho_inf must be in [0, 1] (got %g)",
                              o->rho_inf);
@@ -521,7 +522,8 @@ int fmb_sim_assemble_positions(fmb_sim_t *s, double c22, int *iters)
         if (!isfinite(viol)) break;
         assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
         memset(rhs, 0, (size_t)n * sizeof *rhs);
-        for (int r = 0; r < m; r++) rhs[n + r] = -phi[r];
+        for (int r = 0; r < m; r++)
+            rhs[n + r] = -phi[r];
         int rc = solve_kkt(s, rhs, x, s->q, s->t, "while assembling the initial configuration");
         if (rc == FMB_ERR_SINGULAR) {
             /* Dependent rows at a configuration that is still far from closing the
@@ -548,7 +550,8 @@ int fmb_sim_assemble_positions(fmb_sim_t *s, double c22, int *iters)
         double scale = 1.0;
         for (int i = 0; i < n; i++)
             if (fabs(x[i]) * scale > 0.5) scale = 0.5 / fabs(x[i]);
-        for (int i = 0; i < n; i++) s->q[i] += scale * x[i];
+        for (int i = 0; i < n; i++)
+            s->q[i] += scale * x[i];
     }
     int line;
     const char *nm = row < 0 ? "?" : row_name(s, row, &line);
@@ -579,7 +582,8 @@ static double power(const fmb_sim_t *s)
         if (!j->klass->time) continue;
         double *pt = s->sphi, *ptt = s->sphi2;
         j->klass->time(j, s->t, pt, ptt);
-        for (int r = 0; r < j->klass->nrows; r++) P += s->lam[j->row + r] * pt[r];
+        for (int r = 0; r < j->klass->nrows; r++)
+            P += s->lam[j->row + r] * pt[r];
     }
     /* friction: -mu v sum F (both bodies together) */
     for (int ic = 0; ic < s->ncontacts; ic++) {
@@ -609,7 +613,8 @@ static int accel_solve(fmb_sim_t *s, int factor, double *qdd, double *lam)
         if (rc) return fmb_sim_error(s, rc, "linear solver failure at t = %.9g", s->t);
     }
     fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->zero, s->t, NULL, rhs); /* -Q */
-    for (int i = 0; i < n; i++) rhs[i] = -rhs[i];
+    for (int i = 0; i < n; i++)
+        rhs[i] = -rhs[i];
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
         fmb_bodyview_t v[2];
@@ -628,13 +633,13 @@ static int accel_solve(fmb_sim_t *s, int factor, double *qdd, double *lam)
             w[r] = 1.0;
             j->klass->hess(j, v, s->t, w, H);
             for (int a = 0; a < nn; a++)
-                for (int b = 0; b < nn; b++) quad += vloc[a] * H[a + nn * b] * vloc[b];
+                for (int b = 0; b < nn; b++)
+                    quad += vloc[a] * H[a + nn * b] * vloc[b];
             rhs[n + j->row + r] = -quad - ptt[r];
         }
     }
     if ((rc = fmb_kkt_solve(&s->kkt, rhs, x)))
-        return fmb_sim_error(s, rc, "linear solve failed for the accelerations at t = %.9g",
-                             s->t);
+        return fmb_sim_error(s, rc, "linear solve failed for the accelerations at t = %.9g", s->t);
     memcpy(qdd, x, (size_t)n * sizeof *x);
     memcpy(lam, x + n, (size_t)m * sizeof *x);
     return 0;
@@ -665,7 +670,8 @@ int fmb_sim_initialize(fmb_sim_t *s)
         if (!j->klass->time) continue;
         double *pt = s->sphi, *ptt = s->sphi2;
         j->klass->time(j, s->t, pt, ptt);
-        for (int r = 0; r < j->klass->nrows; r++) rhs[n + j->row + r] = -pt[r];
+        for (int r = 0; r < j->klass->nrows; r++)
+            rhs[n + j->row + r] = -pt[r];
     }
     if ((rc = solve_kkt(s, rhs, x, s->q, s->t, "while projecting the initial velocities")))
         return rc;
@@ -760,14 +766,17 @@ static int small_solve(int n, double *A, int nb, double *B)
         }
         for (int i = k + 1; i < n; i++) {
             const double f = A[i + n * k] / A[k + n * k];
-            for (int c = k; c < n; c++) A[i + n * c] -= f * A[k + n * c];
-            for (int c = 0; c < nb; c++) B[i + n * c] -= f * B[k + n * c];
+            for (int c = k; c < n; c++)
+                A[i + n * c] -= f * A[k + n * c];
+            for (int c = 0; c < nb; c++)
+                B[i + n * c] -= f * B[k + n * c];
         }
     }
     for (int c = 0; c < nb; c++)
         for (int k = n - 1; k >= 0; k--) {
             double t = B[k + n * c];
-            for (int i = k + 1; i < n; i++) t -= A[k + n * i] * B[i + n * c];
+            for (int i = k + 1; i < n; i++)
+                t -= A[k + n * i] * B[i + n * c];
             B[k + n * c] = t / A[k + n * k];
         }
     return 0;
@@ -828,7 +837,7 @@ static int contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *
     memset(s->clcp, 0, ((size_t)nf * nf + (size_t)nf * (nu + 1) + nf) * sizeof(double));
     /* column (jc, k) -> its unknown: F+ (eliminated) or u index */
     /* u per Coulomb contact: [F-1, F-2, bl1, bl2, sl, bu1, bu2, su] */
-#define UIDX(jc, k) ((k) < 2 ? -1 : uoff[jc] + ((k) < 6 ? (k) - 2 : (k) - 1))
+#define UIDX(jc, k) ((k) < 2 ? -1 : uoff[jc] + ((k) < 6 ? (k)-2 : (k)-1))
     for (int ic = 0; ic < nc; ic++) {
         const fmb_contact_t *c = &s->contacts[ic];
         const fmb_joint_t *j = &md->joints[c->joint];
@@ -850,7 +859,8 @@ static int contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *
                 for (int k = 0; k < ncol; k++) {
                     const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * jc + k);
                     double d = 0.0;
-                    for (int r = 0; r < nr; r++) d += S[l + 2 * r] * X[n + j->row + r] / bh2;
+                    for (int r = 0; r < nr; r++)
+                        d += S[l + 2 * r] * X[n + j->row + r] / bh2;
                     if (k < 2)
                         Dp[row + nf * (2 * jc + k)] = d;
                     else
@@ -860,21 +870,25 @@ static int contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *
         }
     }
     for (int cc = 0; cc < nf; cc++)
-        for (int r = 0; r < nf; r++) Dp[r + nf * cc] = (r == cc) - Dp[r + nf * cc];
-    for (int r = 0; r < nf; r++) P[r + (size_t)nf * nu] = p0[r];
+        for (int r = 0; r < nf; r++)
+            Dp[r + nf * cc] = (r == cc) - Dp[r + nf * cc];
+    for (int r = 0; r < nf; r++)
+        P[r + (size_t)nf * nu] = p0[r];
     if (small_solve(nf, Dp, nu + 1, P))
         return fmb_sim_error(s, FMB_ERR_SINGULAR,
                              "contact problem singular at t = %.9g (friction too large for the "
                              "slider geometry?)",
                              t);
-    for (int r = 0; r < nf; r++) p0[r] = P[r + (size_t)nf * nu];
+    for (int r = 0; r < nf; r++)
+        p0[r] = P[r + (size_t)nf * nu];
     /* LCP rows */
     memset(M, 0, (size_t)nu * nu * sizeof *M);
     for (int ic = 0; ic < nc; ic++) {
         const fmb_contact_t *c = &s->contacts[ic];
         const int u0 = uoff[ic];
         for (int l = 0; l < 2; l++) { /* w = F+_l */
-            for (int cc = 0; cc < nu; cc++) M[(u0 + l) + nu * cc] = P[(2 * ic + l) + nf * cc];
+            for (int cc = 0; cc < nu; cc++)
+                M[(u0 + l) + nu * cc] = P[(2 * ic + l) + nf * cc];
             qv[u0 + l] = p0[2 * ic + l];
         }
         if (c->d.model != FMB_FRICTION_COULOMB) continue;
@@ -886,7 +900,8 @@ static int contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *
         double Dv[nn];
         fmb_contact_velocity_row(j, v, Dv);
         double vrow[nu], v0 = 0.0;
-        for (int cc = 0; cc < nu; cc++) vrow[cc] = 0.0;
+        for (int cc = 0; cc < nu; cc++)
+            vrow[cc] = 0.0;
         for (int r = 0; r < nn; r++) {
             int g = gidx(md, j->body, n0, r);
             if (g >= 0) v0 += Dv[r] * (s->qd[g] + gfac * x[g]);
@@ -901,7 +916,8 @@ static int contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *
                     if (g >= 0) ak += gfac * Dv[r] * X[g];
                 }
                 if (k < 2) { /* F+ = P u + p0 */
-                    for (int cc = 0; cc < nu; cc++) vrow[cc] += ak * P[(2 * jc + k) + nf * cc];
+                    for (int cc = 0; cc < nu; cc++)
+                        vrow[cc] += ak * P[(2 * jc + k) + nf * cc];
                     v0 += ak * p0[2 * jc + k];
                 } else {
                     vrow[UIDX(jc, k)] += ak;
@@ -938,7 +954,8 @@ static int contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *
         double Fp[2];
         for (int l = 0; l < 2; l++) {
             double f = p0[2 * ic + l];
-            for (int cc = 0; cc < nu; cc++) f += P[(2 * ic + l) + nf * cc] * zz[cc];
+            for (int cc = 0; cc < nu; cc++)
+                f += P[(2 * ic + l) + nf * cc] * zz[cc];
             Fp[l] = fmax(f, 0.0);
         }
         c->F[0] = Fp[0], c->F[1] = Fp[1];
@@ -953,7 +970,8 @@ static int contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *
                                               c->beta[0], c->beta[1], c->beta[2], c->beta[3]};
         for (int k = 0; k < (coul ? 8 : 4); k++) {
             const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * ic + k);
-            for (int i = 0; i < N; i++) x[i] += X[i] * val[k];
+            for (int i = 0; i < N; i++)
+                x[i] += X[i] * val[k];
         }
     }
 #undef UIDX
@@ -987,7 +1005,8 @@ static void contact_damping(fmb_sim_t *s, double gfac, double *x)
         if (vnew * c->v < 0.0) alpha = fmin(alpha, fabs(c->v) / fabs(dv));
     }
     if (alpha < 1.0)
-        for (int i = 0; i < s->n + s->m; i++) x[i] *= alpha;
+        for (int i = 0; i < s->n + s->m; i++)
+            x[i] *= alpha;
 }
 
 /* Corner forces from the multipliers alone (no friction coupling): N = S lambda,
@@ -1002,7 +1021,8 @@ static void contact_decompose(fmb_sim_t *s)
         double S[16], N[2] = {0, 0};
         fmb_contact_normal_map(c, j, v, S);
         for (int l = 0; l < 2; l++)
-            for (int r = 0; r < j->klass->nrows; r++) N[l] += S[l + 2 * r] * s->lam[j->row + r];
+            for (int r = 0; r < j->klass->nrows; r++)
+                N[l] += S[l + 2 * r] * s->lam[j->row + r];
         c->F[0] = fmax(N[0], 0), c->F[1] = fmax(N[1], 0);
         c->F[2] = fmax(-N[0], 0), c->F[3] = fmax(-N[1], 0);
         c->mode = fmb_contact_mode(c->F);
@@ -1073,9 +1093,9 @@ static int try_step(fmb_sim_t *s, double h)
             if (viol > s->stats.max_violation) s->stats.max_violation = viol;
             /* a_{n+1} from the saved qdd_n and a_n */
             for (int i = 0; i < n; i++)
-                s->acc[i] = ((1.0 - af) * s->qdd[i] + af * s->save[2 * n + i] -
-                             am * s->save[3 * n + i]) /
-                            (1.0 - am);
+                s->acc[i] =
+                    ((1.0 - af) * s->qdd[i] + af * s->save[2 * n + i] - am * s->save[3 * n + i]) /
+                    (1.0 - am);
             for (int ic = 0; ic < s->ncontacts; ic++) {
                 fmb_contact_t *c = &s->contacts[ic];
                 c->z_n = c->z;
@@ -1090,8 +1110,10 @@ static int try_step(fmb_sim_t *s, double h)
         if (it == s->opts.max_newton) break;
         if (s->ncontacts) contact_update(s, h);
         fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, t1, Mqdd, R);
-        for (int i = 0; i < n; i++) R[i] = -bh2 * (Mqdd[i] + R[i]);
-        for (int k = 0; k < m; k++) R[n + k] = -phi[k];
+        for (int i = 0; i < n; i++)
+            R[i] = -bh2 * (Mqdd[i] + R[i]);
+        for (int k = 0; k < m; k++)
+            R[n + k] = -phi[k];
         /* Modified Newton: keep the step's first factorization while the increments
          * contract fast (ratio <= 1/4); refactor otherwise. The stopping test is the
          * same, so the accuracy is too. */
@@ -1112,8 +1134,7 @@ static int try_step(fmb_sim_t *s, double h)
                  * (friction-induced normal forces beyond the unit response, as in
                  * jamming): treat it as a failed step, so that step halving retries */
                 restore_state(s);
-                return rc == FMB_ERR_SINGULAR || rc == FMB_ERR_LINSOLVE ? FMB_ERR_CONVERGENCE
-                                                                        : rc;
+                return rc == FMB_ERR_SINGULAR || rc == FMB_ERR_LINSOLVE ? FMB_ERR_CONVERGENCE : rc;
             }
             contact_damping(s, gp / (bp * h), x);
         }
@@ -1132,17 +1153,18 @@ static int try_step(fmb_sim_t *s, double h)
             double w = fabs(d) / (s->opts.atol + s->opts.rtol * fabs(s->q[i]));
             if (!(w <= dq_norm)) dq_norm = w;
         }
-        for (int k = 0; k < m; k++) s->lam[k] += x[n + k] / bh2;
+        for (int k = 0; k < m; k++)
+            s->lam[k] += x[n + k] / bh2;
     }
     int row = -1, line = 0;
     double viol = fmb_sim_eval_phi(s, s->q, t1, phi, &row);
     const char *nm = row >= 0 ? row_name(s, row, &line) : "-";
     restore_state(s);
     fmb_sim_error(s, FMB_ERR_CONVERGENCE,
-                         "Newton iteration did not converge at t = %.9g (h = %.3g) after %d "
-                         "iterations: increment norm %.3g (tolerance 1), constraint violation "
-                         "%.3g in joint '%s' (line %d) (tolerance %.3g); try a smaller time step",
-                         t1, h, it, dq_norm, viol, nm, line, s->opts.phi_tol);
+                  "Newton iteration did not converge at t = %.9g (h = %.3g) after %d "
+                  "iterations: increment norm %.3g (tolerance 1), constraint violation "
+                  "%.3g in joint '%s' (line %d) (tolerance %.3g); try a smaller time step",
+                  t1, h, it, dq_norm, viol, nm, line, s->opts.phi_tol);
     s->errline = line;
     return FMB_ERR_CONVERGENCE;
 }
@@ -1171,12 +1193,11 @@ int fmb_sim_run(fmb_sim_t *s, fmb_observer_fn observer, void *user, volatile con
     const double h = s->opts.h;
     const long nsteps = (long)floor(s->opts.t_end / h + 0.5);
     for (long k = 1; k <= nsteps; k++) {
-        if (stop && *stop) return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g",
-                                                s->t);
+        if (stop && *stop)
+            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->t);
         if ((rc = fmb_sim_step(s))) return rc;
         s->t = k * h; /* avoid drift of t from repeated additions */
-        if (observer && (k % s->opts.output_every == 0 || k == nsteps) &&
-            (rc = observer(s, user)))
+        if (observer && (k % s->opts.output_every == 0 || k == nsteps) && (rc = observer(s, user)))
             return rc;
     }
     return 0;
@@ -1184,17 +1205,50 @@ int fmb_sim_run(fmb_sim_t *s, fmb_observer_fn observer, void *user, volatile con
 
 /* ------------------------------------------------------------ access */
 
-const char *fmb_sim_last_error(const fmb_sim_t *s) { return s->errmsg; }
-int fmb_sim_last_error_line(const fmb_sim_t *s) { return s->errline; }
-void fmb_sim_get_stats(const fmb_sim_t *s, fmb_sim_stats_t *st) { *st = s->stats; }
-const fmb_sim_options_t *fmb_sim_options(const fmb_sim_t *s) { return &s->opts; }
-double fmb_sim_time(const fmb_sim_t *s) { return s->t; }
-const double *fmb_sim_q(const fmb_sim_t *s) { return s->q; }
-const double *fmb_sim_qd(const fmb_sim_t *s) { return s->qd; }
-const double *fmb_sim_qdd(const fmb_sim_t *s) { return s->qdd; }
-const double *fmb_sim_lambda(const fmb_sim_t *s) { return s->lam; }
-int fmb_sim_last_newton_iterations(const fmb_sim_t *s) { return s->last_iters; }
-fmb_model_t *fmb_sim_model(const fmb_sim_t *s) { return s->model; }
+const char *fmb_sim_last_error(const fmb_sim_t *s)
+{
+    return s->errmsg;
+}
+int fmb_sim_last_error_line(const fmb_sim_t *s)
+{
+    return s->errline;
+}
+void fmb_sim_get_stats(const fmb_sim_t *s, fmb_sim_stats_t *st)
+{
+    *st = s->stats;
+}
+const fmb_sim_options_t *fmb_sim_options(const fmb_sim_t *s)
+{
+    return &s->opts;
+}
+double fmb_sim_time(const fmb_sim_t *s)
+{
+    return s->t;
+}
+const double *fmb_sim_q(const fmb_sim_t *s)
+{
+    return s->q;
+}
+const double *fmb_sim_qd(const fmb_sim_t *s)
+{
+    return s->qd;
+}
+const double *fmb_sim_qdd(const fmb_sim_t *s)
+{
+    return s->qdd;
+}
+const double *fmb_sim_lambda(const fmb_sim_t *s)
+{
+    return s->lam;
+}
+int fmb_sim_last_newton_iterations(const fmb_sim_t *s)
+{
+    return s->last_iters;
+}
+fmb_model_t *fmb_sim_model(const fmb_sim_t *s)
+{
+    return s->model;
+}
 
 void fmb_sim_body_pose(const fmb_sim_t *s, int body, double pose[3])
 {
@@ -1231,7 +1285,8 @@ void fmb_sim_joint_reaction(const fmb_sim_t *s, int joint, double out[6])
     for (int b = 0; b < 2; b++) {
         double Qc[3] = {0, 0, 0}, A[4];
         for (int k = 0; k < 3; k++)
-            for (int r = 0; r < nr; r++) Qc[k] -= J[b][r + nr * k] * lam[j->row + r];
+            for (int r = 0; r < nr; r++)
+                Qc[k] -= J[b][r + nr * k] * lam[j->row + r];
         double r[2];
         fmb_rot(v[b].q[2], A);
         double up[2] = {j->point[b][0], j->point[b][1]};
@@ -1260,7 +1315,8 @@ void fmb_sim_beam_state(const fmb_sim_t *s, int body, double *x, double *y, doub
             fmb_shape_t N;
             bd->klass->shape(bd, u, &N);
             double d = 0.0;
-            for (int i = 0; i < N.n; i++) d += N.Ny[i] * view.q[N.col[i]];
+            for (int i = 0; i < N.n; i++)
+                d += N.Ny[i] * view.q[N.col[i]];
             v[k] = d;
         }
     }
@@ -1297,7 +1353,8 @@ double fmb_sim_joint_violation(const fmb_sim_t *s, int joint)
     joint_views(s, j, s->q, NULL, v);
     double *phi = s->sphi, mx = 0.0;
     j->klass->eval(j, v, s->t, phi, NULL, NULL);
-    for (int r = 0; r < j->klass->nrows; r++) mx = fmax(mx, fabs(phi[r]));
+    for (int r = 0; r < j->klass->nrows; r++)
+        mx = fmax(mx, fabs(phi[r]));
     return mx;
 }
 
@@ -1311,7 +1368,8 @@ void fmb_sim_energy(const fmb_sim_t *s, double e[FMB_ENERGY_COLUMNS])
         double *M = s->sM;
         bd->klass->mass(bd, s->q + o, M);
         for (int c = 0; c < nd; c++)
-            for (int r = 0; r < nd; r++) T += 0.5 * s->qd[o + r] * M[r + nd * c] * s->qd[o + c];
+            for (int r = 0; r < nd; r++)
+                T += 0.5 * s->qd[o + r] * M[r + nd * c] * s->qd[o + c];
         V += bd->klass->potential(bd, s->q + o, md->g);
     }
     for (int i = 0; i < md->nforces; i++) {

@@ -12,23 +12,23 @@ struct fmb_sim {
     int n, m; /* coordinates, constraint rows */
     double t;
     double *q, *qd, *qdd, *lam;
-    double *acc;   /* the generalized-alpha acceleration-like variable a_n */
-    double *zero;  /* m zeros */
-    double *save;  /* backup of q, qd, qdd, acc, lam for step rejection */
-    double *work;  /* scratch: 3 * (n + m) */
+    double *acc;  /* the generalized-alpha acceleration-like variable a_n */
+    double *zero; /* m zeros */
+    double *save; /* backup of q, qd, qdd, acc, lam for step rejection */
+    double *work; /* scratch: 3 * (n + m) */
     fmb_kkt_t kkt;
     /* scratch for one element block (sizes maxn = largest two-body block, maxr = most
      * rows of a joint) */
     int maxn, maxr;
     double *scratch, *sJ[2], *sH, *sK, *sC, *sM, *sQ[2], *sv, *sw, *sphi, *sphi2;
     int initialized;
-    double W, P;   /* work of non-conservative forces and drivers; last power */
+    double W, P; /* work of non-conservative forces and drivers; last power */
     int last_iters;
     /* frictional sliding joints (docs/theory.md section 9) */
     fmb_contact_t *contacts;
     int ncontacts;
-    double *cX;       /* N x (4 ncontacts): KKT responses to unit corner forces */
-    double *clcp;     /* LCP workspace */
+    double *cX;   /* N x (4 ncontacts): KKT responses to unit corner forces */
+    double *clcp; /* LCP workspace */
     fmb_sim_stats_t stats;
     char errmsg[1024];
     int errline; /* case-file line of the joint the last error is about, 0 if none */
@@ -42,9 +42,8 @@ int fmb_sim_error(fmb_sim_t *s, int status, const char *fmt, ...)
 
 /* Global residual pieces at (q, qd, qdd, lam, t): Mqdd = M qdd and F = Phi_q^T lam - Q
  * (any may be NULL). */
-void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd,
-                         const double *qdd, const double *lam, double t, double *Mqdd,
-                         double *F);
+void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
+                         const double *lam, double t, double *Mqdd, double *F);
 /* Phi(q, t) (m values); returns max |Phi| and its row in *row when non-NULL. */
 double fmb_sim_eval_phi(const fmb_sim_t *s, const double *q, double t, double *phi, int *row);
 /* Newton on Phi(q, 0) = 0 from the current q (c22 < 0 regularizes for redundant rows). */
