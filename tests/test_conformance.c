@@ -425,6 +425,14 @@ static void test_body(enum kind kind)
     qq[2] += 1.234;
     b->klass->mass(b, qq, M2);
     check_close("M(theta) = M(theta+1.234)", cls, M2, M1, (int)n2, 1e-15);
+    if (b->klass->mass_times) { /* M v without forming M equals the formed M times v */
+        double *mv = malloc((size_t)n * sizeof(double)), *Mv = calloc((size_t)n, sizeof(double));
+        b->klass->mass_times(b, q, qdd, mv);
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) Mv[i] += M1[i + n * j] * qdd[j];
+        check_close("mass_times = M v", cls, mv, Mv, n, 1e-13);
+        free(mv), free(Mv);
+    }
     /* tangents */
     double *Q = calloc((size_t)n, sizeof(double)), *Kq = calloc(n2, sizeof(double));
     double *Cq = calloc(n2, sizeof(double)), *Km = calloc(n2, sizeof(double));

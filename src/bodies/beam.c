@@ -211,6 +211,35 @@ static void beam_mass(const fmb_body_t *b, const double *q, double *M)
     for_each_point(bm, mass_visit, &c);
 }
 
+typedef struct mv_ctx {
+    const double *q, *v;
+    double *out;
+} mv_ctx_t;
+
+static void mass_times_visit(const fmb_beam_t *bm, const gpoint_t *g, void *vctx)
+{
+    (void)bm;
+    mv_ctx_t *c = vctx;
+    local_t lc;
+    make_local(g, c->q, NULL, &lc);
+    double Lv[2] = {0, 0};
+    for (int k = 0; k < lc.n; k++) {
+        Lv[0] += lc.L[0][k] * c->v[lc.col[k]];
+        Lv[1] += lc.L[1][k] * c->v[lc.col[k]];
+    }
+    for (int k = 0; k < lc.n; k++)
+        c->out[lc.col[k]] += g->w * (lc.L[0][k] * Lv[0] + lc.L[1][k] * Lv[1]);
+}
+
+/* M v by the same Gauss points as M, without forming M: O(elements) instead of ndof^2. */
+static void beam_mass_times(const fmb_body_t *b, const double *q, const double *v, double *out)
+{
+    const fmb_beam_t *bm = b->data;
+    memset(out, 0, (size_t)bm->ndof * sizeof *out);
+    mv_ctx_t c = {q, v, out};
+    for_each_point(bm, mass_times_visit, &c);
+}
+
 typedef struct force_ctx {
     const double *q, *qd, *qdd, *g;
     double *Q, *Kq, *Cq, *Kmq;
@@ -348,6 +377,7 @@ const fmb_body_class_t fmb_beam_body_class = {
     .name = "beam",
     .ndof = beam_ndof,
     .mass = beam_mass,
+    .mass_times = beam_mass_times,
     .forces = beam_forces,
     .potential = beam_potential,
     .shape = beam_shape,

@@ -37,6 +37,8 @@ typedef struct fmb_body_class {
     int (*ndof)(const fmb_body_t *b);
     /* M (ndof x ndof, column-major). */
     void (*mass)(const fmb_body_t *b, const double *q, double *M);
+    /* out = M(q) v without forming M (optional; NULL: via mass). */
+    void (*mass_times)(const fmb_body_t *b, const double *q, const double *v, double *out);
     /* Body forces Q(q, qd) (quadratic velocity, gravity, strain); when Kq/Cq are non-NULL,
      * add dQ/dq and dQ/dqd (ndof x ndof, column-major). Also d(M qdd)/dq into Kmq when
      * non-NULL for the given qdd. */

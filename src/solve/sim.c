@@ -233,7 +233,9 @@ void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd, 
     for (int b = 1; b < md->nbodies; b++) {
         const fmb_body_t *bd = &md->bodies[b];
         const int o = bd->offset, nd = bd->ndof;
-        if (Mqdd) {
+        if (Mqdd && bd->klass->mass_times) {
+            bd->klass->mass_times(bd, q + o, qdd + o, Mqdd + o);
+        } else if (Mqdd) {
             double *M = s->sM;
             bd->klass->mass(bd, q + o, M);
             for (int c = 0; c < nd; c++)
