@@ -1371,6 +1371,50 @@ static int load_friction(loader_t *L, const yaml_node_t *fn, const char *ctx,
     return 0;
 }
 
+/* An item of the joints or forces sequence: its type names the enumerator and the keys
+ * that type accepts. */
+typedef struct item_type {
+    const char *name;
+    int type;
+    const char *const *keys;
+} item_type_t;
+
+/* Common head of a joint or force item: keys known to some type, a unique name, a known
+ * type whose own keys are the only ones present. Writes the name, the context "what
+ * 'name'" and the type entry. */
+static int item_head(loader_t *L, const yaml_node_t *m, const char *what, const char *const *any,
+                     const item_type_t *types, int ntypes, const char *const *existing,
+                     size_t stride, int nexisting, const char **name, char *ctx, size_t ctxlen,
+                     const item_type_t **type)
+{
+    int rc = check_keys(L, m, what, any);
+    if (rc) return rc;
+    if ((rc = get_string(L, m, "name", what, 1, name))) return rc;
+    snprintf(ctx, ctxlen, "%s '%s'", what, *name);
+    for (int k = 0; k < nexisting; k++) {
+        const char *other = *(const char *const *)((const char *)existing + stride * (size_t)k);
+        if (!strcmp(other, *name))
+            return fail(L, get(L, m, "name"), "duplicate %s name '%s'", what, *name);
+    }
+    const char *tname;
+    if ((rc = get_string(L, m, "type", ctx, 1, &tname))) return rc;
+    *type = NULL;
+    for (int k = 0; k < ntypes; k++)
+        if (!strcmp(types[k].name, tname)) *type = &types[k];
+    if (!*type) {
+        char allowed[256] = "";
+        for (int k = 0; k < ntypes; k++) {
+            size_t len = strlen(allowed);
+            snprintf(allowed + len, sizeof allowed - len, "%s%s", k ? ", " : "", types[k].name);
+        }
+        return fail(L, get(L, m, "type"), "%s: unknown %s type '%s' (allowed: %s)", ctx, what,
+                    tname, allowed);
+    }
+    char kctx[200];
+    snprintf(kctx, sizeof kctx, "%s %s '%s'", tname, what, *name);
+    return check_keys(L, m, kctx, (*type)->keys);
+}
+
 static int load_joint(loader_t *L, const yaml_node_t *m)
 {
     static const char *const any[] = {"name",  "type",     "bodies",     "points",   "axis",
@@ -1385,46 +1429,26 @@ static int load_joint(loader_t *L, const yaml_node_t *m)
                                         "axis", "angle", "friction", NULL};
     static const char *const k_drv[] = {"name",     "type",       "bodies",   "points",
                                         "function", "coordinate", "friction", NULL};
+    static const item_type_t types[] = {
+        {"revolute", FMB_JOINT_REVOLUTE, k_rev},
+        {"prismatic", FMB_JOINT_PRISMATIC, k_pri},
+        {"weld", FMB_JOINT_WELD, k_weld},
+        {"driver", FMB_JOINT_DRIVER_ANGLE, k_drv},
+        {"slider_beam", FMB_JOINT_SLIDER_BEAM, k_sb},
+    };
     fmb_case_t *c = L->c;
-    int rc = check_keys(L, m, "joint", any);
-    if (rc) return rc;
-    const char *name, *type;
-    if ((rc = get_string(L, m, "name", "joint", 1, &name))) return rc;
+    const char *name;
     char ctx[160];
-    snprintf(ctx, sizeof ctx, "joint '%s'", name);
-    for (int k = 0; k < c->njoints; k++)
-        if (!strcmp(c->joints[k].name, name))
-            return fail(L, get(L, m, "name"), "duplicate joint name '%s'", name);
-    if ((rc = get_string(L, m, "type", ctx, 1, &type))) return rc;
+    const item_type_t *t;
+    int rc = item_head(L, m, "joint", any, types, (int)(sizeof types / sizeof types[0]),
+                       c->njoints ? &c->joints[0].name : NULL, sizeof c->joints[0], c->njoints,
+                       &name, ctx, sizeof ctx, &t);
+    if (rc) return rc;
     fmb_joint_desc_t d;
     memset(&d, 0, sizeof d);
     d.line = (int)m->start_mark.line + 1;
     d.axis[0] = 1;
-    const char *const *keys;
-    if (!strcmp(type, "revolute")) {
-        d.type = FMB_JOINT_REVOLUTE;
-        keys = k_rev;
-    } else if (!strcmp(type, "weld")) {
-        d.type = FMB_JOINT_WELD;
-        keys = k_weld;
-    } else if (!strcmp(type, "prismatic")) {
-        d.type = FMB_JOINT_PRISMATIC;
-        keys = k_pri;
-    } else if (!strcmp(type, "driver")) {
-        d.type = FMB_JOINT_DRIVER_ANGLE;
-        keys = k_drv;
-    } else if (!strcmp(type, "slider_beam")) {
-        d.type = FMB_JOINT_SLIDER_BEAM;
-        keys = k_sb;
-    } else {
-        return fail(L, get(L, m, "type"),
-                    "%s: unknown joint type '%s' (allowed: revolute, prismatic, weld, driver, "
-                    "slider_beam)",
-                    ctx, type);
-    }
-    char kctx[200];
-    snprintf(kctx, sizeof kctx, "%s joint '%s'", type, name);
-    if ((rc = check_keys(L, m, kctx, keys))) return rc;
+    d.type = (fmb_joint_type)t->type;
     int bi[2];
     if ((rc = body_pair(L, m, ctx, d.type == FMB_JOINT_DRIVER_ANGLE ? 1 : 2, bi, d.point)))
         return rc;
@@ -1478,7 +1502,7 @@ static int load_joint(loader_t *L, const yaml_node_t *m)
             d.axis[0] = 1, d.axis[1] = 0;
         }
     }
-    const int slider = !strcmp(type, "slider_beam");
+    const int slider = t->type == FMB_JOINT_SLIDER_BEAM;
     if (d.type == FMB_JOINT_PRISMATIC && !slider) {
         if ((rc = get_vec(L, m, "axis", ctx, 2, d.axis, NULL))) return rc;
         if (hypot(d.axis[0], d.axis[1]) <= 1e-12)
@@ -1527,41 +1551,24 @@ static int load_force(loader_t *L, const yaml_node_t *m)
                                        "stiffness", "damping", "rest_length", NULL};
     static const char *const k_ts[] = {"name",    "type",  "bodies", "stiffness",
                                        "damping", "angle", NULL};
+    static const item_type_t types[] = {
+        {"point", FMB_FORCE_POINT, k_pt},
+        {"torque", FMB_FORCE_TORQUE, k_tq},
+        {"spring", FMB_FORCE_SPRING, k_sp},
+        {"torsion", FMB_FORCE_TORSION, k_ts},
+    };
     fmb_case_t *c = L->c;
-    int rc = check_keys(L, m, "force", any);
-    if (rc) return rc;
-    const char *name, *type;
-    if ((rc = get_string(L, m, "name", "force", 1, &name))) return rc;
+    const char *name;
     char ctx[160];
-    snprintf(ctx, sizeof ctx, "force '%s'", name);
-    for (int k = 0; k < c->nforces; k++)
-        if (!strcmp(c->forces[k].name, name))
-            return fail(L, get(L, m, "name"), "duplicate force name '%s'", name);
-    if ((rc = get_string(L, m, "type", ctx, 1, &type))) return rc;
+    const item_type_t *t;
+    int rc = item_head(L, m, "force", any, types, (int)(sizeof types / sizeof types[0]),
+                       c->nforces ? &c->forces[0].name : NULL, sizeof c->forces[0], c->nforces,
+                       &name, ctx, sizeof ctx, &t);
+    if (rc) return rc;
     fmb_force_desc_t d;
     memset(&d, 0, sizeof d);
     d.line = (int)m->start_mark.line + 1;
-    const char *const *keys;
-    if (!strcmp(type, "point")) {
-        d.type = FMB_FORCE_POINT;
-        keys = k_pt;
-    } else if (!strcmp(type, "torque")) {
-        d.type = FMB_FORCE_TORQUE;
-        keys = k_tq;
-    } else if (!strcmp(type, "spring")) {
-        d.type = FMB_FORCE_SPRING;
-        keys = k_sp;
-    } else if (!strcmp(type, "torsion")) {
-        d.type = FMB_FORCE_TORSION;
-        keys = k_ts;
-    } else {
-        return fail(L, get(L, m, "type"),
-                    "%s: unknown force type '%s' (allowed: point, torque, spring, torsion)", ctx,
-                    type);
-    }
-    char kctx[200];
-    snprintf(kctx, sizeof kctx, "%s force '%s'", type, name);
-    if ((rc = check_keys(L, m, kctx, keys))) return rc;
+    d.type = (fmb_force_type)t->type;
     int bi[2] = {0, 0};
     if (d.type == FMB_FORCE_TORSION) {
         /* torsional spring-damper: M = -k (theta1 - theta2 - angle) - c (w1 - w2) */
