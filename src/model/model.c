@@ -222,7 +222,12 @@ int fmb_model_add_beam(fmb_model_t *m, const fmb_beam_desc_t *d)
     b->ndof = b->klass->ndof(b);
     b->offset = m->ncoords;
     b->mass = d->rho * d->area * (d->x[d->nnodes - 1] - d->x[0]);
-    b->inertia_c = 0.0;
+    /* informative only (the beam class integrates its own inertia): the undeformed
+     * bar's centre of mass and centroidal inertia */
+    const double len = d->x[d->nnodes - 1] - d->x[0];
+    b->com[0] = 0.5 * (d->x[0] + d->x[d->nnodes - 1]), b->com[1] = 0.0;
+    b->inertia_c =
+        b->mass * len * len / 12.0 + (d->rotary_inertia ? d->rho * d->inertia * len : 0.0);
     memcpy(b->pose0, d->pose, sizeof b->pose0);
     memcpy(b->vel0, d->vel, sizeof b->vel0);
     b->line = d->line;
