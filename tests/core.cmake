@@ -1,6 +1,6 @@
 # Shared conformance test of every body, joint and force class (function tables
 # against finite differences), one ctest per family.
 fmb_c_test(test_conformance)
-foreach(family joints forces bodies slider)
+foreach(family joints forces bodies slider friction)
   add_test(NAME conformance_${family} COMMAND test_conformance ${family})
 endforeach()

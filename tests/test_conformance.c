@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "bodies/beam.h"
+#include "contact/friction.h"
 #include "flexmb/flexmb.h"
 #include "model/model.h"
 
@@ -511,6 +512,41 @@ static void test_body(enum kind kind)
     rig_free(&r);
 }
 
+/* LuGre with implicit bristles: d mu / dv (used in the Newton matrix) against central
+ * differences of mu(v), over stick, Stribeck and slip speeds, with and without the
+ * velocity-dependent bristle damping; and the steady state mu = g(v) sgn(v). */
+static void test_lugre(void)
+{
+    fmb_friction_desc_t d = {.model = FMB_FRICTION_LUGRE, .a = 0.3, .b = 0.1, .mu = 0.56,
+                             .mu0 = 0.75, .sigma0 = 1.3e6, .sigma1 = 350, .sigma2 = 0.4,
+                             .vs = 0.0009, .gamma = 2};
+    const double vs_[] = {-0.3, -2e-3, -4e-4, 3e-5, 7e-4, 1.5e-3, 0.05, 1.2};
+    for (int variant = 0; variant < 2; variant++) {
+        d.vd = variant ? 1e-3 : 0.0;
+        double worst = 0.0;
+        for (size_t i = 0; i < sizeof vs_ / sizeof vs_[0]; i++) {
+            fmb_contact_t c = {.d = d, .z_n = urand(-5e-7, 5e-7)};
+            const double h = urand(1e-5, 1e-3), v = vs_[i], dv = 1e-6 * fmax(fabs(v), 1e-4);
+            fmb_lugre_update(&c, v + dv, h);
+            const double mp = c.mu;
+            fmb_lugre_update(&c, v - dv, h);
+            const double mm = c.mu;
+            fmb_lugre_update(&c, v, h);
+            const double fd = (mp - mm) / (2 * dv);
+            worst = fmax(worst, fabs(c.dmu - fd) / fmax(fabs(fd), 1.0));
+        }
+        const double zero = 0.0;
+        check_close(variant ? "d mu/dv (sigma1(v))" : "d mu/dv", "lugre", &worst, &zero, 1, 1e-6);
+    }
+    /* steady sliding: z = g sgn(v) / sigma0 and mu = g(v) sgn(v) + sigma2 v */
+    fmb_contact_t c = {.d = d};
+    const double v = 0.2;
+    c.z_n = fmb_lugre_g(&d, v) / d.sigma0;
+    fmb_lugre_update(&c, v, 1e-3);
+    const double expect = fmb_lugre_g(&d, v) + d.sigma2 * v;
+    check_close("steady mu = g(v) + sigma2 v", "lugre", &c.mu, &expect, 1, 1e-12);
+}
+
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "all";
@@ -533,6 +569,7 @@ int main(int argc, char **argv)
             test_body(BEAM);
         }
         if (all || !strcmp(what, "slider")) test_slider_crossing();
+        if (all || !strcmp(what, "friction")) test_lugre();
     }
     printf("%d failure(s)\n", failures);
     return failures ? 1 : 0;

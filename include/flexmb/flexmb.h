@@ -128,6 +128,8 @@ typedef struct fmb_friction_desc {
     double sigma2;  /* LuGre viscous coefficient, s/m */
     double vs;      /* Stribeck velocity, m/s */
     double gamma;   /* Stribeck exponent */
+    double vd;      /* LuGre: sigma1 decays as exp(-(v/vd)^2) (Canudas de Wit et al. 1995);
+                       0 = constant sigma1 (seed 000) */
     double v_stick; /* |v| below which the slider counts as sticking (output); m/s */
 } fmb_friction_desc_t;
 

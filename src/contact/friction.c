@@ -14,6 +14,8 @@
  * face and +mu F_k e on the guide. LuGre (seed eq 3):
  *   zdot = v - sigma0 |v| z / g(v),  g(v) = mu + (mu0 - mu) exp(-(|v|/vs)^gamma)
  *   mu_L = sigma0 z + sigma1 zdot + sigma2 v
+ * (optionally sigma1 exp(-(v/vd)^2) in place of sigma1: bristle damping active only in
+ * presliding, Canudas de Wit, Olsson, Astrom, Lischinsky 1995)
  * v is the sliding velocity of the slider relative to the guide material point under it.
  * Backward Euler over the step gives z in closed form for a given v, so the step size
  * is set by accuracy and not by the bristle stiffness sigma0.
@@ -42,8 +44,12 @@ void fmb_lugre_update(fmb_contact_t *c, double v, double h)
     c->z = num / D;
     const double dz = (h * D - num * dD) / (D * D);
     c->v = v;
-    c->mu = d->sigma0 * c->z + d->sigma1 * (c->z - c->z_n) / h + d->sigma2 * v;
-    c->dmu = (d->sigma0 + d->sigma1 / h) * dz + d->sigma2;
+    /* optional velocity-dependent bristle damping sigma1 exp(-(v/vd)^2) */
+    const double s1 = d->vd > 0 ? d->sigma1 * exp(-(v / d->vd) * (v / d->vd)) : d->sigma1;
+    const double ds1 = d->vd > 0 ? -2.0 * s1 * v / (d->vd * d->vd) : 0.0;
+    const double zd = (c->z - c->z_n) / h;
+    c->mu = d->sigma0 * c->z + s1 * zd + d->sigma2 * v;
+    c->dmu = (d->sigma0 + s1 / h) * dz + ds1 * zd + d->sigma2;
 }
 
 void fmb_contact_kinematics(const fmb_joint_t *j, const fmb_bodyview_t v[2], double e[2],

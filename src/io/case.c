@@ -1306,9 +1306,11 @@ static int same_body(loader_t *L, const yaml_node_t *m, const char *ctx, const i
 static int load_friction(loader_t *L, const yaml_node_t *fn, const char *ctx,
                          fmb_friction_desc_t *f)
 {
-    static const char *const keys[] = {"model",  "a",      "b",  "mu",    "mu0",     "sigma0",
-                                       "sigma1", "sigma2", "vs", "gamma", "v_stick", NULL};
-    static const char *const lugre_only[] = {"sigma0", "sigma1", "sigma2", "vs", "gamma", NULL};
+    static const char *const keys[] = {"model",   "a",      "b",      "mu", "mu0",
+                                       "sigma0",  "sigma1", "sigma2", "vs", "gamma",
+                                       "v_stick", "vd",     NULL};
+    static const char *const lugre_only[] = {"sigma0", "sigma1", "sigma2", "vs",
+                                             "gamma",  "vd",     NULL};
     char fctx[200];
     snprintf(fctx, sizeof fctx, "%s: friction", ctx);
     int rc = check_keys(L, fn, fctx, keys);
@@ -1349,6 +1351,7 @@ static int load_friction(loader_t *L, const yaml_node_t *fn, const char *ctx,
         {"sigma0", &f->sigma0, 1}, {"sigma1", &f->sigma1, 0},
         {"sigma2", &f->sigma2, 0}, {"vs", &f->vs, 1},
         {"gamma", &f->gamma, 1},   {"v_stick", &f->v_stick, 1},
+        {"vd", &f->vd, 0},
     };
     for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
         int given;

@@ -312,11 +312,11 @@ static int check_friction(fmb_model_t *m, const fmb_joint_t *j)
         return fmb_model_error(m, FMB_ERR_MODEL,
                                "joint '%s': friction needs 0 <= mu <= mu0 (got mu = %g, mu0 = %g)",
                                j->name, f->mu, f->mu0);
-    if (f->model == FMB_FRICTION_LUGRE && (!(f->sigma0 > 0) || !(f->sigma1 >= 0) ||
+    if (f->model == FMB_FRICTION_LUGRE && (!(f->sigma0 > 0) || !(f->vd >= 0) || !(f->sigma1 >= 0) ||
                                            !(f->sigma2 >= 0) || !(f->vs > 0) || !(f->gamma > 0)))
         return fmb_model_error(m, FMB_ERR_MODEL,
                                "joint '%s': LuGre needs sigma0 > 0, sigma1 >= 0, sigma2 >= 0, "
-                               "vs > 0, gamma > 0",
+                               "vs > 0, gamma > 0, vd >= 0",
                                j->name);
     return 0;
 }
