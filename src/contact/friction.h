@@ -14,15 +14,14 @@
 typedef struct fmb_contact {
     int joint;
     fmb_friction_desc_t d;
-    double z_n, z;            /* LuGre bristle state at t_n and at the current iterate */
-    double v, v_n;            /* relative sliding velocity (slider minus guide) along e, m/s */
-    double mu, dmu;           /* friction coefficient and d mu / d v at the current iterate */
-    double F[FMB_CORNERS];    /* corner normal forces, N (>= 0) */
-    double beta[4], sigma[2]; /* Coulomb, per face (lower, upper): friction force
-                                 (beta[2f] - beta[2f+1]) e on the slider at that face;
-                                 sigma: sliding-speed multipliers */
-    double mu_e;              /* Coulomb: coefficient of this step (mu0 after a stick, else mu) */
-    int mode;                 /* 0 none, 1 single point, 2 single face, 3 diagonal */
+    double z_n, z;         /* LuGre bristle state at t_n and at the current iterate */
+    double v, v_n;         /* relative sliding velocity (slider minus guide) along e, m/s */
+    double mu, dmu;        /* friction coefficient and d mu / d v at the current iterate */
+    double F[FMB_CORNERS]; /* corner normal forces, N (>= 0) */
+    double beta[4];        /* Coulomb, per face (lower, upper): friction force
+                              (beta[2f] - beta[2f+1]) e on the slider at that face */
+    double mu_e;           /* Coulomb: coefficient of this step (mu0 after a stick, else mu) */
+    int mode;              /* 0 none, 1 single point, 2 single face, 3 diagonal */
 } fmb_contact_t;
 
 /* Stribeck curve g(v) = mu + (mu0 - mu) exp(-(|v|/vs)^gamma). */

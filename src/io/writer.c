@@ -142,32 +142,30 @@ static int attr_string(hid_t loc, const char *name, const char *value)
     return st < 0 ? -1 : 0;
 }
 
-static int attr_double(hid_t loc, const char *name, double value)
+/* Scalar attribute stored as file_type from a value in memory of mem_type. */
+static int attr_scalar(hid_t loc, const char *name, hid_t file_type, hid_t mem_type,
+                       const void *value)
 {
     hid_t space = H5Screate(H5S_SCALAR);
     hid_t attr = -1;
     herr_t st = -1;
     if (space >= 0) {
-        attr = H5Acreate2(loc, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
-        if (attr >= 0) st = H5Awrite(attr, H5T_NATIVE_DOUBLE, &value);
+        attr = H5Acreate2(loc, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT);
+        if (attr >= 0) st = H5Awrite(attr, mem_type, value);
     }
     if (attr >= 0) H5Aclose(attr);
     if (space >= 0) H5Sclose(space);
     return st < 0 ? -1 : 0;
 }
 
+static int attr_double(hid_t loc, const char *name, double value)
+{
+    return attr_scalar(loc, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
+}
+
 static int attr_int(hid_t loc, const char *name, int value)
 {
-    hid_t space = H5Screate(H5S_SCALAR);
-    hid_t attr = -1;
-    herr_t st = -1;
-    if (space >= 0) {
-        attr = H5Acreate2(loc, name, H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT);
-        if (attr >= 0) st = H5Awrite(attr, H5T_NATIVE_INT, &value);
-    }
-    if (attr >= 0) H5Aclose(attr);
-    if (space >= 0) H5Sclose(space);
-    return st < 0 ? -1 : 0;
+    return attr_scalar(loc, name, H5T_STD_I32LE, H5T_NATIVE_INT, &value);
 }
 
 /* Static 1-D dataset of strings. */

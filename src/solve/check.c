@@ -56,7 +56,7 @@ int fmb_model_check(fmb_model_t *model, fmb_check_report_t *rep)
     if (rc == FMB_ERR_SINGULAR) {
         /* Redundant constraints: assemble with a regularized KKT to analyse them. */
         s->opts.phi_tol = 1e-9;
-        rc = fmb_sim_assemble_positions(s, -1e-12, NULL);
+        rc = fmb_sim_assemble_positions(s, -1e-12);
         if (rc == FMB_ERR_SINGULAR) rc = 0;
     }
     if (rc) {

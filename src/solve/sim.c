@@ -511,7 +511,7 @@ static void initial_coordinates(fmb_sim_t *s)
 
 /* Newton on Phi(q, t) = 0 with the mass-weighted minimum-norm correction. With c22 < 0
  * (check mode) the system is regularized so redundant but consistent constraints pass. */
-int fmb_sim_assemble_positions(fmb_sim_t *s, double c22, int *iters)
+int fmb_sim_assemble_positions(fmb_sim_t *s, double c22)
 {
     const int n = s->n, m = s->m, N = n + m;
     double *rhs = s->work, *x = s->work + N, *phi = s->work + 2 * N;
@@ -519,7 +519,6 @@ int fmb_sim_assemble_positions(fmb_sim_t *s, double c22, int *iters)
     int row = -1;
     for (int it = 0; it < 100; it++) {
         double viol = fmb_sim_eval_phi(s, s->q, s->t, phi, &row);
-        if (iters) *iters = it;
         if (viol <= s->opts.phi_tol) return 0;
         if (!isfinite(viol)) break;
         assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
@@ -659,7 +658,7 @@ int fmb_sim_initialize(fmb_sim_t *s)
     memset(s->qdd, 0, (size_t)n * sizeof *s->qdd);
     memset(s->lam, 0, (size_t)m * sizeof *s->lam);
     initial_coordinates(s);
-    if ((rc = fmb_sim_assemble_positions(s, 0.0, NULL))) return rc;
+    if ((rc = fmb_sim_assemble_positions(s, 0.0))) return rc;
 
     double *rhs = s->work, *x = s->work + N;
     const coeffs_t c = {1, 0, 0, 0, 1, 0};
@@ -966,7 +965,6 @@ static int contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *
         for (int face = 0; face < 2; face++) {
             c->beta[2 * face] = coul ? zz[u0 + 2 + 3 * face] : 0.0;
             c->beta[2 * face + 1] = coul ? zz[u0 + 3 + 3 * face] : 0.0;
-            c->sigma[face] = coul ? zz[u0 + 4 + 3 * face] : 0.0;
         }
         const double val[FMB_CONTACT_COLS] = {c->F[0],    c->F[1],    c->F[2],    c->F[3],
                                               c->beta[0], c->beta[1], c->beta[2], c->beta[3]};

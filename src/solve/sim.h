@@ -15,7 +15,7 @@ struct fmb_sim {
     double *acc;  /* the generalized-alpha acceleration-like variable a_n */
     double *zero; /* m zeros */
     double *save; /* backup of q, qd, qdd, acc, lam for step rejection */
-    double *work; /* scratch: 3 * (n + m) */
+    double *work; /* scratch: 4 * (n + m) (residual, increment, phi + M qdd, contact rhs) */
     fmb_kkt_t kkt;
     /* scratch for one element block (sizes maxn = largest two-body block, maxr = most
      * rows of a joint) */
@@ -47,7 +47,7 @@ void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd, 
 /* Phi(q, t) (m values); returns max |Phi| and its row in *row when non-NULL. */
 double fmb_sim_eval_phi(const fmb_sim_t *s, const double *q, double t, double *phi, int *row);
 /* Newton on Phi(q, 0) = 0 from the current q (c22 < 0 regularizes for redundant rows). */
-int fmb_sim_assemble_positions(fmb_sim_t *s, double c22, int *iters);
+int fmb_sim_assemble_positions(fmb_sim_t *s, double c22);
 /* Dense constraint Jacobian (m x n, column-major) at q, t. */
 void fmb_sim_dense_jacobian(const fmb_sim_t *s, const double *q, double t, double *Jd);
 /* Rank of an m x n matrix (column-major, overwritten) by QR with column pivoting of its
