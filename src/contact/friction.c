@@ -8,7 +8,7 @@
  * joint's reaction on the slider (force F, moment M about the slider point) is their
  * resultant: F . n = N1 + N2, M = a (N2 - N1) with N_l = F_l+ - F_l- and F_l+ F_l- = 0
  * (a corner touches one face at most): the complementarity problem the integrator
- * solves (src/solve/sim.c, docs/theory.md section 9).
+ * solves (src/solve/contact_step.c, docs/theory.md section 9).
  *
  * Friction: each corner force F_k carries a friction force -mu F_k e on the slider at its
  * face and +mu F_k e on the guide. LuGre (seed eq 3):

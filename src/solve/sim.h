@@ -1,4 +1,5 @@
-/* Private simulation state (see sim.c and docs/theory.md sections 4-6). */
+/* Private simulation state (sim.c and the integrator files listed in sim_internal.h;
+ * docs/theory.md sections 4-6). */
 #ifndef FMB_SOLVE_SIM_H
 #define FMB_SOLVE_SIM_H
 

@@ -1,0 +1,268 @@
+/* Residual pieces (M qdd, Phi_q^T lambda - Q, Phi) and assembly of the KKT iteration
+ * matrix from the body, force, joint and contact classes; factor + solve with messages
+ * that name dependent constraint rows. */
+#include "solve/sim_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void fmb_sim_joint_views(const fmb_sim_t *s, const fmb_joint_t *j, const double *q,
+                         const double *qd, fmb_bodyview_t v[2])
+{
+    v[0] = fmb_model_view(s->model, j->body[0], q, qd);
+    v[1] = fmb_model_view(s->model, j->body[1], q, qd);
+}
+
+/* A joint's Jacobian blocks at (q, t) into the scratch (J[b] is nrows x ndof_b); returns
+ * nrows and fills the views. */
+static int joint_jacobian(const fmb_sim_t *s, const fmb_joint_t *j, const double *q, double t,
+                          fmb_bodyview_t v[2], double *J[2])
+{
+    fmb_sim_joint_views(s, j, q, NULL, v);
+    const int nr = j->klass->nrows;
+    J[0] = fmb_zeroed(s->sJ[0], (size_t)(nr * v[0].ndof));
+    J[1] = fmb_zeroed(s->sJ[1], (size_t)(nr * v[1].ndof));
+    j->klass->eval(j, v, t, s->sphi, J[0], J[1]);
+    return nr;
+}
+
+void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
+                         const double *lam, double t, double *Mqdd, double *F)
+{
+    const fmb_model_t *md = s->model;
+    const int n = s->n;
+    if (Mqdd) memset(Mqdd, 0, (size_t)n * sizeof *Mqdd);
+    if (F) memset(F, 0, (size_t)n * sizeof *F);
+    for (int b = 1; b < md->nbodies; b++) {
+        const fmb_body_t *bd = &md->bodies[b];
+        const int o = bd->offset, nd = bd->ndof;
+        if (Mqdd && bd->klass->mass_times) {
+            bd->klass->mass_times(bd, q + o, qdd + o, Mqdd + o);
+        } else if (Mqdd) {
+            double *M = s->sM;
+            bd->klass->mass(bd, q + o, M);
+            for (int c = 0; c < nd; c++)
+                for (int r = 0; r < nd; r++)
+                    Mqdd[o + r] += M[r + nd * c] * qdd[o + c];
+        }
+        if (F) {
+            double *Q = fmb_zeroed(s->sQ[0], (size_t)nd);
+            bd->klass->forces(bd, q + o, qd + o, qdd + o, md->g, Q, NULL, NULL, NULL);
+            for (int r = 0; r < nd; r++)
+                F[o + r] -= Q[r];
+        }
+    }
+    if (!F) return;
+    for (int i = 0; i < md->nforces; i++) {
+        const fmb_force_t *f = &md->forces[i];
+        fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], q, qd),
+                               fmb_model_view(md, f->body[1], q, qd)};
+        double *Q[2] = {fmb_zeroed(s->sQ[0], (size_t)s->maxn),
+                        fmb_zeroed(s->sQ[1], (size_t)s->maxn)};
+        f->klass->eval(f, v, t, Q[0], Q[1], NULL, NULL);
+        for (int b = 0; b < 2; b++)
+            for (int k = 0; k < v[b].ndof; k++)
+                F[md->bodies[f->body[b]].offset + k] -= Q[b][k];
+    }
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        fmb_bodyview_t v[2];
+        double *J[2];
+        const int nr = joint_jacobian(s, j, q, t, v, J);
+        for (int b = 0; b < 2; b++) {
+            const int o = md->bodies[j->body[b]].offset;
+            for (int k = 0; k < v[b].ndof; k++)
+                for (int r = 0; r < nr; r++)
+                    F[o + k] += J[b][r + nr * k] * lam[j->row + r];
+        }
+    }
+}
+
+double fmb_sim_eval_phi(const fmb_sim_t *s, const double *q, double t, double *phi, int *row)
+{
+    const fmb_model_t *md = s->model;
+    double mx = 0.0;
+    int at = -1;
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        fmb_bodyview_t v[2];
+        fmb_sim_joint_views(s, j, q, NULL, v);
+        j->klass->eval(j, v, t, phi + j->row, NULL, NULL);
+        for (int r = 0; r < j->klass->nrows; r++) {
+            double a = fabs(phi[j->row + r]);
+            if (!(a <= mx)) mx = a, at = j->row + r; /* NaN propagates */
+        }
+    }
+    if (row) *row = at;
+    return mx;
+}
+
+void fmb_sim_dense_jacobian(const fmb_sim_t *s, const double *q, double t, double *Jd)
+{
+    const fmb_model_t *md = s->model;
+    const int m = s->m;
+    memset(Jd, 0, (size_t)m * (size_t)s->n * sizeof *Jd);
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        fmb_bodyview_t v[2];
+        double *J[2];
+        const int nr = joint_jacobian(s, j, q, t, v, J);
+        for (int b = 0; b < 2; b++) {
+            const int o = md->bodies[j->body[b]].offset;
+            for (int k = 0; k < v[b].ndof; k++)
+                for (int r = 0; r < nr; r++)
+                    Jd[(j->row + r) + (size_t)m * (o + k)] += J[b][r + nr * k];
+        }
+    }
+}
+
+/* Assemble the KKT matrix
+ *   [ cM M + cKm Kmq + cK (Kc(lam) - Kq) - cC Cq    cA Phi_q^T ]
+ *   [ Phi_q                                         c22 I      ]
+ * always emitting the same triplets in the same order (fixed pattern). */
+
+void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
+                      const double *lam, double t, const fmb_coeffs_t *c)
+{
+    const fmb_model_t *md = s->model;
+    fmb_kkt_t *k = &s->kkt;
+    const int n = s->n;
+    fmb_kkt_begin(k);
+    for (int b = 1; b < md->nbodies; b++) {
+        const fmb_body_t *bd = &md->bodies[b];
+        const int o = bd->offset, nd = bd->ndof;
+        const size_t nd2 = (size_t)nd * nd;
+        double *M = s->sM, *Q = fmb_zeroed(s->sQ[0], (size_t)nd), *Kq = fmb_zeroed(s->sK, nd2),
+               *Cq = fmb_zeroed(s->sC, nd2), *Km = fmb_zeroed(s->sH, nd2);
+        bd->klass->mass(bd, q + o, M);
+        bd->klass->forces(bd, q + o, qd + o, qdd + o, md->g, Q, Kq, Cq, Km);
+        const unsigned char *mask = bd->klass->mask ? bd->klass->mask(bd) : NULL;
+        for (int cc = 0; cc < nd; cc++)
+            for (int r = 0; r < nd; r++) {
+                int e = r + nd * cc;
+                if (mask && !mask[e]) continue;
+                fmb_kkt_add(k, o + r, o + cc,
+                            c->cM * M[e] + c->cKm * Km[e] - c->cK * Kq[e] - c->cC * Cq[e]);
+            }
+    }
+    for (int i = 0; i < md->nforces; i++) {
+        const fmb_force_t *f = &md->forces[i];
+        fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], q, qd),
+                               fmb_model_view(md, f->body[1], q, qd)};
+        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
+        const size_t nn2 = (size_t)nn * nn;
+        double *Q[2] = {fmb_zeroed(s->sQ[0], (size_t)s->maxn),
+                        fmb_zeroed(s->sQ[1], (size_t)s->maxn)};
+        double *K = fmb_zeroed(s->sK, nn2), *C = fmb_zeroed(s->sC, nn2);
+        f->klass->eval(f, v, t, Q[0], Q[1], K, C);
+        for (int cc = 0; cc < nn; cc++) {
+            int gc = fmb_sim_gidx(md, f->body, n0, cc);
+            for (int r = 0; r < nn; r++) {
+                int gr = fmb_sim_gidx(md, f->body, n0, r);
+                if (gr >= 0 && gc >= 0)
+                    fmb_kkt_add(k, gr, gc, -c->cK * K[r + nn * cc] - c->cC * C[r + nn * cc]);
+            }
+        }
+    }
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        fmb_bodyview_t v[2];
+        fmb_sim_joint_views(s, j, q, qd, v);
+        const int nr = j->klass->nrows, n0 = v[0].ndof, nn = n0 + v[1].ndof;
+        double *phi = s->sphi, *J[2] = {fmb_zeroed(s->sJ[0], (size_t)(nr * v[0].ndof)),
+                                        fmb_zeroed(s->sJ[1], (size_t)(nr * v[1].ndof))};
+        double *H = fmb_zeroed(s->sH, (size_t)nn * nn);
+        j->klass->eval(j, v, t, phi, J[0], J[1]);
+        j->klass->hess(j, v, t, lam + j->row, H);
+        for (int cc = 0; cc < nn; cc++) {
+            int gc = fmb_sim_gidx(md, j->body, n0, cc);
+            if (gc < 0) continue;
+            const double *Jb = cc < n0 ? J[0] : J[1];
+            int kc = cc < n0 ? cc : cc - n0;
+            for (int r = 0; r < nr; r++) {
+                fmb_kkt_add(k, n + j->row + r, gc, Jb[r + nr * kc]);
+                fmb_kkt_add(k, gc, n + j->row + r, c->cA * Jb[r + nr * kc]);
+            }
+            for (int r = 0; r < nn; r++) {
+                int gr = fmb_sim_gidx(md, j->body, n0, r);
+                if (gr < 0 || (j->klass->hess_pattern && !j->klass->hess_pattern(j, v, r, cc)))
+                    continue;
+                fmb_kkt_add(k, gr, gc, c->cK * H[r + nn * cc]);
+            }
+        }
+    }
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        const fmb_contact_t *ct = &s->contacts[ic];
+        const fmb_joint_t *j = &md->joints[ct->joint];
+        fmb_bodyview_t v[2];
+        fmb_sim_joint_views(s, j, q, qd, v);
+        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
+        double *C = fmb_zeroed(s->sC, (size_t)nn * nn);
+        fmb_contact_tangent(ct, j, v, ct->F, C);
+        for (int cc = 0; cc < nn; cc++) {
+            int gc = fmb_sim_gidx(md, j->body, n0, cc);
+            for (int r = 0; r < nn; r++) {
+                int gr = fmb_sim_gidx(md, j->body, n0, r);
+                if (gr >= 0 && gc >= 0) fmb_kkt_add(k, gr, gc, -c->cC * C[r + nn * cc]);
+            }
+        }
+    }
+    for (int r = 0; r < s->m; r++)
+        fmb_kkt_add(k, n + r, n + r, c->c22);
+}
+
+/* Name of the joint owning constraint row `row`, for messages. */
+const char *fmb_sim_row_name(const fmb_sim_t *s, int row, int *line)
+{
+    int j = fmb_model_row_joint(s->model, row, NULL);
+    *line = j >= 0 ? s->model->joints[j].line : 0;
+    return j >= 0 ? s->model->joints[j].name : "?";
+}
+
+/* Explain a singular KKT matrix by the dependent constraint rows. */
+int fmb_sim_singular_error(fmb_sim_t *s, const double *q, double t, const char *when)
+{
+    double *Jd = malloc((size_t)s->m * (size_t)s->n * sizeof *Jd + 1);
+    int red[8], nred = 0;
+    if (Jd) {
+        fmb_sim_dense_jacobian(s, q, t, Jd);
+        fmb_rank_rows(Jd, s->m, s->n, red, 8, &nred);
+        free(Jd);
+    }
+    if (nred == 0)
+        return fmb_sim_error(s, FMB_ERR_SINGULAR,
+                             "singular system matrix %s at t = %.9g (the mechanism is at a "
+                             "singular position or a body is unconstrained and massless)",
+                             when, t);
+    char list[512] = "";
+    for (int i = 0; i < nred; i++) {
+        int line, local;
+        const char *nm = fmb_sim_row_name(s, red[i], &line);
+        fmb_model_row_joint(s->model, red[i], &local);
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%sjoint '%s' row %d (line %d)", i ? ", " : "", nm,
+                 local, line);
+    }
+    int rc = fmb_sim_error(s, FMB_ERR_SINGULAR,
+                           "redundant constraints make the system matrix singular %s: %d "
+                           "dependent row(s): %s; remove them (flexmb check lists the rank)",
+                           when, nred, list);
+    fmb_sim_row_name(s, red[0], &s->errline);
+    return rc;
+}
+
+int fmb_sim_solve_kkt(fmb_sim_t *s, const double *rhs, double *x, const double *q, double t,
+                      const char *when)
+{
+    int rc = fmb_kkt_factor(&s->kkt);
+    s->stats.factorizations = s->kkt.nnumeric;
+    s->stats.symbolic = s->kkt.nsymbolic;
+    if (rc == FMB_ERR_SINGULAR) return fmb_sim_singular_error(s, q, t, when);
+    if (rc) return fmb_sim_error(s, rc, "linear solver failure %s at t = %.9g", when, t);
+    rc = fmb_kkt_solve(&s->kkt, rhs, x);
+    if (rc) return fmb_sim_error(s, rc, "linear solve failed %s at t = %.9g", when, t);
+    return 0;
+}

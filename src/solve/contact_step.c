@@ -1,0 +1,315 @@
+/* Frictional sliding contacts inside a Newton iteration (docs/theory.md section 9):
+ * LuGre state update, the corner-force LCP built from the factorized KKT matrix, the
+ * friction damping correction and the decomposition of multipliers into corner forces. */
+#include "solve/sim_internal.h"
+
+#include "contact/lcp.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void fmb_sim_contact_update(fmb_sim_t *s, double h)
+{
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        fmb_contact_t *c = &s->contacts[ic];
+        const fmb_joint_t *j = &s->model->joints[c->joint];
+        fmb_bodyview_t v[2];
+        fmb_sim_joint_views(s, j, s->q, s->qd, v);
+        double e[2], vt, ug[2];
+        fmb_contact_kinematics(j, v, e, &vt, ug);
+        if (c->d.model == FMB_FRICTION_LUGRE) {
+            fmb_lugre_update(c, vt, h);
+        } else { /* Coulomb: friction through beta in the LCP, none through mu */
+            c->v = vt;
+            c->mu = c->dmu = 0.0;
+        }
+    }
+}
+
+/* Solve A X = B for a small dense system by Gaussian elimination with partial pivoting
+ * (A n x n and B n x nb, column-major, both overwritten; X in B). */
+static int small_solve(int n, double *A, int nb, double *B)
+{
+    for (int k = 0; k < n; k++) {
+        int p = k;
+        for (int i = k + 1; i < n; i++)
+            if (fabs(A[i + n * k]) > fabs(A[p + n * k])) p = i;
+        if (!(fabs(A[p + n * k]) > 0)) return FMB_ERR_SINGULAR;
+        if (p != k) {
+            for (int c = 0; c < n; c++) {
+                double t = A[k + n * c];
+                A[k + n * c] = A[p + n * c], A[p + n * c] = t;
+            }
+            for (int c = 0; c < nb; c++) {
+                double t = B[k + n * c];
+                B[k + n * c] = B[p + n * c], B[p + n * c] = t;
+            }
+        }
+        for (int i = k + 1; i < n; i++) {
+            const double f = A[i + n * k] / A[k + n * k];
+            for (int c = k; c < n; c++)
+                A[i + n * c] -= f * A[k + n * c];
+            for (int c = 0; c < nb; c++)
+                B[i + n * c] -= f * B[k + n * c];
+        }
+    }
+    for (int c = 0; c < nb; c++)
+        for (int k = n - 1; k >= 0; k--) {
+            double t = B[k + n * c];
+            for (int i = k + 1; i < n; i++)
+                t -= A[k + n * i] * B[i + n * c];
+            B[k + n * c] = t / A[k + n * k];
+        }
+    return 0;
+}
+
+/*
+ * Contact forces inside a Newton iteration (docs/theory.md section 9). With the
+ * factorized iteration matrix, the increment is x = x0 + sum_col X_col u_col, where X_col
+ * is the response to the generalized force of unknown u_col (scaled like the residual):
+ * corner forces F_k (LuGre: their friction mu F_k at the faces) and, for Coulomb, the
+ * friction forces beta1 (+e), beta2 (-e). The net corner forces N = S lambda_new of every
+ * contact are affine in the unknowns: N = c + D+ F+ + Du u, u = [F-, beta, sigma]. With
+ * N = F+ - F-, F+ = P u + p0, P = (I - D+)^{-1}(Du + E), p0 = (I - D+)^{-1} c, and the LCP
+ *   F- >= 0   _|_  F+ = P u + p0 >= 0                      (seed 000, eqs 20-21)
+ * and, for Coulomb, per face f (lower: N_f = F1+ + F2+, upper: F1- + F2-), with the
+ * friction force (beta_f1 - beta_f2) e at that face and v = v_{n+1}:
+ *   beta_f1 >= 0 _|_ v + sigma_f >= 0,  beta_f2 >= 0 _|_ -v + sigma_f >= 0,
+ *   sigma_f >= 0 _|_ mu_e N_f - beta_f1 - beta_f2 >= 0
+ * is solved by lexicographic Lemke (Siconos numerics). x is updated in place.
+ */
+#define FMB_CONTACT_COLS 8 /* 4 corners + Coulomb friction +-e at each face */
+
+int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *x)
+{
+    const fmb_model_t *md = s->model;
+    const int n = s->n, N = n + s->m, nc = s->ncontacts, nf = 2 * nc;
+    double *col = s->work + 3 * (size_t)N;
+    int uoff[nc + 1];
+    uoff[0] = 0;
+    for (int ic = 0; ic < nc; ic++)
+        uoff[ic + 1] = uoff[ic] + (s->contacts[ic].d.model == FMB_FRICTION_COULOMB ? 8 : 2);
+    const int nu = uoff[nc];
+    /* responses to the unit generalized forces */
+    for (int ic = 0; ic < nc; ic++) {
+        const fmb_contact_t *c = &s->contacts[ic];
+        const fmb_joint_t *j = &md->joints[c->joint];
+        fmb_bodyview_t v[2];
+        fmb_sim_joint_views(s, j, s->q, s->qd, v);
+        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
+        double *cols = fmb_zeroed(s->sK, (size_t)nn * FMB_CONTACT_COLS);
+        fmb_contact_columns(c, j, v, cols);
+        const int ncol = c->d.model == FMB_FRICTION_COULOMB ? 8 : 4;
+        if (ncol == 8) fmb_contact_beta_columns(c, j, v, cols + (size_t)nn * 4);
+        for (int k = 0; k < ncol; k++) {
+            memset(col, 0, (size_t)N * sizeof *col);
+            for (int r = 0; r < nn; r++) {
+                int g = fmb_sim_gidx(md, j->body, n0, r);
+                if (g >= 0) col[g] += bh2 * cols[r + (size_t)nn * k];
+            }
+            double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * ic + k);
+            int rc = fmb_kkt_solve(&s->kkt, col, X);
+            if (rc) return fmb_sim_error(s, rc, "linear solve failed for the contact forces");
+        }
+    }
+    /* workspace */
+    double *Dp = s->clcp, *P = Dp + nf * nf, *p0 = P + (size_t)nf * (nu + 1);
+    double *M = p0 + nf, *qv = M + (size_t)nu * nu, *zz = qv + nu, *ww = zz + nu;
+    memset(s->clcp, 0, ((size_t)nf * nf + (size_t)nf * (nu + 1) + nf) * sizeof(double));
+    /* column (jc, k) -> its unknown: F+ (eliminated) or u index */
+    /* u per Coulomb contact: [F-1, F-2, bl1, bl2, sl, bu1, bu2, su] */
+#define UIDX(jc, k) ((k) < 2 ? -1 : uoff[jc] + ((k) < 6 ? (k)-2 : (k)-1))
+    for (int ic = 0; ic < nc; ic++) {
+        const fmb_contact_t *c = &s->contacts[ic];
+        const fmb_joint_t *j = &md->joints[c->joint];
+        fmb_bodyview_t v[2];
+        fmb_sim_joint_views(s, j, s->q, s->qd, v);
+        const int nr = j->klass->nrows;
+        double S[2 * 8];
+        fmb_contact_normal_map(c, j, v, S);
+        for (int l = 0; l < 2; l++) {
+            const int row = 2 * ic + l;
+            double acc = 0.0;
+            for (int r = 0; r < nr; r++)
+                acc += S[l + 2 * r] * (s->lam[j->row + r] + x[n + j->row + r] / bh2);
+            /* (I - D+) F+ = c + (Du + E) u: right-hand side columns in P, c in p0 */
+            p0[row] = acc;
+            P[row + (size_t)nf * (uoff[ic] + l)] += 1.0; /* E: F-_l of this contact */
+            for (int jc = 0; jc < nc; jc++) {
+                const int ncol = s->contacts[jc].d.model == FMB_FRICTION_COULOMB ? 8 : 4;
+                for (int k = 0; k < ncol; k++) {
+                    const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * jc + k);
+                    double d = 0.0;
+                    for (int r = 0; r < nr; r++)
+                        d += S[l + 2 * r] * X[n + j->row + r] / bh2;
+                    if (k < 2)
+                        Dp[row + nf * (2 * jc + k)] = d;
+                    else
+                        P[row + (size_t)nf * UIDX(jc, k)] += d;
+                }
+            }
+        }
+    }
+    for (int cc = 0; cc < nf; cc++)
+        for (int r = 0; r < nf; r++)
+            Dp[r + nf * cc] = (r == cc) - Dp[r + nf * cc];
+    for (int r = 0; r < nf; r++)
+        P[r + (size_t)nf * nu] = p0[r];
+    if (small_solve(nf, Dp, nu + 1, P))
+        return fmb_sim_error(s, FMB_ERR_SINGULAR,
+                             "contact problem singular at t = %.9g (friction too large for the "
+                             "slider geometry?)",
+                             t);
+    for (int r = 0; r < nf; r++)
+        p0[r] = P[r + (size_t)nf * nu];
+    /* LCP rows */
+    memset(M, 0, (size_t)nu * nu * sizeof *M);
+    for (int ic = 0; ic < nc; ic++) {
+        const fmb_contact_t *c = &s->contacts[ic];
+        const int u0 = uoff[ic];
+        for (int l = 0; l < 2; l++) { /* w = F+_l */
+            for (int cc = 0; cc < nu; cc++)
+                M[(u0 + l) + nu * cc] = P[(2 * ic + l) + nf * cc];
+            qv[u0 + l] = p0[2 * ic + l];
+        }
+        if (c->d.model != FMB_FRICTION_COULOMB) continue;
+        /* v_new = v0 + sum_col a_col value_col; a_col = gfac * Dv . X_col(q) */
+        const fmb_joint_t *j = &md->joints[c->joint];
+        fmb_bodyview_t v[2];
+        fmb_sim_joint_views(s, j, s->q, s->qd, v);
+        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
+        double Dv[nn];
+        fmb_contact_velocity_row(j, v, Dv);
+        double vrow[nu], v0 = 0.0;
+        for (int cc = 0; cc < nu; cc++)
+            vrow[cc] = 0.0;
+        for (int r = 0; r < nn; r++) {
+            int g = fmb_sim_gidx(md, j->body, n0, r);
+            if (g >= 0) v0 += Dv[r] * (s->qd[g] + gfac * x[g]);
+        }
+        for (int jc = 0; jc < nc; jc++) {
+            const int ncol = s->contacts[jc].d.model == FMB_FRICTION_COULOMB ? 8 : 4;
+            for (int k = 0; k < ncol; k++) {
+                const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * jc + k);
+                double ak = 0.0;
+                for (int r = 0; r < nn; r++) {
+                    int g = fmb_sim_gidx(md, j->body, n0, r);
+                    if (g >= 0) ak += gfac * Dv[r] * X[g];
+                }
+                if (k < 2) { /* F+ = P u + p0 */
+                    for (int cc = 0; cc < nu; cc++)
+                        vrow[cc] += ak * P[(2 * jc + k) + nf * cc];
+                    v0 += ak * p0[2 * jc + k];
+                } else {
+                    vrow[UIDX(jc, k)] += ak;
+                }
+            }
+        }
+        /* per face f (0 lower: normal forces F+, 1 upper: F-) */
+        for (int face = 0; face < 2; face++) {
+            const int b1 = u0 + 2 + 3 * face, b2 = b1 + 1, sg = b1 + 2;
+            for (int cc = 0; cc < nu; cc++) {
+                M[b1 + nu * cc] = vrow[cc];
+                M[b2 + nu * cc] = -vrow[cc];
+                /* mu_e N_face - beta_f1 - beta_f2; N_lower = F+_1 + F+_2 = P u + p0 */
+                M[sg + nu * cc] =
+                    face ? 0.0 : c->mu_e * (P[(2 * ic) + nf * cc] + P[(2 * ic + 1) + nf * cc]);
+            }
+            M[b1 + nu * sg] += 1.0, M[b2 + nu * sg] += 1.0;
+            if (face) M[sg + nu * (u0 + 0)] += c->mu_e, M[sg + nu * (u0 + 1)] += c->mu_e;
+            M[sg + nu * b1] -= 1.0, M[sg + nu * b2] -= 1.0;
+            qv[b1] = v0, qv[b2] = -v0;
+            qv[sg] = face ? 0.0 : c->mu_e * (p0[2 * ic] + p0[2 * ic + 1]);
+        }
+    }
+    char msg[256];
+    int rc = fmb_lcp_solve(nu, M, qv, zz, ww, msg, sizeof msg);
+    if (rc) {
+        const fmb_joint_t *j = &md->joints[s->contacts[0].joint];
+        return fmb_sim_error(s, rc, "contact LCP failed at t = %.9g (joint '%s', line %d): %s", t,
+                             j->name, j->line, msg);
+    }
+    for (int ic = 0; ic < nc; ic++) {
+        fmb_contact_t *c = &s->contacts[ic];
+        const int u0 = uoff[ic];
+        double Fp[2];
+        for (int l = 0; l < 2; l++) {
+            double f = p0[2 * ic + l];
+            for (int cc = 0; cc < nu; cc++)
+                f += P[(2 * ic + l) + nf * cc] * zz[cc];
+            Fp[l] = fmax(f, 0.0);
+        }
+        c->F[0] = Fp[0], c->F[1] = Fp[1];
+        c->F[2] = zz[u0], c->F[3] = zz[u0 + 1];
+        const int coul = c->d.model == FMB_FRICTION_COULOMB;
+        for (int face = 0; face < 2; face++) {
+            c->beta[2 * face] = coul ? zz[u0 + 2 + 3 * face] : 0.0;
+            c->beta[2 * face + 1] = coul ? zz[u0 + 3 + 3 * face] : 0.0;
+        }
+        const double val[FMB_CONTACT_COLS] = {c->F[0],    c->F[1],    c->F[2],    c->F[3],
+                                              c->beta[0], c->beta[1], c->beta[2], c->beta[3]};
+        for (int k = 0; k < (coul ? 8 : 4); k++) {
+            const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * ic + k);
+            for (int i = 0; i < N; i++)
+                x[i] += X[i] * val[k];
+        }
+    }
+#undef UIDX
+    return 0;
+}
+
+/* LuGre friction is a steep sigmoid of the sliding velocity around v = 0 (slope
+ * sigma0 h + sigma1, saturating within g / (sigma0 h)); a full Newton step across v = 0
+ * overshoots to the other side and the iteration can cycle. When an increment would
+ * reverse a LuGre contact's sliding velocity, the whole increment is shortened to land
+ * that velocity on zero; the next iteration starts at the kink, where the tangent is
+ * exact on both sides. (Coulomb contacts resolve the reversal in the LCP.) */
+void fmb_sim_contact_damping(fmb_sim_t *s, double gfac, double *x)
+{
+    const fmb_model_t *md = s->model;
+    double alpha = 1.0;
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        const fmb_contact_t *c = &s->contacts[ic];
+        if (c->d.model != FMB_FRICTION_LUGRE || c->v == 0.0) continue;
+        const fmb_joint_t *j = &md->joints[c->joint];
+        fmb_bodyview_t v[2];
+        fmb_sim_joint_views(s, j, s->q, s->qd, v);
+        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
+        double D[nn], dv = 0.0;
+        fmb_contact_velocity_row(j, v, D);
+        for (int r = 0; r < nn; r++) {
+            int g = fmb_sim_gidx(md, j->body, n0, r);
+            if (g >= 0) dv += D[r] * gfac * x[g];
+        }
+        const double vnew = c->v + dv;
+        if (vnew * c->v < 0.0) alpha = fmin(alpha, fabs(c->v) / fabs(dv));
+    }
+    if (alpha < 1.0)
+        for (int i = 0; i < s->n + s->m; i++)
+            x[i] *= alpha;
+}
+
+/* Corner forces from the multipliers alone (no friction coupling): N = S lambda,
+ * F+ = max(N, 0), F- = max(-N, 0). Used at the start. */
+void fmb_sim_contact_decompose(fmb_sim_t *s)
+{
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        fmb_contact_t *c = &s->contacts[ic];
+        const fmb_joint_t *j = &s->model->joints[c->joint];
+        fmb_bodyview_t v[2];
+        fmb_sim_joint_views(s, j, s->q, s->qd, v);
+        double S[16], N[2] = {0, 0};
+        fmb_contact_normal_map(c, j, v, S);
+        for (int l = 0; l < 2; l++)
+            for (int r = 0; r < j->klass->nrows; r++)
+                N[l] += S[l + 2 * r] * s->lam[j->row + r];
+        c->F[0] = fmax(N[0], 0), c->F[1] = fmax(N[1], 0);
+        c->F[2] = fmax(-N[0], 0), c->F[3] = fmax(-N[1], 0);
+        c->mode = fmb_contact_mode(c->F);
+    }
+}
+
+/* A joint that reports the state invalid (a slider off its guide) ends the run. */

@@ -1,0 +1,206 @@
+/* Public accessors of the simulation state: time, coordinates, poses, reactions, beam
+ * state, joint outputs, energies and contact states. */
+#include "solve/sim_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *fmb_sim_last_error(const fmb_sim_t *s)
+{
+    return s->errmsg;
+}
+int fmb_sim_last_error_line(const fmb_sim_t *s)
+{
+    return s->errline;
+}
+void fmb_sim_get_stats(const fmb_sim_t *s, fmb_sim_stats_t *st)
+{
+    *st = s->stats;
+}
+const fmb_sim_options_t *fmb_sim_options(const fmb_sim_t *s)
+{
+    return &s->opts;
+}
+double fmb_sim_time(const fmb_sim_t *s)
+{
+    return s->t;
+}
+const double *fmb_sim_q(const fmb_sim_t *s)
+{
+    return s->q;
+}
+const double *fmb_sim_qd(const fmb_sim_t *s)
+{
+    return s->qd;
+}
+const double *fmb_sim_qdd(const fmb_sim_t *s)
+{
+    return s->qdd;
+}
+const double *fmb_sim_lambda(const fmb_sim_t *s)
+{
+    return s->lam;
+}
+int fmb_sim_last_newton_iterations(const fmb_sim_t *s)
+{
+    return s->last_iters;
+}
+fmb_model_t *fmb_sim_model(const fmb_sim_t *s)
+{
+    return s->model;
+}
+
+void fmb_sim_body_pose(const fmb_sim_t *s, int body, double pose[3])
+{
+    fmb_bodyview_t v = fmb_model_view(s->model, body, s->q, s->qd);
+    const double o[2] = {0, 0};
+    fmb_point_pos(&v, o, pose);
+    pose[2] = fmb_body_angle(&v);
+}
+
+void fmb_sim_body_point(const fmb_sim_t *s, int body, const double u[2], double r[2])
+{
+    fmb_bodyview_t v = fmb_model_view(s->model, body, s->q, s->qd);
+    fmb_point_pos(&v, u, r);
+}
+
+/* Reaction (docs/theory.md section 6): the generalized constraint force on body b is
+ * Qc = -J_b^T lambda_j. A force F and moment M at joint point P give
+ * Q = [A^T F; (Itil p)^T A^T F + M], p = A^T r_P (carrier position of P), so F = A Qc_r and
+ * M = Qc_t - (Itil p) . Qc_r. The ground is viewed as a body at q = 0. */
+void fmb_sim_joint_reaction(const fmb_sim_t *s, int joint, double out[6])
+{
+    const double *lam = s->lam;
+    const fmb_model_t *md = s->model;
+    const fmb_joint_t *j = &md->joints[joint];
+    static const double zero[3] = {0, 0, 0};
+    fmb_bodyview_t v[2];
+    fmb_sim_joint_views(s, j, s->q, s->qd, v);
+    for (int b = 0; b < 2; b++)
+        if (!v[b].ndof) v[b].ndof = 3, v[b].q = zero, v[b].qd = zero;
+    const int nr = j->klass->nrows;
+    double *phi = s->sphi, *J[2] = {fmb_zeroed(s->sJ[0], (size_t)(nr * v[0].ndof)),
+                                    fmb_zeroed(s->sJ[1], (size_t)(nr * v[1].ndof))};
+    j->klass->eval(j, v, s->t, phi, J[0], J[1]);
+    for (int b = 0; b < 2; b++) {
+        double Qc[3] = {0, 0, 0}, A[4];
+        for (int k = 0; k < 3; k++)
+            for (int r = 0; r < nr; r++)
+                Qc[k] -= J[b][r + nr * k] * lam[j->row + r];
+        double r[2];
+        fmb_rot(v[b].q[2], A);
+        double up[2] = {j->point[b][0], j->point[b][1]};
+        if (j->klass->reaction_point) j->klass->reaction_point(j, v, b, up);
+        fmb_point_pos(&v[b], up, r); /* deformed point: p = A^T r */
+        double p[2] = {A[0] * r[0] + A[1] * r[1], A[2] * r[0] + A[3] * r[1]};
+        out[3 * b + 0] = A[0] * Qc[0] + A[2] * Qc[1];
+        out[3 * b + 1] = A[1] * Qc[0] + A[3] * Qc[1];
+        out[3 * b + 2] = Qc[2] - (-p[1] * Qc[0] + p[0] * Qc[1]);
+    }
+}
+
+void fmb_sim_beam_state(const fmb_sim_t *s, int body, double *x, double *y, double *v)
+{
+    const fmb_model_t *md = s->model;
+    const int nn = fmb_model_beam_num_nodes(md, body);
+    const fmb_body_t *bd = &md->bodies[body];
+    fmb_bodyview_t view = fmb_model_view(md, body, s->q, s->qd);
+    for (int k = 0; k < nn; k++) {
+        const double u[2] = {fmb_model_beam_node_x(md, body, k), 0.0};
+        double r[2];
+        fmb_point_pos(&view, u, r);
+        if (x) x[k] = r[0];
+        if (y) y[k] = r[1];
+        if (v) {
+            fmb_shape_t N;
+            bd->klass->shape(bd, u, &N);
+            double d = 0.0;
+            for (int i = 0; i < N.n; i++)
+                d += N.Ny[i] * view.q[N.col[i]];
+            v[k] = d;
+        }
+    }
+}
+
+int fmb_model_joint_num_outputs(const fmb_model_t *m, int joint)
+{
+    return m->joints[joint].klass->noutputs;
+}
+
+const char *fmb_model_joint_output_group(const fmb_model_t *m, int joint)
+{
+    return m->joints[joint].klass->output_group;
+}
+
+const char *fmb_model_joint_output_name(const fmb_model_t *m, int joint, int k)
+{
+    return m->joints[joint].klass->output_names[k];
+}
+
+void fmb_sim_joint_outputs(const fmb_sim_t *s, int joint, double *values)
+{
+    const fmb_joint_t *j = &s->model->joints[joint];
+    if (!j->klass->outputs) return;
+    fmb_bodyview_t v[2];
+    fmb_sim_joint_views(s, j, s->q, s->qd, v);
+    j->klass->outputs(j, v, s->t, values);
+}
+
+double fmb_sim_joint_violation(const fmb_sim_t *s, int joint)
+{
+    const fmb_joint_t *j = &s->model->joints[joint];
+    fmb_bodyview_t v[2];
+    fmb_sim_joint_views(s, j, s->q, NULL, v);
+    double *phi = s->sphi, mx = 0.0;
+    j->klass->eval(j, v, s->t, phi, NULL, NULL);
+    for (int r = 0; r < j->klass->nrows; r++)
+        mx = fmax(mx, fabs(phi[r]));
+    return mx;
+}
+
+void fmb_sim_energy(const fmb_sim_t *s, double e[FMB_ENERGY_COLUMNS])
+{
+    const fmb_model_t *md = s->model;
+    double T = 0.0, V = 0.0;
+    for (int b = 1; b < md->nbodies; b++) {
+        const fmb_body_t *bd = &md->bodies[b];
+        const int o = bd->offset, nd = bd->ndof;
+        double *M = s->sM;
+        bd->klass->mass(bd, s->q + o, M);
+        for (int c = 0; c < nd; c++)
+            for (int r = 0; r < nd; r++)
+                T += 0.5 * s->qd[o + r] * M[r + nd * c] * s->qd[o + c];
+        V += bd->klass->potential(bd, s->q + o, md->g);
+    }
+    for (int i = 0; i < md->nforces; i++) {
+        const fmb_force_t *f = &md->forces[i];
+        if (!f->klass->potential) continue;
+        fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], s->q, s->qd),
+                               fmb_model_view(md, f->body[1], s->q, s->qd)};
+        V += f->klass->potential(f, v);
+    }
+    e[0] = T, e[1] = V, e[2] = s->W, e[3] = T + V - s->W;
+}
+
+int fmb_sim_contact_state(const fmb_sim_t *s, int joint, double normal[4], double friction[4],
+                          int *mode, double *z, double *v)
+{
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        const fmb_contact_t *c = &s->contacts[ic];
+        if (c->joint != joint) continue;
+        double per[FMB_CORNERS];
+        fmb_contact_friction(c, per);
+        for (int k = 0; k < FMB_CORNERS; k++) {
+            if (normal) normal[k] = c->F[k];
+            if (friction) friction[k] = per[k];
+        }
+        if (mode) *mode = c->mode;
+        if (z) *z = c->z_n;
+        if (v) *v = c->v;
+        return 0;
+    }
+    return FMB_ERR_NOTFOUND;
+}

@@ -1,0 +1,62 @@
+/* Declarations shared by the files of the time integrator (src/solve): sim.c (object),
+ * assemble.c (residual pieces and KKT assembly), start.c (consistent start), step.c
+ * (generalized-alpha step and run loop), contact_step.c (frictional contacts inside a
+ * step), sim_access.c (public accessors). Not part of the public API. */
+#ifndef FMB_SOLVE_SIM_INTERNAL_H
+#define FMB_SOLVE_SIM_INTERNAL_H
+
+#include <string.h>
+
+#include "solve/sim.h"
+
+/* Coefficients of the assembled KKT matrix
+ *   [ cM M + cKm Kmq + cK (Kc(lam) - Kq) - cC Cq    cA Phi_q^T ]
+ *   [ Phi_q                                         c22 I      ] */
+typedef struct fmb_coeffs {
+    double cM, cKm, cK, cC, cA, c22;
+} fmb_coeffs_t;
+
+static inline double *fmb_zeroed(double *p, size_t n)
+{
+    memset(p, 0, n * sizeof *p);
+    return p;
+}
+
+/* Global index of local coordinate k of a two-body block, or -1 (ground). */
+static inline int fmb_sim_gidx(const fmb_model_t *m, const int body[2], int n0, int k)
+{
+    const fmb_body_t *b = &m->bodies[k < n0 ? body[0] : body[1]];
+    return b->offset < 0 ? -1 : b->offset + (k < n0 ? k : k - n0);
+}
+
+/* ---- assemble.c */
+/* Views of a joint's two bodies at (q, qd). */
+void fmb_sim_joint_views(const fmb_sim_t *s, const fmb_joint_t *j, const double *q,
+                         const double *qd, fmb_bodyview_t v[2]);
+/* Assemble the KKT matrix with coefficients c, always emitting the same triplets in the
+ * same order (fixed pattern). */
+void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
+                      const double *lam, double t, const fmb_coeffs_t *c);
+/* Name and case line of the joint owning constraint row `row`, for messages. */
+const char *fmb_sim_row_name(const fmb_sim_t *s, int row, int *line);
+/* Explain a singular KKT matrix by the dependent constraint rows. */
+int fmb_sim_singular_error(fmb_sim_t *s, const double *q, double t, const char *when);
+/* Factor the assembled matrix and solve; errors name the phase `when`. */
+int fmb_sim_solve_kkt(fmb_sim_t *s, const double *rhs, double *x, const double *q, double t,
+                      const char *when);
+
+/* ---- start.c */
+/* Power of non-conservative forces and drivers at the current state. */
+double fmb_sim_power(const fmb_sim_t *s);
+
+/* ---- contact_step.c */
+/* LuGre coefficients of every contact at the current iterate (velocity qd, step h). */
+void fmb_sim_contact_update(fmb_sim_t *s, double h);
+/* Corner forces from the contact LCP inside a Newton iteration; corrects x. */
+int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *x);
+/* Friction damping correction of the increment x. */
+void fmb_sim_contact_damping(fmb_sim_t *s, double gfac, double *x);
+/* Corner forces from the multipliers alone (no friction coupling). */
+void fmb_sim_contact_decompose(fmb_sim_t *s);
+
+#endif

@@ -1,0 +1,254 @@
+/*
+ * Time integration: index-3 generalized-alpha family (HHT-alpha, Newmark, Chung-Hulbert)
+ * on the sparse KKT system, in the form of Arnold and Bruls (2007) (docs/theory.md 4):
+ *   M(q_{n+1}) qdd_{n+1} + F(q_{n+1}, qd_{n+1}, lambda_{n+1}, t_{n+1}) = 0,
+ *   F = Phi_q^T lambda - Q,   Phi(q_{n+1}, t_{n+1}) = 0,
+ *   q_{n+1}  = q_n + h qd_n + h^2 (1/2 - beta) a_n + h^2 beta a_{n+1}
+ *   qd_{n+1} = qd_n + h (1 - gamma) a_n + h gamma a_{n+1}
+ *   (1 - am) a_{n+1} + am a_n = (1 - af) qdd_{n+1} + af qdd_n
+ * HHT: am = 0, af = -alpha, beta = (1 - alpha)^2 / 4, gamma = 1/2 - alpha. The true
+ * accelerations and multipliers hold at t_{n+1}, which keeps the scheme second order
+ * with the carrier frame's M(q) (the form M qdd + (1+alpha) F_{n+1} - alpha F_n = 0 of
+ * Negrut et al. 2007 is only first order there).
+ *
+ * Newton iteration in dq = beta' h^2 dqdd (beta' = beta (1 - af)/(1 - am), likewise
+ * gamma'), with the first block row multiplied by beta' h^2 and the multiplier scaled as
+ * dlt = beta' h^2 dlambda (Bottasso, Bauchau, Cardona 2007):
+ *   [ M + bh2 (Kmq + Kc - Kq) - gamma' h Cq   Phi_q^T ] [ dq  ]   [ -bh2 (M qdd + F) ]
+ *   [ Phi_q                                   0       ] [ dlt ] = [ -Phi             ]
+ * with Kmq = d(M qdd)/dq, Kq = dQ/dq, Cq = dQ/dqd and Kc = d(Phi_q^T lambda)/dq.
+ * Converged when max_i |dq_i| / (atol + rtol |q_i|) <= 1 and max |Phi| <= phi_tol. The
+ * friction state (sliding velocity, LuGre z, mu) is that of the last iterate: near
+ * v = 0, where LuGre friction is steep, the reported friction can differ from the one in
+ * the converged dynamics by the Newton tolerance times d(mu N)/dv (docs/validation.md).
+ */
+#include "solve/sim_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Generalized-alpha family (Chung and Hulbert 1993; Arnold and Bruels 2007):
+ *   (1 - am) a_{n+1} + am a_n = (1 - af) qdd_{n+1} + af qdd_n
+ * HHT-alpha is am = 0, af = -alpha, beta = (1 - alpha)^2 / 4, gamma = 1/2 - alpha;
+ * Newmark is am = af = 0. */
+static void coefficients(const fmb_sim_t *s, double *am, double *af, double *beta, double *gamma)
+{
+    const fmb_sim_options_t *o = &s->opts;
+    if (o->integrator == FMB_HHT) {
+        *am = 0.0;
+        *af = -o->alpha;
+        *beta = 0.25 * (1.0 - o->alpha) * (1.0 - o->alpha);
+        *gamma = 0.5 - o->alpha;
+    } else if (o->integrator == FMB_GENERALIZED_ALPHA) {
+        const double rho = o->rho_inf;
+        *am = (2.0 * rho - 1.0) / (rho + 1.0);
+        *af = rho / (rho + 1.0);
+        *gamma = 0.5 - *am + *af;
+        *beta = 0.25 * (1.0 - *am + *af) * (1.0 - *am + *af);
+    } else {
+        *am = 0.0;
+        *af = 0.0;
+        *beta = o->beta;
+        *gamma = o->gamma;
+    }
+}
+
+static void save_state(fmb_sim_t *s)
+{
+    const size_t n = (size_t)s->n, m = (size_t)s->m;
+    memcpy(s->save, s->q, n * sizeof(double));
+    memcpy(s->save + n, s->qd, n * sizeof(double));
+    memcpy(s->save + 2 * n, s->qdd, n * sizeof(double));
+    memcpy(s->save + 3 * n, s->acc, n * sizeof(double));
+    memcpy(s->save + 4 * n, s->lam, m * sizeof(double));
+}
+
+static void restore_state(fmb_sim_t *s)
+{
+    const size_t n = (size_t)s->n, m = (size_t)s->m;
+    memcpy(s->q, s->save, n * sizeof(double));
+    memcpy(s->qd, s->save + n, n * sizeof(double));
+    memcpy(s->qdd, s->save + 2 * n, n * sizeof(double));
+    memcpy(s->acc, s->save + 3 * n, n * sizeof(double));
+    memcpy(s->lam, s->save + 4 * n, m * sizeof(double));
+}
+
+/* LuGre coefficients of every contact at the current iterate (velocity qd, step h). */
+static int invalid_state(fmb_sim_t *s, double t)
+{
+    const fmb_model_t *md = s->model;
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        if (!j->klass->valid) continue;
+        fmb_bodyview_t v[2];
+        fmb_sim_joint_views(s, j, s->q, s->qd, v);
+        char msg[512];
+        int rc = j->klass->valid(j, v, t, msg, sizeof msg);
+        if (rc) {
+            fmb_sim_error(s, rc, "%s (line %d)", msg, j->line);
+            s->errline = j->line;
+            return rc;
+        }
+    }
+    return 0;
+}
+
+/* One step of size h from the current state; on failure the state is restored. */
+static int try_step(fmb_sim_t *s, double h)
+{
+    const int n = s->n, m = s->m, N = n + m;
+    double am, af, beta, gamma;
+    coefficients(s, &am, &af, &beta, &gamma);
+    /* qdd_{n+1} is the unknown; a_{n+1} = ((1-af) qdd_{n+1} + af qdd_n - am a_n)/(1-am),
+     * so dq = beta' h^2 dqdd and dqd = gamma' h dqdd with the primed coefficients. */
+    const double r = (1.0 - af) / (1.0 - am), bp = beta * r, gp = gamma * r;
+    const double bh2 = bp * h * h, t1 = s->t + h;
+    double *R = s->work, *x = s->work + N, *phi = s->work + 2 * N;
+    double *Mqdd = phi + m; /* n entries after phi inside the third block */
+    save_state(s);
+    /* Coulomb: static coefficient after a stick, kinetic while sliding */
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        fmb_contact_t *c = &s->contacts[ic];
+        const double vst = c->d.v_stick > 0 ? c->d.v_stick : 1e-4;
+        c->mu_e = fabs(c->v_n) < vst ? c->d.mu0 : c->d.mu;
+    }
+    /* Predictor: qdd_{n+1} = qdd_n. */
+    for (int i = 0; i < n; i++) {
+        const double a0 = s->acc[i], a1 = (s->qdd[i] - am * a0) / (1.0 - am);
+        s->q[i] += h * s->qd[i] + h * h * ((0.5 - beta) * a0 + beta * a1);
+        s->qd[i] += h * ((1.0 - gamma) * a0 + gamma * a1);
+    }
+    const fmb_coeffs_t c = {1.0, bh2, bh2, gp * h, 1.0, 0.0};
+    double dq_norm = INFINITY, dq_prev = INFINITY;
+    int it, fresh = 0; /* the factorization belongs to this step's current iterate */
+    for (it = 0; it <= s->opts.max_newton; it++) {
+        double viol = fmb_sim_eval_phi(s, s->q, t1, phi, NULL);
+        if (!isfinite(viol)) break;
+        if (dq_norm <= 1.0 && viol <= s->opts.phi_tol) {
+            int bad = invalid_state(s, t1);
+            if (bad) {
+                restore_state(s);
+                return bad;
+            }
+            s->t = t1;
+            s->last_iters = it;
+            s->stats.newton_iterations += it;
+            s->stats.steps++;
+            if (viol > s->stats.max_violation) s->stats.max_violation = viol;
+            /* a_{n+1} from the saved qdd_n and a_n */
+            for (int i = 0; i < n; i++)
+                s->acc[i] =
+                    ((1.0 - af) * s->qdd[i] + af * s->save[2 * n + i] - am * s->save[3 * n + i]) /
+                    (1.0 - am);
+            for (int ic = 0; ic < s->ncontacts; ic++) {
+                fmb_contact_t *c = &s->contacts[ic];
+                c->z_n = c->z;
+                c->v_n = c->v;
+                c->mode = fmb_contact_mode(c->F);
+            }
+            double P = fmb_sim_power(s);
+            s->W += 0.5 * h * (s->P + P);
+            s->P = P;
+            return 0;
+        }
+        if (it == s->opts.max_newton) break;
+        if (s->ncontacts) fmb_sim_contact_update(s, h);
+        fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, t1, Mqdd, R);
+        for (int i = 0; i < n; i++)
+            R[i] = -bh2 * (Mqdd[i] + R[i]);
+        for (int k = 0; k < m; k++)
+            R[n + k] = -phi[k];
+        /* Modified Newton: keep the step's first factorization while the increments
+         * contract fast (ratio <= 1/4); refactor otherwise. The stopping test is the
+         * same, so the accuracy is too. */
+        int rc = 0;
+        const int refactor = !s->opts.reuse_jacobian || !fresh || dq_norm > 0.25 * dq_prev;
+        if (refactor) {
+            fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, t1, &c);
+            rc = fmb_kkt_factor(&s->kkt);
+            s->stats.factorizations = s->kkt.nnumeric;
+            s->stats.symbolic = s->kkt.nsymbolic;
+            fresh = 1;
+        }
+        if (rc == 0) rc = fmb_kkt_solve(&s->kkt, R, x);
+        if (rc == 0 && s->ncontacts) {
+            rc = fmb_sim_contact_lcp(s, bh2, gp / (bp * h), t1, x);
+            if (rc) {
+                /* an iterate far from the solution can make the contact LCP unsolvable
+                 * (friction-induced normal forces beyond the unit response, as in
+                 * jamming): treat it as a failed step, so that step halving retries */
+                restore_state(s);
+                return rc == FMB_ERR_SINGULAR || rc == FMB_ERR_LINSOLVE ? FMB_ERR_CONVERGENCE : rc;
+            }
+            fmb_sim_contact_damping(s, gp / (bp * h), x);
+        }
+        if (rc) {
+            restore_state(s);
+            if (rc == FMB_ERR_SINGULAR)
+                return fmb_sim_singular_error(s, s->q, t1, "during the step");
+            return fmb_sim_error(s, rc, "linear solver failure at t = %.9g", t1);
+        }
+        dq_prev = dq_norm;
+        dq_norm = 0.0;
+        for (int i = 0; i < n; i++) {
+            double d = x[i];
+            s->q[i] += d;
+            s->qd[i] += gp / (bp * h) * d;
+            s->qdd[i] += d / bh2;
+            double w = fabs(d) / (s->opts.atol + s->opts.rtol * fabs(s->q[i]));
+            if (!(w <= dq_norm)) dq_norm = w;
+        }
+        for (int k = 0; k < m; k++)
+            s->lam[k] += x[n + k] / bh2;
+    }
+    int row = -1, line = 0;
+    double viol = fmb_sim_eval_phi(s, s->q, t1, phi, &row);
+    const char *nm = row >= 0 ? fmb_sim_row_name(s, row, &line) : "-";
+    restore_state(s);
+    fmb_sim_error(s, FMB_ERR_CONVERGENCE,
+                  "Newton iteration did not converge at t = %.9g (h = %.3g) after %d "
+                  "iterations: increment norm %.3g (tolerance 1), constraint violation "
+                  "%.3g in joint '%s' (line %d) (tolerance %.3g); try a smaller time step",
+                  t1, h, it, dq_norm, viol, nm, line, s->opts.phi_tol);
+    s->errline = line;
+    return FMB_ERR_CONVERGENCE;
+}
+
+static int step_recursive(fmb_sim_t *s, double h, int depth)
+{
+    int rc = try_step(s, h);
+    if (rc != FMB_ERR_CONVERGENCE || depth >= s->opts.halving) return rc;
+    s->stats.halvings++;
+    if ((rc = step_recursive(s, 0.5 * h, depth + 1))) return rc;
+    return step_recursive(s, 0.5 * h, depth + 1);
+}
+
+int fmb_sim_step(fmb_sim_t *s)
+{
+    if (!s->initialized)
+        return fmb_sim_error(s, FMB_ERR_ARG, "fmb_sim_step called before fmb_sim_initialize");
+    return step_recursive(s, s->opts.h, 0);
+}
+
+int fmb_sim_run(fmb_sim_t *s, fmb_observer_fn observer, void *user, volatile const int *stop)
+{
+    int rc;
+    if (!s->initialized && (rc = fmb_sim_initialize(s))) return rc;
+    if (observer && (rc = observer(s, user))) return rc;
+    const double h = s->opts.h;
+    const long nsteps = (long)floor(s->opts.t_end / h + 0.5);
+    for (long k = 1; k <= nsteps; k++) {
+        if (stop && *stop)
+            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->t);
+        if ((rc = fmb_sim_step(s))) return rc;
+        s->t = k * h; /* avoid drift of t from repeated additions */
+        if (observer && (k % s->opts.output_every == 0 || k == nsteps) && (rc = observer(s, user)))
+            return rc;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ access */
