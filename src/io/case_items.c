@@ -1,0 +1,450 @@
+/* The joints and forces sections: body and point references, friction, items. */
+#include "io/case_loader.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Body named by scalar node n; sets *bi (loader index). */
+static int body_ref(loader_t *L, const yaml_node_t *n, const char *ctx, int *bi)
+{
+    if (n->type != YAML_SCALAR_NODE)
+        return case_fail(L, n, "%s: a body name is expected, not %s", ctx, case_kind(n));
+    int k = case_find_body(L, case_sval(n));
+    if (k < 0) {
+        char buf[300] = "";
+        for (int j = 0; j < L->nb; j++)
+            case_list_add(buf, sizeof buf, L->binfo[j].name);
+        return case_fail(L, n, "%s: unknown body '%s' (bodies: %s)", ctx, case_sval(n), buf);
+    }
+    *bi = k;
+    return 0;
+}
+
+/* Point on body bi: a point name of that body or [x, y]. */
+static int point_ref(loader_t *L, const yaml_node_t *n, const char *ctx, int bi, double xy[2])
+{
+    const body_info_t *b = &L->binfo[bi];
+    if (n->type == YAML_SEQUENCE_NODE) return case_vec_node(L, n, ctx, "point", 2, xy);
+    if (n->type != YAML_SCALAR_NODE)
+        return case_fail(L, n, "%s: a point name or [x, y] is expected, not %s", ctx, case_kind(n));
+    for (int k = 0; k < b->npts; k++)
+        if (!strcmp(b->pts[k].name, case_sval(n))) {
+            xy[0] = b->pts[k].xy[0];
+            xy[1] = b->pts[k].xy[1];
+            return 0;
+        }
+    char buf[300] = "";
+    for (int k = 0; k < b->npts; k++)
+        case_list_add(buf, sizeof buf, b->pts[k].name);
+    if (bi == 0)
+        return case_fail(L, n,
+                         "%s: unknown point '%s' on body 'ground' (ground points are given as "
+                         "[x, y])",
+                         ctx, case_sval(n));
+    return case_fail(L, n, "%s: unknown point '%s' on body '%s' (points: %s)", ctx, case_sval(n),
+                     b->name, *buf ? buf : "none");
+}
+
+/* bodies: [b1, b2] and points: [p1, p2]; min_n..2 entries, missing body is ground and
+ * missing point [0, 0]. */
+static int body_pair(loader_t *L, const yaml_node_t *m, const char *ctx, int min_n, int bi[2],
+                     double pt[2][2])
+{
+    yaml_node_t *bs = case_get(L, m, "bodies"), *ps = case_get(L, m, "points");
+    bi[0] = bi[1] = 0;
+    memset(pt, 0, 4 * sizeof(double));
+    if (!bs) return case_fail(L, m, "%s: missing required key 'bodies'", ctx);
+    if (bs->type != YAML_SEQUENCE_NODE || case_seq_len(bs) < min_n || case_seq_len(bs) > 2)
+        return case_fail(L, bs, "%s: 'bodies' must be a sequence of %s body names, not %s", ctx,
+                         min_n == 2 ? "2" : "1 or 2",
+                         bs->type == YAML_SEQUENCE_NODE ? "a sequence of another length"
+                                                        : case_kind(bs));
+    int n = case_seq_len(bs);
+    for (int k = 0; k < n; k++) {
+        int rc = body_ref(L, case_seq_item(L, bs, k), ctx, &bi[k]);
+        if (rc) return rc;
+    }
+    if (ps) {
+        if (ps->type != YAML_SEQUENCE_NODE || case_seq_len(ps) != n)
+            return case_fail(L, ps,
+                             "%s: 'points' must be a sequence of %d entries (one per body), "
+                             "not %s",
+                             ctx, n,
+                             ps->type == YAML_SEQUENCE_NODE ? "a sequence of another length"
+                                                            : case_kind(ps));
+        for (int k = 0; k < n; k++) {
+            int rc = point_ref(L, case_seq_item(L, ps, k), ctx, bi[k], pt[k]);
+            if (rc) return rc;
+        }
+    }
+    return 0;
+}
+
+/* Same body at both ends: a zero-length link if the points coincide, else an error. */
+static int same_body(loader_t *L, const yaml_node_t *m, const char *ctx, const int bi[2],
+                     double pt[2][2])
+{
+    if (bi[0] != bi[1]) return 0;
+    if (hypot(pt[0][0] - pt[1][0], pt[0][1] - pt[1][1]) <= 1e-12)
+        return case_fail(L, m, "%s: zero-length link: both points are the same point of body '%s'",
+                         ctx, L->binfo[bi[0]].name);
+    return case_fail(L, m, "%s: connects body '%s' to itself", ctx, L->binfo[bi[0]].name);
+}
+
+/* Friction of a sliding joint (docs/case-format.md, 'friction'): the slider block and its
+ * friction law. Values are checked here, at their keys; the model checks the joint type
+ * (prismatic or slider_beam) and what it implements. */
+static int load_friction(loader_t *L, const yaml_node_t *fn, const char *ctx,
+                         fmb_friction_desc_t *f)
+{
+    static const char *const keys[] = {"model",   "a",      "b",      "mu", "mu0",
+                                       "sigma0",  "sigma1", "sigma2", "vs", "gamma",
+                                       "v_stick", "vd",     NULL};
+    static const char *const lugre_only[] = {"sigma0", "sigma1", "sigma2", "vs",
+                                             "gamma",  "vd",     NULL};
+    char fctx[200];
+    snprintf(fctx, sizeof fctx, "%s: friction", ctx);
+    int rc = case_check_keys(L, fn, fctx, keys);
+    if (rc) return rc;
+    const char *model;
+    if ((rc = case_get_string(L, fn, "model", fctx, 1, &model))) return rc;
+    /* defaults: seed 000's LuGre parameters, stick flag below 0.1 mm/s */
+    memset(f, 0, sizeof *f);
+    f->mu = 0.56;
+    f->mu0 = 0.75;
+    f->sigma0 = 1.3e6;
+    f->sigma1 = 350;
+    f->sigma2 = 0;
+    f->vs = 0.0009;
+    f->gamma = 2;
+    f->v_stick = 1e-4;
+    if (!strcmp(model, "lugre"))
+        f->model = FMB_FRICTION_LUGRE;
+    else if (!strcmp(model, "coulomb"))
+        f->model = FMB_FRICTION_COULOMB;
+    else if (!strcmp(model, "none"))
+        f->model = FMB_FRICTION_NONE;
+    else
+        return case_fail(L, case_get(L, fn, "model"),
+                         "%s: unknown friction model '%s' (allowed: lugre, coulomb, none)", fctx,
+                         model);
+    if (f->model == FMB_FRICTION_COULOMB)
+        for (int k = 0; lugre_only[k]; k++)
+            if (case_get(L, fn, lugre_only[k]))
+                return case_fail(L, case_get(L, fn, lugre_only[k]),
+                                 "%s: '%s' applies to model lugre only", fctx, lugre_only[k]);
+    struct {
+        const char *key;
+        double *dst;
+        int strict; /* 1: > 0, 0: >= 0 */
+    } vals[] = {
+        {"a", &f->a, 1},           {"b", &f->b, 0},
+        {"mu", &f->mu, 0},         {"mu0", &f->mu0, 0},
+        {"sigma0", &f->sigma0, 1}, {"sigma1", &f->sigma1, 0},
+        {"sigma2", &f->sigma2, 0}, {"vs", &f->vs, 1},
+        {"gamma", &f->gamma, 1},   {"v_stick", &f->v_stick, 1},
+        {"vd", &f->vd, 0},
+    };
+    for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
+        int given;
+        if ((rc = case_get_num(L, fn, vals[k].key, fctx, vals[k].dst, &given))) return rc;
+        if (!given) {
+            if (k == 0)
+                return case_fail(L, fn, "%s: missing required key 'a' (slider half-length, m)",
+                                 fctx);
+            continue;
+        }
+        double v = *vals[k].dst;
+        if (vals[k].strict ? !(v > 0) : !(v >= 0))
+            return case_fail(L, case_get(L, fn, vals[k].key), "%s: '%s' must be %s 0, got %g", fctx,
+                             vals[k].key, vals[k].strict ? ">" : ">=", v);
+    }
+    if (f->mu0 < f->mu)
+        return case_fail(L, case_get(L, fn, case_get(L, fn, "mu0") ? "mu0" : "mu"),
+                         "%s: the static coefficient mu0 (%g) must be >= the kinetic mu (%g)", fctx,
+                         f->mu0, f->mu);
+    if (f->model == FMB_FRICTION_NONE) memset(f, 0, sizeof *f);
+    return 0;
+}
+
+/* An item of the joints or forces sequence: its type names the enumerator and the keys
+ * that type accepts. */
+typedef struct item_type {
+    const char *name;
+    int type;
+    const char *const *keys;
+} item_type_t;
+
+/* Common head of a joint or force item: keys known to some type, a unique name, a known
+ * type whose own keys are the only ones present. Writes the name, the context "what
+ * 'name'" and the type entry. */
+static int item_head(loader_t *L, const yaml_node_t *m, const char *what, const char *const *any,
+                     const item_type_t *types, int ntypes, const char *const *existing,
+                     size_t stride, int nexisting, const char **name, char *ctx, size_t ctxlen,
+                     const item_type_t **type)
+{
+    int rc = case_check_keys(L, m, what, any);
+    if (rc) return rc;
+    if ((rc = case_get_string(L, m, "name", what, 1, name))) return rc;
+    snprintf(ctx, ctxlen, "%s '%s'", what, *name);
+    for (int k = 0; k < nexisting; k++) {
+        const char *other = *(const char *const *)((const char *)existing + stride * (size_t)k);
+        if (!strcmp(other, *name))
+            return case_fail(L, case_get(L, m, "name"), "duplicate %s name '%s'", what, *name);
+    }
+    const char *tname;
+    if ((rc = case_get_string(L, m, "type", ctx, 1, &tname))) return rc;
+    *type = NULL;
+    for (int k = 0; k < ntypes; k++)
+        if (!strcmp(types[k].name, tname)) *type = &types[k];
+    if (!*type) {
+        char allowed[256] = "";
+        for (int k = 0; k < ntypes; k++) {
+            size_t len = strlen(allowed);
+            snprintf(allowed + len, sizeof allowed - len, "%s%s", k ? ", " : "", types[k].name);
+        }
+        return case_fail(L, case_get(L, m, "type"), "%s: unknown %s type '%s' (allowed: %s)", ctx,
+                         what, tname, allowed);
+    }
+    char kctx[200];
+    snprintf(kctx, sizeof kctx, "%s %s '%s'", tname, what, *name);
+    return case_check_keys(L, m, kctx, (*type)->keys);
+}
+
+int case_load_joint(loader_t *L, const yaml_node_t *m)
+{
+    static const char *const any[] = {"name",  "type",     "bodies",     "points",   "axis",
+                                      "angle", "function", "coordinate", "friction", NULL};
+    static const char *const k_sb[] = {"name",  "type",     "bodies", "points",
+                                       "angle", "friction", NULL};
+    /* 'friction' on a joint that does not slide: the model says why not */
+    static const char *const k_rev[] = {"name", "type", "bodies", "points", "friction", NULL};
+    static const char *const k_weld[] = {"name",  "type",     "bodies", "points",
+                                         "angle", "friction", NULL};
+    static const char *const k_pri[] = {"name", "type",  "bodies",   "points",
+                                        "axis", "angle", "friction", NULL};
+    static const char *const k_drv[] = {"name",     "type",       "bodies",   "points",
+                                        "function", "coordinate", "friction", NULL};
+    static const item_type_t types[] = {
+        {"revolute", FMB_JOINT_REVOLUTE, k_rev},
+        {"prismatic", FMB_JOINT_PRISMATIC, k_pri},
+        {"weld", FMB_JOINT_WELD, k_weld},
+        {"driver", FMB_JOINT_DRIVER_ANGLE, k_drv},
+        {"slider_beam", FMB_JOINT_SLIDER_BEAM, k_sb},
+    };
+    fmb_case_t *c = L->c;
+    const char *name;
+    char ctx[160];
+    const item_type_t *t;
+    int rc = item_head(L, m, "joint", any, types, (int)(sizeof types / sizeof types[0]),
+                       c->njoints ? &c->joints[0].name : NULL, sizeof c->joints[0], c->njoints,
+                       &name, ctx, sizeof ctx, &t);
+    if (rc) return rc;
+    fmb_joint_desc_t d;
+    memset(&d, 0, sizeof d);
+    d.line = (int)m->start_mark.line + 1;
+    d.axis[0] = 1;
+    d.type = (fmb_joint_type)t->type;
+    int bi[2];
+    if ((rc = body_pair(L, m, ctx, d.type == FMB_JOINT_DRIVER_ANGLE ? 1 : 2, bi, d.point)))
+        return rc;
+    if (d.type == FMB_JOINT_DRIVER_ANGLE) {
+        const char *coord;
+        if ((rc = case_get_string(L, m, "coordinate", ctx, 1, &coord))) return rc;
+        if (!strcmp(coord, "x"))
+            d.type = FMB_JOINT_DRIVER_X;
+        else if (!strcmp(coord, "y"))
+            d.type = FMB_JOINT_DRIVER_Y;
+        else if (strcmp(coord, "angle"))
+            return case_fail(L, case_get(L, m, "coordinate"),
+                             "%s: unknown driver coordinate '%s' (allowed: angle, x, y)", ctx,
+                             coord);
+        if ((rc = case_time_expr(L, m, "function", ctx, 1, NULL, &d.expr))) return rc;
+        if (d.type == FMB_JOINT_DRIVER_ANGLE && bi[0] == bi[1])
+            return case_fail(L, m, "%s: drives the angle of body '%s' relative to itself", ctx,
+                             L->binfo[bi[0]].name);
+        if (d.type != FMB_JOINT_DRIVER_ANGLE && bi[0] == 0)
+            return case_fail(L, m, "%s: drives a point of the ground", ctx);
+    } else {
+        if ((rc = same_body(L, m, ctx, bi, d.point))) return rc;
+    }
+    if (d.type == FMB_JOINT_SLIDER_BEAM) {
+        /* slider (rigid body) on the centre line of a beam: the guide point is the beam's
+         * axis itself, so only [0, 0] (or a point naming it, n0 / start) is accepted */
+        yaml_node_t *bs = case_get(L, m, "bodies");
+        const body_info_t *gb = &L->binfo[bi[1]];
+        if (!gb->beam)
+            return case_fail(L, case_seq_item(L, bs, 1),
+                             "%s: the second body '%s' of a slider_beam "
+                             "joint is not a beam (declare it with 'beam:')",
+                             ctx, gb->name);
+        if (L->binfo[bi[0]].beam || bi[0] == 0)
+            return case_fail(L, case_seq_item(L, bs, 0),
+                             "%s: the first body '%s' of a slider_beam "
+                             "joint (the slider) must be a rigid body",
+                             ctx, L->binfo[bi[0]].name);
+        if (hypot(d.point[1][0], d.point[1][1]) > 0) {
+            yaml_node_t *ps = case_get(L, m, "points");
+            return case_fail(L, ps ? case_seq_item(L, ps, 1) : m,
+                             "%s: the guide point of a slider_beam "
+                             "joint must be [0, 0] (the slider moves along the beam's x axis), got "
+                             "[%g, %g]",
+                             ctx, d.point[1][0], d.point[1][1]);
+        }
+        d.angle = L->binfo[bi[0]].pose[2] - gb->pose[2];
+        if ((rc = case_get_num(L, m, "angle", ctx, &d.angle, NULL))) return rc;
+        if (gb->beam == 2) {
+            /* guide built rigid: the same slider as a prismatic joint along its x axis */
+            d.type = FMB_JOINT_PRISMATIC;
+            d.axis[0] = 1, d.axis[1] = 0;
+        }
+    }
+    const int slider = t->type == FMB_JOINT_SLIDER_BEAM;
+    if (d.type == FMB_JOINT_PRISMATIC && !slider) {
+        if ((rc = case_get_vec(L, m, "axis", ctx, 2, d.axis, NULL))) return rc;
+        if (hypot(d.axis[0], d.axis[1]) <= 1e-12)
+            return case_fail(L, case_get(L, m, "axis"), "%s: prismatic axis must be non-zero", ctx);
+    }
+    if ((d.type == FMB_JOINT_PRISMATIC || d.type == FMB_JOINT_WELD) && !slider) {
+        /* locked relative angle theta_1 - theta_2: from the initial poses unless given */
+        d.angle = L->binfo[bi[0]].pose[2] - L->binfo[bi[1]].pose[2];
+        if ((rc = case_get_num(L, m, "angle", ctx, &d.angle, NULL))) return rc;
+    }
+    yaml_node_t *fr = case_get(L, m, "friction");
+    if (fr && (rc = load_friction(L, fr, ctx, &d.friction))) return rc;
+    d.body[0] = L->binfo[bi[0]].index;
+    d.body[1] = L->binfo[bi[1]].index;
+    d.name = case_pool_str(c, name);
+    if (!d.name) return case_nomem(L, m);
+    int idx = fmb_model_add_joint(c->model, &d);
+    if (idx < 0) {
+        /* the model's friction checks (joint type, unimplemented model): at 'friction' */
+        const char *msg = fmb_model_last_error(c->model);
+        if (fr && msg &&
+            (strstr(msg, "friction") || strstr(msg, "Coulomb") || strstr(msg, "LuGre") ||
+             strstr(msg, "half-length")))
+            return case_lib_fail(L, fr, ctx, name);
+        return case_lib_fail(L, m, ctx, name);
+    }
+    c->joints[c->njoints++] = d;
+    return 0;
+}
+
+static void inertial_point(const body_info_t *b, const double u[2], double r[2])
+{
+    double cs = cos(b->pose[2]), sn = sin(b->pose[2]);
+    r[0] = b->pose[0] + cs * u[0] - sn * u[1];
+    r[1] = b->pose[1] + sn * u[0] + cs * u[1];
+}
+
+int case_load_force(loader_t *L, const yaml_node_t *m)
+{
+    static const char *const any[] = {"name",    "type",        "body",   "point",  "fx",
+                                      "fy",      "tz",          "bodies", "points", "stiffness",
+                                      "damping", "rest_length", "angle",  NULL};
+    static const char *const k_pt[] = {"name", "type", "body", "point", "fx", "fy", NULL};
+    static const char *const k_tq[] = {"name", "type", "body", "tz", NULL};
+    static const char *const k_sp[] = {"name",      "type",    "bodies",      "points",
+                                       "stiffness", "damping", "rest_length", NULL};
+    static const char *const k_ts[] = {"name",    "type",  "bodies", "stiffness",
+                                       "damping", "angle", NULL};
+    static const item_type_t types[] = {
+        {"point", FMB_FORCE_POINT, k_pt},
+        {"torque", FMB_FORCE_TORQUE, k_tq},
+        {"spring", FMB_FORCE_SPRING, k_sp},
+        {"torsion", FMB_FORCE_TORSION, k_ts},
+    };
+    fmb_case_t *c = L->c;
+    const char *name;
+    char ctx[160];
+    const item_type_t *t;
+    int rc = item_head(L, m, "force", any, types, (int)(sizeof types / sizeof types[0]),
+                       c->nforces ? &c->forces[0].name : NULL, sizeof c->forces[0], c->nforces,
+                       &name, ctx, sizeof ctx, &t);
+    if (rc) return rc;
+    fmb_force_desc_t d;
+    memset(&d, 0, sizeof d);
+    d.line = (int)m->start_mark.line + 1;
+    d.type = (fmb_force_type)t->type;
+    int bi[2] = {0, 0};
+    if (d.type == FMB_FORCE_TORSION) {
+        /* torsional spring-damper: M = -k (theta1 - theta2 - angle) - c (w1 - w2) */
+        if ((rc = body_pair(L, m, ctx, 1, bi, d.point))) return rc;
+        if (bi[0] == 0)
+            return case_fail(L, case_get(L, m, "bodies"),
+                             "%s: the first body must not be the ground", ctx);
+        int has_angle;
+        if ((rc = case_get_num(L, m, "stiffness", ctx, &d.stiffness, NULL)) ||
+            (rc = case_get_num(L, m, "damping", ctx, &d.damping, NULL)) ||
+            (rc = case_get_num(L, m, "angle", ctx, &d.rest_length, &has_angle)))
+            return rc;
+        if (d.stiffness < 0 || d.damping < 0)
+            return case_fail(L, case_get(L, m, d.stiffness < 0 ? "stiffness" : "damping"),
+                             "%s: stiffness and damping must be >= 0", ctx);
+        if (!has_angle) /* rest angle: the relative angle of the initial poses */
+            d.rest_length = L->binfo[bi[0]].pose[2] - L->binfo[bi[1]].pose[2];
+    } else if (d.type == FMB_FORCE_SPRING) {
+        if ((rc = body_pair(L, m, ctx, 2, bi, d.point)) || (rc = same_body(L, m, ctx, bi, d.point)))
+            return rc;
+        int has_k, has_rest;
+        if ((rc = case_get_num(L, m, "stiffness", ctx, &d.stiffness, &has_k)) ||
+            (rc = case_get_num(L, m, "damping", ctx, &d.damping, NULL)) ||
+            (rc = case_get_num(L, m, "rest_length", ctx, &d.rest_length, &has_rest)))
+            return rc;
+        if (!has_k) return case_fail(L, m, "%s: missing required key 'stiffness'", ctx);
+        static const char *const nonneg[] = {"stiffness", "damping", "rest_length"};
+        double vals[] = {d.stiffness, d.damping, d.rest_length};
+        for (int k = 0; k < 3; k++)
+            if (vals[k] < 0)
+                return case_fail(L, case_get(L, m, nonneg[k]), "%s: '%s' must be >= 0, got %g", ctx,
+                                 nonneg[k], vals[k]);
+        if (!has_rest) {
+            double r0[2], r1[2];
+            inertial_point(&L->binfo[bi[0]], d.point[0], r0);
+            inertial_point(&L->binfo[bi[1]], d.point[1], r1);
+            d.rest_length = hypot(r1[0] - r0[0], r1[1] - r0[1]);
+        }
+    } else {
+        yaml_node_t *bn = case_get(L, m, "body");
+        if (!bn) return case_fail(L, m, "%s: missing required key 'body'", ctx);
+        if ((rc = body_ref(L, bn, ctx, &bi[0]))) return rc;
+        if (bi[0] == 0) return case_fail(L, bn, "%s: acts on the ground", ctx);
+        if (d.type == FMB_FORCE_POINT) {
+            yaml_node_t *pn = case_get(L, m, "point");
+            if (pn && (rc = point_ref(L, pn, ctx, bi[0], d.point[0]))) return rc;
+            if ((rc = case_time_expr(L, m, "fx", ctx, 0, "0", &d.expr[0])) ||
+                (rc = case_time_expr(L, m, "fy", ctx, 0, "0", &d.expr[1])))
+                return rc;
+        } else {
+            if ((rc = case_time_expr(L, m, "tz", ctx, 1, NULL, &d.expr[0]))) return rc;
+        }
+        bi[1] = bi[0];
+    }
+    d.body[0] = L->binfo[bi[0]].index;
+    d.body[1] = L->binfo[bi[1]].index;
+    d.name = case_pool_str(c, name);
+    if (!d.name) return case_nomem(L, m);
+    int idx = fmb_model_add_force(c->model, &d);
+    if (idx < 0) return case_lib_fail(L, m, ctx, name);
+    c->forces[c->nforces++] = d;
+    return 0;
+}
+
+/* A list section: sequence of mappings (absent or null: empty). */
+int case_load_list(loader_t *L, const yaml_node_t *sec, const char *key,
+                   int (*item)(loader_t *, const yaml_node_t *))
+{
+    if (!sec) return 0;
+    if (sec->type != YAML_SEQUENCE_NODE)
+        return case_fail(L, sec, "'%s' must be a sequence, not %s", key, case_kind(sec));
+    for (int k = 0; k < case_seq_len(sec); k++) {
+        int rc = item(L, case_seq_item(L, sec, k));
+        if (rc) return rc;
+    }
+    return 0;
+}

@@ -1,0 +1,135 @@
+/* Private interface of the YAML case loader, split by concern: case.c (document level,
+ * public fmb_case_* accessors), case_yaml.c (YAML nodes, key checks, typed getters),
+ * case_expr.c (expression checking and evaluation), case_params.c (parameters, solver),
+ * case_bodies.c (bodies, points, beams), case_items.c (joints, forces, friction). */
+#ifndef FMB_IO_CASE_LOADER_H
+#define FMB_IO_CASE_LOADER_H
+
+#include <stddef.h>
+
+#include <yaml.h>
+
+#include "io/case.h"
+
+#if defined(__GNUC__)
+#define FMB_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define FMB_PRINTF(f, a)
+#endif
+
+struct fmb_case {
+    char *path;
+    char *text;
+    char *title;
+    char *output;
+    fmb_model_t *model;
+    fmb_sim_options_t opts;
+    int nparam;
+    char **pname; /* pool strings */
+    double *pval;
+    int nbodies, njoints, nforces;
+    fmb_body_desc_t *bodies;
+    fmb_joint_desc_t *joints;
+    fmb_force_desc_t *forces;
+    fmb_beam_desc_t *beams; /* per body (index body - 1); used when beam_kind != 0 */
+    int *beam_kind;         /* per body: 0 rigid body, 1 beam, 2 beam built rigid */
+    double **xs;            /* node position arrays owned by the case */
+    int nxs;
+    char **pool; /* every string the case owns besides path/text */
+    int npool, cappool;
+};
+
+typedef struct point {
+    const char *name;
+    double xy[2];
+} point_t;
+
+typedef struct body_info {
+    const char *name;
+    int index; /* model index */
+    double pose[3];
+    point_t *pts;
+    int npts;
+    int beam; /* 0 rigid body, 1 beam, 2 beam built as a rigid bar */
+} body_info_t;
+
+typedef struct loader {
+    fmb_case_t *c;
+    yaml_document_t doc;
+    int have_doc;
+    char *err;
+    size_t errlen;
+    int failed;
+    body_info_t *binfo; /* [0] is ground */
+    int nb;
+    const yaml_node_t *params; /* the parameters mapping, NULL if none */
+} loader_t;
+
+/* ---- case_yaml.c */
+/* Check that map is a mapping whose keys are scalars from allowed (NULL-terminated)
+ * and appear once. */
+int case_check_keys(loader_t *L, const yaml_node_t *map, const char *ctx,
+                    const char *const allowed[]);
+int case_fail(loader_t *L, const yaml_node_t *at, const char *fmt, ...) FMB_PRINTF(3, 4);
+/* Value of key in a checked mapping; NULL if absent or null. */
+yaml_node_t *case_get(loader_t *L, const yaml_node_t *map, const char *key);
+/* true/false (also yes/no, on/off, 1/0). */
+int case_get_bool(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx, int *out);
+int case_get_int(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx, int min,
+                 int *out);
+/* A positive number (required when `required`). */
+int case_get_positive(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx,
+                      int required, double *out, int *given);
+int case_get_string(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx,
+                    int required, const char **out);
+int case_is_ident(const char *s);
+int case_is_null(const yaml_node_t *n);
+const char *case_kind(const yaml_node_t *n);
+/* A library error from fmb_model_add_*: prefixed with the item unless the model's
+ * message already names it. */
+int case_lib_fail(loader_t *L, const yaml_node_t *at, const char *ctx, const char *name);
+/* Append ", name" entries to buf (bounded). */
+void case_list_add(char *buf, size_t len, const char *name);
+yaml_node_t *case_node_at(loader_t *L, int idx);
+int case_nomem(loader_t *L, const yaml_node_t *at);
+/* Copy s into the case's string pool; NULL on allocation failure. */
+const char *case_pool_str(fmb_case_t *c, const char *s);
+yaml_node_t *case_seq_item(loader_t *L, const yaml_node_t *n, int k);
+int case_seq_len(const yaml_node_t *n);
+const char *case_sval(const yaml_node_t *n);
+char *case_xstrdup(const char *s);
+
+/* ---- case_expr.c */
+/* Evaluate text with the first nvis parameters. */
+int case_eval_text(loader_t *L, const yaml_node_t *at, const char *ctx, const char *text, int nvis,
+                   double *out);
+int case_find_param(const fmb_case_t *c, const char *name);
+/* Optional number; *out unchanged when absent. *given set when present. */
+int case_get_num(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx, double *out,
+                 int *given);
+int case_get_vec(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx, int n,
+                 double *out, int *given);
+/* A name that libmatheval reads as a constant or function cannot be a parameter. */
+int case_reserved_name(const char *name);
+/* A time expression f(t, parameters): checked, copied into the pool. */
+int case_time_expr(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx,
+                   int required, const char *dflt, const char **out);
+int case_vec_node(loader_t *L, const yaml_node_t *v, const char *ctx, const char *key, int n,
+                  double *out);
+
+/* ---- case_params.c */
+int case_load_parameters(loader_t *L, const yaml_node_t *sec, const char *const *ov, int nov);
+int case_load_solver(loader_t *L, const yaml_node_t *sec);
+
+/* ---- case_bodies.c */
+int case_find_body(loader_t *L, const char *name);
+int case_load_body(loader_t *L, const yaml_node_t *m);
+
+/* ---- case_items.c */
+int case_load_force(loader_t *L, const yaml_node_t *m);
+int case_load_joint(loader_t *L, const yaml_node_t *m);
+/* A list section: sequence of mappings (absent or null: empty). */
+int case_load_list(loader_t *L, const yaml_node_t *sec, const char *key,
+                   int (*item)(loader_t *, const yaml_node_t *));
+
+#endif

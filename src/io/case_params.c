@@ -1,0 +1,212 @@
+/* The parameters and solver sections of a case file. */
+#include "io/case_loader.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int case_load_parameters(loader_t *L, const yaml_node_t *sec, const char *const *ov, int nov)
+{
+    fmb_case_t *c = L->c;
+    int n = 0;
+    L->params = sec;
+    if (sec) {
+        if (sec->type != YAML_MAPPING_NODE)
+            return case_fail(L, sec, "'parameters' must be a mapping of name: value, not %s",
+                             case_kind(sec));
+        n = (int)(sec->data.mapping.pairs.top - sec->data.mapping.pairs.start);
+    }
+    for (int j = 0; j < n; j++) {
+        yaml_node_t *k = case_node_at(L, sec->data.mapping.pairs.start[j].key);
+        if (k->type != YAML_SCALAR_NODE)
+            return case_fail(L, k, "parameter names must be scalars, not %s", case_kind(k));
+    }
+    /* overrides: name=value, the name must be a parameter */
+    const char **ov_val = NULL;
+    if (n > 0) {
+        ov_val = calloc((size_t)n, sizeof *ov_val);
+        c->pname = calloc((size_t)n, sizeof *c->pname);
+        c->pval = calloc((size_t)n, sizeof *c->pval);
+        if (!ov_val || !c->pname || !c->pval) {
+            free(ov_val);
+            return case_nomem(L, sec);
+        }
+    }
+    int rc = 0;
+    for (int k = 0; k < nov && !rc; k++) {
+        const char *eq = ov[k] ? strchr(ov[k], '=') : NULL;
+        if (!eq) {
+            rc = case_fail(L, sec, "override '%s' is not of the form name=value",
+                           ov[k] ? ov[k] : "(null)");
+            break;
+        }
+        const char *b = ov[k], *e = eq;
+        while (b < e && isspace((unsigned char)*b))
+            b++;
+        while (e > b && isspace((unsigned char)e[-1]))
+            e--;
+        int found = -1;
+        for (int j = 0; j < n; j++) {
+            const char *name = case_sval(case_node_at(L, sec->data.mapping.pairs.start[j].key));
+            if (strlen(name) == (size_t)(e - b) && !strncmp(name, b, (size_t)(e - b))) found = j;
+        }
+        if (found < 0) {
+            char buf[300] = "";
+            for (int j = 0; j < n; j++)
+                case_list_add(buf, sizeof buf,
+                              case_sval(case_node_at(L, sec->data.mapping.pairs.start[j].key)));
+            rc = case_fail(L, sec, "override '%s': unknown parameter '%.*s' (parameters: %s)",
+                           ov[k], (int)(e - b), b, *buf ? buf : "none");
+            break;
+        }
+        ov_val[found] = eq + 1; /* the last override of a name wins */
+    }
+    for (int j = 0; j < n && !rc; j++) {
+        yaml_node_pair_t *p = &sec->data.mapping.pairs.start[j];
+        yaml_node_t *k = case_node_at(L, p->key), *v = case_node_at(L, p->value);
+        const char *name = case_sval(k);
+        if (!case_is_ident(name)) {
+            rc = case_fail(
+                L, k, "parameter name '%s' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)", name);
+            break;
+        }
+        if (!strcmp(name, "t") || case_reserved_name(name)) {
+            rc = case_fail(L, k,
+                           "parameter name '%s' is reserved (t, or a constant or function of "
+                           "the expression language)",
+                           name);
+            break;
+        }
+        if (case_find_param(c, name) >= 0) {
+            rc = case_fail(L, k, "duplicate parameter '%s'", name);
+            break;
+        }
+        char ctx[160];
+        double val = 0;
+        if (ov_val[j]) {
+            snprintf(ctx, sizeof ctx, "parameter '%s' (override '%s=%s')", name, name, ov_val[j]);
+            rc = case_eval_text(L, v, ctx, ov_val[j], j, &val);
+        } else {
+            snprintf(ctx, sizeof ctx, "parameter '%s'", name);
+            if (v->type != YAML_SCALAR_NODE)
+                rc =
+                    case_fail(L, v, "%s must be a number or expression, not %s", ctx, case_kind(v));
+            else if (case_is_null(v))
+                rc = case_fail(L, v, "%s has no value", ctx);
+            else
+                rc = case_eval_text(L, v, ctx, case_sval(v), j, &val);
+        }
+        if (rc) break;
+        c->pname[j] = (char *)case_pool_str(c, name);
+        if (!c->pname[j]) {
+            rc = case_nomem(L, k);
+            break;
+        }
+        c->pval[j] = val;
+        c->nparam = j + 1;
+    }
+    free(ov_val);
+    if (rc) return rc;
+    for (int j = 0; j < c->nparam; j++) {
+        int r = fmb_model_set_param(c->model, c->pname[j], c->pval[j]);
+        if (r < 0)
+            return case_fail(L, case_node_at(L, sec->data.mapping.pairs.start[j].key),
+                             "parameter '%s': %s", c->pname[j], fmb_model_last_error(c->model));
+    }
+    return 0;
+}
+
+int case_load_solver(loader_t *L, const yaml_node_t *sec)
+{
+    static const char *const keys[] = {"integrator", "alpha",    "beta",           "gamma",
+                                       "rho_inf",    "h",        "t_end",          "output_every",
+                                       "max_newton", "halving",  "rtol",           "atol",
+                                       "phi_tol",    "ordering", "reuse_jacobian", NULL};
+    fmb_sim_options_t *o = &L->c->opts;
+    const char *ctx = "solver";
+    int rc = case_check_keys(L, sec, ctx, keys);
+    if (rc) return rc;
+    const char *integ;
+    if ((rc = case_get_string(L, sec, "integrator", ctx, 0, &integ))) return rc;
+    if (integ) {
+        if (!strcmp(integ, "hht"))
+            o->integrator = FMB_HHT;
+        else if (!strcmp(integ, "newmark"))
+            o->integrator = FMB_NEWMARK;
+        else if (!strcmp(integ, "generalized_alpha"))
+            o->integrator = FMB_GENERALIZED_ALPHA;
+        else
+            return case_fail(L, case_get(L, sec, "integrator"),
+                             "solver: unknown integrator '%s' (allowed: hht, newmark, "
+                             "generalized_alpha)",
+                             integ);
+    }
+    /* each integrator's own parameters */
+    static const char *const params[][3] = {
+        {"alpha", NULL, NULL}, {"beta", "gamma", NULL}, {"rho_inf", NULL, NULL}};
+    static const char *const owner[] = {"hht", "newmark", "generalized_alpha"};
+    for (int g = 0; g < 3; g++) {
+        if (g == (int)o->integrator) continue;
+        for (int k = 0; params[g][k]; k++)
+            if (case_get(L, sec, params[g][k]))
+                return case_fail(L, case_get(L, sec, params[g][k]),
+                                 "solver: '%s' applies to integrator %s only", params[g][k],
+                                 owner[g]);
+    }
+    const char *ord;
+    if ((rc = case_get_string(L, sec, "ordering", ctx, 0, &ord))) return rc;
+    if (ord) {
+        if (!strcmp(ord, "amd"))
+            o->ordering = FMB_ORDERING_AMD;
+        else if (!strcmp(ord, "metis"))
+            o->ordering = FMB_ORDERING_METIS;
+        else if (!strcmp(ord, "best"))
+            o->ordering = FMB_ORDERING_BEST;
+        else
+            return case_fail(L, case_get(L, sec, "ordering"),
+                             "solver: unknown ordering '%s' (allowed: amd, metis, best)", ord);
+    }
+    struct {
+        const char *key;
+        double *dst;
+        double lo;
+        int lo_open;
+        double hi;
+    } reals[] = {
+        {"alpha", &o->alpha, -1.0 / 3.0, 0, 0.0}, {"beta", &o->beta, 0.0, 1, 1.0},
+        {"gamma", &o->gamma, 0.5, 0, 1.0},        {"h", &o->h, 0.0, 1, INFINITY},
+        {"t_end", &o->t_end, 0.0, 1, INFINITY},   {"rtol", &o->rtol, 0.0, 1, INFINITY},
+        {"atol", &o->atol, 0.0, 1, INFINITY},     {"phi_tol", &o->phi_tol, 0.0, 1, INFINITY},
+        {"rho_inf", &o->rho_inf, 0.0, 0, 1.0},
+    };
+    for (size_t k = 0; k < sizeof reals / sizeof reals[0]; k++) {
+        double v;
+        int given;
+        if ((rc = case_get_num(L, sec, reals[k].key, ctx, &v, &given))) return rc;
+        if (!given) continue;
+        if ((reals[k].lo_open ? v <= reals[k].lo : v < reals[k].lo) || v > reals[k].hi) {
+            char range[80];
+            if (isinf(reals[k].hi))
+                snprintf(range, sizeof range, "> %g", reals[k].lo);
+            else
+                snprintf(range, sizeof range, "in %s%g, %g]", reals[k].lo_open ? "(" : "[",
+                         reals[k].lo, reals[k].hi);
+            return case_fail(L, case_get(L, sec, reals[k].key), "solver: '%s' must be %s, got %g",
+                             reals[k].key, range, v);
+        }
+        *reals[k].dst = v;
+    }
+    if ((rc = case_get_int(L, sec, "output_every", ctx, 1, &o->output_every)) ||
+        (rc = case_get_int(L, sec, "max_newton", ctx, 1, &o->max_newton)) ||
+        (rc = case_get_int(L, sec, "halving", ctx, 0, &o->halving)) ||
+        (rc = case_get_int(L, sec, "reuse_jacobian", ctx, 0, &o->reuse_jacobian)))
+        return rc;
+    if (o->reuse_jacobian > 1)
+        return case_fail(L, case_get(L, sec, "reuse_jacobian"),
+                         "solver: 'reuse_jacobian' is 0 or 1");
+    return 0;
+}
