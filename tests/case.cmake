@@ -88,3 +88,6 @@ fmb_case_error(friction_not_sliding 9
   "joint 'pin': friction needs a sliding joint (prismatic or slider_beam), not revolute")
 fmb_case_error(friction_mu0 12 "static coefficient mu0 (0.5) must be >= the kinetic mu (0.56)")
 fmb_case_error(friction_lugre_key 11 "'sigma0' applies to model lugre only")
+fmb_case_error(beam_damping_both 9 "give either alpha/beta or ratio/at, not both")
+fmb_case_error(beam_damping_no_at 9 "`ratio` and `at` (rad/s) go together")
+fmb_case_error(beam_damping_at_order 9 "`at` must be a frequency > 0 or two increasing frequencies")

@@ -291,6 +291,18 @@ void fmb_sim_destroy(fmb_sim_t **sim);
 /* Consistent start: assemble poses on Phi = 0, project velocities, solve for
  * accelerations and multipliers. */
 int fmb_sim_initialize(fmb_sim_t *sim);
+/* Modes of the mechanism linearized at the current state (initializes the simulation when
+ * needed): K dq = omega^2 M dq restricted to Phi_q dq = 0, with K = d(M qdd + F)/dq at the
+ * frozen velocities, accelerations and multipliers (docs/theory.md, "Mechanism modes").
+ * Up to nmax angular frequencies (rad/s, ascending; -sqrt(-lambda) for an unstable
+ * direction) into omega; when shapes is non-NULL, the mode shapes as its columns
+ * (fmb_model_num_coords rows, column-major, unit modal mass); when share is non-NULL, each
+ * body's share of the modal kinetic energy (fmb_model_num_bodies rows per mode, ground 0,
+ * summing to 1). *asym (may be NULL): relative asymmetry of K, zero for a conservative
+ * system at rest. Returns the number of modes or a negative status (message in
+ * fmb_sim_last_error). */
+int fmb_sim_modes(fmb_sim_t *sim, int nmax, double *omega, double *shapes, double *share,
+                  double *asym);
 /* Advance one step of size opts.h (with internal halving if allowed). */
 int fmb_sim_step(fmb_sim_t *sim);
 const char *fmb_sim_last_error(const fmb_sim_t *sim);

@@ -39,7 +39,7 @@ const char *fmb_writer_last_error(const fmb_writer_t *w);
 static const char usage_text[] =
     "usage: flexmb run CASE [-o OUT.h5] [--set NAME=VALUE]... [--quiet]\n"
     "       flexmb check CASE [--set NAME=VALUE]...\n"
-    "       flexmb modes CASE BODY [--set NAME=VALUE]... [-n N]\n"
+    "       flexmb modes CASE [BODY] [--at T] [--set NAME=VALUE]... [-n N]\n"
     "       flexmb compare A.h5 B.h5 [-o PREFIX] [--quiet]\n"
     "       flexmb --help | --version\n";
 
@@ -51,8 +51,11 @@ static const char help_text[] =
     "  run CASE     simulate the YAML case and write the results to an HDF5 file\n"
     "               with an XDMF sidecar (OUT.xmf) that ParaView opens\n"
     "  check CASE   print the model, assemble it and analyse its constraints\n"
+    "  modes CASE   modes of the whole mechanism, linearized at the start (or at\n"
+    "               --at T after running to T): frequencies (rad/s and Hz) and each\n"
+    "               body's share of the mode's kinetic energy\n"
     "  modes CASE BODY\n"
-    "               natural frequencies of the beam BODY under its reference\n"
+    "               natural frequencies of the beam BODY alone under its reference\n"
     "               conditions (rad/s and Hz)\n"
     "  compare A.h5 B.h5\n"
     "               differences between two runs (B interpolated onto A's times):\n"
@@ -65,6 +68,7 @@ static const char help_text[] =
     "                        compare: output prefix (default: A_vs_B from the names)\n"
     "  -s, --set NAME=VALUE  override a case parameter (repeatable)\n"
     "  -n, --modes N         modes: number of frequencies (default 6)\n"
+    "      --at T            modes: linearize at time T (s) of the run (default 0)\n"
     "  -q, --quiet           no progress bar and no summary (compare: no table)\n"
     "  -h, --help            this help\n"
     "  -V, --version         print the version\n"
@@ -92,6 +96,7 @@ typedef struct cli_args {
     const char *arg2; /* modes: BODY; compare: B.h5 */
     const char *output;
     int nmodes; /* modes: -n (0: default) */
+    double at;  /* modes: --at T (< 0: not given) */
     const char *sets[MAX_SETS];
     int nsets;
     int quiet;
@@ -199,6 +204,7 @@ static int usage_error(const char *msg, const char *arg)
 static int parse_args(int argc, char **argv, cli_args_t *a)
 {
     memset(a, 0, sizeof *a);
+    a->at = -1.0;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         const char *val = NULL;
@@ -213,6 +219,13 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
         }
         if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0) {
             a->quiet = 1;
+        } else if (strcmp(s, "--at") == 0 || strncmp(s, "--at=", 5) == 0) {
+            val = s[4] == '=' ? s + 5 : (i + 1 < argc ? argv[++i] : NULL);
+            char *end = NULL;
+            double t = val ? strtod(val, &end) : -1.0;
+            if (!val || !*val || *end || !(t >= 0) || !isfinite(t))
+                return usage_error("expected a time >= 0 in seconds after", s);
+            a->at = t;
         } else if (strcmp(s, "-n") == 0 || strcmp(s, "--modes") == 0 ||
                    strncmp(s, "--modes=", 8) == 0) {
             val = s[1] == '-' && s[7] == '=' ? s + 8 : (i + 1 < argc ? argv[++i] : NULL);
@@ -253,7 +266,8 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
         return usage_error("unknown command", a->command);
     if (!a->case_path)
         return usage_error(is_compare ? "missing results files" : "missing case file", NULL);
-    if (is_modes && !a->arg2) return usage_error("missing beam body name after", a->case_path);
+    if (a->at >= 0 && !(is_modes && !a->arg2))
+        return usage_error("--at is only valid with", "modes CASE (mechanism modes)");
     if (is_compare && !a->arg2)
         return usage_error("missing second results file after", a->case_path);
     if (a->output && !is_run && !is_compare)
@@ -588,8 +602,74 @@ static int cmd_check(const cli_args_t *a)
 
 /* ---------------------------------------------------------------- modes */
 
+/* Mechanism modes: the constrained system linearized at t = 0 or after a run to --at T. */
+static int cmd_mech_modes(const cli_args_t *a)
+{
+    fmb_case_t *c = load_case(a);
+    if (!c) return EXIT_CASE;
+    fmb_model_t *m = fmb_case_model(c);
+    fmb_sim_options_t o = *fmb_case_options(c);
+    const double at = a->at > 0 ? a->at : 0.0;
+    o.t_end = at;
+    int code = EXIT_OK, nmax = a->nmodes > 0 ? a->nmodes : 6;
+    const int nb = fmb_model_num_bodies(m);
+    double *om = malloc((size_t)nmax * sizeof *om);
+    double *share = malloc((size_t)nmax * (size_t)nb * sizeof *share);
+    fmb_sim_t *s = fmb_sim_create(m, &o);
+    if (!om || !share || !s) {
+        fprintf(stderr, "flexmb: out of memory\n");
+        code = EXIT_MODEL;
+        goto done;
+    }
+    int rc = fmb_sim_initialize(s);
+    if (rc == 0 && at > 0) {
+        install_handlers();
+        rc = fmb_sim_run(s, NULL, NULL, &g_stop);
+    }
+    if (rc) {
+        fprintf(stderr, "%s: error: %s\n", a->case_path, fmb_sim_last_error(s));
+        code = rc == FMB_ERR_INTERRUPTED ? EXIT_INTERRUPTED : at > 0 ? EXIT_RUN : EXIT_MODEL;
+        goto done;
+    }
+    double asym = 0.0;
+    int n = fmb_sim_modes(s, nmax, om, NULL, share, &asym);
+    if (n < 0) {
+        fprintf(stderr, "%s: error: %s\n", a->case_path, fmb_sim_last_error(s));
+        code = EXIT_MODEL;
+        goto done;
+    }
+    printf("case: %s\n", a->case_path);
+    printf("mechanism modes at t = %.9g s: %d coordinates, %d constraint equations\n",
+           fmb_sim_time(s), fmb_model_num_coords(m), fmb_model_num_constraints(m));
+    printf("linearized with the velocities, accelerations and multipliers of that state "
+           "frozen; stiffness asymmetry %.2g (docs/theory.md, \"Mechanism modes\")\n",
+           asym);
+    printf("  %4s %16s %14s   %s\n", "mode", "omega [rad/s]", "f [Hz]", "kinetic energy by body");
+    for (int k = 0; k < n; k++) {
+        printf("  %4d %16.8g %14.8g  ", k + 1, om[k], om[k] / (2 * 3.14159265358979323846));
+        const double *sh = share + (size_t)nb * k;
+        for (int shown = 0; shown < 3; shown++) { /* the three largest shares */
+            int best = 0;
+            for (int b = 1; b < nb; b++)
+                if (sh[b] > sh[best]) best = b;
+            if (best == 0 || sh[best] < 0.005) break;
+            printf(" %s %.0f%%", fmb_model_body_name(m, best), 100 * sh[best]);
+            share[(size_t)nb * k + best] = -1.0;
+        }
+        putchar('\n');
+    }
+    if (n < nmax) printf("(%d requested; the mechanism has %d degrees of freedom)\n", nmax, n);
+    printf("(negative omega: a statically unstable direction, omega = -sqrt(-lambda))\n");
+done:
+    fmb_sim_destroy(&s);
+    free(om), free(share);
+    fmb_case_destroy(&c);
+    return code;
+}
+
 static int cmd_modes(const cli_args_t *a)
 {
+    if (!a->arg2) return cmd_mech_modes(a);
     fmb_case_t *c = load_case(a);
     if (!c) return EXIT_CASE;
     fmb_model_t *m = fmb_case_model(c);

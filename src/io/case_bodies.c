@@ -142,6 +142,39 @@ static int keep_array(loader_t *L, const yaml_node_t *at, double *x)
     return 0;
 }
 
+/* Rayleigh coefficients from a damping ratio: `ratio: z, at: [w1, w2]` gives z at both
+ * frequencies (alpha = 2 z w1 w2 / (w1 + w2), beta = 2 z / (w1 + w2)); `at: w` gives z at w
+ * with stiffness-proportional damping (alpha = 0, beta = 2 z / w). */
+static int rayleigh_from_ratio(loader_t *L, const yaml_node_t *damp, const char *dctx,
+                               int has_ratio, int has_ab, double z, double *alpha, double *beta)
+{
+    const yaml_node_t *at = case_get(L, damp, "at");
+    if (!has_ratio && !at) return 0;
+    if (has_ab) return case_fail(L, damp, "%s: give either alpha/beta or ratio/at, not both", dctx);
+    if (!has_ratio || !at)
+        return case_fail(L, damp, "%s: `ratio` and `at` (rad/s) go together", dctx);
+    if (!(z >= 0 && z < 1))
+        return case_fail(L, damp, "%s: ratio must be in [0, 1), got %g", dctx, z);
+    double w[2];
+    int rc, nw = at->type == YAML_SEQUENCE_NODE ? 2 : 1;
+    if ((rc = nw == 2 ? case_vec_node(L, at, dctx, "at", 2, w)
+                      : case_get_num(L, damp, "at", dctx, &w[0], NULL)))
+        return rc;
+    if (!(w[0] > 0) || (nw == 2 && !(w[1] > w[0])))
+        return case_fail(L, at,
+                         "%s: `at` must be a frequency > 0 or two increasing frequencies "
+                         "[w1, w2] in rad/s",
+                         dctx);
+    if (nw == 1) {
+        *alpha = 0.0;
+        *beta = 2.0 * z / w[0];
+    } else {
+        *alpha = 2.0 * z * w[0] * w[1] / (w[0] + w[1]);
+        *beta = 2.0 * z / (w[0] + w[1]);
+    }
+    return 0;
+}
+
 /* A body with a 'beam' mapping: an elastic beam, or its rigid equivalent when 'rigid' is
  * non-zero. */
 static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, const char *ctx)
@@ -247,12 +280,18 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
     if ((rc = case_get_bool(L, bm, "rotary_inertia", bctx, &d.rotary_inertia))) return rc;
     yaml_node_t *damp = case_get(L, bm, "damping");
     if (damp) {
-        static const char *const dkeys[] = {"alpha", "beta", NULL};
+        static const char *const dkeys[] = {"alpha", "beta", "ratio", "at", NULL};
         char dctx[256];
         snprintf(dctx, sizeof dctx, "%s: damping", bctx);
+        int has_ratio = 0, has_a = 0, has_b = 0;
+        double ratio = 0.0;
         if ((rc = case_check_keys(L, damp, dctx, dkeys)) ||
-            (rc = case_get_num(L, damp, "alpha", dctx, &d.damping_alpha, NULL)) ||
-            (rc = case_get_num(L, damp, "beta", dctx, &d.damping_beta, NULL)))
+            (rc = case_get_num(L, damp, "alpha", dctx, &d.damping_alpha, &has_a)) ||
+            (rc = case_get_num(L, damp, "beta", dctx, &d.damping_beta, &has_b)) ||
+            (rc = case_get_num(L, damp, "ratio", dctx, &ratio, &has_ratio)))
+            return rc;
+        if ((rc = rayleigh_from_ratio(L, damp, dctx, has_ratio, has_a || has_b, ratio,
+                                      &d.damping_alpha, &d.damping_beta)))
             return rc;
         if (d.damping_alpha < 0 || d.damping_beta < 0)
             return case_fail(L, damp, "%s: alpha and beta must be >= 0, got %g and %g", dctx,

@@ -1,0 +1,7 @@
+# Mechanism modes of the constrained, linearized system (docs/validation.md,
+# "Mechanism modes"): analytic frequencies of a spring pendulum and of a pinned-pinned
+# bar with a mid-span mass; Rayleigh damping set by a target ratio (free decay).
+fmb_c_test(test_mech_modes)
+foreach(t spring_pendulum beam_mass beam_nomass rayleigh_ratio rayleigh_two_point)
+  add_test(NAME mech_modes_${t} COMMAND test_mech_modes ${CMAKE_CURRENT_SOURCE_DIR}/modes ${t})
+endforeach()
