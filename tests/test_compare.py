@@ -239,8 +239,17 @@ def test_modes(flexmb, case):
     p = run([flexmb, "modes", case, "no_such_body"])
     check(p.returncode == 2 and "no_such_body" in p.stderr and "rocker" in p.stderr,
           "unknown body: exit 2, lists the beams")
-    p = run([flexmb, "modes", case])
-    check(p.returncode == 1, "missing body: usage error")
+    # without BODY: the mechanism's modes (values checked in test_mech_modes.c); the
+    # first one at the start against the hand estimate of docs/theory.md section 11
+    # (219 rad/s from the overhang's stiffness and the ram and link masses, within 10 %)
+    p = run([flexmb, "modes", case, "-n", "2"])
+    check(p.returncode == 0 and "mechanism modes at t = 0 s" in p.stdout,
+          "no body: mechanism modes")
+    rows = [l.split() for l in p.stdout.splitlines() if l.strip().startswith("1 ")]
+    check(rows and abs(float(rows[0][1]) / 219.0 - 1) < 0.1,
+          "first mechanism mode near the hand estimate 219 rad/s")
+    p = run([flexmb, "modes", case, "rocker", "--at", "0.1"])
+    check(p.returncode == 1, "--at with a body: usage error")
     p = run([flexmb, "modes", case, "rocker", "-n", "0"])
     check(p.returncode == 1, "-n 0: usage error")
 
