@@ -69,3 +69,11 @@ add_test(NAME run_slider_off_guide
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_run_errors.py
           $<TARGET_FILE:flexmb_cli> ${CMAKE_CURRENT_SOURCE_DIR}/run_cases/slider_off_guide.yaml
           ${CMAKE_CURRENT_BINARY_DIR}/run_errors)
+
+# Joint reactions in joint and body axes, force magnitude, drive torque: Newton's laws
+# for a pendulum and a bar spun up at constant angular acceleration.
+foreach(t pendulum driven)
+  add_test(NAME io_reaction_axes_${t}
+    COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_reaction_axes.py
+            $<TARGET_FILE:flexmb_cli> ${FMB_SRC} ${t})
+endforeach()

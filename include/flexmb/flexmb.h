@@ -326,6 +326,15 @@ void fmb_sim_body_point(const fmb_sim_t *sim, int body, const double u[2], doubl
 /* Reaction of a joint: Fx, Fy, Mz on body[0], then on body[1]; inertial axes, at the
  * joint point of each body. */
 void fmb_sim_joint_reaction(const fmb_sim_t *sim, int joint, double out[6]);
+/* The same reaction in other axes: FMB_AXES_JOINT, both in the joint frame (the axes of the
+ * joint's first body, inertial when that is the ground); FMB_AXES_BODY, each on its own
+ * body's axes (seed 003's "joint (body) axes"). Moments are unchanged (planar). */
+typedef enum fmb_axes { FMB_AXES_INERTIAL, FMB_AXES_JOINT, FMB_AXES_BODY } fmb_axes;
+void fmb_sim_joint_reaction_axes(const fmb_sim_t *sim, int joint, fmb_axes axes, double out[6]);
+/* Drivers: the name of the generalized force the driver applies ("drive_torque" for an
+ * angle driver, "drive_force" for x/y drivers) and its column in the reaction (the
+ * component on the driven body 1), or NULL for joints that drive nothing. */
+const char *fmb_model_joint_drive(const fmb_model_t *model, int joint, int *column);
 /* Max |Phi| over the joint's rows at the current state. */
 double fmb_sim_joint_violation(const fmb_sim_t *sim, int joint);
 /* Beam nodes: inertial x, y and the transverse elastic displacement v of each node

@@ -51,7 +51,9 @@ typedef struct wjoint {
     int body; /* body whose joint point gives the position (ground: inertial) */
     double u[2];
     int ds_reaction, ds_violation, ds_position;
-    int noutputs; /* extra outputs (/<group>/<joint>/<name>) */
+    int ds_reaction_joint, ds_reaction_body, ds_force; /* other axes, |F| */
+    int ds_drive, drive_column;                        /* drivers: drive torque/force */
+    int noutputs;                                      /* extra outputs (/<group>/<joint>/<name>) */
     int ds_out[WRITER_MAX_OUTPUTS];
     int contact;    /* frictional sliding joint: /contacts/<joint> */
     double v_stick; /* |v| below which the stick flag is set */
@@ -612,10 +614,18 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
         t1[0] = 6;
         if ((wj->ds_reaction = st =
                  wds_create(w, g, "reaction", 0, 2, t1, "Fx1,Fy1,Mz1,Fx2,Fy2,Mz2")) >= 0 &&
+            (wj->ds_reaction_joint = st =
+                 wds_create(w, g, "reaction_joint", 0, 2, t1, "Fx1,Fy1,Mz1,Fx2,Fy2,Mz2")) >= 0 &&
+            (wj->ds_reaction_body = st =
+                 wds_create(w, g, "reaction_body", 0, 2, t1, "Fx1,Fy1,Mz1,Fx2,Fy2,Mz2")) >= 0 &&
+            (wj->ds_force = st = wds_create(w, g, "force_magnitude", 0, 1, NULL, NULL)) >= 0 &&
             (wj->ds_violation = st = wds_create(w, g, "violation", 0, 1, NULL, NULL)) >= 0) {
             t1[0] = 2;
             wj->ds_position = st = wds_create(w, g, "position", 0, 2, t1, "x,y");
         }
+        const char *drive = fmb_model_joint_drive(m, j, &wj->drive_column);
+        wj->ds_drive = -1;
+        if (st >= 0 && drive) wj->ds_drive = st = wds_create(w, g, drive, 0, 1, NULL, NULL);
         const char *b1 = fmb_model_body_name(m, jt->body[0]);
         const char *b2 = fmb_model_body_name(m, jt->body[1]);
         const char *tn = fmb_model_joint_type_name(m, j);
@@ -807,7 +817,12 @@ int fmb_writer_append(fmb_writer_t *w, const fmb_sim_t *sim)
     }
     for (int i = 0; i < w->njoints; i++) {
         const wjoint_t *j = &w->joints[i];
-        fmb_sim_joint_reaction(sim, j->j, row_d(w, j->ds_reaction));
+        double *re = row_d(w, j->ds_reaction);
+        fmb_sim_joint_reaction(sim, j->j, re);
+        fmb_sim_joint_reaction_axes(sim, j->j, FMB_AXES_JOINT, row_d(w, j->ds_reaction_joint));
+        fmb_sim_joint_reaction_axes(sim, j->j, FMB_AXES_BODY, row_d(w, j->ds_reaction_body));
+        *row_d(w, j->ds_force) = hypot(re[0], re[1]);
+        if (j->ds_drive >= 0) *row_d(w, j->ds_drive) = re[j->drive_column];
         *row_d(w, j->ds_violation) = fmb_sim_joint_violation(sim, j->j);
         double *r = row_d(w, j->ds_position);
         if (j->body == FMB_GROUND) {

@@ -84,6 +84,8 @@ static int coord_check(const fmb_model_t *m, const fmb_joint_t *j, char *msg, si
 
 const fmb_joint_class_t fmb_driver_angle_class = {
     .name = "driver_angle",
+    .drive_name = "drive_torque", /* Mz on body 1 */
+    .drive_column = 2,
     .nrows = 1,
     .eval = angle_eval,
     .hess = angle_hess,
@@ -93,6 +95,8 @@ const fmb_joint_class_t fmb_driver_angle_class = {
 
 const fmb_joint_class_t fmb_driver_x_class = {
     .name = "driver_x",
+    .drive_name = "drive_force", /* Fx on body 1 */
+    .drive_column = 0,
     .nrows = 1,
     .eval = x_eval,
     .hess = x_hess,
@@ -102,6 +106,8 @@ const fmb_joint_class_t fmb_driver_x_class = {
 
 const fmb_joint_class_t fmb_driver_y_class = {
     .name = "driver_y",
+    .drive_name = "drive_force", /* Fy on body 1 */
+    .drive_column = 1,
     .nrows = 1,
     .eval = y_eval,
     .hess = y_hess,

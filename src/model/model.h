@@ -122,6 +122,10 @@ typedef struct fmb_joint_class {
     const char *output_group;
     const char *const *output_names;
     void (*outputs)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *val);
+    /* Drivers: name of the generalized force they apply and its reaction column (on body 1),
+     * or NULL. */
+    const char *drive_name;
+    int drive_column;
 } fmb_joint_class_t;
 
 struct fmb_joint {

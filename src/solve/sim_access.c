@@ -102,6 +102,29 @@ void fmb_sim_joint_reaction(const fmb_sim_t *s, int joint, double out[6])
     }
 }
 
+void fmb_sim_joint_reaction_axes(const fmb_sim_t *s, int joint, fmb_axes axes, double out[6])
+{
+    fmb_sim_joint_reaction(s, joint, out);
+    if (axes == FMB_AXES_INERTIAL) return;
+    const fmb_joint_t *j = &s->model->joints[joint];
+    for (int b = 0; b < 2; b++) {
+        const int body = j->body[axes == FMB_AXES_JOINT ? 0 : b];
+        const fmb_body_t *bd = &s->model->bodies[body];
+        const double th = bd->offset < 0 ? 0.0 : s->q[bd->offset + 2];
+        const double c = cos(th), sn = sin(th), fx = out[3 * b], fy = out[3 * b + 1];
+        out[3 * b] = c * fx + sn * fy; /* A^T F */
+        out[3 * b + 1] = -sn * fx + c * fy;
+    }
+}
+
+const char *fmb_model_joint_drive(const fmb_model_t *m, int joint, int *column)
+{
+    if (!m || joint < 0 || joint >= m->njoints) return NULL;
+    const fmb_joint_class_t *k = m->joints[joint].klass;
+    if (column) *column = k->drive_name ? k->drive_column : -1;
+    return k->drive_name;
+}
+
 void fmb_sim_beam_state(const fmb_sim_t *s, int body, double *x, double *y, double *v)
 {
     const fmb_model_t *md = s->model;
