@@ -16,10 +16,12 @@ slopes (/beams/<rocker>/deflection, slope) with the beam's cubic Hermite functio
 (Hermite curve sampled 8 times per element). Both against the crank angle
 (/bodies/<crank>/pose, unwrapped, degrees). Prints the maxima of each run, and as a
 check the distance of the slider point from the deflected centre line (should be at
-the constraint tolerance). Each run is labelled with its mean crank speed unless
---label is given.
+the constraint tolerance). Each run is labelled with the parameters that differ between
+the files (their /parameters, e.g. "omega = 5" for runs made with --set omega=5 and
+--set omega=10) unless --label is given.
 """
 import argparse
+import os
 import sys
 
 import h5py
@@ -28,6 +30,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from flexmb_results import legend_labels  # noqa: E402
 
 
 def hermite(x0, v, phi, x):
@@ -106,11 +111,13 @@ def main(argv):
         ap.error("give one --label per file")
 
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
+    labels = a.label if a.label else legend_labels(a.files)
     print("%-28s %10s %14s %12s %14s %12s" % ("run", "omega", "max|v_D| [mm]", "at crank",
                                               "max|v| [mm]", "at crank"))
     for i, path in enumerate(a.files):
         r = load(path, a.crank, a.rocker, a.slider)
-        label = a.label[i] if a.label else "omega = %.4g rad/s" % r["speed"]
+        label = labels[i]
+        print("label: %s" % label)
         deg = np.degrees(r["theta"])
         ax1.plot(deg, 1e3 * r["vD"], lw=1.2, label=label)
         ax2.plot(deg, 1e3 * r["vmax"], lw=1.2, label=label)

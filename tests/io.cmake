@@ -77,3 +77,9 @@ foreach(t pendulum driven)
     COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_reaction_axes.py
             $<TARGET_FILE:flexmb_cli> ${FMB_SRC} ${t})
 endforeach()
+
+# Provenance: parameters, overrides and run statistics in the result file; legends from
+# the parameters that differ.
+add_test(NAME io_provenance
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_provenance.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC})

@@ -382,6 +382,11 @@ const char *fmb_case_text(const fmb_case_t *c); /* the whole case file text */
 const char *fmb_case_path(const fmb_case_t *c);
 /* Output file named in the case (may be NULL). */
 const char *fmb_case_output(const fmb_case_t *c);
+/* The case's parameters after overrides, in the file's order: count, k-th name, value by
+ * name (0 and *value set, or FMB_ERR_NOTFOUND). */
+int fmb_case_num_params(const fmb_case_t *c);
+const char *fmb_case_param_name(const fmb_case_t *c, int k);
+int fmb_case_param(const fmb_case_t *c, const char *name, double *value);
 
 /* ---------------------------------------------------------------- output */
 
@@ -398,6 +403,17 @@ int fmb_writer_flush(fmb_writer_t *w);
 /* Flush, write the XDMF sidecar, close. Accepts NULL. */
 void fmb_writer_destroy(fmb_writer_t **w);
 long fmb_writer_records(const fmb_writer_t *w);
+/* Provenance: the case's evaluated parameters (/parameters: datasets `names`, `values`,
+ * one attribute per parameter) and the command-line overrides "NAME=VALUE"
+ * (/parameters@overrides, an empty list when none), the case path (root attribute
+ * `case_path`). */
+int fmb_writer_provenance(fmb_writer_t *w, const fmb_case_t *c, const char *const *overrides,
+                          int noverrides);
+/* Run statistics as attributes of /solver/statistics (steps, newton_iterations,
+ * factorizations, symbolic, halvings, max_violation, wall_time, records, status: "complete",
+ * "interrupted" or "failed"); call before fmb_writer_destroy. */
+int fmb_writer_statistics(fmb_writer_t *w, const fmb_sim_t *sim, double wall_time,
+                          const char *status);
 
 #ifdef __cplusplus
 }

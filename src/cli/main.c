@@ -423,8 +423,9 @@ static int cmd_run(const cli_args_t *a)
     }
     char err[1024] = "";
     writer = fmb_writer_create(out, sim, fmb_case_text(c), err, sizeof err);
-    if (!writer) {
-        fprintf(stderr, "%s: error: %s\n", a->case_path, err[0] ? err : "cannot create output");
+    if (!writer || fmb_writer_provenance(writer, c, a->sets, a->nsets) < 0) {
+        fprintf(stderr, "%s: error: %s\n", a->case_path,
+                writer ? fmb_writer_last_error(writer) : (err[0] ? err : "cannot create output"));
         code = EXIT_RUN;
         goto done;
     }
@@ -466,7 +467,11 @@ static int cmd_run(const cli_args_t *a)
     char werr[600] = "";
     if (r.writer_failed) snprintf(werr, sizeof werr, "%s", fmb_writer_last_error(writer));
     long records = fmb_writer_records(writer);
-    int flush_st = fmb_writer_flush(writer);
+    const char *status = g_stop                        ? "interrupted"
+                         : (st < 0 || r.writer_failed) ? "failed"
+                                                       : "complete";
+    int flush_st = r.writer_failed ? 0 : fmb_writer_statistics(writer, sim, wall, status);
+    if (flush_st >= 0) flush_st = fmb_writer_flush(writer);
     if (flush_st < 0 && !werr[0]) snprintf(werr, sizeof werr, "%s", fmb_writer_last_error(writer));
     fmb_writer_destroy(&writer);
 

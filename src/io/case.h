@@ -11,11 +11,7 @@
 /* Title of the case (NULL when the file has none). */
 const char *fmb_case_title(const fmb_case_t *c);
 
-/* Parameters in file order, with overrides applied (final values). */
-int fmb_case_num_params(const fmb_case_t *c);
-const char *fmb_case_param_name(const fmb_case_t *c, int k);
-/* Value of a parameter by name: 0 and *value set, or FMB_ERR_NOTFOUND. */
-int fmb_case_param(const fmb_case_t *c, const char *name, double *value);
+/* Parameters: fmb_case_num_params, fmb_case_param_name, fmb_case_param (flexmb.h). */
 
 /* Descriptions exactly as passed to fmb_model_add_* (strings owned by the case).
  * Bodies are numbered as in the model: 1 .. n (0, ground, has no description).

@@ -876,6 +876,68 @@ void fmb_writer_destroy(fmb_writer_t **pw)
     *pw = NULL;
 }
 
+int fmb_writer_provenance(fmb_writer_t *w, const fmb_case_t *c, const char *const *overrides,
+                          int noverrides)
+{
+    if (!w || w->file < 0 || !c) return FMB_ERR_ARG;
+    const int np = fmb_case_num_params(c);
+    const char **names = calloc((size_t)np + 1, sizeof *names);
+    double *values = calloc((size_t)np + 1, sizeof *values);
+    hid_t g = -1;
+    int st = 0;
+    if (!names || !values) {
+        st = werr(w, FMB_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    for (int k = 0; k < np; k++) {
+        names[k] = fmb_case_param_name(c, k);
+        fmb_case_param(c, names[k], &values[k]);
+    }
+    g = group_open_create(w->file, "parameters");
+    if (g < 0 || string_list(g, "names", names, (hsize_t)np) < 0 ||
+        double_list(g, "values", values, (hsize_t)np) < 0 ||
+        string_list(g, "overrides", overrides, (hsize_t)(noverrides > 0 ? noverrides : 0)) < 0) {
+        st = werr(w, FMB_ERR_HDF5, "%s: cannot write /parameters", w->h5path);
+        goto done;
+    }
+    for (int k = 0; k < np; k++)
+        if (attr_double(g, names[k], values[k]) < 0) {
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot write parameter %s", w->h5path, names[k]);
+            goto done;
+        }
+    hid_t root = H5Gopen2(w->file, "/", H5P_DEFAULT);
+    if (root < 0 || attr_string(root, "case_path", fmb_case_path(c) ? fmb_case_path(c) : "") < 0)
+        st = werr(w, FMB_ERR_HDF5, "%s: cannot write the case path", w->h5path);
+    if (root >= 0) H5Gclose(root);
+done:
+    if (g >= 0) H5Gclose(g);
+    free(names), free(values);
+    return st;
+}
+
+int fmb_writer_statistics(fmb_writer_t *w, const fmb_sim_t *sim, double wall_time,
+                          const char *status)
+{
+    if (!w || w->file < 0 || !sim) return FMB_ERR_ARG;
+    fmb_sim_stats_t s;
+    fmb_sim_get_stats(sim, &s);
+    hid_t g = group_open_create(w->file, "solver/statistics");
+    int st = 0;
+    if (g < 0 || attr_int(g, "steps", (int)s.steps) < 0 ||
+        attr_double(g, "newton_iterations", (double)s.newton_iterations) < 0 ||
+        attr_double(g, "factorizations", (double)s.factorizations) < 0 ||
+        attr_double(g, "symbolic", (double)s.symbolic) < 0 ||
+        attr_double(g, "halvings", (double)s.halvings) < 0 ||
+        attr_double(g, "max_violation", s.max_violation) < 0 ||
+        attr_double(g, "wall_time", wall_time) < 0 ||
+        attr_double(g, "records", (double)fmb_writer_records(w)) < 0 ||
+        attr_double(g, "t_final", fmb_sim_time(sim)) < 0 ||
+        attr_string(g, "status", status ? status : "") < 0)
+        st = werr(w, FMB_ERR_HDF5, "%s: cannot write /solver/statistics", w->h5path);
+    if (g >= 0) H5Gclose(g);
+    return st;
+}
+
 long fmb_writer_records(const fmb_writer_t *w)
 {
     return w ? w->nrec + w->nbuf : 0;
