@@ -15,14 +15,16 @@ def parameters(f):
     before provenance was recorded)."""
     if "parameters" not in f:
         return {}
-    return {k: float(v) for k, v in f["parameters"].attrs.items()}
+    a = f["parameters"].attrs
+    return {k: float(v) for k, v in a.items() if not k.startswith("_")}
 
 
 def overrides(f):
     """The run's --set overrides as a list of "NAME=VALUE" strings."""
-    if "parameters" not in f or "overrides" not in f["parameters"]:
+    if "parameters" not in f or "_overrides" not in f["parameters"].attrs:
         return []
-    return [x.decode() if isinstance(x, bytes) else str(x) for x in f["parameters/overrides"][:]]
+    return [x.decode() if isinstance(x, bytes) else str(x)
+            for x in f["parameters"].attrs["_overrides"]]
 
 
 def _fmt(v):

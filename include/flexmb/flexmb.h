@@ -403,9 +403,9 @@ int fmb_writer_flush(fmb_writer_t *w);
 /* Flush, write the XDMF sidecar, close. Accepts NULL. */
 void fmb_writer_destroy(fmb_writer_t **w);
 long fmb_writer_records(const fmb_writer_t *w);
-/* Provenance: the case's evaluated parameters (/parameters: datasets `names`, `values`,
- * one attribute per parameter) and the command-line overrides "NAME=VALUE"
- * (/parameters@overrides, an empty list when none), the case path (root attribute
+/* Provenance: the case's evaluated parameters (/parameters: one attribute per parameter,
+ * and `_names`, their names in the file's order) and the command-line overrides
+ * "NAME=VALUE" (/parameters@_overrides, empty when none), the case path (root attribute
  * `case_path`). */
 int fmb_writer_provenance(fmb_writer_t *w, const fmb_case_t *c, const char *const *overrides,
                           int noverrides);

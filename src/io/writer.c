@@ -204,6 +204,24 @@ static int double_list(hid_t loc, const char *name, const double *values, hsize_
     return st < 0 ? -1 : 0;
 }
 
+/* A variable-length string array attribute (n may be 0). */
+static int attr_strings(hid_t loc, const char *name, const char *const *values, hsize_t n)
+{
+    hid_t type = H5Tcopy(H5T_C_S1);
+    hid_t space = H5Screate_simple(1, &n, NULL);
+    hid_t at = -1;
+    herr_t st = -1;
+    if (type >= 0 && space >= 0 && H5Tset_size(type, H5T_VARIABLE) >= 0 &&
+        H5Tset_cset(type, H5T_CSET_UTF8) >= 0) {
+        at = H5Acreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+        if (at >= 0) st = n ? H5Awrite(at, type, values) : 0;
+    }
+    if (at >= 0) H5Aclose(at);
+    if (space >= 0) H5Sclose(space);
+    if (type >= 0) H5Tclose(type);
+    return st < 0 ? -1 : 0;
+}
+
 /* Open the group loc/name, creating it if needed (negative on failure). */
 static hid_t group_open_create(hid_t loc, const char *name)
 {
@@ -894,9 +912,8 @@ int fmb_writer_provenance(fmb_writer_t *w, const fmb_case_t *c, const char *cons
         fmb_case_param(c, names[k], &values[k]);
     }
     g = group_open_create(w->file, "parameters");
-    if (g < 0 || string_list(g, "names", names, (hsize_t)np) < 0 ||
-        double_list(g, "values", values, (hsize_t)np) < 0 ||
-        string_list(g, "overrides", overrides, (hsize_t)(noverrides > 0 ? noverrides : 0)) < 0) {
+    if (g < 0 || attr_strings(g, "_names", names, (hsize_t)np) < 0 ||
+        attr_strings(g, "_overrides", overrides, (hsize_t)(noverrides > 0 ? noverrides : 0)) < 0) {
         st = werr(w, FMB_ERR_HDF5, "%s: cannot write /parameters", w->h5path);
         goto done;
     }
