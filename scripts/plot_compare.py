@@ -1,13 +1,16 @@
 """Plot of `flexmb compare A.h5 B.h5` (called by flexmb itself; also usable by hand).
 
-usage: /usr/bin/python3 scripts/plot_compare.py PREFIX.csv A.h5 B.h5 OUT.png
+usage: /usr/bin/python3 scripts/plot_compare.py PREFIX.csv A.h5 B.h5 OUT.png [--by BODY]
 
-Reads the CSV written by `flexmb compare` (one row per quantity: quantity, dataset,
-column, column_name, max_abs_diff, rms_diff, max_abs_a, rel_diff, t_max_diff) and draws
-up to six quantities: every slider axial position (/sliders/*/s) first, then the body
-pose components and joint reaction components with the largest differences relative to
-their scale. Each panel shows A and B against time and, on the right axis, A - B with B
-interpolated linearly onto A's times (as flexmb compare does).
+Reads the CSV written by `flexmb compare` (one row per quantity: quantity, kind, unit,
+dataset, column, column_name, max_abs_diff, rms_diff, max_abs_a, max_abs_b, rel_diff,
+at_max_diff, t_max_diff) and draws up to six quantities: every slider axial position
+first, then per kind (poses, reactions, deflection, energy) the components with the
+largest relative differences; components that differ by nothing (below the noise floor)
+are not drawn. Each panel shows A and B against time, or against BODY's angle in degrees
+with --by (as compared), with the unit on the axis, and on the right axis A - B with B
+interpolated linearly onto A's abscissa (as flexmb compare does). Beam deflections are
+drawn at their station (Hermite interpolation of each file's nodes).
 """
 import csv
 import sys
@@ -26,26 +29,21 @@ def load_rows(path):
     with open(path, newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     for r in rows:
-        for k in ("max_abs_diff", "rms_diff", "max_abs_a", "rel_diff", "t_max_diff"):
+        for k in ("max_abs_diff", "rms_diff", "max_abs_a", "max_abs_b", "rel_diff",
+                  "at_max_diff", "t_max_diff"):
             r[k] = float(r[k])
         r["column"] = int(r["column"])
     return rows
 
 
 def pick(rows):
-    """Sliders first, then the largest relative differences among poses and reactions
-    (ignoring components that are zero or round-off compared with their dataset)."""
-    scale = {}
-    for r in rows:
-        scale[r["dataset"]] = max(scale.get(r["dataset"], 0.0), r["max_abs_a"])
-    chosen = [r for r in rows if r["dataset"].startswith("/sliders/")][:MAX_PANELS]
-
-    def meaningful(r):
-        return r["max_abs_a"] > 1e-6 * scale[r["dataset"]] and r["max_abs_a"] > 1e-12
-
-    for kind, limit in (("/pose", 2), ("/reaction", 2), ("/deflection", 1), ("/energy", 1)):
-        cand = [r for r in rows if r["dataset"].endswith(kind) and meaningful(r)
-                and r not in chosen]
+    """Sliders first, then per kind the largest relative differences; rows whose
+    difference is 0 (at or below the noise floor) are skipped."""
+    live = [r for r in rows if r["max_abs_diff"] > 0 or not np.isfinite(r["max_abs_diff"])]
+    chosen = [r for r in live if r["kind"] == "sliders"][:MAX_PANELS]
+    for kind, limit in (("poses", 2), ("reactions", 2), ("deflection", 1), ("energy", 1),
+                        ("coords", 1)):
+        cand = [r for r in live if r["kind"] == kind and r not in chosen]
         cand.sort(key=lambda r: -r["rel_diff"] if np.isfinite(r["rel_diff"]) else 0)
         for r in cand[:limit]:
             if len(chosen) < MAX_PANELS:
@@ -53,41 +51,71 @@ def pick(rows):
     return chosen
 
 
-def series(f, dataset, column):
-    d = f[dataset][:]
-    d = d.reshape(d.shape[0], -1)
-    return f["time"][:len(d)], d[:, column]
+def hermite_station(f, dataset, xs):
+    """Deflection at x = xs from the nodes of beam dataset /beams/B/deflection."""
+    g = f[dataset.rsplit("/", 1)[0]]
+    x0, v = g["x0"][:], g["deflection"][:]
+    ph = g["slope"][:] if "slope" in g else None
+    e = int(np.clip(np.searchsorted(x0, xs, side="right") - 1, 0, len(x0) - 2))
+    l = x0[e + 1] - x0[e]
+    xi = (xs - x0[e]) / l
+    if ph is None:
+        return (1 - xi) * v[:, e] + xi * v[:, e + 1]
+    h = [1 - 3 * xi**2 + 2 * xi**3, l * (xi - 2 * xi**2 + xi**3), 3 * xi**2 - 2 * xi**3,
+         l * (xi**3 - xi**2)]
+    return h[0] * v[:, e] + h[1] * ph[:, e] + h[2] * v[:, e + 1] + h[3] * ph[:, e + 1]
+
+
+def series(f, r, by):
+    if r["kind"] == "deflection":
+        y = hermite_station(f, r["dataset"], float(r["column_name"].split("=", 1)[1]))
+    else:
+        d = f[r["dataset"]][:]
+        y = d.reshape(d.shape[0], -1)[:, r["column"]]
+    n = len(y)
+    x = np.degrees(f["bodies/%s/pose" % by][:n, 2]) if by else f["time"][:n]
+    return x, y
 
 
 def main(argv):
+    by = None
+    if "--by" in argv:
+        i = argv.index("--by")
+        by = argv[i + 1] if i + 1 < len(argv) else None
+        argv = argv[:i] + argv[i + 2:]
+        if by == "time":
+            by = None
     if len(argv) != 5:
         print(__doc__)
         return 2
     csv_path, a_path, b_path, png = argv[1:]
     rows = pick(load_rows(csv_path))
     if not rows:
-        print("plot_compare: nothing to plot")
-        return 1
+        print("plot_compare: every difference is zero (below the noise floor): nothing to plot")
+        return 0
     n = len(rows)
     ncol = 2 if n > 1 else 1
     nrow = (n + ncol - 1) // ncol
     fig, axes = plt.subplots(nrow, ncol, figsize=(6.4 * ncol, 3.0 * nrow), squeeze=False)
+    xlabel = "%s angle [deg]" % by if by else "t [s]"
     with h5py.File(a_path, "r") as fa, h5py.File(b_path, "r") as fb:
         for ax, r in zip(axes.flat, rows):
-            ta, ya = series(fa, r["dataset"], r["column"])
-            tb, yb = series(fb, r["dataset"], r["column"])
-            ax.plot(ta, ya, "-", lw=1.5, label="A")
-            ax.plot(tb, yb, "--", lw=1.2, label="B")
-            ax.set_title("%s  (max|A-B| %.3g, rms %.3g)"
-                         % (r["quantity"], r["max_abs_diff"], r["rms_diff"]), fontsize=9)
-            ax.set_xlabel("t [s]")
+            xa, ya = series(fa, r, by)
+            xb, yb = series(fb, r, by)
+            sgn = 1 if xa[-1] >= xa[0] else -1
+            ax.plot(xa, ya, "-", lw=1.5, label="A")
+            ax.plot(xb, yb, "--", lw=1.2, label="B")
+            ax.set_title("%s  (max|A-B| %.3g %s)" % (r["quantity"], r["max_abs_diff"], r["unit"]),
+                         fontsize=9)
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel("[%s]" % r["unit"])
             ax.grid(alpha=0.3)
-            lo, hi = max(ta[0], tb[0]), min(ta[-1], tb[-1])
-            m = (ta >= lo - 1e-12) & (ta <= hi + 1e-12)
+            lo, hi = max(sgn * xa[0], sgn * xb[0]), min(sgn * xa[-1], sgn * xb[-1])
+            m = (sgn * xa >= lo - 1e-12) & (sgn * xa <= hi + 1e-12)
             ax2 = ax.twinx()
-            ax2.plot(ta[m], ya[m] - np.interp(ta[m], tb, yb), color="tab:red", lw=0.8,
+            ax2.plot(xa[m], ya[m] - np.interp(sgn * xa[m], sgn * xb, yb), color="tab:red", lw=0.8,
                      label="A - B")
-            ax2.set_ylabel("A - B", color="tab:red", fontsize=8)
+            ax2.set_ylabel("A - B [%s]" % r["unit"], color="tab:red", fontsize=8)
             ax2.tick_params(axis="y", colors="tab:red", labelsize=7)
             h1, l1 = ax.get_legend_handles_labels()
             h2, l2 = ax2.get_legend_handles_labels()

@@ -83,3 +83,11 @@ endforeach()
 add_test(NAME io_provenance
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_provenance.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+
+# flexmb compare for engineers: against the crank angle (rigid quick-return at two
+# speeds: zero pose differences), and beam deflection at fixed stations across meshes.
+foreach(t compare_angle compare_mesh)
+  add_test(NAME io_${t}
+    COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_compare.py
+            $<TARGET_FILE:flexmb_cli> ${t})
+endforeach()

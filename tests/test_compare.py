@@ -127,7 +127,7 @@ def test_compare(flexmb):
 
         # --- A against B
         prefix = os.path.join(tmp, "ab")
-        p = run([flexmb, "compare", a, b, "-o", prefix])
+        p = run([flexmb, "compare", a, b, "-o", prefix, "--only", "all", "--noise", "0"])
         check(p.returncode == 0, "compare exit 0")
         check("common interval: [0, 0.3] s, 301 records of A" in p.stdout,
               "table header: common interval and record count")
@@ -183,7 +183,7 @@ def test_compare(flexmb):
         a2 = os.path.join(tmp, "a_copy.h5")
         with open(a, "rb") as src, open(a2, "wb") as dst:
             dst.write(src.read())
-        p = run([flexmb, "compare", a, a2, "-o", os.path.join(tmp, "aa"), "-q"])
+        p = run([flexmb, "compare", a, a2, "-o", os.path.join(tmp, "aa"), "-q", "--only", "all"])
         check(p.returncode == 0 and p.stdout == "", "compare -q: exit 0, no table")
         rows = read_csv(os.path.join(tmp, "aa.csv"))
         check(len(rows) > 30, "identical files: %d rows" % len(rows))
@@ -191,7 +191,7 @@ def test_compare(flexmb):
                   for r in rows.values()), "identical files: every difference exactly 0")
 
         # --- B against A (B's records interpolated the other way round), default prefix
-        p = run([flexmb, "compare", b, a, "-q"], cwd=tmp)
+        p = run([flexmb, "compare", b, a, "-q", "--noise", "0"], cwd=tmp)
         check(p.returncode == 0 and os.path.exists(os.path.join(tmp, "b_vs_a.csv")),
               "default prefix B_vs_A in the current directory")
         rows = read_csv(os.path.join(tmp, "b_vs_a.csv"))
@@ -216,6 +216,93 @@ def test_compare(flexmb):
         check(p.returncode == 1, "one file only: usage error")
         p = run([flexmb, "compare", a, b, "--set", "x=1"])
         check(p.returncode == 1, "--set with compare: usage error")
+        p = run([flexmb, "compare", a, b, "--only", "forces"])
+        check(p.returncode == 1 and "--only" in p.stderr, "unknown kind: usage error")
+        p = run([flexmb, "compare", a, b, "--by", "no_such_body", "-o", os.path.join(tmp, "x")])
+        check(p.returncode == 3 and "no_such_body" in p.stderr, "--by unknown body: exit 3")
+
+        # --- default kinds: no solver coordinates; units on every row; reactions without
+        # the duplicated forces on body 2
+        p = run([flexmb, "compare", a, b, "-o", os.path.join(tmp, "def")])
+        rows = read_csv(os.path.join(tmp, "def.csv"))
+        check(not any("/q[" in q or "/qd[" in q or "/qdd[" in q for q in rows),
+              "default: no q/qd/qdd rows")
+        check(all(r["unit"] in ("m", "rad", "N", "N m", "J") for r in rows.values()),
+              "every row has a unit")
+        check("joints/guide/reaction[Mz2]" in rows and "joints/guide/reaction[Fx2]" not in rows,
+              "reactions: Fx1, Fy1, Mz1, Mz2 only")
+        check(re.search(r"^\s+poses\s+\S+\s+bodies/", p.stdout, re.M) is not None,
+              "headline per kind")
+
+
+QR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cases", "quick_return.yaml")
+
+
+def test_compare_angle(flexmb):
+    """Runs of the rigid quick-return at 5 and 10 rad/s recorded at the same crank angles
+    (out_every 20 and 10, dt 1e-4, 3 rad of crank angle so that both end on a record of
+    the same grid; an end off the grid would be compared by interpolation): the kinematics depend on the crank angle only, so
+    against the crank angle every pose difference is zero (below the noise floor), while
+    against time they differ and the reactions (inertia forces ~ omega^2) differ too."""
+    with tempfile.TemporaryDirectory(prefix="fmb_compare_") as tmp:
+        a, b = os.path.join(tmp, "w5.h5"), os.path.join(tmp, "w10.h5")
+        for out, w, every in ((a, 5, 20), (b, 10, 10)):
+            p = run([flexmb, "run", QR, "-q", "-o", out, "--set", "rigid_rocker=1", "--set",
+                     "omega=%d" % w, "--set", "out_every=%d" % every, "--set",
+                     "revolutions=3/(2*pi)"])
+            check(p.returncode == 0, "rigid quick-return at %d rad/s" % w)
+        pre = os.path.join(tmp, "ang")
+        p = run([flexmb, "compare", a, b, "--by", "crank", "--wrap", "-o", pre])
+        check(p.returncode == 0, "compare --by crank")
+        rows = read_csv(pre + ".csv")
+        poses = [r for r in rows.values() if r["kind"] == "poses"]
+        check(len(poses) == 15, "15 pose rows (%d)" % len(poses))
+        check(all(float(r["max_abs_diff"]) == 0.0 for r in poses),
+              "every pose difference is zero against the crank angle")
+        check(float(rows["joints/O2/reaction[Fy1]"]["max_abs_diff"]) > 1.0,
+              "the reactions differ (inertia forces)")
+        check(all(0 <= float(r["at_max_diff"]) < 360 for r in rows.values()), "--wrap: [0, 360)")
+        p = run([flexmb, "compare", a, b, "-o", os.path.join(tmp, "time")])
+        rows = read_csv(os.path.join(tmp, "time.csv"))
+        check(float(rows["bodies/sliderE/pose[x]"]["max_abs_diff"]) > 1e-3,
+              "against time the poses differ")
+
+
+def hermite(x0, v, ph, xs):
+    e = min(max(int(np.searchsorted(x0, xs, side="right")) - 1, 0), len(x0) - 2)
+    l = x0[e + 1] - x0[e]
+    t = (xs - x0[e]) / l
+    h = (1 - 3 * t**2 + 2 * t**3, l * (t - 2 * t**2 + t**3), 3 * t**2 - 2 * t**3, l * (t**3 - t**2))
+    return h[0] * v[:, e] + h[1] * ph[:, e] + h[2] * v[:, e + 1] + h[3] * ph[:, e + 1]
+
+
+def test_compare_mesh(flexmb):
+    """The flexible quick-return on 10 and 20 rocker elements: the deflection rows compare
+    11 stations along the rocker; each row's max|A - B| equals an independent Hermite
+    interpolation of each file's nodal deflections and slopes (numpy) to round-off."""
+    with tempfile.TemporaryDirectory(prefix="fmb_compare_") as tmp:
+        a, b = os.path.join(tmp, "e10.h5"), os.path.join(tmp, "e20.h5")
+        for out, n in ((a, 10), (b, 20)):
+            p = run([flexmb, "run", QR, "-q", "-o", out, "--set", "n_el=%d" % n, "--set",
+                     "omega=10", "--set", "revolutions=0.05"])
+            check(p.returncode == 0, "quick-return, %d elements" % n)
+        pre = os.path.join(tmp, "mesh")
+        p = run([flexmb, "compare", a, b, "--only", "deflection", "-o", pre, "--noise", "0"])
+        check(p.returncode == 0, "compare deflection across meshes")
+        rows = [r for r in read_csv(pre + ".csv").values() if r["kind"] == "deflection"]
+        check(len(rows) == 11, "11 stations (%d)" % len(rows))
+        with h5py.File(a, "r") as fa, h5py.File(b, "r") as fb:
+            ga, gb = fa["beams/rocker"], fb["beams/rocker"]
+            ta, tb = fa["time"][:], fb["time"][:]
+            worst = 0.0
+            for r in rows:
+                xs = float(r["column_name"].split("=")[1])
+                ya = hermite(ga["x0"][:], ga["deflection"][:], ga["slope"][:], xs)
+                yb = hermite(gb["x0"][:], gb["deflection"][:], gb["slope"][:], xs)
+                d = np.max(np.abs(ya - np.interp(ta, tb, yb)))
+                worst = max(worst, abs(d - float(r["max_abs_diff"])) / max(d, 1e-300))
+        print("deflection stations: worst relative mismatch with numpy %.3g" % worst)
+        check(worst < 1e-9, "station differences equal the Hermite recomputation")
 
 
 def test_modes(flexmb, case):
@@ -258,6 +345,10 @@ def main(argv):
     flexmb, what = os.path.abspath(argv[1]), argv[2]
     if what == "compare":
         test_compare(flexmb)
+    elif what == "compare_angle":
+        test_compare_angle(flexmb)
+    elif what == "compare_mesh":
+        test_compare_mesh(flexmb)
     elif what == "modes":
         test_modes(flexmb, argv[3])
     else:

@@ -40,7 +40,8 @@ static const char usage_text[] =
     "usage: flexmb run CASE [-o OUT.h5] [--set NAME=VALUE]... [--quiet]\n"
     "       flexmb check CASE [--set NAME=VALUE]...\n"
     "       flexmb modes CASE [BODY] [--at T] [--set NAME=VALUE]... [-n N]\n"
-    "       flexmb compare A.h5 B.h5 [-o PREFIX] [--quiet]\n"
+    "       flexmb compare A.h5 B.h5 [-o PREFIX] [--by BODY] [--wrap] [--only KINDS]\n"
+    "                      [--stations N] [--noise X] [--quiet]\n"
     "       flexmb --help | --version\n";
 
 static const char help_text[] =
@@ -68,6 +69,14 @@ static const char help_text[] =
     "                        compare: output prefix (default: A_vs_B from the names)\n"
     "  -s, --set NAME=VALUE  override a case parameter (repeatable)\n"
     "  -n, --modes N         modes: number of frequencies (default 6)\n"
+    "      --by BODY         compare: abscissa = BODY's angle (e.g. the crank), so runs\n"
+    "                        at different speeds compare at equal angles; default time\n"
+    "      --wrap            compare: report angles of maxima in [0, 360) deg\n"
+    "      --only KINDS      compare: poses, coords, reactions, deflection, sliders,\n"
+    "                        energy or all (comma-separated; default all but coords)\n"
+    "      --stations N      compare: beam deflection at N stations (default 11)\n"
+    "      --noise X         compare: differences below X times the scale are 0\n"
+    "                        (default 1e-9)\n"
     "      --at T            modes: linearize at time T (s) of the run (default 0)\n"
     "  -q, --quiet           no progress bar and no summary (compare: no table)\n"
     "  -h, --help            this help\n"
@@ -95,8 +104,10 @@ typedef struct cli_args {
     const char *case_path;
     const char *arg2; /* modes: BODY; compare: B.h5 */
     const char *output;
-    int nmodes; /* modes: -n (0: default) */
-    double at;  /* modes: --at T (< 0: not given) */
+    int nmodes;                /* modes: -n (0: default) */
+    double at;                 /* modes: --at T (< 0: not given) */
+    fmb_compare_options_t cmp; /* compare: --by, --wrap, --only, --stations, --noise */
+    int cmp_given;
     const char *sets[MAX_SETS];
     int nsets;
     int quiet;
@@ -205,6 +216,7 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
 {
     memset(a, 0, sizeof *a);
     a->at = -1.0;
+    fmb_compare_options_default(&a->cmp);
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         const char *val = NULL;
@@ -219,6 +231,37 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
         }
         if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0) {
             a->quiet = 1;
+        } else if (strcmp(s, "--by") == 0 || strncmp(s, "--by=", 5) == 0) {
+            val = s[4] == '=' ? s + 5 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!val || !*val) return usage_error("expected `time` or a body name after", s);
+            a->cmp.by = val;
+            a->cmp_given = 1;
+        } else if (strcmp(s, "--wrap") == 0) {
+            a->cmp.wrap = 1;
+            a->cmp_given = 1;
+        } else if (strcmp(s, "--only") == 0 || strncmp(s, "--only=", 7) == 0) {
+            val = s[6] == '=' ? s + 7 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!val || fmb_compare_parse_kinds(val, &a->cmp.kinds) < 0)
+                return usage_error("expected kinds (poses, coords, reactions, deflection, "
+                                   "sliders, energy, all; comma-separated) after",
+                                   s);
+            a->cmp_given = 1;
+        } else if (strcmp(s, "--stations") == 0 || strncmp(s, "--stations=", 11) == 0) {
+            val = s[10] == '=' ? s + 11 : (i + 1 < argc ? argv[++i] : NULL);
+            char *end = NULL;
+            long n = val ? strtol(val, &end, 10) : 0;
+            if (!val || !*val || *end || n < 2 || n > 10000)
+                return usage_error("expected a station count >= 2 after", s);
+            a->cmp.stations = (int)n;
+            a->cmp_given = 1;
+        } else if (strcmp(s, "--noise") == 0 || strncmp(s, "--noise=", 8) == 0) {
+            val = s[7] == '=' ? s + 8 : (i + 1 < argc ? argv[++i] : NULL);
+            char *end = NULL;
+            double x = val ? strtod(val, &end) : -1.0;
+            if (!val || !*val || *end || !(x >= 0 && x < 1))
+                return usage_error("expected a relative noise floor in [0, 1) after", s);
+            a->cmp.noise = x;
+            a->cmp_given = 1;
         } else if (strcmp(s, "--at") == 0 || strncmp(s, "--at=", 5) == 0) {
             val = s[4] == '=' ? s + 5 : (i + 1 < argc ? argv[++i] : NULL);
             char *end = NULL;
@@ -274,6 +317,9 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
         return usage_error("-o is only valid with", "run or compare");
     if (a->nmodes && !is_modes) return usage_error("-n is only valid with", "modes");
     if (a->nsets && is_compare) return usage_error("--set is not valid with", "compare");
+    if (a->cmp_given && !is_compare)
+        return usage_error("--by, --wrap, --only, --stations and --noise are only valid with",
+                           "compare");
     return -1;
 }
 
@@ -818,19 +864,24 @@ static int cmd_compare(const cli_args_t *a)
     snprintf(csv, sizeof csv, "%s.csv", prefix);
     snprintf(png, sizeof png, "%s.png", prefix);
     fmb_compare_summary_t sum;
-    int st = fmb_compare_files(a->case_path, a->arg2, csv, a->quiet ? NULL : stdout, &sum, err,
-                               sizeof err);
+    int st = fmb_compare_files(a->case_path, a->arg2, &a->cmp, csv, a->quiet ? NULL : stdout, &sum,
+                               err, sizeof err);
     if (st < 0) {
         fprintf(stderr, "flexmb compare: error: %s\n", err[0] ? err : fmb_status_message(st));
         return st == FMB_ERR_HDF5 ? EXIT_CASE : st == FMB_ERR_NOTFOUND ? EXIT_MODEL : EXIT_RUN;
     }
     if (!a->quiet) {
-        printf("\n%d quantities over %ld records, t in [%g, %g] s\n", sum.nquantities, sum.ntimes,
-               sum.t0, sum.t1);
-        if (sum.worst[0])
-            printf("largest absolute difference: %.4e (%s)\n", sum.max_diff, sum.worst);
-        else
-            printf("all differences are exactly zero\n");
+        printf("\n%d quantities over %ld records of A\n", sum.nquantities, sum.ntimes);
+        printf("largest relative difference per kind (max|A-B| / max(|A|, |B|)):\n");
+        for (int k = 0; k < FMB_CMP_NKINDS; k++) {
+            if (!sum.kind_rows[k]) continue;
+            if (sum.kind_worst[k][0])
+                printf("  %-11s %10.3e  %s\n", fmb_compare_kind_name(k), sum.kind_rel[k],
+                       sum.kind_worst[k]);
+            else
+                printf("  %-11s %10s  (%d quantities, every difference below the noise floor)\n",
+                       fmb_compare_kind_name(k), "0", sum.kind_rows[k]);
+        }
         printf("csv: %s\n", csv);
     }
     /* The plot is optional: a missing python or script is a note, not an error. */
@@ -847,11 +898,20 @@ static int cmd_compare(const cli_args_t *a)
                 python);
     } else {
         remove(png);
-        char *argv[] = {(char *)python,  script, csv, (char *)a->case_path,
-                        (char *)a->arg2, png,    NULL};
+        char *argv[] = {(char *)python,
+                        script,
+                        csv,
+                        (char *)a->case_path,
+                        (char *)a->arg2,
+                        png,
+                        a->cmp.by ? "--by" : NULL,
+                        (char *)a->cmp.by,
+                        NULL};
         int rc = run_python(python, argv);
         if (rc == 0 && is_file(png)) {
             if (!a->quiet) printf("plot: %s\n", png);
+        } else if (rc == 0) {
+            if (!a->quiet) printf("plot: none (every difference is below the noise floor)\n");
         } else {
             fprintf(stderr, "flexmb compare: note: %s failed (exit %d): no plot, CSV only\n",
                     script, rc);
