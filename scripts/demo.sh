@@ -6,8 +6,10 @@
 #
 # Writes out/quick_return.h5 (HDF5 results), out/quick_return.xmf (XDMF file for
 # ParaView) and out/quick_return_deflection.png (rocker deflection against crank
-# angle). Extra arguments are passed to `flexmb run`, e.g. --set omega=30. See
-# scripts/deps.sh for the environment variables (FMB_BUILD_DIR, FMB_SANITIZE, ...).
+# angle). Extra arguments are passed to `flexmb run`, e.g. --set omega=30; each --set
+# goes into the file names (out/quick_return_omega=30.h5, ...), so runs with different
+# parameters do not overwrite each other. See scripts/deps.sh for the environment
+# variables (FMB_BUILD_DIR, FMB_SANITIZE, ...).
 set -euo pipefail
 
 # shellcheck source=scripts/deps.sh
@@ -17,22 +19,34 @@ cd "$FMB_ROOT"
 fmb_install_deps
 fmb_build
 
+# file name suffix from the overrides: --set omega=30 -> _omega=30
+suffix=""
+prev=""
+for arg in "$@"; do
+    case "$prev:$arg" in
+    --set:* | -s:*) suffix="${suffix}_${arg//[^A-Za-z0-9_.=+-]/_}" ;;
+    *:--set=*) v="${arg#--set=}" && suffix="${suffix}_${v//[^A-Za-z0-9_.=+-]/_}" ;;
+    esac
+    prev="$arg"
+done
+stem="out/quick_return${suffix}"
+
 mkdir -p out
 fmb_log "running cases/quick_return.yaml"
-"$FMB_BUILD/flexmb" run cases/quick_return.yaml -o out/quick_return.h5 "$@"
+"$FMB_BUILD/flexmb" run cases/quick_return.yaml -o "$stem.h5" "$@"
 
-png=out/quick_return_deflection.png
+png="${stem}_deflection.png"
 if /usr/bin/python3 scripts/plot_quick_return.py --help >/dev/null 2>&1; then
-    /usr/bin/python3 scripts/plot_quick_return.py out/quick_return.h5 -o "$png" ||
+    /usr/bin/python3 scripts/plot_quick_return.py "$stem.h5" -o "$png" ||
         fmb_log "warning: the deflection plot failed"
 fi
 cat <<MSG
 
-Results:       $FMB_ROOT/out/quick_return.h5   (inspect: h5ls -r out/quick_return.h5, or h5py with /usr/bin/python3)
-ParaView file: $FMB_ROOT/out/quick_return.xmf
-  open it with: paraview out/quick_return.xmf   (File > Open, choose the XDMF reader, Apply, then Play)
+Results:       $FMB_ROOT/$stem.h5   (inspect: h5ls -r $stem.h5, or h5py with /usr/bin/python3)
+ParaView file: $FMB_ROOT/$stem.xmf
+  open it with: paraview $stem.xmf   (File > Open, choose the XDMF reader, Apply, then Play)
 Plot:          $FMB_ROOT/$png   (rocker deflection at the slider and along the bar against crank angle)
 MSG
-for f in out/quick_return.h5 out/quick_return.xmf; do
+for f in "$stem.h5" "$stem.xmf"; do
     [[ -f "$f" ]] || fmb_log "warning: $f was not written"
 done

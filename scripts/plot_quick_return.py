@@ -98,7 +98,8 @@ def load(path, crank, rocker, slider):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+", help="flexmb results (.h5), e.g. omega 20 and 30")
     ap.add_argument("-o", "--output", default="quick_return_deflection.png")
     ap.add_argument("--crank", default="crank", help="crank body (default crank)")

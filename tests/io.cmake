@@ -91,3 +91,9 @@ foreach(t compare_angle compare_mesh)
     COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_compare.py
             $<TARGET_FILE:flexmb_cli> ${t})
 endforeach()
+
+# Every fenced shell block of README.md runs and exits 0 (RUN_SERIAL: it builds in build/
+# and writes out/).
+add_test(NAME readme_commands
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_readme.py ${FMB_SRC})
+set_tests_properties(readme_commands PROPERTIES RUN_SERIAL TRUE TIMEOUT 1800)

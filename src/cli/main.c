@@ -370,7 +370,9 @@ static void report_beams(const run_ctx_t *r, const fmb_model_t *m)
         const int nn = fmb_model_beam_num_nodes(m, b);
         const double len = fmb_model_beam_node_x(m, b, nn - 1) - fmb_model_beam_node_x(m, b, 0);
         const double ratio = r->beam_vmax[b] / len;
-        printf("  beam %-14s max transverse deflection %.4g m (%.2f %% of its length)\n",
+        printf("  beam %-14s max transverse deflection at the nodes %.4g m (%.2f %% of its "
+               "length; between nodes it can be larger: scripts/plot_quick_return.py samples "
+               "the Hermite curve)\n",
                fmb_model_body_name(m, b), r->beam_vmax[b], 100 * ratio);
         if (ratio > FMB_SMALL_DEFLECTION)
             fprintf(stderr,
