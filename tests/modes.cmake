@@ -5,3 +5,7 @@ fmb_c_test(test_mech_modes)
 foreach(t spring_pendulum beam_mass beam_nomass rayleigh_ratio rayleigh_two_point)
   add_test(NAME mech_modes_${t} COMMAND test_mech_modes ${CMAKE_CURRENT_SOURCE_DIR}/modes ${t})
 endforeach()
+# Mode files: record k = mode k, shapes against the analytic mode shape.
+add_test(NAME mech_modes_file
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_mode_file.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC})

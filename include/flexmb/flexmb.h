@@ -303,6 +303,14 @@ int fmb_sim_initialize(fmb_sim_t *sim);
  * fmb_sim_last_error). */
 int fmb_sim_modes(fmb_sim_t *sim, int nmax, double *omega, double *shapes, double *share,
                   double *asym);
+/* Write n modes (from fmb_sim_modes, shapes required) as a results file that ParaView
+ * opens like a run (docs/output.md, "Mode files"): record k (time = k, the mode number) is
+ * the configuration displaced by mode k scaled so that its largest coordinate change is
+ * `amplitude` times the mechanism's size (the largest |rbar|, at least 1 m); /modes holds
+ * omega (rad/s), shapes [n x ncoords] (unit modal mass) and energy_share [n x nbodies]. */
+int fmb_sim_write_modes(fmb_sim_t *sim, const char *path, int n, const double *omega,
+                        const double *shapes, const double *share, double amplitude, char *err,
+                        size_t errlen);
 /* Advance one step of size opts.h (with internal halving if allowed). */
 int fmb_sim_step(fmb_sim_t *sim);
 const char *fmb_sim_last_error(const fmb_sim_t *sim);
@@ -414,6 +422,10 @@ int fmb_writer_provenance(fmb_writer_t *w, const fmb_case_t *c, const char *cons
  * "interrupted" or "failed"); call before fmb_writer_destroy. */
 int fmb_writer_statistics(fmb_writer_t *w, const fmb_sim_t *sim, double wall_time,
                           const char *status);
+/* A 2-D dataset name [rows x cols] of doubles (row-major) under group (created if needed),
+ * for results that are not time series (mode shapes). */
+int fmb_writer_matrix(fmb_writer_t *w, const char *group, const char *name, const double *v,
+                      long rows, long cols);
 
 #ifdef __cplusplus
 }

@@ -313,8 +313,8 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
         return usage_error("--at is only valid with", "modes CASE (mechanism modes)");
     if (is_compare && !a->arg2)
         return usage_error("missing second results file after", a->case_path);
-    if (a->output && !is_run && !is_compare)
-        return usage_error("-o is only valid with", "run or compare");
+    if (a->output && !is_run && !is_compare && !(is_modes && !a->arg2))
+        return usage_error("-o is only valid with", "run, compare or modes CASE");
     if (a->nmodes && !is_modes) return usage_error("-n is only valid with", "modes");
     if (a->nsets && is_compare) return usage_error("--set is not valid with", "compare");
     if (a->cmp_given && !is_compare)
@@ -666,6 +666,7 @@ static int cmd_mech_modes(const cli_args_t *a)
     o.t_end = at;
     int code = EXIT_OK, nmax = a->nmodes > 0 ? a->nmodes : 6;
     const int nb = fmb_model_num_bodies(m);
+    double *shapes = NULL;
     double *om = malloc((size_t)nmax * sizeof *om);
     double *share = malloc((size_t)nmax * (size_t)nb * sizeof *share);
     fmb_sim_t *s = fmb_sim_create(m, &o);
@@ -685,7 +686,13 @@ static int cmd_mech_modes(const cli_args_t *a)
         goto done;
     }
     double asym = 0.0;
-    int n = fmb_sim_modes(s, nmax, om, NULL, share, &asym);
+    if (a->output && !(shapes = malloc((size_t)nmax * (size_t)fmb_model_num_coords(m) *
+                                       sizeof *shapes + 1))) {
+        fprintf(stderr, "flexmb: out of memory\n");
+        code = EXIT_MODEL;
+        goto done;
+    }
+    int n = fmb_sim_modes(s, nmax, om, shapes, share, &asym);
     if (n < 0) {
         fprintf(stderr, "%s: error: %s\n", a->case_path, fmb_sim_last_error(s));
         code = EXIT_MODEL;
@@ -713,9 +720,21 @@ static int cmd_mech_modes(const cli_args_t *a)
     }
     if (n < nmax) printf("(%d requested; the mechanism has %d degrees of freedom)\n", nmax, n);
     printf("(negative omega: a statically unstable direction, omega = -sqrt(-lambda))\n");
+    if (a->output && n > 0) {
+        char err[1024] = "";
+        /* share was overwritten by the listing: recompute */
+        fmb_sim_modes(s, nmax, om, shapes, share, NULL);
+        if (fmb_sim_write_modes(s, a->output, n, om, shapes, share, 0.05, err, sizeof err) < 0) {
+            fprintf(stderr, "%s: error: %s\n", a->case_path, err[0] ? err : "cannot write");
+            code = EXIT_RUN;
+        } else {
+            printf("mode shapes: %s (record k = mode k; open the .xmf in ParaView)\n",
+                   a->output);
+        }
+    }
 done:
     fmb_sim_destroy(&s);
-    free(om), free(share);
+    free(om), free(share), free(shapes);
     fmb_case_destroy(&c);
     return code;
 }

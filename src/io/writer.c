@@ -955,6 +955,26 @@ int fmb_writer_statistics(fmb_writer_t *w, const fmb_sim_t *sim, double wall_tim
     return st;
 }
 
+int fmb_writer_matrix(fmb_writer_t *w, const char *group, const char *name, const double *v,
+                      long rows, long cols)
+{
+    if (!w || w->file < 0 || !group || !name || rows < 0 || cols < 1) return FMB_ERR_ARG;
+    hid_t g = group_open_create(w->file, group);
+    hsize_t dims[2] = {(hsize_t)rows, (hsize_t)cols};
+    hid_t sp = g >= 0 ? H5Screate_simple(2, dims, NULL) : -1;
+    hid_t ds = sp >= 0 ? H5Dcreate2(g, name, H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT,
+                                    H5P_DEFAULT)
+                       : -1;
+    herr_t st = ds >= 0 ? (rows ? H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                           v)
+                                : 0)
+                        : -1;
+    if (ds >= 0) H5Dclose(ds);
+    if (sp >= 0) H5Sclose(sp);
+    if (g >= 0) H5Gclose(g);
+    return st < 0 ? werr(w, FMB_ERR_HDF5, "%s: cannot write /%s/%s", w->h5path, group, name) : 0;
+}
+
 long fmb_writer_records(const fmb_writer_t *w)
 {
     return w ? w->nrec + w->nbuf : 0;

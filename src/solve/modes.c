@@ -24,7 +24,10 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "io/writer.h"
 
 extern void dgesvd_(const char *jobu, const char *jobvt, const int *m, const int *n, double *a,
                     const int *lda, double *s, double *u, const int *ldu, double *vt,
@@ -227,5 +230,53 @@ int fmb_sim_modes(fmb_sim_t *s, int nmax, double *omega, double *shapes, double 
 done:
     free(M), free(K), free(J), free(v), free(q), free(N), free(T), free(Mr), free(Kr), free(w);
     free(work);
+    return rc;
+}
+
+int fmb_sim_write_modes(fmb_sim_t *s, const char *path, int n, const double *omega,
+                        const double *shapes, const double *share, double amplitude, char *err,
+                        size_t errlen)
+{
+    if (!s || !path || !omega || !shapes || n < 1) return FMB_ERR_ARG;
+    const int nc = s->n, nb = s->model->nbodies;
+    double *q0 = malloc((size_t)nc * sizeof *q0);
+    if (!q0) return FMB_ERR_NOMEM;
+    memcpy(q0, s->q, (size_t)nc * sizeof *q0);
+    const double t0 = s->t;
+    double size = 1.0; /* the mechanism's size: the largest carrier position, >= 1 m */
+    for (int b = 1; b < nb; b++) {
+        const int o = s->model->bodies[b].offset;
+        size = fmax(size, hypot(q0[o], q0[o + 1]));
+    }
+    fmb_writer_t *w = fmb_writer_create(path, s, NULL, err, errlen);
+    int rc = w ? 0 : FMB_ERR_IO;
+    for (int k = 0; k < n && rc == 0; k++) {
+        const double *phi = shapes + (size_t)nc * k;
+        double mx = 0.0;
+        for (int i = 0; i < nc; i++)
+            mx = fmax(mx, fabs(phi[i]));
+        const double a = mx > 0 ? amplitude * size / mx : 0.0;
+        for (int i = 0; i < nc; i++)
+            s->q[i] = q0[i] + a * phi[i];
+        s->t = k + 1;
+        rc = fmb_writer_append(w, s);
+    }
+    memcpy(s->q, q0, (size_t)nc * sizeof *q0);
+    s->t = t0;
+    double *sh = malloc((size_t)n * nc * sizeof *sh), *en = malloc((size_t)n * nb * sizeof *en);
+    if (rc == 0 && (!sh || !en)) rc = FMB_ERR_NOMEM;
+    if (rc == 0) {
+        memcpy(sh, shapes, (size_t)n * nc * sizeof *sh); /* column k = row k */
+        for (int k = 0; k < n; k++)
+            for (int b = 0; b < nb; b++)
+                en[(size_t)nb * k + b] = share ? share[(size_t)nb * k + b] : NAN;
+        if ((rc = fmb_writer_matrix(w, "modes", "omega", omega, n, 1)) == 0 &&
+            (rc = fmb_writer_matrix(w, "modes", "shapes", sh, n, nc)) == 0)
+            rc = fmb_writer_matrix(w, "modes", "energy_share", en, n, nb);
+    }
+    if (rc && w && err && errlen) snprintf(err, errlen, "%s", fmb_writer_last_error(w));
+    if (w && fmb_writer_flush(w) < 0 && rc == 0) rc = FMB_ERR_IO;
+    fmb_writer_destroy(&w);
+    free(q0), free(sh), free(en);
     return rc;
 }
