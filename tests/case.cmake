@@ -91,3 +91,12 @@ fmb_case_error(friction_lugre_key 11 "'sigma0' applies to model lugre only")
 fmb_case_error(beam_damping_both 9 "give either alpha/beta or ratio/at, not both")
 fmb_case_error(beam_damping_no_at 9 "`ratio` and `at` (rad/s) go together")
 fmb_case_error(beam_damping_at_order 9 "`at` must be a frequency > 0 or two increasing frequencies")
+# --set of solver choices by name: an unknown one is a case error naming the override.
+add_test(NAME case_error_set_integrator
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_case_errors.sh $<TARGET_FILE:flexmb_cli>
+          ${FMB_SRC}/cases/pendulum.yaml 17 "override integrator: unknown integrator 'rk4'"
+          --set integrator=rk4)
+# rotary_inertia as an expression, --set integrator/ordering.
+add_test(NAME case_choices
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_case_choices.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC})

@@ -63,6 +63,7 @@ typedef struct loader {
     body_info_t *binfo; /* [0] is ground */
     int nb;
     const yaml_node_t *params; /* the parameters mapping, NULL if none */
+    const char *set_integrator, *set_ordering; /* --set integrator=NAME / ordering=NAME */
 } loader_t;
 
 /* ---- case_yaml.c */
@@ -73,7 +74,8 @@ int case_check_keys(loader_t *L, const yaml_node_t *map, const char *ctx,
 int case_fail(loader_t *L, const yaml_node_t *at, const char *fmt, ...) FMB_PRINTF(3, 4);
 /* Value of key in a checked mapping; NULL if absent or null. */
 yaml_node_t *case_get(loader_t *L, const yaml_node_t *map, const char *key);
-/* true/false (also yes/no, on/off, 1/0). */
+/* true/false (also yes/no, on/off, 1/0), or an expression of the parameters (non-zero:
+ * true). */
 int case_get_bool(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx, int *out);
 int case_get_int(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx, int min,
                  int *out);

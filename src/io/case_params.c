@@ -49,6 +49,15 @@ int case_load_parameters(loader_t *L, const yaml_node_t *sec, const char *const 
             b++;
         while (e > b && isspace((unsigned char)e[-1]))
             e--;
+        /* solver choices by name: --set integrator=newmark, --set ordering=metis */
+        if ((size_t)(e - b) == 10 && !strncmp(b, "integrator", 10)) {
+            L->set_integrator = eq + 1;
+            continue;
+        }
+        if ((size_t)(e - b) == 8 && !strncmp(b, "ordering", 8)) {
+            L->set_ordering = eq + 1;
+            continue;
+        }
         int found = -1;
         for (int j = 0; j < n; j++) {
             const char *name = case_sval(case_node_at(L, sec->data.mapping.pairs.start[j].key));
@@ -128,10 +137,12 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
                                        "phi_tol",    "ordering", "reuse_jacobian", NULL};
     fmb_sim_options_t *o = &L->c->opts;
     const char *ctx = "solver";
-    int rc = case_check_keys(L, sec, ctx, keys);
+    int rc = sec ? case_check_keys(L, sec, ctx, keys) : 0;
     if (rc) return rc;
-    const char *integ;
-    if ((rc = case_get_string(L, sec, "integrator", ctx, 0, &integ))) return rc;
+    const char *integ = NULL;
+    if (sec && (rc = case_get_string(L, sec, "integrator", ctx, 0, &integ))) return rc;
+    const yaml_node_t *integ_at = sec ? case_get(L, sec, "integrator") : NULL;
+    if (L->set_integrator) integ = L->set_integrator, integ_at = sec;
     if (integ) {
         if (!strcmp(integ, "hht"))
             o->integrator = FMB_HHT;
@@ -140,16 +151,17 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
         else if (!strcmp(integ, "generalized_alpha"))
             o->integrator = FMB_GENERALIZED_ALPHA;
         else
-            return case_fail(L, case_get(L, sec, "integrator"),
-                             "solver: unknown integrator '%s' (allowed: hht, newmark, "
+            return case_fail(L, integ_at,
+                             "%s: unknown integrator '%s' (allowed: hht, newmark, "
                              "generalized_alpha)",
-                             integ);
+                             L->set_integrator ? "override integrator" : "solver", integ);
     }
     /* each integrator's own parameters */
     static const char *const params[][3] = {
         {"alpha", NULL, NULL}, {"beta", "gamma", NULL}, {"rho_inf", NULL, NULL}};
     static const char *const owner[] = {"hht", "newmark", "generalized_alpha"};
-    for (int g = 0; g < 3; g++) {
+    for (int g = 0; g < 3 && sec && !L->set_integrator; g++) {
+        /* an integrator chosen by --set ignores the other integrators' parameters */
         if (g == (int)o->integrator) continue;
         for (int k = 0; params[g][k]; k++)
             if (case_get(L, sec, params[g][k]))
@@ -157,8 +169,21 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
                                  "solver: '%s' applies to integrator %s only", params[g][k],
                                  owner[g]);
     }
-    const char *ord;
-    if ((rc = case_get_string(L, sec, "ordering", ctx, 0, &ord))) return rc;
+    const char *ord = NULL;
+    if (sec && (rc = case_get_string(L, sec, "ordering", ctx, 0, &ord))) return rc;
+    const yaml_node_t *ord_at = sec ? case_get(L, sec, "ordering") : NULL;
+    if (L->set_ordering) ord = L->set_ordering, ord_at = sec;
+    if (!sec) { /* no solver section: only the --set choices */
+        if (ord && strcmp(ord, "amd") && strcmp(ord, "metis") && strcmp(ord, "best"))
+            return case_fail(L, NULL,
+                             "override ordering=%s: unknown ordering (allowed: amd, metis, best)",
+                             ord);
+        o->ordering = !ord ? o->ordering
+                           : !strcmp(ord, "amd")   ? FMB_ORDERING_AMD
+                           : !strcmp(ord, "metis") ? FMB_ORDERING_METIS
+                                                   : FMB_ORDERING_BEST;
+        return 0;
+    }
     if (ord) {
         if (!strcmp(ord, "amd"))
             o->ordering = FMB_ORDERING_AMD;
@@ -167,8 +192,8 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
         else if (!strcmp(ord, "best"))
             o->ordering = FMB_ORDERING_BEST;
         else
-            return case_fail(L, case_get(L, sec, "ordering"),
-                             "solver: unknown ordering '%s' (allowed: amd, metis, best)", ord);
+            return case_fail(L, ord_at, "%s: unknown ordering '%s' (allowed: amd, metis, best)",
+                             L->set_ordering ? "override ordering" : "solver", ord);
     }
     struct {
         const char *key;

@@ -231,7 +231,13 @@ int case_get_bool(loader_t *L, const yaml_node_t *map, const char *key, const ch
                 return 0;
             }
     }
-    if (v->type == YAML_SCALAR_NODE)
-        return case_fail(L, v, "%s: '%s' must be true or false, not '%s'", ctx, key, case_sval(v));
-    return case_fail(L, v, "%s: '%s' must be true or false, not %s", ctx, key, case_kind(v));
+    if (v->type == YAML_SCALAR_NODE && !case_is_null(v)) {
+        /* any other scalar is an expression of the parameters: non-zero is true */
+        double x = 0.0;
+        int rc = case_get_num(L, map, key, ctx, &x, NULL);
+        if (rc == 0) *out = x != 0.0;
+        return rc;
+    }
+    return case_fail(L, v, "%s: '%s' must be true, false or an expression, not %s", ctx, key,
+                     case_kind(v));
 }
