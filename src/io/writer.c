@@ -170,22 +170,39 @@ static int attr_int(hid_t loc, const char *name, int value)
     return attr_scalar(loc, name, H5T_STD_I32LE, H5T_NATIVE_INT, &value);
 }
 
-/* Static 1-D dataset of strings. */
-static int string_list(hid_t loc, const char *name, const char *const *values, hsize_t n)
+/* A 1-D array of variable-length UTF-8 strings (n may be 0): a static dataset, or with
+ * as_attr an attribute of loc. */
+static int strings_put(hid_t loc, const char *name, const char *const *values, hsize_t n,
+                       int as_attr)
 {
     hid_t type = H5Tcopy(H5T_C_S1);
     hid_t space = H5Screate_simple(1, &n, NULL);
-    hid_t ds = -1;
+    hid_t obj = -1;
     herr_t st = -1;
     if (type >= 0 && space >= 0 && H5Tset_size(type, H5T_VARIABLE) >= 0 &&
         H5Tset_cset(type, H5T_CSET_UTF8) >= 0) {
-        ds = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        if (ds >= 0) st = n ? H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) : 0;
+        obj = as_attr ? H5Acreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT)
+                      : H5Dcreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        if (obj >= 0 && n)
+            st = as_attr ? H5Awrite(obj, type, values)
+                         : H5Dwrite(obj, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values);
+        else if (obj >= 0)
+            st = 0;
     }
-    if (ds >= 0) H5Dclose(ds);
+    if (obj >= 0) as_attr ? H5Aclose(obj) : H5Dclose(obj);
     if (space >= 0) H5Sclose(space);
     if (type >= 0) H5Tclose(type);
     return st < 0 ? -1 : 0;
+}
+
+static int string_list(hid_t loc, const char *name, const char *const *values, hsize_t n)
+{
+    return strings_put(loc, name, values, n, 0);
+}
+
+static int attr_strings(hid_t loc, const char *name, const char *const *values, hsize_t n)
+{
+    return strings_put(loc, name, values, n, 1);
 }
 
 /* Static 1-D dataset of doubles. */
@@ -201,24 +218,6 @@ static int double_list(hid_t loc, const char *name, const double *values, hsize_
     }
     if (ds >= 0) H5Dclose(ds);
     if (space >= 0) H5Sclose(space);
-    return st < 0 ? -1 : 0;
-}
-
-/* A variable-length string array attribute (n may be 0). */
-static int attr_strings(hid_t loc, const char *name, const char *const *values, hsize_t n)
-{
-    hid_t type = H5Tcopy(H5T_C_S1);
-    hid_t space = H5Screate_simple(1, &n, NULL);
-    hid_t at = -1;
-    herr_t st = -1;
-    if (type >= 0 && space >= 0 && H5Tset_size(type, H5T_VARIABLE) >= 0 &&
-        H5Tset_cset(type, H5T_CSET_UTF8) >= 0) {
-        at = H5Acreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-        if (at >= 0) st = n ? H5Awrite(at, type, values) : 0;
-    }
-    if (at >= 0) H5Aclose(at);
-    if (space >= 0) H5Sclose(space);
-    if (type >= 0) H5Tclose(type);
     return st < 0 ? -1 : 0;
 }
 
@@ -962,13 +961,12 @@ int fmb_writer_matrix(fmb_writer_t *w, const char *group, const char *name, cons
     hid_t g = group_open_create(w->file, group);
     hsize_t dims[2] = {(hsize_t)rows, (hsize_t)cols};
     hid_t sp = g >= 0 ? H5Screate_simple(2, dims, NULL) : -1;
-    hid_t ds = sp >= 0 ? H5Dcreate2(g, name, H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT,
-                                    H5P_DEFAULT)
-                       : -1;
-    herr_t st = ds >= 0 ? (rows ? H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                                           v)
-                                : 0)
-                        : -1;
+    hid_t ds = sp >= 0
+                   ? H5Dcreate2(g, name, H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
+                   : -1;
+    herr_t st = ds >= 0
+                    ? (rows ? H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) : 0)
+                    : -1;
     if (ds >= 0) H5Dclose(ds);
     if (sp >= 0) H5Sclose(sp);
     if (g >= 0) H5Gclose(g);
