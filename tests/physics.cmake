@@ -20,3 +20,9 @@ foreach(c pendulum four_bar four_bar_driven slider_crank weld spring spring_damp
   add_test(NAME constraints_${c} COMMAND test_constraints ${c} -0.05)
   add_test(NAME constraints_${c}_trapezoidal COMMAND test_constraints ${c} 0)
 endforeach()
+
+# Rigid-motion start: elastic velocities start at zero, carrier velocities from the
+# joints (against the quick-return's hand kinematics), given velocities reported.
+add_test(NAME start_rigid_motion
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_start.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC})

@@ -72,6 +72,7 @@ typedef struct fmb_body_desc {
     double com[2];  /* centre of mass in the body frame, m */
     double pose[3]; /* initial x, y (inertial, of the body-frame origin), angle */
     double vel[3];  /* initial xdot, ydot (inertial, of the origin), angular velocity */
+    int vel_given;  /* the case states vel: kept by the start projection when consistent */
     int line;       /* source line in the case file for messages, 0 if none */
 } fmb_body_desc_t;
 
@@ -96,6 +97,7 @@ typedef struct fmb_beam_desc {
     double damping_alpha, damping_beta; /* Rayleigh damping alpha Muu + beta K (0, 0) */
     double pose[3]; /* initial x, y, angle of the body frame (first node at x[0]) */
     double vel[3];  /* initial xdot, ydot of the origin, angular velocity */
+    int vel_given;  /* as for fmb_body_desc_t */
     int line;
 } fmb_beam_desc_t;
 
@@ -291,6 +293,10 @@ void fmb_sim_destroy(fmb_sim_t **sim);
 /* Consistent start: assemble poses on Phi = 0, project velocities, solve for
  * accelerations and multipliers. */
 int fmb_sim_initialize(fmb_sim_t *sim);
+/* After the start: how much the projection changed a body's given initial velocity
+ * (inertial xdot, ydot of the origin, angular velocity: projected minus given). Returns 1
+ * for a body whose velocity the case gave, 0 otherwise (dv zero), negative if invalid. */
+int fmb_sim_start_velocity_change(const fmb_sim_t *sim, int body, double dv[3]);
 /* Modes of the mechanism linearized at the current state (initializes the simulation when
  * needed): K dq = omega^2 M dq restricted to Phi_q dq = 0, with K = d(M qdd + F)/dq at the
  * frozen velocities, accelerations and multipliers (docs/theory.md, "Mechanism modes").

@@ -436,6 +436,27 @@ static void print_sim_error(const char *path, const fmb_sim_t *sim, int st)
         fprintf(stderr, "%s: error: %s\n", path, msg);
 }
 
+/* ---------------------------------------------------------------- start report */
+
+/* The bodies whose given initial velocity the consistent start had to change (elastic
+ * velocities are kept; carrier ones are projected onto the joints). Returns the count. */
+static int report_start_velocities(FILE *f, const fmb_model_t *m, const fmb_sim_t *sim)
+{
+    int changed = 0;
+    for (int b = 1; b < fmb_model_num_bodies(m); b++) {
+        double dv[3];
+        if (fmb_sim_start_velocity_change(sim, b, dv) != 1) continue;
+        const double vmax = fmax(fabs(dv[0]), fmax(fabs(dv[1]), fabs(dv[2])));
+        if (vmax <= 1e-9) continue;
+        fprintf(f,
+                "note: body '%s': the given initial velocity was changed by (%.4g m/s, %.4g m/s, "
+                "%.4g rad/s) to satisfy the joints\n",
+                fmb_model_body_name(m, b), dv[0], dv[1], dv[2]);
+        changed++;
+    }
+    return changed;
+}
+
 static int cmd_run(const cli_args_t *a)
 {
     int code = EXIT_OK;
@@ -457,6 +478,7 @@ static int cmd_run(const cli_args_t *a)
         code = EXIT_MODEL;
         goto done;
     }
+    if (!a->quiet) report_start_velocities(stderr, model, sim);
     if (a->output)
         out = str_dup(a->output);
     else if (fmb_case_output(c) && *fmb_case_output(c))
@@ -648,6 +670,19 @@ static int cmd_check(const cli_args_t *a)
                 rep.num_redundant == 1 ? "" : "s");
         code = EXIT_MODEL;
     }
+    if (code == EXIT_OK) {
+        /* the consistent start: velocities the case gave that the joints do not allow */
+        fmb_sim_t *sim = fmb_sim_create(fmb_case_model(c), fmb_case_options(c));
+        if (sim && fmb_sim_initialize(sim) == 0) {
+            if (report_start_velocities(stdout, fmb_case_model(c), sim) == 0)
+                printf("initial velocities: every given velocity is consistent with the joints "
+                       "(elastic coordinates start at rest relative to their carrier frames)\n");
+        } else if (sim) {
+            fprintf(stderr, "%s: error: %s\n", a->case_path, fmb_sim_last_error(sim));
+            code = EXIT_MODEL;
+        }
+        fmb_sim_destroy(&sim);
+    }
     if (code == EXIT_OK) printf("OK\n");
     fmb_case_destroy(&c);
     return code;
@@ -686,8 +721,8 @@ static int cmd_mech_modes(const cli_args_t *a)
         goto done;
     }
     double asym = 0.0;
-    if (a->output && !(shapes = malloc((size_t)nmax * (size_t)fmb_model_num_coords(m) *
-                                       sizeof *shapes + 1))) {
+    if (a->output &&
+        !(shapes = malloc((size_t)nmax * (size_t)fmb_model_num_coords(m) * sizeof *shapes + 1))) {
         fprintf(stderr, "flexmb: out of memory\n");
         code = EXIT_MODEL;
         goto done;
@@ -728,8 +763,7 @@ static int cmd_mech_modes(const cli_args_t *a)
             fprintf(stderr, "%s: error: %s\n", a->case_path, err[0] ? err : "cannot write");
             code = EXIT_RUN;
         } else {
-            printf("mode shapes: %s (record k = mode k; open the .xmf in ParaView)\n",
-                   a->output);
+            printf("mode shapes: %s (record k = mode k; open the .xmf in ParaView)\n", a->output);
         }
     }
 done:

@@ -300,7 +300,7 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
     double rigid = 0;
     if ((rc = case_get_num(L, bm, "rigid", bctx, &rigid, NULL))) return rc;
     if ((rc = case_get_vec(L, m, "pose", ctx, 3, d.pose, NULL)) ||
-        (rc = case_get_vec(L, m, "velocity", ctx, 3, d.vel, NULL)))
+        (rc = case_get_vec(L, m, "velocity", ctx, 3, d.vel, &d.vel_given)))
         return rc;
     d.name = case_pool_str(c, name);
     if (!d.name) return case_nomem(L, m);
@@ -330,6 +330,7 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
     bd.mass = d.rho * d.area * L0;
     memcpy(bd.pose, d.pose, sizeof bd.pose);
     memcpy(bd.vel, d.vel, sizeof bd.vel);
+    bd.vel_given = d.vel_given;
     bd.line = d.line;
     /* the equivalent rigid uniform bar (built when rigid, kept for information else) */
     bd.inertia = bd.mass * L0 * L0 / 12;
@@ -396,7 +397,7 @@ int case_load_body(loader_t *L, const yaml_node_t *m)
     }
     if ((rc = case_get_vec(L, m, "com", ctx, 2, d.com, &has_com)) ||
         (rc = case_get_vec(L, m, "pose", ctx, 3, d.pose, NULL)) ||
-        (rc = case_get_vec(L, m, "velocity", ctx, 3, d.vel, NULL)))
+        (rc = case_get_vec(L, m, "velocity", ctx, 3, d.vel, &d.vel_given)))
         return rc;
     d.name = case_pool_str(c, name);
     if (!d.name) return case_nomem(L, m);

@@ -153,6 +153,7 @@ int fmb_model_add_body(fmb_model_t *m, const fmb_body_desc_t *d)
     memcpy(b->com, d->com, sizeof b->com);
     memcpy(b->pose0, d->pose, sizeof b->pose0);
     memcpy(b->vel0, d->vel, sizeof b->vel0);
+    b->vel_given = d->vel_given;
     b->line = d->line;
     m->ncoords += b->ndof;
     return m->nbodies++;
@@ -230,6 +231,7 @@ int fmb_model_add_beam(fmb_model_t *m, const fmb_beam_desc_t *d)
         b->mass * len * len / 12.0 + (d->rotary_inertia ? d->rho * d->inertia * len : 0.0);
     memcpy(b->pose0, d->pose, sizeof b->pose0);
     memcpy(b->vel0, d->vel, sizeof b->vel0);
+    b->vel_given = d->vel_given;
     b->line = d->line;
     m->ncoords += b->ndof;
     /* Named points at the nodes for drawing and joints: n0, n1, ..., start, end. */

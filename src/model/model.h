@@ -62,6 +62,7 @@ struct fmb_body {
     double mass, inertia_c; /* inertia about the centre of mass */
     double com[2];
     double pose0[3], vel0[3];
+    int vel_given; /* vel0 stated by the case (weighted heavily in the start projection) */
     fmb_point_t *points;
     int npoints, cap_points;
     int line;

@@ -129,6 +129,7 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     fmb_kkt_free(&s->kkt);
     free(s->q), free(s->qd), free(s->qdd), free(s->lam), free(s->acc), free(s->save);
     free(s->zero);
+    free(s->vel_change);
     free(s->work);
     free(s->scratch);
     free(s->contacts), free(s->cX), free(s->clcp);

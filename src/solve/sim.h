@@ -30,6 +30,7 @@ struct fmb_sim {
     int ncontacts;
     double *cX;   /* N x (4 ncontacts): KKT responses to unit corner forces */
     double *clcp; /* LCP workspace */
+    double *vel_change; /* 3 per body: start projection minus given velocity (inertial) */
     fmb_sim_stats_t stats;
     char errmsg[1024];
     int errline; /* case-file line of the joint the last error is about, 0 if none */

@@ -117,6 +117,15 @@ void fmb_sim_joint_reaction_axes(const fmb_sim_t *s, int joint, fmb_axes axes, d
     }
 }
 
+int fmb_sim_start_velocity_change(const fmb_sim_t *s, int body, double dv[3])
+{
+    if (!s || body < 1 || body >= s->model->nbodies || !dv) return FMB_ERR_ARG;
+    const int given = s->model->bodies[body].vel_given;
+    for (int k = 0; k < 3; k++)
+        dv[k] = given && s->vel_change ? s->vel_change[3 * body + k] : 0.0;
+    return given;
+}
+
 const char *fmb_model_joint_drive(const fmb_model_t *m, int joint, int *column)
 {
     if (!m || joint < 0 || joint >= m->njoints) return NULL;

@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern void dgelsd_(const int *m, const int *n, const int *nrhs, double *a, const int *lda,
+                    double *b, const int *ldb, double *s, const double *rcond, int *rank,
+                    double *work, const int *lwork, int *iwork, int *info);
+
 static int check_options(fmb_sim_t *s)
 {
     const fmb_sim_options_t *o = &s->opts;
@@ -51,6 +55,178 @@ static void initial_coordinates(fmb_sim_t *s)
         qd[1] = A[2] * V[0] + A[3] * V[1] - V[2] * q[0];
         qd[2] = V[2];
     }
+}
+
+/* Inertial velocity (xdot, ydot of the origin, omega) of a body from its carrier q, qd:
+ * R = A rbar, Rdot = A (rbard + thetad Itil rbar). */
+static void inertial_velocity(const double *q, const double *qd, double v[3])
+{
+    double A[4];
+    fmb_rot(q[2], A);
+    const double px = qd[0] - qd[2] * q[1], py = qd[1] + qd[2] * q[0];
+    v[0] = A[0] * px + A[2] * py;
+    v[1] = A[1] * px + A[3] * py;
+    v[2] = qd[2];
+}
+
+/* Initial velocities (docs/theory.md, "Consistent start"). The elastic coordinates keep
+ * their given velocities (zero: each beam moves rigidly with its carrier frame). The
+ * carrier velocities x (3 per body) are the closest to the case's x0, in the bodies'
+ * rigid-coordinate mass metric W (a body whose velocity the case states weighs 1e6 times
+ * more than one it leaves out), that satisfy the velocity constraints:
+ *   min 1/2 (x - x0)^T W (x - x0)   s.t.   Phi_r x = b = -Phi_t - Phi_e qd_e,
+ *   x = x0 + W^-1 Phi_r^T y,   (Phi_r W^-1 Phi_r^T) y = b - Phi_r x0
+ * (dense, least squares by LAPACK dgelsd, so consistent redundant rows pass). When the
+ * constraints cannot be met by carrier velocities alone (a driver that moves an elastic
+ * point), the mass-weighted projection of all velocities is used instead, as before. */
+static int project_velocities(fmb_sim_t *s, int *rigid_only)
+{
+    const fmb_model_t *md = s->model;
+    const int n = s->n, m = s->m, nb = md->nbodies - 1, nr = 3 * nb;
+    *rigid_only = 0;
+    double *J = malloc(((size_t)m * n + (size_t)m * nr + 2 * (size_t)nr * 3 + 4 * (size_t)n +
+                        (size_t)m * m + 3 * (size_t)m + 1) *
+                       sizeof *J);
+    if (!J) return fmb_sim_error(s, FMB_ERR_NOMEM, "out of memory");
+    double *Ar = J + (size_t)m * n, *Wi = Ar + (size_t)m * nr, *x0 = Wi + (size_t)nr * 3,
+           *e = x0 + nr, *Me = e + n, *b = Me + n, *S = b + n, *sv = S + (size_t)m * m;
+    int rc = 0;
+    /* targets at the assembled configuration: the case's inertial velocities */
+    for (int k = 0; k < nb; k++) {
+        const fmb_body_t *bd = &md->bodies[k + 1];
+        const double *q = s->q + bd->offset, *V = bd->vel0;
+        double A[4];
+        fmb_rot(q[2], A);
+        x0[3 * k + 0] = A[0] * V[0] + A[1] * V[1] + V[2] * q[1];
+        x0[3 * k + 1] = A[2] * V[0] + A[3] * V[1] - V[2] * q[0];
+        x0[3 * k + 2] = V[2];
+    }
+    /* W^-1 per body: inverse of the 3 x 3 rigid block of M (columns by M e_j) */
+    for (int k = 0; k < nb && !rc; k++) {
+        const fmb_body_t *bd = &md->bodies[k + 1];
+        double B[9];
+        for (int c = 0; c < 3; c++) {
+            memset(e, 0, (size_t)n * sizeof *e);
+            e[bd->offset + c] = 1.0;
+            fmb_sim_eval_forces(s, s->q, s->qd, e, s->lam, s->t, Me, NULL);
+            for (int r = 0; r < 3; r++)
+                B[r + 3 * c] = Me[bd->offset + r] * (bd->vel_given ? 1e6 : 1.0);
+        }
+        const double det = B[0] * (B[4] * B[8] - B[7] * B[5]) - B[3] * (B[1] * B[8] - B[7] * B[2]) +
+                           B[6] * (B[1] * B[5] - B[4] * B[2]);
+        if (!(fabs(det) > 0)) {
+            rc = fmb_sim_error(s, FMB_ERR_MODEL, "body '%s' has a singular rigid mass block",
+                               bd->name);
+            break;
+        }
+        double *Wk = Wi + 9 * (size_t)k; /* adjugate / det */
+        Wk[0] = (B[4] * B[8] - B[7] * B[5]) / det, Wk[3] = -(B[3] * B[8] - B[6] * B[5]) / det;
+        Wk[6] = (B[3] * B[7] - B[6] * B[4]) / det, Wk[1] = -(B[1] * B[8] - B[7] * B[2]) / det;
+        Wk[4] = (B[0] * B[8] - B[6] * B[2]) / det, Wk[7] = -(B[0] * B[7] - B[6] * B[1]) / det;
+        Wk[2] = (B[1] * B[5] - B[4] * B[2]) / det, Wk[5] = -(B[0] * B[5] - B[3] * B[2]) / det;
+        Wk[8] = (B[0] * B[4] - B[3] * B[1]) / det;
+    }
+    if (rc || m == 0) goto done;
+    fmb_sim_dense_jacobian(s, s->q, s->t, J);
+    /* b = -Phi_t - Phi_e qd_e (elastic velocities as given), Ar = Phi_r */
+    for (int r = 0; r < m; r++)
+        b[r] = 0.0;
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        if (!j->klass->time) continue;
+        j->klass->time(j, s->t, s->sphi, s->sphi2);
+        for (int r = 0; r < j->klass->nrows; r++)
+            b[j->row + r] = -s->sphi[r];
+    }
+    for (int k = 0; k < nb; k++) {
+        const fmb_body_t *bd = &md->bodies[k + 1];
+        for (int c = 0; c < bd->ndof; c++) {
+            const double *Jc = J + (size_t)m * (bd->offset + c);
+            if (c < 3)
+                memcpy(Ar + (size_t)m * (3 * k + c), Jc, (size_t)m * sizeof *Jc);
+            else
+                for (int r = 0; r < m; r++)
+                    b[r] -= Jc[r] * s->qd[bd->offset + c];
+        }
+    }
+    /* S = Ar W^-1 Ar^T, rhs = b - Ar x0 */
+    double *T = J; /* reuse: T = W^-1 Ar^T (nr x m) */
+    for (int r = 0; r < m; r++)
+        for (int k = 0; k < nb; k++)
+            for (int a = 0; a < 3; a++) {
+                double acc = 0.0;
+                for (int c = 0; c < 3; c++)
+                    acc += Wi[9 * (size_t)k + a + 3 * c] * Ar[r + (size_t)m * (3 * k + c)];
+                T[(3 * k + a) + (size_t)nr * r] = acc;
+            }
+    for (int r = 0; r < m; r++) {
+        double acc = b[r];
+        for (int c = 0; c < nr; c++)
+            acc -= Ar[r + (size_t)m * c] * x0[c];
+        e[r] = acc; /* rhs */
+        for (int r2 = 0; r2 < m; r2++) {
+            double sum = 0.0;
+            for (int c = 0; c < nr; c++)
+                sum += Ar[r2 + (size_t)m * c] * T[c + (size_t)nr * r];
+            S[r2 + (size_t)m * r] = sum;
+        }
+    }
+    /* S y = rhs by least squares (dgelsd overwrites S: solve on copies), x = x0 + T y,
+     * then iterative refinement on the constraint residual b - Ar x (the weights span six
+     * orders of magnitude, so one solve can leave 1e-9 of it) */
+    {
+        int one = 1, rank = 0, info = 0, lwork = -1, liw = 1, iwq = 0;
+        const double rcond = 1e-14;
+        double wq;
+        double *Sc = malloc(((size_t)m * m + m + 1) * sizeof *Sc),
+               *y = Sc ? Sc + (size_t)m * m : NULL;
+        dgelsd_(&m, &m, &one, S, &m, e, &m, sv, &rcond, &rank, &wq, &lwork, &iwq, &info);
+        lwork = (int)wq, liw = iwq > 1 ? iwq : 1;
+        double *work = malloc(((size_t)lwork + 1) * sizeof *work);
+        int *iwork = malloc((size_t)liw * sizeof *iwork);
+        if (!work || !iwork || !Sc) {
+            free(work), free(iwork), free(Sc);
+            rc = fmb_sim_error(s, FMB_ERR_NOMEM, "out of memory");
+            goto done;
+        }
+        memcpy(Me, x0, (size_t)nr * sizeof *x0); /* x */
+        double res = INFINITY, scale = 0.0, vmax = 0.0;
+        for (int r = 0; r < m; r++)
+            scale = fmax(scale, fabs(b[r]));
+        for (int it = 0; it < 4 && !info; it++) {
+            /* residual of the constraints at x: y = b - Ar x */
+            res = 0.0;
+            for (int r = 0; r < m; r++) {
+                double acc = b[r];
+                for (int c = 0; c < nr; c++)
+                    acc -= Ar[r + (size_t)m * c] * Me[c];
+                y[r] = acc;
+                res = fmax(res, fabs(acc));
+            }
+            vmax = 0.0;
+            for (int c = 0; c < nr; c++)
+                vmax = fmax(vmax, fabs(Me[c]));
+            if (res <= 1e-16 * (1.0 + scale + vmax)) break;
+            memcpy(Sc, S, (size_t)m * m * sizeof *S);
+            dgelsd_(&m, &m, &one, Sc, &m, y, &m, sv, &rcond, &rank, work, &lwork, iwork, &info);
+            for (int c = 0; c < nr; c++) {
+                double acc = 0.0;
+                for (int r = 0; r < m; r++)
+                    acc += T[c + (size_t)nr * r] * y[r];
+                Me[c] += acc;
+            }
+        }
+        free(work), free(iwork), free(Sc);
+        /* accept only if the carrier velocities satisfy the constraints */
+        if (!info && res <= 1e-12 * (1.0 + scale + vmax)) {
+            for (int k = 0; k < nb; k++)
+                memcpy(s->qd + md->bodies[k + 1].offset, Me + 3 * k, 3 * sizeof *Me);
+            *rigid_only = 1;
+        }
+    }
+done:
+    free(J);
+    return rc;
 }
 
 /* Newton on Phi(q, t) = 0 with the mass-weighted minimum-norm correction. With c22 < 0
@@ -208,7 +384,11 @@ int fmb_sim_initialize(fmb_sim_t *s)
 
     double *rhs = s->work, *x = s->work + N;
     const fmb_coeffs_t c = {1, 0, 0, 0, 1, 0};
-    /* Velocities: [M Phi_q^T; Phi_q 0] [qd; mu] = [M qd0; -Phi_t] */
+    /* Velocities: elastic ones as given, carrier ones projected (project_velocities); when
+     * that cannot satisfy the constraints, [M Phi_q^T; Phi_q 0] [qd; mu] = [M qd0; -Phi_t]
+     * for all of them. */
+    int rigid_only = 0;
+    if ((rc = project_velocities(s, &rigid_only))) return rc;
     fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
     fmb_sim_eval_forces(s, s->q, s->qd, s->qd, s->lam, s->t, rhs, NULL); /* M qd0 */
     memset(rhs + n, 0, (size_t)m * sizeof *rhs);
@@ -222,7 +402,17 @@ int fmb_sim_initialize(fmb_sim_t *s)
     }
     if ((rc = fmb_sim_solve_kkt(s, rhs, x, s->q, s->t, "while projecting the initial velocities")))
         return rc;
-    memcpy(s->qd, x, (size_t)n * sizeof *x);
+    if (!rigid_only) memcpy(s->qd, x, (size_t)n * sizeof *x);
+    /* what the projection changed of the case's velocities, per body */
+    if (!s->vel_change && !(s->vel_change = calloc(3 * (size_t)md->nbodies, sizeof(double))))
+        return fmb_sim_error(s, FMB_ERR_NOMEM, "out of memory");
+    for (int b = 1; b < md->nbodies; b++) {
+        const fmb_body_t *bd = &md->bodies[b];
+        double v[3];
+        inertial_velocity(s->q + bd->offset, s->qd + bd->offset, v);
+        for (int k = 0; k < 3; k++)
+            s->vel_change[3 * b + k] = v[k] - bd->vel0[k];
+    }
 
     /* Accelerations and multipliers from the same matrix. */
     if ((rc = accel_solve(s, 0, s->qdd, s->lam))) return rc;
