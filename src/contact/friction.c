@@ -88,21 +88,30 @@ void fmb_contact_normal_map(const fmb_contact_t *c, const fmb_joint_t *j, const 
     }
 }
 
-/* Body-frame points of corner k's face point on the slider (us) and on the guide (ug). */
+/* Material (undeformed body-frame) points of corner k's face point: on the slider (us), at
+ * the slider point offset by -+b along the inertial normal of the sliding direction; on the
+ * guide (ug), the guide's material point under the slider point (the joint's reaction
+ * point: (s_x, 0) on a beam) offset by -+b across the guide's undeformed axis, so that the
+ * guide's point Jacobian adds the deformation once (a deformed position used as a material
+ * point would count the deflection twice: a net moment -v(s) per newton of corner force
+ * under a rigid rotation of the whole system). For a rigid guide both give the same point. */
 static void face_points(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_bodyview_t v[2],
                         const double e[2], int k, double us[2], double ug[2])
 {
     const double n[2] = {-e[1], e[0]}, off = k < 2 ? -c->d.b : c->d.b;
-    double r[2];
+    double r[2], A[4];
     fmb_point_pos(&v[0], j->point[0], r);
     const double rc[2] = {r[0] + off * n[0], r[1] + off * n[1]};
-    for (int b = 0; b < 2; b++) {
-        double A[4], *u = b ? ug : us;
-        fmb_rot(fmb_body_angle(&v[b]), A);
-        const double rb[2] = {v[b].ndof ? v[b].q[0] : 0.0, v[b].ndof ? v[b].q[1] : 0.0};
-        u[0] = A[0] * rc[0] + A[1] * rc[1] - rb[0];
-        u[1] = A[2] * rc[0] + A[3] * rc[1] - rb[1];
-    }
+    fmb_rot(fmb_body_angle(&v[0]), A);
+    const double rb[2] = {v[0].ndof ? v[0].q[0] : 0.0, v[0].ndof ? v[0].q[1] : 0.0};
+    us[0] = A[0] * rc[0] + A[1] * rc[1] - rb[0];
+    us[1] = A[2] * rc[0] + A[3] * rc[1] - rb[1];
+    /* guide: material point under the slider, offset across the undeformed axis */
+    j->klass->reaction_point(j, v, 1, ug);
+    const double ax = j->axis[0], ay = j->axis[1], an = hypot(ax, ay);
+    const double nb[2] = {an > 0 ? -ay / an : 0.0, an > 0 ? ax / an : 1.0};
+    ug[0] += off * nb[0];
+    ug[1] += off * nb[1];
 }
 
 /* G_k^T w for both bodies: slider part J0(us)^T w, guide part -J1(ug)^T w. */
