@@ -511,7 +511,8 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
     hid_t root = w->file;
     if (attr_string(root, "creator", "flexmb") < 0 ||
         attr_string(root, "version", fmb_version()) < 0 || attr_string(root, "units", "SI") < 0 ||
-        (case_text && attr_string(root, "case", case_text) < 0))
+        (case_text && attr_string(root, "case", case_text) < 0) ||
+        attr_double(root, "gravity_x", m->g[0]) < 0 || attr_double(root, "gravity_y", m->g[1]) < 0)
         return werr(w, FMB_ERR_HDF5, "%s: cannot write file attributes", w->h5path);
 
     hsize_t t1[1];
@@ -598,8 +599,12 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
             }
             free(names);
         }
+        const fmb_body_t *bd = &m->bodies[b];
         if (st >= 0 && (attr_int(g, "index", b) < 0 || attr_int(g, "offset", wb->offset) < 0 ||
-                        attr_int(g, "ndof", wb->ndof) < 0))
+                        attr_int(g, "ndof", wb->ndof) < 0 || attr_double(g, "mass", bd->mass) < 0 ||
+                        attr_double(g, "inertia", bd->inertia_c) < 0 ||
+                        attr_double(g, "com_x", bd->com[0]) < 0 ||
+                        attr_double(g, "com_y", bd->com[1]) < 0))
             st = werr(w, FMB_ERR_HDF5, "%s: cannot write /bodies/%s attributes", w->h5path, name);
         H5Gclose(g);
     }
