@@ -111,3 +111,9 @@ add_test(NAME case_error_set_integrator
 add_test(NAME case_choices
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_case_choices.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+# check lists every force with its class's type name and, for two-body forces, both bodies
+add_test(NAME case_check_force_listing
+  COMMAND flexmb_cli check ${FMB_SRC}/cases/slider_pendulum.yaml)
+set_tests_properties(case_check_force_listing PROPERTIES
+  PASS_REGULAR_EXPRESSION "pin_damper +torsion +rod +slider"
+  FAIL_REGULAR_EXPRESSION "[?]")

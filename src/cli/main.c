@@ -629,9 +629,9 @@ static int cmd_check(const cli_args_t *a)
         int fb[2];
         fmb_model_force_bodies(m, f, fb);
         const char *tn = fmb_model_force_type_name(m, f);
-        if (tn && strcmp(tn, "spring") == 0)
-            printf("  %-20s %-14s %-16s %s\n", fmb_model_force_name(m, f), tn, body_name(m, fb[0]),
-                   body_name(m, fb[1]));
+        if (fb[1] >= 0)
+            printf("  %-20s %-14s %-16s %s\n", fmb_model_force_name(m, f), tn ? tn : "?",
+                   body_name(m, fb[0]), body_name(m, fb[1]));
         else
             printf("  %-20s %-14s %s\n", fmb_model_force_name(m, f), tn ? tn : "?",
                    body_name(m, fb[0]));

@@ -44,6 +44,7 @@ static int on_body_check(const fmb_force_t *f, char *msg, size_t len)
 
 const fmb_force_class_t fmb_point_force_class = {
     .name = "point",
+    .nbodies = 1,
     .eval = point_force_eval,
     .potential = NULL,
     .power = point_force_power,
@@ -64,6 +65,7 @@ static double torque_power(const fmb_force_t *f, const fmb_bodyview_t v[2], doub
 
 const fmb_force_class_t fmb_torque_class = {
     .name = "torque",
+    .nbodies = 1,
     .eval = torque_eval,
     .potential = NULL,
     .power = torque_power,

@@ -118,6 +118,7 @@ static int spring_check(const fmb_force_t *f, char *msg, size_t len)
 
 const fmb_force_class_t fmb_spring_class = {
     .name = "spring",
+    .nbodies = 2,
     .eval = spring_eval,
     .potential = spring_potential,
     .power = spring_power,

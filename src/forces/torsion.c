@@ -72,6 +72,7 @@ static int torsion_check(const fmb_force_t *f, char *msg, size_t len)
 
 const fmb_force_class_t fmb_torsion_class = {
     .name = "torsion",
+    .nbodies = 2,
     .eval = torsion_eval,
     .potential = torsion_potential,
     .power = torsion_power,

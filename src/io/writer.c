@@ -1007,10 +1007,8 @@ const char *fmb_model_force_name(const fmb_model_t *model, int force)
 
 const char *fmb_model_force_type_name(const fmb_model_t *model, int force)
 {
-    static const char *const names[FMB_FORCE_TYPE_COUNT] = {"point", "torque", "spring"};
     if (force < 0 || force >= model->nforces) return NULL;
-    int t = (int)model->forces[force].type;
-    return t >= 0 && t < FMB_FORCE_TYPE_COUNT ? names[t] : "unknown";
+    return model->forces[force].klass->name; /* the class table names its type */
 }
 
 void fmb_model_force_bodies(const fmb_model_t *model, int force, int body[2])
@@ -1018,6 +1016,6 @@ void fmb_model_force_bodies(const fmb_model_t *model, int force, int body[2])
     body[0] = body[1] = -1;
     if (force >= 0 && force < model->nforces) {
         body[0] = model->forces[force].body[0];
-        body[1] = model->forces[force].body[1];
+        if (model->forces[force].klass->nbodies == 2) body[1] = model->forces[force].body[1];
     }
 }

@@ -15,6 +15,7 @@ double fmb_model_body_mass(const fmb_model_t *model, int body);
 double fmb_model_body_inertia(const fmb_model_t *model, int body);
 const char *fmb_model_force_name(const fmb_model_t *model, int force);
 const char *fmb_model_force_type_name(const fmb_model_t *model, int force);
+/* The force's bodies; body[1] = -1 for a force that acts on one body. */
 void fmb_model_force_bodies(const fmb_model_t *model, int force, int body[2]);
 
 /* ---- XDMF sidecar (xdmf.c) ---------------------------------------------------

@@ -152,6 +152,7 @@ typedef struct fmb_force fmb_force_t;
 
 typedef struct fmb_force_class {
     const char *name;
+    int nbodies; /* 1: acts on body[0] only (body[1] unused); 2: between two bodies */
     /* Generalized forces Q0 (ndof0), Q1 (ndof1) added; when K/C are non-NULL add
      * dQ/dq and dQ/dqd as (ndof0+ndof1)^2 block matrices, column-major. */
     void (*eval)(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double *Q0, double *Q1,
