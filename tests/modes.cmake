@@ -9,3 +9,5 @@ endforeach()
 add_test(NAME mech_modes_file
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_mode_file.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+# Range-checked joint accessors (invalid index: NaN, 0 outputs, NULL names).
+add_test(NAME api_joint_accessors_range COMMAND test_mech_modes ${CMAKE_CURRENT_SOURCE_DIR}/modes accessors)

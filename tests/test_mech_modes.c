@@ -184,6 +184,32 @@ static void rayleigh(const char *dir, const char *file)
     fmb_case_destroy(&c);
 }
 
+/* Range-checked joint accessors: an invalid index gives NaN / 0 / NULL, never a read past
+ * the joint array (run under the sanitizer build as well). */
+static void accessors(const char *dir)
+{
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/spring_pendulum.yaml", dir);
+    fmb_case_t *c = fmb_case_load(path, NULL, 0, err, sizeof err);
+    fmb_model_t *m = c ? fmb_case_model(c) : NULL;
+    fmb_sim_t *s = m ? fmb_sim_create(m, fmb_case_options(c)) : NULL;
+    CHECK(s && fmb_sim_initialize(s) == 0, "initialize");
+    if (s) {
+        const int bad[] = {-1, fmb_model_num_joints(m), 1000000};
+        for (int k = 0; k < 3; k++) {
+            double out[6], vals[4] = {0};
+            fmb_sim_joint_reaction(s, bad[k], out);
+            CHECK(isnan(out[0]) && isnan(out[5]), "reaction of joint %d is NaN", bad[k]);
+            CHECK(isnan(fmb_sim_joint_violation(s, bad[k])), "violation of joint %d", bad[k]);
+            CHECK(fmb_model_joint_num_outputs(m, bad[k]) == 0, "outputs of joint %d", bad[k]);
+            CHECK(fmb_model_joint_output_name(m, bad[k], 0) == NULL, "output name %d", bad[k]);
+            fmb_sim_joint_outputs(s, bad[k], vals); /* must not touch memory */
+        }
+    }
+    fmb_sim_destroy(&s);
+    fmb_case_destroy(&c);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -196,6 +222,8 @@ int main(int argc, char **argv)
         beam_mass(argv[1], 0.3);
     else if (strcmp(argv[2], "beam_nomass") == 0)
         beam_mass(argv[1], 1e-9);
+    else if (strcmp(argv[2], "accessors") == 0)
+        accessors(argv[1]);
     else if (strcmp(argv[2], "rayleigh_ratio") == 0)
         rayleigh(argv[1], "beam_damped.yaml");
     else if (strcmp(argv[2], "rayleigh_two_point") == 0)

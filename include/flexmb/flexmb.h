@@ -338,7 +338,8 @@ void fmb_sim_body_pose(const fmb_sim_t *sim, int body, double pose[3]);
 /* Inertial position of a body-frame point. */
 void fmb_sim_body_point(const fmb_sim_t *sim, int body, const double u[2], double r[2]);
 /* Reaction of a joint: Fx, Fy, Mz on body[0], then on body[1]; inertial axes, at the
- * joint point of each body. */
+ * joint point of each body. Joint indices are range-checked: an invalid one gives NaN
+ * (reaction, violation), 0 outputs and NULL names. */
 void fmb_sim_joint_reaction(const fmb_sim_t *sim, int joint, double out[6]);
 /* The same reaction in other axes: FMB_AXES_JOINT, both in the joint frame (the axes of the
  * joint's first body, inertial when that is the ground); FMB_AXES_BODY, each on its own

@@ -71,8 +71,19 @@ void fmb_sim_body_point(const fmb_sim_t *s, int body, const double u[2], double 
  * Qc = -J_b^T lambda_j. A force F and moment M at joint point P give
  * Q = [A^T F; (Itil p)^T A^T F + M], p = A^T r_P (carrier position of P), so F = A Qc_r and
  * M = Qc_t - (Itil p) . Qc_r. The ground is viewed as a body at q = 0. */
+/* A valid joint index of the simulation's model? */
+static int joint_ok(const fmb_sim_t *s, int joint)
+{
+    return s && joint >= 0 && joint < s->model->njoints;
+}
+
 void fmb_sim_joint_reaction(const fmb_sim_t *s, int joint, double out[6])
 {
+    if (!joint_ok(s, joint)) {
+        for (int k = 0; k < 6; k++)
+            out[k] = NAN;
+        return;
+    }
     const double *lam = s->lam;
     const fmb_model_t *md = s->model;
     const fmb_joint_t *j = &md->joints[joint];
@@ -105,7 +116,7 @@ void fmb_sim_joint_reaction(const fmb_sim_t *s, int joint, double out[6])
 void fmb_sim_joint_reaction_axes(const fmb_sim_t *s, int joint, fmb_axes axes, double out[6])
 {
     fmb_sim_joint_reaction(s, joint, out);
-    if (axes == FMB_AXES_INERTIAL) return;
+    if (axes == FMB_AXES_INERTIAL || !joint_ok(s, joint)) return;
     const fmb_joint_t *j = &s->model->joints[joint];
     for (int b = 0; b < 2; b++) {
         const int body = j->body[axes == FMB_AXES_JOINT ? 0 : b];
@@ -159,21 +170,24 @@ void fmb_sim_beam_state(const fmb_sim_t *s, int body, double *x, double *y, doub
 
 int fmb_model_joint_num_outputs(const fmb_model_t *m, int joint)
 {
-    return m->joints[joint].klass->noutputs;
+    return m && joint >= 0 && joint < m->njoints ? m->joints[joint].klass->noutputs : 0;
 }
 
 const char *fmb_model_joint_output_group(const fmb_model_t *m, int joint)
 {
-    return m->joints[joint].klass->output_group;
+    return m && joint >= 0 && joint < m->njoints ? m->joints[joint].klass->output_group : NULL;
 }
 
 const char *fmb_model_joint_output_name(const fmb_model_t *m, int joint, int k)
 {
-    return m->joints[joint].klass->output_names[k];
+    return k >= 0 && k < fmb_model_joint_num_outputs(m, joint)
+               ? m->joints[joint].klass->output_names[k]
+               : NULL;
 }
 
 void fmb_sim_joint_outputs(const fmb_sim_t *s, int joint, double *values)
 {
+    if (!joint_ok(s, joint)) return;
     const fmb_joint_t *j = &s->model->joints[joint];
     if (!j->klass->outputs) return;
     fmb_bodyview_t v[2];
@@ -183,6 +197,7 @@ void fmb_sim_joint_outputs(const fmb_sim_t *s, int joint, double *values)
 
 double fmb_sim_joint_violation(const fmb_sim_t *s, int joint)
 {
+    if (!joint_ok(s, joint)) return NAN;
     const fmb_joint_t *j = &s->model->joints[joint];
     fmb_bodyview_t v[2];
     fmb_sim_joint_views(s, j, s->q, NULL, v);
