@@ -163,7 +163,7 @@ static void make_local(const gpoint_t *g, const double *q, const double *qd, loc
     const fmb_shape_t *N = &g->N;
     lc->n = 3 + N->n;
     lc->p[0] = q[0] + g->u[0], lc->p[1] = q[1] + g->u[1];
-    if (qd) lc->pd[0] = qd[0], lc->pd[1] = qd[1];
+    lc->pd[0] = qd ? qd[0] : 0.0, lc->pd[1] = qd ? qd[1] : 0.0;
     for (int k = 0; k < N->n; k++) {
         lc->p[0] += N->Nx[k] * q[N->col[k]];
         lc->p[1] += N->Ny[k] * q[N->col[k]];

@@ -240,7 +240,7 @@ int case_load_joint(loader_t *L, const yaml_node_t *m)
     fmb_case_t *c = L->c;
     const char *name;
     char ctx[160];
-    const item_type_t *t;
+    const item_type_t *t = NULL;
     int rc = item_head(L, m, "joint", any, types, (int)(sizeof types / sizeof types[0]),
                        c->njoints ? &c->joints[0].name : NULL, sizeof c->joints[0], c->njoints,
                        &name, ctx, sizeof ctx, &t);
@@ -362,7 +362,7 @@ int case_load_force(loader_t *L, const yaml_node_t *m)
     fmb_case_t *c = L->c;
     const char *name;
     char ctx[160];
-    const item_type_t *t;
+    const item_type_t *t = NULL;
     int rc = item_head(L, m, "force", any, types, (int)(sizeof types / sizeof types[0]),
                        c->nforces ? &c->forces[0].name : NULL, sizeof c->forces[0], c->nforces,
                        &name, ctx, sizeof ctx, &t);
