@@ -117,3 +117,6 @@ add_test(NAME case_check_force_listing
 set_tests_properties(case_check_force_listing PROPERTIES
   PASS_REGULAR_EXPRESSION "pin_damper +torsion +rod +slider"
   FAIL_REGULAR_EXPRESSION "[?]")
+# Names become HDF5 group names: '/' is refused where the name is given (fuzz finding:
+# 'a/b' and 'a_b' collided in the results file).
+fmb_case_error(name_slash 7 "body name 'a/b' contains '/'")

@@ -36,6 +36,16 @@ static int copy_name(fmb_model_t *m, char dst[FMB_NAME_MAX], const char *src, co
     if (strlen(src) >= FMB_NAME_MAX)
         return fmb_model_error(m, FMB_ERR_ARG, "%s name '%s' longer than %d characters", what, src,
                                FMB_NAME_MAX - 1);
+    /* names become HDF5 group and dataset names: no '/', no control characters, not . or .. */
+    for (const char *p = src; *p; p++)
+        if (*p == '/' || (unsigned char)*p < 0x20 || *p == 0x7f)
+            return fmb_model_error(m, FMB_ERR_ARG,
+                                   "%s name '%s' contains '%s': names are HDF5 group names in the "
+                                   "results (use letters, digits, '_', '-', '.')",
+                                   what, *p == '/' ? src : "?",
+                                   *p == '/' ? "/" : "a control character");
+    if (!strcmp(src, ".") || !strcmp(src, ".."))
+        return fmb_model_error(m, FMB_ERR_ARG, "%s name '%s' is not allowed", what, src);
     strcpy(dst, src);
     return 0;
 }
