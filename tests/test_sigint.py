@@ -3,10 +3,11 @@
 usage: /usr/bin/python3 tests/test_sigint.py FLEXMB CASE.yaml
 
 Makes a long version of CASE (solver h = 1e-5, t_end = 1000: hours of work), starts
-`flexmb run`, sends SIGINT after about a second (then the same with SIGTERM), and checks
-the exit status (130, 143), that the HDF5 file opens, that every dataset has the same
+`flexmb run`, sends SIGINT after about a second (then the same with SIGTERM and SIGHUP), and checks
+the exit status (130, 143, 129), that the HDF5 file opens, that every dataset has the same
 number of records as /time, which is > 0, that the times are k * h, and that the XDMF
-sidecar describes exactly those records. Finally SIGKILL (no clean close): the file
+sidecar describes exactly those records. With output_every = 997 the records are every
+997 steps and the last one is the last completed step. Finally SIGKILL (no clean close): the file
 written so far must still open with whole records flushed within about a second.
 """
 import os
@@ -31,14 +32,15 @@ def check(cond, msg):
     return cond
 
 
-def long_case(case, tmp):
+def long_case(case, tmp, every=1):
     text = open(case, encoding="utf-8").read()
-    solver = "solver: {integrator: hht, alpha: -0.05, h: %g, t_end: 1000}" % H
+    solver = ("solver: {integrator: hht, alpha: -0.05, h: %g, t_end: 1000, output_every: %d}"
+              % (H, every))
     text, n = re.subn(r"(?m)^solver:.*$", solver, text)
     if n == 0:
         text += "\n" + solver + "\n"
     text = re.sub(r"(?m)^output:.*$", "", text)
-    path = os.path.join(tmp, "long.yaml")
+    path = os.path.join(tmp, "long_%d.yaml" % every)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
     return path
@@ -75,8 +77,17 @@ def check_file(h5, sig, clean):
                      if isinstance(o, h5py.Dataset) and not n.endswith("point_names") else None)
         bad = {n: k for n, k in lengths.items() if k != nt}
         check(not bad, "%s: every dataset has %d records: %s" % (label, nt, bad))
+        every = int(f["solver"].attrs["output_every"])
         k = np.arange(nt)
-        check(np.allclose(t, k * H, rtol=1e-9, atol=1e-12), "%s: time = k h" % label)
+        if every == 1:
+            check(np.allclose(t, k * H, rtol=1e-9, atol=1e-12), "%s: time = k h" % label)
+        elif clean and nt >= 2:
+            # records every `every` steps, then the last completed step between records
+            check(np.allclose(t[:-1], k[:-1] * every * H, rtol=1e-9, atol=1e-12),
+                  "%s: records at k * output_every * h" % label)
+            last = t[-1] / H
+            check(abs(last - round(last)) < 1e-6 and 0 < t[-1] - t[-2] <= every * H * (1 + 1e-9),
+                  "%s: last record = the last completed step (t = %.6g)" % (label, t[-1]))
         check(t[-1] < 1000, "%s: stopped before t_end" % label)
         if nt:
             q = f["bodies"][next(iter(f["bodies"]))]["q"][-1]
@@ -88,7 +99,7 @@ def check_file(h5, sig, clean):
 
 
 def run_and_signal(flexmb, case, tmp, sig, expect):
-    h5 = os.path.join(tmp, "int_%d.h5" % sig)
+    h5 = os.path.join(tmp, "int_%d_%s.h5" % (sig, os.path.basename(case)[:-5]))
     proc = subprocess.Popen([flexmb, "run", case, "-o", h5], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     started = wait_for_records(h5, proc, 1.0)
@@ -119,6 +130,9 @@ def main(argv):
         long = long_case(case, tmp)
         run_and_signal(flexmb, long, tmp, signal.SIGINT, 130)
         run_and_signal(flexmb, long, tmp, signal.SIGTERM, 143)
+        run_and_signal(flexmb, long, tmp, signal.SIGHUP, 129)
+        # between records: the last completed step is written too
+        run_and_signal(flexmb, long_case(case, tmp, 997), tmp, signal.SIGINT, 130)
         run_and_signal(flexmb, long, tmp, signal.SIGKILL, None)
     print("%d failure(s)" % len(FAILURES))
     return 1 if FAILURES else 0

@@ -82,8 +82,8 @@ static const char help_text[] =
     "  -h, --help            this help\n"
     "  -V, --version         print the version\n"
     "\n"
-    "Ctrl-C (SIGINT) or SIGTERM stops a run after the current step; the results file\n"
-    "is closed properly and holds every completed step.\n"
+    "Ctrl-C (SIGINT), SIGTERM or SIGHUP stops a run after the current step; the results\n"
+    "file is closed properly and holds every record so far plus the last completed step.\n"
     "\n"
     "exit status:\n"
     "  0    success\n"
@@ -95,7 +95,7 @@ static const char help_text[] =
     "  4    run failure: a step failed or the results file cannot be written\n"
     "       (compare: the CSV cannot be written)\n"
     "       (the file keeps the steps completed before the failure)\n"
-    "  130  interrupted by SIGINT (143 for SIGTERM)\n"
+    "  130  interrupted by SIGINT (143 for SIGTERM, 129 for SIGHUP)\n"
     "\n"
     "Output layout: docs/output.md.\n";
 
@@ -134,6 +134,7 @@ static void install_handlers(void)
     sa.sa_flags = SA_RESETHAND;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL); /* a closed terminal stops the run like SIGTERM */
 }
 
 /* ---------------------------------------------------------------- helpers */
@@ -338,6 +339,7 @@ typedef struct run_ctx {
     int writer_failed; /* status of a failed append */
     int progress;      /* draw the progress bar */
     double t0, t_end, start, last_draw;
+    double last_t; /* time of the last record written */
     int max_newton;
     int drawn;
     /* largest transverse deflection seen per beam body (index by body) */
@@ -413,6 +415,7 @@ static int observer(fmb_sim_t *sim, void *user)
 {
     run_ctx_t *r = user;
     int st = fmb_writer_append(r->writer, sim);
+    r->last_t = fmb_sim_time(sim);
     if (st < 0) {
         r->writer_failed = st;
         return st;
@@ -527,6 +530,9 @@ static int cmd_run(const cli_args_t *a)
     int st = fmb_sim_run(sim, observer, &r, &g_stop);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    /* stopped (signal or failure) between records: keep the last completed step too */
+    if (!r.writer_failed && fmb_sim_time(sim) > r.last_t) observer(sim, &r);
     double wall = wall_seconds() - r.start;
     if (r.progress && r.drawn) {
         draw_progress(&r, sim, 1);
