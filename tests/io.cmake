@@ -97,3 +97,8 @@ endforeach()
 add_test(NAME readme_commands
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_readme.py ${FMB_SRC})
 set_tests_properties(readme_commands PROPERTIES RUN_SERIAL TRUE TIMEOUT 1800)
+
+# Runs end exactly at t_end; an absurd step count is refused (fuzz findings).
+add_test(NAME run_end_time
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_end_time.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC})

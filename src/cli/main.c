@@ -570,6 +570,14 @@ static int cmd_run(const cli_args_t *a)
         char ws[32];
         format_duration(wall, ws, sizeof ws);
         printf("%s: %s\n", a->case_path, code == EXIT_OK ? "done" : "stopped");
+        if (o) {
+            const double full = floor(o->t_end / o->h * (1.0 + 1e-12));
+            const double rem = o->t_end - full * o->h;
+            if (rem > 1e-9 * o->h)
+                printf("  last step           shortened to %.6g s to end at t_end = %g s (h = %g s "
+                       "does not divide it)\n",
+                       rem, o->t_end, o->h);
+        }
         printf("  steps               %ld (t = %g s, %ld records)\n", s.steps, fmb_sim_time(sim),
                records);
         printf("  Newton iterations   %.2f per step (mean), %d max, %ld total\n",

@@ -36,6 +36,11 @@ static int check_options(fmb_sim_t *s)
         return fmb_sim_error(s, FMB_ERR_ARG, "unknown ordering %d", (int)o->ordering);
     if (!(o->rtol >= 0 && o->atol > 0 && o->phi_tol > 0))
         return fmb_sim_error(s, FMB_ERR_ARG, "tolerances must be positive");
+    if (o->t_end / o->h > 1e12)
+        return fmb_sim_error(s, FMB_ERR_ARG,
+                             "t_end / h = %.3g steps (t_end = %g s, h = %g s): more than 1e12 "
+                             "steps would take years; choose a larger h or a shorter t_end",
+                             o->t_end / o->h, o->t_end, o->h);
     return 0;
 }
 

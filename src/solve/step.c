@@ -238,13 +238,22 @@ int fmb_sim_run(fmb_sim_t *s, fmb_observer_fn observer, void *user, volatile con
     int rc;
     if (!s->initialized && (rc = fmb_sim_initialize(s))) return rc;
     if (observer && (rc = observer(s, user))) return rc;
-    const double h = s->opts.h;
-    const long nsteps = (long)floor(s->opts.t_end / h + 0.5);
+    /* Steps of h at t_k = k h (no drift from repeated additions), the last one shortened to
+     * end exactly at t_end (a remainder below 1e-9 h is absorbed by the previous step);
+     * h > t_end gives one step of t_end. */
+    const double h = s->opts.h, T = s->opts.t_end;
+    const double full = floor(T / h * (1.0 + 1e-12));
+    const long nfull = (long)full;
+    const double rem = T - full * h;
+    const long nsteps = nfull + (rem > 1e-9 * h ? 1 : 0);
     for (long k = 1; k <= nsteps; k++) {
         if (stop && *stop)
             return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->t);
-        if ((rc = fmb_sim_step(s))) return rc;
-        s->t = k * h; /* avoid drift of t from repeated additions */
+        const double t1 = k == nsteps ? T : k * h;
+        if (!s->initialized)
+            return fmb_sim_error(s, FMB_ERR_ARG, "fmb_sim_run: not initialized");
+        if ((rc = step_recursive(s, t1 - s->t, 0))) return rc;
+        s->t = t1;
         if (observer && (k % s->opts.output_every == 0 || k == nsteps) && (rc = observer(s, user)))
             return rc;
     }
