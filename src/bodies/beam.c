@@ -35,6 +35,7 @@
 #include <cholmod.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const double gauss_x[4] = {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563,
                                   0.8611363115940526};
@@ -406,7 +407,10 @@ int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
 {
     const int nn = bm->nnodes;
     bm->dof = malloc((size_t)3 * nn * sizeof *bm->dof);
-    if (!bm->dof) return FMB_ERR_NOMEM;
+    if (!bm->dof) {
+        snprintf(msg, len, "out of memory for %d nodes", nn);
+        return FMB_ERR_NOMEM;
+    }
     for (int k = 0; k < 3 * nn; k++)
         bm->dof[k] = 0;
     switch (bm->reference) {
@@ -425,10 +429,26 @@ int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
         if (bm->dof[k] == 0) bm->dof[k] = nd++;
     bm->ndof = nd;
     const int ne = nd - 3;
+    /* the beam's matrices are held dense (ne^2 doubles each, plus an nd^2 pattern): refuse
+     * before trying what the machine cannot hold */
+    const double need = 2.0 * ne * ne * sizeof(double) + (double)nd * nd;
+    const double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    if (phys > 0 && need > 0.5 * phys) {
+        snprintf(msg, len,
+                 "%d elements need %.3g GB for the beam's dense matrices, more than half of this "
+                 "machine's %.3g GB memory; use fewer elements (memory grows as the square of "
+                 "the element count)",
+                 nn - 1, need / 1e9, phys / 1e9);
+        return FMB_ERR_NOMEM;
+    }
     bm->K = calloc((size_t)ne * ne + 1, sizeof *bm->K);
     bm->Muu = calloc((size_t)ne * ne + 1, sizeof *bm->Muu);
     bm->mask = calloc((size_t)nd * nd, 1);
-    if (!bm->K || !bm->Muu || !bm->mask) return FMB_ERR_NOMEM;
+    if (!bm->K || !bm->Muu || !bm->mask) {
+        snprintf(msg, len, "out of memory: %d elements need %.3g GB for the beam's matrices",
+                 nn - 1, need / 1e9);
+        return FMB_ERR_NOMEM;
+    }
     for (int e = 0; e + 1 < nn; e++) {
         const double l = bm->x[e + 1] - bm->x[e];
         const double ea = bm->E * bm->A / l, ei = bm->E * bm->I / (l * l * l);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #if defined(__GNUC__)
 #define FMB_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -76,6 +77,13 @@ static int rd_fail(rd_t *r, long line, int code, const char *fmt, ...)
 }
 
 /* Next line into r->buf without its line end: 1, or 0 at end of file, or < 0. */
+/* Limit on a mesh file's size (docs/case-format.md): a bar mesh of a million elements is
+ * about 60 MB. */
+#define FMB_MESH_MAX_MB 256
+#define FMB_MESH_MAX_BYTES ((off_t)FMB_MESH_MAX_MB * 1024 * 1024)
+#define FMB_STR2(x) #x
+#define FMB_STR(x) FMB_STR2(x)
+
 static int rd_next(rd_t *r)
 {
     errno = 0;
@@ -345,8 +353,11 @@ static int read_elements22(rd_t *r)
         int n;
         const char *what = "an element 'tag type numTags tags... nodes...'";
         if ((rc = rd_expect(r, what)) || (rc = rd_ints(r, what, -3, v, NULL, &n))) return rc;
+        if (v[2] < 0 || v[2] > n - 3)
+            return rd_fail(r, r->line, FMB_ERR_PARSE, "element %ld: invalid tag count %ld", v[0],
+                           v[2]);
         int nt = (int)v[2];
-        if (v[2] < 0 || 3 + nt > n)
+        if (3 + nt > n)
             return rd_fail(r, r->line, FMB_ERR_PARSE, "element %ld: invalid tag count %ld", v[0],
                            v[2]);
         int nn = n - 3 - nt, want = type_nodes(v[1]);
@@ -402,10 +413,12 @@ static int read_elements41(rd_t *r)
 }
 
 /* Skip a section up to $End<name>. */
-static int skip_section(rd_t *r, const char *name)
+static int skip_section(rd_t *r, const char *section)
 {
     long start = r->line;
-    char end[128];
+    char name[64], end[128];
+    /* the name points into the line buffer, which the next reads reallocate: copy it */
+    snprintf(name, sizeof name, "%s", section);
     snprintf(end, sizeof end, "$End%s", name);
     for (;;) {
         int rc = rd_next(r);
@@ -435,9 +448,8 @@ static int read_all(rd_t *r)
             *--e = '\0';
         if (*s != '$')
             return rd_fail(r, r->line, FMB_ERR_PARSE,
-                           "expected a section header ($Name), "
-                           "found '%.40s'%s",
-                           s, have_format ? "" : " (not a Gmsh mesh?)");
+                           "expected a section header ($Name)%s",
+                           have_format ? "" : ": not a Gmsh mesh file");
         const char *name = s + 1;
         if (!strcmp(name, "MeshFormat")) {
             if (have_format)
@@ -531,6 +543,7 @@ static int check_and_build(rd_t *r, double **xout, int *nout)
         return rd_fail(r, r->elements_line, FMB_ERR_PARSE,
                        "no line elements (type 1): the bar needs at least one");
     /* node tags: sort by tag (stable information: the line) and look for repeats */
+    if (r->nn == 0) return rd_fail(r, r->elements_line, FMB_ERR_PARSE, "the mesh has no nodes");
     qsort(r->nodes, (size_t)r->nn, sizeof *r->nodes, cmp_tag);
     for (int k = 1; k < r->nn; k++)
         if (r->nodes[k].tag == r->nodes[k - 1].tag) {
@@ -705,6 +718,17 @@ int fmb_mesh_read_line(const char *path, double **x, int *n, char *err, size_t e
     r.f = fopen(path, "r");
     if (!r.f) {
         if (err && errlen) snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return FMB_ERR_IO;
+    }
+    /* a mesh is a regular file of bounded size (not /dev/zero, a FIFO or a directory) */
+    struct stat st;
+    if (fstat(fileno(r.f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > FMB_MESH_MAX_BYTES) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s: %s", path,
+                     !S_ISREG(st.st_mode) ? "not a regular file"
+                                          : "larger than the mesh size limit (" FMB_STR(
+                                                FMB_MESH_MAX_MB) " MB)");
+        fclose(r.f);
         return FMB_ERR_IO;
     }
     int rc = read_all(&r);

@@ -377,6 +377,9 @@ int fmb_sim_initialize(fmb_sim_t *s)
 {
     int rc = check_options(s);
     if (rc) return rc;
+    if (s->n == 0)
+        return fmb_sim_error(s, FMB_ERR_MODEL,
+                             "the model has no moving body (no coordinates): nothing to simulate");
     const int n = s->n, m = s->m, N = n + m;
     const fmb_model_t *md = s->model;
     s->t = 0.0;

@@ -1,0 +1,24 @@
+# Regressions of the fuzzing and fault-injection findings (../shared/fuzz-findings; inputs
+# copied to tests/fuzz_cases): each gives a clear message and a clean exit, no crash, no
+# sanitizer report, no file contents echoed.
+set(FMB_FUZZ_CASES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_cases)
+function(fmb_fuzz_case name want phrase)
+  add_test(NAME fuzz_${name}
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_expect.sh $<TARGET_FILE:flexmb_cli> ${want}
+            "${phrase}" ${ARGN})
+  set_tests_properties(fuzz_${name} PROPERTIES WORKING_DIRECTORY ${FMB_FUZZ_CASES})
+endfunction()
+fmb_fuzz_case(no_bodies_run 3 "no moving body" run crash_no_bodies_check.yaml -o none.h5)
+fmb_fuzz_case(no_bodies_modes 3 "no moving body" modes crash_no_bodies_check.yaml)
+fmb_fuzz_case(kkt_smallest_run 3 "no moving body" run fuzz_case_crash_kkt89_smallest.yaml -o none.h5)
+fmb_fuzz_case(mesh_unclosed_section 2 "section $Foo is not closed by $EndFoo"
+  check case_asan_mesh_uaf_unclosed_section.yaml)
+fmb_fuzz_case(mesh_tag_count 2 "invalid tag count 2147483647"
+  check case_ubsan_mesh_numtags_int_overflow.yaml)
+fmb_fuzz_case(mesh_no_nodes 2 "the mesh has no nodes" check case_ubsan_mesh_zero_nodes_qsort_null.yaml)
+fmb_fuzz_case(mesh_dev_zero 2 "/dev/zero: not a regular file" check oom_mesh_dev_zero.yaml)
+fmb_fuzz_case(mesh_not_gmsh 2 "expected a section header ($Name): not a Gmsh mesh file"
+  check mesh_not_gmsh.yaml)
+fmb_fuzz_case(beam_too_large 2 "30000 elements need" check uninit_msg_beam_nomem.yaml)
+# the message must not quote the file it read (its first line is a comment)
+set_tests_properties(fuzz_mesh_not_gmsh PROPERTIES FAIL_REGULAR_EXPRESSION "Fuzz finding")
