@@ -102,3 +102,8 @@ set_tests_properties(readme_commands PROPERTIES RUN_SERIAL TRUE TIMEOUT 1800)
 add_test(NAME run_end_time
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_end_time.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+
+# Output safety: inputs and foreign files are never replaced (fuzz findings).
+add_test(NAME io_output_safety
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_output_safety.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC})

@@ -395,8 +395,12 @@ fmb_model_t *fmb_case_model(fmb_case_t *c);
 const fmb_sim_options_t *fmb_case_options(const fmb_case_t *c);
 const char *fmb_case_text(const fmb_case_t *c); /* the whole case file text */
 const char *fmb_case_path(const fmb_case_t *c);
-/* Output file named in the case (may be NULL). */
+/* Output file named in the case (may be NULL), relative to the working directory; `flexmb
+ * run` refuses it when it is an input or a file flexmb did not write (docs/output.md). */
 const char *fmb_case_output(const fmb_case_t *c);
+/* The files the case read: k = 0 the case file itself, then every mesh (paths as opened). */
+int fmb_case_num_inputs(const fmb_case_t *c);
+const char *fmb_case_input(const fmb_case_t *c, int k);
 /* The case's parameters after overrides, in the file's order: count, k-th name, value by
  * name (0 and *value set, or FMB_ERR_NOTFOUND). */
 int fmb_case_num_params(const fmb_case_t *c);
@@ -429,6 +433,9 @@ int fmb_writer_provenance(fmb_writer_t *w, const fmb_case_t *c, const char *cons
  * "interrupted" or "failed"); call before fmb_writer_destroy. */
 int fmb_writer_statistics(fmb_writer_t *w, const fmb_sim_t *sim, double wall_time,
                           const char *status);
+/* Is path an HDF5 file written by flexmb (root attribute creator = "flexmb")? 1 yes, 0 no
+ * (another file), -1 it does not exist. */
+int fmb_results_file_kind(const char *path);
 /* A 2-D dataset name [rows x cols] of doubles (row-major) under group (created if needed),
  * for results that are not time series (mode shapes). */
 int fmb_writer_matrix(fmb_writer_t *w, const char *group, const char *name, const double *v,

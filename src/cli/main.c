@@ -68,6 +68,8 @@ static const char help_text[] =
     "                        case file name with .h5, in the current directory);\n"
     "                        compare: output prefix (default: A_vs_B from the names)\n"
     "  -s, --set NAME=VALUE  override a case parameter (repeatable)\n"
+    "      --force           run: replace an existing OUT.h5 / .xmf that flexmb did not\n"
+    "                        write (inputs of the case are never replaced)\n"
     "  -n, --modes N         modes: number of frequencies (default 6)\n"
     "      --by BODY         compare: abscissa = BODY's angle (e.g. the crank), so runs\n"
     "                        at different speeds compare at equal angles; default time\n"
@@ -107,6 +109,7 @@ typedef struct cli_args {
     int nmodes;                /* modes: -n (0: default) */
     double at;                 /* modes: --at T (< 0: not given) */
     fmb_compare_options_t cmp; /* compare: --by, --wrap, --only, --stations, --noise */
+    int force;                 /* run: replace an existing file that is not a flexmb result */
     int cmp_given;
     const char *sets[MAX_SETS];
     int nsets;
@@ -152,6 +155,57 @@ static char *str_dup(const char *s)
     char *p = malloc(n);
     if (p) memcpy(p, s, n);
     return p;
+}
+
+/* Same file (device and inode)? */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+/* Refuse output paths that would destroy input or other files (docs/output.md, "Output
+ * safety"): the results or the sidecar being an input of the case, a directory, or an
+ * existing file that is not a previous flexmb result (unless --force). 0 or a message. */
+static int output_unsafe(const fmb_case_t *c, const char *out, const char *xmf, int force,
+                         char *msg, size_t len)
+{
+    const char *paths[2] = {out, xmf};
+    for (int p = 0; p < 2; p++) {
+        struct stat st;
+        for (int k = 0; k < fmb_case_num_inputs(c); k++)
+            if (same_file(paths[p], fmb_case_input(c, k))) {
+                snprintf(msg, len, "output %s is %s %s: refusing to overwrite an input",
+                         paths[p], k == 0 ? "the case file" : "the mesh", fmb_case_input(c, k));
+                return 1;
+            }
+        if (stat(paths[p], &st) != 0) continue;
+        if (S_ISDIR(st.st_mode)) {
+            snprintf(msg, len, "output %s is a directory", paths[p]);
+            return 1;
+        }
+        if (force) continue;
+        int ok;
+        if (p == 0) {
+            ok = fmb_results_file_kind(paths[p]) == 1;
+        } else { /* a sidecar flexmb wrote: XDMF that points into the results file */
+            char head[256] = "";
+            FILE *f = fopen(paths[p], "r");
+            size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
+            if (f) fclose(f);
+            head[n] = '\0';
+            ok = strstr(head, "<Xdmf") != NULL;
+        }
+        if (!ok) {
+            snprintf(msg, len,
+                     "%s exists and is not a flexmb %s: not replaced (use --force to replace "
+                     "it)",
+                     paths[p], p == 0 ? "results file" : "XDMF sidecar");
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* "dir/name.yaml" -> "name.h5" (in the current directory). */
@@ -232,6 +286,8 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
         }
         if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0) {
             a->quiet = 1;
+        } else if (strcmp(s, "--force") == 0) {
+            a->force = 1;
         } else if (strcmp(s, "--by") == 0 || strncmp(s, "--by=", 5) == 0) {
             val = s[4] == '=' ? s + 5 : (i + 1 < argc ? argv[++i] : NULL);
             if (!val || !*val) return usage_error("expected `time` or a body name after", s);
@@ -310,6 +366,7 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
         return usage_error("unknown command", a->command);
     if (!a->case_path)
         return usage_error(is_compare ? "missing results files" : "missing case file", NULL);
+    if (a->force && !is_run) return usage_error("--force is only valid with", "run");
     if (a->at >= 0 && !(is_modes && !a->arg2))
         return usage_error("--at is only valid with", "modes CASE (mechanism modes)");
     if (is_compare && !a->arg2)
@@ -495,6 +552,11 @@ static int cmd_run(const cli_args_t *a)
         goto done;
     }
     char err[1024] = "";
+    if (output_unsafe(c, out, xmf, a->force, err, sizeof err)) {
+        fprintf(stderr, "%s: error: %s\n", a->case_path, err);
+        code = EXIT_CASE;
+        goto done;
+    }
     writer = fmb_writer_create(out, sim, fmb_case_text(c), err, sizeof err);
     if (!writer || fmb_writer_provenance(writer, c, a->sets, a->nsets) < 0) {
         fprintf(stderr, "%s: error: %s\n", a->case_path,

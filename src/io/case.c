@@ -254,6 +254,17 @@ const char *fmb_case_output(const fmb_case_t *c)
     return c ? c->output : NULL;
 }
 
+int fmb_case_num_inputs(const fmb_case_t *c)
+{
+    return c ? 1 + c->ninputs : 0;
+}
+
+const char *fmb_case_input(const fmb_case_t *c, int k)
+{
+    if (!c || k < 0 || k > c->ninputs) return NULL;
+    return k == 0 ? c->path : c->inputs[k - 1];
+}
+
 /* ------------------------------------------------------------------ private accessors */
 
 const char *fmb_case_title(const fmb_case_t *c)

@@ -232,6 +232,10 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
         snprintf(full, need, "%.*s%s", (int)dl, c->path, mp);
         char merr[600];
         rc = fmb_mesh_read_line(full, &x, &nn, merr, sizeof merr);
+        if (rc == 0 && c->ninputs < FMB_CASE_MAX_INPUTS) {
+            const char *kept = case_pool_str(c, full);
+            if (kept) c->inputs[c->ninputs++] = kept;
+        }
         free(full);
         if (rc) return case_fail(L, mesh, "%s: mesh: %s", bctx, merr);
         if ((rc = keep_array(L, mesh, x))) return rc;

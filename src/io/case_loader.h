@@ -11,6 +11,8 @@
 
 #include "io/case.h"
 
+#define FMB_CASE_MAX_INPUTS 64
+
 #if defined(__GNUC__)
 #define FMB_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
@@ -35,6 +37,8 @@ struct fmb_case {
     int *beam_kind;         /* per body: 0 rigid body, 1 beam, 2 beam built rigid */
     double **xs;            /* node position arrays owned by the case */
     int nxs;
+    const char *inputs[FMB_CASE_MAX_INPUTS]; /* files read besides the case (pool strings) */
+    int ninputs;
     char **pool; /* every string the case owns besides path/text */
     int npool, cappool;
 };

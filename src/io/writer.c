@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "bodies/beam.h"
@@ -512,7 +513,8 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
     if (attr_string(root, "creator", "flexmb") < 0 ||
         attr_string(root, "version", fmb_version()) < 0 || attr_string(root, "units", "SI") < 0 ||
         (case_text && attr_string(root, "case", case_text) < 0) ||
-        attr_double(root, "gravity_x", m->g[0]) < 0 || attr_double(root, "gravity_y", m->g[1]) < 0)
+        attr_double(root, "gravity_x", m->g[0]) < 0 || attr_double(root, "gravity_y", m->g[1]) < 0 ||
+        attr_int(root, "complete", 0) < 0) /* 1 once the run ended normally */
         return werr(w, FMB_ERR_HDF5, "%s: cannot write file attributes", w->h5path);
 
     hsize_t t1[1];
@@ -955,6 +957,9 @@ int fmb_writer_statistics(fmb_writer_t *w, const fmb_sim_t *sim, double wall_tim
         attr_double(g, "t_final", fmb_sim_time(sim)) < 0 ||
         attr_string(g, "status", status ? status : "") < 0)
         st = werr(w, FMB_ERR_HDF5, "%s: cannot write /solver/statistics", w->h5path);
+    const int complete = status && strcmp(status, "complete") == 0;
+    if (st == 0 && (H5Adelete(w->file, "complete") < 0 || attr_int(w->file, "complete", complete) < 0))
+        st = werr(w, FMB_ERR_HDF5, "%s: cannot write the complete flag", w->h5path);
     if (g >= 0) H5Gclose(g);
     return st;
 }
@@ -976,6 +981,34 @@ int fmb_writer_matrix(fmb_writer_t *w, const char *group, const char *name, cons
     if (sp >= 0) H5Sclose(sp);
     if (g >= 0) H5Gclose(g);
     return st < 0 ? werr(w, FMB_ERR_HDF5, "%s: cannot write /%s/%s", w->h5path, group, name) : 0;
+}
+
+int fmb_results_file_kind(const char *path)
+{
+    struct stat st;
+    if (!path || stat(path, &st) != 0) return -1;
+    if (!S_ISREG(st.st_mode)) return 0;
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    if (H5Fis_hdf5(path) <= 0) return 0;
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) return 0;
+    int kind = 0;
+    if (H5Aexists(f, "creator") > 0) {
+        hid_t a = H5Aopen(f, "creator", H5P_DEFAULT), t = a >= 0 ? H5Aget_type(a) : -1;
+        if (t >= 0 && H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0) {
+            char *s = NULL;
+            hid_t mt = H5Tcopy(t);
+            if (H5Aread(a, mt, &s) >= 0 && s) {
+                kind = strcmp(s, "flexmb") == 0;
+                H5free_memory(s);
+            }
+            H5Tclose(mt);
+        }
+        if (t >= 0) H5Tclose(t);
+        if (a >= 0) H5Aclose(a);
+    }
+    H5Fclose(f);
+    return kind;
 }
 
 long fmb_writer_records(const fmb_writer_t *w)
