@@ -54,6 +54,15 @@ def main():
             it = f["solver"].attrs["integrator"]
             it = it.decode() if isinstance(it, bytes) else it
         check(it == "newmark", "/solver@integrator = %s" % it)
+        out = os.path.join(tmp, "ga.h5")
+        p = subprocess.run([flexmb, "run", os.path.join(src, "cases", "pendulum.yaml"), "-q",
+                            "-o", out, "--set", "integrator=generalized_alpha"],
+                           capture_output=True, text=True)
+        with h5py.File(out, "r") as f:
+            a = f["solver"].attrs
+            it = a["integrator"].decode() if isinstance(a["integrator"], bytes) else a["integrator"]
+            check(it == "generalized_alpha" and abs(float(a["rho_inf"]) - 0.8) < 1e-15,
+                  "generalized-alpha recorded with rho_inf (%s, %s)" % (it, a.get("rho_inf")))
     print("FAILED" if failures else "passed")
     return 1 if failures else 0
 

@@ -954,8 +954,9 @@ static int find_script(const char *name, char *out, size_t len)
             }
         }
     }
-    snprintf(out, len, "scripts/%s", name);
-    return is_file(out) ? 0 : -1;
+    /* never the current directory: a scripts/ folder there is not ours to run */
+    out[0] = '\0';
+    return -1;
 }
 
 /* Run PYTHON SCRIPT args... (args NULL-terminated); exit status, or -1. */

@@ -344,7 +344,7 @@ static int flush_all(fmb_writer_t *w, int full_xdmf)
 
 static const char *integrator_name(fmb_integrator it)
 {
-    return it == FMB_NEWMARK ? "newmark" : "hht";
+    return it == FMB_NEWMARK ? "newmark" : it == FMB_GENERALIZED_ALPHA ? "generalized_alpha" : "hht";
 }
 
 static int make_columns(int ndof, char *out, size_t len)
@@ -535,6 +535,7 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
         bad |= attr_double(solver, "alpha", o->alpha);
         bad |= attr_double(solver, "beta", o->beta);
         bad |= attr_double(solver, "gamma", o->gamma);
+        bad |= attr_double(solver, "rho_inf", o->rho_inf);
         bad |= attr_int(solver, "output_every", o->output_every);
         bad |= attr_int(solver, "max_newton", o->max_newton);
         bad |= attr_double(solver, "rtol", o->rtol);
