@@ -22,3 +22,5 @@ fmb_fuzz_case(mesh_not_gmsh 2 "expected a section header ($Name): not a Gmsh mes
 fmb_fuzz_case(beam_too_large 2 "30000 elements need" check uninit_msg_beam_nomem.yaml)
 # the message must not quote the file it read (its first line is a comment)
 set_tests_properties(fuzz_mesh_not_gmsh PROPERTIES FAIL_REGULAR_EXPRESSION "Fuzz finding")
+fmb_fuzz_case(deep_brackets 2 "deep_brackets.yaml:3:73: brackets nested deeper than 64 levels"
+  check deep_brackets.yaml)

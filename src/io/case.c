@@ -87,6 +87,41 @@ static int yaml_failure(loader_t *L, const yaml_parser_t *p)
     return case_fail(L, &at, "YAML syntax error: %s", problem);
 }
 
+/* Nesting depth of flow collections ([ ], { }) outside quotes and comments: libyaml's
+ * scanner is quadratic in it (a 200 KB file of brackets took minutes), and no case needs
+ * more than a few levels. Returns 0, or the 1-based line and column where FMB_CASE_MAX_DEPTH
+ * is exceeded. */
+#define FMB_CASE_MAX_DEPTH 64
+static int too_deep(const char *text, size_t len, int *line, int *col)
+{
+    int depth = 0, ln = 1, cl = 0;
+    char quote = 0;
+    int comment = 0;
+    for (size_t i = 0; i < len; i++) {
+        const char ch = text[i];
+        cl++;
+        if (ch == '\n') {
+            ln++, cl = 0, comment = 0;
+            continue;
+        }
+        if (comment) continue;
+        if (quote) {
+            if (ch == quote) quote = 0;
+            continue;
+        }
+        if (ch == '"' || ch == '\'') quote = ch;
+        else if (ch == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t')) comment = 1;
+        else if (ch == '[' || ch == '{') {
+            if (++depth > FMB_CASE_MAX_DEPTH) {
+                *line = ln, *col = cl;
+                return 1;
+            }
+        } else if ((ch == ']' || ch == '}') && depth > 0)
+            depth--;
+    }
+    return 0;
+}
+
 static int load_doc(loader_t *L, const char *const *ov, int nov)
 {
     static const char *const keys[] = {"title",  "parameters", "gravity", "solver", "output",
@@ -169,7 +204,15 @@ fmb_case_t *fmb_case_load(const char *path, const char *const *overrides, int n,
     L.err = err;
     L.errlen = errlen;
     yaml_parser_t parser;
-    int rc = 0;
+    int rc = 0, dline, dcol;
+    if (too_deep(c->text, len, &dline, &dcol)) {
+        if (err && errlen)
+            snprintf(err, errlen,
+                     "%s:%d:%d: brackets nested deeper than %d levels (a case needs a few)",
+                     path, dline, dcol, FMB_CASE_MAX_DEPTH);
+        fmb_case_destroy(&c);
+        return NULL;
+    }
     if (!yaml_parser_initialize(&parser)) {
         rc = case_nomem(&L, NULL);
     } else {
