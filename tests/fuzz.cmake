@@ -8,9 +8,9 @@ function(fmb_fuzz_case name want phrase)
             "${phrase}" ${ARGN})
   set_tests_properties(fuzz_${name} PROPERTIES WORKING_DIRECTORY ${FMB_FUZZ_CASES})
 endfunction()
-fmb_fuzz_case(no_bodies_run 3 "no moving body" run crash_no_bodies_check.yaml -o none.h5)
+fmb_fuzz_case(no_bodies_run 3 "no moving body" run crash_no_bodies_check.yaml -o ${CMAKE_CURRENT_BINARY_DIR}/fuzz_none.h5)
 fmb_fuzz_case(no_bodies_modes 3 "no moving body" modes crash_no_bodies_check.yaml)
-fmb_fuzz_case(kkt_smallest_run 3 "no moving body" run fuzz_case_crash_kkt89_smallest.yaml -o none.h5)
+fmb_fuzz_case(kkt_smallest_run 3 "no moving body" run fuzz_case_crash_kkt89_smallest.yaml -o ${CMAKE_CURRENT_BINARY_DIR}/fuzz_none.h5)
 fmb_fuzz_case(mesh_unclosed_section 2 "section $Foo is not closed by $EndFoo"
   check case_asan_mesh_uaf_unclosed_section.yaml)
 fmb_fuzz_case(mesh_tag_count 2 "invalid tag count 2147483647"
@@ -24,3 +24,9 @@ fmb_fuzz_case(beam_too_large 2 "30000 elements need" check uninit_msg_beam_nomem
 set_tests_properties(fuzz_mesh_not_gmsh PROPERTIES FAIL_REGULAR_EXPRESSION "Fuzz finding")
 fmb_fuzz_case(deep_brackets 2 "deep_brackets.yaml:3:73: brackets nested deeper than 64 levels"
   check deep_brackets.yaml)
+# Non-finite values name their source, its case line, the time and the expression.
+fmb_fuzz_case(nonfinite_force 4
+  "runtime_div_zero.yaml:12: error: force 'f' (line 12, point) is not finite at t = 0.1: expression '1/(t-0.1)'"
+  run runtime_div_zero.yaml -o ${CMAKE_CURRENT_BINARY_DIR}/fuzz_none.h5)
+fmb_fuzz_case(nonfinite_at_start 3 "force 'f' (line 10, point) is not finite at t = 0: expression '0/0'"
+  run nonfinite_at_start.yaml -o ${CMAKE_CURRENT_BINARY_DIR}/fuzz_none.h5)

@@ -47,7 +47,8 @@ extern "C" {
     X(FMB_ERR_LINSOLVE, -10, "linear solver failure")                                              \
     X(FMB_ERR_INTERRUPTED, -11, "interrupted")                                                     \
     X(FMB_ERR_NOTFOUND, -12, "not found")                                                          \
-    X(FMB_ERR_HDF5, -13, "HDF5 error")
+    X(FMB_ERR_HDF5, -13, "HDF5 error")                                                             \
+    X(FMB_ERR_NONFINITE, -14, "non-finite value (NaN or Inf) in the model")
 
 #define FMB_STATUS_ENUM_(name, value, msg) name = value,
 typedef enum fmb_status { FMB_STATUS_LIST(FMB_STATUS_ENUM_) } fmb_status;

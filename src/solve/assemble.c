@@ -29,6 +29,86 @@ static int joint_jacobian(const fmb_sim_t *s, const fmb_joint_t *j, const double
     return nr;
 }
 
+/* After a non-finite residual: find the element that produced it (body forces, applied
+ * forces, joints) by evaluating each alone, and say which, where (case line), when and,
+ * for an expression, which expression. Returns FMB_ERR_NONFINITE. */
+int fmb_sim_nonfinite_error(fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
+                            double t)
+{
+    const fmb_model_t *md = s->model;
+    for (int i = 0; i < md->nforces; i++) {
+        const fmb_force_t *f = &md->forces[i];
+        fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], q, qd),
+                               fmb_model_view(md, f->body[1], q, qd)};
+        double *Q[2] = {fmb_zeroed(s->sQ[0], (size_t)s->maxn), fmb_zeroed(s->sQ[1], (size_t)s->maxn)};
+        f->klass->eval(f, v, t, Q[0], Q[1], NULL, NULL);
+        int bad = 0;
+        for (int b = 0; b < 2; b++)
+            for (int k = 0; k < v[b].ndof; k++)
+                bad |= !isfinite(Q[b][k]);
+        if (!bad) continue;
+        char ex[300] = "";
+        for (int e = 0; e < 2; e++)
+            if (f->fn[e]) {
+                const double val = fmb_expr_eval(f->fn[e], t, 0);
+                if (!isfinite(val)) {
+                    snprintf(ex, sizeof ex, ": expression '%s' = %g", fmb_expr_text(f->fn[e]), val);
+                    break;
+                }
+            }
+        int rc = fmb_sim_error(s, FMB_ERR_NONFINITE,
+                               "force '%s' (line %d, %s) is not finite at t = %.9g%s", f->name,
+                               f->line, f->klass->name, t, ex);
+        s->errline = f->line;
+        return rc;
+    }
+    for (int b = 1; b < md->nbodies; b++) {
+        const fmb_body_t *bd = &md->bodies[b];
+        double *Q = fmb_zeroed(s->sQ[0], (size_t)bd->ndof);
+        bd->klass->forces(bd, q + bd->offset, qd + bd->offset, qdd + bd->offset, md->g, Q, NULL,
+                          NULL, NULL);
+        for (int k = 0; k < bd->ndof; k++)
+            if (!isfinite(Q[k]) || !isfinite(q[bd->offset + k]) || !isfinite(qd[bd->offset + k])) {
+                int rc = fmb_sim_error(s, FMB_ERR_NONFINITE,
+                                       "body '%s' (line %d): non-finite coordinates or body forces "
+                                       "at t = %.9g (coordinate %d)",
+                                       bd->name, bd->line, t, k);
+                s->errline = bd->line;
+                return rc;
+            }
+    }
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        fmb_bodyview_t v[2];
+        fmb_sim_joint_views(s, j, q, qd, v);
+        j->klass->eval(j, v, t, s->sphi, NULL, NULL);
+        for (int r = 0; r < j->klass->nrows; r++)
+            if (!isfinite(s->sphi[r])) {
+                char ex[300] = "";
+                if (j->fn)
+                    snprintf(ex, sizeof ex, ": function '%s' = %g", fmb_expr_text(j->fn),
+                             fmb_expr_eval(j->fn, t, 0));
+                int rc = fmb_sim_error(s, FMB_ERR_NONFINITE,
+                                       "joint '%s' (line %d, %s) is not finite at t = %.9g%s",
+                                       j->name, j->line, j->klass->name, t, ex);
+                s->errline = j->line;
+                return rc;
+            }
+        if (j->fn) {
+            const double d1 = fmb_expr_eval(j->fn, t, 1), d2 = fmb_expr_eval(j->fn, t, 2);
+            if (!isfinite(d1) || !isfinite(d2)) {
+                int rc = fmb_sim_error(s, FMB_ERR_NONFINITE,
+                                       "joint '%s' (line %d): the derivatives of its function '%s' "
+                                       "are not finite at t = %.9g (f' = %g, f'' = %g)",
+                                       j->name, j->line, fmb_expr_text(j->fn), t, d1, d2);
+                s->errline = j->line;
+                return rc;
+            }
+        }
+    }
+    return fmb_sim_error(s, FMB_ERR_NONFINITE, "non-finite residual at t = %.9g", t);
+}
+
 void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
                          const double *lam, double t, double *Mqdd, double *F)
 {

@@ -41,6 +41,9 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
 const char *fmb_sim_row_name(const fmb_sim_t *s, int row, int *line);
 /* Explain a singular KKT matrix by the dependent constraint rows. */
 int fmb_sim_singular_error(fmb_sim_t *s, const double *q, double t, const char *when);
+/* Name the element whose values are not finite at (q, qd, qdd, t): FMB_ERR_NONFINITE. */
+int fmb_sim_nonfinite_error(fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
+                            double t);
 /* Factor the assembled matrix and solve; errors name the phase `when`. */
 int fmb_sim_solve_kkt(fmb_sim_t *s, const double *rhs, double *x, const double *q, double t,
                       const char *when);

@@ -341,8 +341,10 @@ static int accel_solve(fmb_sim_t *s, int factor, double *qdd, double *lam)
         if (rc) return fmb_sim_error(s, rc, "linear solver failure at t = %.9g", s->t);
     }
     fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->zero, s->t, NULL, rhs); /* -Q */
+    double rsum = 0.0;
     for (int i = 0; i < n; i++)
-        rhs[i] = -rhs[i];
+        rsum += rhs[i] = -rhs[i];
+    if (!isfinite(rsum)) return fmb_sim_nonfinite_error(s, s->q, s->qd, s->qdd, s->t);
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
         fmb_bodyview_t v[2];
@@ -397,6 +399,13 @@ int fmb_sim_initialize(fmb_sim_t *s)
      * for all of them. */
     int rigid_only = 0;
     if ((rc = project_velocities(s, &rigid_only))) return rc;
+    { /* the forces at the start must be finite before any matrix is built from them */
+        fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->zero, s->t, NULL, rhs);
+        double rsum = 0.0;
+        for (int i = 0; i < n; i++)
+            rsum += rhs[i];
+        if (!isfinite(rsum)) return fmb_sim_nonfinite_error(s, s->q, s->qd, s->qdd, s->t);
+    }
     fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
     fmb_sim_eval_forces(s, s->q, s->qd, s->qd, s->lam, s->t, rhs, NULL); /* M qd0 */
     memset(rhs + n, 0, (size_t)m * sizeof *rhs);

@@ -157,6 +157,19 @@ static int try_step(fmb_sim_t *s, double h)
         if (it == s->opts.max_newton) break;
         if (s->ncontacts) fmb_sim_contact_update(s, h);
         fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, t1, Mqdd, R);
+        double rsum = 0.0; /* one pass: NaN or Inf anywhere makes the sum non-finite */
+        for (int i = 0; i < n; i++)
+            rsum += R[i] + Mqdd[i];
+        if (!isfinite(rsum)) {
+            int rc = fmb_sim_nonfinite_error(s, s->q, s->qd, s->qdd, t1);
+            char msg[sizeof s->errmsg];
+            const int line = s->errline;
+            snprintf(msg, sizeof msg, "%s", s->errmsg);
+            restore_state(s);
+            snprintf(s->errmsg, sizeof s->errmsg, "%s", msg);
+            s->errline = line;
+            return rc;
+        }
         for (int i = 0; i < n; i++)
             R[i] = -bh2 * (Mqdd[i] + R[i]);
         for (int k = 0; k < m; k++)
