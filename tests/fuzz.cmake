@@ -30,3 +30,6 @@ fmb_fuzz_case(nonfinite_force 4
   run runtime_div_zero.yaml -o ${CMAKE_CURRENT_BINARY_DIR}/fuzz_none.h5)
 fmb_fuzz_case(nonfinite_at_start 3 "force 'f' (line 10, point) is not finite at t = 0: expression '0/0'"
   run nonfinite_at_start.yaml -o ${CMAKE_CURRENT_BINARY_DIR}/fuzz_none.h5)
+# Deep expressions: refused beyond 100 levels (the checker recursed per level: stack overflow).
+fmb_fuzz_case(expr_deep_parens 2 "nested deeper than 100 levels" check crash_stack_overflow_parens.yaml)
+fmb_fuzz_case(expr_deep_minus 2 "nested deeper than 100 levels" check crash_stack_overflow_unary_minus.yaml)

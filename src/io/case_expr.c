@@ -26,7 +26,12 @@ typedef struct xparse {
     size_t i;
     const char *msg;
     size_t at;
+    int depth; /* nesting of parentheses and unary minus (recursion depth) */
 } xparse_t;
+
+/* Expressions nest at most this deep (parentheses, function calls, unary minus): the
+ * checker recurses per level, and libmatheval's symbolic derivatives grow with it. */
+#define FMB_EXPR_MAX_DEPTH 100
 
 static int xerr(xparse_t *x, const char *msg)
 {
@@ -44,6 +49,7 @@ static void xspace(xparse_t *x)
 }
 
 static int x_expr(xparse_t *x);
+static int x_expr_body(xparse_t *x);
 
 static int x_primary(xparse_t *x)
 {
@@ -135,7 +141,11 @@ static int x_factor(xparse_t *x)
     xspace(x);
     if (x->s[x->i] == '-') {
         x->i++;
-        return x_factor(x);
+        if (++x->depth > FMB_EXPR_MAX_DEPTH)
+            return xerr(x, "nested deeper than 100 levels (parentheses, calls, unary minus)");
+        int rc = x_factor(x);
+        x->depth--;
+        return rc;
     }
     return x_power(x);
 }
@@ -154,6 +164,15 @@ static int x_term(xparse_t *x)
 
 static int x_expr(xparse_t *x)
 {
+    if (++x->depth > FMB_EXPR_MAX_DEPTH)
+        return xerr(x, "nested deeper than 100 levels (parentheses, calls, unary minus)");
+    int rc = x_expr_body(x);
+    x->depth--;
+    return rc;
+}
+
+static int x_expr_body(xparse_t *x)
+{
     if (x_term(x)) return -1;
     for (;;) {
         xspace(x);
@@ -167,14 +186,14 @@ static int x_expr(xparse_t *x)
 /* Parse text into a matheval evaluator; message on failure. */
 static void *compile(loader_t *L, const yaml_node_t *at, const char *ctx, const char *text)
 {
-    xparse_t x = {text, 0, NULL, 0};
+    xparse_t x = {text, 0, NULL, 0, 0};
     if (x_expr(&x) == 0) {
         xspace(&x);
         if (x.s[x.i]) xerr(&x, "unexpected character");
     }
     if (x.msg) {
-        case_fail(L, at, "%s: cannot parse expression '%s': %s at column %zu of the expression",
-                  ctx, text, x.msg, x.at + 1);
+        case_fail(L, at, "%s: cannot parse expression '%.60s%s': %s at column %zu of the expression",
+                  ctx, text, strlen(text) > 60 ? "..." : "", x.msg, x.at + 1);
         return NULL;
     }
     char *copy = case_xstrdup(text);
