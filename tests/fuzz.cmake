@@ -33,3 +33,4 @@ fmb_fuzz_case(nonfinite_at_start 3 "force 'f' (line 10, point) is not finite at 
 # Deep expressions: refused beyond 100 levels (the checker recursed per level: stack overflow).
 fmb_fuzz_case(expr_deep_parens 2 "nested deeper than 100 levels" check crash_stack_overflow_parens.yaml)
 fmb_fuzz_case(expr_deep_minus 2 "nested deeper than 100 levels" check crash_stack_overflow_unary_minus.yaml)
+fmb_fuzz_case(expr_too_many_ops 2 "more than 200 operators" check oom_symbolic_derivative_product.yaml)

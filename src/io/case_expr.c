@@ -27,11 +27,17 @@ typedef struct xparse {
     const char *msg;
     size_t at;
     int depth; /* nesting of parentheses and unary minus (recursion depth) */
+    int nops;  /* binary operators so far */
 } xparse_t;
 
 /* Expressions nest at most this deep (parentheses, function calls, unary minus): the
  * checker recurses per level, and libmatheval's symbolic derivatives grow with it. */
 #define FMB_EXPR_MAX_DEPTH 100
+/* ... and have at most this many binary operators: the symbolic second derivative of a
+ * product of n factors has O(n^2) terms (a 1.6 KB product took gigabytes). */
+#define FMB_EXPR_MAX_OPS 200
+
+static int count_op(xparse_t *x);
 
 static int xerr(xparse_t *x, const char *msg)
 {
@@ -40,6 +46,11 @@ static int xerr(xparse_t *x, const char *msg)
         x->at = x->i;
     }
     return -1;
+}
+
+static int count_op(xparse_t *x)
+{
+    return ++x->nops > FMB_EXPR_MAX_OPS ? xerr(x, "more than 200 operators") : 0;
 }
 
 static void xspace(xparse_t *x)
@@ -158,7 +169,7 @@ static int x_term(xparse_t *x)
         char ch = x->s[x->i];
         if (ch != '*' && ch != '/') return 0;
         x->i++;
-        if (x_factor(x)) return -1;
+        if (count_op(x) || x_factor(x)) return -1;
     }
 }
 
@@ -179,14 +190,14 @@ static int x_expr_body(xparse_t *x)
         char ch = x->s[x->i];
         if (ch != '+' && ch != '-') return 0;
         x->i++;
-        if (x_term(x)) return -1;
+        if (count_op(x) || x_term(x)) return -1;
     }
 }
 
 /* Parse text into a matheval evaluator; message on failure. */
 static void *compile(loader_t *L, const yaml_node_t *at, const char *ctx, const char *text)
 {
-    xparse_t x = {text, 0, NULL, 0, 0};
+    xparse_t x = {text, 0, NULL, 0, 0, 0};
     if (x_expr(&x) == 0) {
         xspace(&x);
         if (x.s[x.i]) xerr(&x, "unexpected character");
