@@ -34,3 +34,9 @@ fmb_fuzz_case(nonfinite_at_start 3 "force 'f' (line 10, point) is not finite at 
 fmb_fuzz_case(expr_deep_parens 2 "nested deeper than 100 levels" check crash_stack_overflow_parens.yaml)
 fmb_fuzz_case(expr_deep_minus 2 "nested deeper than 100 levels" check crash_stack_overflow_unary_minus.yaml)
 fmb_fuzz_case(expr_too_many_ops 2 "more than 200 operators" check oom_symbolic_derivative_product.yaml)
+# 8000 bodies: check no longer runs a dense rank analysis when the KKT factorization
+# shows full rank (it took > 6 GB and > 300 s); hand count 3 x 8000 - 2 x 8000 = 8000 dof.
+add_test(NAME fuzz_many_bodies
+  COMMAND sh -c "/usr/bin/python3 ${FMB_FUZZ_CASES}/gen_many_bodies.py 8000 > ${CMAKE_CURRENT_BINARY_DIR}/chain8000.yaml && $<TARGET_FILE:flexmb_cli> check ${CMAKE_CURRENT_BINARY_DIR}/chain8000.yaml")
+set_tests_properties(fuzz_many_bodies PROPERTIES TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "degrees of freedom: 8000\nredundant constraints: 0")

@@ -305,7 +305,10 @@ const char *fmb_sim_row_name(const fmb_sim_t *s, int row, int *line)
 /* Explain a singular KKT matrix by the dependent constraint rows. */
 int fmb_sim_singular_error(fmb_sim_t *s, const double *q, double t, const char *when)
 {
-    double *Jd = malloc((size_t)s->m * (size_t)s->n * sizeof *Jd + 1);
+    /* naming the dependent rows takes a dense QR: only for Jacobians up to 5e7 entries */
+    double *Jd = (double)s->m * (double)s->n <= 5e7
+                     ? malloc((size_t)s->m * (size_t)s->n * sizeof *Jd + 1)
+                     : NULL;
     int red[8], nred = 0;
     if (Jd) {
         fmb_sim_dense_jacobian(s, q, t, Jd);

@@ -89,6 +89,9 @@ static int project_velocities(fmb_sim_t *s, int *rigid_only)
     const fmb_model_t *md = s->model;
     const int n = s->n, m = s->m, nb = md->nbodies - 1, nr = 3 * nb;
     *rigid_only = 0;
+    /* dense in m x n: for very large models (thousands of bodies) the sparse mass-metric
+     * projection of all velocities is used instead (docs/theory.md, "Consistent start") */
+    if ((double)m * (double)n > 2e7 || (double)m * (double)m * (double)nr > 1e11) return 0;
     double *J = malloc(((size_t)m * n + (size_t)m * nr + 2 * (size_t)nr * 3 + 4 * (size_t)n +
                         (size_t)m * m + 3 * (size_t)m + 1) *
                        sizeof *J);
