@@ -40,3 +40,8 @@ add_test(NAME fuzz_many_bodies
   COMMAND sh -c "/usr/bin/python3 ${FMB_FUZZ_CASES}/gen_many_bodies.py 8000 > ${CMAKE_CURRENT_BINARY_DIR}/chain8000.yaml && $<TARGET_FILE:flexmb_cli> check ${CMAKE_CURRENT_BINARY_DIR}/chain8000.yaml")
 set_tests_properties(fuzz_many_bodies PROPERTIES TIMEOUT 120
   PASS_REGULAR_EXPRESSION "degrees of freedom: 8000\nredundant constraints: 0")
+# Disk full: exit 4 with the reason, a readable file and a valid sidecar (needs root).
+add_test(NAME fuzz_disk_full
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_disk_full.sh $<TARGET_FILE:flexmb_cli>
+          ${FMB_SRC}/cases/quick_return.yaml)
+set_tests_properties(fuzz_disk_full PROPERTIES SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)

@@ -14,6 +14,7 @@
  * forces on body 2 are those on body 1 with the opposite sign). Angles are compared as
  * stored (continuous, not wrapped). */
 #include "io/compare.h"
+#include "io/writer.h"
 
 #include <hdf5.h>
 #include <math.h>
@@ -708,6 +709,7 @@ int fmb_compare_files(const char *a, const char *b, const fmb_compare_options_t 
     c.errlen = errlen;
     c.a.file = c.b.file = -1;
     c.table = table;
+    fmb_hdf5_init();
     if (err && errlen) err[0] = '\0';
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     int st = open_run(&c, &c.a, a);

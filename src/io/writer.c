@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 
 #include "bodies/beam.h"
@@ -280,10 +281,38 @@ static double *row_d(fmb_writer_t *w, int k)
 }
 
 /* Write the buffered records: extend every dataset, then write them. */
+/* Free space on the results' file system against what the next batch needs: HDF5 has no
+ * journal, so a write that fills the disk can leave the file unreadable. Stopping first
+ * keeps every record written so far readable. */
+static int disk_room(fmb_writer_t *w)
+{
+    size_t need = 0;
+    for (int k = 0; k < w->nds; k++)
+        need += (size_t)w->nbuf * w->ds[k].rowlen * w->ds[k].esize;
+    need = need + need / 4 + 256 * 1024; /* chunk and metadata overhead, the sidecar */
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", w->h5path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash == dir ? (void)(dir[1] = '\0') : (void)(*slash = '\0');
+    else
+        snprintf(dir, sizeof dir, ".");
+    struct statvfs vs;
+    if (statvfs(dir, &vs) != 0) return 0; /* cannot tell: try */
+    const double avail = (double)vs.f_bavail * (double)vs.f_frsize;
+    if (avail >= (double)need) return 0;
+    return werr(w, FMB_ERR_IO,
+                "%s: disk almost full (%.0f kB free, the next %d records need about %.0f kB): "
+                "stopped before writing them, so that the %ld records so far stay readable",
+                w->h5path, avail / 1024, w->nbuf, (double)need / 1024, w->nrec);
+}
+
 static int write_batch(fmb_writer_t *w)
 {
     if (w->failed) return w->failed;
     if (w->nbuf == 0) return 0;
+    int room = disk_room(w);
+    if (room < 0) return w->failed = room;
     hsize_t n0 = (hsize_t)w->nrec, n = (hsize_t)w->nbuf;
     int k;
     for (k = 0; k < w->nds; k++) {
@@ -331,8 +360,10 @@ static int flush_all(fmb_writer_t *w, int full_xdmf)
 {
     int st = write_batch(w);
     if (st < 0) return st;
+    errno = 0;
     if (H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
-        return werr(w, FMB_ERR_HDF5, "%s: cannot flush", w->h5path);
+        return werr(w, FMB_ERR_IO, "%s: cannot flush the results%s%s", w->h5path,
+                    errno ? ": " : "", errno ? strerror(errno) : "");
     w->last_flush = wall_seconds();
     char msg[400];
     st = fmb_xdmf_update(&w->xdmf, w->times, w->nrec, full_xdmf, msg, sizeof msg);
@@ -732,6 +763,19 @@ static int setup_xdmf(fmb_writer_t *w)
 
 /* ---------------------------------------------------------------- public API */
 
+void fmb_hdf5_init(void)
+{
+    /* HDF5 closes every file still open at exit; after a failed close (disk full) that
+     * second close crashes inside HDF5 (SIGSEGV in H5F__close_cb): the writer closes its
+     * files itself, so the library's exit handler is not installed. Must precede any other
+     * HDF5 call; later calls are harmless no-ops. */
+    static int done;
+    if (!done) {
+        done = 1;
+        H5dont_atexit();
+    }
+}
+
 static void writer_free(fmb_writer_t *w)
 {
     for (int k = 0; k < w->nds; k++) {
@@ -764,6 +808,7 @@ static void writer_free(fmb_writer_t *w)
 fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim, const char *case_text,
                                 char *err, size_t errlen)
 {
+    fmb_hdf5_init();
     if (err && errlen) err[0] = '\0';
     if (!h5path || !*h5path || !sim) {
         if (err && errlen)
@@ -987,6 +1032,7 @@ int fmb_writer_matrix(fmb_writer_t *w, const char *group, const char *name, cons
 int fmb_results_file_kind(const char *path)
 {
     struct stat st;
+    fmb_hdf5_init();
     if (!path || stat(path, &st) != 0) return -1;
     if (!S_ISREG(st.st_mode)) return 0;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);

@@ -6,6 +6,8 @@
 
 #include "flexmb/flexmb.h"
 
+/* Call before any other HDF5 use in the process (the writer, compare, file checks do). */
+void fmb_hdf5_init(void);
 /* Message of the last failure of a writer ("" if none). */
 const char *fmb_writer_last_error(const fmb_writer_t *w);
 

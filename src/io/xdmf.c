@@ -3,10 +3,12 @@
 #include "io/writer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char xdmf_footer[] = "  </Grid>\n </Domain>\n</Xdmf>\n";
 
@@ -187,8 +189,24 @@ int fmb_xdmf_update(fmb_xdmf_t *x, const double *t, long nrec, int full, char *e
         put_record(f, x, i, t[i], nrec);
     long footer = ftell(f);
     fputs(xdmf_footer, f);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) return xdmf_error(err, errlen, x->path, "write");
+    int bad = ferror(f) || fflush(f) != 0;
+    if (bad) {
+        /* disk full: cut back to the records described before and close the XML again,
+         * so the sidecar stays valid (the footer fits where the new records began) */
+        const int e = errno;
+        fclose(f); /* drops what stdio could not write */
+        int fd = open(x->path, O_WRONLY);
+        if (fd >= 0) {
+            const size_t len = strlen(xdmf_footer);
+            if (ftruncate(fd, x->footer) != 0 ||
+                pwrite(fd, xdmf_footer, len, x->footer) != (ssize_t)len)
+                (void)0; /* nothing more can be done on a full disk */
+            close(fd);
+        }
+        errno = e ? e : ENOSPC;
+        return xdmf_error(err, errlen, x->path, "write");
+    }
+    if (fclose(f) != 0) return xdmf_error(err, errlen, x->path, "write");
     x->done = nrec;
     x->footer = footer;
     return 0;
