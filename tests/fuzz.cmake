@@ -45,3 +45,8 @@ add_test(NAME fuzz_disk_full
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_disk_full.sh $<TARGET_FILE:flexmb_cli>
           ${FMB_SRC}/cases/quick_return.yaml)
 set_tests_properties(fuzz_disk_full PROPERTIES SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
+fmb_fuzz_case(expr_deep_sin 2 "nested deeper than 100 levels" check oom_symbolic_derivative_nested_sin.yaml)
+fmb_fuzz_case(mesh_uaf_smallest 2 "section $NodAes is not closed by $EndNodAes" check mesh_uaf_smallest.yaml)
+add_test(NAME fuzz_expr_deep_generated
+  COMMAND sh -c "cd ${CMAKE_CURRENT_BINARY_DIR} && /usr/bin/python3 ${FMB_FUZZ_CASES}/gen_deep_expr.py 300000 && for f in deep_parens.yaml deep_minus.yaml; do $<TARGET_FILE:flexmb_cli> check $f; test $? -eq 2 || exit 1; done")
+set_tests_properties(fuzz_expr_deep_generated PROPERTIES PASS_REGULAR_EXPRESSION "nested deeper than 100 levels")
