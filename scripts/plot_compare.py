@@ -8,11 +8,13 @@ at_max_diff, t_max_diff) and draws up to six quantities: every slider axial posi
 first, then per kind (poses, reactions, deflection, energy) the components with the
 largest relative differences; components that differ by nothing (below the noise floor)
 are not drawn. Each panel shows A and B against time, or against BODY's angle in degrees
-with --by (as compared), with the unit on the axis, and on the right axis A - B with B
+with --by (as compared), with the unit on the axis and legends from the parameters that differ between the two
+files (scripts/flexmb_results.py), and on the right axis A - B with B
 interpolated linearly onto A's abscissa (as flexmb compare does). Beam deflections are
 drawn at their station (Hermite interpolation of each file's nodes).
 """
 import csv
+import os
 import sys
 
 import h5py
@@ -21,6 +23,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from flexmb_results import legend_labels  # noqa: E402
 
 MAX_PANELS = 6
 
@@ -98,13 +103,17 @@ def main(argv):
     nrow = (n + ncol - 1) // ncol
     fig, axes = plt.subplots(nrow, ncol, figsize=(6.4 * ncol, 3.0 * nrow), squeeze=False)
     xlabel = "%s angle [deg]" % by if by else "t [s]"
+    la, lb = legend_labels([a_path, b_path])  # the parameters that differ, else file names
+    if la == lb:
+        la, lb = "A", "B"
+    print("plot_compare: legends A = %s, B = %s" % (la, lb))
     with h5py.File(a_path, "r") as fa, h5py.File(b_path, "r") as fb:
         for ax, r in zip(axes.flat, rows):
             xa, ya = series(fa, r, by)
             xb, yb = series(fb, r, by)
             sgn = 1 if xa[-1] >= xa[0] else -1
-            ax.plot(xa, ya, "-", lw=1.5, label="A")
-            ax.plot(xb, yb, "--", lw=1.2, label="B")
+            ax.plot(xa, ya, "-", lw=1.5, label="A: " + la)
+            ax.plot(xb, yb, "--", lw=1.2, label="B: " + lb)
             ax.set_title("%s  (max|A-B| %.3g %s)" % (r["quantity"], r["max_abs_diff"], r["unit"]),
                          fontsize=9)
             ax.set_xlabel(xlabel)

@@ -6,7 +6,7 @@ the plot scripts build legends from the parameters that differ.
     L and m the case's values (1, 1), the derived-free case gives no other difference;
     overrides ["theta0=0.2"]; statistics: steps = t_end / h = 5000, records = steps + 1,
     status "complete", newton_iterations >= steps;
-  - legend_labels on them: "theta0 = 0.2", "theta0 = 0.4";
+  - legend_labels on them: "theta0 = 0.2", "theta0 = 0.4", and the compare plot's legends;
   - scripts/plot_quick_return.py on two quick-return runs with --set omega=5 / 10
     (0.05 revolutions) prints the labels it plots: "omega = 5" and "omega = 10".
 usage: test_provenance.py FLEXMB SRC_DIR
@@ -60,6 +60,13 @@ def main():
             check(f.attrs["case_path"].endswith("pendulum.yaml"), "case path recorded")
         labels = legend_labels([a, b])
         check(labels == ["theta0 = 0.2", "theta0 = 0.4"], f"legend labels {labels}")
+        p = subprocess.run([flexmb, "compare", a, b, "-o", os.path.join(tmp, "ab"), "-q"],
+                           capture_output=True, text=True)
+        q = subprocess.run(["/usr/bin/python3", os.path.join(src, "scripts", "plot_compare.py"),
+                            os.path.join(tmp, "ab.csv"), a, b, os.path.join(tmp, "ab2.png")],
+                           capture_output=True, text=True)
+        check(p.returncode == 0 and "legends A = theta0 = 0.2, B = theta0 = 0.4" in q.stdout,
+              "compare's plot legends from the differing parameter (%s)" % q.stdout.strip())
 
         q5, q10 = os.path.join(tmp, "q5.h5"), os.path.join(tmp, "q10.h5")
         run(flexmb, qr, q5, "omega=5", "revolutions=0.05")
