@@ -25,14 +25,19 @@
  * distance y across the section, integrated, gives rho I times the terms of the points
  * (x, +-y) minus the centre line; we include it as lumped Gauss points at y0 = +-sqrt(I/A)
  * carrying half the mass each, which reproduces rho I exactly for these quadratic terms.
- * Elastic forces: Q_U -= K U with the constant body-frame stiffness
- *   K_e = EA/l [1 -1; -1 1] (axial) and EI/l^3 [12 6l -12 6l; 6l 4l^2 -6l 2l^2; ...].
- * Rayleigh damping: Q_U -= (alpha Muu + beta K) Ud, Muu = int rho N^T N (constant).
- * Potential: 1/2 U^T K U - sum_w w g . (A p).
+ * Elastic forces, element by element (element_elastic): with u_e the element's six
+ * local dofs (u1 v1 phi1 u2 v2 phi2, body frame, removed dofs zero), Q_U -= f_e(u_e) and
+ * dQ/dU -= K_e(u_e) = df_e/du_e. Linear beams: f_e = k_e u_e with the constant
+ *   k_e = EA/l [1 -1; -1 1] (axial) and EI/l^3 [12 6l -12 6l; 6l 4l^2 -6l 2l^2; ...].
+ * Rayleigh damping: Q_U -= (alpha m_e + beta k_e) ud_e, m_e = int rho N^T N (constant).
+ * Potential: sum_e 1/2 u_e^T k_e u_e - sum_w w g . (A p).
+ * Storage is linear in the element count: k_e and m_e per element, and the assembled K
+ * and Muu as nonzero lists (for the modes).
  */
 #include "bodies/beam.h"
 
 #include <cholmod.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -94,16 +99,26 @@ void fmb_beam_vcols(const fmb_beam_t *bm, int e, int col[4])
     col[2] = bm->dof[3 * e + 4], col[3] = bm->dof[3 * e + 5];
 }
 
-/* Shape functions at body-frame point (x, y0) of element e. */
-static void element_shape(const fmb_beam_t *bm, int e, double x, double y0, fmb_shape_t *N)
+/* Shape functions of element e's six local dofs (u1 v1 phi1 u2 v2 phi2) at body-frame
+ * point (x, y0). */
+static void element_local_shape(const fmb_beam_t *bm, int e, double x, double y0, double nx[6],
+                                double ny[6])
 {
     const double l = bm->x[e + 1] - bm->x[e], xi = (x - bm->x[e]) / l;
     double H[4], dH[4];
     fmb_beam_hermite(bm, e, x, 0, H);
     fmb_beam_hermite(bm, e, x, 1, dH);
+    nx[0] = 1 - xi, nx[1] = -y0 * dH[0], nx[2] = -y0 * dH[1];
+    nx[3] = xi, nx[4] = -y0 * dH[2], nx[5] = -y0 * dH[3];
+    ny[0] = 0, ny[1] = H[0], ny[2] = H[1], ny[3] = 0, ny[4] = H[2], ny[5] = H[3];
+}
+
+/* Shape functions at body-frame point (x, y0) of element e. */
+static void element_shape(const fmb_beam_t *bm, int e, double x, double y0, fmb_shape_t *N)
+{
+    double nx[6], ny[6];
+    element_local_shape(bm, e, x, y0, nx, ny);
     const int *d = bm->dof + 3 * e; /* u1 v1 phi1 u2 v2 phi2 */
-    const double nx[6] = {1 - xi, -y0 * dH[0], -y0 * dH[1], xi, -y0 * dH[2], -y0 * dH[3]};
-    const double ny[6] = {0, H[0], H[1], 0, H[2], H[3]};
     N->n = 0;
     for (int k = 0; k < 6; k++) {
         if (d[k] < 0) continue;
@@ -309,25 +324,78 @@ static void force_visit(const fmb_beam_t *bm, const gpoint_t *gp, void *vctx)
     }
 }
 
+/* Element e's elastic force f_e (6) at its local dofs u_e, its strain energy, and when kt
+ * is non-NULL the tangent df_e/du_e: returns the tangent (the constant k_e for linear
+ * beams, else kt). This is the one place a geometrically nonlinear element (issue 7,
+ * bm->nonconstant_stiffness) plugs in. */
+static const double *element_elastic(const fmb_beam_t *bm, int e, const double ul[6], double fe[6],
+                                     double *kt, double *energy)
+{
+    (void)kt;
+    const double *k = bm->ke + 36 * (size_t)e;
+    double w = 0.0;
+    for (int i = 0; i < 6; i++) {
+        double v = 0.0;
+        for (int j = 0; j < 6; j++)
+            v += k[i + 6 * j] * ul[j];
+        fe[i] = v;
+        w += 0.5 * ul[i] * v;
+    }
+    if (energy) *energy = w;
+    return k;
+}
+
+/* Gather element e's local dofs from the body's q (removed dofs zero). */
+static void element_dofs(const fmb_beam_t *bm, int e, const double *q, double ul[6])
+{
+    const int *d = bm->dof + 3 * e;
+    for (int i = 0; i < 6; i++)
+        ul[i] = d[i] >= 0 ? q[d[i]] : 0.0;
+}
+
+/* Elastic and Rayleigh damping forces, element by element: Q -= f_e + (alpha m_e +
+ * beta k_e) ud_e, Kq -= K_e, Cq -= alpha m_e + beta k_e (dense nd x nd blocks). */
+static void beam_elastic(const fmb_beam_t *bm, const double *q, const double *qd, double *Q,
+                         double *Kq, double *Cq)
+{
+    const size_t nd = (size_t)bm->ndof;
+    const int damped = bm->alpha != 0.0 || bm->beta != 0.0;
+    for (int e = 0; e + 1 < bm->nnodes; e++) {
+        const int *d = bm->dof + 3 * e;
+        double ul[6], vl[6], fe[6], kt[36];
+        element_dofs(bm, e, q, ul);
+        const double *k = element_elastic(bm, e, ul, fe, kt, NULL);
+        const double *k0 = bm->ke + 36 * (size_t)e, *m0 = bm->me + 36 * (size_t)e;
+        if (damped) {
+            element_dofs(bm, e, qd, vl);
+            for (int i = 0; i < 6; i++)
+                for (int j = 0; j < 6; j++)
+                    fe[i] += (bm->alpha * m0[i + 6 * j] + bm->beta * k0[i + 6 * j]) * vl[j];
+        }
+        for (int i = 0; i < 6; i++) {
+            if (d[i] < 0) continue;
+            Q[d[i]] -= fe[i];
+            for (int j = 0; j < 6; j++) {
+                if (d[j] < 0) continue;
+                if (Kq) Kq[d[i] + nd * d[j]] -= k[i + 6 * j];
+                if (Cq && damped)
+                    Cq[d[i] + nd * d[j]] -= bm->alpha * m0[i + 6 * j] + bm->beta * k0[i + 6 * j];
+            }
+        }
+    }
+}
+
 static void beam_forces(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
                         const double g[2], double *Q, double *Kq, double *Cq, double *Kmq)
 {
     const fmb_beam_t *bm = b->data;
-    const int nd = bm->ndof, ne = nd - 3;
+    const int nd = bm->ndof;
     double A[4];
     fmb_rot(q[2], A);
     force_ctx_t c = {q,  qd, qdd, g,  Q,
                      Kq, Cq, Kmq, nd, {A[0] * g[0] + A[1] * g[1], A[2] * g[0] + A[3] * g[1]}};
     for_each_point(bm, force_visit, &c);
-    /* elastic and damping forces on U (over the nonzeros of the banded K, Muu) */
-    for (int z = 0; z < bm->nnz; z++) {
-        const int i = bm->nz_i[z], j = bm->nz_j[z];
-        const double k = bm->K[i + (size_t)ne * j];
-        const double d = bm->alpha * bm->Muu[i + (size_t)ne * j] + bm->beta * k;
-        Q[3 + i] -= k * q[3 + j] + d * qd[3 + j];
-        if (Kq) Kq[(3 + i) + (size_t)nd * (3 + j)] -= k;
-        if (Cq) Cq[(3 + i) + (size_t)nd * (3 + j)] -= d;
-    }
+    beam_elastic(bm, q, qd, Q, Kq, Cq);
 }
 
 typedef struct pot_ctx {
@@ -349,13 +417,15 @@ static void pot_visit(const fmb_beam_t *bm, const gpoint_t *gp, void *vctx)
 static double beam_potential(const fmb_body_t *b, const double *q, const double g[2])
 {
     const fmb_beam_t *bm = b->data;
-    const int ne = bm->ndof - 3;
     pot_ctx_t c = {.q = q, .g = {g[0], g[1]}, .V = 0.0};
     fmb_rot(q[2], c.A);
     for_each_point(bm, pot_visit, &c);
-    for (int z = 0; z < bm->nnz; z++)
-        c.V += 0.5 * q[3 + bm->nz_i[z]] * bm->K[bm->nz_i[z] + (size_t)ne * bm->nz_j[z]] *
-               q[3 + bm->nz_j[z]];
+    for (int e = 0; e + 1 < bm->nnodes; e++) {
+        double ul[6], fe[6], w;
+        element_dofs(bm, e, q, ul);
+        element_elastic(bm, e, ul, fe, NULL, &w);
+        c.V += w;
+    }
     return c.V;
 }
 
@@ -363,8 +433,8 @@ static void beam_destroy(fmb_body_t *b)
 {
     fmb_beam_t *bm = b->data;
     if (!bm) return;
-    free(bm->x), free(bm->dof), free(bm->K), free(bm->Muu), free(bm->mask);
-    free(bm->nz_i), free(bm->nz_j);
+    free(bm->x), free(bm->dof), free(bm->ke), free(bm->me), free(bm->mask);
+    free(bm->nz_i), free(bm->nz_j), free(bm->Kz), free(bm->Mz);
     free(bm);
     b->data = NULL;
 }
@@ -386,21 +456,84 @@ const fmb_body_class_t fmb_beam_body_class = {
     .mask = beam_mask,
 };
 
-/* Constant elastic matrices (reduced to the free dofs) and the structural mask. */
-typedef struct muu_ctx {
-    double *Muu;
-    int ne;
-} muu_ctx_t;
-
-static void muu_visit(const fmb_beam_t *bm, const gpoint_t *g, void *vctx)
+/* Element matrices of element e in its local dofs: linear stiffness and the consistent
+ * mass of the elastic dofs (the Gauss points of for_each_point, rotary pairs included). */
+static void element_matrices(const fmb_beam_t *bm, int e, double *ke, double *me)
 {
-    (void)bm;
-    muu_ctx_t *c = vctx;
-    const fmb_shape_t *N = &g->N;
-    for (int a = 0; a < N->n; a++)
-        for (int b = 0; b < N->n; b++)
-            c->Muu[(N->col[a] - 3) + (size_t)c->ne * (N->col[b] - 3)] +=
-                g->w * (N->Nx[a] * N->Nx[b] + N->Ny[a] * N->Ny[b]);
+    const double l = bm->x[e + 1] - bm->x[e];
+    const double ea = bm->E * bm->A / l, ei = bm->E * bm->I / (l * l * l);
+    for (int k = 0; k < 36; k++)
+        ke[k] = me[k] = 0.0;
+    ke[0] = ke[3 + 6 * 3] = ea, ke[3] = ke[6 * 3] = -ea;
+    const int v[4] = {1, 2, 4, 5};
+    const double kb[16] = {12,  6 * l,  -12, 6 * l,  6 * l, 4 * l * l, -6 * l, 2 * l * l,
+                           -12, -6 * l, 12,  -6 * l, 6 * l, 2 * l * l, -6 * l, 4 * l * l};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            ke[v[i] + 6 * v[j]] = ei * kb[i + 4 * j];
+    const double ry = bm->rotary ? sqrt(bm->I / bm->A) : 0.0;
+    for (int k = 0; k < 4; k++) {
+        const double x = bm->x[e] + 0.5 * l * (1 + gauss_x[k]);
+        const double w = bm->rho * bm->A * 0.5 * l * gauss_w[k];
+        for (int s = 0; s < (bm->rotary ? 2 : 1); s++) {
+            const double y0 = bm->rotary ? (s ? ry : -ry) : 0.0, ws = bm->rotary ? 0.5 * w : w;
+            double nx[6], ny[6];
+            element_local_shape(bm, e, x, y0, nx, ny);
+            for (int i = 0; i < 6; i++)
+                for (int j = 0; j < 6; j++)
+                    me[i + 6 * j] += ws * (nx[i] * nx[j] + ny[i] * ny[j]);
+        }
+    }
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Assembled K and Muu over the free elastic dofs as column-major nonzero lists. */
+static int build_nonzeros(fmb_beam_t *bm)
+{
+    const int nel = bm->nnodes - 1;
+    const int64_t ne = bm->ndof - 3;
+    int64_t *key = malloc((size_t)36 * nel * sizeof *key + 1);
+    if (!key) return FMB_ERR_NOMEM;
+    size_t nk = 0;
+    for (int e = 0; e < nel; e++) {
+        const int *d = bm->dof + 3 * e;
+        for (int i = 0; i < 6; i++)
+            for (int j = 0; j < 6; j++)
+                if (d[i] >= 0 && d[j] >= 0) key[nk++] = (int64_t)(d[j] - 3) * ne + (d[i] - 3);
+    }
+    qsort(key, nk, sizeof *key, cmp_i64);
+    size_t nz = 0;
+    for (size_t k = 0; k < nk; k++)
+        if (nz == 0 || key[k] != key[nz - 1]) key[nz++] = key[k];
+    bm->nnz = (int)nz;
+    bm->nz_i = malloc(nz * sizeof *bm->nz_i + 1);
+    bm->nz_j = malloc(nz * sizeof *bm->nz_j + 1);
+    bm->Kz = calloc(nz + 1, sizeof *bm->Kz);
+    bm->Mz = calloc(nz + 1, sizeof *bm->Mz);
+    if (!bm->nz_i || !bm->nz_j || !bm->Kz || !bm->Mz) {
+        free(key);
+        return FMB_ERR_NOMEM;
+    }
+    for (size_t z = 0; z < nz; z++)
+        bm->nz_i[z] = (int)(key[z] % ne), bm->nz_j[z] = (int)(key[z] / ne);
+    for (int e = 0; e < nel; e++) {
+        const int *d = bm->dof + 3 * e;
+        for (int i = 0; i < 6; i++)
+            for (int j = 0; j < 6; j++) {
+                if (d[i] < 0 || d[j] < 0) continue;
+                const int64_t k = (int64_t)(d[j] - 3) * ne + (d[i] - 3);
+                const int64_t *hit = bsearch(&k, key, nz, sizeof *key, cmp_i64);
+                bm->Kz[hit - key] += bm->ke[36 * (size_t)e + i + 6 * j];
+                bm->Mz[hit - key] += bm->me[36 * (size_t)e + i + 6 * j];
+            }
+    }
+    free(key);
+    return 0;
 }
 
 int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
@@ -428,66 +561,40 @@ int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
     for (int k = 0; k < 3 * nn; k++)
         if (bm->dof[k] == 0) bm->dof[k] = nd++;
     bm->ndof = nd;
-    const int ne = nd - 3;
-    /* the beam's matrices are held dense (ne^2 doubles each, plus an nd^2 pattern): refuse
-     * before trying what the machine cannot hold */
-    const double need = 2.0 * ne * ne * sizeof(double) + (double)nd * nd;
+    /* the structural mask (nd^2 bytes) and the solver's element scratch blocks (four
+     * nd^2 doubles) are still dense: refuse before trying what the machine cannot hold */
+    const double need = 33.0 * nd * nd + 2.0 * 36 * (nn - 1) * sizeof(double);
     const double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
     if (phys > 0 && need > 0.5 * phys) {
         snprintf(msg, len,
-                 "%d elements need %.3g GB for the beam's dense matrices, more than half of this "
-                 "machine's %.3g GB memory; use fewer elements (memory grows as the square of "
-                 "the element count)",
+                 "%d elements need %.3g GB for the beam's matrices, more than half of this "
+                 "machine's %.3g GB memory; use fewer elements (memory grows as the square of the "
+                 "element count)",
                  nn - 1, need / 1e9, phys / 1e9);
         return FMB_ERR_NOMEM;
     }
-    bm->K = calloc((size_t)ne * ne + 1, sizeof *bm->K);
-    bm->Muu = calloc((size_t)ne * ne + 1, sizeof *bm->Muu);
+    bm->ke = malloc((size_t)36 * (nn - 1) * sizeof *bm->ke + 1);
+    bm->me = malloc((size_t)36 * (nn - 1) * sizeof *bm->me + 1);
     bm->mask = calloc((size_t)nd * nd, 1);
-    if (!bm->K || !bm->Muu || !bm->mask) {
+    if (!bm->ke || !bm->me || !bm->mask) {
         snprintf(msg, len, "out of memory: %d elements need %.3g GB for the beam's matrices",
                  nn - 1, need / 1e9);
         return FMB_ERR_NOMEM;
     }
     for (int e = 0; e + 1 < nn; e++) {
-        const double l = bm->x[e + 1] - bm->x[e];
-        const double ea = bm->E * bm->A / l, ei = bm->E * bm->I / (l * l * l);
-        double ke[36] = {0};
-#define KE(i, j) ke[(i) + 6 * (j)]
-        KE(0, 0) = KE(3, 3) = ea, KE(0, 3) = KE(3, 0) = -ea;
-        const int v[4] = {1, 2, 4, 5};
-        const double kb[16] = {12,  6 * l,  -12, 6 * l,  6 * l, 4 * l * l, -6 * l, 2 * l * l,
-                               -12, -6 * l, 12,  -6 * l, 6 * l, 2 * l * l, -6 * l, 4 * l * l};
-        for (int i = 0; i < 4; i++)
-            for (int j = 0; j < 4; j++)
-                KE(v[i], v[j]) = ei * kb[i + 4 * j];
-#undef KE
+        element_matrices(bm, e, bm->ke + 36 * (size_t)e, bm->me + 36 * (size_t)e);
         const int *d = bm->dof + 3 * e;
         for (int i = 0; i < 6; i++)
-            for (int j = 0; j < 6; j++) {
-                if (d[i] >= 0 && d[j] >= 0) {
-                    bm->K[(d[i] - 3) + (size_t)ne * (d[j] - 3)] += ke[i + 6 * j];
-                    bm->mask[d[i] + (size_t)nd * d[j]] = 1;
-                }
-            }
+            for (int j = 0; j < 6; j++)
+                if (d[i] >= 0 && d[j] >= 0) bm->mask[d[i] + (size_t)nd * d[j]] = 1;
     }
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < nd; j++)
             bm->mask[i + (size_t)nd * j] = bm->mask[j + (size_t)nd * i] = 1;
-    muu_ctx_t c = {bm->Muu, ne};
-    for_each_point(bm, muu_visit, &c);
-    /* the elastic-elastic pattern (same for K and Muu: element couplings) */
-    bm->nnz = 0;
-    for (int j = 0; j < ne; j++)
-        for (int i = 0; i < ne; i++)
-            bm->nnz += bm->mask[(3 + i) + (size_t)nd * (3 + j)] != 0;
-    bm->nz_i = malloc((size_t)bm->nnz * sizeof *bm->nz_i + 1);
-    bm->nz_j = malloc((size_t)bm->nnz * sizeof *bm->nz_j + 1);
-    if (!bm->nz_i || !bm->nz_j) return FMB_ERR_NOMEM;
-    int z = 0;
-    for (int j = 0; j < ne; j++)
-        for (int i = 0; i < ne; i++)
-            if (bm->mask[(3 + i) + (size_t)nd * (3 + j)]) bm->nz_i[z] = i, bm->nz_j[z++] = j;
+    if (build_nonzeros(bm)) {
+        snprintf(msg, len, "out of memory for the beam's %d elements", nn - 1);
+        return FMB_ERR_NOMEM;
+    }
     return 0;
 }
 
@@ -514,8 +621,12 @@ int fmb_beam_modes_dense(const fmb_beam_t *bm, double *omega, int nmax)
     double *w = malloc((size_t)ne * sizeof *w);
     int rc = (!K || !M || !w) ? FMB_ERR_NOMEM : 0, count = 0;
     if (!rc) {
-        memcpy(K, bm->K, (size_t)ne * ne * sizeof *K);
-        memcpy(M, bm->Muu, (size_t)ne * ne * sizeof *M);
+        memset(K, 0, (size_t)ne * ne * sizeof *K);
+        memset(M, 0, (size_t)ne * ne * sizeof *M);
+        for (int z = 0; z < bm->nnz; z++) {
+            K[bm->nz_i[z] + (size_t)ne * bm->nz_j[z]] = bm->Kz[z];
+            M[bm->nz_i[z] + (size_t)ne * bm->nz_j[z]] = bm->Mz[z];
+        }
         rc = dense_gev(ne, K, M, w, 0);
         for (int k = 0; !rc && k < ne && count < nmax; k++)
             omega[count++] = sqrt(fmax(w[k], 0.0));
@@ -524,14 +635,14 @@ int fmb_beam_modes_dense(const fmb_beam_t *bm, double *omega, int nmax)
     return rc ? rc : count;
 }
 
-/* y = A x over the banded nonzeros of A (K or Muu). */
-static void band_mult(const fmb_beam_t *bm, const double *A, const double *x, double *y)
+/* y = A x over the banded nonzeros of A (Kz or Mz). */
+static void band_mult(const fmb_beam_t *bm, const double *Az, const double *x, double *y)
 {
     const int ne = bm->ndof - 3;
     for (int i = 0; i < ne; i++)
         y[i] = 0.0;
     for (int z = 0; z < bm->nnz; z++)
-        y[bm->nz_i[z]] += A[bm->nz_i[z] + (size_t)ne * bm->nz_j[z]] * x[bm->nz_j[z]];
+        y[bm->nz_i[z]] += Az[z] * x[bm->nz_j[z]];
 }
 
 /*
@@ -569,7 +680,7 @@ int fmb_beam_modes_sparse(const fmb_beam_t *bm, double *omega, int nmax)
         for (int z = 0; z < bm->nnz; z++) {
             const int i = bm->nz_i[z], j = bm->nz_j[z];
             if (i > j) continue;
-            Ti[T->nnz] = i, Tj[T->nnz] = j, Tx[T->nnz] = bm->K[i + (size_t)ne * j];
+            Ti[T->nnz] = i, Tj[T->nnz] = j, Tx[T->nnz] = bm->Kz[z];
             T->nnz++;
         }
         A = cholmod_triplet_to_sparse(T, T->nnz, &cc);
@@ -586,7 +697,7 @@ int fmb_beam_modes_sparse(const fmb_beam_t *bm, double *omega, int nmax)
     for (int iter = 0; !rc && iter < 200; iter++) {
         double *Bx = B->x;
         for (int k = 0; k < p; k++)
-            band_mult(bm, bm->Muu, X + (size_t)ne * k, Bx + (size_t)ne * k);
+            band_mult(bm, bm->Mz, X + (size_t)ne * k, Bx + (size_t)ne * k);
         if (Y) cholmod_free_dense(&Y, &cc);
         Y = cholmod_solve(CHOLMOD_A, L, B, &cc);
         if (!Y) {
@@ -595,8 +706,8 @@ int fmb_beam_modes_sparse(const fmb_beam_t *bm, double *omega, int nmax)
         }
         const double *Yx = Y->x;
         for (int k = 0; k < p; k++) {
-            band_mult(bm, bm->K, Yx + (size_t)ne * k, KY + (size_t)ne * k);
-            band_mult(bm, bm->Muu, Yx + (size_t)ne * k, MY + (size_t)ne * k);
+            band_mult(bm, bm->Kz, Yx + (size_t)ne * k, KY + (size_t)ne * k);
+            band_mult(bm, bm->Mz, Yx + (size_t)ne * k, MY + (size_t)ne * k);
         }
         for (int a = 0; a < p; a++)
             for (int b = 0; b < p; b++) {

@@ -12,11 +12,20 @@ typedef struct fmb_beam {
     int rotary;
     double alpha, beta; /* Rayleigh damping */
     fmb_beam_reference reference;
-    int *dof;        /* 3 per node (u, v, phi): column in the body's q, or -1 if removed */
-    int ndof;        /* 3 + free elastic dofs */
-    double *K, *Muu; /* (ndof-3)^2, column-major */
-    /* nonzeros of K and Muu (banded: coupling only inside elements) */
+    int *dof; /* 3 per node (u, v, phi): column in the body's q, or -1 if removed */
+    int ndof; /* 3 + free elastic dofs */
+    /* Element matrices in the element's local dofs (u1 v1 phi1 u2 v2 phi2, body frame),
+     * 36 per element, column-major: the linear stiffness ke and the consistent mass me of
+     * the elastic dofs (rotary inertia included). Constant; computed once at build. */
+    double *ke, *me;
+    /* 0: linear elastic forces ke U (constant tangent, the fast path). Nonzero: the
+     * element force and tangent are recomputed from the element's dofs every evaluation
+     * (geometrically nonlinear elements, issue 7): see element_elastic in beam.c. */
+    int nonconstant_stiffness;
+    /* assembled K and Muu over the free elastic dofs (i, j < ndof - 3) as nonzero lists
+     * (banded: coupling only inside elements), column-major order */
     int nnz, *nz_i, *nz_j;
+    double *Kz, *Mz;
     unsigned char *mask; /* ndof^2 structural pattern */
 } fmb_beam_t;
 
