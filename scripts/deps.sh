@@ -24,6 +24,7 @@ FMB_PACKAGES=(
     libsiconos-numerics-dev liblapack-dev libblas-dev
     python3-h5py python3-numpy python3-matplotlib python3-paraview hdf5-tools
     xvfb xauth
+    clang libclang-rt-14-dev
 )
 
 FMB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

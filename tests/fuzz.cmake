@@ -50,3 +50,12 @@ fmb_fuzz_case(mesh_uaf_smallest 2 "section $NodAes is not closed by $EndNodAes" 
 add_test(NAME fuzz_expr_deep_generated
   COMMAND sh -c "cd ${CMAKE_CURRENT_BINARY_DIR} && /usr/bin/python3 ${FMB_FUZZ_CASES}/gen_deep_expr.py 300000 && for f in deep_parens.yaml deep_minus.yaml; do $<TARGET_FILE:flexmb_cli> check $f; test $? -eq 2 || exit 1; done")
 set_tests_properties(fuzz_expr_deep_generated PROPERTIES PASS_REGULAR_EXPRESSION "nested deeper than 100 levels")
+
+# Fuzz smoke runs (issue 12): each libFuzzer harness (tests/fuzz/, built with clang in
+# build-fuzz/ by scripts/fuzz.sh) runs its seed corpus and 2000 mutations with a fixed
+# random seed; any crash, sanitizer report, leak or time-out fails the test. Longer runs:
+# scripts/fuzz.sh --time SECONDS (docs/validation.md).
+foreach(h case mesh)
+  add_test(NAME fuzz_smoke_${h} COMMAND ${FMB_SRC}/scripts/fuzz.sh --smoke ${h})
+  set_tests_properties(fuzz_smoke_${h} PROPERTIES TIMEOUT 600 RESOURCE_LOCK fuzz_build)
+endforeach()

@@ -605,6 +605,44 @@ static void test_friction(const char *dir)
     }
 }
 
+/* fmb_case_load_text: the same model as from the file, messages and relative paths taken
+ * from the given name; a beam's generated node points still refuse a user point of the
+ * same name. */
+static void test_load_text(const char *dir)
+{
+    char path[512], err[1024];
+    snprintf(path, sizeof path, "%s/quick_return.yaml", dir);
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    if (!f) return;
+    static char text[65536];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    fmb_case_t *a = fmb_case_load(path, NULL, 0, err, sizeof err);
+    fmb_case_t *b = fmb_case_load_text(path, text, len, NULL, 0, err, sizeof err);
+    CHECK(a && b);
+    if (a && b) {
+        fmb_model_t *ma = fmb_case_model(a), *mb = fmb_case_model(b);
+        CHECK(fmb_model_num_coords(ma) == fmb_model_num_coords(mb));
+        CHECK(fmb_model_num_constraints(ma) == fmb_model_num_constraints(mb));
+        CHECK(fmb_model_num_bodies(ma) == fmb_model_num_bodies(mb));
+        CHECK(strcmp(fmb_case_text(a), fmb_case_text(b)) == 0);
+    }
+    fmb_case_destroy(&a);
+    fmb_case_destroy(&b);
+    /* line 3, column 8 of the text: the unknown parameter */
+    static const char bad[] = "parameters:\n  a: 1\nbodies: [{name: b, mass: zz, inertia: 1}]\n";
+    b = fmb_case_load_text("mem.yaml", bad, sizeof bad - 1, NULL, 0, err, sizeof err);
+    CHECK(b == NULL && strncmp(err, "mem.yaml:3:", 11) == 0 && strstr(err, "zz"));
+    static const char dup[] =
+        "bodies:\n  - name: b\n    beam: {E: 2e11, rho: 7800, section: {circle: 0.01}, length: 1,"
+        " elements: 4}\n    points: {n3: [0.5, 0]}\n";
+    b = fmb_case_load_text("mem.yaml", dup, sizeof dup - 1, NULL, 0, err, sizeof err);
+    CHECK(b == NULL && strstr(err, "duplicate point 'n3'"));
+    if (b == NULL) printf("  duplicate node point: %s\n", err);
+    fmb_case_destroy(&b);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "cases";
@@ -614,6 +652,7 @@ int main(int argc, char **argv)
     test_scratch();
     test_beams(dir);
     test_friction(dir);
+    test_load_text(dir);
     if (failures) {
         fprintf(stderr, "test_case_load: %d failure(s)\n", failures);
         return 1;

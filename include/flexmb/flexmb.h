@@ -391,6 +391,11 @@ typedef struct fmb_case fmb_case_t;
  * "FILE:LINE:COL: problem" into err (errlen bytes). */
 fmb_case_t *fmb_case_load(const char *path, const char *const *overrides, int n, char *err,
                           size_t errlen);
+/* The same from a case text held in memory (len bytes); name stands for
+ * the file in messages, and relative paths in the case (meshes, outputs) are taken
+ * relative to its directory. */
+fmb_case_t *fmb_case_load_text(const char *name, const char *text, size_t len,
+                               const char *const *overrides, int n, char *err, size_t errlen);
 void fmb_case_destroy(fmb_case_t **c);
 fmb_model_t *fmb_case_model(fmb_case_t *c);
 const fmb_sim_options_t *fmb_case_options(const fmb_case_t *c);

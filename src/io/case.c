@@ -174,13 +174,15 @@ static int load_doc(loader_t *L, const char *const *ov, int nov)
     return 0;
 }
 
-fmb_case_t *fmb_case_load(const char *path, const char *const *overrides, int n, char *err,
-                          size_t errlen)
+/* Start a case named path (the file, or a name standing for it): checked arguments,
+ * defaults. NULL with the message in err on failure. */
+static fmb_case_t *case_new(const char *path, const char *const *overrides, int n, char *err,
+                            size_t errlen, const char *fn)
 {
     if (err && errlen) err[0] = '\0';
     if (!path || n < 0 || (n > 0 && !overrides)) {
         if (err && errlen)
-            snprintf(err, errlen, "%s: invalid argument to fmb_case_load", path ? path : "(null)");
+            snprintf(err, errlen, "%s: invalid argument to %s", path ? path : "(null)", fn);
         return NULL;
     }
     fmb_case_t *c = calloc(1, sizeof *c);
@@ -190,6 +192,17 @@ fmb_case_t *fmb_case_load(const char *path, const char *const *overrides, int n,
         return NULL;
     }
     fmb_sim_options_default(&c->opts);
+    return c;
+}
+
+static fmb_case_t *case_parse(fmb_case_t *c, size_t len, const char *const *overrides, int n,
+                              char *err, size_t errlen);
+
+fmb_case_t *fmb_case_load(const char *path, const char *const *overrides, int n, char *err,
+                          size_t errlen)
+{
+    fmb_case_t *c = case_new(path, overrides, n, err, errlen, "fmb_case_load");
+    if (!c) return NULL;
     size_t len = 0;
     int e = read_file(path, &c->text, &len);
     if (e) {
@@ -197,7 +210,34 @@ fmb_case_t *fmb_case_load(const char *path, const char *const *overrides, int n,
         fmb_case_destroy(&c);
         return NULL;
     }
+    return case_parse(c, len, overrides, n, err, errlen);
+}
 
+fmb_case_t *fmb_case_load_text(const char *name, const char *text, size_t len,
+                               const char *const *overrides, int n, char *err, size_t errlen)
+{
+    fmb_case_t *c = case_new(name, overrides, n, err, errlen, "fmb_case_load_text");
+    if (!c) return NULL;
+    if (!text) {
+        if (err && errlen) snprintf(err, errlen, "%s: invalid argument", name);
+        fmb_case_destroy(&c);
+        return NULL;
+    }
+    if (!(c->text = malloc(len + 1))) {
+        if (err && errlen) snprintf(err, errlen, "%s: out of memory", name);
+        fmb_case_destroy(&c);
+        return NULL;
+    }
+    memcpy(c->text, text, len);
+    c->text[len] = '\0';
+    return case_parse(c, len, overrides, n, err, errlen);
+}
+
+/* Parse c->text (len bytes) into the model; frees c and returns NULL on failure. */
+static fmb_case_t *case_parse(fmb_case_t *c, size_t len, const char *const *overrides, int n,
+                              char *err, size_t errlen)
+{
+    const char *path = c->path;
     loader_t L;
     memset(&L, 0, sizeof L);
     L.c = c;

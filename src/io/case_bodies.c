@@ -18,21 +18,36 @@ int case_find_body(loader_t *L, const char *name)
     return -1;
 }
 
+/* Append point name at (x, y) to b; unless unique (names the loader generates, such as
+ * a beam's n0 .. nN, are distinct by construction), refuse a name b already has. */
+static int append_point(loader_t *L, body_info_t *b, const yaml_node_t *at, const char *name,
+                        double x, double y, const char *origin, int unique)
+{
+    if (!unique)
+        for (int k = 0; k < b->npts; k++)
+            if (!strcmp(b->pts[k].name, name))
+                return case_fail(L, at, "body '%s': duplicate point '%s'%s", b->name, name,
+                                 origin);
+    if (b->npts == b->cap_pts) {
+        int cap = b->cap_pts ? 2 * b->cap_pts : 8;
+        point_t *p = realloc(b->pts, (size_t)cap * sizeof *p);
+        if (!p) return case_nomem(L, at);
+        b->pts = p;
+        b->cap_pts = cap;
+    }
+    point_t *p = &b->pts[b->npts];
+    p->name = case_pool_str(L->c, name);
+    if (!p->name) return case_nomem(L, at);
+    p->xy[0] = x;
+    p->xy[1] = y;
+    b->npts++;
+    return 0;
+}
+
 static int add_point(loader_t *L, body_info_t *b, const yaml_node_t *at, const char *name, double x,
                      double y, const char *origin)
 {
-    for (int k = 0; k < b->npts; k++)
-        if (!strcmp(b->pts[k].name, name))
-            return case_fail(L, at, "body '%s': duplicate point '%s'%s", b->name, name, origin);
-    point_t *p = realloc(b->pts, (size_t)(b->npts + 1) * sizeof *p);
-    if (!p) return case_nomem(L, at);
-    b->pts = p;
-    p[b->npts].name = case_pool_str(L->c, name);
-    if (!p[b->npts].name) return case_nomem(L, at);
-    p[b->npts].xy[0] = x;
-    p[b->npts].xy[1] = y;
-    b->npts++;
-    return 0;
+    return append_point(L, b, at, name, x, y, origin, 0);
 }
 
 /* The 'points' mapping of a body: name: [x, y] appended to bi. note: added to the
@@ -319,7 +334,7 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
     for (int k = 0; k < nn; k++) {
         char pn[32];
         snprintf(pn, sizeof pn, "n%d", k);
-        if ((rc = add_point(L, bi, m, pn, x[k], 0, ""))) return rc;
+        if ((rc = append_point(L, bi, m, pn, x[k], 0, "", 1))) return rc;
     }
     const int model_has = bi->beam == 1 ? nn : 0;
     if ((rc = add_point(L, bi, m, "start", x[0], 0, "")) ||

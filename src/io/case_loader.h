@@ -53,7 +53,7 @@ typedef struct body_info {
     int index; /* model index */
     double pose[3];
     point_t *pts;
-    int npts;
+    int npts, cap_pts;
     int beam; /* 0 rigid body, 1 beam, 2 beam built as a rigid bar */
 } body_info_t;
 

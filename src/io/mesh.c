@@ -701,7 +701,19 @@ static int check_and_build(rd_t *r, double **xout, int *nout)
     return 0;
 }
 
-int fmb_mesh_read_line(const char *path, double **x, int *n, char *err, size_t errlen)
+/* Read from an open stream (the file or a memory buffer) and free the reader. */
+static int read_stream(rd_t *r, double **x, int *n)
+{
+    int rc = read_all(r);
+    if (!rc) rc = check_and_build(r, x, n);
+    fclose(r->f);
+    free(r->buf);
+    free(r->nodes);
+    free(r->el);
+    return rc;
+}
+
+static int reader_init(rd_t *r, const char *path, double **x, int *n, char *err, size_t errlen)
 {
     if (err && errlen) err[0] = '\0';
     if (!path || !x || !n) {
@@ -710,11 +722,18 @@ int fmb_mesh_read_line(const char *path, double **x, int *n, char *err, size_t e
     }
     *x = NULL;
     *n = 0;
+    memset(r, 0, sizeof *r);
+    r->path = path;
+    r->err = err;
+    r->errlen = errlen;
+    return 0;
+}
+
+int fmb_mesh_read_line(const char *path, double **x, int *n, char *err, size_t errlen)
+{
     rd_t r;
-    memset(&r, 0, sizeof r);
-    r.path = path;
-    r.err = err;
-    r.errlen = errlen;
+    int rc = reader_init(&r, path, x, n, err, errlen);
+    if (rc) return rc;
     r.f = fopen(path, "r");
     if (!r.f) {
         if (err && errlen) snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
@@ -731,11 +750,29 @@ int fmb_mesh_read_line(const char *path, double **x, int *n, char *err, size_t e
         fclose(r.f);
         return FMB_ERR_IO;
     }
-    int rc = read_all(&r);
-    if (!rc) rc = check_and_build(&r, x, n);
-    fclose(r.f);
-    free(r.buf);
-    free(r.nodes);
-    free(r.el);
-    return rc;
+    return read_stream(&r, x, n);
+}
+
+int fmb_mesh_read_line_buffer(const char *name, const char *buf, size_t len, double **x, int *n,
+                              char *err, size_t errlen)
+{
+    rd_t r;
+    int rc = reader_init(&r, name, x, n, err, errlen);
+    if (rc) return rc;
+    if (!buf || (off_t)len > FMB_MESH_MAX_BYTES) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s: %s", name,
+                     !buf ? "invalid argument"
+                          : "larger than the mesh size limit (" FMB_STR(FMB_MESH_MAX_MB) " MB)");
+        return !buf ? FMB_ERR_ARG : FMB_ERR_IO;
+    }
+    /* fmemopen of a zero-length buffer fails on some C libraries: read an empty file then */
+    static const char empty[1] = {0};
+    r.f = fmemopen(len ? (void *)buf : (void *)empty, len ? len : 1, "r");
+    if (!r.f) {
+        if (err && errlen) snprintf(err, errlen, "%s: cannot open: %s", name, strerror(errno));
+        return FMB_ERR_IO;
+    }
+    if (!len) fgetc(r.f); /* at end of the one-byte stand-in */
+    return read_stream(&r, x, n);
 }

@@ -24,5 +24,9 @@
  * open or read; FMB_ERR_PARSE: format or check failure; FMB_ERR_NOMEM) and writes the
  * message into err (errlen bytes; err may be NULL). */
 int fmb_mesh_read_line(const char *path, double **x, int *n, char *err, size_t errlen);
+/* The same from a memory buffer of len bytes (need not be NUL-terminated); name stands
+ * for the path in messages. For the fuzz harness and for callers holding the text. */
+int fmb_mesh_read_line_buffer(const char *name, const char *buf, size_t len, double **x, int *n,
+                              char *err, size_t errlen);
 
 #endif

@@ -169,6 +169,33 @@ int fmb_model_add_body(fmb_model_t *m, const fmb_body_desc_t *d)
     return m->nbodies++;
 }
 
+/* Append a point with a checked name; unique: the caller guarantees a new name (a
+ * beam's generated n0 .. nN), which skips the linear duplicate search. */
+static int append_point(fmb_model_t *m, int body, const char *name, double x, double y,
+                        int unique)
+{
+    if (body < 0 || body >= m->nbodies)
+        return fmb_model_error(m, FMB_ERR_ARG, "no body with index %d", body);
+    fmb_body_t *b = &m->bodies[body];
+    char nm[FMB_NAME_MAX];
+    int rc = copy_name(m, nm, name, "point");
+    if (rc) return rc;
+    if (!unique)
+        for (int k = 0; k < b->npoints; k++)
+            if (strcmp(b->points[k].name, nm) == 0)
+                return fmb_model_error(m, FMB_ERR_MODEL, "body '%s': duplicate point '%s'",
+                                       b->name, nm);
+    if (!isfinite(x) || !isfinite(y))
+        return fmb_model_error(m, FMB_ERR_MODEL, "body '%s': point '%s' is not finite", b->name,
+                               nm);
+    if (grow((void **)&b->points, &b->cap_points, b->npoints, sizeof *b->points))
+        return FMB_ERR_NOMEM;
+    fmb_point_t *p = &b->points[b->npoints];
+    strcpy(p->name, nm);
+    p->u[0] = x, p->u[1] = y;
+    return b->npoints++;
+}
+
 int fmb_model_add_beam(fmb_model_t *m, const fmb_beam_desc_t *d)
 {
     char name[FMB_NAME_MAX];
@@ -249,7 +276,7 @@ int fmb_model_add_beam(fmb_model_t *m, const fmb_beam_desc_t *d)
     char pn[FMB_NAME_MAX];
     for (int k = 0; k < d->nnodes; k++) {
         snprintf(pn, sizeof pn, "n%d", k);
-        fmb_model_add_body_point(m, idx, pn, d->x[k], 0.0);
+        append_point(m, idx, pn, d->x[k], 0.0, 1);
     }
     return idx;
 }
@@ -271,25 +298,7 @@ double fmb_model_beam_node_x(const fmb_model_t *m, int b, int k)
 
 int fmb_model_add_body_point(fmb_model_t *m, int body, const char *name, double x, double y)
 {
-    if (body < 0 || body >= m->nbodies)
-        return fmb_model_error(m, FMB_ERR_ARG, "no body with index %d", body);
-    fmb_body_t *b = &m->bodies[body];
-    char nm[FMB_NAME_MAX];
-    int rc = copy_name(m, nm, name, "point");
-    if (rc) return rc;
-    for (int k = 0; k < b->npoints; k++)
-        if (strcmp(b->points[k].name, nm) == 0)
-            return fmb_model_error(m, FMB_ERR_MODEL, "body '%s': duplicate point '%s'", b->name,
-                                   nm);
-    if (!isfinite(x) || !isfinite(y))
-        return fmb_model_error(m, FMB_ERR_MODEL, "body '%s': point '%s' is not finite", b->name,
-                               nm);
-    if (grow((void **)&b->points, &b->cap_points, b->npoints, sizeof *b->points))
-        return FMB_ERR_NOMEM;
-    fmb_point_t *p = &b->points[b->npoints];
-    strcpy(p->name, nm);
-    p->u[0] = x, p->u[1] = y;
-    return b->npoints++;
+    return append_point(m, body, name, x, y, 0);
 }
 
 static int check_bodies(fmb_model_t *m, const int body[2], int two, const char *what,
