@@ -82,6 +82,9 @@ fmb_case_error(beam_no_nodes 5 "give the nodes")
 fmb_case_error(beam_mesh_error 8 "mesh: ${FMB_CASE_BAD}/../bad_meshes/duplicate_node.msh:11: duplicate node 6 (same position as node 3)")
 fmb_case_error(beam_unknown_reference 9
   "unknown reference 'clamped' (allowed: simply_supported, cantilever)")
+fmb_case_error(beam_unknown_geometry 9
+  "unknown name 'large' in expression 'large' (known: no parameters); geometry must be linear, nonlinear or an expression giving 0")
+fmb_case_error(beam_geometry_value 11 "geometry 'nl' = 2; an expression must give 0 (linear) or 1")
 fmb_case_error(beam_mixed_mass 4 "'mass' cannot be mixed with 'beam'")
 fmb_case_error(slider_beam_not_beam 8 "second body 'bar' of a slider_beam joint is not a beam")
 

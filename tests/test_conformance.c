@@ -7,7 +7,8 @@
  *           Phi_t, Phi_tt against d/dt;
  *   forces: dQ/dq and dQ/dqd against differences of Q; Q = -dV/dq for the conservative
  *           part; the reported power against (Q - Q_conservative) . qd;
- *   bodies: mass matrix independent of theta; dQ/dq, dQ/dqd, d(M qdd)/dq against
+ *   bodies (beams with linear and nonlinear geometry): mass matrix independent of
+ *           theta; dQ/dq, dQ/dqd, d(M qdd)/dq against
  *           differences; the quadratic velocity vector against Lagrange's equations
  *           built from finite differences of M (Q_v = -(Mdot qd - 1/2 d(qd^T M qd)/dq));
  *           gravity and strain forces against -dV/dq.
@@ -61,6 +62,9 @@ typedef struct rig {
     double *q, *qd;
 } rig_t;
 
+/* geometry of the beams add_kind builds (bodies are tested with both) */
+static fmb_beam_geometry beam_geometry = FMB_BEAM_LINEAR;
+
 static int add_kind(fmb_model_t *m, enum kind k, const char *name)
 {
     if (k == GROUND) return FMB_GROUND;
@@ -82,7 +86,8 @@ static int add_kind(fmb_model_t *m, enum kind k, const char *name)
                          .reference = rand() % 2 ? FMB_BEAM_SIMPLY_SUPPORTED : FMB_BEAM_CANTILEVER,
                          .rotary_inertia = rand() % 2,
                          .damping_alpha = 0.3,
-                         .damping_beta = 1e-3};
+                         .damping_beta = 1e-3,
+                         .geometry = beam_geometry};
     return fmb_model_add_beam(m, &d);
 }
 
@@ -471,16 +476,19 @@ static void test_body(enum kind kind)
     double *Kz = calloc(n2, sizeof(double)), *Cz = calloc(n2, sizeof(double));
     double *zero = calloc((size_t)n, sizeof(double)), *Qz = calloc((size_t)n, sizeof(double));
     b->klass->forces(b, q, qd, qdd, g0, Qv, NULL, NULL, NULL);
-    /* strain + damping part: Q_e = -K U - D Ud, with K, D read at thetadot = 0, g = 0 */
+    /* strain + damping part: Q_e(q) - D Ud, with Q_e = Q(q, 0) at g = 0 (the strain
+     * force, linear or not) and D read from dQ/dqd at zero velocity */
     {
         double *qdz = calloc((size_t)n, sizeof(double));
         b->klass->forces(b, q, qdz, qdd, g0, Qz, Kz, Cz, NULL);
         free(qdz);
-        /* at thetadot = 0 and g = 0, dQ/dq on the elastic block is -K and dQ/dqd on it
-         * is -D (the remaining Coriolis part vanishes with thetadot) */
-        for (int i = 3; i < n; i++)
+        /* at qd = 0 and g = 0 the only force is the strain force, and dQ/dqd on the
+         * elastic block is -D (the Coriolis part vanishes with thetadot) */
+        for (int i = 0; i < n; i++) {
+            Qv[i] -= Qz[i];
             for (int k = 3; k < n; k++)
-                Qv[i] -= Kz[i + n * k] * q[k] + Cz[i + n * k] * qd[k];
+                Qv[i] -= Cz[i + n * k] * qd[k];
+        }
     }
     for (int c = 0; c < n; c++) {
         memcpy(qq, q, (size_t)n * sizeof(double)), memcpy(qm, q, (size_t)n * sizeof(double));
@@ -567,6 +575,9 @@ int main(int argc, char **argv)
         if (all || !strcmp(what, "bodies")) {
             test_body(RIGID);
             test_body(BEAM);
+            beam_geometry = FMB_BEAM_NONLINEAR;
+            test_body(BEAM);
+            beam_geometry = FMB_BEAM_LINEAR;
         }
         if (all || !strcmp(what, "slider")) test_slider_crossing();
         if (all || !strcmp(what, "friction")) test_lugre();

@@ -85,6 +85,14 @@ typedef enum fmb_beam_reference {
     FMB_BEAM_REFERENCE_COUNT
 } fmb_beam_reference;
 
+/* Beam kinematics inside the body frame (docs/theory.md 7): linear (small deflections,
+ * constant stiffness) or co-rotational (large deflections, small strains). */
+typedef enum fmb_beam_geometry {
+    FMB_BEAM_LINEAR = 0,
+    FMB_BEAM_NONLINEAR,
+    FMB_BEAM_GEOMETRY_COUNT
+} fmb_beam_geometry;
+
 typedef struct fmb_beam_desc {
     const char *name;
     double E;        /* Young's modulus, Pa */
@@ -96,6 +104,7 @@ typedef struct fmb_beam_desc {
     fmb_beam_reference reference;
     int rotary_inertia;                 /* add rho I to the mass (0: Euler-Bernoulli without it) */
     double damping_alpha, damping_beta; /* Rayleigh damping alpha Muu + beta K (0, 0) */
+    fmb_beam_geometry geometry;         /* FMB_BEAM_LINEAR (0) unless set */
     double pose[3]; /* initial x, y, angle of the body frame (first node at x[0]) */
     double vel[3];  /* initial xdot, ydot of the origin, angular velocity */
     int vel_given;  /* as for fmb_body_desc_t */
@@ -108,6 +117,8 @@ int fmb_model_add_beam(fmb_model_t *model, const fmb_beam_desc_t *desc);
 int fmb_model_body_is_beam(const fmb_model_t *model, int body);
 int fmb_model_beam_num_nodes(const fmb_model_t *model, int body);
 double fmb_model_beam_node_x(const fmb_model_t *model, int body, int node);
+/* FMB_BEAM_LINEAR or FMB_BEAM_NONLINEAR (negative for rigid bodies). */
+int fmb_model_beam_geometry(const fmb_model_t *model, int body);
 /* Natural frequencies (rad/s, ascending) of a beam body under its reference conditions:
  * K phi = omega^2 Muu phi. Writes up to nmax values; returns the count or negative. */
 int fmb_model_beam_modes(fmb_model_t *model, int body, double *omega, int nmax);

@@ -29,12 +29,16 @@
  * local dofs (u1 v1 phi1 u2 v2 phi2, body frame, removed dofs zero), Q_U -= f_e(u_e) and
  * dQ/dU -= K_e(u_e) = df_e/du_e. Linear beams: f_e = k_e u_e with the constant
  *   k_e = EA/l [1 -1; -1 1] (axial) and EI/l^3 [12 6l -12 6l; 6l 4l^2 -6l 2l^2; ...].
+ * Nonlinear beams (geometry: nonlinear): f_e, K_e and the strain energy of the
+ * co-rotational element (beam_corot.c); the mass, the shape functions and the Rayleigh
+ * damping (with the undeformed k_e) stay those of the linear beam.
  * Rayleigh damping: Q_U -= (alpha m_e + beta k_e) ud_e, m_e = int rho N^T N (constant).
  * Potential: sum_e 1/2 u_e^T k_e u_e - sum_w w g . (A p).
  * Storage is linear in the element count: k_e and m_e per element, and the assembled K
  * and Muu as nonzero lists (for the modes).
  */
 #include "bodies/beam.h"
+#include "bodies/beam_corot.h"
 
 #include <cholmod.h>
 #include <stdint.h>
@@ -331,7 +335,11 @@ static void force_visit(const fmb_beam_t *bm, const gpoint_t *gp, void *vctx)
 static const double *element_elastic(const fmb_beam_t *bm, int e, const double ul[6], double fe[6],
                                      double *kt, double *energy)
 {
-    (void)kt;
+    if (bm->nonconstant_stiffness) { /* co-rotational element (beam_corot.c) */
+        fmb_corot_element(bm->x[e + 1] - bm->x[e], bm->E * bm->A, bm->E * bm->I, ul, fe, kt,
+                          energy);
+        return kt;
+    }
     const double *k = bm->ke + 36 * (size_t)e;
     double w = 0.0;
     for (int i = 0; i < 6; i++) {
@@ -364,7 +372,7 @@ static void beam_elastic(const fmb_beam_t *bm, const double *q, const double *qd
         const int *d = bm->dof + 3 * e;
         double ul[6], vl[6], fe[6], kt[36];
         element_dofs(bm, e, q, ul);
-        const double *k = element_elastic(bm, e, ul, fe, kt, NULL);
+        const double *k = element_elastic(bm, e, ul, fe, Kq ? kt : NULL, NULL);
         const double *k0 = bm->ke + 36 * (size_t)e, *m0 = bm->me + 36 * (size_t)e;
         if (damped) {
             element_dofs(bm, e, qd, vl);

@@ -12,6 +12,7 @@ typedef struct fmb_beam {
     int rotary;
     double alpha, beta; /* Rayleigh damping */
     fmb_beam_reference reference;
+    fmb_beam_geometry geometry; /* nonlinear: co-rotational elements (beam_corot.c) */
     int *dof; /* 3 per node (u, v, phi): column in the body's q, or -1 if removed */
     int ndof; /* 3 + free elastic dofs */
     /* Element matrices in the element's local dofs (u1 v1 phi1 u2 v2 phi2, body frame),

@@ -197,7 +197,7 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
     static const char *const rigid_keys[] = {"mass", "inertia", "com", "bar", NULL};
     static const char *const bkeys[] = {"E",        "rho",   "section",   "length",
                                         "elements", "mesh",  "reference", "rotary_inertia",
-                                        "damping",  "rigid", NULL};
+                                        "damping",  "rigid", "geometry", NULL};
     fmb_case_t *c = L->c;
     int rc;
     for (int k = 0; rigid_keys[k]; k++) {
@@ -295,6 +295,33 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
                              "%s: unknown reference '%s' (allowed: "
                              "simply_supported, cantilever)",
                              bctx, ref);
+    }
+    const char *geo;
+    if ((rc = case_get_string(L, bm, "geometry", bctx, 0, &geo))) return rc;
+    d.geometry = FMB_BEAM_LINEAR;
+    if (geo) {
+        if (!strcmp(geo, "linear"))
+            d.geometry = FMB_BEAM_LINEAR;
+        else if (!strcmp(geo, "nonlinear"))
+            d.geometry = FMB_BEAM_NONLINEAR;
+        else { /* an expression of the parameters: 0 linear, 1 nonlinear */
+            double gv = 0.0;
+            if ((rc = case_get_num(L, bm, "geometry", bctx, &gv, NULL))) {
+                /* the expression's own message, then what is allowed */
+                const size_t n = L->err ? strlen(L->err) : 0;
+                if (L->err && n + 1 < L->errlen)
+                    snprintf(L->err + n, L->errlen - n,
+                             "; geometry must be linear, nonlinear or an expression giving 0 "
+                             "(linear) or 1 (nonlinear)");
+                return rc;
+            }
+            if (gv != 0.0 && gv != 1.0)
+                return case_fail(L, case_get(L, bm, "geometry"),
+                                 "%s: geometry '%s' = %g; an expression must give 0 (linear) "
+                                 "or 1 (nonlinear)",
+                                 bctx, geo, gv);
+            d.geometry = gv == 1.0 ? FMB_BEAM_NONLINEAR : FMB_BEAM_LINEAR;
+        }
     }
     if ((rc = case_get_bool(L, bm, "rotary_inertia", bctx, &d.rotary_inertia))) return rc;
     yaml_node_t *damp = case_get(L, bm, "damping");

@@ -434,7 +434,9 @@ static int write_beams_layout(fmb_writer_t *w)
         }
         const char *ref = bm->reference == FMB_BEAM_CANTILEVER ? "cantilever" : "simply_supported";
         if (double_list(g, "x0", x0, (hsize_t)nn) < 0 || attr_int(g, "index", wb->b) < 0 ||
-            attr_int(g, "nnodes", nn) < 0 || attr_string(g, "reference", ref) < 0)
+            attr_int(g, "nnodes", nn) < 0 || attr_string(g, "reference", ref) < 0 ||
+            attr_string(g, "geometry",
+                        bm->geometry == FMB_BEAM_NONLINEAR ? "nonlinear" : "linear") < 0)
             st = werr(w, FMB_ERR_HDF5, "%s: cannot write /beams/%s/x0", w->h5path, name);
         hsize_t t2[2] = {(hsize_t)nn, 3}, t1[1] = {(hsize_t)nn};
         if (st >= 0) wb->ds_bpoints = st = wds_create(w, g, "points", 0, 3, t2, "x,y,z");

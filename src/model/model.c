@@ -225,6 +225,9 @@ int fmb_model_add_beam(fmb_model_t *m, const fmb_beam_desc_t *d)
                                name, (int)d->reference);
     if (d->reference == FMB_BEAM_SIMPLY_SUPPORTED && d->nnodes < 2)
         return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': too few nodes", name);
+    if ((int)d->geometry < 0 || d->geometry >= FMB_BEAM_GEOMETRY_COUNT)
+        return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': unknown geometry %d", name,
+                               (int)d->geometry);
     if (!(d->damping_alpha >= 0) || !(d->damping_beta >= 0))
         return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': damping must be >= 0", name);
     if (!finite3(d->pose) || !finite3(d->vel))
@@ -242,6 +245,8 @@ int fmb_model_add_beam(fmb_model_t *m, const fmb_beam_desc_t *d)
     bm->rotary = d->rotary_inertia != 0;
     bm->alpha = d->damping_alpha, bm->beta = d->damping_beta;
     bm->reference = d->reference;
+    bm->geometry = d->geometry;
+    bm->nonconstant_stiffness = d->geometry == FMB_BEAM_NONLINEAR;
     char msg[256];
     fmb_body_t tmp = {.data = bm};
     if ((rc = fmb_beam_build(bm, msg, sizeof msg))) {
@@ -289,6 +294,12 @@ int fmb_model_body_is_beam(const fmb_model_t *m, int b)
 int fmb_model_beam_num_nodes(const fmb_model_t *m, int b)
 {
     return fmb_model_body_is_beam(m, b) ? ((const fmb_beam_t *)m->bodies[b].data)->nnodes : 0;
+}
+
+int fmb_model_beam_geometry(const fmb_model_t *m, int b)
+{
+    return fmb_model_body_is_beam(m, b) ? (int)((const fmb_beam_t *)m->bodies[b].data)->geometry
+                                        : FMB_ERR_ARG;
 }
 
 double fmb_model_beam_node_x(const fmb_model_t *m, int b, int k)

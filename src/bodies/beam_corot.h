@@ -1,0 +1,13 @@
+/* Co-rotational planar Euler-Bernoulli beam element (geometrically nonlinear beams). */
+#ifndef FMB_BODIES_BEAM_COROT_H
+#define FMB_BODIES_BEAM_COROT_H
+
+/* Element of undeformed length l0 (along the body x axis) with axial and bending
+ * stiffnesses EA, EI. u: the element's six body-frame dofs u1 v1 phi1 u2 v2 phi2
+ * (displacements of the end nodes from their undeformed positions and rotations of
+ * their cross-sections). Writes the internal force f = dW/du (6), and when non-NULL the
+ * tangent kt = df/du (6x6, column-major, symmetric) and the strain energy W. */
+void fmb_corot_element(double l0, double EA, double EI, const double u[6], double f[6],
+                       double *kt, double *energy);
+
+#endif
