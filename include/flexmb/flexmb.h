@@ -284,6 +284,15 @@ typedef struct fmb_sim_options {
     int reuse_jacobian;        /* 1: modified Newton within a step while it contracts fast
                                   (about 2x faster on beams; the multipliers then converge
                                   linearly, ~1e-7 relative); default 0: full Newton */
+    /* Step-size control (docs/theory.md, "Local error estimate and step control"). The
+     * local error estimate of every step is compared with rtol_step, atol_step in both
+     * modes: adaptive runs choose h from it, fixed-step runs report the worst excess
+     * (fmb_sim_step_warning). Records are at k * h * output_every in both modes. */
+    int adaptive;              /* 1: choose the step from the error estimate; default 0 */
+    double rtol_step;          /* relative tolerance of the error estimate; default 1e-3 */
+    double atol_step;          /* absolute tolerance, m or rad; default 1e-6 */
+    double h_min;              /* smallest step before failing (adaptive); 0: 1e-12 t_end */
+    double h_max;              /* largest step (adaptive); 0: the record interval */
 } fmb_sim_options_t;
 
 void fmb_sim_options_default(fmb_sim_options_t *opts);
@@ -295,8 +304,16 @@ typedef struct fmb_sim_stats {
     long newton_iterations; /* total */
     long factorizations;    /* numeric factorizations */
     long symbolic;          /* symbolic analyses */
-    long halvings;          /* step halvings */
+    long halvings;          /* step halvings (failed tries: Newton, singular, non-finite) */
     double max_violation;   /* over all accepted steps */
+    long rejected_error;    /* steps rejected by the error estimate (adaptive) */
+    long rejected_event;    /* steps rejected by an element's step control */
+    double h_min_used;      /* smallest accepted step (0 before the first) */
+    double h_max_used;      /* largest accepted step */
+    double max_error;       /* largest error-estimate ratio of an accepted step (1: at the
+                               tolerance) */
+    double max_error_time;  /* end time of that step */
+    int max_error_coord;    /* global coordinate where it was largest (-1: none) */
 } fmb_sim_stats_t;
 
 /* The simulation holds a pointer to the model, which must outlive it. */
@@ -329,6 +346,12 @@ int fmb_sim_modes(fmb_sim_t *sim, int nmax, double *omega, double *shapes, doubl
 int fmb_sim_write_modes(fmb_sim_t *sim, const char *path, int n, const double *omega,
                         const double *shapes, const double *share, double amplitude, char *err,
                         size_t errlen);
+/* Fixed-step runs whose error estimate exceeded the tolerance: writes a warning naming
+ * the worst time and coordinate and a step that meets the tolerance, returns 1; 0 when
+ * the estimate stayed within the tolerance (or the run was adaptive). */
+int fmb_sim_step_warning(const fmb_sim_t *sim, char *msg, size_t len);
+/* Name of global coordinate i, e.g. "body 'crank' angle" (buf of len bytes). */
+const char *fmb_sim_coord_name(const fmb_sim_t *sim, int i, char *buf, size_t len);
 /* Advance one step of size opts.h (with internal halving if allowed). */
 int fmb_sim_step(fmb_sim_t *sim);
 const char *fmb_sim_last_error(const fmb_sim_t *sim);

@@ -627,13 +627,18 @@ static int cmd_run(const cli_args_t *a)
         code = st == FMB_ERR_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_RUN;
     }
 
+    {
+        char wmsg[700];
+        if (fmb_sim_step_warning(sim, wmsg, sizeof wmsg))
+            fprintf(stderr, "%s: warning: %s\n", a->case_path, wmsg);
+    }
     if (!a->quiet) {
         fmb_sim_stats_t s;
         fmb_sim_get_stats(sim, &s);
         char ws[32];
         format_duration(wall, ws, sizeof ws);
         printf("%s: %s\n", a->case_path, code == EXIT_OK ? "done" : "stopped");
-        if (o) {
+        if (o && !o->adaptive) {
             const double full = floor(o->t_end / o->h * (1.0 + 1e-12));
             const double rem = o->t_end - full * o->h;
             if (rem > 1e-9 * o->h)
@@ -649,6 +654,18 @@ static int cmd_run(const cli_args_t *a)
         printf("  factorizations      %ld numeric, %ld symbolic, %ld step halvings\n",
                s.factorizations, s.symbolic, s.halvings);
         printf("  max violation       %.3e\n", s.max_violation);
+        if (o) {
+            char where[160];
+            fmb_sim_coord_name(sim, s.max_error_coord, where, sizeof where);
+            printf("  step size           %s, h %.3g .. %.3g s, %ld rejected by the error "
+                   "estimate, %ld by elements\n",
+                   o->adaptive ? "adaptive" : "fixed", s.h_min_used, s.h_max_used,
+                   s.rejected_error, s.rejected_event);
+            printf("  error estimate      %.3g of the tolerance at most (rtol_step %g, atol_step "
+                   "%g; t = %g s, %s)\n",
+                   s.max_error, o->rtol_step, o->atol_step, s.max_error_time,
+                   where[0] ? where : "-");
+        }
         printf("  wall time           %.3f s (%s, %.0f steps/s)\n", wall, ws,
                wall > 0 ? (double)s.steps / wall : 0.0);
         printf("  output              %s\n", out);

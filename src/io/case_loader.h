@@ -68,6 +68,7 @@ typedef struct loader {
     int nb;
     const yaml_node_t *params; /* the parameters mapping, NULL if none */
     const char *set_integrator, *set_ordering; /* --set integrator=NAME / ordering=NAME */
+    const char *set_step;                      /* --set step=adaptive|fixed */
 } loader_t;
 
 /* ---- case_yaml.c */

@@ -58,6 +58,10 @@ int case_load_parameters(loader_t *L, const yaml_node_t *sec, const char *const 
             L->set_ordering = eq + 1;
             continue;
         }
+        if ((size_t)(e - b) == 4 && !strncmp(b, "step", 4)) { /* --set step=adaptive */
+            L->set_step = eq + 1;
+            continue;
+        }
         int found = -1;
         for (int j = 0; j < n; j++) {
             const char *name = case_sval(case_node_at(L, sec->data.mapping.pairs.start[j].key));
@@ -134,7 +138,9 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
     static const char *const keys[] = {"integrator", "alpha",    "beta",           "gamma",
                                        "rho_inf",    "h",        "t_end",          "output_every",
                                        "max_newton", "halving",  "rtol",           "atol",
-                                       "phi_tol",    "ordering", "reuse_jacobian", NULL};
+                                       "phi_tol",    "ordering", "reuse_jacobian", "step",
+                                       "rtol_step",  "atol_step", "h_min",   "h_max",
+                                       NULL};
     fmb_sim_options_t *o = &L->c->opts;
     const char *ctx = "solver";
     int rc = sec ? case_check_keys(L, sec, ctx, keys) : 0;
@@ -182,6 +188,11 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
                            : !strcmp(ord, "amd")   ? FMB_ORDERING_AMD
                            : !strcmp(ord, "metis") ? FMB_ORDERING_METIS
                                                    : FMB_ORDERING_BEST;
+        if (L->set_step && strcmp(L->set_step, "adaptive") && strcmp(L->set_step, "fixed"))
+            return case_fail(L, NULL,
+                             "override step=%s: unknown step (allowed: fixed, adaptive)",
+                             L->set_step);
+        if (L->set_step) o->adaptive = !strcmp(L->set_step, "adaptive");
         return 0;
     }
     if (ord) {
@@ -206,7 +217,9 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
         {"gamma", &o->gamma, 0.5, 0, 1.0},        {"h", &o->h, 0.0, 1, INFINITY},
         {"t_end", &o->t_end, 0.0, 1, INFINITY},   {"rtol", &o->rtol, 0.0, 1, INFINITY},
         {"atol", &o->atol, 0.0, 1, INFINITY},     {"phi_tol", &o->phi_tol, 0.0, 1, INFINITY},
-        {"rho_inf", &o->rho_inf, 0.0, 0, 1.0},
+        {"rho_inf", &o->rho_inf, 0.0, 0, 1.0},    {"rtol_step", &o->rtol_step, 0.0, 1, INFINITY},
+        {"atol_step", &o->atol_step, 0.0, 1, INFINITY}, {"h_min", &o->h_min, 0.0, 1, INFINITY},
+        {"h_max", &o->h_max, 0.0, 1, INFINITY},
     };
     for (size_t k = 0; k < sizeof reals / sizeof reals[0]; k++) {
         double v;
@@ -233,5 +246,24 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
     if (o->reuse_jacobian > 1)
         return case_fail(L, case_get(L, sec, "reuse_jacobian"),
                          "solver: 'reuse_jacobian' is 0 or 1");
+    /* step control: adaptive when asked, or when a step tolerance is given without
+     * 'step: fixed' (the tolerances then only drive the end-of-run warning) */
+    const char *step = NULL;
+    if ((rc = case_get_string(L, sec, "step", ctx, 0, &step))) return rc;
+    if (L->set_step) step = L->set_step;
+    if (step) {
+        if (!strcmp(step, "adaptive"))
+            o->adaptive = 1;
+        else if (!strcmp(step, "fixed"))
+            o->adaptive = 0;
+        else
+            return case_fail(L, L->set_step ? sec : case_get(L, sec, "step"),
+                             "%s: unknown step '%s' (allowed: fixed, adaptive)",
+                             L->set_step ? "override step" : "solver", step);
+    } else if (case_get(L, sec, "rtol_step") || case_get(L, sec, "atol_step"))
+        o->adaptive = 1;
+    if (o->h_min > 0 && o->h_max > 0 && o->h_min > o->h_max)
+        return case_fail(L, case_get(L, sec, "h_min"),
+                         "solver: 'h_min' (%g) is larger than 'h_max' (%g)", o->h_min, o->h_max);
     return 0;
 }

@@ -574,6 +574,11 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
         bad |= attr_double(solver, "rtol", o->rtol);
         bad |= attr_double(solver, "atol", o->atol);
         bad |= attr_double(solver, "phi_tol", o->phi_tol);
+        bad |= attr_string(solver, "step", o->adaptive ? "adaptive" : "fixed");
+        bad |= attr_double(solver, "rtol_step", o->rtol_step);
+        bad |= attr_double(solver, "atol_step", o->atol_step);
+        bad |= attr_double(solver, "h_min", o->h_min);
+        bad |= attr_double(solver, "h_max", o->h_max);
     }
     bad |= attr_int(solver, "num_coords", fmb_model_num_coords(m));
     bad |= attr_int(solver, "num_constraints", fmb_model_num_constraints(m));
@@ -994,12 +999,20 @@ int fmb_writer_statistics(fmb_writer_t *w, const fmb_sim_t *sim, double wall_tim
     fmb_sim_get_stats(sim, &s);
     hid_t g = group_open_create(w->file, "solver/statistics");
     int st = 0;
+    char max_err_where[160];
+    fmb_sim_coord_name(sim, s.max_error_coord, max_err_where, sizeof max_err_where);
     if (g < 0 || attr_int(g, "steps", (int)s.steps) < 0 ||
         attr_double(g, "newton_iterations", (double)s.newton_iterations) < 0 ||
         attr_double(g, "factorizations", (double)s.factorizations) < 0 ||
         attr_double(g, "symbolic", (double)s.symbolic) < 0 ||
         attr_double(g, "halvings", (double)s.halvings) < 0 ||
         attr_double(g, "max_violation", s.max_violation) < 0 ||
+        attr_double(g, "rejected_error", (double)s.rejected_error) < 0 ||
+        attr_double(g, "rejected_event", (double)s.rejected_event) < 0 ||
+        attr_double(g, "h_min", s.h_min_used) < 0 || attr_double(g, "h_max", s.h_max_used) < 0 ||
+        attr_double(g, "max_error", s.max_error) < 0 ||
+        attr_double(g, "max_error_time", s.max_error_time) < 0 ||
+        attr_string(g, "max_error_coordinate", max_err_where) < 0 ||
         attr_double(g, "wall_time", wall_time) < 0 ||
         attr_double(g, "records", (double)fmb_writer_records(w)) < 0 ||
         attr_double(g, "t_final", fmb_sim_time(sim)) < 0 ||

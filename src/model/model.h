@@ -127,6 +127,15 @@ typedef struct fmb_joint_class {
      * or NULL. */
     const char *drive_name;
     int drive_column;
+    /* Event step control (optional, NULL: none; docs/theory.md, "Step control"). Called
+     * when a step t0 -> t0 + h has converged, before it is accepted: v0 views the state at
+     * t0, v1 the candidate at t0 + h. Return 0 to accept, 1 to reject: the step is retried
+     * with a step <= *h_max (which must then be < h, e.g. the estimated onset time minus
+     * t0). On acceptance, lowering *h_max caps the next step. *h_max arrives as INFINITY;
+     * why (len bytes) takes a short reason for messages. */
+    int (*step_control)(const fmb_joint_t *j, const fmb_bodyview_t v0[2],
+                        const fmb_bodyview_t v1[2], double t0, double h, double *h_max,
+                        char *why, size_t len);
 } fmb_joint_class_t;
 
 struct fmb_joint {
@@ -162,6 +171,15 @@ typedef struct fmb_force_class {
     /* Power of the non-conservative part (integrated into the work column). */
     double (*power)(const fmb_force_t *f, const fmb_bodyview_t v[2], double t);
     int (*check)(const fmb_force_t *f, char *msg, size_t len);
+    /* Event step control (optional, NULL: none; docs/theory.md, "Step control"). Called
+     * when a step t0 -> t0 + h has converged, before it is accepted: v0 views the state at
+     * t0, v1 the candidate at t0 + h. Return 0 to accept, 1 to reject: the step is retried
+     * with a step <= *h_max (which must then be < h, e.g. the estimated onset time minus
+     * t0). On acceptance, lowering *h_max caps the next step. *h_max arrives as INFINITY;
+     * why (len bytes) takes a short reason for messages. */
+    int (*step_control)(const fmb_force_t *f, const fmb_bodyview_t v0[2],
+                        const fmb_bodyview_t v1[2], double t0, double h, double *h_max,
+                        char *why, size_t len);
 } fmb_force_class_t;
 
 struct fmb_force {

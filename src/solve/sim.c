@@ -35,6 +35,11 @@ void fmb_sim_options_default(fmb_sim_options_t *o)
     o->phi_tol = 1e-11;
     o->halving = 4;
     o->reuse_jacobian = 0;
+    o->adaptive = 0;
+    o->rtol_step = 1e-3;
+    o->atol_step = 1e-6;
+    o->h_min = 0.0;
+    o->h_max = 0.0;
 }
 fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
 {
@@ -54,10 +59,12 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     s->qdd = calloc(n + 1, sizeof(double));
     s->lam = calloc(m + 1, sizeof(double));
     s->acc = calloc(n + 1, sizeof(double));
+    s->acc1 = calloc(n + 1, sizeof(double));
+    s->qscale = calloc(n + 1, sizeof(double));
     s->zero = calloc(m + 1, sizeof(double));
     s->save = calloc(4 * n + m + 1, sizeof(double));
     s->work = calloc(4 * N + 1, sizeof(double));
-    if (!s->q || !s->qd || !s->qdd || !s->lam || !s->acc || !s->save || !s->work || !s->zero) {
+    if (!s->q || !s->qd || !s->qdd || !s->lam || !s->acc || !s->acc1 || !s->qscale || !s->save || !s->work || !s->zero) {
         fmb_sim_destroy(&s);
         return NULL;
     }
@@ -127,7 +134,7 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     if (!ps || !*ps) return;
     fmb_sim_t *s = *ps;
     fmb_kkt_free(&s->kkt);
-    free(s->q), free(s->qd), free(s->qdd), free(s->lam), free(s->acc), free(s->save);
+    free(s->q), free(s->qd), free(s->qdd), free(s->lam), free(s->acc), free(s->acc1), free(s->qscale), free(s->save);
     free(s->zero);
     free(s->vel_change);
     free(s->work);

@@ -32,6 +32,22 @@ struct fmb_sim {
     double *clcp; /* LCP workspace */
     double *vel_change; /* 3 per body: start projection minus given velocity (inertial) */
     fmb_sim_stats_t stats;
+    /* step control (stepctl.c; docs/theory.md "Local error estimate and step control") */
+    double *qscale;     /* largest |q_i| so far (the scale of rtol_step) */
+    double *acc1;       /* a_{n+1} of the candidate step (committed into acc on acceptance) */
+    double err_ratio;   /* error estimate of the candidate step / tolerance (1: at it) */
+    int err_coord;      /* its worst coordinate */
+    double cand_viol;   /* constraint violation of the candidate */
+    int cand_iters;     /* Newton iterations of the candidate */
+    double t_span;      /* t_end - start time: the error per unit step is scaled by it */
+    double h_next;      /* proposed next step (adaptive) */
+    double h_last_try;  /* h of the previous try_step (newton_stale when it changes) */
+    int newton_stale;   /* 1: h changed or a step was rejected since the last factorization;
+                           a solver that keeps its iteration matrix across steps must refactor
+                           (and clear it) -- /work/coord.md */
+    double err_hist_max; /* largest error ratio seen, accepted or not (failure advice) */
+    double err_hist_h;   /* the step that gave it */
+    double rej_h, rej_t, rej_ratio; /* last rejection by the error estimate */
     char errmsg[1024];
     int errline; /* case-file line of the joint the last error is about, 0 if none */
 };

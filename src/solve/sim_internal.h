@@ -48,6 +48,14 @@ int fmb_sim_nonfinite_error(fmb_sim_t *s, const double *q, const double *qd, con
 int fmb_sim_solve_kkt(fmb_sim_t *s, const double *rhs, double *x, const double *q, double t,
                       const char *when);
 
+/* ---- step.c */
+/* One step of size h from t_n: on success the candidate at t_n + h is in place with its
+ * error estimate (s->err_ratio, s->err_coord) and s->t unchanged; commit or reject it.
+ * On failure the state is restored and the status returned. */
+int fmb_sim_try_step(fmb_sim_t *s, double h);
+void fmb_sim_commit_step(fmb_sim_t *s, double h);
+void fmb_sim_reject_step(fmb_sim_t *s);
+
 /* ---- start.c */
 /* Power of non-conservative forces and drivers at the current state. */
 double fmb_sim_power(const fmb_sim_t *s);

@@ -390,6 +390,10 @@ int fmb_sim_initialize(fmb_sim_t *s)
     s->t = 0.0;
     s->W = 0.0;
     memset(&s->stats, 0, sizeof s->stats);
+    s->stats.max_error_coord = -1;
+    s->err_hist_max = 0.0, s->err_hist_h = 0.0, s->h_next = 0.0, s->h_last_try = 0.0;
+    s->newton_stale = 1;
+    memset(s->qscale, 0, (size_t)s->n * sizeof *s->qscale);
     memset(s->qdd, 0, (size_t)n * sizeof *s->qdd);
     memset(s->lam, 0, (size_t)m * sizeof *s->lam);
     initial_coordinates(s);
@@ -455,6 +459,8 @@ int fmb_sim_initialize(fmb_sim_t *s)
     s->P = fmb_sim_power(s);
     double viol = fmb_sim_eval_phi(s, s->q, s->t, s->work + 2 * N, NULL);
     s->stats.max_violation = viol;
+    for (int i = 0; i < n; i++)
+        s->qscale[i] = fabs(s->q[i]);
     s->initialized = 1;
     return 0;
 }

@@ -96,8 +96,66 @@ static int invalid_state(fmb_sim_t *s, double t)
     return 0;
 }
 
-/* One step of size h from the current state; on failure the state is restored. */
-static int try_step(fmb_sim_t *s, double h)
+/* Local error estimate of the candidate step (docs/theory.md, "Local error estimate"):
+ * with a_n = qdd(t_n + D h) + O(h^2), D = am - af, the scheme's one-step errors are
+ *   e_q = (beta + D/2 - 1/6) h^3 q''' ,  e_qd = (gamma + D - 1/2) h^2 q'''
+ * (e_qd = 0 for the second-order members, gamma = 1/2 - D), and h q''' = a_{n+1} - a_n
+ * + O(h^2). The error per unit step, scaled by the run's length t_span, is compared with
+ * atol_step + rtol_step max|q| (the largest |q_i| of the run so far, so that a coordinate
+ * passing through zero keeps the scale of its motion): a ratio <= 1 at every step bounds the sum of the local errors
+ * over the run by the tolerance. e_qd enters through its effect over one step, h e_qd. */
+static void error_estimate(fmb_sim_t *s, double h, double beta, double gamma, double D)
+{
+    const int n = s->n;
+    const double cq = fabs(beta + 0.5 * D - 1.0 / 6.0), cv = fabs(gamma + D - 0.5);
+    const double rt = s->opts.rtol_step, at = s->opts.atol_step;
+    double worst = 0.0;
+    int wi = -1;
+    for (int i = 0; i < n; i++) {
+        const double da = fabs(s->acc1[i] - s->acc[i]);
+        const double w = at + rt * fmax(s->qscale[i], fabs(s->q[i]));
+        /* Newton's own tolerance on q enters a through 1/(beta' h^2): the part of the
+         * estimate below it is iteration noise, not truncation error */
+        const double noise = 2.0 * (s->opts.atol + s->opts.rtol * fabs(s->q[i]) + s->opts.phi_tol);
+        const double e = fmax(0.0, (cq + cv) * h * h * da - noise);
+        const double r = e * s->t_span / h / w;
+        if (!(r <= worst)) worst = r, wi = i;
+    }
+    s->err_ratio = worst;
+    s->err_coord = wi;
+}
+
+void fmb_sim_commit_step(fmb_sim_t *s, double h)
+{
+    s->t += h;
+    s->last_iters = s->cand_iters;
+    s->stats.newton_iterations += s->cand_iters;
+    s->stats.steps++;
+    if (s->cand_viol > s->stats.max_violation) s->stats.max_violation = s->cand_viol;
+    memcpy(s->acc, s->acc1, (size_t)s->n * sizeof(double));
+    for (int i = 0; i < s->n; i++)
+        if (fabs(s->q[i]) > s->qscale[i]) s->qscale[i] = fabs(s->q[i]);
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        fmb_contact_t *c = &s->contacts[ic];
+        c->z_n = c->z;
+        c->v_n = c->v;
+        c->mode = fmb_contact_mode(c->F);
+    }
+    double P = fmb_sim_power(s);
+    s->W += 0.5 * h * (s->P + P);
+    s->P = P;
+}
+
+void fmb_sim_reject_step(fmb_sim_t *s)
+{
+    restore_state(s);
+    s->newton_stale = 1;
+}
+
+/* One step of size h from the current state (t_n): on success the candidate state at
+ * t_n + h is in place (s->t unchanged) with its error estimate; on failure the state is
+ * restored. */
+int fmb_sim_try_step(fmb_sim_t *s, double h)
 {
     const int n = s->n, m = s->m, N = n + m;
     double am, af, beta, gamma;
@@ -133,25 +191,15 @@ static int try_step(fmb_sim_t *s, double h)
                 restore_state(s);
                 return bad;
             }
-            s->t = t1;
-            s->last_iters = it;
-            s->stats.newton_iterations += it;
-            s->stats.steps++;
-            if (viol > s->stats.max_violation) s->stats.max_violation = viol;
-            /* a_{n+1} from the saved qdd_n and a_n */
+            /* candidate: a_{n+1} from the saved qdd_n and a_n, and its error estimate;
+             * fmb_sim_commit_step accepts it, fmb_sim_reject_step restores t_n */
             for (int i = 0; i < n; i++)
-                s->acc[i] =
+                s->acc1[i] =
                     ((1.0 - af) * s->qdd[i] + af * s->save[2 * n + i] - am * s->save[3 * n + i]) /
                     (1.0 - am);
-            for (int ic = 0; ic < s->ncontacts; ic++) {
-                fmb_contact_t *c = &s->contacts[ic];
-                c->z_n = c->z;
-                c->v_n = c->v;
-                c->mode = fmb_contact_mode(c->F);
-            }
-            double P = fmb_sim_power(s);
-            s->W += 0.5 * h * (s->P + P);
-            s->P = P;
+            error_estimate(s, h, beta, gamma, am - af);
+            s->cand_iters = it;
+            s->cand_viol = viol;
             return 0;
         }
         if (it == s->opts.max_newton) break;
@@ -228,49 +276,6 @@ static int try_step(fmb_sim_t *s, double h)
                   t1, h, it, dq_norm, viol, nm, line, s->opts.phi_tol);
     s->errline = line;
     return FMB_ERR_CONVERGENCE;
-}
-
-static int step_recursive(fmb_sim_t *s, double h, int depth)
-{
-    int rc = try_step(s, h);
-    if (rc != FMB_ERR_CONVERGENCE || depth >= s->opts.halving) return rc;
-    s->stats.halvings++;
-    if ((rc = step_recursive(s, 0.5 * h, depth + 1))) return rc;
-    return step_recursive(s, 0.5 * h, depth + 1);
-}
-
-int fmb_sim_step(fmb_sim_t *s)
-{
-    if (!s->initialized)
-        return fmb_sim_error(s, FMB_ERR_ARG, "fmb_sim_step called before fmb_sim_initialize");
-    return step_recursive(s, s->opts.h, 0);
-}
-
-int fmb_sim_run(fmb_sim_t *s, fmb_observer_fn observer, void *user, volatile const int *stop)
-{
-    int rc;
-    if (!s->initialized && (rc = fmb_sim_initialize(s))) return rc;
-    if (observer && (rc = observer(s, user))) return rc;
-    /* Steps of h at t_k = k h (no drift from repeated additions), the last one shortened to
-     * end exactly at t_end (a remainder below 1e-9 h is absorbed by the previous step);
-     * h > t_end gives one step of t_end. */
-    const double h = s->opts.h, T = s->opts.t_end;
-    const double full = floor(T / h * (1.0 + 1e-12));
-    const long nfull = (long)full;
-    const double rem = T - full * h;
-    const long nsteps = nfull + (rem > 1e-9 * h ? 1 : 0);
-    for (long k = 1; k <= nsteps; k++) {
-        if (stop && *stop)
-            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->t);
-        const double t1 = k == nsteps ? T : k * h;
-        if (!s->initialized)
-            return fmb_sim_error(s, FMB_ERR_ARG, "fmb_sim_run: not initialized");
-        if ((rc = step_recursive(s, t1 - s->t, 0))) return rc;
-        s->t = t1;
-        if (observer && (k % s->opts.output_every == 0 || k == nsteps) && (rc = observer(s, user)))
-            return rc;
-    }
-    return 0;
 }
 
 /* ------------------------------------------------------------ access */

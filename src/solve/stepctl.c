@@ -1,0 +1,380 @@
+/*
+ * Time control of the integrator (docs/theory.md, "Local error estimate and step control"):
+ * the run loop over record times, fixed steps with subdivision on failure, adaptive steps
+ * from the local error estimate of fmb_sim_try_step, the event hook of the element classes
+ * (step_control in fmb_joint_class_t / fmb_force_class_t), and the diagnosis of a step
+ * that cannot be completed.
+ *
+ * Adaptive control: the candidate step's error ratio r (<= 1: within tolerance) scales as
+ * h^2 (error per unit step of a second-order method), so the next step is
+ *   h' = h min(grow, max(shrink, safety / sqrt(r))),  safety 0.9, shrink 0.2, grow 2,
+ * no growth right after a rejection, bounded by h_min, h_max, the element caps and the
+ * next record time (steps land on record times; a step is split in two equal parts when
+ * the remainder is between one and two proposed steps).
+ */
+#include "solve/sim_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SAFETY 0.9
+#define SHRINK 0.2
+#define GROW 2.0
+#define MAX_LOG 12
+
+/* Tries of the current step, for the failure message. */
+typedef struct trylog {
+    int n;
+    double h[MAX_LOG];
+    const char *why[MAX_LOG];
+} trylog_t;
+
+static const char *reason(int rc)
+{
+    switch (rc) {
+    case FMB_ERR_SINGULAR: return "singular iteration matrix";
+    case FMB_ERR_CONVERGENCE: return "Newton did not converge";
+    case FMB_ERR_NONFINITE: return "non-finite values";
+    case FMB_ERR_LINSOLVE: return "linear solver failure";
+    default: return "error";
+    }
+}
+
+static int retryable(int rc)
+{
+    return rc == FMB_ERR_SINGULAR || rc == FMB_ERR_CONVERGENCE || rc == FMB_ERR_NONFINITE ||
+           rc == FMB_ERR_LINSOLVE;
+}
+
+static void log_try(trylog_t *L, double h, const char *why)
+{
+    if (L->n < MAX_LOG) {
+        L->h[L->n] = h, L->why[L->n] = why;
+        L->n++;
+    } else { /* keep the first tries and the last one */
+        L->h[MAX_LOG - 1] = h, L->why[MAX_LOG - 1] = why;
+    }
+}
+
+const char *fmb_sim_coord_name(const fmb_sim_t *s, int i, char *buf, size_t len)
+{
+    if (!buf || len == 0) return "";
+    buf[0] = '\0';
+    if (!s || i < 0 || i >= s->n) return buf;
+    const fmb_model_t *md = s->model;
+    for (int b = 1; b < md->nbodies; b++) {
+        const fmb_body_t *B = &md->bodies[b];
+        if (B->offset < 0 || i < B->offset || i >= B->offset + B->ndof) continue;
+        const int k = i - B->offset;
+        if (k < 3)
+            snprintf(buf, len, "body '%s' %s", B->name, k == 0 ? "x" : k == 1 ? "y" : "angle");
+        else
+            snprintf(buf, len, "body '%s' elastic coordinate %d", B->name, k - 3);
+        return buf;
+    }
+    return buf;
+}
+
+/* Element step control on the candidate: 1 reject (h_cap < h), 0 accept; *h_cap may cap
+ * the next step. */
+static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len)
+{
+    const fmb_model_t *md = s->model;
+    const int n = s->n;
+    int reject = 0;
+    *h_cap = INFINITY;
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        if (!j->klass->step_control) continue;
+        fmb_bodyview_t v0[2], v1[2];
+        fmb_sim_joint_views(s, j, s->save, s->save + n, v0);
+        fmb_sim_joint_views(s, j, s->q, s->qd, v1);
+        double hm = INFINITY;
+        char w[160] = "";
+        int r = j->klass->step_control(j, v0, v1, s->t, h, &hm, w, sizeof w);
+        if (hm < *h_cap) {
+            *h_cap = hm;
+            snprintf(why, len, "joint '%s' (line %d): %s", j->name, j->line, w);
+        }
+        if (r) reject = 1;
+    }
+    for (int i = 0; i < md->nforces; i++) {
+        const fmb_force_t *f = &md->forces[i];
+        if (!f->klass->step_control) continue;
+        fmb_bodyview_t v0[2], v1[2];
+        for (int k = 0; k < 2; k++) {
+            v0[k] = fmb_model_view(md, f->body[k], s->save, s->save + n);
+            v1[k] = fmb_model_view(md, f->body[k], s->q, s->qd);
+        }
+        double hm = INFINITY;
+        char w[160] = "";
+        int r = f->klass->step_control(f, v0, v1, s->t, h, &hm, w, sizeof w);
+        if (hm < *h_cap) {
+            *h_cap = hm;
+            snprintf(why, len, "force '%s' (line %d): %s", f->name, f->line, w);
+        }
+        if (r) reject = 1;
+    }
+    return reject;
+}
+
+/* A step meeting the tolerance, from the largest error ratio seen (ratio ~ h^2). */
+static double suggested_step(const fmb_sim_t *s)
+{
+    if (!(s->err_hist_max > 1.0) || !(s->err_hist_h > 0)) return 0.0;
+    return s->err_hist_h * 0.8 / sqrt(s->err_hist_max);
+}
+
+/* The message of a step that could not be completed: the tries, the smallest h, the
+ * likely cause and a step to use. The last try's own message comes first. */
+static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *limit)
+{
+    char last[sizeof s->errmsg];
+    const int line = s->errline;
+    snprintf(last, sizeof last, "%s", s->errmsg);
+    char tries[400] = "";
+    double hmin = INFINITY;
+    for (int k = 0; k < L->n; k++) {
+        size_t u = strlen(tries);
+        snprintf(tries + u, sizeof tries - u, "%s%.3g (%s)", k ? ", " : "", L->h[k], L->why[k]);
+        if (L->h[k] < hmin) hmin = L->h[k];
+    }
+    char cause[600];
+    const fmb_sim_options_t *o = &s->opts;
+    const double hs = suggested_step(s);
+    char where[160];
+    fmb_sim_coord_name(s, s->stats.max_error_coord, where, sizeof where);
+    if (rc == FMB_ERR_NONFINITE)
+        snprintf(cause, sizeof cause,
+                 "the values stay non-finite at every step tried: the element is not defined "
+                 "there (check its expression or parameters)");
+    else if (hs > 0)
+        snprintf(cause, sizeof cause,
+                 "likely cause: the time step is too large for the dynamics: the local error "
+                 "estimate reached %.3g times its tolerance (rtol_step %g, atol_step %g) at "
+                 "h = %.3g%s%s; suggested: h = %.2g (or step: adaptive)",
+                 s->err_hist_max, o->rtol_step, o->atol_step, s->err_hist_h,
+                 where[0] ? ", worst in " : "", where, hs);
+    else
+        snprintf(cause, sizeof cause,
+                 "the local error estimate stayed within its tolerance before (largest ratio "
+                 "%.3g), so the step size is not the likely cause: the mechanism may reach a "
+                 "singular position (flexmb check) or a force or joint may not be defined there",
+                 s->err_hist_max);
+    if (o->integrator == FMB_NEWMARK && o->gamma <= 0.5 + 1e-12) {
+        size_t u = strlen(cause);
+        snprintf(cause + u, sizeof cause - u,
+                 "; also: plain Newmark with gamma = 1/2 has no numerical damping and is weakly "
+                 "unstable on the index-3 constraints: integrator hht or generalized_alpha "
+                 "damps the drift");
+    }
+    fmb_sim_error(s, rc,
+                  "%s; the step from t = %.9g could not be completed: tried h = %s; %s "
+                  "(smallest h %.3g); %s",
+                  last, t0, tries, limit, hmin, cause);
+    s->errline = line;
+    L->n = 0; /* diagnosed: callers up the recursion pass the status on */
+    return rc;
+}
+
+static void accept(fmb_sim_t *s, double h)
+{
+    fmb_sim_stats_t *st = &s->stats;
+    const double t1 = s->t + h;
+    if (st->h_min_used == 0.0 || h < st->h_min_used) st->h_min_used = h;
+    if (h > st->h_max_used) st->h_max_used = h;
+    if (s->err_ratio > st->max_error || st->max_error_coord < 0) {
+        st->max_error = s->err_ratio;
+        st->max_error_time = t1;
+        st->max_error_coord = s->err_coord;
+    }
+    if (s->err_ratio > s->err_hist_max) s->err_hist_max = s->err_ratio, s->err_hist_h = h;
+    fmb_sim_commit_step(s, h);
+}
+
+/* One try of h: 0 accepted (committed), 1 rejected by an element (h_cap: its limit),
+ * 2 rejected by the error estimate (adaptive), or a negative status (state restored). */
+static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_floor)
+{
+    if (h != s->h_last_try) s->newton_stale = 1;
+    s->h_last_try = h;
+    *h_cap = INFINITY;
+    int rc = fmb_sim_try_step(s, h);
+    if (rc) {
+        if (!retryable(rc)) return rc;
+        s->newton_stale = 1;
+        s->stats.halvings++;
+        log_try(L, h, reason(rc));
+        return rc;
+    }
+    char why[240] = "";
+    if (events(s, h, h_cap, why, sizeof why)) {
+        fmb_sim_reject_step(s);
+        s->stats.rejected_event++;
+        log_try(L, h, "rejected by an element's step control");
+        const double hn = *h_cap < h ? *h_cap : 0.5 * h;
+        if (hn < h_floor) {
+            fmb_sim_error(s, FMB_ERR_CONVERGENCE, "step control of %s asks for h = %.3g", why,
+                          hn);
+            return fail_step(s, FMB_ERR_CONVERGENCE, L, s->t, "the step fell below h_min");
+        }
+        return 1;
+    }
+    const double r = s->err_ratio;
+    /* A jump in the accelerations (contact onset, a slider crossing a beam element's end)
+     * makes the ratio fall only like h instead of h^2 on rejection. Its error is made once,
+     * not per unit time: such a step is accepted when its local error alone, r h / t_span,
+     * is within the tolerance. */
+    const int jump = s->rej_h > h && s->rej_t == s->t && s->rej_ratio > r &&
+                     log(s->rej_ratio / r) < 1.5 * log(s->rej_h / h) &&
+                     r * h / s->t_span <= 1.0;
+    if (s->opts.adaptive && r > 1.0 && !jump) {
+        s->rej_h = h, s->rej_t = s->t, s->rej_ratio = r;
+        fmb_sim_reject_step(s);
+        s->stats.rejected_error++;
+        if (r > s->err_hist_max) s->err_hist_max = r, s->err_hist_h = h;
+        log_try(L, h, "error estimate above tolerance");
+        if (h * fmax(SHRINK, SAFETY / sqrt(r)) < h_floor) {
+            fmb_sim_error(s, FMB_ERR_CONVERGENCE,
+                          "the error estimate (%.3g times the tolerance) cannot be met", r);
+            return fail_step(s, FMB_ERR_CONVERGENCE, L, s->t, "the step fell below h_min");
+        }
+        return 2;
+    }
+    accept(s, h);
+    L->n = 0;
+    return 0;
+}
+
+/* Fixed steps: h, or on failure its two halves, recursively (at most opts.halving levels
+ * for failed iterations; element rejections halve down to h_floor). */
+static int fixed_step(fmb_sim_t *s, double h, int depth, trylog_t *L, double h_floor)
+{
+    double cap;
+    int r = attempt(s, h, &cap, L, h_floor);
+    if (r == 0) return 0;
+    if (r < 0) {
+        if (!retryable(r) || L->n == 0) return r; /* not retryable, or already diagnosed */
+        if (depth >= s->opts.halving) {
+            char lim[80];
+            snprintf(lim, sizeof lim, "%d halving%s allowed (solver: halving)", s->opts.halving,
+                     s->opts.halving == 1 ? "" : "s");
+            return fail_step(s, r, L, s->t, lim);
+        }
+        depth++;
+    }
+    int rc = fixed_step(s, 0.5 * h, depth, L, h_floor);
+    return rc ? rc : fixed_step(s, 0.5 * h, depth, L, h_floor);
+}
+
+/* Steps from s->t to exactly t_target. */
+static int advance_to(fmb_sim_t *s, double t_target, volatile const int *stop)
+{
+    const fmb_sim_options_t *o = &s->opts;
+    if (!(s->t_span > 0)) s->t_span = fmax(o->t_end - s->t, t_target - s->t);
+    const double h_floor = o->h_min > 0 ? o->h_min : 1e-12 * fmax(o->t_end, 1e-300);
+    trylog_t L = {0};
+    if (!o->adaptive) {
+        int rc = fixed_step(s, t_target - s->t, 0, &L, h_floor);
+        if (rc) return rc;
+        s->t = t_target; /* exact (no drift from repeated additions) */
+        return 0;
+    }
+    int after_reject = 0;
+    double cap = INFINITY; /* element cap on the next step */
+    while (s->t < t_target) {
+        if (stop && *stop)
+            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->t);
+        const double rem = t_target - s->t;
+        const double h_prop = fmin(s->h_next, fmin(o->h_max > 0 ? o->h_max : INFINITY, cap));
+        const double h =
+            rem <= h_prop * (1.0 + 1e-9) ? rem : rem < 2.0 * h_prop ? 0.5 * rem : h_prop;
+        double hcap;
+        int r = attempt(s, h, &hcap, &L, h_floor);
+        if (r < 0) {
+            if (!retryable(r) || L.n == 0) return r;
+            s->h_next = 0.5 * h;
+            after_reject = 1;
+            if (s->h_next < h_floor) {
+                int rc = fail_step(s, r, &L, s->t, "the step fell below h_min");
+                return rc;
+            }
+            continue;
+        }
+        if (r == 1) {
+            s->h_next = hcap < h ? hcap : 0.5 * h;
+            after_reject = 1;
+            continue;
+        }
+        if (r == 2) {
+            s->h_next = h * fmax(SHRINK, SAFETY / sqrt(s->err_ratio));
+            after_reject = 1;
+            continue;
+        }
+        cap = hcap;
+        const double e = s->err_ratio;
+        double f = e > 0 ? SAFETY / sqrt(e) : GROW;
+        f = fmin(after_reject ? 1.0 : GROW, fmax(SHRINK, f));
+        double hn = h * f;
+        if (h < h_prop && hn < h_prop && !after_reject) hn = h_prop; /* landed short */
+        s->h_next = fmax(hn, h_floor);
+        after_reject = 0;
+    }
+    s->t = t_target; /* exact (no drift from repeated additions) */
+    return 0;
+}
+
+int fmb_sim_step(fmb_sim_t *s)
+{
+    if (!s->initialized)
+        return fmb_sim_error(s, FMB_ERR_ARG, "fmb_sim_step called before fmb_sim_initialize");
+    if (!(s->h_next > 0)) s->h_next = s->opts.h;
+    return advance_to(s, s->t + s->opts.h, NULL);
+}
+
+int fmb_sim_run(fmb_sim_t *s, fmb_observer_fn observer, void *user, volatile const int *stop)
+{
+    int rc;
+    if (!s->initialized && (rc = fmb_sim_initialize(s))) return rc;
+    if (observer && (rc = observer(s, user))) return rc;
+    /* Targets at t_k = k H (no drift from repeated additions), the last one shortened to
+     * end exactly at t_end (a remainder below 1e-9 H is absorbed by the previous step);
+     * H > t_end gives one target at t_end. Fixed steps: H = h, a record every
+     * output_every targets; adaptive: H = h output_every, a record at every target. */
+    const fmb_sim_options_t *o = &s->opts;
+    const int every = o->adaptive ? 1 : o->output_every;
+    const double H = o->adaptive ? o->h * o->output_every : o->h, T = o->t_end;
+    const double t0 = s->t;
+    const double full = floor((T - t0) / H * (1.0 + 1e-12));
+    const long nfull = (long)full;
+    const double rem = T - t0 - full * H;
+    const long ntargets = nfull + (rem > 1e-9 * H ? 1 : 0);
+    s->t_span = T - t0;
+    if (!(s->h_next > 0)) s->h_next = fmin(o->h, o->h_max > 0 ? o->h_max : INFINITY);
+    for (long k = 1; k <= ntargets; k++) {
+        const double t1 = k == ntargets ? T : t0 + k * H;
+        if (stop && *stop)
+            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->t);
+        if ((rc = advance_to(s, t1, stop))) return rc;
+        if (observer && (k % every == 0 || k == ntargets) && (rc = observer(s, user))) return rc;
+    }
+    return 0;
+}
+
+int fmb_sim_step_warning(const fmb_sim_t *s, char *msg, size_t len)
+{
+    if (!s || s->opts.adaptive || !(s->stats.max_error > 1.0)) return 0;
+    const fmb_sim_stats_t *st = &s->stats;
+    char where[160];
+    fmb_sim_coord_name(s, st->max_error_coord, where, sizeof where);
+    const double hs = s->stats.h_max_used * 0.8 / sqrt(st->max_error);
+    if (msg && len)
+        snprintf(msg, len,
+                 "the local error estimate exceeded its tolerance (rtol_step %g, atol_step %g) "
+                 "by up to %.3g times, at t = %.6g s in %s: results may be inaccurate; h = %.2g "
+                 "s meets the tolerance (or use step: adaptive)",
+                 s->opts.rtol_step, s->opts.atol_step, st->max_error, st->max_error_time,
+                 where[0] ? where : "?", hs);
+    return 1;
+}

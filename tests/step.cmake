@@ -1,0 +1,6 @@
+# Step-size control: local error estimate, adaptive steps, fixed-step warning
+# (docs/theory.md "Local error estimate and step control"; tests/test_step.c).
+fmb_c_test(test_step)
+add_test(NAME step_adaptive_pendulum COMMAND test_step pendulum ${CMAKE_CURRENT_SOURCE_DIR}/step)
+add_test(NAME step_fixed_warning_four_bar
+  COMMAND test_step four_bar ${CMAKE_CURRENT_SOURCE_DIR}/step)
