@@ -13,7 +13,7 @@ for size in 200k 6m; do
         rmdir "$tiny"
         exit 77
     fi
-    "$cli" run "$case" -o "$tiny/qr.h5" -q 2>"$tiny.err"
+    "$cli" run "$case" -o "$tiny/qr.h5" -q --no-room-check 2>"$tiny.err"
     rc=$?
     echo "size $size: exit $rc: $(cat "$tiny.err")"
     [ "$rc" -eq 4 ] || { echo "FAIL: expected exit 4"; status=1; }
@@ -28,9 +28,25 @@ with h5py.File(sys.argv[1], "r") as f:
                  and not n.endswith(("point_names", "x0")) else None)
     assert lens == {nt}, (nt, lens)
     print("h5 readable: %d records, complete = %d" % (nt, f.attrs["complete"]))
+    # the run stopped (exit 4): the file must not claim to be complete
+    assert f.attrs["complete"] == 0, "stopped run marked complete"
 xml.dom.minidom.parse(sys.argv[2])
 print("xmf is valid XML")
 PY
+    if [ "$size" = 200k ]; then
+        # Without --no-room-check the run is refused before writing anything: the
+        # quick-return writes 1 + 0.1/(h*output_every) records of a few kB each (the
+        # figure the message gives), far more than 200 kB. Exit 2, no file left behind.
+        rm -f "$tiny/qr.h5" "$tiny/qr.xmf"
+        "$cli" run "$case" -o "$tiny/qr.h5" -q 2>"$tiny.err"
+        rc=$?
+        echo "size $size, room check: exit $rc: $(cat "$tiny.err")"
+        [ "$rc" -eq 2 ] || { echo "FAIL: expected exit 2"; status=1; }
+        grep -q "the run would write [0-9]* records of" "$tiny.err" ||
+            { echo "FAIL: no size estimate"; status=1; }
+        [ ! -e "$tiny/qr.h5" ] && [ ! -e "$tiny/qr.xmf" ] ||
+            { echo "FAIL: files left behind"; status=1; }
+    fi
     umount "$tiny"
 done
 rmdir "$tiny"

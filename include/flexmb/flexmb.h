@@ -462,6 +462,9 @@ int fmb_writer_flush(fmb_writer_t *w);
 /* Flush, write the XDMF sidecar, close. Accepts NULL. */
 void fmb_writer_destroy(fmb_writer_t **w);
 long fmb_writer_records(const fmb_writer_t *w);
+/* Before a run: is there disk room for nrecords records (with a margin for HDF5's
+ * chunk and metadata overhead)? 0, or FMB_ERR_IO with the sizes in the message. */
+int fmb_writer_check_room(fmb_writer_t *w, double nrecords);
 /* Provenance: the case's evaluated parameters (/parameters: one attribute per parameter,
  * and `_names`, their names in the file's order) and the command-line overrides
  * "NAME=VALUE" (/parameters@_overrides, empty when none), the case path (root attribute

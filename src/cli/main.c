@@ -70,6 +70,8 @@ static const char help_text[] =
     "  -s, --set NAME=VALUE  override a case parameter (repeatable)\n"
     "      --force           run: replace an existing OUT.h5 / .xmf that flexmb did not\n"
     "                        write (inputs of the case are never replaced)\n"
+    "      --no-room-check   run: start even when all the records would not fit on the\n"
+    "                        disk (the run still stops before the disk is full)\n"
     "  -n, --modes N         modes: number of frequencies (default 6)\n"
     "      --by BODY         compare: abscissa = BODY's angle (e.g. the crank), so runs\n"
     "                        at different speeds compare at equal angles; default time\n"
@@ -110,6 +112,7 @@ typedef struct cli_args {
     double at;                 /* modes: --at T (< 0: not given) */
     fmb_compare_options_t cmp; /* compare: --by, --wrap, --only, --stations, --noise */
     int force;                 /* run: replace an existing file that is not a flexmb result */
+    int no_room_check;         /* run: start even when the records would not fit on the disk */
     int cmp_given;
     const char *sets[MAX_SETS];
     int nsets;
@@ -288,6 +291,8 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
             a->quiet = 1;
         } else if (strcmp(s, "--force") == 0) {
             a->force = 1;
+        } else if (strcmp(s, "--no-room-check") == 0) {
+            a->no_room_check = 1;
         } else if (strcmp(s, "--by") == 0 || strncmp(s, "--by=", 5) == 0) {
             val = s[4] == '=' ? s + 5 : (i + 1 < argc ? argv[++i] : NULL);
             if (!val || !*val) return usage_error("expected `time` or a body name after", s);
@@ -367,6 +372,8 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
     if (!a->case_path)
         return usage_error(is_compare ? "missing results files" : "missing case file", NULL);
     if (a->force && !is_run) return usage_error("--force is only valid with", "run");
+    if (a->no_room_check && !is_run)
+        return usage_error("--no-room-check is only valid with", "run");
     if (a->at >= 0 && !(is_modes && !a->arg2))
         return usage_error("--at is only valid with", "modes CASE (mechanism modes)");
     if (is_compare && !a->arg2)
@@ -567,6 +574,19 @@ static int cmd_run(const cli_args_t *a)
     }
 
     const fmb_sim_options_t *o = fmb_sim_options(sim);
+    if (o && o->h > 0 && !a->no_room_check) {
+        /* refuse a run whose records cannot fit on the disk before writing any of them */
+        const double steps = ceil((o->t_end - fmb_sim_time(sim)) / o->h * (1.0 - 1e-12));
+        const double nrec = floor(steps / (o->output_every > 0 ? o->output_every : 1)) + 2;
+        if (fmb_writer_check_room(writer, nrec) < 0) {
+            fprintf(stderr, "%s: error: %s\n", a->case_path, fmb_writer_last_error(writer));
+            fmb_writer_destroy(&writer);
+            remove(out); /* flexmb's own empty file; nothing of the user's */
+            remove(xmf);
+            code = EXIT_CASE;
+            goto done;
+        }
+    }
     run_ctx_t r;
     memset(&r, 0, sizeof r);
     r.writer = writer;
@@ -609,8 +629,11 @@ static int cmd_run(const cli_args_t *a)
     const char *status = g_stop                        ? "interrupted"
                          : (st < 0 || r.writer_failed) ? "failed"
                                                        : "complete";
-    int flush_st = r.writer_failed ? 0 : fmb_writer_statistics(writer, sim, wall, status);
-    if (flush_st >= 0) flush_st = fmb_writer_flush(writer);
+    /* The buffered records first: a run is marked complete only once all of them are in
+     * the file (a final batch refused for want of disk left complete = 1 before). */
+    int flush_st = r.writer_failed ? 0 : fmb_writer_flush(writer);
+    if (flush_st >= 0 && !r.writer_failed)
+        flush_st = fmb_writer_statistics(writer, sim, wall, status);
     if (flush_st < 0 && !werr[0]) snprintf(werr, sizeof werr, "%s", fmb_writer_last_error(writer));
     fmb_writer_destroy(&writer);
 

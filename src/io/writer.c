@@ -284,12 +284,9 @@ static double *row_d(fmb_writer_t *w, int k)
 /* Free space on the results' file system against what the next batch needs: HDF5 has no
  * journal, so a write that fills the disk can leave the file unreadable. Stopping first
  * keeps every record written so far readable. */
-static int disk_room(fmb_writer_t *w)
+/* Bytes free for the results file's directory, or a negative value when unknown. */
+static double free_bytes(const fmb_writer_t *w)
 {
-    size_t need = 0;
-    for (int k = 0; k < w->nds; k++)
-        need += (size_t)w->nbuf * w->ds[k].rowlen * w->ds[k].esize;
-    need = need + need / 4 + 256 * 1024; /* chunk and metadata overhead, the sidecar */
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", w->h5path);
     char *slash = strrchr(dir, '/');
@@ -298,13 +295,42 @@ static int disk_room(fmb_writer_t *w)
     else
         snprintf(dir, sizeof dir, ".");
     struct statvfs vs;
-    if (statvfs(dir, &vs) != 0) return 0; /* cannot tell: try */
-    const double avail = (double)vs.f_bavail * (double)vs.f_frsize;
-    if (avail >= (double)need) return 0;
+    if (statvfs(dir, &vs) != 0) return -1; /* cannot tell */
+    return (double)vs.f_bavail * (double)vs.f_frsize;
+}
+
+/* Bytes of one record in the datasets (time series only). */
+static double record_bytes(const fmb_writer_t *w)
+{
+    double b = 0;
+    for (int k = 0; k < w->nds; k++)
+        b += (double)w->ds[k].rowlen * (double)w->ds[k].esize;
+    return b;
+}
+
+static int disk_room(fmb_writer_t *w)
+{
+    double need = (double)w->nbuf * record_bytes(w);
+    need = need + need / 4 + 256 * 1024; /* chunk and metadata overhead, the sidecar */
+    const double avail = free_bytes(w);
+    if (avail < 0 || avail >= need) return 0; /* room, or cannot tell: try */
     return werr(w, FMB_ERR_IO,
                 "%s: disk almost full (%.0f kB free, the next %d records need about %.0f kB): "
                 "stopped before writing them, so that the %ld records so far stay readable",
-                w->h5path, avail / 1024, w->nbuf, (double)need / 1024, w->nrec);
+                w->h5path, avail / 1024, w->nbuf, need / 1024, w->nrec);
+}
+
+int fmb_writer_check_room(fmb_writer_t *w, double nrecords)
+{
+    if (!w) return FMB_ERR_ARG;
+    const double rec = record_bytes(w);
+    const double need = nrecords * rec * 1.25 + 256 * 1024;
+    const double avail = free_bytes(w);
+    if (avail < 0 || avail >= need) return 0;
+    return werr(w, FMB_ERR_IO,
+                "%s: the run would write %.0f records of %.3g kB, about %.3g GB, but the disk has "
+                "%.3g GB free: raise output_every, shorten t_end or write elsewhere (-o)",
+                w->h5path, nrecords, rec / 1024, need / 1e9, avail / 1e9);
 }
 
 static int write_batch(fmb_writer_t *w)
