@@ -4,3 +4,5 @@ fmb_c_test(test_conformance)
 foreach(family joints forces bodies slider friction)
   add_test(NAME conformance_${family} COMMAND test_conformance ${family})
 endforeach()
+# Public API: self-contained headers without third-party includes; the CLI uses only them.
+add_test(NAME public_api COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_public_api.sh ${FMB_SRC})

@@ -233,6 +233,15 @@ const char *fmb_model_body_point_name(const fmb_model_t *model, int body, int k)
 /* First coordinate index of a body and its coordinate count (3 for rigid). */
 int fmb_model_body_offset(const fmb_model_t *model, int body);
 int fmb_model_body_ndof(const fmb_model_t *model, int body);
+/* A body's mass (kg) and its moment of inertia about its centre of mass (kg m^2); 0 for
+ * ground or an invalid index. */
+double fmb_model_body_mass(const fmb_model_t *model, int body);
+double fmb_model_body_inertia(const fmb_model_t *model, int body);
+/* A force's name and type ("point", "spring", ... from its class table), NULL for an
+ * invalid index; its bodies (body[1] = -1 for a force that acts on one body). */
+const char *fmb_model_force_name(const fmb_model_t *model, int force);
+const char *fmb_model_force_type_name(const fmb_model_t *model, int force);
+void fmb_model_force_bodies(const fmb_model_t *model, int force, int body[2]);
 
 const char *fmb_model_last_error(const fmb_model_t *model);
 
@@ -462,6 +471,8 @@ int fmb_writer_flush(fmb_writer_t *w);
 /* Flush, write the XDMF sidecar, close. Accepts NULL. */
 void fmb_writer_destroy(fmb_writer_t **w);
 long fmb_writer_records(const fmb_writer_t *w);
+/* Message of the writer's last failure ("" if none). */
+const char *fmb_writer_last_error(const fmb_writer_t *w);
 /* Before a run: is there disk room for nrecords records (with a margin for HDF5's
  * chunk and metadata overhead)? 0, or FMB_ERR_IO with the sizes in the message. */
 int fmb_writer_check_room(fmb_writer_t *w, double nrecords);

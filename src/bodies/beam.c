@@ -756,20 +756,3 @@ int fmb_beam_modes_sparse(const fmb_beam_t *bm, double *omega, int nmax)
     return rc ? rc : count;
 }
 
-int fmb_model_beam_modes(fmb_model_t *m, int body, double *omega, int nmax)
-{
-    if (!fmb_model_body_is_beam(m, body))
-        return fmb_model_error(m, FMB_ERR_ARG, "body %d is not a beam", body);
-    const fmb_beam_t *bm = m->bodies[body].data;
-    /* K phi = omega^2 Muu phi with the frame held by the reference conditions: dense
-     * LAPACK dsygv for small beams, CHOLMOD subspace iteration for the lowest modes of
-     * large ones */
-    const int ne = bm->ndof - 3;
-    const int rc = ne > FMB_BEAM_DENSE_MODES_MAX && nmax < ne / 4
-                       ? fmb_beam_modes_sparse(bm, omega, nmax)
-                       : fmb_beam_modes_dense(bm, omega, nmax);
-    if (rc < 0)
-        return fmb_model_error(m, rc, "beam '%s': eigenvalue solver failed (%s)",
-                               m->bodies[body].name, fmb_status_message(rc));
-    return rc;
-}

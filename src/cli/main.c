@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "flexmb/flexmb.h"
-#include "../io/compare.h" /* private to the library; src/ is not on the CLI's path */
+#include "flexmb/compare.h"
 
 enum {
     EXIT_OK = 0,
@@ -24,15 +24,6 @@ enum {
     EXIT_RUN = 4,
     EXIT_INTERRUPTED = 130 /* 128 + SIGINT; SIGTERM gives 143 */
 };
-
-/* Model inspection and writer messages: defined in the library (src/io/writer.c),
- * not yet declared in flexmb.h. */
-double fmb_model_body_mass(const fmb_model_t *model, int body);
-double fmb_model_body_inertia(const fmb_model_t *model, int body);
-const char *fmb_model_force_name(const fmb_model_t *model, int force);
-const char *fmb_model_force_type_name(const fmb_model_t *model, int force);
-void fmb_model_force_bodies(const fmb_model_t *model, int force, int body[2]);
-const char *fmb_writer_last_error(const fmb_writer_t *w);
 
 #define MAX_SETS 256
 

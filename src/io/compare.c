@@ -13,7 +13,7 @@
  * functions, so runs on different meshes compare. Reactions: Fx1, Fy1, Mz1 and Mz2 (the
  * forces on body 2 are those on body 1 with the opposite sign). Angles are compared as
  * stored (continuous, not wrapped). */
-#include "io/compare.h"
+#include "flexmb/compare.h"
 #include "io/writer.h"
 
 #include <hdf5.h>

@@ -1109,34 +1109,3 @@ const char *fmb_writer_last_error(const fmb_writer_t *w)
     return w ? w->err : "";
 }
 
-/* ---------------------------------------------------------------- model inspection */
-
-double fmb_model_body_mass(const fmb_model_t *model, int body)
-{
-    return body > 0 && body < model->nbodies ? model->bodies[body].mass : 0.0;
-}
-
-double fmb_model_body_inertia(const fmb_model_t *model, int body)
-{
-    return body > 0 && body < model->nbodies ? model->bodies[body].inertia_c : 0.0;
-}
-
-const char *fmb_model_force_name(const fmb_model_t *model, int force)
-{
-    return force >= 0 && force < model->nforces ? model->forces[force].name : NULL;
-}
-
-const char *fmb_model_force_type_name(const fmb_model_t *model, int force)
-{
-    if (force < 0 || force >= model->nforces) return NULL;
-    return model->forces[force].klass->name; /* the class table names its type */
-}
-
-void fmb_model_force_bodies(const fmb_model_t *model, int force, int body[2])
-{
-    body[0] = body[1] = -1;
-    if (force >= 0 && force < model->nforces) {
-        body[0] = model->forces[force].body[0];
-        if (model->forces[force].klass->nbodies == 2) body[1] = model->forces[force].body[1];
-    }
-}

@@ -8,18 +8,6 @@
 
 /* Call before any other HDF5 use in the process (the writer, compare, file checks do). */
 void fmb_hdf5_init(void);
-/* Message of the last failure of a writer ("" if none). */
-const char *fmb_writer_last_error(const fmb_writer_t *w);
-
-/* Model inspection used by `flexmb check` (not yet in flexmb.h; defined in writer.c until
- * src/model provides them). */
-double fmb_model_body_mass(const fmb_model_t *model, int body);
-double fmb_model_body_inertia(const fmb_model_t *model, int body);
-const char *fmb_model_force_name(const fmb_model_t *model, int force);
-const char *fmb_model_force_type_name(const fmb_model_t *model, int force);
-/* The force's bodies; body[1] = -1 for a force that acts on one body. */
-void fmb_model_force_bodies(const fmb_model_t *model, int force, int body[2]);
-
 /* ---- XDMF sidecar (xdmf.c) ---------------------------------------------------
  * The sidecar describes record i as a spatial collection of one grid per drawn body
  * (polyline through its points, hyperslab [i, :, :] of /bodies/NAME/points; a body

@@ -137,14 +137,6 @@ int fmb_sim_start_velocity_change(const fmb_sim_t *s, int body, double dv[3])
     return given;
 }
 
-const char *fmb_model_joint_drive(const fmb_model_t *m, int joint, int *column)
-{
-    if (!m || joint < 0 || joint >= m->njoints) return NULL;
-    const fmb_joint_class_t *k = m->joints[joint].klass;
-    if (column) *column = k->drive_name ? k->drive_column : -1;
-    return k->drive_name;
-}
-
 void fmb_sim_beam_state(const fmb_sim_t *s, int body, double *x, double *y, double *v)
 {
     const fmb_model_t *md = s->model;
@@ -166,23 +158,6 @@ void fmb_sim_beam_state(const fmb_sim_t *s, int body, double *x, double *y, doub
             v[k] = d;
         }
     }
-}
-
-int fmb_model_joint_num_outputs(const fmb_model_t *m, int joint)
-{
-    return m && joint >= 0 && joint < m->njoints ? m->joints[joint].klass->noutputs : 0;
-}
-
-const char *fmb_model_joint_output_group(const fmb_model_t *m, int joint)
-{
-    return m && joint >= 0 && joint < m->njoints ? m->joints[joint].klass->output_group : NULL;
-}
-
-const char *fmb_model_joint_output_name(const fmb_model_t *m, int joint, int k)
-{
-    return k >= 0 && k < fmb_model_joint_num_outputs(m, joint)
-               ? m->joints[joint].klass->output_names[k]
-               : NULL;
 }
 
 void fmb_sim_joint_outputs(const fmb_sim_t *s, int joint, double *values)

@@ -1,5 +1,5 @@
-/* Comparison of two flexmb result files (src/io/compare.c), used by `flexmb compare`.
- * No HDF5 header here: the CLI includes this file. */
+/* Comparison of two flexmb result files (src/io/compare.c), used by `flexmb compare`:
+ * public API beside flexmb.h (no HDF5 header here). */
 #ifndef FMB_IO_COMPARE_H
 #define FMB_IO_COMPARE_H
 
