@@ -1,0 +1,191 @@
+/*
+ * fmb_bench: stepping speed of the quick-return linkage at several rocker meshes and of a
+ * rigid seven-bar mechanism, with the cost of one bare factorization + solve of the same
+ * KKT matrix and of one residual evaluation measured in the same process (the overhead
+ * ratios of issue 8). A measurement, not a test: no thresholds. See bench/README.md.
+ *
+ *   build/fmb_bench [-b SECONDS] [-s NAME=VALUE]... [ELEMENTS...]
+ *
+ * ELEMENTS: rocker element counts (default 10 20 80 320 1000); the seven-bar always runs.
+ * -b: wall-clock budget per case (default 5 s): a case stops after one crank revolution
+ *     (h = 1e-4 s, 20 rad/s: 3142 steps) or when its budget is spent.
+ * -s: extra case overrides (as flexmb run --set), e.g. -s reuse_jacobian=0 is not a
+ *     parameter; solver settings come from the case.
+ * Every case runs in its own child process, so the peak memory (max RSS) is per case.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "flexmb/flexmb.h"
+#include "solve/sim_internal.h"
+
+#ifndef FMB_SOURCE_DIR
+#define FMB_SOURCE_DIR "."
+#endif
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* Run one case; prints one table row (without the memory column) to stdout. */
+static int bench_case(const char *label, const char *path, const char **ov, int nov,
+                      double budget)
+{
+    char err[1024];
+    fmb_case_t *c = fmb_case_load(path, ov, nov, err, sizeof err);
+    if (!c) {
+        fprintf(stderr, "%s: %s\n", label, err);
+        return 1;
+    }
+    fmb_model_t *m = fmb_case_model(c);
+    fmb_sim_options_t o = *fmb_case_options(c);
+    fmb_sim_t *s = fmb_sim_create(m, &o);
+    if (!s || fmb_sim_initialize(s)) {
+        fprintf(stderr, "%s: start failed: %s\n", label, s ? fmb_sim_last_error(s) : "no memory");
+        return 1;
+    }
+    fmb_sim_stats_t st0, st;
+    fmb_sim_get_stats(s, &st0);
+    const long nsteps = (long)floor(o.t_end / o.h * (1 + 1e-12));
+    const double t0 = now();
+    long k = 0;
+    int rc = 0;
+    for (k = 0; k < nsteps; k++) {
+        if ((rc = fmb_sim_step(s))) break;
+        if ((k & 15) == 15 && now() - t0 > budget) {
+            k++;
+            break;
+        }
+    }
+    const double wall = now() - t0;
+    fmb_sim_get_stats(s, &st);
+    const long steps = st.steps - st0.steps;
+    if (rc) fprintf(stderr, "%s: stopped at t = %g: %s\n", label, s->t, fmb_sim_last_error(s));
+    /* The same KKT matrix at the final state, with the step's coefficients (HHT). */
+    const double h = o.h, al = o.alpha;
+    const double beta = 0.25 * (1 - al) * (1 - al), gamma = 0.5 - al, r = 1 + al;
+    const fmb_coeffs_t cf = {1.0, beta * r * h * h, beta * r * h * h, gamma * r * h, 1.0, 0.0};
+    const int N = s->n + s->m;
+    double *b = calloc((size_t)N, sizeof *b), *x = calloc((size_t)N, sizeof *x);
+    double *R = calloc((size_t)N, sizeof *R), *M = calloc((size_t)N, sizeof *M);
+    for (int i = 0; i < N; i++)
+        b[i] = 1.0 / (1 + i);
+    int reps = 0;
+    double tf = now(), tasm = 0, tres = 0;
+    do {
+        fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &cf);
+        if (fmb_kkt_factor(&s->kkt) || fmb_kkt_solve(&s->kkt, b, x)) break;
+        reps++;
+    } while (now() - tf < 0.3 && reps < 100000);
+    tf = reps ? (now() - tf) / reps : NAN;
+    /* assembly alone, to split it off the factor + solve */
+    int ra = 0;
+    tasm = now();
+    do {
+        fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &cf);
+        ra++;
+    } while (now() - tasm < 0.2 && ra < 100000);
+    tasm = (now() - tasm) / ra;
+    int rr = 0;
+    tres = now();
+    do {
+        fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, s->t, M, R);
+        fmb_sim_eval_phi(s, s->q, s->t, R + s->n, NULL);
+        rr++;
+    } while (now() - tres < 0.2 && rr < 100000);
+    tres = (now() - tres) / rr;
+    const double fs = tf - tasm; /* bare factor + solve */
+    /* one solve alone */
+    int rs = 0;
+    double tsol = now();
+    do {
+        fmb_kkt_solve(&s->kkt, b, x);
+        rs++;
+    } while (now() - tsol < 0.1 && rs < 100000);
+    tsol = (now() - tsol) / rs;
+    const double us = steps ? 1e6 * wall / steps : NAN;
+    const long nnz = s->kkt.Ap ? s->kkt.Ap[N] : -1;
+    printf("| %s | %d | %ld | %ld | %.0f | %.1f | %.2f | %.3f | %.1f | %.1f | %.1f | %.2f | %.2f |",
+           label, N, nnz, steps, steps / wall, us,
+           steps ? (double)(st.newton_iterations - st0.newton_iterations) / steps : NAN,
+           steps ? (double)(st.factorizations - st0.factorizations) / steps : NAN, 1e6 * fs,
+           1e6 * tres, 1e6 * tsol, us / (1e6 * fs), us / (1e6 * (tres + tsol)));
+    fflush(stdout);
+    free(b), free(x), free(R), free(M);
+    fmb_sim_destroy(&s);
+    fmb_case_destroy(&c);
+    return rc ? 2 : 0;
+}
+
+static void run_child(const char *label, const char *path, const char **ov, int nov, double budget)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) _exit(bench_case(label, path, ov, nov, budget));
+    int status = 0;
+    struct rusage ru;
+    if (pid < 0 || wait4(pid, &status, 0, &ru) < 0) {
+        printf("| %s | fork failed |\n", label);
+        return;
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) == 1) {
+        printf("| %s | failed |\n", label);
+        return;
+    }
+    printf(" %.0f |%s\n", ru.ru_maxrss / 1024.0, WEXITSTATUS(status) ? " (stopped early)" : "");
+}
+
+int main(int argc, char **argv)
+{
+    double budget = 5.0;
+    const char *ov[64];
+    int nov = 0, opt;
+    while ((opt = getopt(argc, argv, "b:s:h")) != -1) {
+        if (opt == 'b')
+            budget = atof(optarg);
+        else if (opt == 's' && nov < 60)
+            ov[nov++] = optarg;
+        else {
+            fprintf(stderr, "usage: %s [-b SECONDS] [-s NAME=VALUE]... [ELEMENTS...]\n", argv[0]);
+            return opt == 'h' ? 0 : 1;
+        }
+    }
+    static const int def[] = {10, 20, 80, 320, 1000};
+    int nel[64], ne = 0;
+    for (int i = optind; i < argc && ne < 64; i++)
+        nel[ne++] = atoi(argv[i]);
+    if (!ne)
+        for (ne = 0; ne < 5; ne++)
+            nel[ne] = def[ne];
+    printf("| case | KKT n | KKT nnz | steps | steps/s | us/step | Newton it/step | "
+           "factorizations/step | factor+solve us | residual us | solve us | "
+           "step / (factor+solve) | step / (residual+solve) | max RSS MB |\n");
+    printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+           "| ---: | ---: |\n");
+    char qr[1024], sb[1024], buf[64][64];
+    snprintf(qr, sizeof qr, "%s/cases/quick_return.yaml", FMB_SOURCE_DIR);
+    snprintf(sb, sizeof sb, "%s/bench/cases/seven_body.yaml", FMB_SOURCE_DIR);
+    for (int i = 0; i < ne; i++) {
+        const char *o2[66];
+        int n2 = 0;
+        snprintf(buf[0], sizeof buf[0], "n_el=%d", nel[i]);
+        o2[n2++] = buf[0];
+        o2[n2++] = "revolutions=1";
+        for (int k = 0; k < nov; k++)
+            o2[n2++] = ov[k];
+        char label[64];
+        snprintf(label, sizeof label, "quick-return %d el", nel[i]);
+        run_child(label, qr, o2, n2, budget);
+    }
+    run_child("seven-bar (rigid)", sb, ov, nov, budget);
+    return 0;
+}
