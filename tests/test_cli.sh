@@ -106,7 +106,9 @@ grep_in err "cannot create HDF5 file" "output error message"
 sed 's/^solver:.*/solver: {integrator: hht, h: 0.05, t_end: 5, max_newton: 2, halving: 0}/;
      s/^output:.*//' "$CASES/pendulum.yaml" >"$TMP/diverge.yaml"
 expect 4 "step failure" -- "$FLEXMB" run "$TMP/diverge.yaml" -o "$TMP/diverge.h5"
-grep_in err "diverge.yaml: error: " "step failure message"
+# the joint with the largest violation is named with its line when the violation is not
+# exactly zero (round-off of the linear solver decides): both forms are the format
+grep_in err "diverge.yaml\(:[0-9]*\)\{0,1\}: error: Newton iteration did not converge" "step failure message"
 expect 0 "failed run keeps a consistent file" -- "$PY" -c '
 import sys, h5py
 with h5py.File(sys.argv[1], "r") as f:

@@ -277,6 +277,12 @@ typedef enum fmb_ordering {
     FMB_ORDERING_BEST     /* let UMFPACK try several and keep the best */
 } fmb_ordering;
 
+/* Sparse factorization of the KKT matrix (docs/performance.md). */
+typedef enum fmb_linear_solver {
+    FMB_LINEAR_KLU = 0, /* KLU: one analysis per run, refactorization in the loop (default) */
+    FMB_LINEAR_UMFPACK  /* UMFPACK (uses `ordering`) */
+} fmb_linear_solver;
+
 typedef struct fmb_sim_options {
     fmb_integrator integrator; /* default FMB_HHT */
     double alpha;              /* HHT alpha in [-1/3, 0]; default -0.05. Ignored by NEWMARK */
@@ -289,7 +295,8 @@ typedef struct fmb_sim_options {
     double rtol, atol;         /* Newton increment tolerances on q; default 1e-10, 1e-12 */
     double phi_tol;            /* constraint violation tolerance, m or rad; default 1e-11 */
     int halving;               /* max step halvings on Newton failure; default 4 (0: none) */
-    fmb_ordering ordering;     /* default FMB_ORDERING_AMD */
+    fmb_ordering ordering;     /* default FMB_ORDERING_AMD (UMFPACK only; KLU uses AMD) */
+    fmb_linear_solver linear_solver; /* default FMB_LINEAR_KLU */
     int reuse_jacobian;        /* 1: modified Newton within a step while it contracts fast
                                   (about 2x faster on beams; the multipliers then converge
                                   linearly, ~1e-7 relative); default 0: full Newton */

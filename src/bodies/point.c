@@ -96,6 +96,29 @@ void fmb_point_hess(const fmb_bodyview_t *v, const double u[2], const double w[2
     }
 }
 
+int fmb_point_support(const fmb_bodyview_t *v, const double u[2], int *cols)
+{
+    if (!v->ndof) return 0;
+    fmb_shape_t N;
+    shape(v, u, &N);
+    int n = 3;
+    cols[0] = 0, cols[1] = 1, cols[2] = 2;
+    for (int k = 0; k < N.n; k++) { /* insertion: ascending, no duplicates */
+        int c = N.col[k], at = n;
+        for (int i = 3; i < n; i++)
+            if (cols[i] >= c) {
+                at = i;
+                break;
+            }
+        if (at < n && cols[at] == c) continue;
+        for (int i = n; i > at; i--)
+            cols[i] = cols[i - 1];
+        cols[at] = c;
+        n++;
+    }
+    return n;
+}
+
 static void carrier_velocity(const fmb_bodyview_t *v, const fmb_shape_t *N, double pd[2])
 {
     pd[0] = v->qd[0], pd[1] = v->qd[1];

@@ -36,11 +36,18 @@ void fmb_joint_pin_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
     fmb_point_hess(&v[1], j->point[1], mw, H + n0 + (size_t)n0 * ld, ld);
 }
 
+/* Phi depends on each body only through its joint point. */
+int fmb_joint_point_support(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, int *cols)
+{
+    return fmb_point_support(&v[b], j->point[b], cols);
+}
+
 const fmb_joint_class_t fmb_revolute_class = {
     .name = "revolute",
     .nrows = 2,
     .eval = revolute_eval,
     .hess = fmb_joint_pin_hess,
+    .support = fmb_joint_point_support,
     .time = NULL,
     .check = fmb_joint_check_distinct,
 };

@@ -139,9 +139,18 @@ static void slider_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
     for (int k = 0; k < 4; k++)
         if (c.col[k] >= 0) g[n0 + c.col[k]] = w1 * c.H[1][k] + w2 * c.H[2][k];
     const double a = w1 * c.v[2] + w2 * c.v[3];
-    for (int cc = 0; cc < n; cc++)
-        for (int r = 0; r < n; r++)
+    /* dsx lives on the rigid coordinates (n0 + 3), g on the element's four columns: the
+     * outer products only touch those (O(1) work whatever the guide's size) */
+    int S[FMB_SHAPE_MAX + 6], ns = 0;
+    for (int k = 0; k < n0 + 3; k++)
+        S[ns++] = k;
+    for (int k = 0; k < 4; k++)
+        if (c.col[k] >= 0) S[ns++] = n0 + c.col[k];
+    for (int x = 0; x < ns; x++)
+        for (int y = 0; y < ns; y++) {
+            const int r = S[y], cc = S[x];
             Hm[r + (size_t)cc * n] -= a * dsx[r] * dsx[cc] + dsx[r] * g[cc] + g[r] * dsx[cc];
+        }
 }
 
 /* The second derivatives couple the rigid coordinates with everything, but never two

@@ -85,6 +85,9 @@ void fmb_point_jac(const fmb_bodyview_t *v, const double u[2], double *J /* 2 x 
 void fmb_point_hess(const fmb_bodyview_t *v, const double u[2], const double w[2], double *H,
                     int ld);
 void fmb_point_vel(const fmb_bodyview_t *v, const double u[2], double rd[2]);
+/* Columns of the body on which the point's position depends (0, 1, 2 and the shape
+ * columns, ascending); returns the count (0 for ground). */
+int fmb_point_support(const fmb_bodyview_t *v, const double u[2], int *cols);
 /* d(rdot)/dq (2 x ndof, column-major). */
 void fmb_point_veljac(const fmb_bodyview_t *v, const double u[2], double *Jv);
 double fmb_body_angle(const fmb_bodyview_t *v);
@@ -106,6 +109,11 @@ typedef struct fmb_joint_class {
     /* Structural pattern of the hess block: may entry (r, c) of the (ndof0+ndof1)^2
      * block ever be nonzero? NULL: dense. */
     int (*hess_pattern)(const fmb_joint_t *j, const fmb_bodyview_t v[2], int r, int c);
+    /* Columns of body b (local, ascending) on which Phi can ever depend; returns their
+     * count (cols holds up to v[b].ndof). NULL: every column. The assembler then stores
+     * only the Jacobian on these columns and the Hessian on support x support (optional;
+     * added by issue 8, signatures of the other members unchanged). */
+    int (*support)(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, int *cols);
     /* Phi_t and Phi_tt (nrows each); NULL means scleronomic. */
     void (*time)(const fmb_joint_t *j, double t, double *phit, double *phitt);
     /* Validation at model build time (0 or negative status with message). */

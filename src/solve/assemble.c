@@ -199,6 +199,64 @@ void fmb_sim_dense_jacobian(const fmb_sim_t *s, const double *q, double t, doubl
     }
 }
 
+/* The stored pattern of every joint: Jacobian columns and Hessian entries of its
+ * two-body block (ground excluded). With a support function, Phi depends only on the
+ * support columns S, so the Jacobian lives on S and the Hessian on S x S (narrowed further
+ * by hess_pattern); otherwise every column, and the Hessian's hess_pattern or all of it. */
+int fmb_sim_build_patterns(fmb_sim_t *s)
+{
+    const fmb_model_t *md = s->model;
+    s->jpat = calloc((size_t)md->njoints + 1, sizeof *s->jpat);
+    if (!s->jpat) return FMB_ERR_NOMEM;
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        fmb_jpat_t *jp = &s->jpat[i];
+        fmb_bodyview_t v[2];
+        fmb_sim_joint_views(s, j, NULL, NULL, v);
+        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
+        jp->col = malloc((size_t)nn * sizeof *jp->col + 1);
+        if (!jp->col) return FMB_ERR_NOMEM;
+        jp->ncol = 0;
+        if (j->klass->support) {
+            for (int b = 0; b < 2; b++) {
+                if (md->bodies[j->body[b]].offset < 0) continue;
+                const int nb = j->klass->support(j, v, b, jp->col + jp->ncol);
+                for (int x = 0; x < nb; x++)
+                    jp->col[jp->ncol + x] += b ? n0 : 0;
+                jp->ncol += nb;
+            }
+        } else {
+            for (int cc = 0; cc < nn; cc++)
+                if (fmb_sim_gidx(md, j->body, n0, cc) >= 0) jp->col[jp->ncol++] = cc;
+        }
+        size_t cap = 64, nh = 0;
+        jp->hidx = malloc(cap * sizeof *jp->hidx);
+        if (!jp->hidx) return FMB_ERR_NOMEM;
+        for (int x = 0; x < jp->ncol; x++)
+            for (int y = 0; y < jp->ncol; y++) {
+                const int cc = jp->col[x], r = jp->col[y];
+                if (j->klass->hess_pattern && !j->klass->hess_pattern(j, v, r, cc)) continue;
+                if (nh == cap) {
+                    int *p = realloc(jp->hidx, 2 * cap * sizeof *p);
+                    if (!p) return FMB_ERR_NOMEM;
+                    jp->hidx = p, cap *= 2;
+                }
+                jp->hidx[nh++] = r + nn * cc;
+            }
+        jp->nh = (int)nh;
+    }
+    return 0;
+}
+
+void fmb_sim_free_patterns(fmb_sim_t *s)
+{
+    if (!s->jpat) return;
+    for (int i = 0; i < s->model->njoints; i++)
+        free(s->jpat[i].col), free(s->jpat[i].hidx);
+    free(s->jpat);
+    s->jpat = NULL;
+}
+
 /* Assemble the KKT matrix
  *   [ cM M + cKm Kmq + cK (Kc(lam) - Kq) - cC Cq    cA Phi_q^T ]
  *   [ Phi_q                                         c22 I      ]
@@ -249,29 +307,32 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
     }
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
+        const fmb_jpat_t *jp = &s->jpat[i];
         fmb_bodyview_t v[2];
         fmb_sim_joint_views(s, j, q, qd, v);
-        const int nr = j->klass->nrows, n0 = v[0].ndof, nn = n0 + v[1].ndof;
+        const int nr = j->klass->nrows, n0 = v[0].ndof;
         double *phi = s->sphi, *J[2] = {fmb_zeroed(s->sJ[0], (size_t)(nr * v[0].ndof)),
                                         fmb_zeroed(s->sJ[1], (size_t)(nr * v[1].ndof))};
-        double *H = fmb_zeroed(s->sH, (size_t)nn * nn);
+        /* the class writes its Hessian inside its pattern: zero only that */
+        double *H = s->sH;
+        for (int e = 0; e < jp->nh; e++)
+            H[jp->hidx[e]] = 0.0;
         j->klass->eval(j, v, t, phi, J[0], J[1]);
         j->klass->hess(j, v, t, lam + j->row, H);
-        for (int cc = 0; cc < nn; cc++) {
-            int gc = fmb_sim_gidx(md, j->body, n0, cc);
-            if (gc < 0) continue;
+        for (int x = 0; x < jp->ncol; x++) {
+            const int cc = jp->col[x], gc = fmb_sim_gidx(md, j->body, n0, cc);
             const double *Jb = cc < n0 ? J[0] : J[1];
-            int kc = cc < n0 ? cc : cc - n0;
+            const int kc = cc < n0 ? cc : cc - n0;
             for (int r = 0; r < nr; r++) {
                 fmb_kkt_add(k, n + j->row + r, gc, Jb[r + nr * kc]);
                 fmb_kkt_add(k, gc, n + j->row + r, c->cA * Jb[r + nr * kc]);
             }
-            for (int r = 0; r < nn; r++) {
-                int gr = fmb_sim_gidx(md, j->body, n0, r);
-                if (gr < 0 || (j->klass->hess_pattern && !j->klass->hess_pattern(j, v, r, cc)))
-                    continue;
-                fmb_kkt_add(k, gr, gc, c->cK * H[r + nn * cc]);
-            }
+        }
+        const int nn = n0 + v[1].ndof;
+        for (int e = 0; e < jp->nh; e++) {
+            const int h = jp->hidx[e], r = h % nn, cc = h / nn;
+            fmb_kkt_add(k, fmb_sim_gidx(md, j->body, n0, r), fmb_sim_gidx(md, j->body, n0, cc),
+                        c->cK * H[h]);
         }
     }
     for (int ic = 0; ic < s->ncontacts; ic++) {

@@ -1,5 +1,6 @@
 #include "solve/kkt.h"
 
+#include <klu.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +15,24 @@ int fmb_kkt_init(fmb_kkt_t *k, int n)
     return 0;
 }
 
-void fmb_kkt_free(fmb_kkt_t *k)
+static void free_factors(fmb_kkt_t *k)
 {
     if (k->numeric) umfpack_di_free_numeric(&k->numeric);
     if (k->symbolic) umfpack_di_free_symbolic(&k->symbolic);
+    klu_common *kc = k->kcommon;
+    if (kc) {
+        klu_numeric *kn = k->knumeric;
+        klu_symbolic *ks = k->ksymbolic;
+        if (kn) klu_free_numeric(&kn, kc);
+        if (ks) klu_free_symbolic(&ks, kc);
+    }
+    k->knumeric = k->ksymbolic = NULL;
+}
+
+void fmb_kkt_free(fmb_kkt_t *k)
+{
+    free_factors(k);
+    free(k->kcommon), free(k->control), free(k->xwork);
     free(k->Ti), free(k->Tj), free(k->Tx);
     free(k->Ap), free(k->Ai), free(k->Ax), free(k->Map);
     memset(k, 0, sizeof *k);
@@ -26,10 +41,12 @@ void fmb_kkt_free(fmb_kkt_t *k)
 void fmb_kkt_begin(fmb_kkt_t *k)
 {
     k->nt = 0;
+    if (k->mapped) memset(k->Ax, 0, (size_t)k->Ap[k->n] * sizeof *k->Ax);
 }
 
-void fmb_kkt_add(fmb_kkt_t *k, int i, int j, double x)
+void fmb_kkt_add_slow(fmb_kkt_t *k, int i, int j, double x)
 {
+    if (k->nt < 0) return;
     if (k->nt == k->cap) {
         int cap = k->cap ? 2 * k->cap : 1024;
         int *Ti = realloc(k->Ti, (size_t)cap * sizeof *Ti);
@@ -44,38 +61,87 @@ void fmb_kkt_add(fmb_kkt_t *k, int i, int j, double x)
         }
         k->cap = cap;
     }
-    if (k->nt < 0) return;
-    /* Once a pattern exists the same positions must come in the same order. */
-    if (k->pattern_nt && k->nt < k->pattern_nt && (k->Ti[k->nt] != i || k->Tj[k->nt] != j))
-        k->pattern_nt = -1; /* pattern changed: rebuild */
+    /* an entry off the recorded pattern: record the whole assembly and rebuild */
+    k->mapped = 0;
     k->Ti[k->nt] = i;
     k->Tj[k->nt] = j;
     k->Tx[k->nt] = x;
     k->nt++;
 }
 
+static int analyze(fmb_kkt_t *k)
+{
+    free_factors(k);
+    if (k->solver == FMB_KKT_UMFPACK) {
+        if (!k->control && !(k->control = malloc(UMFPACK_CONTROL * sizeof(double))))
+            return FMB_ERR_NOMEM;
+        umfpack_di_defaults(k->control);
+        static const double orderings[] = {UMFPACK_ORDERING_AMD, UMFPACK_ORDERING_METIS,
+                                           UMFPACK_ORDERING_BEST};
+        if (k->ordering >= 0 && k->ordering < 3)
+            k->control[UMFPACK_ORDERING] = orderings[k->ordering];
+        /* no iterative refinement: the Newton iteration corrects solve errors anyway */
+        k->control[UMFPACK_IRSTEP] = 0;
+        int st = umfpack_di_symbolic(k->n, k->n, k->Ap, k->Ai, k->Ax, &k->symbolic, k->control,
+                                     NULL);
+        if (st != UMFPACK_OK)
+            return st == UMFPACK_ERROR_out_of_memory ? FMB_ERR_NOMEM : FMB_ERR_LINSOLVE;
+    } else {
+        if (!k->kcommon) {
+            if (!(k->kcommon = malloc(sizeof(klu_common)))) return FMB_ERR_NOMEM;
+            klu_defaults(k->kcommon);
+        }
+        klu_common *kc = k->kcommon;
+        k->ksymbolic = klu_analyze(k->n, k->Ap, k->Ai, kc);
+        if (!k->ksymbolic)
+            return kc->status == KLU_OUT_OF_MEMORY ? FMB_ERR_NOMEM : FMB_ERR_LINSOLVE;
+    }
+    k->nsymbolic++;
+    return 0;
+}
+
 static int build_pattern(fmb_kkt_t *k)
 {
-    free(k->Ap), free(k->Ai), free(k->Ax), free(k->Map);
+    free(k->Ap), free(k->Ai), free(k->Ax), free(k->Map), free(k->xwork);
     k->Ap = malloc(((size_t)k->n + 1) * sizeof *k->Ap);
-    k->Ai = malloc((size_t)k->nt * sizeof *k->Ai);
-    k->Ax = malloc((size_t)k->nt * sizeof *k->Ax);
-    k->Map = malloc((size_t)k->nt * sizeof *k->Map);
-    if (!k->Ap || !k->Ai || !k->Ax || !k->Map) return FMB_ERR_NOMEM;
+    k->Ai = malloc((size_t)k->nt * sizeof *k->Ai + 1);
+    k->Ax = malloc((size_t)k->nt * sizeof *k->Ax + 1);
+    k->Map = malloc((size_t)k->nt * sizeof *k->Map + 1);
+    k->xwork = malloc((size_t)k->n * sizeof *k->xwork + 1);
+    if (!k->Ap || !k->Ai || !k->Ax || !k->Map || !k->xwork) return FMB_ERR_NOMEM;
     int st = umfpack_di_triplet_to_col(k->n, k->n, k->nt, k->Ti, k->Tj, k->Tx, k->Ap, k->Ai, k->Ax,
                                        k->Map);
     if (st != UMFPACK_OK) return FMB_ERR_LINSOLVE;
-    if (k->symbolic) umfpack_di_free_symbolic(&k->symbolic);
-    double control[UMFPACK_CONTROL];
-    umfpack_di_defaults(control);
-    static const double orderings[] = {UMFPACK_ORDERING_AMD, UMFPACK_ORDERING_METIS,
-                                       UMFPACK_ORDERING_BEST};
-    if (k->ordering >= 0 && k->ordering < 3) control[UMFPACK_ORDERING] = orderings[k->ordering];
-    st = umfpack_di_symbolic(k->n, k->n, k->Ap, k->Ai, k->Ax, &k->symbolic, control, NULL);
-    if (st != UMFPACK_OK)
-        return st == UMFPACK_ERROR_out_of_memory ? FMB_ERR_NOMEM : FMB_ERR_LINSOLVE;
-    k->nsymbolic++;
+    int rc = analyze(k);
+    if (rc) return rc;
     k->pattern_nt = k->nt;
+    k->mapped = 1;
+    return 0;
+}
+
+static int klu_numeric_factor(fmb_kkt_t *k)
+{
+    klu_common *kc = k->kcommon;
+    klu_numeric *kn = k->knumeric;
+    if (kn) {
+        /* same pivot order as the last full factorization; redo it in full when the
+         * pivots have become poor (rcond: min/max |diag U|) */
+        if (klu_refactor(k->Ap, k->Ai, k->Ax, k->ksymbolic, kn, kc) && klu_rcond(k->ksymbolic, kn, kc)) {
+            k->rcond = kc->rcond;
+            if (k->rcond > 1e-3 * k->rcond_full) return 0;
+        }
+        klu_free_numeric(&kn, kc);
+        k->knumeric = NULL;
+    }
+    kn = klu_factor(k->Ap, k->Ai, k->Ax, k->ksymbolic, kc);
+    k->knumeric = kn;
+    k->nfull++;
+    if (!kn) {
+        if (kc->status == KLU_SINGULAR) return FMB_ERR_SINGULAR;
+        return kc->status == KLU_OUT_OF_MEMORY ? FMB_ERR_NOMEM : FMB_ERR_LINSOLVE;
+    }
+    if (!klu_rcond(k->ksymbolic, kn, kc)) return FMB_ERR_LINSOLVE;
+    k->rcond = k->rcond_full = kc->rcond;
     return 0;
 }
 
@@ -83,35 +149,37 @@ int fmb_kkt_factor(fmb_kkt_t *k)
 {
     if (k->nt < 0) return FMB_ERR_NOMEM;
     int rc;
-    if (k->pattern_nt != k->nt) {
+    if (!k->mapped || k->pattern_nt != k->nt)
         if ((rc = build_pattern(k))) return rc;
-    } else {
-        memset(k->Ax, 0, (size_t)k->Ap[k->n] * sizeof *k->Ax);
-        for (int t = 0; t < k->nt; t++)
-            k->Ax[k->Map[t]] += k->Tx[t];
-    }
-    if (k->numeric) umfpack_di_free_numeric(&k->numeric);
-    double info[UMFPACK_INFO];
-    int st = umfpack_di_numeric(k->Ap, k->Ai, k->Ax, k->symbolic, &k->numeric, NULL, info);
     k->nnumeric++;
-    k->rcond = info[UMFPACK_RCOND];
-    if (st == UMFPACK_WARNING_singular_matrix) return FMB_ERR_SINGULAR;
-    if (st != UMFPACK_OK)
-        return st == UMFPACK_ERROR_out_of_memory ? FMB_ERR_NOMEM : FMB_ERR_LINSOLVE;
-    /* UMFPACK's rcond is a cheap estimate (min/max |diag U|); treat an exactly or
-     * numerically rank-deficient KKT matrix as singular. */
+    if (k->solver == FMB_KKT_UMFPACK) {
+        if (k->numeric) umfpack_di_free_numeric(&k->numeric);
+        double info[UMFPACK_INFO];
+        int st = umfpack_di_numeric(k->Ap, k->Ai, k->Ax, k->symbolic, &k->numeric, k->control, info);
+        k->rcond = info[UMFPACK_RCOND];
+        if (st == UMFPACK_WARNING_singular_matrix) return FMB_ERR_SINGULAR;
+        if (st != UMFPACK_OK)
+            return st == UMFPACK_ERROR_out_of_memory ? FMB_ERR_NOMEM : FMB_ERR_LINSOLVE;
+    } else if ((rc = klu_numeric_factor(k))) {
+        return rc;
+    }
+    /* both rcond figures are the cheap estimate min/max |diag U|; treat an exactly or
+     * numerically rank-deficient KKT matrix as singular */
     if (!(k->rcond > 1e-14)) return FMB_ERR_SINGULAR;
     return 0;
 }
 
 int fmb_kkt_solve(fmb_kkt_t *k, const double *b, double *x)
 {
-    /* No iterative refinement: the Newton iteration corrects solve errors anyway. */
-    double control[UMFPACK_CONTROL];
-    umfpack_di_defaults(control);
-    control[UMFPACK_IRSTEP] = 0;
-    int st = umfpack_di_solve(UMFPACK_A, k->Ap, k->Ai, k->Ax, x, b, k->numeric, control, NULL);
-    if (st != UMFPACK_OK) return FMB_ERR_LINSOLVE;
+    if (k->solver == FMB_KKT_UMFPACK) {
+        int st = umfpack_di_solve(UMFPACK_A, k->Ap, k->Ai, k->Ax, x, b, k->numeric, k->control,
+                                  NULL);
+        if (st != UMFPACK_OK) return FMB_ERR_LINSOLVE;
+    } else {
+        if (!k->knumeric) return FMB_ERR_LINSOLVE;
+        memcpy(x, b, (size_t)k->n * sizeof *x);
+        if (!klu_solve(k->ksymbolic, k->knumeric, k->n, 1, x, k->kcommon)) return FMB_ERR_LINSOLVE;
+    }
     for (int i = 0; i < k->n; i++)
         if (!isfinite(x[i])) return FMB_ERR_LINSOLVE;
     return 0;

@@ -1,32 +1,54 @@
-/* Sparse KKT matrix from triplets with a fixed pattern, factored by UMFPACK.
- * The first assembly records the triplet order and builds the compressed-column
- * pattern with a triplet->entry map; later assemblies that emit the same triplets in
- * the same order only scatter values, and the symbolic analysis is reused. */
+/* Sparse KKT matrix with a fixed pattern, factored by KLU (default) or UMFPACK.
+ * The first assembly records the order of the entries (i, j) and builds the
+ * compressed-column pattern with an entry -> position map; the symbolic analysis is done
+ * once for that pattern. Later assemblies that emit the same entries in the same order
+ * add straight into the compressed values (no triplet sort). KLU refactors numerically
+ * with the pivot order of its last full factorization (klu_refactor) and falls back to a
+ * full factorization when the refactored pivots have become poor. An assembly whose
+ * entries differ from the recorded ones rebuilds the pattern and the analysis. */
 #ifndef FMB_SOLVE_KKT_H
 #define FMB_SOLVE_KKT_H
 
+enum { FMB_KKT_KLU = 0, FMB_KKT_UMFPACK = 1 };
+
 typedef struct fmb_kkt {
     int n;
-    int nt, cap;  /* triplets in the current assembly */
-    int *Ti, *Tj; /* recorded pattern */
-    double *Tx;
-    int pattern_nt; /* triplet count of the recorded pattern, 0 if none */
+    int solver;   /* FMB_KKT_KLU or FMB_KKT_UMFPACK */
+    int ordering; /* fmb_ordering (UMFPACK; KLU orders with AMD) */
+    int nt, cap;  /* entries emitted in the current assembly; capacity */
+    int *Ti, *Tj; /* recorded entry order */
+    double *Tx;   /* values while a pattern is (re)recorded */
+    int pattern_nt; /* entry count of the recorded pattern, 0 if none */
+    int mapped;     /* pattern valid: values go straight into Ax through Map */
     int *Ap, *Ai, *Map;
     double *Ax;
-    void *symbolic, *numeric;
-    long nsymbolic, nnumeric;
-    double rcond;
-    int ordering; /* fmb_ordering */
+    void *symbolic, *numeric; /* UMFPACK */
+    double *control;          /* UMFPACK Control array (kept: no defaults per call) */
+    void *kcommon, *ksymbolic, *knumeric; /* KLU */
+    double *xwork;
+    long nsymbolic, nnumeric, nfull; /* analyses, numeric factorizations, full KLU ones */
+    double rcond, rcond_full;
 } fmb_kkt_t;
 
 int fmb_kkt_init(fmb_kkt_t *k, int n);
 void fmb_kkt_free(fmb_kkt_t *k);
 void fmb_kkt_begin(fmb_kkt_t *k);
-/* Record a(i, j) += x; returns nonzero on allocation failure (checked at factor). */
-void fmb_kkt_add(fmb_kkt_t *k, int i, int j, double x);
+void fmb_kkt_add_slow(fmb_kkt_t *k, int i, int j, double x);
+/* Record a(i, j) += x (allocation failures are reported by fmb_kkt_factor). */
+static inline void fmb_kkt_add(fmb_kkt_t *k, int i, int j, double x)
+{
+    const int t = k->nt;
+    if (k->mapped && t < k->pattern_nt && k->Ti[t] == i && k->Tj[t] == j) {
+        k->Ax[k->Map[t]] += x;
+        k->Tx[t] = x;
+        k->nt = t + 1;
+        return;
+    }
+    fmb_kkt_add_slow(k, i, j, x);
+}
 /* Factor the assembled matrix: 0, FMB_ERR_SINGULAR, FMB_ERR_NOMEM or FMB_ERR_LINSOLVE. */
 int fmb_kkt_factor(fmb_kkt_t *k);
-/* Solve A x = b with the last factorization. */
+/* Solve A x = b with the last factorization (b and x may not alias). */
 int fmb_kkt_solve(fmb_kkt_t *k, const double *b, double *x);
 
 #endif

@@ -124,8 +124,13 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
                 c++;
             }
     }
+    if (fmb_sim_build_patterns(s)) {
+        fmb_sim_destroy(&s);
+        return NULL;
+    }
     fmb_kkt_init(&s->kkt, (int)N);
     s->kkt.ordering = (int)s->opts.ordering;
+    s->kkt.solver = s->opts.linear_solver == FMB_LINEAR_UMFPACK ? FMB_KKT_UMFPACK : FMB_KKT_KLU;
     return s;
 }
 
@@ -134,6 +139,7 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     if (!ps || !*ps) return;
     fmb_sim_t *s = *ps;
     fmb_kkt_free(&s->kkt);
+    fmb_sim_free_patterns(s);
     free(s->q), free(s->qd), free(s->qdd), free(s->lam), free(s->acc), free(s->acc1), free(s->qscale), free(s->save);
     free(s->zero);
     free(s->vel_change);

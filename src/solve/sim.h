@@ -7,6 +7,13 @@
 #include "model/model.h"
 #include "solve/kkt.h"
 
+/* A joint's stored pattern in its two-body block (local indices, ground excluded): the
+ * Jacobian columns and the Hessian entries r + nn c (built once, assemble.c). */
+typedef struct fmb_jpat {
+    int ncol, nh;
+    int *col, *hidx;
+} fmb_jpat_t;
+
 struct fmb_sim {
     fmb_model_t *model;
     fmb_sim_options_t opts;
@@ -22,6 +29,7 @@ struct fmb_sim {
      * rows of a joint) */
     int maxn, maxr;
     double *scratch, *sJ[2], *sH, *sK, *sC, *sM, *sQ[2], *sv, *sw, *sphi, *sphi2;
+    fmb_jpat_t *jpat; /* per joint */
     int initialized;
     double W, P; /* work of non-conservative forces and drivers; last power */
     int last_iters;

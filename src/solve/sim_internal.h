@@ -33,6 +33,9 @@ static inline int fmb_sim_gidx(const fmb_model_t *m, const int body[2], int n0, 
 /* Views of a joint's two bodies at (q, qd). */
 void fmb_sim_joint_views(const fmb_sim_t *s, const fmb_joint_t *j, const double *q,
                          const double *qd, fmb_bodyview_t v[2]);
+/* Each joint's Jacobian columns and Hessian entries (once, at creation). */
+int fmb_sim_build_patterns(fmb_sim_t *s);
+void fmb_sim_free_patterns(fmb_sim_t *s);
 /* Assemble the KKT matrix with coefficients c, always emitting the same triplets in the
  * same order (fixed pattern). */
 void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
