@@ -17,7 +17,9 @@
 #
 # After fmb_build, FMB_BUILD holds the absolute build directory.
 
-# Debian 12 packages needed to build, test and post-process.
+# Debian 12 packages needed to build, test and post-process. OpenMPI is optional for the
+# build (without it `flexmb sweep` runs locally only); it is listed so that the tests cover
+# `mpirun -n N flexmb sweep`.
 FMB_PACKAGES=(
     build-essential cmake pkg-config
     libsuitesparse-dev libmetis-dev libhdf5-dev libyaml-dev libmatheval-dev
@@ -25,6 +27,7 @@ FMB_PACKAGES=(
     python3-h5py python3-numpy python3-matplotlib python3-paraview hdf5-tools
     xvfb xauth
     clang libclang-rt-14-dev
+    libopenmpi-dev openmpi-bin
 )
 
 FMB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

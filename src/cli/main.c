@@ -27,12 +27,15 @@ enum {
 
 #define MAX_SETS 256
 
+int fmb_cli_sweep(int argc, char **argv); /* sweep.c */
+
 static const char usage_text[] =
     "usage: flexmb run CASE [-o OUT.h5] [--set NAME=VALUE]... [--quiet]\n"
     "       flexmb check CASE [--set NAME=VALUE]...\n"
     "       flexmb modes CASE [BODY] [--at T] [--set NAME=VALUE]... [-n N]\n"
     "       flexmb compare A.h5 B.h5 [-o PREFIX] [--by BODY] [--wrap] [--only KINDS]\n"
     "                      [--stations N] [--noise X] [--quiet]\n"
+    "       flexmb sweep CASE --vary NAME=VALUES... [--grid|--zip] [-j N] [-o DIR] [--resume]\n"
     "       flexmb --help | --version\n";
 
 static const char help_text[] =
@@ -49,6 +52,10 @@ static const char help_text[] =
     "  modes CASE BODY\n"
     "               natural frequencies of the beam BODY alone under its reference\n"
     "               conditions (rad/s and Hz)\n"
+    "  sweep CASE   a parameter study: one run per combination of the --vary values\n"
+    "               (or a STUDY.yaml with a `sweep:` section), -j N at a time or over\n"
+    "               MPI ranks; DIR/summary.csv and summary.h5 (`flexmb sweep --help`,\n"
+    "               docs/sweep.md)\n"
     "  compare A.h5 B.h5\n"
     "               differences between two runs (B interpolated onto A's times):\n"
     "               table on stdout, PREFIX.csv, and PREFIX.png when\n"
@@ -1086,6 +1093,7 @@ static int cmd_compare(const cli_args_t *a)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "sweep") == 0) return fmb_cli_sweep(argc - 1, argv + 1);
     cli_args_t a;
     int code = parse_args(argc, argv, &a);
     if (code >= 0) return code;

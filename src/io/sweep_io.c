@@ -1,0 +1,434 @@
+/* `flexmb sweep`: what one results file says about its run (statistics and the study
+ * metrics), and the sweep's summary table as an HDF5 file (docs/sweep.md).
+ *
+ * Metrics of a run, over all its records (layout of the results file: docs/output.md):
+ *   deflection_max.<beam>        max over records and nodes of |v| (m), /beams/<b>/deflection
+ *   deflection_max_time.<beam>   time of that record (s)
+ *   deflection_max_angle.<beam>  crank angle at that record, degrees in [0, 360)
+ *   reaction_max.<joint>         max over records of |(Fx, Fy)| (N), force_magnitude
+ *   drive_torque_max.<joint>     drivers: max |drive_torque| (N m), or
+ *   drive_force_max.<joint>      max |drive_force| (N), instead of reaction_max
+ *   contact_max.<joint>          max over records and corners of the normal force (N),
+ *                                /contacts/<j>/normal
+ *   energy_drift                 max over records of |E(t) - E(0)|, E = T + V - W (J)
+ * The first record that reaches a maximum gives its time and angle. */
+#include "io/sweep_io.h"
+
+#include <hdf5.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flexmb/flexmb.h"
+
+#define SW_PATH 600
+
+static int sw_error(char *err, size_t len, int status, const char *fmt, ...)
+{
+    if (err && len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, len, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+int fmb_run_summary_add(fmb_run_summary_t *s, const char *name, double value)
+{
+    char **nn = realloc(s->names, (size_t)(s->nmetrics + 1) * sizeof *nn);
+    if (!nn) return FMB_ERR_NOMEM;
+    s->names = nn;
+    double *vv = realloc(s->values, (size_t)(s->nmetrics + 1) * sizeof *vv);
+    if (!vv) return FMB_ERR_NOMEM;
+    s->values = vv;
+    size_t n = strlen(name) + 1;
+    char *copy = malloc(n);
+    if (!copy) return FMB_ERR_NOMEM;
+    memcpy(copy, name, n);
+    s->names[s->nmetrics] = copy;
+    s->values[s->nmetrics++] = value;
+    return 0;
+}
+
+void fmb_run_summary_free(fmb_run_summary_t *s)
+{
+    if (!s) return;
+    for (int k = 0; k < s->nmetrics; k++)
+        free(s->names[k]);
+    free(s->names);
+    free(s->values);
+    s->names = NULL;
+    s->values = NULL;
+    s->nmetrics = 0;
+}
+
+/* ---------------------------------------------------------------- reading */
+
+static int link_exists(hid_t file, const char *path)
+{
+    char buf[SW_PATH];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1;; p++) /* every component in turn: H5Lexists needs the parents */
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            if (H5Lexists(file, buf, H5P_DEFAULT) <= 0) return 0;
+            if (!(*p = c)) return 1;
+        }
+}
+
+/* Numeric dataset as doubles [rows x cols] (cols: product of the trailing dimensions). */
+static double *read_doubles(hid_t file, const char *path, long *rows, long *cols)
+{
+    if (!link_exists(file, path)) return NULL;
+    hid_t ds = H5Dopen2(file, path, H5P_DEFAULT);
+    if (ds < 0) return NULL;
+    double *v = NULL;
+    hid_t sp = H5Dget_space(ds);
+    hsize_t d[3] = {0, 1, 1};
+    int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
+    if (rank >= 1 && rank <= 3 && H5Sget_simple_extent_dims(sp, d, NULL) == rank) {
+        *rows = (long)d[0];
+        *cols = (long)(d[1] * d[2]);
+        v = malloc(((size_t)(*rows) * (size_t)(*cols) + 1) * sizeof *v);
+        if (v && *rows > 0 &&
+            H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0) {
+            free(v);
+            v = NULL;
+        }
+    }
+    if (sp >= 0) H5Sclose(sp);
+    H5Dclose(ds);
+    return v;
+}
+
+static int attr_number(hid_t file, const char *obj, const char *name, double *out)
+{
+    if (!link_exists(file, obj) && strcmp(obj, "/") != 0) return -1;
+    if (H5Aexists_by_name(file, obj, name, H5P_DEFAULT) <= 0) return -1;
+    hid_t a = H5Aopen_by_name(file, obj, name, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t st = a >= 0 ? H5Aread(a, H5T_NATIVE_DOUBLE, out) : -1;
+    if (a >= 0) H5Aclose(a);
+    return st < 0 ? -1 : 0;
+}
+
+static void attr_string(hid_t file, const char *obj, const char *name, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (H5Aexists_by_name(file, obj, name, H5P_DEFAULT) <= 0) return;
+    hid_t a = H5Aopen_by_name(file, obj, name, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t ft = a >= 0 ? H5Aget_type(a) : -1;
+    if (ft >= 0 && H5Tget_class(ft) == H5T_STRING && H5Tis_variable_str(ft) > 0) {
+        hid_t mt = H5Tcopy(H5T_C_S1);
+        char *s = NULL;
+        H5Tset_size(mt, H5T_VARIABLE);
+        H5Tset_cset(mt, H5Tget_cset(ft));
+        if (H5Aread(a, mt, &s) >= 0 && s) {
+            snprintf(out, len, "%s", s);
+            H5free_memory(s);
+        }
+        H5Tclose(mt);
+    }
+    if (ft >= 0) H5Tclose(ft);
+    if (a >= 0) H5Aclose(a);
+}
+
+/* Names of the subgroups of group, sorted by their `idx_attr` attribute (model order). */
+static int members(hid_t file, const char *group, const char *idx_attr, char ***out)
+{
+    *out = NULL;
+    if (!link_exists(file, group)) return 0;
+    hid_t g = H5Gopen2(file, group, H5P_DEFAULT);
+    H5G_info_t info;
+    if (g < 0 || H5Gget_info(g, &info) < 0 || info.nlinks == 0) {
+        if (g >= 0) H5Gclose(g);
+        return 0;
+    }
+    char **names = calloc(info.nlinks, sizeof *names);
+    double *idx = calloc(info.nlinks, sizeof *idx);
+    int n = 0;
+    for (hsize_t i = 0; names && idx && i < info.nlinks; i++) {
+        char buf[256];
+        if (H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, buf, sizeof buf,
+                               H5P_DEFAULT) < 0)
+            continue;
+        char path[SW_PATH];
+        snprintf(path, sizeof path, "%s/%s", group, buf);
+        double k = (double)i;
+        attr_number(file, path, idx_attr, &k);
+        size_t len = strlen(buf) + 1;
+        if (!(names[n] = malloc(len))) break;
+        memcpy(names[n], buf, len);
+        int j = n++;
+        for (; j > 0 && idx[j - 1] > k; j--) { /* insertion by index */
+            char *t = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+            idx[j] = idx[j - 1];
+        }
+        idx[j] = k;
+    }
+    free(idx);
+    H5Gclose(g);
+    *out = names;
+    return n;
+}
+
+static void free_list(char **v, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* Crank angle per record (degrees, not wrapped), or NULL. */
+static double *crank_angles(hid_t file, const char *crank, long nt)
+{
+    char body[256] = "";
+    if (crank) {
+        snprintf(body, sizeof body, "%s", crank);
+    } else {
+        char **j = NULL;
+        int nj = members(file, "/joints", "index", &j);
+        for (int k = 0; k < nj && !body[0]; k++) {
+            char p[SW_PATH];
+            snprintf(p, sizeof p, "/joints/%s/drive_torque", j[k]);
+            if (!link_exists(file, p)) continue;
+            snprintf(p, sizeof p, "/joints/%s", j[k]);
+            attr_string(file, p, "body1", body, sizeof body);
+            if (strcmp(body, "ground") == 0) attr_string(file, p, "body2", body, sizeof body);
+        }
+        free_list(j, nj);
+    }
+    if (!body[0]) return NULL;
+    char p[SW_PATH];
+    snprintf(p, sizeof p, "/bodies/%s/pose", body);
+    long rows = 0, cols = 0;
+    double *pose = read_doubles(file, p, &rows, &cols);
+    if (!pose || cols != 3 || rows < nt) {
+        free(pose);
+        return NULL;
+    }
+    for (long i = 0; i < nt; i++)
+        pose[i] = pose[3 * i + 2] * (180.0 / 3.14159265358979323846);
+    return pose;
+}
+
+/* Largest |value| over [rows x cols] and the first row reaching it. */
+static double abs_max(const double *v, long rows, long cols, long *at)
+{
+    double m = 0.0;
+    *at = 0;
+    for (long i = 0; i < rows; i++)
+        for (long k = 0; k < cols; k++)
+            if (fabs(v[i * cols + k]) > m) {
+                m = fabs(v[i * cols + k]);
+                *at = i;
+            }
+    return m;
+}
+
+static double wrap360(double deg)
+{
+    double w = fmod(deg, 360.0);
+    return w < 0 ? w + 360.0 : w;
+}
+
+static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const double *t, long nt)
+{
+    int st = 0;
+    double *ang = crank_angles(file, crank, nt);
+    char **names = NULL, p[SW_PATH], m[SW_PATH];
+    int n = members(file, "/beams", "index", &names);
+    for (int k = 0; k < n && st == 0; k++) {
+        long rows, cols, at;
+        snprintf(p, sizeof p, "/beams/%s/deflection", names[k]);
+        double *v = read_doubles(file, p, &rows, &cols);
+        if (!v) continue;
+        rows = rows < nt ? rows : nt;
+        double vmax = abs_max(v, rows, cols, &at);
+        free(v);
+        snprintf(m, sizeof m, "deflection_max.%s", names[k]);
+        st = fmb_run_summary_add(s, m, rows > 0 ? vmax : NAN);
+        snprintf(m, sizeof m, "deflection_max_time.%s", names[k]);
+        if (!st) st = fmb_run_summary_add(s, m, rows > 0 ? t[at] : NAN);
+        snprintf(m, sizeof m, "deflection_max_angle.%s", names[k]);
+        if (!st) st = fmb_run_summary_add(s, m, rows > 0 && ang ? wrap360(ang[at]) : NAN);
+    }
+    free_list(names, n);
+    n = members(file, "/joints", "index", &names);
+    static const char *const joint_ds[][2] = {{"drive_torque", "drive_torque_max"},
+                                              {"drive_force", "drive_force_max"},
+                                              {"force_magnitude", "reaction_max"}};
+    for (int k = 0; k < n && st == 0; k++) {
+        long rows, cols, at;
+        double *v = NULL;
+        int d = 0;
+        for (; d < 3 && !v; d++) { /* a driver's drive, else the reaction force */
+            snprintf(p, sizeof p, "/joints/%s/%s", names[k], joint_ds[d][0]);
+            v = read_doubles(file, p, &rows, &cols);
+        }
+        if (!v) continue;
+        double fmax = abs_max(v, rows < nt ? rows : nt, cols, &at);
+        free(v);
+        snprintf(m, sizeof m, "%s.%s", joint_ds[d - 1][1], names[k]);
+        st = fmb_run_summary_add(s, m, rows > 0 ? fmax : NAN);
+    }
+    free_list(names, n);
+    n = members(file, "/contacts", "joint_index", &names);
+    for (int k = 0; k < n && st == 0; k++) {
+        long rows, cols, at;
+        snprintf(p, sizeof p, "/contacts/%s/normal", names[k]);
+        double *v = read_doubles(file, p, &rows, &cols);
+        if (!v) continue;
+        double fmax = abs_max(v, rows < nt ? rows : nt, cols, &at);
+        free(v);
+        snprintf(m, sizeof m, "contact_max.%s", names[k]);
+        st = fmb_run_summary_add(s, m, rows > 0 ? fmax : NAN);
+    }
+    free_list(names, n);
+    long rows = 0, cols = 0;
+    double *e = st == 0 ? read_doubles(file, "/energy", &rows, &cols) : NULL;
+    if (e && cols >= 4 && rows > 0) {
+        double drift = 0.0;
+        for (long i = 0; i < rows && i < nt; i++)
+            drift = fmax(drift, fabs(e[i * cols + 3] - e[3]));
+        st = fmb_run_summary_add(s, "energy_drift", drift);
+    }
+    free(e);
+    free(ang);
+    return st;
+}
+
+int fmb_run_summary_read(const char *path, const char *crank, fmb_run_summary_t *s, char *err,
+                         size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    s->steps = s->newton = -1;
+    s->wall_time = s->t_final = NAN;
+    FILE *probe = fopen(path, "rb");
+    if (!probe) return 0;
+    fclose(probe);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) return 0;
+    char creator[64];
+    attr_string(file, "/", "creator", creator, sizeof creator);
+    if (strcmp(creator, "flexmb") != 0) {
+        H5Fclose(file);
+        return 0;
+    }
+    s->exists = 1;
+    double x;
+    if (attr_number(file, "/", "complete", &x) == 0) s->complete = x == 1.0;
+    const char *stat = "/solver/statistics";
+    if (link_exists(file, stat)) {
+        attr_string(file, stat, "status", s->status, sizeof s->status);
+        if (attr_number(file, stat, "steps", &x) == 0) s->steps = (long)x;
+        if (attr_number(file, stat, "newton_iterations", &x) == 0) s->newton = (long)x;
+        if (attr_number(file, stat, "wall_time", &x) == 0) s->wall_time = x;
+    }
+    long nt = 0, cols = 0;
+    double *t = read_doubles(file, "/time", &nt, &cols);
+    int st = 0;
+    if (t && cols == 1) {
+        s->records = nt;
+        if (nt > 0) s->t_final = t[nt - 1];
+        st = metrics(file, crank, s, t, nt);
+    }
+    free(t);
+    H5Fclose(file);
+    if (st < 0) return sw_error(err, errlen, st, "%s: out of memory reading the metrics", path);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- summary table */
+
+static hid_t text_type(void)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, H5T_VARIABLE);
+    H5Tset_cset(t, H5T_CSET_UTF8);
+    return t;
+}
+
+static int put_text_attr(hid_t loc, const char *name, const char *value)
+{
+    hid_t t = text_type(), sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(loc, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t st = a >= 0 ? H5Awrite(a, t, &value) : -1;
+    if (a >= 0) H5Aclose(a);
+    H5Sclose(sp);
+    H5Tclose(t);
+    return st < 0 ? -1 : 0;
+}
+
+static int put_long_attr(hid_t loc, const char *name, long value)
+{
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(loc, name, H5T_STD_I64LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t st = a >= 0 ? H5Awrite(a, H5T_NATIVE_LONG, &value) : -1;
+    if (a >= 0) H5Aclose(a);
+    H5Sclose(sp);
+    return st < 0 ? -1 : 0;
+}
+
+static int put_column(hid_t file, const fmb_table_col_t *c, long nrows)
+{
+    hid_t loc = file;
+    if (c->group && c->group[0]) {
+        loc = H5Lexists(file, c->group, H5P_DEFAULT) > 0
+                  ? H5Gopen2(file, c->group, H5P_DEFAULT)
+                  : H5Gcreate2(file, c->group, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        if (loc < 0) return -1;
+    }
+    hsize_t n = (hsize_t)nrows;
+    hid_t sp = H5Screate_simple(1, &n, NULL);
+    hid_t ft = c->kind == FMB_COL_TEXT  ? text_type()
+               : c->kind == FMB_COL_INT ? H5Tcopy(H5T_STD_I64LE)
+                                        : H5Tcopy(H5T_IEEE_F64LE);
+    hid_t mt = c->kind == FMB_COL_TEXT  ? H5Tcopy(ft)
+               : c->kind == FMB_COL_INT ? H5Tcopy(H5T_NATIVE_LONG)
+                                        : H5Tcopy(H5T_NATIVE_DOUBLE);
+    const void *buf = c->kind == FMB_COL_TEXT  ? (const void *)c->text
+                      : c->kind == FMB_COL_INT ? (const void *)c->ints
+                                               : (const void *)c->real;
+    hid_t ds = H5Dcreate2(loc, c->name, ft, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t st = ds >= 0 && (nrows == 0 || H5Dwrite(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0)
+                    ? 0
+                    : -1;
+    if (st == 0 && c->units && c->units[0]) st = put_text_attr(ds, "units", c->units);
+    if (ds >= 0) H5Dclose(ds);
+    H5Tclose(mt);
+    H5Tclose(ft);
+    H5Sclose(sp);
+    if (loc != file) H5Gclose(loc);
+    return st;
+}
+
+int fmb_table_write_h5(const char *path, const fmb_table_col_t *cols, int ncols, long nrows,
+                       const char *const *attr_names, const char *const *attr_values, int nattr,
+                       int complete, char *err, size_t errlen)
+{
+    char tmp[SW_PATH + 8];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (file < 0) return sw_error(err, errlen, FMB_ERR_HDF5, "%s: cannot create", tmp);
+    int bad = put_text_attr(file, "creator", "flexmb") |
+              put_text_attr(file, "version", fmb_version()) | put_long_attr(file, "runs", nrows) |
+              put_long_attr(file, "complete", complete);
+    for (int k = 0; k < nattr; k++)
+        bad |= put_text_attr(file, attr_names[k], attr_values[k]);
+    for (int k = 0; k < ncols && !bad; k++)
+        bad |= put_column(file, &cols[k], nrows);
+    if (H5Fclose(file) < 0) bad = -1;
+    if (bad || rename(tmp, path) != 0) {
+        remove(tmp);
+        return sw_error(err, errlen, FMB_ERR_HDF5, "%s: cannot write the summary", path);
+    }
+    return 0;
+}

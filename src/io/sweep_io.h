@@ -1,0 +1,56 @@
+/*
+ * Private helpers of `flexmb sweep` (src/cli/sweep*.c) that need HDF5, which the command
+ * line does not include: the summary of one results file (statistics and study metrics),
+ * and the sweep's summary table written as an HDF5 file. Layout: docs/sweep.md.
+ */
+#ifndef FLEXMB_IO_SWEEP_IO_H
+#define FLEXMB_IO_SWEEP_IO_H
+
+#include <stddef.h>
+
+/* What a results file says about its run. */
+typedef struct fmb_run_summary {
+    int exists;        /* the file opened as a flexmb results file */
+    int complete;      /* root attribute complete = 1 */
+    char status[32];   /* /solver/statistics@status ("" when absent) */
+    long steps;        /* /solver/statistics@steps (-1 when absent) */
+    long newton;       /* @newton_iterations (-1 when absent) */
+    double wall_time;  /* @wall_time, s (NaN when absent) */
+    double t_final;    /* last /time, s (NaN when no record) */
+    long records;      /* rows of /time */
+    /* metrics, in a fixed order (beams, joints, contacts by model index; energy last) */
+    int nmetrics;
+    char **names;      /* e.g. "deflection_max.rocker" */
+    double *values;
+} fmb_run_summary_t;
+
+/* Read path (docs/sweep.md, "Metrics"): crank is the body whose angle locates the peaks
+ * (NULL: body1 of the angle driver with the lowest joint index; none: angles are NaN).
+ * Returns 0, or a negative status with a message in err; a missing file gives exists = 0
+ * and returns 0. Free with fmb_run_summary_free. */
+int fmb_run_summary_read(const char *path, const char *crank, fmb_run_summary_t *s, char *err,
+                         size_t errlen);
+void fmb_run_summary_free(fmb_run_summary_t *s);
+/* Append one metric (copies the name); 0 or FMB_ERR_NOMEM. */
+int fmb_run_summary_add(fmb_run_summary_t *s, const char *name, double value);
+
+/* One column of a summary table: nrows values of one kind. */
+typedef enum { FMB_COL_REAL, FMB_COL_INT, FMB_COL_TEXT } fmb_col_kind;
+typedef struct fmb_table_col {
+    const char *name;  /* dataset name */
+    const char *group; /* "" or a group ("parameters", "metrics") */
+    const char *units; /* attribute `units` ("" for none) */
+    fmb_col_kind kind;
+    const double *real;
+    const long *ints;
+    const char *const *text;
+} fmb_table_col_t;
+
+/* Write the columns as datasets of an HDF5 file, atomically (PATH.tmp, then renamed), with
+ * string root attributes attr_names[k] = attr_values[k] and the integer root attributes
+ * runs = nrows and complete. Returns 0 or a negative status with a message in err. */
+int fmb_table_write_h5(const char *path, const fmb_table_col_t *cols, int ncols, long nrows,
+                       const char *const *attr_names, const char *const *attr_values, int nattr,
+                       int complete, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,303 @@
+"""`flexmb sweep` (docs/sweep.md) against independent references.
+
+usage: /usr/bin/python3 tests/test_sweep.py FLEXMB CASES_DIR TEST
+
+TEST:
+  grid       2x3 grid (m x theta0) of a bar pendulum with -j 2: six rows in grid order; the
+             peak pin reaction of each run equals the hand-derived m g (2.5 - 1.5 cos theta0)
+             (energy: omega^2 = 3 g (1 - cos theta0) / L at the bottom, where the pin carries
+             m g + m (L/2) omega^2); energy drift < 1e-6 J; each run's state datasets equal
+             bitwise those of `flexmb run --set ...` of the same parameters.
+  counts     --grid runs every combination (3 x 2 = 6), --zip pairs the lists (3), ranges
+             start:stop:count give count evenly spaced values with both ends exact.
+  failing    L = 1, -1, 2: the run with L = -1 is failed with the loader's message in the
+             summary; the two others complete with the analytic peak; exit status 4.
+  resume     SIGINT half-way through five runs (-j 1): exit 130, the summary holds the
+             completed runs; `--resume` runs only the others (the completed files are not
+             rewritten: same inode and mtime), and the summary ends complete and correct.
+  badinput   unknown parameter, empty list, empty item, malformed range, unequal --zip
+             lists, on the command line and in a study file: exit 2 and the position.
+  yaml       the `sweep:` section of a study file gives the same runs as --vary.
+  metrics    quick-return (elastic and rigid rocker): each metric equals its numpy
+             recomputation from the run's file (peak |deflection|, its time and crank angle,
+             peak reactions, peak drive torque, energy drift).
+  mpi        `mpirun -n 3 --oversubscribe flexmb sweep` gives the summary of -j 2 (every
+             column but wall_time).
+"""
+import csv
+import math
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import h5py
+import numpy as np
+
+FLEXMB, CASES, TEST = sys.argv[1], sys.argv[2], sys.argv[3]
+G = 9.81
+FAILURES = []
+
+
+def check(cond, msg):
+    if not cond:
+        FAILURES.append(msg)
+        print("FAIL: " + msg)
+    return cond
+
+
+def sweep(args, cwd, env=None, prefix=()):
+    return subprocess.run(list(prefix) + [FLEXMB, "sweep"] + args, cwd=cwd, capture_output=True,
+                          text=True, env=env, timeout=600)
+
+
+def rows(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def pendulum(tmp, t_end=1.0):
+    """The bar pendulum case with a shorter run (the peak is at the bottom, t ~ 0.42 s)."""
+    text = open(os.path.join(CASES, "pendulum.yaml"), encoding="utf-8").read()
+    text = re.sub(r"t_end: 5", "t_end: %g" % t_end, text)
+    text = re.sub(r"(?m)^output:.*$", "", text)
+    path = os.path.join(tmp, "pend.yaml")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+def peak(m, theta0):
+    return m * G * (2.5 - 1.5 * math.cos(theta0))
+
+
+def check_peaks(table, where):
+    for r in table:
+        if r["status"] != "complete":
+            continue
+        m = float(r.get("m", 1.0))
+        th = float(r.get("theta0", math.pi / 6))
+        ref = peak(m, th)
+        got = float(r["reaction_max.pin"])
+        check(abs(got - ref) <= 1e-5 * ref,
+              "%s: run %s peak reaction %.9g, analytic %.9g" % (where, r["run"], got, ref))
+        check(float(r["energy_drift"]) < 1e-6, "%s: run %s energy drift %s J" %
+              (where, r["run"], r["energy_drift"]))
+
+
+def test_grid(tmp):
+    case = pendulum(tmp)
+    p = sweep([case, "--vary", "m=1,2", "--vary", "theta0=0.1,0.3,0.5", "-j", "2", "-o", "g"],
+              tmp)
+    check(p.returncode == 0, "grid: exit %d: %s" % (p.returncode, p.stderr))
+    table = rows(os.path.join(tmp, "g", "summary.csv"))
+    want = [(m, th) for m in ("1", "2") for th in ("0.1", "0.3", "0.5")]
+    check([(r["m"], r["theta0"]) for r in table] == want, "grid: rows %s" %
+          [(r["m"], r["theta0"]) for r in table])
+    check(all(r["status"] == "complete" for r in table), "grid: not all complete")
+    check(all(r["steps"] == "1000" for r in table), "grid: steps != t_end / h = 1000")
+    check_peaks(table, "grid")
+    with h5py.File(os.path.join(tmp, "g", "summary.h5"), "r") as f:
+        check(int(f.attrs["complete"]) == 1 and int(f.attrs["runs"]) == 6, "grid: summary.h5 attrs")
+        check(np.allclose(f["parameters/theta0"][:], [0.1, 0.3, 0.5] * 2), "grid: h5 theta0")
+        check(np.array_equal(f["metrics/reaction_max.pin"][:],
+                             [float(r["reaction_max.pin"]) for r in table]), "grid: h5 != csv")
+    state = ["/time", "/bodies/bar/q", "/bodies/bar/qd", "/bodies/bar/qdd", "/bodies/bar/pose",
+             "/joints/pin/reaction", "/energy"]
+    for r in table:
+        single = os.path.join(tmp, "single.h5")
+        s = subprocess.run([FLEXMB, "run", case, "-q", "-o", single, "--set", "m=" + r["m"],
+                            "--set", "theta0=" + r["theta0"]], capture_output=True, text=True)
+        check(s.returncode == 0, "single run failed: " + s.stderr)
+        with h5py.File(single, "r") as a, h5py.File(os.path.join(tmp, "g", r["file"]), "r") as b:
+            for d in state:
+                check(np.array_equal(a[d][:], b[d][:]), "grid: %s %s differs from the single run"
+                      % (r["file"], d))
+
+
+def test_counts(tmp):
+    case = pendulum(tmp, 0.01)
+    p = sweep([case, "--vary", "m=1:2:3", "--vary", "theta0=0.1,0.2", "-o", "grid", "-q"], tmp)
+    t = rows(os.path.join(tmp, "grid", "summary.csv"))
+    check(p.returncode == 0 and len(t) == 6, "counts: grid gave %d rows (exit %d)" %
+          (len(t), p.returncode))
+    check([r["m"] for r in t] == ["1", "1", "1.5", "1.5", "2", "2"], "counts: grid m order %s" %
+          [r["m"] for r in t])
+    p = sweep([case, "--vary", "m=1:2:3", "--vary", "theta0=0.1,0.2,0.3", "--zip", "-o", "zip",
+               "-q"], tmp)
+    t = rows(os.path.join(tmp, "zip", "summary.csv"))
+    check(p.returncode == 0 and [(r["m"], r["theta0"]) for r in t] ==
+          [("1", "0.1"), ("1.5", "0.2"), ("2", "0.3")], "counts: zip rows %s" %
+          [(r["m"], r["theta0"]) for r in t])
+    # 0.1:0.3:3 -> 0.1, 0.2, 0.3 exactly at the ends; the middle is 0.1 + 0.2 / 2
+    p = sweep([case, "--vary", "theta0=0.1:0.3:3", "-o", "rng", "-q"], tmp)
+    t = rows(os.path.join(tmp, "rng", "summary.csv"))
+    check([float(r["theta0"]) for r in t] == [0.1, 0.1 + (0.3 - 0.1) * 0.5, 0.3],
+          "counts: range values %s" % [r["theta0"] for r in t])
+
+
+def test_failing(tmp):
+    case = pendulum(tmp)
+    p = sweep([case, "--vary", "L=1,-1,2", "-j", "2", "-o", "f", "-q"], tmp)
+    check(p.returncode == 4, "failing: exit %d, want 4" % p.returncode)
+    t = rows(os.path.join(tmp, "f", "summary.csv"))
+    st = {r["L"]: r for r in t}
+    check(st["-1"]["status"] == "failed" and "bar length must be > 0" in st["-1"]["message"],
+          "failing: L=-1 row %s" % st["-1"])
+    check(st["1"]["status"] == "complete" and st["2"]["status"] == "complete",
+          "failing: other runs not complete")
+    check_peaks([st["1"], st["2"]], "failing")
+
+
+def test_resume(tmp):
+    case = pendulum(tmp, 2.0)
+    args = [case, "--vary", "theta0=0.1:0.5:5", "-j", "1", "-o", "r"]
+    proc = subprocess.Popen([FLEXMB, "sweep"] + args, cwd=tmp, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    summary = os.path.join(tmp, "r", "summary.csv")
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 120 and proc.poll() is None:
+        if os.path.exists(summary) and sum(r["status"] == "complete" for r in rows(summary)) >= 2:
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=120)
+    check(proc.returncode == 130, "resume: interrupted sweep exit %d, want 130" % proc.returncode)
+    first = rows(summary)
+    done = [r["file"] for r in first if r["status"] == "complete"]
+    check(2 <= len(done) < 5, "resume: %d complete after the interrupt" % len(done))
+    check(all(r["status"] in ("complete", "interrupted", "pending") for r in first),
+          "resume: statuses %s" % [r["status"] for r in first])
+    stamp = {f: (os.stat(os.path.join(tmp, "r", f)).st_ino,
+                 os.stat(os.path.join(tmp, "r", f)).st_mtime_ns) for f in done}
+    p = sweep(args + ["--resume"], tmp)
+    check(p.returncode == 0, "resume: exit %d: %s" % (p.returncode, p.stderr))
+    final = rows(summary)
+    check(all(r["status"] == "complete" for r in final), "resume: not all complete")
+    for r in final:
+        path = os.path.join(tmp, "r", r["file"])
+        if r["file"] in done:
+            check((os.stat(path).st_ino, os.stat(path).st_mtime_ns) == stamp[r["file"]],
+                  "resume: %s was run again" % r["file"])
+            check(r["message"] == "complete already (--resume)", "resume: message " + r["message"])
+        else:
+            check(r["message"] == "", "resume: %s not run again" % r["file"])
+    check("%d run now, %d complete already" % (5 - len(done), len(done)) in p.stderr,
+          "resume: count line missing: " + p.stderr[-300:])
+    check_peaks(final, "resume")
+
+
+def test_badinput(tmp):
+    case = pendulum(tmp, 0.01)
+    cli = [(["--vary", "Lx=1,2"], r"argument 4 \(--vary Lx=1,2\): unknown parameter 'Lx' "
+            r"\(.*has: L, m, theta0\)"),
+           (["--vary", "L="], r"argument 4 .*L: empty list of values"),
+           (["--vary", "L=1,,2"], r"L: empty value at character 5"),
+           (["--vary", "L=1:2"], r"L: malformed range '1:2' at character 3"),
+           (["--vary", "L=1:2:0"], r"malformed range '1:2:0'"),
+           (["--vary", "L=1,x y"], r"'x y' at character 5 is not a number"),
+           (["--vary", "L=1,2", "--vary", "m=1,2,3", "--zip"], r"--zip: m has 3 values but L "
+            r"has 2"),
+           (["--vary", "L=1,1.0"], r"value 1 is listed twice")]
+    for extra, pattern in cli:
+        p = sweep([case] + extra + ["-o", "bad"], tmp)
+        check(p.returncode == 2 and re.search(pattern, p.stderr),
+              "badinput %s: exit %d, stderr %r" % (extra, p.returncode, p.stderr))
+    studies = [("sweep:\n  case: pend.yaml\n  vary:\n    Lx: [1, 2]\n",
+                r"study.yaml:4:5: unknown parameter 'Lx'"),
+               ("sweep:\n  case: pend.yaml\n  vary:\n    L: []\n", r"study.yaml:4:5: L: empty"),
+               ("sweep:\n  case: pend.yaml\n  vary:\n    L: [1, '2:3']\n",
+                r"study.yaml:4:12: L: malformed range '2:3'"),
+               ("sweep:\n  case: pend.yaml\n  vary: {L: [1]}\n  jobz: 2\n",
+                r"study.yaml:4:3: unknown key 'jobz'"),
+               ("sweep:\n  case: pend.yaml\n  mode: zip\n  vary:\n    L: [1, 2]\n    m: 1:2:3\n",
+                r"--zip: m has 3 values")]
+    for text, pattern in studies:
+        with open(os.path.join(tmp, "study.yaml"), "w", encoding="utf-8") as f:
+            f.write(text)
+        p = sweep(["study.yaml", "-o", "bad"], tmp)
+        check(p.returncode == 2 and re.search(pattern, p.stderr),
+              "badinput study %r: exit %d, stderr %r" % (text, p.returncode, p.stderr))
+    check(not os.path.exists(os.path.join(tmp, "bad")), "badinput: an output directory was made")
+
+
+def test_yaml(tmp):
+    pendulum(tmp)
+    with open(os.path.join(tmp, "study.yaml"), "w", encoding="utf-8") as f:
+        f.write("sweep:\n  case: pend.yaml\n  mode: grid\n  output: y\n  jobs: 2\n"
+                "  set: {L: 2}\n  vary:\n    m: [1, 2]\n    theta0: 0.1:0.3:2\n")
+    sub = os.path.join(tmp, "elsewhere")
+    os.mkdir(sub)
+    p = sweep(["../study.yaml", "-q"], sub)  # the case is found next to the study file
+    check(p.returncode == 0, "yaml: exit %d: %s" % (p.returncode, p.stderr))
+    t = rows(os.path.join(sub, "y", "summary.csv"))
+    check([(r["m"], r["theta0"]) for r in t] == [("1", "0.1"), ("1", "0.3"), ("2", "0.1"),
+                                                  ("2", "0.3")], "yaml: rows")
+    check_peaks(t, "yaml")
+    with h5py.File(os.path.join(sub, "y", t[0]["file"]), "r") as f:
+        check(abs(f["parameters"].attrs["L"] - 2.0) == 0, "yaml: set L=2 not applied")
+
+
+def test_metrics(tmp):
+    p = sweep([os.path.join(CASES, "quick_return.yaml"), "--vary", "omega=20,30", "--vary",
+               "rigid_rocker=0,1", "--set", "revolutions=0.3", "-j", "2", "-o", "q", "-q"], tmp)
+    check(p.returncode == 0, "metrics: exit %d: %s" % (p.returncode, p.stderr))
+    for r in rows(os.path.join(tmp, "q", "summary.csv")):
+        with h5py.File(os.path.join(tmp, "q", r["file"]), "r") as f:
+            t = f["time"][:]
+            crank = np.degrees(f["bodies/crank/pose"][:, 2])
+            if r["rigid_rocker"] == "0":
+                v = np.abs(f["beams/rocker/deflection"][:])
+                i = int(np.argmax(v.max(axis=1)))
+                check(float(r["deflection_max.rocker"]) == v.max(), "metrics: deflection")
+                check(float(r["deflection_max_time.rocker"]) == t[i], "metrics: time of peak")
+                check(abs(float(r["deflection_max_angle.rocker"]) - crank[i] % 360) < 1e-9,
+                      "metrics: crank angle at the peak")
+            else:
+                check(r["deflection_max.rocker"] == "", "metrics: rigid rocker has a deflection")
+            for j in ("O1", "A", "O2", "B", "C", "guide", "D_on_rocker"):
+                check(float(r["reaction_max." + j]) == f["joints/%s/force_magnitude" % j][:].max(),
+                      "metrics: reaction_max." + j)
+            check(float(r["drive_torque_max.motor"]) ==
+                  np.abs(f["joints/motor/drive_torque"][:]).max(), "metrics: drive torque")
+            e = f["energy"][:, 3]
+            check(float(r["energy_drift"]) == np.abs(e - e[0]).max(), "metrics: energy drift")
+
+
+def test_mpi(tmp):
+    mpirun = shutil.which("mpirun")
+    case = pendulum(tmp)
+    args = [case, "--vary", "m=1,2", "--vary", "theta0=0.1,0.3,0.5"]
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1")
+    p = sweep(args + ["-o", "mpi"], tmp, env, [mpirun, "-n", "3", "--oversubscribe"])
+    check(p.returncode == 0, "mpi: exit %d: %s" % (p.returncode, p.stderr))
+    check("over 3 MPI ranks" in p.stderr, "mpi: not an MPI sweep: " + p.stderr)
+    q = sweep(args + ["-o", "loc", "-j", "2"], tmp)
+    a, b = rows(os.path.join(tmp, "mpi", "summary.csv")), rows(os.path.join(tmp, "loc",
+                                                                                "summary.csv"))
+    for r in a + b:
+        r.pop("wall_time")
+    check(len(a) == 6 and a == b, "mpi: summary differs from -j 2")
+    check_peaks(a, "mpi")
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="fmb_sweep_")
+    try:
+        globals()["test_" + TEST](tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if FAILURES:
+        print("%d failure(s)" % len(FAILURES))
+        return 1
+    print("ok: sweep " + TEST)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
