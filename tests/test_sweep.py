@@ -21,6 +21,8 @@ TEST:
   metrics    quick-return (elastic and rigid rocker): each metric equals its numpy
              recomputation from the run's file (peak |deflection|, its time and crank angle,
              peak reactions, peak drive torque, energy drift).
+  plot       scripts/plot_sweep.py --print: one series per mass, sorted by theta0, the
+             analytic peak reactions, and a PNG.
   mpi        `mpirun -n 3 --oversubscribe flexmb sweep` gives the summary of -j 2 (every
              column but wall_time).
 """
@@ -266,6 +268,29 @@ def test_metrics(tmp):
                   np.abs(f["joints/motor/drive_torque"][:]).max(), "metrics: drive torque")
             e = f["energy"][:, 3]
             check(float(r["energy_drift"]) == np.abs(e - e[0]).max(), "metrics: energy drift")
+
+
+def test_plot(tmp):
+    case = pendulum(tmp)
+    p = sweep([case, "--vary", "m=1,2", "--vary", "theta0=0.5,0.1,0.3", "-j", "2", "-o", "p",
+               "-q"], tmp)
+    check(p.returncode == 0, "plot: sweep exit %d" % p.returncode)
+    script = os.path.join(os.path.dirname(CASES), "scripts", "plot_sweep.py")
+    png = os.path.join(tmp, "p.png")
+    q = subprocess.run([sys.executable, script, os.path.join(tmp, "p"), "reaction_max.pin",
+                        "--x", "theta0", "--print", "-o", png], capture_output=True, text=True)
+    check(q.returncode == 0, "plot: exit %d: %s" % (q.returncode, q.stderr))
+    lines = {l.split(":")[0]: [float(x) for x in l.split(":")[1].split()]
+             for l in q.stdout.splitlines() if l.startswith("m=")}
+    check(sorted(lines) == ["m=1", "m=2"], "plot: series %s" % sorted(lines))
+    for label, v in lines.items():
+        xs, ys = v[0::2], v[1::2]
+        check(xs == [0.1, 0.3, 0.5], "plot: %s abscissae %s (sorted theta0)" % (label, xs))
+        m = float(label[2:])
+        for x, y in zip(xs, ys):
+            check(abs(y - peak(m, x)) <= 1e-5 * peak(m, x), "plot: %s at %g: %g, analytic %g"
+                  % (label, x, y, peak(m, x)))
+    check(os.path.getsize(png) > 10000 if os.path.exists(png) else False, "plot: no PNG")
 
 
 def test_mpi(tmp):

@@ -373,10 +373,14 @@ static int write_h5(const sweep_t *s, char **mcols, int nm, const char *path, ch
                                                                         : "N";
         c[q++] = (fmb_table_col_t){mcols[m], "metrics", u, FMB_COL_REAL, v, NULL, NULL};
     }
-    const char *an[] = {"case", "mode", "crank"};
+    char names[2048] = ""; /* the varied parameters in the study's order */
+    for (int p = 0; p < np; p++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", p ? "," : "",
+                 s->spec.params[p].name);
+    const char *an[] = {"case", "mode", "crank", "parameters"};
     const char *av[] = {s->spec.case_path, s->spec.zip ? "zip" : "grid",
-                        s->spec.crank ? s->spec.crank : ""};
-    st = fmb_table_write_h5(path, c, q, n, an, av, 3, s->ndone == s->nruns, err, len);
+                        s->spec.crank ? s->spec.crank : "", names};
+    st = fmb_table_write_h5(path, c, q, n, an, av, 4, s->ndone == s->nruns, err, len);
 done:
     free(c), free(ints), free(real), free(text);
     return st;

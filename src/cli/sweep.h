@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "../io/sweep_io.h"
+#include "flexmb/study.h"
 
 #define SWEEP_MSG 512
 

@@ -12,7 +12,7 @@
  *                                /contacts/<j>/normal
  *   energy_drift                 max over records of |E(t) - E(0)|, E = T + V - W (J)
  * The first record that reaches a maximum gives its time and angle. */
-#include "io/sweep_io.h"
+#include "flexmb/study.h"
 
 #include <hdf5.h>
 #include <math.h>

@@ -1,12 +1,19 @@
 /*
- * Private helpers of `flexmb sweep` (src/cli/sweep*.c) that need HDF5, which the command
- * line does not include: the summary of one results file (statistics and study metrics),
- * and the sweep's summary table written as an HDF5 file. Layout: docs/sweep.md.
+ * Parameter studies (src/io/sweep_io.c), used by `flexmb sweep`: the summary of one results
+ * file (statistics and study metrics), and a summary table written as an HDF5 file.
+ * Layout and metrics: docs/sweep.md. No HDF5 header here.
  */
-#ifndef FLEXMB_IO_SWEEP_IO_H
-#define FLEXMB_IO_SWEEP_IO_H
+#ifndef FLEXMB_STUDY_H
+#define FLEXMB_STUDY_H
 
 #include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#ifdef __cplusplus
+}
+#endif
+#endif
 
 /* What a results file says about its run. */
 typedef struct fmb_run_summary {
@@ -53,4 +60,7 @@ int fmb_table_write_h5(const char *path, const fmb_table_col_t *cols, int ncols,
                        const char *const *attr_names, const char *const *attr_values, int nattr,
                        int complete, char *err, size_t errlen);
 
+#ifdef __cplusplus
+}
+#endif
 #endif
