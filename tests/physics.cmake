@@ -26,3 +26,8 @@ endforeach()
 add_test(NAME start_rigid_motion
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_start.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+
+# Modified Newton across steps and KLU vs full Newton and UMFPACK (quick-return, 300 steps).
+fmb_c_test(test_reuse)
+target_compile_definitions(test_reuse PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
+add_test(NAME newton_reuse_vs_full COMMAND test_reuse)

@@ -30,6 +30,8 @@ struct fmb_sim {
     int maxn, maxr;
     double *scratch, *sJ[2], *sH, *sK, *sC, *sM, *sQ[2], *sv, *sw, *sphi, *sphi2;
     fmb_jpat_t *jpat; /* per joint */
+    int keep_pause;   /* steps before a factorization may be kept across steps again */
+    long kkt_iter;    /* kkt.nnumeric of the integrator's last iteration matrix (0: none) */
     int initialized;
     double W, P; /* work of non-conservative forces and drivers; last power */
     int last_iters;

@@ -152,6 +152,10 @@ void fmb_sim_reject_step(fmb_sim_t *s)
     s->newton_stale = 1;
 }
 
+/* Multiplier increment tolerance under modified Newton across steps, relative to the
+ * largest multiplier (docs/performance.md). */
+#define FMB_LAMBDA_RTOL 1e-8
+
 /* One step of size h from the current state (t_n): on success the candidate state at
  * t_n + h is in place (s->t unchanged) with its error estimate; on failure the state is
  * restored. */
@@ -180,12 +184,23 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         s->qd[i] += h * ((1.0 - gamma) * a0 + gamma * a1);
     }
     const fmb_coeffs_t c = {1.0, bh2, bh2, gp * h, 1.0, 0.0};
-    double dq_norm = INFINITY, dq_prev = INFINITY;
+    double dq_norm = INFINITY, dq_prev = INFINITY, dl_norm = INFINITY;
     int it, fresh = 0; /* the factorization belongs to this step's current iterate */
+    /* Modified Newton across steps (reuse_jacobian): the factorization of an earlier
+     * step is kept when it is this integrator's (nobody factored since), h is unchanged
+     * and no step was rejected since (newton_stale, set by the step loop), no frictional
+     * contact is active (its LCP is built on the factorization) and no kept matrix
+     * failed to contract in the last 16 steps (keep_pause). */
+    const int keep = s->opts.reuse_jacobian && !s->newton_stale && !s->ncontacts &&
+                     s->kkt_iter > 0 && s->kkt_iter == s->kkt.nnumeric && s->keep_pause == 0;
+    if (s->keep_pause > 0) s->keep_pause--;
+    int reused = 0; /* iterations of this step on a kept factorization */
     for (it = 0; it <= s->opts.max_newton; it++) {
         double viol = fmb_sim_eval_phi(s, s->q, t1, phi, NULL);
         if (!isfinite(viol)) break;
-        if (dq_norm <= 1.0 && viol <= s->opts.phi_tol) {
+        /* with a kept (older) matrix the multipliers converge linearly too: then their
+         * increment must also be small (dl_norm, relative to the largest multiplier) */
+        if (dq_norm <= 1.0 && viol <= s->opts.phi_tol && (!reused || dl_norm <= 1.0)) {
             int bad = invalid_state(s, t1);
             if (bad) {
                 restore_state(s);
@@ -226,14 +241,22 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
          * contract fast (ratio <= 1/4); refactor otherwise. The stopping test is the
          * same, so the accuracy is too. */
         int rc = 0;
-        const int refactor = !s->opts.reuse_jacobian || !fresh || dq_norm > 0.25 * dq_prev;
+        const int have = fresh || (keep && it < 4); /* a kept matrix: at most 4 iterations */
+        const int refactor = !s->opts.reuse_jacobian || !have || dq_norm > 0.25 * dq_prev;
         if (refactor) {
+            /* a kept matrix that stopped contracting: refresh at every step's start for
+             * a while before trying to keep one again (the iteration matrix is changing
+             * fast: slider crossing elements, large rotation per step) */
+            if (keep && !fresh) s->keep_pause = 16;
             fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, t1, &c);
             rc = fmb_kkt_factor(&s->kkt);
             s->stats.factorizations = s->kkt.nnumeric;
             s->stats.symbolic = s->kkt.nsymbolic;
+            s->kkt_iter = rc ? 0 : s->kkt.nnumeric;
+            s->newton_stale = 0;
             fresh = 1;
         }
+        if (!fresh) reused++;
         if (rc == 0) rc = fmb_kkt_solve(&s->kkt, R, x);
         if (rc == 0 && s->ncontacts) {
             rc = fmb_sim_contact_lcp(s, bh2, gp / (bp * h), t1, x);
@@ -262,8 +285,13 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             double w = fabs(d) / (s->opts.atol + s->opts.rtol * fabs(s->q[i]));
             if (!(w <= dq_norm)) dq_norm = w;
         }
-        for (int k = 0; k < m; k++)
+        double lmax = 0.0, dl = 0.0;
+        for (int k = 0; k < m; k++) {
             s->lam[k] += x[n + k] / bh2;
+            lmax = fmax(lmax, fabs(s->lam[k]));
+            dl = fmax(dl, fabs(x[n + k] / bh2));
+        }
+        dl_norm = dl / (s->opts.atol + FMB_LAMBDA_RTOL * lmax);
     }
     int row = -1, line = 0;
     double viol = fmb_sim_eval_phi(s, s->q, t1, phi, &row);

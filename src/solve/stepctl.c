@@ -197,7 +197,8 @@ static void accept(fmb_sim_t *s, double h)
  * 2 rejected by the error estimate (adaptive), or a negative status (state restored). */
 static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_floor)
 {
-    if (h != s->h_last_try) s->newton_stale = 1;
+    /* a change of h beyond round-off (t_k = k h makes t_k - t_{k-1} vary in its last bits) */
+    if (!(fabs(h - s->h_last_try) <= 1e-9 * h)) s->newton_stale = 1;
     s->h_last_try = h;
     *h_cap = INFINITY;
     int rc = fmb_sim_try_step(s, h);
