@@ -147,28 +147,33 @@ static int beam_ndof(const fmb_body_t *b)
 /* Visit every mass point (Gauss points, and the rotary-inertia pairs). */
 typedef void (*gp_visit)(const fmb_beam_t *bm, const gpoint_t *g, void *ctx);
 
-static void for_each_point(const fmb_beam_t *bm, gp_visit fn, void *ctx)
+/* Visit the mass points of element e. */
+static void for_each_point_of(const fmb_beam_t *bm, int e, gp_visit fn, void *ctx)
 {
     const double ry = bm->rotary ? sqrt(bm->I / bm->A) : 0.0;
-    for (int e = 0; e + 1 < bm->nnodes; e++) {
-        const double x1 = bm->x[e], l = bm->x[e + 1] - x1;
-        for (int k = 0; k < 4; k++) {
-            gpoint_t g;
-            const double x = x1 + 0.5 * l * (1 + gauss_x[k]);
-            const double w = bm->rho * bm->A * 0.5 * l * gauss_w[k];
-            if (!bm->rotary) {
-                g.u[0] = x, g.u[1] = 0.0, g.w = w;
-                element_shape(bm, e, x, 0.0, &g.N);
+    const double x1 = bm->x[e], l = bm->x[e + 1] - x1;
+    for (int k = 0; k < 4; k++) {
+        gpoint_t g;
+        const double x = x1 + 0.5 * l * (1 + gauss_x[k]);
+        const double w = bm->rho * bm->A * 0.5 * l * gauss_w[k];
+        if (!bm->rotary) {
+            g.u[0] = x, g.u[1] = 0.0, g.w = w;
+            element_shape(bm, e, x, 0.0, &g.N);
+            fn(bm, &g, ctx);
+        } else {
+            for (int sgn = -1; sgn <= 1; sgn += 2) {
+                g.u[0] = x, g.u[1] = sgn * ry, g.w = 0.5 * w;
+                element_shape(bm, e, x, g.u[1], &g.N);
                 fn(bm, &g, ctx);
-            } else {
-                for (int sgn = -1; sgn <= 1; sgn += 2) {
-                    g.u[0] = x, g.u[1] = sgn * ry, g.w = 0.5 * w;
-                    element_shape(bm, e, x, g.u[1], &g.N);
-                    fn(bm, &g, ctx);
-                }
             }
         }
     }
+}
+
+static void for_each_point(const fmb_beam_t *bm, gp_visit fn, void *ctx)
+{
+    for (int e = 0; e + 1 < bm->nnodes; e++)
+        for_each_point_of(bm, e, fn, ctx);
 }
 
 /* Local columns of a mass point: 0, 1, 2 then the shape columns. */
@@ -406,6 +411,76 @@ static void beam_forces(const fmb_body_t *b, const double *q, const double *qd, 
     beam_elastic(bm, q, qd, Q, Kq, Cq);
 }
 
+/* ---- iteration-matrix blocks, element by element --------------------------
+ * Element e touches the rigid columns 0, 1, 2 and its own free dofs (nl <= 9 local
+ * columns): its block cM M + cKm Kmq - cK Kq - cC Cq is formed by the same Gauss-point
+ * visitors as the dense matrices, on local copies of q, qd, qdd, and emitted once. */
+typedef struct blk_ctx {
+    int loc[6];  /* local column of the element's dofs (-1 removed) */
+    const int *d; /* the element's body columns */
+    mass_ctx_t mc;
+    force_ctx_t fc;
+} blk_ctx_t;
+
+static void block_visit(const fmb_beam_t *bm, const gpoint_t *g, void *vctx)
+{
+    blk_ctx_t *c = vctx;
+    gpoint_t gl = *g;
+    for (int k = 0; k < gl.N.n; k++)
+        for (int i = 0; i < 6; i++)
+            if (c->d[i] == g->N.col[k]) {
+                gl.N.col[k] = c->loc[i];
+                break;
+            }
+    mass_visit(bm, &gl, &c->mc);
+    force_visit(bm, &gl, &c->fc);
+}
+
+static void beam_blocks(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
+                        const double g[2], const double cf[4], fmb_block_emit emit, void *ctx)
+{
+    const fmb_beam_t *bm = b->data;
+    double A[4];
+    fmb_rot(q[2], A);
+    const double a[2] = {A[0] * g[0] + A[1] * g[1], A[2] * g[0] + A[3] * g[1]};
+    const int damped = bm->alpha != 0.0 || bm->beta != 0.0;
+    for (int e = 0; e + 1 < bm->nnodes; e++) {
+        enum { NL = 9 };
+        int cols[NL], nl = 3;
+        double ql[NL], qdl[NL], qddl[NL], Ql[NL], M[NL * NL], K[NL * NL], C[NL * NL], Km[NL * NL];
+        blk_ctx_t c;
+        c.d = bm->dof + 3 * e;
+        for (int i = 0; i < 3; i++)
+            cols[i] = i, ql[i] = q[i], qdl[i] = qd[i], qddl[i] = qdd[i];
+        for (int i = 0; i < 6; i++) {
+            const int di = c.d[i];
+            c.loc[i] = di < 0 ? -1 : nl;
+            if (di < 0) continue;
+            cols[nl] = di, ql[nl] = q[di], qdl[nl] = qd[di], qddl[nl] = qdd[di];
+            nl++;
+        }
+        memset(M, 0, sizeof M), memset(K, 0, sizeof K), memset(C, 0, sizeof C);
+        memset(Km, 0, sizeof Km), memset(Ql, 0, sizeof Ql);
+        c.mc = (mass_ctx_t){ql, M, nl};
+        c.fc = (force_ctx_t){ql, qdl, qddl, g, Ql, K, C, Km, nl, {a[0], a[1]}};
+        for_each_point_of(bm, e, block_visit, &c);
+        double ul[6], fe[6], kt[36];
+        element_dofs(bm, e, q, ul);
+        const double *k = element_elastic(bm, e, ul, fe, kt, NULL);
+        const double *k0 = bm->ke + 36 * (size_t)e, *m0 = bm->me + 36 * (size_t)e;
+        for (int i = 0; i < 6; i++)
+            for (int j = 0; j < 6; j++) {
+                if (c.loc[i] < 0 || c.loc[j] < 0) continue;
+                const int z = c.loc[i] + nl * c.loc[j];
+                K[z] -= k[i + 6 * j];
+                if (damped) C[z] -= bm->alpha * m0[i + 6 * j] + bm->beta * k0[i + 6 * j];
+            }
+        for (int z = 0; z < nl * nl; z++)
+            M[z] = cf[0] * M[z] + cf[1] * Km[z] - cf[2] * K[z] - cf[3] * C[z];
+        emit(ctx, nl, cols, M);
+    }
+}
+
 typedef struct pot_ctx {
     const double *q;
     double A[4], g[2], V;
@@ -462,6 +537,7 @@ const fmb_body_class_t fmb_beam_body_class = {
     .shape = beam_shape,
     .destroy = beam_destroy,
     .mask = beam_mask,
+    .blocks = beam_blocks,
 };
 
 /* Element matrices of element e in its local dofs: linear stiffness and the consistent

@@ -32,6 +32,9 @@ typedef struct fmb_shape {
     double Nx[FMB_SHAPE_MAX], Ny[FMB_SHAPE_MAX];
 } fmb_shape_t;
 
+/* Receives an n x n block (column-major) on the body-local columns cols. */
+typedef void (*fmb_block_emit)(void *ctx, int n, const int *cols, const double *B);
+
 typedef struct fmb_body_class {
     const char *name;
     int (*ndof)(const fmb_body_t *b);
@@ -52,6 +55,11 @@ typedef struct fmb_body_class {
     void (*destroy)(fmb_body_t *b);
     /* Structural nonzero pattern of M and the tangents (ndof^2 bytes), NULL if dense. */
     const unsigned char *(*mask)(const fmb_body_t *b);
+    /* The body's part of the iteration matrix, cf[0] M + cf[1] Kmq - cf[2] Kq - cf[3] Cq,
+     * as small dense blocks (same blocks in the same order at every call), or NULL: the
+     * assembler forms the dense matrices (mass, forces) and stores them under mask. */
+    void (*blocks)(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
+                   const double g[2], const double cf[4], fmb_block_emit emit, void *ctx);
 } fmb_body_class_t;
 
 struct fmb_body {

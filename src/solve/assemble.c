@@ -199,6 +199,19 @@ void fmb_sim_dense_jacobian(const fmb_sim_t *s, const double *q, double t, doubl
     }
 }
 
+typedef struct body_emit {
+    fmb_kkt_t *k;
+    int offset;
+} body_emit_t;
+
+static void body_emit(void *ctx, int n, const int *cols, const double *B)
+{
+    const body_emit_t *be = ctx;
+    for (int x = 0; x < n; x++)
+        for (int y = 0; y < n; y++)
+            fmb_kkt_add(be->k, be->offset + cols[y], be->offset + cols[x], B[y + n * x]);
+}
+
 /* The stored pattern of every joint: Jacobian columns and Hessian entries of its
  * two-body block (ground excluded). With a support function, Phi depends only on the
  * support columns S, so the Jacobian lives on S and the Hessian on S x S (narrowed further
@@ -272,6 +285,12 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
     for (int b = 1; b < md->nbodies; b++) {
         const fmb_body_t *bd = &md->bodies[b];
         const int o = bd->offset, nd = bd->ndof;
+        if (bd->klass->blocks) {
+            const double cf[4] = {c->cM, c->cKm, c->cK, c->cC};
+            body_emit_t be = {k, o};
+            bd->klass->blocks(bd, q + o, qd + o, qdd + o, md->g, cf, body_emit, &be);
+            continue;
+        }
         const size_t nd2 = (size_t)nd * nd;
         double *M = s->sM, *Q = fmb_zeroed(s->sQ[0], (size_t)nd), *Kq = fmb_zeroed(s->sK, nd2),
                *Cq = fmb_zeroed(s->sC, nd2), *Km = fmb_zeroed(s->sH, nd2);
