@@ -19,9 +19,10 @@ find_path(YAML_INCLUDE_DIR yaml.h)
 find_library(YAML_LIBRARY yaml)
 find_package_handle_standard_args(LibYAML DEFAULT_MSG YAML_INCLUDE_DIR YAML_LIBRARY)
 
-find_path(MATHEVAL_INCLUDE_DIR matheval.h)
-find_library(MATHEVAL_LIBRARY matheval)
-find_package_handle_standard_args(Matheval DEFAULT_MSG MATHEVAL_INCLUDE_DIR MATHEVAL_LIBRARY)
+# libcrypto (OpenSSL): SHA-256 checksums of the table files an expression reads
+find_path(CRYPTO_INCLUDE_DIR openssl/evp.h)
+find_library(CRYPTO_LIBRARY crypto)
+find_package_handle_standard_args(LibCrypto DEFAULT_MSG CRYPTO_INCLUDE_DIR CRYPTO_LIBRARY)
 
 find_path(SICONOS_NUMERICS_INCLUDE_DIR LCP_Solvers.h PATH_SUFFIXES siconos/numerics)
 find_library(SICONOS_NUMERICS_LIBRARY siconos_numerics)

@@ -22,7 +22,7 @@
 # `mpirun -n N flexmb sweep`.
 FMB_PACKAGES=(
     build-essential cmake pkg-config
-    libsuitesparse-dev libmetis-dev libhdf5-dev libyaml-dev libmatheval-dev
+    libsuitesparse-dev libmetis-dev libhdf5-dev libyaml-dev libssl-dev
     libsiconos-numerics-dev liblapack-dev libblas-dev
     python3-h5py python3-numpy python3-matplotlib python3-paraview hdf5-tools
     xvfb xauth

@@ -116,7 +116,7 @@ int case_get_num(loader_t *L, const yaml_node_t *map, const char *key, const cha
                  int *given);
 int case_get_vec(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx, int n,
                  double *out, int *given);
-/* A name that libmatheval reads as a constant or function cannot be a parameter. */
+/* A constant or function name of the expressions cannot be a parameter. */
 int case_reserved_name(const char *name);
 /* A time expression f(t, parameters): checked, copied into the pool. */
 int case_time_expr(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx,

@@ -1,68 +1,45 @@
-/* Time functions via libmatheval: the expression, its first and second symbolic
- * derivatives in t, evaluated with the model parameters bound as variables. */
+/* Expressions of t and the model parameters: compiled by expr_parse.c, evaluated by
+ * expr_eval.c; tables come from the parameters' table set (model/table.c). */
 #include "model/expr.h"
 
-#include <matheval.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct fmb_expr {
-    void *f[3]; /* f, f', f'' */
-    char *text;
-    char **names; /* "t" then the parameters */
-    double *values;
-    int n;
-};
+#include "model/expr_impl.h"
+#include "model/table.h"
+
+static const fmb_table_t *params_table(void *user, const char *file, int spline, char *msg,
+                                       size_t len)
+{
+    fmb_params_t *p = user;
+    if (!p->tables && !(p->tables = fmb_tableset_create(NULL))) {
+        snprintf(msg, len, "out of memory");
+        return NULL;
+    }
+    return fmb_tableset_get(p->tables, file, spline, msg, len);
+}
 
 fmb_expr_t *fmb_expr_create(const char *expr, const fmb_params_t *params, char *msg, size_t len)
 {
-    fmb_expr_t *e = calloc(1, sizeof *e);
+    fmb_expr_env_t env = {NULL, NULL, 0, 1, params_table, (void *)params};
+    if (params) {
+        env.names = (const char *const *)params->names;
+        env.values = params->values;
+        env.n = params->n;
+    } else {
+        env.table = NULL;
+    }
+    fmb_expr_err_t err;
+    fmb_expr_t *e = fmb_expr_compile(expr ? expr : "", &env, &err);
     if (!e) {
-        snprintf(msg, len, "out of memory");
-        return NULL;
-    }
-    e->text = strdup(expr ? expr : "");
-    e->n = 1 + (params ? params->n : 0);
-    e->names = calloc((size_t)e->n, sizeof *e->names);
-    e->values = calloc((size_t)e->n, sizeof *e->values);
-    if (!e->text || !e->names || !e->values) {
-        snprintf(msg, len, "out of memory");
-        fmb_expr_destroy(&e);
-        return NULL;
-    }
-    e->names[0] = "t";
-    for (int i = 1; i < e->n; i++) {
-        e->names[i] = params->names[i - 1];
-        e->values[i] = params->values[i - 1];
-    }
-    /* libmatheval modifies nothing but needs a non-const buffer. */
-    e->f[0] = evaluator_create(e->text);
-    if (!e->f[0]) {
-        snprintf(msg, len, "cannot parse expression '%s'", e->text);
-        fmb_expr_destroy(&e);
-        return NULL;
-    }
-    char **vars;
-    int nv;
-    evaluator_get_variables(e->f[0], &vars, &nv);
-    for (int k = 0; k < nv; k++) {
-        int found = 0;
-        for (int i = 0; i < e->n; i++)
-            if (strcmp(vars[k], e->names[i]) == 0) found = 1;
-        if (!found) {
-            snprintf(msg, len, "unknown name '%s' in expression '%s' (known: t and the parameters)",
-                     vars[k], e->text);
-            fmb_expr_destroy(&e);
-            return NULL;
-        }
-    }
-    e->f[1] = evaluator_derivative(e->f[0], "t");
-    e->f[2] = e->f[1] ? evaluator_derivative(e->f[1], "t") : NULL;
-    if (!e->f[1] || !e->f[2]) {
-        snprintf(msg, len, "cannot differentiate expression '%s' in t", e->text);
-        fmb_expr_destroy(&e);
-        return NULL;
+        if (err.kind == FMB_EXPR_ENAME)
+            snprintf(msg, len, "unknown name '%s' in expression '%.80s' (known: t and the parameters)",
+                     err.name, expr ? expr : "");
+        else
+            snprintf(msg, len, "expression '%.80s': %s at column %zu", expr ? expr : "", err.msg,
+                     err.at + 1);
     }
     return e;
 }
@@ -71,24 +48,36 @@ void fmb_expr_destroy(fmb_expr_t **pe)
 {
     if (!pe || !*pe) return;
     fmb_expr_t *e = *pe;
-    for (int i = 0; i < 3; i++)
-        if (e->f[i]) evaluator_destroy(e->f[i]);
+    free(e->code);
+    free(e->stack);
     free(e->text);
-    free(e->names);
-    free(e->values);
+    free(e->cache);
+    free(e->cache_ok);
     free(e);
     *pe = NULL;
 }
 
 double fmb_expr_eval(const fmb_expr_t *e, double t, int d)
 {
-    e->values[0] = t;
-    return evaluator_evaluate(e->f[d], e->n, e->names, e->values);
+    if (!*e->cache_ok || e->cache[0] != t) {
+        fmb_jet_t j = fmb_expr_jet(e, t);
+        e->cache[0] = t;
+        e->cache[1] = j.v;
+        e->cache[2] = j.d1;
+        e->cache[3] = j.d2;
+        *e->cache_ok = 1;
+    }
+    return e->cache[1 + (d < 0 ? 0 : d > 2 ? 2 : d)];
 }
 
 const char *fmb_expr_text(const fmb_expr_t *e)
 {
     return e->text;
+}
+
+int fmb_expr_uses_t(const fmb_expr_t *e)
+{
+    return e->uses_t;
 }
 
 int fmb_params_set(fmb_params_t *p, const char *name, double value)
@@ -120,5 +109,6 @@ void fmb_params_free(fmb_params_t *p)
         free(p->names[i]);
     free(p->names);
     free(p->values);
+    fmb_tableset_destroy(&p->tables);
     memset(p, 0, sizeof *p);
 }
