@@ -2,6 +2,17 @@
 # tests/CMakeLists.txt. Hand values on both sides of every switch, derivatives against
 # analytic ones and central differences, compile errors, libmatheval compatibility.
 fmb_c_test(test_expr)
-foreach(t values derivs errors compat)
+foreach(t values derivs errors compat tables)
   add_test(NAME expr_${t} COMMAND test_expr ${t})
 endforeach()
+
+# Expression and table errors in case files: FILE:LINE:COL (the column of the problem in
+# a one-line value), the function or the table file and its row (tests/bad_cases/).
+fmb_case_error(expr_unknown_function 12 ":12:25: joint 'motor': 'function': cannot parse expression 'omega*t + foo(t)': unknown function 'foo'")
+fmb_case_error(expr_arg_count 12 ":12:15: joint 'motor': 'function': cannot parse expression 'atan2(omega*t)': atan2() takes 2 arguments, not 1")
+fmb_case_error(table_missing 12 "tables/none.csv): No such file or directory")
+fmb_case_error(table_unreadable 12 "cannot read table 'tables' (${FMB_CASE_BAD}/tables): Is a directory")
+fmb_case_error(table_non_numeric 12 "table 'tables/non_numeric.csv': row 4: cell 'abc' is not a finite number")
+fmb_case_error(table_one_row 12 "table 'tables/one_row.csv': fewer than two data rows (found 1)")
+fmb_case_error(table_not_increasing 12 "table 'tables/not_increasing.csv': row 5: x = 0.1 is not greater than x = 0.2")
+fmb_case_error(table_columns 12 "table 'tables/columns.csv': row 3: expected two columns")

@@ -8,15 +8,22 @@
  *                      and the chain rule on a curved argument against central differences
  *   test_expr errors   compile errors: kind, message and column
  *   test_expr compat   libmatheval's grammar and constants (the library used before)
+ *   test_expr tables   table(): hand interpolation at and between knots, slopes, ends;
+ *                      spline(): reproduces a cubic exactly (not-a-knot does, a natural
+ *                      spline would not), C2 at the knots, sha256 of a known file
  *
  * Each check can fail: a wrong branch rule, a sign error in a derivative formula or a
  * wrong precedence changes one of the hand values by O(1). */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "model/expr.h"
+#include "model/table.h"
 
 static int failures;
 
@@ -370,6 +377,119 @@ static void test_compat(void)
     }
 }
 
+
+static const fmb_table_t *write_table(const char *dir, const char *name, const char *text,
+                                      int spline, fmb_tableset_t *set)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) return NULL;
+    fputs(text, f);
+    fclose(f);
+    char msg[400];
+    const fmb_table_t *tb = fmb_tableset_get(set, name, spline, msg, sizeof msg);
+    CHECK(tb, "%s: %s", name, msg);
+    return tb;
+}
+
+static fmb_jet_t at(const fmb_table_t *tb, double x, double xd, double xdd)
+{
+    return fmb_table_eval(tb, (fmb_jet_t){x, xd, xdd});
+}
+
+static void test_tables(void)
+{
+    char dir[] = "/tmp/fmb_test_expr_XXXXXX";
+    if (!mkdtemp(dir)) {
+        printf("FAIL: mkdtemp\n");
+        failures++;
+        return;
+    }
+    fmb_tableset_t *set = fmb_tableset_create(dir);
+    /* knots (0, 1), (1, 3), (3, 2), (4, 2): slopes 2, -0.5, 0 */
+    const char *lin_text = "x, y\n0, 1\n1, 3\n\n3, 2\n4, 2\n";
+    const fmb_table_t *lin = write_table(dir, "lin.csv", lin_text, 0, set);
+    if (lin) {
+        static const struct {
+            double x, xd, v, d1;
+        } k[] = {
+            {-1, 1, 1, 0},  {0, -1, 1, 0},   {0, 1, 1, 2},     {0.25, 1, 1.5, 2},
+            {1, 1, 3, -0.5}, {1, -1, 3, -2}, {2, 2, 2.5, -1},  {3, 1, 2, 0},
+            {3, -1, 2, 0.5}, {4, 1, 2, 0},   {10, 1, 2, 0},    {0.5, 0, 2, 0},
+        };
+        for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+            fmb_jet_t j = at(lin, k[i].x, k[i].xd, 0.7);
+            /* second derivative of y(x(t)) = m x'' on a segment, 0 beyond the ends */
+            const double m = k[i].xd != 0 ? k[i].d1 / k[i].xd : 2;
+            const double d2 = (k[i].x < 0 || k[i].x > 4 || (k[i].x == 0 && k[i].xd < 0) ||
+                               (k[i].x == 4 && k[i].xd > 0))
+                                  ? 0
+                                  : m * 0.7;
+            CHECK(close_to(j.v, k[i].v, 1e-15) && close_to(j.d1, k[i].d1, 1e-15) &&
+                      close_to(j.d2, d2, 1e-15),
+                  "table at x = %g (x' = %g): (%g, %g, %g), expected (%g, %g, %g)", k[i].x,
+                  k[i].xd, j.v, j.d1, j.d2, k[i].v, k[i].d1, d2);
+        }
+        /* sha256sum of the bytes written above */
+        /* sha256sum of the bytes written above (computed with coreutils' sha256sum) */
+        CHECK(!strcmp(fmb_table_sha256(lin),
+                      "04738c6025b98c219d7eabbc3a2892b64209614df9c151c7d9f5c4638f1a1374"),
+              "sha256 '%s'", fmb_table_sha256(lin));
+    }
+    /* not-a-knot reproduces a cubic: y = x^3 - 2x on uneven knots */
+    const char *cub_text = "x, y\n-1, 1\n-0.5, 0.875\n0.2, -0.392\n1, -1\n1.7, 1.513\n3, 21\n";
+    const fmb_table_t *cub = write_table(dir, "cub.csv", cub_text, 1, set);
+    if (cub) {
+        for (double x = -1; x < 3; x += 0.0625) { /* at x = 3 moving up: the constant beyond */
+            fmb_jet_t j = at(cub, x, 1, 0);
+            const double v = x * x * x - 2 * x, d1 = 3 * x * x - 2, d2 = 6 * x;
+            CHECK(fabs(j.v - v) < 1e-12 && fabs(j.d1 - d1) < 1e-11 && fabs(j.d2 - d2) < 1e-10,
+                  "spline of x^3 - 2x at %g: (%.15g, %.15g, %.15g), exact (%g, %g, %g)", x, j.v,
+                  j.d1, j.d2, v, d1, d2);
+        }
+    }
+    /* C2 at every knot of a spline through arbitrary data; three rows: the parabola */
+    const fmb_table_t *any = write_table(dir, "any.csv", "x,y\n0,0\n1,2\n1.5,-1\n3,0.5\n4,4\n", 1, set);
+    static const double knots[] = {1, 1.5, 3};
+    for (int i = 0; any && i < 3; i++) {
+        fmb_jet_t r = at(any, knots[i], 1, 0), l = at(any, knots[i], -1, 0);
+        CHECK(fabs(r.d1 + l.d1) < 1e-12 && fabs(r.d2 - l.d2) < 1e-12,
+              "spline C2 at x = %g: right (%g, %g), left (%g, %g)", knots[i], r.d1, r.d2, -l.d1,
+              l.d2);
+    }
+    const fmb_table_t *par = write_table(dir, "par.csv", "x,y\n0,1\n1,2\n3,10\n", 1, set);
+    for (double x = 0; par && x < 3; x += 0.25) { /* y = 1 + x^2 */
+        fmb_jet_t j = at(par, x, 1, 0);
+        CHECK(fabs(j.v - 1 - x * x) < 1e-13 && fabs(j.d1 - 2 * x) < 1e-13 && fabs(j.d2 - 2) < 1e-13,
+              "3-row spline at %g: (%g, %g, %g)", x, j.v, j.d1, j.d2);
+    }
+    /* the same file as table and as spline: two entries; a second get is the same table */
+    char msg[400];
+    CHECK(fmb_tableset_get(set, "lin.csv", 0, msg, sizeof msg) == lin, "table read once");
+    CHECK(fmb_tableset_count(set) == 4, "4 tables, not %d", fmb_tableset_count(set));
+    /* through an expression: table(...) of a function of t (chain rule) */
+    fmb_params_t p = {0};
+    fmb_params_set(&p, "s", 0.5);
+    p.tables = set;
+    fmb_expr_t *e = fmb_expr_create("table(\"lin.csv\", s*t^2)", &p, msg, sizeof msg);
+    CHECK(e, "%s", msg);
+    if (e) { /* x = 0.5 t^2 = 2 at t = 2 (slope -0.5): x' = t = 2, x'' = 1 */
+        fmb_jet_t j = fmb_expr_jet(e, 2.0);
+        CHECK(close_to(j.v, 2.5, 1e-15) && close_to(j.d1, -1, 1e-15) && close_to(j.d2, -0.5, 1e-15),
+              "table of s t^2 at t = 2: (%g, %g, %g)", j.v, j.d1, j.d2);
+    }
+    fmb_expr_destroy(&e);
+    fmb_params_free(&p); /* frees the table set */
+    static const char *const files[] = {"lin.csv", "cub.csv", "any.csv", "par.csv"};
+    for (int i = 0; i < 4; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        remove(path);
+    }
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     const char *which = argc > 1 ? argv[1] : "";
@@ -377,8 +497,9 @@ int main(int argc, char **argv)
     else if (!strcmp(which, "derivs")) test_derivs();
     else if (!strcmp(which, "errors")) test_errors();
     else if (!strcmp(which, "compat")) test_compat();
+    else if (!strcmp(which, "tables")) test_tables();
     else {
-        printf("usage: test_expr values|derivs|errors|compat\n");
+        printf("usage: test_expr values|derivs|errors|compat|tables\n");
         return 2;
     }
     if (failures) printf("%d failure(s)\n", failures);

@@ -21,6 +21,7 @@
 
 #include "bodies/beam.h"
 #include "model/model.h"
+#include "model/table.h"
 
 #define WRITER_BATCH 256         /* records per batch, also the chunk length */
 #define WRITER_FLUSH_SECONDS 1.0 /* wall time between flushes, at most */
@@ -565,6 +566,27 @@ static int write_contacts_layout(fmb_writer_t *w)
     return st < 0 ? st : 0;
 }
 
+/* The table files the expressions read: /solver@tables (paths as opened),
+ * @table_kinds ("table" or "spline"), @table_sha256 (hex digests); absent when none. */
+static int table_attrs(hid_t solver, const fmb_tableset_t *set)
+{
+    const int n = fmb_tableset_count(set);
+    if (n == 0) return 0;
+    const char **v = malloc(3 * (size_t)n * sizeof *v);
+    if (!v) return -1;
+    for (int k = 0; k < n; k++) {
+        const fmb_table_t *tb = fmb_tableset_item(set, k);
+        v[k] = fmb_table_path(tb);
+        v[n + k] = fmb_table_is_spline(tb) ? "spline" : "table";
+        v[2 * n + k] = fmb_table_sha256(tb);
+    }
+    int bad = attr_strings(solver, "tables", v, (hsize_t)n) < 0;
+    bad |= attr_strings(solver, "table_kinds", v + n, (hsize_t)n) < 0;
+    bad |= attr_strings(solver, "table_sha256", v + 2 * n, (hsize_t)n) < 0;
+    free(v);
+    return bad ? -1 : 0;
+}
+
 static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_text)
 {
     const fmb_model_t *m = w->model;
@@ -608,6 +630,7 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
     }
     bad |= attr_int(solver, "num_coords", fmb_model_num_coords(m));
     bad |= attr_int(solver, "num_constraints", fmb_model_num_constraints(m));
+    bad |= table_attrs(solver, m->params.tables);
     w->ds_newton = wds_create(w, solver, "newton_iterations", 1, 1, NULL, NULL);
     H5Gclose(solver);
     if (bad) return werr(w, FMB_ERR_HDF5, "%s: cannot write /solver attributes", w->h5path);
