@@ -468,6 +468,10 @@ static void test_tables(void)
     char msg[400];
     CHECK(fmb_tableset_get(set, "lin.csv", 0, msg, sizeof msg) == lin, "table read once");
     CHECK(fmb_tableset_count(set) == 4, "4 tables, not %d", fmb_tableset_count(set));
+    /* a device is refused (reading /dev/zero would never end) */
+    CHECK(!fmb_tableset_get(set, "/dev/zero", 0, msg, sizeof msg) &&
+              strstr(msg, "not a regular file"),
+          "/dev/zero: %s", msg);
     /* through an expression: table(...) of a function of t (chain rule) */
     fmb_params_t p = {0};
     fmb_params_set(&p, "s", 0.5);

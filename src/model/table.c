@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void dgtsv_(const int *n, const int *nrhs, double *dl, double *d, double *du, double *b,
             const int *ldb, int *info);
@@ -40,16 +41,28 @@ struct fmb_tableset {
     int n, cap;
 };
 
-static int read_all(const char *path, char **text, size_t *len)
+/* Tables are regular files of at most this size (not devices, FIFOs or directories). */
+#define FMB_TABLE_MAX_BYTES ((size_t)256 << 20)
+
+static int read_all(const char *path, char **text, size_t *len, const char **why)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return errno ? errno : EIO;
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) ||
+        (size_t)st.st_size > FMB_TABLE_MAX_BYTES) {
+        *why = S_ISDIR(st.st_mode) ? "a directory, not a file"
+               : S_ISREG(st.st_mode) ? "larger than 256 MB"
+                                     : "not a regular file";
+        fclose(f);
+        return -1;
+    }
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     int err = 0;
     while (buf) {
         if (n + 1 >= cap) {
-            char *b = cap < ((size_t)1 << 30) ? realloc(buf, cap * 2) : NULL;
+            char *b = cap <= FMB_TABLE_MAX_BYTES ? realloc(buf, cap * 2) : NULL;
             if (!b) {
                 err = ENOMEM;
                 break;
@@ -235,9 +248,10 @@ fmb_table_t *fmb_table_read(const char *path, const char *name, int spline, char
 {
     char *text = NULL;
     size_t tlen = 0;
-    int e = read_all(path, &text, &tlen);
+    const char *why = NULL;
+    int e = read_all(path, &text, &tlen, &why);
     if (e) {
-        snprintf(msg, len, "cannot read table '%s' (%s): %s", name, path, strerror(e));
+        snprintf(msg, len, "cannot read table '%s' (%s): %s", name, path, why ? why : strerror(e));
         return NULL;
     }
     fmb_table_t *tb = calloc(1, sizeof *tb);
