@@ -16,3 +16,9 @@ fmb_case_error(table_non_numeric 12 "table 'tables/non_numeric.csv': row 4: cell
 fmb_case_error(table_one_row 12 "table 'tables/one_row.csv': fewer than two data rows (found 1)")
 fmb_case_error(table_not_increasing 12 "table 'tables/not_increasing.csv': row 5: x = 0.1 is not greater than x = 0.2")
 fmb_case_error(table_columns 12 "table 'tables/columns.csv': row 3: expected two columns")
+
+# Drivers through the integrator: step/step5/if ramps against hand formulas, table and
+# spline drivers (interpolation bound), /solver attributes of the three integrators and
+# the table checksums, a NaN driver named with its expression and time.
+add_test(NAME expr_drivers COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_expr_drivers.py
+         $<TARGET_FILE:flexmb_cli>)

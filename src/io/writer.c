@@ -22,6 +22,7 @@
 #include "bodies/beam.h"
 #include "model/model.h"
 #include "model/table.h"
+#include "solve/sim.h"
 
 #define WRITER_BATCH 256         /* records per batch, also the chunk length */
 #define WRITER_FLUSH_SECONDS 1.0 /* wall time between flushes, at most */
@@ -613,10 +614,17 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
         bad |= attr_string(solver, "integrator", integrator_name(o->integrator));
         bad |= attr_double(solver, "h", o->h);
         bad |= attr_double(solver, "t_end", o->t_end);
+        /* the parameters as given (alpha: HHT, rho_inf: generalized-alpha) and the
+         * coefficients the integrator used (beta and gamma are derived from them for hht
+         * and generalized_alpha, given for newmark) */
+        double am, af, beta, gamma;
+        fmb_sim_integrator_coefficients(sim, &am, &af, &beta, &gamma);
         bad |= attr_double(solver, "alpha", o->alpha);
-        bad |= attr_double(solver, "beta", o->beta);
-        bad |= attr_double(solver, "gamma", o->gamma);
         bad |= attr_double(solver, "rho_inf", o->rho_inf);
+        bad |= attr_double(solver, "alpha_m", am);
+        bad |= attr_double(solver, "alpha_f", af);
+        bad |= attr_double(solver, "beta", beta);
+        bad |= attr_double(solver, "gamma", gamma);
         bad |= attr_int(solver, "output_every", o->output_every);
         bad |= attr_int(solver, "max_newton", o->max_newton);
         bad |= attr_double(solver, "rtol", o->rtol);

@@ -29,6 +29,25 @@ static int joint_jacobian(const fmb_sim_t *s, const fmb_joint_t *j, const double
     return nr;
 }
 
+int fmb_sim_functions_nonfinite(fmb_sim_t *s, double t)
+{
+    const fmb_model_t *md = s->model;
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        if (!j->fn) continue;
+        const fmb_jet_t f = fmb_expr_jet(j->fn, t);
+        if (isfinite(f.v) && isfinite(f.d1) && isfinite(f.d2)) continue;
+        int rc = fmb_sim_error(s, FMB_ERR_NONFINITE,
+                               "joint '%s' (line %d, %s) is not finite at t = %.9g: function "
+                               "'%s' = %g (f' = %g, f'' = %g)",
+                               j->name, j->line, j->klass->name, t, fmb_expr_text(j->fn), f.v,
+                               f.d1, f.d2);
+        s->errline = j->line;
+        return rc;
+    }
+    return 0;
+}
+
 /* After a non-finite residual: find the element that produced it (body forces, applied
  * forces, joints) by evaluating each alone, and say which, where (case line), when and,
  * for an expression, which expression. Returns FMB_ERR_NONFINITE. */

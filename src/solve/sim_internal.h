@@ -45,6 +45,9 @@ const char *fmb_sim_row_name(const fmb_sim_t *s, int row, int *line);
 /* Explain a singular KKT matrix by the dependent constraint rows. */
 int fmb_sim_singular_error(fmb_sim_t *s, const double *q, double t, const char *when);
 /* Name the element whose values are not finite at (q, qd, qdd, t): FMB_ERR_NONFINITE. */
+/* A driver function (or one of its two derivatives) that is not finite at t: the error
+ * naming the joint, its line, the expression and t (FMB_ERR_NONFINITE), else 0. */
+int fmb_sim_functions_nonfinite(fmb_sim_t *s, double t);
 int fmb_sim_nonfinite_error(fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
                             double t);
 /* Factor the assembled matrix and solve; errors name the phase `when`. */

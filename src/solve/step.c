@@ -197,7 +197,20 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
     int reused = 0; /* iterations of this step on a kept factorization */
     for (it = 0; it <= s->opts.max_newton; it++) {
         double viol = fmb_sim_eval_phi(s, s->q, t1, phi, NULL);
-        if (!isfinite(viol)) break;
+        if (!isfinite(viol)) {
+            /* a driver function that is not finite at t1 fails every step size: stop */
+            int rc = fmb_sim_functions_nonfinite(s, t1);
+            if (rc) {
+                char msg[sizeof s->errmsg];
+                const int line = s->errline;
+                snprintf(msg, sizeof msg, "%s", s->errmsg);
+                restore_state(s);
+                snprintf(s->errmsg, sizeof s->errmsg, "%s", msg);
+                s->errline = line;
+                return rc;
+            }
+            break;
+        }
         /* with a kept (older) matrix the multipliers converge linearly too: then their
          * increment must also be small (dl_norm, relative to the largest multiplier) */
         if (dq_norm <= 1.0 && viol <= s->opts.phi_tol && (!reused || dl_norm <= 1.0)) {
@@ -307,3 +320,9 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
 }
 
 /* ------------------------------------------------------------ access */
+
+void fmb_sim_integrator_coefficients(const fmb_sim_t *s, double *am, double *af, double *beta,
+                                     double *gamma)
+{
+    coefficients(s, am, af, beta, gamma);
+}
