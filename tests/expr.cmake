@@ -19,6 +19,8 @@ fmb_case_error(table_columns 12 "table 'tables/columns.csv': row 3: expected two
 
 # Drivers through the integrator: step/step5/if ramps against hand formulas, table and
 # spline drivers (interpolation bound), /solver attributes of the three integrators and
-# the table checksums, a NaN driver named with its expression and time.
+# the table checksums, a NaN driver named with its expression and time, the example
+# cases/motor_profile.yaml against its closed form.
 add_test(NAME expr_drivers COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_expr_drivers.py
-         $<TARGET_FILE:flexmb_cli>)
+         $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+fmb_case_check(motor_profile 9 9 0)   # slider-crank: 3 bodies, 3 revolutes + prismatic + driver

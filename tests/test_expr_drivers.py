@@ -22,7 +22,10 @@ rate and angular acceleration are compared with hand formulas:
 Newmark and a generalized-alpha run (hand formulas of docs/theory.md), and the table
 files' paths and SHA-256 (hashlib).
 A driver whose function turns NaN during the run stops it with the expression and time.
-usage: test_expr_drivers.py FLEXMB
+The example cases/motor_profile.yaml (step5 ramp times a spline of an encoder log made
+from theta = 10 t + 0.01 sin(10 pi t)): crank angle and speed against the product rule
+on the closed forms, within the spline bounds (knots every 10 ms).
+usage: test_expr_drivers.py FLEXMB SRC_DIR
 """
 import hashlib
 import math
@@ -199,13 +202,54 @@ def nonfinite(flexmb, tmp):
           (p.returncode, p.stderr.strip()))
 
 
+def example(flexmb, src, tmp):
+    out = os.path.join(tmp, "mp.h5")
+    p = subprocess.run([flexmb, "run", os.path.join(src, "cases", "motor_profile.yaml"), "-q",
+                        "-o", out], capture_output=True, text=True)
+    check(p.returncode == 0, "cases/motor_profile.yaml runs %s" % p.stderr.strip())
+    if p.returncode:
+        return
+    with h5py.File(out, "r") as f:
+        t, q, qd = f["time"][:], f["bodies/crank/q"][:, 2], f["bodies/crank/qd"][:, 2]
+    T, w = 0.3, 10 * math.pi
+    s = np.clip(t / T, 0, 1)
+    st = s**3 * (10 - 15 * s + 6 * s * s)
+    sd = np.where(t < T, 30 * s * s * (1 - s)**2 / T, 0.0)
+    th = 10 * t + 0.01 * np.sin(w * t)
+    thd = 10 + 0.01 * w * np.cos(w * t)
+    hk, d4 = 0.01, 0.01 * w**4  # knot spacing, max |4th derivative of theta|
+    inner = (t >= 0.01) & (t <= 0.99)
+    e0 = np.max(abs(q - st * th))
+    e1 = np.max(abs(qd - (sd * th + st * thd))[inner])
+    check(e0 <= 5 / 384 * hk**4 * d4 + 1e-10,
+          "motor_profile: crank angle within %.2e of ramp x profile (bound %.2e)" %
+          (e0, 5 / 384 * hk**4 * d4))
+    # the integrator's speed for a prescribed angle f errs by h^2/12 max|f3| (trapezoidal
+    # rule; f3 the third derivative of f = s theta, largest where the ramp ends)
+    u = np.linspace(0, 1, 20001)
+    tt = u * T
+    s1 = 30 * u**2 * (1 - u)**2 / T
+    s2 = 60 * u * (1 - u) * (1 - 2 * u) / T**2
+    s3 = 60 * (1 - 6 * u + 6 * u * u) / T**3
+    th0, th1 = 10 * tt + 0.01 * np.sin(w * tt), 10 + 0.01 * w * np.cos(w * tt)
+    th2, th3 = -0.01 * w * w * np.sin(w * tt), -0.01 * w**3 * np.cos(w * tt)
+    s0 = u**3 * (10 - 15 * u + 6 * u * u)
+    f3 = max(np.max(abs(s3 * th0 + 3 * s2 * th1 + 3 * s1 * th2 + s0 * th3)), 0.01 * w**3)
+    bound = hk**3 / 24 * d4 + 1e-6 / 12 * f3
+    check(e1 <= bound,
+          "motor_profile: crank speed within %.2e (bound: spline %.2e + integrator %.2e)" %
+          (e1, hk**3 / 24 * d4, 1e-6 / 12 * f3))
+    check(abs(qd[0]) < 1e-12 and abs(q[0]) < 1e-12, "motor_profile: starts at rest")
+
+
 def main():
-    flexmb = sys.argv[1]
+    flexmb, src = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as tmp:
         ramps(flexmb, tmp)
         tables(flexmb, tmp)
         solver_attrs(flexmb, tmp)
         nonfinite(flexmb, tmp)
+        example(flexmb, src, tmp)
     print("FAILED" if failures else "passed")
     return 1 if failures else 0
 
