@@ -260,7 +260,8 @@ static fmb_jet_t jbool(int b, double x, double y)
 
 void fmb_expr_apply(const fmb_instr_t *in, fmb_jet_t *a, double t)
 {
-    const fmb_jet_t u = a[0], v = a[1];
+    const fmb_jet_t u = a[0];
+    const fmb_jet_t v = fmb_expr_arity(in) >= 2 ? a[1] : u; /* no read past one operand */
     double g[3];
     switch (in->op) {
     case FMB_OP_CONST: a[0] = (fmb_jet_t){in->c, 0.0, 0.0}; break;
