@@ -4,11 +4,14 @@
  * KKT matrix and of one residual evaluation measured in the same process (the overhead
  * ratios of issue 8). A measurement, not a test: no thresholds. See bench/README.md.
  *
- *   build/fmb_bench [-b SECONDS] [-s NAME=VALUE]... [ELEMENTS...]
+ *   build/fmb_bench [-b SECONDS] [-u] [-r 0|1] [-s NAME=VALUE]... [ELEMENTS...]
  *
  * ELEMENTS: rocker element counts (default 10 20 80 320 1000); the seven-bar always runs.
  * -b: wall-clock budget per case (default 5 s): a case stops after one crank revolution
  *     (h = 1e-4 s, 20 rad/s: 3142 steps) or when its budget is spent.
+ * -u: factor with UMFPACK instead of KLU.  -r: reuse_jacobian 0 (full Newton) or 1
+ *     (modified Newton; default: the case's setting, 1 for the quick-return, 0 for the
+ *     seven-bar).
  * -s: extra case overrides (as flexmb run --set), e.g. -s reuse_jacobian=0 is not a
  *     parameter; solver settings come from the case.
  * Every case runs in its own child process, so the peak memory (max RSS) is per case.
@@ -37,6 +40,8 @@ static double now(void)
 }
 
 /* Run one case; prints one table row (without the memory column) to stdout. */
+static int use_umfpack = 0, reuse = -1;
+
 static int bench_case(const char *label, const char *path, const char **ov, int nov,
                       double budget)
 {
@@ -48,6 +53,8 @@ static int bench_case(const char *label, const char *path, const char **ov, int 
     }
     fmb_model_t *m = fmb_case_model(c);
     fmb_sim_options_t o = *fmb_case_options(c);
+    if (use_umfpack) o.linear_solver = FMB_LINEAR_UMFPACK;
+    if (reuse >= 0) o.reuse_jacobian = reuse;
     fmb_sim_t *s = fmb_sim_create(m, &o);
     if (!s || fmb_sim_initialize(s)) {
         fprintf(stderr, "%s: start failed: %s\n", label, s ? fmb_sim_last_error(s) : "no memory");
@@ -149,13 +156,18 @@ int main(int argc, char **argv)
     double budget = 5.0;
     const char *ov[64];
     int nov = 0, opt;
-    while ((opt = getopt(argc, argv, "b:s:h")) != -1) {
+    while ((opt = getopt(argc, argv, "b:s:ur:h")) != -1) {
         if (opt == 'b')
             budget = atof(optarg);
+        else if (opt == 'u')
+            use_umfpack = 1;
+        else if (opt == 'r')
+            reuse = atoi(optarg);
         else if (opt == 's' && nov < 60)
             ov[nov++] = optarg;
         else {
-            fprintf(stderr, "usage: %s [-b SECONDS] [-s NAME=VALUE]... [ELEMENTS...]\n", argv[0]);
+            fprintf(stderr, "usage: %s [-b SECONDS] [-u] [-r 0|1] [-s NAME=VALUE]... [ELEMENTS...]\n",
+                    argv[0]);
             return opt == 'h' ? 0 : 1;
         }
     }

@@ -140,7 +140,7 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
                                        "max_newton", "halving",  "rtol",           "atol",
                                        "phi_tol",    "ordering", "reuse_jacobian", "step",
                                        "rtol_step",  "atol_step", "h_min",   "h_max",
-                                       NULL};
+                                       "linear_solver", NULL};
     fmb_sim_options_t *o = &L->c->opts;
     const char *ctx = "solver";
     int rc = sec ? case_check_keys(L, sec, ctx, keys) : 0;
@@ -194,6 +194,17 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
                              L->set_step);
         if (L->set_step) o->adaptive = !strcmp(L->set_step, "adaptive");
         return 0;
+    }
+    const char *lin = NULL;
+    if ((rc = case_get_string(L, sec, "linear_solver", ctx, 0, &lin))) return rc;
+    if (lin) {
+        if (!strcmp(lin, "klu"))
+            o->linear_solver = FMB_LINEAR_KLU;
+        else if (!strcmp(lin, "umfpack"))
+            o->linear_solver = FMB_LINEAR_UMFPACK;
+        else
+            return case_fail(L, case_get(L, sec, "linear_solver"),
+                             "solver: unknown linear_solver '%s' (allowed: klu, umfpack)", lin);
     }
     if (ord) {
         if (!strcmp(ord, "amd"))
