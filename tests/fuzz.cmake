@@ -55,7 +55,7 @@ set_tests_properties(fuzz_expr_deep_generated PROPERTIES PASS_REGULAR_EXPRESSION
 # build-fuzz/ by scripts/fuzz.sh) runs its seed corpus and 2000 mutations with a fixed
 # random seed; any crash, sanitizer report, leak or time-out fails the test. Longer runs:
 # scripts/fuzz.sh --time SECONDS (docs/validation.md).
-foreach(h case mesh)
+foreach(h case mesh expr)
   add_test(NAME fuzz_smoke_${h} COMMAND ${FMB_SRC}/scripts/fuzz.sh --smoke ${h})
   set_tests_properties(fuzz_smoke_${h} PROPERTIES TIMEOUT 600 RESOURCE_LOCK fuzz_build)
 endforeach()
