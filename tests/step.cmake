@@ -4,3 +4,5 @@ fmb_c_test(test_step)
 add_test(NAME step_adaptive_pendulum COMMAND test_step pendulum ${CMAKE_CURRENT_SOURCE_DIR}/step)
 add_test(NAME step_fixed_warning_four_bar
   COMMAND test_step four_bar ${CMAKE_CURRENT_SOURCE_DIR}/step)
+add_test(NAME step_quick_return_seed_step
+  COMMAND test_step quick_return ${CMAKE_CURRENT_SOURCE_DIR}/step)

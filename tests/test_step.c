@@ -10,6 +10,12 @@
  *   test_step four_bar DIR   the driven four-bar with fixed steps: h = 1e-3 (reactions
  *       5-7 % off, issue 15) draws the end-of-run warning with a time and a coordinate;
  *       h = 1e-5 does not.
+ *   test_step quick_return DIR   the seed's h = 0.005 s on the quick-return with an elastic
+ *       rocker (DIR/quick_return_seed.yaml, rtol_step 1e-2, atol_step 1e-4): the adaptive
+ *       run completes and stays within 10x the tolerance of fixed h = 2e-5 steps at the
+ *       records (every 0.005 s); the fixed-step run fails with a message that names the
+ *       time step as the likely cause and suggests an h, and a fixed run with that h
+ *       completes.
  *
  * How each can fail: an estimate that is too small (wrong coefficient, missing h power)
  * lets the adaptive error exceed 10 tol; a controller that ignores the tolerance gives
@@ -166,14 +172,85 @@ static int four_bar(const char *dir)
     return failures;
 }
 
+/* max over records and coordinates of |q - q_ref| / (atol + rtol max|q_ref,i|) */
+static double global_error(const rec_t *a, const rec_t *ref, double rtol, double atol)
+{
+    const int nc = ref->nc;
+    double worst = 0.0;
+    for (int i = 0; i < nc; i++) {
+        double sc = 0.0;
+        for (int k = 0; k < ref->n; k++)
+            sc = fmax(sc, fabs(ref->q[(size_t)k * nc + i]));
+        for (int k = 0; k < a->n && k < ref->n; k++) {
+            CHECK(fabs(a->t[k] - ref->t[k]) < 1e-9, "record %d at t = %.15g, reference %.15g", k,
+                  a->t[k], ref->t[k]);
+            const double e = fabs(a->q[(size_t)k * nc + i] - ref->q[(size_t)k * nc + i]);
+            worst = fmax(worst, e / (atol + rtol * sc));
+        }
+    }
+    return worst;
+}
+
+static int quick_return(const char *dir)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/quick_return_seed.yaml", dir);
+    const double rt = 1e-2, at = 1e-4;
+    fmb_sim_options_t o;
+    fmb_sim_options_default(&o);
+    o.rtol_step = rt, o.atol_step = at;
+    static rec_t ref, ad;
+    int st;
+    /* reference: fixed h = 2e-5, a record every 0.005 s */
+    o.adaptive = 0, o.h = 2e-5, o.output_every = 250;
+    fmb_sim_t *s = run(path, NULL, 0, &o, &ref, &st);
+    CHECK(st == 0, "reference run failed");
+    done(&s);
+    /* adaptive from the seed's step, records every 0.005 s */
+    o.adaptive = 1, o.h = 0.005, o.output_every = 1;
+    s = run(path, NULL, 0, &o, &ad, &st);
+    CHECK(st == 0, "adaptive run from h = 0.005 failed");
+    fmb_sim_stats_t ss;
+    fmb_sim_get_stats(s, &ss);
+    CHECK(ad.n == ref.n, "records: %d adaptive, %d reference", ad.n, ref.n);
+    const double ge = global_error(&ad, &ref, rt, at);
+    printf("adaptive: %ld steps (%ld rejected), h %.3g .. %.3g; global error %.3g x tol\n",
+           ss.steps, ss.rejected_error, ss.h_min_used, ss.h_max_used, ge);
+    CHECK(ge <= 10.0, "adaptive global error %.3g x tol > 10", ge);
+    done(&s);
+    free(ad.q), free(ref.q);
+    /* fixed h = 0.005: fails, names the step, suggests h */
+    o.adaptive = 0, o.h = 0.005, o.output_every = 1;
+    s = run(path, NULL, 0, &o, NULL, &st);
+    const char *msg = fmb_sim_last_error(s);
+    CHECK(st != 0, "fixed h = 0.005 did not fail");
+    CHECK(strstr(msg, "time step is the likely cause") != NULL, "message does not name the step");
+    const char *sg = strstr(msg, "suggested: h = ");
+    double hs = sg ? atof(sg + strlen("suggested: h = ")) : 0.0;
+    CHECK(hs > 0 && hs < 0.005, "no usable suggested step in the message");
+    done(&s);
+    if (hs > 0 && hs < 0.005) {
+        o.h = hs;
+        s = run(path, NULL, 0, &o, NULL, &st);
+        char w[700];
+        int warned = fmb_sim_step_warning(s, w, sizeof w);
+        printf("fixed at the suggested h = %g: %s%s\n", hs, st == 0 ? "completes" : "FAILS",
+               warned ? " (the estimate still exceeds the tolerance later in the run)" : "");
+        CHECK(st == 0, "fixed run at the suggested h = %g failed", hs);
+        done(&s);
+    }
+    return failures;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: test_step pendulum|four_bar DIR\n");
+        fprintf(stderr, "usage: test_step pendulum|four_bar|quick_return DIR\n");
         return 2;
     }
     int rc = !strcmp(argv[1], "pendulum") ? pendulum(argv[2])
              : !strcmp(argv[1], "four_bar") ? four_bar(argv[2])
+             : !strcmp(argv[1], "quick_return") ? quick_return(argv[2])
                                             : (fprintf(stderr, "unknown test\n"), 2);
     if (rc == 0) printf("all checks passed\n");
     return rc ? 1 : 0;

@@ -650,7 +650,7 @@ static int cmd_run(const cli_args_t *a)
 
     {
         char wmsg[700];
-        if (fmb_sim_step_warning(sim, wmsg, sizeof wmsg))
+        if (st >= 0 && fmb_sim_step_warning(sim, wmsg, sizeof wmsg)) /* a failure says it */
             fprintf(stderr, "%s: warning: %s\n", a->case_path, wmsg);
     }
     if (!a->quiet) {

@@ -44,6 +44,8 @@ struct fmb_sim {
     fmb_sim_stats_t stats;
     /* step control (stepctl.c; docs/theory.md "Local error estimate and step control") */
     double *qscale;     /* largest |q_i| so far (the scale of rtol_step) */
+    double *accp;       /* a_{n-1} (the two-step difference of the estimate) */
+    double h_prev;      /* the last accepted step (0 before the first) */
     double *acc1;       /* a_{n+1} of the candidate step (committed into acc on acceptance) */
     double err_ratio;   /* error estimate of the candidate step / tolerance (1: at it) */
     int err_coord;      /* its worst coordinate */
@@ -57,6 +59,7 @@ struct fmb_sim {
                            (and clear it) -- /work/coord.md */
     double err_hist_max; /* largest error ratio seen, accepted or not (failure advice) */
     double err_hist_h;   /* the step that gave it */
+    long n_over;         /* accepted steps with a ratio above stepctl.c's RESCUE_LIMIT */
     double rej_h, rej_t, rej_ratio; /* last rejection by the error estimate */
     char errmsg[1024];
     int errline; /* case-file line of the joint the last error is about, 0 if none */

@@ -393,6 +393,8 @@ int fmb_sim_initialize(fmb_sim_t *s)
     s->stats.max_error_coord = -1;
     s->err_hist_max = 0.0, s->err_hist_h = 0.0, s->h_next = 0.0, s->h_last_try = 0.0;
     s->newton_stale = 1;
+    s->h_prev = 0.0;
+    s->n_over = 0;
     memset(s->qscale, 0, (size_t)s->n * sizeof *s->qscale);
     memset(s->qdd, 0, (size_t)n * sizeof *s->qdd);
     memset(s->lam, 0, (size_t)m * sizeof *s->lam);

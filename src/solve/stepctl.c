@@ -5,6 +5,11 @@
  * (step_control in fmb_joint_class_t / fmb_force_class_t), and the diagnosis of a step
  * that cannot be completed.
  *
+ * Fixed steps: a failed step (Newton, singular, non-finite) is retried as two halves,
+ * recursively, up to opts.halving levels, unless the error estimate exceeded its tolerance
+ * RESCUE_LIMIT-fold on more than 10 % of the steps: the run then stops and names the step
+ * as the cause.
+ *
  * Adaptive control: the candidate step's error ratio r (<= 1: within tolerance) scales as
  * h^2 (error per unit step of a second-order method), so the next step is
  *   h' = h min(grow, max(shrink, safety / sqrt(r))),  safety 0.9, shrink 0.2, grow 2,
@@ -22,6 +27,11 @@
 #define SHRINK 0.2
 #define GROW 2.0
 #define MAX_LOG 12
+/* Fixed steps: a failed step is not halved when more than 10 % of the steps so far had an
+ * error estimate above this multiple of its tolerance: the results are then meaningless
+ * and the failure is the symptom of a step that is too large (issue 15). Isolated
+ * excesses (an acceleration jump: stick-slip, impact) still allow halving. */
+#define RESCUE_LIMIT 100.0
 
 /* Tries of the current step, for the failure message. */
 typedef struct trylog {
@@ -169,10 +179,16 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
                  "unstable on the index-3 constraints: integrator hht or generalized_alpha "
                  "damps the drift");
     }
-    fmb_sim_error(s, rc,
-                  "%s; the step from t = %.9g could not be completed: tried h = %s; %s "
-                  "(smallest h %.3g); %s",
-                  last, t0, tries, limit, hmin, cause);
+    if (rc != FMB_ERR_NONFINITE && hs > 0) /* the step is the cause: say so first */
+        fmb_sim_error(s, rc,
+                      "the step from t = %.9g could not be completed and the time step is the "
+                      "likely cause; tried h = %s; %s (smallest h %.3g); %s; last failure: %s",
+                      t0, tries, limit, hmin, cause + strlen("likely cause: "), last);
+    else
+        fmb_sim_error(s, rc,
+                      "%s; the step from t = %.9g could not be completed: tried h = %s; %s "
+                      "(smallest h %.3g); %s",
+                      last, t0, tries, limit, hmin, cause);
     s->errline = line;
     L->n = 0; /* diagnosed: callers up the recursion pass the status on */
     return rc;
@@ -190,6 +206,7 @@ static void accept(fmb_sim_t *s, double h)
         st->max_error_coord = s->err_coord;
     }
     if (s->err_ratio > s->err_hist_max) s->err_hist_max = s->err_ratio, s->err_hist_h = h;
+    if (s->err_ratio > RESCUE_LIMIT) s->n_over++;
     fmb_sim_commit_step(s, h);
 }
 
@@ -257,6 +274,15 @@ static int fixed_step(fmb_sim_t *s, double h, int depth, trylog_t *L, double h_f
     if (r == 0) return 0;
     if (r < 0) {
         if (!retryable(r) || L->n == 0) return r; /* not retryable, or already diagnosed */
+        if (s->n_over > 0.1 * (double)s->stats.steps) {
+            /* halving would hide the cause: the steps before were already far off */
+            char lim[160];
+            snprintf(lim, sizeof lim,
+                     "not halved: the error estimate had exceeded its tolerance more than "
+                     "%g-fold on %ld of %ld steps, so the step itself is the cause",
+                     RESCUE_LIMIT, s->n_over, s->stats.steps);
+            return fail_step(s, r, L, s->t, lim);
+        }
         if (depth >= s->opts.halving) {
             char lim[80];
             snprintf(lim, sizeof lim, "%d halving%s allowed (solver: halving)", s->opts.halving,
