@@ -6,3 +6,7 @@ add_test(NAME step_fixed_warning_four_bar
   COMMAND test_step four_bar ${CMAKE_CURRENT_SOURCE_DIR}/step)
 add_test(NAME step_quick_return_seed_step
   COMMAND test_step quick_return ${CMAKE_CURRENT_SOURCE_DIR}/step)
+add_test(NAME step_cli
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_step_cli.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+add_test(NAME step_adaptive_lugre COMMAND test_step lugre ${CMAKE_CURRENT_SOURCE_DIR}/step)

@@ -16,6 +16,12 @@
  *       records (every 0.005 s); the fixed-step run fails with a message that names the
  *       time step as the likely cause and suggests an h, and a fixed run with that h
  *       completes.
+ *   test_step lugre DIR   the LuGre stick-slip slider of seed 000 (DIR/slider_lugre.yaml):
+ *       adaptive steps (records every 0.1 s) keep the velocity within 1 % of its peak
+ *       against fixed h = 1e-4 steps (0.04 % from h = 1e-5, cases/slider_lugre_1.yaml),
+ *       and take fewer steps than the largest of the fixed steps 1e-2, 5e-3, 2e-3, 1e-3
+ *       that reaches the same error (fixed runs have no breakaway control). Without the breakaway control of
+ *       contact_step.c the slip-back starts 0.5 s late or 0.8 s early (errors 26 %).
  *
  * How each can fail: an estimate that is too small (wrong coefficient, missing h power)
  * lets the adaptive error exceed 10 tol; a controller that ignores the tolerance gives
@@ -35,7 +41,8 @@ static int failures;
 typedef struct rec {
     int n, nc;
     double t[MAXREC];
-    double *q; /* MAXREC x nc */
+    double *q;  /* MAXREC x nc */
+    double *qd; /* MAXREC x nc */
 } rec_t;
 
 static int observe(fmb_sim_t *s, void *user)
@@ -44,6 +51,7 @@ static int observe(fmb_sim_t *s, void *user)
     if (r->n >= MAXREC) return 0;
     r->t[r->n] = fmb_sim_time(s);
     memcpy(r->q + (size_t)r->n * (size_t)r->nc, fmb_sim_q(s), (size_t)r->nc * sizeof(double));
+    memcpy(r->qd + (size_t)r->n * (size_t)r->nc, fmb_sim_qd(s), (size_t)r->nc * sizeof(double));
     r->n++;
     return 0;
 }
@@ -81,6 +89,7 @@ static fmb_sim_t *run(const char *path, const char *const *ov, int nov, fmb_sim_
         r->n = 0;
         r->nc = fmb_model_num_coords(m);
         r->q = calloc((size_t)MAXREC * (size_t)r->nc, sizeof(double));
+        r->qd = calloc((size_t)MAXREC * (size_t)r->nc, sizeof(double));
     }
     *status = fmb_sim_run(s, r ? observe : NULL, r, NULL);
     if (*status) printf("run: %s\n", fmb_sim_last_error(s));
@@ -135,12 +144,12 @@ static int pendulum(const char *dir)
         CHECK(ss.max_error <= 1.0 + 1e-12, "accepted a step with estimate %.3g > 1",
               ss.max_error);
         done(&s);
-        free(ad.q);
+        free(ad.q), free(ad.qd);
     }
     CHECK(steps[0] < steps[1] && steps[1] < steps[2],
           "steps do not fall as the tolerance loosens: %ld, %ld, %ld", steps[0], steps[1],
           steps[2]);
-    free(ref.q);
+    free(ref.q), free(ref.qd);
     free(scale);
     return failures;
 }
@@ -218,7 +227,7 @@ static int quick_return(const char *dir)
            ss.steps, ss.rejected_error, ss.h_min_used, ss.h_max_used, ge);
     CHECK(ge <= 10.0, "adaptive global error %.3g x tol > 10", ge);
     done(&s);
-    free(ad.q), free(ref.q);
+    free(ad.q), free(ref.q), free(ref.qd);
     /* fixed h = 0.005: fails, names the step, suggests h */
     o.adaptive = 0, o.h = 0.005, o.output_every = 1;
     s = run(path, NULL, 0, &o, NULL, &st);
@@ -242,15 +251,77 @@ static int quick_return(const char *dir)
     return failures;
 }
 
+/* max |v - v_ref| / max |v_ref| of the slider's x velocity at the common records */
+static double velocity_error(const rec_t *a, const rec_t *ref)
+{
+    double peak = 0.0, e = 0.0;
+    for (int k = 0; k < ref->n; k++)
+        peak = fmax(peak, fabs(ref->qd[(size_t)k * ref->nc]));
+    for (int k = 0; k < a->n; k++) {
+        int m = -1; /* the reference record at the same time */
+        for (int i = 0; i < ref->n && m < 0; i++)
+            if (fabs(ref->t[i] - a->t[k]) < 1e-9) m = i;
+        if (m < 0) continue;
+        e = fmax(e, fabs(a->qd[(size_t)k * a->nc] - ref->qd[(size_t)m * ref->nc]));
+    }
+    return e / peak;
+}
+
+static int lugre(const char *dir)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/slider_lugre.yaml", dir);
+    fmb_sim_options_t o;
+    fmb_sim_options_default(&o);
+    o.rtol_step = 1e-3, o.atol_step = 1e-5;
+    static rec_t ref, ad, fx;
+    int st;
+    o.adaptive = 0, o.h = 1e-4, o.output_every = 1000; /* records every 0.1 s */
+    fmb_sim_t *s = run(path, NULL, 0, &o, &ref, &st);
+    CHECK(st == 0 && ref.n == 101, "reference run (%d records)", ref.n);
+    done(&s);
+    o.adaptive = 1, o.h = 0.1, o.output_every = 1;
+    s = run(path, NULL, 0, &o, &ad, &st);
+    CHECK(st == 0 && ad.n == 101, "adaptive run (%d records)", ad.n);
+    fmb_sim_stats_t sa;
+    fmb_sim_get_stats(s, &sa);
+    done(&s);
+    const double ea = velocity_error(&ad, &ref);
+    printf("adaptive: %ld steps (%ld rejected by the estimate, %ld by the breakaway control), "
+           "h %.3g .. %.3g, velocity error %.3g %% of the peak\n",
+           sa.steps, sa.rejected_error, sa.rejected_event, sa.h_min_used, sa.h_max_used,
+           100 * ea);
+    CHECK(ea <= 0.01, "adaptive velocity error %.3g %% > 1 %%", 100 * ea);
+    const double hf[4] = {1e-2, 5e-3, 2e-3, 1e-3};
+    long fsteps = 0;
+    for (int k = 0; k < 4 && !fsteps; k++) {
+        o.adaptive = 0, o.h = hf[k], o.output_every = (int)(0.1 / hf[k] + 0.5);
+        s = run(path, NULL, 0, &o, &fx, &st);
+        fmb_sim_stats_t sf;
+        fmb_sim_get_stats(s, &sf);
+        const double ef = st == 0 ? velocity_error(&fx, &ref) : INFINITY;
+        printf("fixed h = %g: %ld steps, velocity error %.3g %%\n", hf[k], sf.steps, 100 * ef);
+        if (ef <= ea) fsteps = sf.steps;
+        done(&s);
+        free(fx.q), free(fx.qd);
+    }
+    CHECK(fsteps > 0, "no fixed step reached the adaptive error");
+    printf("fixed / adaptive steps at the same error: %.2f\n", (double)fsteps / (double)sa.steps);
+    CHECK(fsteps > sa.steps, "adaptive takes %ld steps, the fixed step %ld", sa.steps, fsteps);
+    free(ad.q), free(ad.qd), free(ref.q), free(ref.qd);
+    return failures;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: test_step pendulum|four_bar|quick_return DIR\n");
+        fprintf(stderr, "usage: test_step pendulum|four_bar|quick_return|lugre DIR\n");
         return 2;
     }
     int rc = !strcmp(argv[1], "pendulum") ? pendulum(argv[2])
              : !strcmp(argv[1], "four_bar") ? four_bar(argv[2])
              : !strcmp(argv[1], "quick_return") ? quick_return(argv[2])
+             : !strcmp(argv[1], "lugre")        ? lugre(argv[2])
                                             : (fprintf(stderr, "unknown test\n"), 2);
     if (rc == 0) printf("all checks passed\n");
     return rc ? 1 : 0;

@@ -313,3 +313,67 @@ void fmb_sim_contact_decompose(fmb_sim_t *s)
 }
 
 /* A joint that reports the state invalid (a slider off its guide) ends the run. */
+
+/* LuGre breakaway (docs/theory.md, "Local error estimate and step control"): an implicit
+ * step longer than h_b = m / (N S), with m the slider's mass, N the normal force and S the
+ * steepest fall of the Stribeck curve g(v), can converge to the sticking root of the
+ * falling friction law after the load has passed the static limit, and the slip then
+ * starts late (the error estimate cannot see a state that stays at rest). While a
+ * contact sticks (|v| < v_stick at both ends) with its static utilization
+ * u = sigma0 |z| / mu0 at or above 0.95, steps are therefore limited to h_b: a step that
+ * crosses u = 0.95 longer than that is rejected with the interpolated crossing step.
+ * Conversely a step longer than h_b that goes from sticking at u < 0.95 to sliding
+ * (|F| between mu N and mu0 N has a sliding root too) is rejected and retried with h_b,
+ * whose implicit step has the single, sticking root. Adaptive runs only (stepctl.c). */
+#define FMB_BREAKAWAY_U 0.95
+
+static double breakaway_step(const fmb_sim_t *s, const fmb_contact_t *c)
+{
+    const fmb_friction_desc_t *d = &c->d;
+    const double gm = d->gamma > 0 ? d->gamma : 2.0;
+    /* steepest |g'|: (mu0 - mu) gamma / vs x^(gamma-1) e^(-x^gamma) at x^gamma = 1 - 1/gamma
+     * (gamma > 1); at x -> 0 for gamma <= 1, where it is bounded here by its value at
+     * x = 1e-3 */
+    double x = gm > 1 ? pow(1.0 - 1.0 / gm, 1.0 / gm) : 1e-3;
+    const double S = fabs(d->mu0 - d->mu) * gm / d->vs * pow(x, gm - 1.0) * exp(-pow(x, gm));
+    double N = 0.0;
+    for (int k = 0; k < FMB_CORNERS; k++)
+        N += c->F[k];
+    const fmb_joint_t *j = &s->model->joints[c->joint];
+    const fmb_body_t *b = &s->model->bodies[j->body[0] != FMB_GROUND ? j->body[0] : j->body[1]];
+    if (!(S > 0) || !(N > 0)) return INFINITY;
+    return b->mass / (N * S);
+}
+
+int fmb_sim_contact_step_control(fmb_sim_t *s, double h, double *h_max, char *why, size_t len)
+{
+    int reject = 0;
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        const fmb_contact_t *c = &s->contacts[ic];
+        if (c->d.model != FMB_FRICTION_LUGRE || !(c->d.mu0 > 0)) continue;
+        const double vst = c->d.v_stick > 0 ? c->d.v_stick : 1e-4;
+        if (fabs(c->v_n) >= vst) continue; /* sliding at t_n */
+        const double u0 = c->d.sigma0 * fabs(c->z_n) / c->d.mu0;
+        const double u1 = c->d.sigma0 * fabs(c->z) / c->d.mu0;
+        const double hb = breakaway_step(s, c);
+        if (!(hb < INFINITY)) continue;
+        double lim = hb;
+        if (fabs(c->v) >= vst) { /* stick -> slip */
+            if (u0 >= FMB_BREAKAWAY_U || h <= 1.5 * hb) continue;
+            reject = 1; /* below the static limit: the sliding root of a long step */
+        } else if (u1 < FMB_BREAKAWAY_U) {
+            continue;
+        } else if (h > 1.5 * hb) {
+            reject = 1;
+            if (u0 < FMB_BREAKAWAY_U && u1 > u0) /* land near the crossing */
+                lim = fmax(hb, h * (FMB_BREAKAWAY_U - u0) / (u1 - u0));
+        }
+        if (lim < *h_max) {
+            *h_max = lim;
+            snprintf(why, len, "joint '%s' (line %d): sticking at %.0f %% of the static limit",
+                     s->model->joints[c->joint].name, s->model->joints[c->joint].line,
+                     100.0 * u1);
+        }
+    }
+    return reject;
+}

@@ -73,6 +73,9 @@ void fmb_sim_contact_update(fmb_sim_t *s, double h);
 int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *x);
 /* Friction damping correction of the increment x. */
 void fmb_sim_contact_damping(fmb_sim_t *s, double gfac, double *x);
+/* LuGre breakaway step control on the candidate (1: reject; *h_max lowered to the limit,
+ * why: the contact); see contact_step.c. */
+int fmb_sim_contact_step_control(fmb_sim_t *s, double h, double *h_max, char *why, size_t len);
 /* Corner forces from the multipliers alone (no friction coupling). */
 void fmb_sim_contact_decompose(fmb_sim_t *s);
 

@@ -92,8 +92,12 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len)
 {
     const fmb_model_t *md = s->model;
     const int n = s->n;
-    int reject = 0;
     *h_cap = INFINITY;
+    /* LuGre breakaway control: part of the adaptive step choice (a fixed step is the
+     * user's; the error estimate's warning covers it) */
+    int reject = s->ncontacts && s->opts.adaptive
+                     ? fmb_sim_contact_step_control(s, h, h_cap, why, len)
+                     : 0;
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
         if (!j->klass->step_control) continue;
