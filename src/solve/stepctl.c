@@ -183,16 +183,17 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
                  "unstable on the index-3 constraints: integrator hht or generalized_alpha "
                  "damps the drift");
     }
-    if (rc != FMB_ERR_NONFINITE && hs > 0) /* the step is the cause: say so first */
-        fmb_sim_error(s, rc,
-                      "the step from t = %.9g could not be completed and the time step is the "
-                      "likely cause; tried h = %s; %s (smallest h %.3g); %s; last failure: %s",
-                      t0, tries, limit, hmin, cause + strlen("likely cause: "), last);
-    else
-        fmb_sim_error(s, rc,
-                      "%s; the step from t = %.9g could not be completed: tried h = %s; %s "
-                      "(smallest h %.3g); %s",
-                      last, t0, tries, limit, hmin, cause);
+    if (rc != FMB_ERR_NONFINITE && hs > 0) {
+        /* the step is the cause: drop the generic guess of the singular-matrix message */
+        static const char generic[] = " (the mechanism is at a singular position or a body is "
+                                      "unconstrained and massless)";
+        char *g = strstr(last, generic);
+        if (g) memmove(g, g + strlen(generic), strlen(g + strlen(generic)) + 1);
+    }
+    fmb_sim_error(s, rc,
+                  "%s; the step from t = %.9g could not be completed: tried h = %s; %s "
+                  "(smallest h %.3g); %s",
+                  last, t0, tries, limit, hmin, cause);
     s->errline = line;
     L->n = 0; /* diagnosed: callers up the recursion pass the status on */
     return rc;
