@@ -1,6 +1,7 @@
 /* `flexmb sweep`: parameter studies (docs/sweep.md). Private to the command line.
  *   sweep_spec.c  the study: --vary arguments and the `sweep:` YAML section
- *   sweep.c       the command: runs, local processes (-j N), summary, progress
+ *   sweep.c       the command: runs, local processes (-j N)
+ *   sweep_summary.c  summary.csv, summary.h5, progress lines
  *   sweep_mpi.c   the same runs over MPI ranks (built only when MPI is found) */
 #ifndef FLEXMB_CLI_SWEEP_H
 #define FLEXMB_CLI_SWEEP_H
@@ -73,6 +74,10 @@ typedef struct sweep {
 pid_t sweep_spawn(const sweep_t *s, int k, sweep_run_t *r);
 /* Fill r for run k from its process's wait status, its results file and its log. */
 void sweep_collect(const sweep_t *s, int k, int wstatus, double wall, sweep_run_t *r);
+/* Parameter p's value (as passed to --set) in run k. */
+const char *sweep_value(const sweep_t *s, int k, int p);
+/* Write DIR/summary.csv and DIR/summary.h5 (warnings on stderr when they cannot be). */
+void sweep_write_summary(const sweep_t *s);
 /* Record a finished run (rank 0): summary files, progress line. */
 void sweep_record(sweep_t *s, int k, sweep_run_t *r);
 void sweep_mark_running(sweep_t *s, int k);
