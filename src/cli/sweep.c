@@ -221,7 +221,10 @@ void sweep_collect(const sweep_t *s, int k, int wstatus, double wall, sweep_run_
         if (sig) snprintf(msg, sizeof msg, "killed by signal %d", sig);
         else if (code == 0) snprintf(msg, sizeof msg, "the results file is not complete");
     }
-    if (r->state != RUN_COMPLETE && !msg[0]) snprintf(msg, sizeof msg, "exit status %d", code);
+    if (r->state != RUN_COMPLETE && !msg[0]) {
+        if (sig) snprintf(msg, sizeof msg, "stopped by signal %d", sig);
+        else snprintf(msg, sizeof msg, "exit status %d", code);
+    }
     snprintf(r->message, sizeof r->message, "%s%s%s", msg, err[0] ? "; " : "", err);
     free(h5);
     free(log);
