@@ -17,3 +17,9 @@ fmb_c_test(test_beam_nonlinear)
 foreach(t corot_fd elastica axial_frequency)
   add_test(NAME beam_nl_${t} COMMAND test_beam_nonlinear ${t})
 endforeach()
+
+# Initial elastic states and nonlinear beams in dynamic runs (tests/test_beam_nl_dynamics.c).
+fmb_c_test(test_beam_nl_dynamics)
+foreach(t initial_mode spin_energy spin_up)
+  add_test(NAME beam_nl_${t} COMMAND test_beam_nl_dynamics ${t})
+endforeach()

@@ -119,6 +119,16 @@ int fmb_model_beam_num_nodes(const fmb_model_t *model, int body);
 double fmb_model_beam_node_x(const fmb_model_t *model, int body, int node);
 /* FMB_BEAM_LINEAR or FMB_BEAM_NONLINEAR (negative for rigid bodies). */
 int fmb_model_beam_geometry(const fmb_model_t *model, int body);
+/* Mode k (1-based) of the beam under its reference conditions as nodal values: shape
+ * (3 per node: u, v, phi; 3 * nnodes values) scaled so that its largest nodal |v| is 1
+ * and positive (|u| for an axial mode); its frequency in *omega (rad/s) if non-NULL.
+ * Returns 0 or a negative status. */
+int fmb_model_beam_mode_shape(fmb_model_t *model, int body, int k, double *shape, double *omega);
+/* Initial elastic state of a beam (body frame, 3 per node: u, v, phi and their rates;
+ * NULL = zero). The start keeps the elastic velocities exactly and corrects the
+ * displacements only where joints demand it. Values on coordinates the reference
+ * condition removes must be 0. Returns 0 or a negative status. */
+int fmb_model_set_beam_initial(fmb_model_t *model, int body, const double *U, const double *Ud);
 /* Natural frequencies (rad/s, ascending) of a beam body under its reference conditions:
  * K phi = omega^2 Muu phi. Writes up to nmax values; returns the count or negative. */
 int fmb_model_beam_modes(fmb_model_t *model, int body, double *omega, int nmax);

@@ -517,7 +517,7 @@ static void beam_destroy(fmb_body_t *b)
     fmb_beam_t *bm = b->data;
     if (!bm) return;
     free(bm->x), free(bm->dof), free(bm->ke), free(bm->me), free(bm->mask);
-    free(bm->nz_i), free(bm->nz_j), free(bm->Kz), free(bm->Mz);
+    free(bm->nz_i), free(bm->nz_j), free(bm->Kz), free(bm->Mz), free(bm->U0);
     free(bm);
     b->data = NULL;
 }
@@ -538,6 +538,7 @@ const fmb_body_class_t fmb_beam_body_class = {
     .destroy = beam_destroy,
     .mask = beam_mask,
     .blocks = beam_blocks,
+    .initial_state = fmb_beam_initial_state,
 };
 
 /* Element matrices of element e in its local dofs: linear stiffness and the consistent

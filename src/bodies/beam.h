@@ -28,6 +28,9 @@ typedef struct fmb_beam {
     int nnz, *nz_i, *nz_j;
     double *Kz, *Mz;
     unsigned char *mask; /* ndof^2 structural pattern */
+    /* initial elastic state (ndof - 3 each, Ud0 = U0 + ndof - 3), NULL: at rest,
+     * undeformed (beam_init.c) */
+    double *U0, *Ud0;
 } fmb_beam_t;
 
 extern const fmb_body_class_t fmb_beam_body_class;
@@ -45,6 +48,16 @@ void fmb_beam_vcols(const fmb_beam_t *bm, int e, int col[4]);
 #define FMB_BEAM_DENSE_MODES_MAX 300 /* dense dsygv loses the lowest modes of fine meshes */
 int fmb_beam_modes_dense(const fmb_beam_t *bm, double *omega, int nmax);
 int fmb_beam_modes_sparse(const fmb_beam_t *bm, double *omega, int nmax);
+
+/* Mode k (1-based) of K Phi = omega^2 Muu Phi as nodal values (u, v, phi per node, 3 nn;
+ * removed dofs 0), largest |v| scaled to +1 (|u| for an axial mode); omega if non-NULL.
+ * 0 or a negative status (beam_init.c). */
+int fmb_beam_mode_shape(const fmb_beam_t *bm, int k, double *shape, double *omega);
+/* Initial elastic state, nodal (3 nn each, NULL = zero): 0 or a negative status with a
+ * message (a value on a dof the reference condition removes). */
+int fmb_beam_set_initial(fmb_beam_t *bm, const double *U, const double *Ud, char *msg, size_t len);
+/* Body class hook: copy the initial elastic state into q[3..], qd[3..]. */
+void fmb_beam_initial_state(const fmb_body_t *b, double *q, double *qd);
 
 /* Dof map, stiffness, constant mass, mask. */
 int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len);

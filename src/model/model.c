@@ -302,6 +302,37 @@ int fmb_model_beam_geometry(const fmb_model_t *m, int b)
                                         : FMB_ERR_ARG;
 }
 
+int fmb_model_beam_mode_shape(fmb_model_t *m, int b, int k, double *shape, double *omega)
+{
+    if (!fmb_model_body_is_beam(m, b))
+        return fmb_model_error(m, FMB_ERR_ARG, "body %d is not a beam", b);
+    const fmb_beam_t *bm = m->bodies[b].data;
+    if (k < 1 || k > bm->ndof - 3 || !shape)
+        return fmb_model_error(m, FMB_ERR_ARG, "beam '%s': mode %d out of range 1..%d",
+                               m->bodies[b].name, k, bm->ndof - 3);
+    const int rc = fmb_beam_mode_shape(bm, k, shape, omega);
+    if (rc)
+        return fmb_model_error(m, rc, "beam '%s': mode %d: eigenvalue solver failed (%s)",
+                               m->bodies[b].name, k, fmb_status_message(rc));
+    return 0;
+}
+
+int fmb_model_set_beam_initial(fmb_model_t *m, int b, const double *U, const double *Ud)
+{
+    if (!fmb_model_body_is_beam(m, b))
+        return fmb_model_error(m, FMB_ERR_ARG, "body %d is not a beam", b);
+    fmb_beam_t *bm = m->bodies[b].data;
+    const int nn = bm->nnodes;
+    for (int i = 0; i < 3 * nn; i++)
+        if ((U && !isfinite(U[i])) || (Ud && !isfinite(Ud[i])))
+            return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': non-finite initial state at node %d",
+                                   m->bodies[b].name, i / 3);
+    char msg[256];
+    const int rc = fmb_beam_set_initial(bm, U, Ud, msg, sizeof msg);
+    if (rc) return fmb_model_error(m, rc, "beam '%s': initial state: %s", m->bodies[b].name, msg);
+    return 0;
+}
+
 double fmb_model_beam_node_x(const fmb_model_t *m, int b, int k)
 {
     return fmb_model_body_is_beam(m, b) ? ((const fmb_beam_t *)m->bodies[b].data)->x[k] : 0.0;

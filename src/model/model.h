@@ -60,6 +60,9 @@ typedef struct fmb_body_class {
      * assembler forms the dense matrices (mass, forces) and stores them under mask. */
     void (*blocks)(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
                    const double g[2], const double cf[4], fmb_block_emit emit, void *ctx);
+    /* Initial elastic coordinates and velocities into q[3..ndof), qd[3..ndof) (NULL or
+     * nothing written: at rest, undeformed). */
+    void (*initial_state)(const fmb_body_t *b, double *q, double *qd);
 } fmb_body_class_t;
 
 struct fmb_body {

@@ -59,6 +59,9 @@ static void initial_coordinates(fmb_sim_t *s)
         qd[0] = A[0] * V[0] + A[1] * V[1] + V[2] * q[1];
         qd[1] = A[2] * V[0] + A[3] * V[1] - V[2] * q[0];
         qd[2] = V[2];
+        for (int k = 3; k < bd->ndof; k++) /* undeformed, at rest, unless the body says */
+            q[k] = qd[k] = 0.0;
+        if (bd->klass->initial_state) bd->klass->initial_state(bd, q, qd);
     }
 }
 
