@@ -31,3 +31,9 @@ add_test(NAME start_rigid_motion
 fmb_c_test(test_reuse)
 target_compile_definitions(test_reuse PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
 add_test(NAME newton_reuse_vs_full COMMAND test_reuse)
+
+# Initial elastic state of a beam from the case file (modes and nodes), t = 0 state
+# against the analytic pinned-pinned modes, errors named with file and line.
+add_test(NAME start_beam_initial
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_beam_initial.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC})

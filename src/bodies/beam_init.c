@@ -8,7 +8,8 @@
  * where Phi_k is mode k of K Phi = omega^2 Muu Phi under the beam's reference conditions
  * (the modes `flexmb modes` reports for the beam alone, about the undeformed state),
  * scaled so that its largest nodal |v| is 1 and that v is positive (an axial mode, with
- * no v, is scaled by its largest |u| the same way). So a_k is the largest transverse
+ * no v, is scaled by its largest |u| the same way; where several nodes share the largest
+ * |v| to 1e-6, the first one along the beam). So a_k is the largest transverse
  * nodal displacement in metres. The start (src/solve/start.c) copies U0 and Ud0 into the
  * elastic coordinates before assembling the configuration; the velocity projection then
  * keeps the elastic velocities exactly (docs/theory.md, "Consistent start") and the
@@ -47,9 +48,11 @@ int fmb_beam_mode_shape(const fmb_beam_t *bm, int k, double *shape, double *omeg
         /* scale: largest |v| (or |u| for an axial mode) to +1 */
         double best = 0.0, bestu = 0.0;
         int at = -1, atu = -1;
+        /* ties (symmetric shapes: equal |v| at mirrored nodes, to round-off): the first */
         for (int n = 0; n < nn; n++) {
-            if (fabs(shape[3 * n + 1]) > best) best = fabs(shape[3 * n + 1]), at = 3 * n + 1;
-            if (fabs(shape[3 * n]) > bestu) bestu = fabs(shape[3 * n]), atu = 3 * n;
+            const double av = fabs(shape[3 * n + 1]), au = fabs(shape[3 * n]);
+            if (av > best * (1 + 1e-6)) best = av, at = 3 * n + 1;
+            if (au > bestu * (1 + 1e-6)) bestu = au, atu = 3 * n;
         }
         /* "no v": below 1e-8 of the largest u (round-off of a decoupled axial mode) */
         if (at < 0 || best < 1e-8 * bestu) at = atu;

@@ -197,7 +197,7 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
     static const char *const rigid_keys[] = {"mass", "inertia", "com", "bar", NULL};
     static const char *const bkeys[] = {"E",        "rho",   "section",   "length",
                                         "elements", "mesh",  "reference", "rotary_inertia",
-                                        "damping",  "rigid", "geometry", NULL};
+                                        "damping",  "rigid", "geometry", "initial", NULL};
     fmb_case_t *c = L->c;
     int rc;
     for (int k = 0; rigid_keys[k]; k++) {
@@ -390,6 +390,9 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
     }
     if (idx < 0) return case_lib_fail(L, m, ctx, name);
     bi->index = idx;
+    /* the initial elastic state (ignored by the rigid equivalent, which has none) */
+    yaml_node_t *ini = case_get(L, bm, "initial");
+    if (ini && bi->beam == 1 && (rc = case_load_beam_initial(L, ini, bctx, idx, nn))) return rc;
     if ((rc = register_points(L, m, ctx, bi, model_has))) return rc;
     c->beams[c->nbodies] = d;
     c->beam_kind[c->nbodies] = bi->beam;

@@ -132,6 +132,10 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec);
 int case_find_body(loader_t *L, const char *name);
 int case_load_body(loader_t *L, const yaml_node_t *m);
 
+/* ---- case_beam_init.c */
+/* The 'initial' mapping of a beam (modes and nodes) for model body `body` of nn nodes. */
+int case_load_beam_initial(loader_t *L, const yaml_node_t *ini, const char *bctx, int body, int nn);
+
 /* ---- case_items.c */
 int case_load_force(loader_t *L, const yaml_node_t *m);
 int case_load_joint(loader_t *L, const yaml_node_t *m);
