@@ -19,6 +19,17 @@ check the distance of the slider point from the deflected centre line (should be
 the constraint tolerance). Each run is labelled with the parameters that differ between
 the files (their /parameters, e.g. "omega = 5" for runs made with --set omega=5 and
 --set omega=10) unless --label is given.
+
+--overlay (linear against nonlinear rocker, issue 7): give runs made with
+`--set nonlinear=0` and `--set nonlinear=1` (any number of speeds, any order). Runs
+that differ only in the rocker's geometry (/beams/<rocker> attribute geometry) share a
+colour; the linear one is drawn solid, the nonlinear one dashed. A table of the maxima
+of each pair and their ratio (linear / nonlinear) is printed.
+
+    for w in 10 20; do for n in 0 1; do
+      flexmb run cases/quick_return.yaml --set omega=$w --set nonlinear=$n -o qr${w}_$n.h5
+    done; done
+    /usr/bin/python3 scripts/plot_quick_return.py --overlay qr10_0.h5 qr10_1.h5 qr20_0.h5 qr20_1.h5
 """
 import argparse
 import os
@@ -74,6 +85,8 @@ def load(path, crank, rocker, slider):
         v = b["deflection"][:]
         phi = b["slope"][:] if "slope" in b else None
         s = f["sliders/%s/s" % slider][:]
+        geo = b.attrs.get("geometry", b"linear")
+        geo = geo.decode() if isinstance(geo, bytes) else str(geo)
         # Check: the slider point's transverse coordinate in the rocker frame.
         pose = f["bodies/%s/pose" % rocker][:]
         pos = f["joints/%s/position" % slider][:] if "joints/%s" % slider in f else None
@@ -94,7 +107,19 @@ def load(path, crank, rocker, slider):
         sy = -sn * d[:, 0] + c * d[:, 1]
         off = np.max(np.abs(sy - vD))
     return dict(t=t, theta=th, speed=float(np.mean(speed)), vD=vD, vmax=vmax, s=s,
-                hermite=phi is not None, offset=off)
+                hermite=phi is not None, offset=off, geometry=geo)
+
+
+def overlay_groups(paths, runs):
+    """Group labels for --overlay: the legend labels computed without the geometry
+    switch (the parameter 'nonlinear'), so a linear and a nonlinear run of the same
+    speed get the same group."""
+    labels = legend_labels(paths)
+    out = []
+    for lab in labels:
+        parts = [p for p in lab.split(", ") if not p.startswith("nonlinear =")]
+        out.append(", ".join(parts) if parts else "run")
+    return out
 
 
 def main(argv):
@@ -107,9 +132,14 @@ def main(argv):
     ap.add_argument("--slider", default="D_on_rocker",
                     help="slider_beam joint on the rocker (default D_on_rocker)")
     ap.add_argument("--label", action="append", help="legend label per file")
+    ap.add_argument("--overlay", action="store_true",
+                    help="linear (solid) against nonlinear (dashed) rocker, paired by the "
+                         "other parameters")
     a = ap.parse_args(argv[1:])
     if a.label and len(a.label) != len(a.files):
         ap.error("give one --label per file")
+    if a.overlay:
+        return overlay(a)
 
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
     labels = a.label if a.label else legend_labels(a.files)
@@ -136,6 +166,41 @@ def main(argv):
     for ax in (ax1, ax2):
         ax.grid(alpha=0.3)
         ax.legend()
+    fig.tight_layout()
+    fig.savefig(a.output, dpi=120)
+    print("wrote %s" % a.output)
+    return 0
+
+
+def overlay(a):
+    runs = [load(p, a.crank, a.rocker, a.slider) for p in a.files]
+    groups = a.label if a.label else overlay_groups(a.files, runs)
+    order = list(dict.fromkeys(groups))
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
+    best = {}
+    for path, r, g in zip(a.files, runs, groups):
+        col = colors[order.index(g) % len(colors)]
+        ls = "--" if r["geometry"] == "nonlinear" else "-"
+        deg = np.degrees(r["theta"])
+        lab = "%s, %s" % (g, r["geometry"])
+        ax1.plot(deg, 1e3 * r["vD"], ls, color=col, lw=1.2, label=lab)
+        ax2.plot(deg, 1e3 * r["vmax"], ls, color=col, lw=1.2, label=lab)
+        best.setdefault(g, {})[r["geometry"]] = (1e3 * np.max(np.abs(r["vD"])),
+                                                1e3 * np.max(r["vmax"]))
+    print("%-30s %16s %16s %10s" % ("run", "linear max|v|", "nonlinear max|v|", "ratio"))
+    for g in order:
+        lin, nl = best[g].get("linear"), best[g].get("nonlinear")
+        fmt = lambda x: "%10.4g mm" % x[1] if x else "%13s" % "-"  # noqa: E731
+        ratio = "%10.4f" % (lin[1] / nl[1]) if lin and nl else "%10s" % "-"
+        print("%-30s %16s %16s %s" % (g[:30], fmt(lin), fmt(nl), ratio))
+    ax1.set_ylabel("deflection at slider D [mm]")
+    ax1.set_title("Rocker deflection: linear (solid) and nonlinear (dashed) beam")
+    ax2.set_ylabel("max |deflection| along the rocker [mm]")
+    ax2.set_xlabel("crank angle [deg]")
+    for ax in (ax1, ax2):
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(a.output, dpi=120)
     print("wrote %s" % a.output)
