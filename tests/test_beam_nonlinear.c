@@ -11,6 +11,9 @@
  *       tangent equals the linear element's stiffness (bar EA/l, Hermite EI/l^3 [12 6l
  *       ..], written out here); a rigid rotation of the element by 1.2 rad (nodes moved
  *       on the circle, sections turned with it) gives f = 0 and W = 0 (1e-9 of EI/l).
+ *       Damping (fmb_corot_damping): its tangents against central differences (100
+ *       random states; 1e-6 and 1e-9 of the largest entry), and a rigid rotation rate of
+ *       the deformed element gives no damping force (1e-12 of beta EA w l0).
  *   elastica:
  *       cantilever (geometry nonlinear, 40 elements) under a tip force P perpendicular to
  *       its undeformed axis (dead load), static equilibrium by Newton on the body's
@@ -121,6 +124,55 @@ static void test_corot_fd(void)
         fmx = fmax(fmx, fabs(fr[i]) * ((i % 3 == 2) ? 1.0 : l0));
     printf("corot: rigid rotation 1.2 rad: max |f| %.2e N m, W %.2e J\n", fmx, Wr);
     CHECK(fmx < 1e-9 * EI / l0 && fabs(Wr) < 1e-12 * EI / l0, "rigid rotation strains the element");
+}
+
+/* Objective damping: beta B^T D B ud on the local deformation rates. Tangents against
+ * central differences; a rigid rotation rate of the deformed element gives no force. */
+static void test_corot_damping(void)
+{
+    const double l0 = 0.3, EA = 2.1e11 * 1.13e-4, EI = 2.1e11 * 1.02e-9, beta = 1e-4;
+    double worst_k = 0, worst_c = 0, worst_r = 0;
+    for (int trial = 0; trial < 100; trial++) {
+        double u[6], ud[6], f[6], kq[36], cq[36];
+        for (int i = 0; i < 6; i++) {
+            u[i] = (i % 3 == 2) ? urand(-1.5, 1.5) : urand(-0.1, 0.1) * l0;
+            ud[i] = (i % 3 == 2) ? urand(-20, 20) : urand(-2, 2);
+        }
+        fmb_corot_damping(l0, EA, EI, beta, u, ud, f, kq, cq);
+        double kmax = 0, cmax = 0;
+        for (int i = 0; i < 36; i++)
+            kmax = fmax(kmax, fabs(kq[i])), cmax = fmax(cmax, fabs(cq[i]));
+        for (int c = 0; c < 6; c++) {
+            double up[6], um[6], fp[6], fm[6];
+            const double h = 1e-7;
+            memcpy(up, u, sizeof up), memcpy(um, u, sizeof um);
+            up[c] += h, um[c] -= h;
+            fmb_corot_damping(l0, EA, EI, beta, up, ud, fp, NULL, NULL);
+            fmb_corot_damping(l0, EA, EI, beta, um, ud, fm, NULL, NULL);
+            for (int r = 0; r < 6; r++)
+                worst_k = fmax(worst_k, fabs((fp[r] - fm[r]) / (2 * h) - kq[r + 6 * c]) / kmax);
+            memcpy(up, ud, sizeof up), memcpy(um, ud, sizeof um);
+            up[c] += 1e-3, um[c] -= 1e-3;
+            fmb_corot_damping(l0, EA, EI, beta, u, up, fp, NULL, NULL);
+            fmb_corot_damping(l0, EA, EI, beta, u, um, fm, NULL, NULL);
+            for (int r = 0; r < 6; r++)
+                worst_c = fmax(worst_c, fabs((fp[r] - fm[r]) / 2e-3 - cq[r + 6 * c]) / cmax);
+        }
+        /* rigid rotation rate w of the deformed element about node 1 */
+        const double w = urand(-30, 30), dx = l0 + u[3] - u[0], dy = u[4] - u[1];
+        const double rr[6] = {0, 0, w, -w * dy, w * dx, w};
+        double fr[6], fmaxv = 0;
+        fmb_corot_damping(l0, EA, EI, beta, u, rr, fr, NULL, NULL);
+        for (int i = 0; i < 6; i++)
+            fmaxv = fmax(fmaxv, fabs(fr[i]) * ((i % 3 == 2) ? 1.0 : l0));
+        worst_r = fmax(worst_r, fmaxv / (beta * EA * fabs(w) * l0));
+    }
+    printf("corot damping: |kq - df/du| %.2e, |cq - df/dud| %.2e (relative to the largest "
+           "entry), rigid rotation rate: force %.2e of beta EA w l0\n",
+           worst_k, worst_c, worst_r);
+    CHECK(worst_k < 1e-6, "damping tangent dq %.3e", worst_k);
+    CHECK(worst_c < 1e-9, "damping tangent dqd %.3e", worst_c);
+    CHECK(worst_r < 1e-12, "rigid rotation is damped: %.3e", worst_r);
 }
 
 /* ---------------------------------------------------------------- static beams */
@@ -408,8 +460,10 @@ int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "";
     srand(4242);
-    if (!strcmp(what, "corot_fd"))
+    if (!strcmp(what, "corot_fd")) {
         test_corot_fd();
+        test_corot_damping();
+    }
     else if (!strcmp(what, "elastica"))
         test_elastica();
     else if (!strcmp(what, "axial_frequency"))

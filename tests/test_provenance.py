@@ -8,7 +8,10 @@ the plot scripts build legends from the parameters that differ.
     status "complete", newton_iterations >= steps;
   - legend_labels on them: "theta0 = 0.2", "theta0 = 0.4", and the compare plot's legends;
   - scripts/plot_quick_return.py on two quick-return runs with --set omega=5 / 10
-    (0.05 revolutions) prints the labels it plots: "omega = 5" and "omega = 10".
+    (0.05 revolutions) prints the labels it plots: "omega = 5" and "omega = 10";
+  - its --overlay with a third run at omega 5 and --set nonlinear=1 pairs the two omega 5
+    runs in one row (linear and nonlinear maxima) and leaves omega 10 alone; the
+    /beams/rocker geometry attributes are "linear" and "nonlinear".
 usage: test_provenance.py FLEXMB SRC_DIR
 """
 import os
@@ -77,6 +80,26 @@ def main():
         got = [l[len("label: "):] for l in p.stdout.splitlines() if l.startswith("label: ")]
         check(p.returncode == 0 and got == ["omega = 5", "omega = 10"],
               f"plot_quick_return legends {got} {p.stderr.strip()[-300:]}")
+        # --overlay pairs a linear and a nonlinear run of the same speed by the other
+        # parameters; the table's maxima are those of the files' deflections
+        n5 = os.path.join(tmp, "n5.h5")
+        run(flexmb, qr, n5, "omega=5", "revolutions=0.05", "nonlinear=1")
+        p = subprocess.run(["/usr/bin/python3", os.path.join(src, "scripts", "plot_quick_return.py"),
+                            "--overlay", q5, n5, q10, "-o", os.path.join(tmp, "ov.png")],
+                           capture_output=True, text=True)
+        rows = {l.split("  ")[0].strip(): l for l in p.stdout.splitlines()
+                if l.startswith("omega =")}
+        with h5py.File(q5, "r") as f:
+            geo = f["beams/rocker"].attrs["geometry"]
+        with h5py.File(n5, "r") as f:
+            geo_n = f["beams/rocker"].attrs["geometry"]
+        ok = (p.returncode == 0 and set(rows) == {"omega = 5", "omega = 10"}
+              and rows["omega = 5"].count("mm") == 2 and rows["omega = 10"].count("mm") == 1
+              and os.path.exists(os.path.join(tmp, "ov.png")))
+        check(ok, f"plot_quick_return --overlay pairs omega = 5 linear/nonlinear: {rows} "
+              f"{p.stderr.strip()[-300:]}")
+        check((geo == b"linear" or geo == "linear") and (geo_n == b"nonlinear" or
+              geo_n == "nonlinear"), f"/beams/rocker geometry attributes {geo}, {geo_n}")
     print("FAILED" if failures else "passed")
     return 1 if failures else 0
 

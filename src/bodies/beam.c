@@ -30,8 +30,10 @@
  * dQ/dU -= K_e(u_e) = df_e/du_e. Linear beams: f_e = k_e u_e with the constant
  *   k_e = EA/l [1 -1; -1 1] (axial) and EI/l^3 [12 6l -12 6l; 6l 4l^2 -6l 2l^2; ...].
  * Nonlinear beams (geometry: nonlinear): f_e, K_e and the strain energy of the
- * co-rotational element (beam_corot.c); the mass, the shape functions and the Rayleigh
- * damping (with the undeformed k_e) stay those of the linear beam.
+ * co-rotational element (beam_corot.c); the mass and the shape functions stay those of
+ * the linear beam; Rayleigh damping is alpha m_e ud_e plus beta times the element's local
+ * stiffness on its local deformation rates (fmb_corot_damping: rigid rotations of an
+ * element are not damped, as they would be by beta k_e ud_e).
  * Rayleigh damping: Q_U -= (alpha m_e + beta k_e) ud_e, m_e = int rho N^T N (constant).
  * Potential: sum_e 1/2 u_e^T k_e u_e - sum_w w g . (A p).
  * Storage is linear in the element count: k_e and m_e per element, and the assembled K
@@ -379,11 +381,31 @@ static void beam_elastic(const fmb_beam_t *bm, const double *q, const double *qd
         element_dofs(bm, e, q, ul);
         const double *k = element_elastic(bm, e, ul, fe, Kq ? kt : NULL, NULL);
         const double *k0 = bm->ke + 36 * (size_t)e, *m0 = bm->me + 36 * (size_t)e;
+        double ct[36], kd[36];
         if (damped) {
+            /* linear beams: alpha m_e + beta k_e; nonlinear: alpha m_e, and beta on the
+             * element's local deformation rates (beam_corot.c: rotations undamped) */
+            const double bl = bm->nonconstant_stiffness ? 0.0 : bm->beta;
             element_dofs(bm, e, qd, vl);
+            for (int z = 0; z < 36; z++)
+                ct[z] = bm->alpha * m0[z] + bl * k0[z];
             for (int i = 0; i < 6; i++)
                 for (int j = 0; j < 6; j++)
-                    fe[i] += (bm->alpha * m0[i + 6 * j] + bm->beta * k0[i + 6 * j]) * vl[j];
+                    fe[i] += ct[i + 6 * j] * vl[j];
+            if (bm->nonconstant_stiffness && bm->beta != 0.0) {
+                double fd[6], cd[36];
+                fmb_corot_damping(bm->x[e + 1] - bm->x[e], bm->E * bm->A, bm->E * bm->I, bm->beta,
+                                  ul, vl, fd, Kq ? kd : NULL, cd);
+                for (int i = 0; i < 6; i++)
+                    fe[i] += fd[i];
+                for (int z = 0; z < 36; z++)
+                    ct[z] += cd[z];
+                if (Kq) {
+                    for (int z = 0; z < 36; z++)
+                        kd[z] += k[z];
+                    k = kd;
+                }
+            }
         }
         for (int i = 0; i < 6; i++) {
             if (d[i] < 0) continue;
@@ -391,8 +413,7 @@ static void beam_elastic(const fmb_beam_t *bm, const double *q, const double *qd
             for (int j = 0; j < 6; j++) {
                 if (d[j] < 0) continue;
                 if (Kq) Kq[d[i] + nd * d[j]] -= k[i + 6 * j];
-                if (Cq && damped)
-                    Cq[d[i] + nd * d[j]] -= bm->alpha * m0[i + 6 * j] + bm->beta * k0[i + 6 * j];
+                if (Cq && damped) Cq[d[i] + nd * d[j]] -= ct[i + 6 * j];
             }
         }
     }

@@ -25,8 +25,17 @@
  * At u = 0, kt is the linear element's stiffness (bar + Hermite beam); for small u, f
  * differs from it by terms of second order (the axial-bending coupling that the linear
  * beam lacks: stiffening in tension, softening in compression, foreshortening).
+ * Damping (stiffness part of Rayleigh damping, fmb_corot_damping): beta times the local
+ * stiffness on the local deformation rates e' = B ud, so that rigid rotations of the
+ * element are not damped (the undeformed k_e ud would damp the axial components of a
+ * rotating element: measured on the quick-return at 20 rad/s, see docs/theory.md 7):
+ *   f_d = B^T (beta D) B ud,   df_d/dud = beta B^T D B,
+ *   df_d/du = sN/ln z z^T + (s1 + s2)/ln^2 (r z^T + z r^T) + B^T beta D dE,
+ *   (sN, s1, s2) = beta D B ud,  dE = d(B ud)/du: row 0 (z.ud)/ln z^T, rows 1 and 2
+ *   ((z.ud) r + (r.ud) z)^T / ln^2.
  * tests/test_beam_nonlinear.c checks f against the gradient of W and kt against the
- * gradient of f by central differences, and the element against the elastica.
+ * gradient of f by central differences, the damping tangents likewise, and the element
+ * against the elastica.
  */
 #include "bodies/beam_corot.h"
 
@@ -59,5 +68,44 @@ void fmb_corot_element(double l0, double EA, double EI, const double u[6], doubl
                                 kb * (4 * b1[i] * b1[j] + 2 * (b1[i] * b2[j] + b2[i] * b1[j]) +
                                       4 * b2[i] * b2[j]) +
                                 gz * z[i] * z[j] + gm * (r[i] * z[j] + z[i] * r[j]);
+    }
+}
+
+void fmb_corot_damping(double l0, double EA, double EI, double beta, const double u[6],
+                       const double ud[6], double f[6], double *kq, double *cq)
+{
+    const double dx = l0 + u[3] - u[0], dy = u[4] - u[1];
+    const double ln = sqrt(dx * dx + dy * dy), c = dx / ln, s = dy / ln;
+    const double r[6] = {-c, -s, 0, c, s, 0}, z[6] = {s, -c, 0, -s, c, 0};
+    double b1[6], b2[6], rd = 0, zd = 0, e[3] = {0, 0, 0};
+    for (int i = 0; i < 6; i++) {
+        b1[i] = b2[i] = -z[i] / ln;
+        rd += r[i] * ud[i], zd += z[i] * ud[i];
+    }
+    b1[2] += 1.0, b2[5] += 1.0;
+    for (int i = 0; i < 6; i++) /* local deformation rates e = B ud */
+        e[0] += r[i] * ud[i], e[1] += b1[i] * ud[i], e[2] += b2[i] * ud[i];
+    const double ka = beta * EA / l0, kb = beta * EI / l0;
+    const double sN = ka * e[0], s1 = kb * (4 * e[1] + 2 * e[2]), s2 = kb * (2 * e[1] + 4 * e[2]);
+    for (int i = 0; i < 6; i++)
+        f[i] = sN * r[i] + s1 * b1[i] + s2 * b2[i];
+    if (cq)
+        for (int j = 0; j < 6; j++)
+            for (int i = 0; i < 6; i++)
+                cq[i + 6 * j] = ka * r[i] * r[j] +
+                                kb * (4 * b1[i] * b1[j] + 2 * (b1[i] * b2[j] + b2[i] * b1[j]) +
+                                      4 * b2[i] * b2[j]);
+    if (kq) {
+        /* d e / du: row 0 (z.ud)/ln z^T, rows 1 and 2 ((z.ud) r + (r.ud) z)^T / ln^2 */
+        double de0[6], de1[6];
+        for (int j = 0; j < 6; j++)
+            de0[j] = zd / ln * z[j], de1[j] = (zd * r[j] + rd * z[j]) / (ln * ln);
+        const double gz = sN / ln, gm = (s1 + s2) / (ln * ln);
+        for (int j = 0; j < 6; j++) {
+            const double dsN = ka * de0[j], ds1 = kb * 6 * de1[j], ds2 = kb * 6 * de1[j];
+            for (int i = 0; i < 6; i++)
+                kq[i + 6 * j] = gz * z[i] * z[j] + gm * (r[i] * z[j] + z[i] * r[j]) +
+                                dsN * r[i] + ds1 * b1[i] + ds2 * b2[i];
+        }
     }
 }

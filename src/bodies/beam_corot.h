@@ -10,4 +10,9 @@
 void fmb_corot_element(double l0, double EA, double EI, const double u[6], double f[6],
                        double *kt, double *energy);
 
+/* Stiffness-proportional damping of the element on its local deformation rates:
+ * f = beta B^T D B ud (6), and when non-NULL kq = df/du, cq = df/dud (6x6 column-major). */
+void fmb_corot_damping(double l0, double EA, double EI, double beta, const double u[6],
+                       const double ud[6], double f[6], double *kq, double *cq);
+
 #endif
