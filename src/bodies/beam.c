@@ -368,6 +368,36 @@ static void element_dofs(const fmb_beam_t *bm, int e, const double *q, double ul
         ul[i] = d[i] >= 0 ? q[d[i]] : 0.0;
 }
 
+/* Rayleigh damping of element e at local dofs ul, rates vl: adds the damping force to fe
+ * and writes the damping matrix ct = df/dud (36). Linear beams: alpha m_e + beta k_e.
+ * Nonlinear beams: alpha m_e, and beta on the element's local deformation rates
+ * (fmb_corot_damping: rigid rotations undamped), whose dependence on ul adds to the
+ * stiffness: returns k + df_d/dul in kbuf when kbuf is non-NULL, else k. */
+static const double *element_damping(const fmb_beam_t *bm, int e, const double ul[6],
+                                     const double vl[6], double fe[6], const double *k,
+                                     double *kbuf, double ct[36])
+{
+    const double *k0 = bm->ke + 36 * (size_t)e, *m0 = bm->me + 36 * (size_t)e;
+    const double bl = bm->nonconstant_stiffness ? 0.0 : bm->beta;
+    for (int z = 0; z < 36; z++)
+        ct[z] = bm->alpha * m0[z] + bl * k0[z];
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++)
+            fe[i] += ct[i + 6 * j] * vl[j];
+    if (!bm->nonconstant_stiffness || bm->beta == 0.0) return k;
+    double fd[6], cd[36];
+    fmb_corot_damping(bm->x[e + 1] - bm->x[e], bm->E * bm->A, bm->E * bm->I, bm->beta, ul, vl, fd,
+                      kbuf, cd);
+    for (int i = 0; i < 6; i++)
+        fe[i] += fd[i];
+    for (int z = 0; z < 36; z++)
+        ct[z] += cd[z];
+    if (!kbuf) return k;
+    for (int z = 0; z < 36; z++)
+        kbuf[z] += k[z];
+    return kbuf;
+}
+
 /* Elastic and Rayleigh damping forces, element by element: Q -= f_e + (alpha m_e +
  * beta k_e) ud_e, Kq -= K_e, Cq -= alpha m_e + beta k_e (dense nd x nd blocks). */
 static void beam_elastic(const fmb_beam_t *bm, const double *q, const double *qd, double *Q,
@@ -380,32 +410,10 @@ static void beam_elastic(const fmb_beam_t *bm, const double *q, const double *qd
         double ul[6], vl[6], fe[6], kt[36];
         element_dofs(bm, e, q, ul);
         const double *k = element_elastic(bm, e, ul, fe, Kq ? kt : NULL, NULL);
-        const double *k0 = bm->ke + 36 * (size_t)e, *m0 = bm->me + 36 * (size_t)e;
         double ct[36], kd[36];
         if (damped) {
-            /* linear beams: alpha m_e + beta k_e; nonlinear: alpha m_e, and beta on the
-             * element's local deformation rates (beam_corot.c: rotations undamped) */
-            const double bl = bm->nonconstant_stiffness ? 0.0 : bm->beta;
             element_dofs(bm, e, qd, vl);
-            for (int z = 0; z < 36; z++)
-                ct[z] = bm->alpha * m0[z] + bl * k0[z];
-            for (int i = 0; i < 6; i++)
-                for (int j = 0; j < 6; j++)
-                    fe[i] += ct[i + 6 * j] * vl[j];
-            if (bm->nonconstant_stiffness && bm->beta != 0.0) {
-                double fd[6], cd[36];
-                fmb_corot_damping(bm->x[e + 1] - bm->x[e], bm->E * bm->A, bm->E * bm->I, bm->beta,
-                                  ul, vl, fd, Kq ? kd : NULL, cd);
-                for (int i = 0; i < 6; i++)
-                    fe[i] += fd[i];
-                for (int z = 0; z < 36; z++)
-                    ct[z] += cd[z];
-                if (Kq) {
-                    for (int z = 0; z < 36; z++)
-                        kd[z] += k[z];
-                    k = kd;
-                }
-            }
+            k = element_damping(bm, e, ul, vl, fe, k, Kq ? kd : NULL, ct);
         }
         for (int i = 0; i < 6; i++) {
             if (d[i] < 0) continue;
@@ -485,16 +493,19 @@ static void beam_blocks(const fmb_body_t *b, const double *q, const double *qd, 
         c.mc = (mass_ctx_t){ql, M, nl};
         c.fc = (force_ctx_t){ql, qdl, qddl, g, Ql, K, C, Km, nl, {a[0], a[1]}};
         for_each_point_of(bm, e, block_visit, &c);
-        double ul[6], fe[6], kt[36];
+        double ul[6], vl[6], fe[6], kt[36], kd[36], ct[36];
         element_dofs(bm, e, q, ul);
         const double *k = element_elastic(bm, e, ul, fe, kt, NULL);
-        const double *k0 = bm->ke + 36 * (size_t)e, *m0 = bm->me + 36 * (size_t)e;
+        if (damped) {
+            element_dofs(bm, e, qd, vl);
+            k = element_damping(bm, e, ul, vl, fe, k, kd, ct);
+        }
         for (int i = 0; i < 6; i++)
             for (int j = 0; j < 6; j++) {
                 if (c.loc[i] < 0 || c.loc[j] < 0) continue;
                 const int z = c.loc[i] + nl * c.loc[j];
                 K[z] -= k[i + 6 * j];
-                if (damped) C[z] -= bm->alpha * m0[i + 6 * j] + bm->beta * k0[i + 6 * j];
+                if (damped) C[z] -= ct[i + 6 * j];
             }
         for (int z = 0; z < nl * nl; z++)
             M[z] = cf[0] * M[z] + cf[1] * Km[z] - cf[2] * K[z] - cf[3] * C[z];
