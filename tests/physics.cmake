@@ -37,3 +37,11 @@ add_test(NAME newton_reuse_vs_full COMMAND test_reuse)
 add_test(NAME start_beam_initial
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_beam_initial.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+
+# Revolute joint with clearance (seed 002): static penetration against the force law solved
+# by hand, LN impact restitution against a hand-integrated single-DOF impact, energy
+# conservation through impacts without damping (docs/validation.md).
+fmb_c_test(test_clearance)
+foreach(c static impact energy)
+  add_test(NAME clearance_${c} COMMAND test_clearance ${c})
+endforeach()

@@ -322,6 +322,22 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1)
         .stiffness = 1000,
         .damping = 20,
         .rest_length = 0.4};
+    if (type == FMB_FORCE_CLEARANCE) /* set to the rig's state below (in contact) */
+        d.clearance = (fmb_clearance_desc_t){.law = rand() % 2 ? FMB_CLEARANCE_LANKARANI
+                                                               : FMB_CLEARANCE_WANG2016,
+                                             .clearance = 0.01,
+                                             .bearing_radius = 0.05,
+                                             .length = 0.8,
+                                             .modulus = 1000,
+                                             .eta = 0.3,
+                                             .d_max = 0.05,
+                                             .exponent = 1.5,
+                                             .restitution = 0.5,
+                                             .v_min = 0.01,
+                                             .mu_s = 0.3,
+                                             .mu_d = 0.2,
+                                             .v_s = 0.1,
+                                             .v_d = 0.2};
     int i = fmb_model_add_force(r.m, &d);
     char cls[64];
     snprintf(cls, sizeof cls, "%s/%s-%s", fmb_force_class_for(type)->name, kind_name[k0],
@@ -332,10 +348,37 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1)
         rig_free(&r);
         return;
     }
-    const fmb_force_t *f = &r.m->forces[i];
+    fmb_force_t *f = &r.m->forces[i];
     const double t = urand(0, 1);
     fmb_bodyview_t v[2];
     views(&r, f->body, r.q, r.qd, v);
+    if (type == FMB_FORCE_CLEARANCE) {
+        /* penetration inside the damping ramp or beyond it (d_max 0.05), slip velocity in
+         * each friction regime (|v_T| < v_s, v_s..v_d, > v_d), impact velocity set: every
+         * branch of the laws in contact; the geometry is scale-free, so a large penetration
+         * keeps the difference quotients clean */
+        double r0[2], r1[2], p0[2], p1[2];
+        fmb_point_pos(&v[0], f->point[0], r0);
+        fmb_point_pos(&v[1], f->point[1], r1);
+        fmb_point_vel(&v[0], f->point[0], p0);
+        fmb_point_vel(&v[1], f->point[1], p1);
+        const double eps = hypot(r0[0] - r1[0], r0[1] - r1[1]);
+        const double delta = fmin(rand() % 2 ? 0.02 : 0.09, eps / 3);
+        const double nx = (r0[0] - r1[0]) / eps, ny = (r0[1] - r1[1]) / eps;
+        f->clr.clearance = eps - delta;
+        f->clr.bearing_radius = f->clr.clearance + 0.05;
+        const double RJ = 0.05, RB = f->clr.bearing_radius;
+        const double w0 = v[0].ndof >= 3 ? v[0].qd[2] : 0.0, w1 = v[1].ndof >= 3 ? v[1].qd[2] : 0.0;
+        const double vt = fabs(-ny * (p0[0] - p1[0]) + nx * (p0[1] - p1[1]) + RJ * w0 - RB * w1);
+        const double band[3][2] = {{2, 4}, {0.5, 2}, {0.1, 0.5}};
+        const int reg = rand() % 3;
+        f->clr.v_s = band[reg][0] * vt + 1e-3;
+        f->clr.v_d = band[reg][1] * vt + 2e-3;
+        f->state[1] = 1.7;
+        snprintf(cls, sizeof cls, "clearance/%s/%s-%s/f%d",
+                 f->clr.law == FMB_CLEARANCE_LANKARANI ? "LN" : "wang", kind_name[k0],
+                 kind_name[k1], reg);
+    }
     const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
     const size_t nn2 = (size_t)nn * nn + 1;
     double *Q0 = calloc((size_t)nn + 1, sizeof(double)),

@@ -186,8 +186,34 @@ typedef enum fmb_force_type {
     FMB_FORCE_TORQUE,    /* torque tz(t) on a body */
     FMB_FORCE_SPRING,    /* spring-damper between two points */
     FMB_FORCE_TORSION,   /* torsional spring-damper between two bodies' angles */
+    FMB_FORCE_CLEARANCE, /* revolute joint with radial clearance: contact-impact force pair */
     FMB_FORCE_TYPE_COUNT
 } fmb_force_type;
+
+/* Revolute joint with clearance (seed 002; docs/theory.md "Revolute joints with clearance"):
+ * a journal of radius R_J = bearing_radius - clearance centred at point[0] of body[0]
+ * inside a bearing of radius bearing_radius centred at point[1] of body[1]. */
+typedef enum fmb_clearance_law {
+    FMB_CLEARANCE_WANG2016 = 0, /* seed eq 8: Liu's law x axial length + step-function damping */
+    FMB_CLEARANCE_LANKARANI,    /* Lankarani-Nikravesh: K delta^n (1 + 3(1-e^2)/4 dd/dd-) */
+    FMB_CLEARANCE_LAW_COUNT
+} fmb_clearance_law;
+
+typedef struct fmb_clearance_desc {
+    fmb_clearance_law law;
+    double clearance;      /* radial clearance c = R_B - R_J, m > 0 */
+    double bearing_radius; /* R_B, m > clearance */
+    double length;         /* axial length L, m > 0 (law WANG2016) */
+    double modulus;        /* equivalent modulus E* = 1/((1-nu1^2)/E1 + (1-nu2^2)/E2), Pa */
+    double eta;            /* D_max = eta K_N (seed eq 10), s >= 0 */
+    double d_max;          /* penetration of full damping (seed eq 9), m > 0 */
+    double stiffness;      /* LANKARANI: K, N/m^n (0: Hertz (4/3) E* sqrt(R_B R_J / c)) */
+    double exponent;       /* LANKARANI: n > 0 (1.5) */
+    double restitution;    /* LANKARANI: e in (0, 1] */
+    double v_min;          /* LANKARANI: floor of the impact velocity, m/s > 0 */
+    double mu_s, mu_d;     /* friction (seed eq 13): static and dynamic coefficients >= 0 */
+    double v_s, v_d;       /* threshold velocities, 0 < v_s < v_d, m/s */
+} fmb_clearance_desc_t;
 
 typedef struct fmb_force_desc {
     const char *name;
@@ -198,6 +224,7 @@ typedef struct fmb_force_desc {
     double stiffness;    /* spring, N/m >= 0 */
     double damping;      /* spring, N s/m >= 0 */
     double rest_length;  /* spring, m >= 0; torsion: rest relative angle, rad */
+    fmb_clearance_desc_t clearance; /* clearance joint: body[0] journal, body[1] bearing */
     int line;
 } fmb_force_desc_t;
 
@@ -422,6 +449,15 @@ int fmb_model_joint_num_outputs(const fmb_model_t *model, int joint);
 const char *fmb_model_joint_output_group(const fmb_model_t *model, int joint);
 const char *fmb_model_joint_output_name(const fmb_model_t *model, int joint, int k);
 void fmb_sim_joint_outputs(const fmb_sim_t *sim, int joint, double *values);
+/* Extra outputs of forces by index (0 .. fmb_model_num_forces - 1) (clearance joints: eccentricity [2], penetration,
+ * normal_force, friction_force, contact; docs/output.md). The group is the HDF5 path
+ * without the leading '/' (e.g. "joints/B/clearance"); output k has width columns. */
+int fmb_model_force_num_outputs(const fmb_model_t *model, int force);
+int fmb_model_force_output_group(const fmb_model_t *model, int force, char *buf, size_t len);
+const char *fmb_model_force_output_name(const fmb_model_t *model, int force, int k);
+int fmb_model_force_output_width(const fmb_model_t *model, int force, int k);
+/* All outputs of the force in order (sum of the widths values). */
+void fmb_sim_force_outputs(const fmb_sim_t *sim, int force, double *values);
 
 /* Frictional sliding joint state (FMB_ERR_NOTFOUND for a joint without friction):
  * corner normal forces F1+, F2+, F1-, F2- (N, >= 0), the friction force magnitude carried

@@ -6,6 +6,7 @@ static const fmb_force_class_t *const registry[FMB_FORCE_TYPE_COUNT] = {
     [FMB_FORCE_TORQUE] = &fmb_torque_class,
     [FMB_FORCE_SPRING] = &fmb_spring_class,
     [FMB_FORCE_TORSION] = &fmb_torsion_class,
+    [FMB_FORCE_CLEARANCE] = &fmb_clearance_class,
 };
 
 const fmb_force_class_t *fmb_force_class_for(fmb_force_type type)

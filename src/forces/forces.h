@@ -9,5 +9,6 @@ extern const fmb_force_class_t fmb_point_force_class;
 extern const fmb_force_class_t fmb_torque_class;
 extern const fmb_force_class_t fmb_spring_class;
 extern const fmb_force_class_t fmb_torsion_class;
+extern const fmb_force_class_t fmb_clearance_class;
 
 #endif

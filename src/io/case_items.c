@@ -346,7 +346,10 @@ int case_load_force(loader_t *L, const yaml_node_t *m)
 {
     static const char *const any[] = {"name",    "type",        "body",   "point",  "fx",
                                       "fy",      "tz",          "bodies", "points", "stiffness",
-                                      "damping", "rest_length", "angle",  NULL};
+                                      "damping", "rest_length", "angle",  "law",
+                                      "clearance", "bearing_radius", "journal_radius", "length",
+                                      "modulus", "E", "poisson", "eta", "d_max", "exponent",
+                                      "restitution", "v_min", "mu_s", "mu_d", "v_s", "v_d", NULL};
     static const char *const k_pt[] = {"name", "type", "body", "point", "fx", "fy", NULL};
     static const char *const k_tq[] = {"name", "type", "body", "tz", NULL};
     static const char *const k_sp[] = {"name",      "type",    "bodies",      "points",
@@ -358,6 +361,7 @@ int case_load_force(loader_t *L, const yaml_node_t *m)
         {"torque", FMB_FORCE_TORQUE, k_tq},
         {"spring", FMB_FORCE_SPRING, k_sp},
         {"torsion", FMB_FORCE_TORSION, k_ts},
+        {"clearance", FMB_FORCE_CLEARANCE, case_clearance_keys},
     };
     fmb_case_t *c = L->c;
     const char *name;
@@ -388,6 +392,12 @@ int case_load_force(loader_t *L, const yaml_node_t *m)
                              "%s: stiffness and damping must be >= 0", ctx);
         if (!has_angle) /* rest angle: the relative angle of the initial poses */
             d.rest_length = L->binfo[bi[0]].pose[2] - L->binfo[bi[1]].pose[2];
+    } else if (d.type == FMB_FORCE_CLEARANCE) {
+        /* journal on the first body, bearing on the second (seed 002) */
+        if ((rc = body_pair(L, m, ctx, 2, bi, d.point)) ||
+            (rc = same_body(L, m, ctx, bi, d.point)) ||
+            (rc = case_load_clearance(L, m, ctx, &d.clearance)))
+            return rc;
     } else if (d.type == FMB_FORCE_SPRING) {
         if ((rc = body_pair(L, m, ctx, 2, bi, d.point)) || (rc = same_body(L, m, ctx, bi, d.point)))
             return rc;

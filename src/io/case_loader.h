@@ -136,6 +136,11 @@ int case_load_body(loader_t *L, const yaml_node_t *m);
 /* The 'initial' mapping of a beam (modes and nodes) for model body `body` of nn nodes. */
 int case_load_beam_initial(loader_t *L, const yaml_node_t *ini, const char *bctx, int body, int nn);
 
+/* ---- case_clearance.c */
+extern const char *const case_clearance_keys[];
+int case_load_clearance(loader_t *L, const yaml_node_t *m, const char *ctx,
+                        fmb_clearance_desc_t *p);
+
 /* ---- case_items.c */
 int case_load_force(loader_t *L, const yaml_node_t *m);
 int case_load_joint(loader_t *L, const yaml_node_t *m);

@@ -64,8 +64,17 @@ typedef struct wjoint {
     int ds_normal, ds_friction, ds_ftotal, ds_mode, ds_stick, ds_z, ds_v;
 } wjoint_t;
 
+/* A force with extra outputs (clearance joints: /joints/<name>/clearance/...). */
+typedef struct wforce {
+    int f, n, total;                /* force index, outputs, values (sum of the widths) */
+    int ds[WRITER_MAX_OUTPUTS];
+    int width[WRITER_MAX_OUTPUTS];
+} wforce_t;
+
 struct fmb_writer {
     hid_t file;
+    wforce_t *forces;
+    int nforces;
     char *h5path;
     const fmb_model_t *model;
     wds_t *ds;
@@ -512,6 +521,59 @@ static int write_outputs_layout(fmb_writer_t *w)
     return st < 0 ? st : 0;
 }
 
+/* Group at a relative path a/b/c below loc, created with its parents as needed. */
+static hid_t path_open_create(hid_t loc, const char *path)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", path);
+    hid_t g = H5Gopen2(loc, ".", H5P_DEFAULT);
+    for (char *p = strtok(buf, "/"); p && g >= 0; p = strtok(NULL, "/")) {
+        hid_t c = group_open_create(g, p);
+        H5Gclose(g);
+        g = c;
+    }
+    return g;
+}
+
+/* /<group>/<name> for every force whose class has extra outputs (docs/output.md). */
+static int write_force_outputs_layout(fmb_writer_t *w)
+{
+    const fmb_model_t *m = w->model;
+    const int nf = fmb_model_num_forces(m);
+    w->forces = calloc(nf > 0 ? (size_t)nf : 1, sizeof *w->forces);
+    if (!w->forces) return werr(w, FMB_ERR_NOMEM, "out of memory");
+    int st = 0;
+    for (int i = 0; i < nf && st >= 0; i++) {
+        int n = fmb_model_force_num_outputs(m, i);
+        char group[256];
+        if (n <= 0 || fmb_model_force_output_group(m, i, group, sizeof group)) continue;
+        if (n > WRITER_MAX_OUTPUTS) n = WRITER_MAX_OUTPUTS;
+        wforce_t *wf = &w->forces[w->nforces];
+        hid_t g = path_open_create(w->file, group);
+        if (g < 0) return werr(w, FMB_ERR_HDF5, "%s: cannot create group /%s", w->h5path, group);
+        const char *tn = fmb_model_force_type_name(m, i);
+        if (attr_int(g, "force_index", i) < 0 || attr_string(g, "type", tn ? tn : "") < 0)
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot write /%s attributes", w->h5path, group);
+        wf->f = i;
+        for (int k = 0; k < n && st >= 0; k++) {
+            char oname[FMB_NAME_MAX + 8];
+            link_name(fmb_model_force_output_name(m, i, k), oname, sizeof oname);
+            const int width = fmb_model_force_output_width(m, i, k);
+            hsize_t tail[1] = {(hsize_t)width};
+            wf->ds[k] = st = width > 1 ? wds_create(w, g, oname, 0, 2, tail, width == 2 ? "x,y" : NULL)
+                                       : wds_create(w, g, oname, 0, 1, NULL, NULL);
+            wf->width[k] = width;
+            wf->total += width;
+        }
+        H5Gclose(g);
+        if (st >= 0) {
+            wf->n = n;
+            w->nforces++;
+        }
+    }
+    return st < 0 ? st : 0;
+}
+
 /* /contacts/<joint>/... for every joint with friction (seed 000; docs/output.md). */
 static int write_contacts_layout(fmb_writer_t *w)
 {
@@ -759,6 +821,7 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
     H5Gclose(gj);
     if (st < 0) return st;
     if ((st = write_outputs_layout(w)) < 0) return st;
+    if ((st = write_force_outputs_layout(w)) < 0) return st;
     return write_contacts_layout(w);
 }
 
@@ -767,7 +830,7 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
 static int setup_xdmf(fmb_writer_t *w)
 {
     const fmb_model_t *m = w->model;
-    int n = w->nbodies + w->njoints;
+    int n = w->nbodies + w->njoints + w->nforces;
     w->items = calloc(n > 0 ? (size_t)n : 1, sizeof *w->items);
     w->item_paths = calloc(n > 0 ? (size_t)n : 1, sizeof *w->item_paths);
     w->item_attr_paths = calloc(n > 0 ? (size_t)n : 1, sizeof *w->item_attr_paths);
@@ -816,6 +879,36 @@ static int setup_xdmf(fmb_writer_t *w)
         it->rank = 2;
         it->ncols = 2;
     }
+    /* forces with a drawn point (clearance joints: the journal centre, "position"), the
+     * normal force as its point attribute when the class outputs one */
+    for (int i = 0; i < w->nforces; i++) {
+        const wforce_t *wf = &w->forces[i];
+        int kp = -1, ka = -1;
+        for (int k = 0; k < wf->n; k++) {
+            const char *on = fmb_model_force_output_name(m, wf->f, k);
+            if (!strcmp(on, "position") && wf->width[k] == 2) kp = k;
+            if (!strcmp(on, "normal_force") && wf->width[k] == 1) ka = k;
+        }
+        char group[128];
+        if (kp < 0 || fmb_model_force_output_group(m, wf->f, group, sizeof group)) continue;
+        fmb_xdmf_item_t *it = &w->items[w->nitems];
+        snprintf(path, sizeof path, "/%s/position", group);
+        if (!(w->item_paths[w->nitems] = dupstr(path)))
+            return werr(w, FMB_ERR_NOMEM, "out of memory");
+        if (ka >= 0) {
+            snprintf(path, sizeof path, "/%s/normal_force", group);
+            if (!(w->item_attr_paths[w->nitems] = dupstr(path)))
+                return werr(w, FMB_ERR_NOMEM, "out of memory");
+            it->attr_name = "normal_force";
+            it->attr_dataset = w->item_attr_paths[w->nitems];
+            it->attr_1d = 1;
+        }
+        it->name = fmb_model_force_name(m, wf->f);
+        it->dataset = w->item_paths[w->nitems++];
+        it->npoints = 1;
+        it->rank = 2;
+        it->ncols = 2;
+    }
     w->xdmf.items = w->items;
     w->xdmf.nitems = w->nitems;
     w->xdmf.path = fmb_xdmf_path_for(w->h5path);
@@ -855,6 +948,7 @@ static void writer_free(fmb_writer_t *w)
     }
     free(w->bodies);
     free(w->joints);
+    free(w->forces);
     for (int i = 0; i < w->nitems; i++) {
         free(w->item_paths[i]);
         if (w->item_attr_paths) free(w->item_attr_paths[i]);
@@ -988,6 +1082,14 @@ int fmb_writer_append(fmb_writer_t *w, const fmb_sim_t *sim)
             *row_d(w, j->ds_z) = z;
             *row_d(w, j->ds_v) = v;
         }
+    }
+    for (int i = 0; i < w->nforces; i++) {
+        const wforce_t *wf = &w->forces[i];
+        double val[64];
+        if (wf->total > 64) continue;
+        fmb_sim_force_outputs(sim, wf->f, val);
+        for (int k = 0, o = 0; k < wf->n; o += wf->width[k], k++)
+            memcpy(row_d(w, wf->ds[k]), val + o, (size_t)wf->width[k] * sizeof(double));
     }
     w->nbuf++;
     if (w->nbuf == WRITER_BATCH || wall_seconds() - w->last_flush >= WRITER_FLUSH_SECONDS)

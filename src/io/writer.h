@@ -25,6 +25,7 @@ typedef struct fmb_xdmf_item {
                                  position, 3 for a pose) */
     const char *attr_name;    /* optional scalar point attribute (NULL if none) */
     const char *attr_dataset; /* its dataset [nt x npoints] */
+    int attr_1d;              /* 1: the attribute dataset is [nt] (one point) */
 } fmb_xdmf_item_t;
 
 typedef struct fmb_xdmf {

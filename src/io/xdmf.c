@@ -117,15 +117,26 @@ static void put_record(FILE *f, const fmb_xdmf_t *x, long i, double t, long nrec
              * attributes, so the values follow the time step). */
             fputs("     <Attribute Name=\"", f);
             put_escaped(f, it->attr_name);
-            fprintf(f,
-                    "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
-                    "      <DataItem ItemType=\"HyperSlab\" Dimensions=\"1 %d\" "
-                    "Type=\"HyperSlab\">\n"
-                    "       <DataItem Dimensions=\"3 2\" Format=\"XML\">%ld 0 1 1 1 %d"
-                    "</DataItem>\n"
-                    "       <DataItem Dimensions=\"%ld %d\" NumberType=\"Float\" "
-                    "Precision=\"8\" Format=\"HDF\">",
-                    np, i, np, nrec, np);
+            if (it->attr_1d)
+                fprintf(f,
+                        "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
+                        "      <DataItem ItemType=\"HyperSlab\" Dimensions=\"1\" "
+                        "Type=\"HyperSlab\">\n"
+                        "       <DataItem Dimensions=\"3 1\" Format=\"XML\">%ld 1 1"
+                        "</DataItem>\n"
+                        "       <DataItem Dimensions=\"%ld\" NumberType=\"Float\" "
+                        "Precision=\"8\" Format=\"HDF\">",
+                        i, nrec);
+            else
+                fprintf(f,
+                        "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
+                        "      <DataItem ItemType=\"HyperSlab\" Dimensions=\"1 %d\" "
+                        "Type=\"HyperSlab\">\n"
+                        "       <DataItem Dimensions=\"3 2\" Format=\"XML\">%ld 0 1 1 1 %d"
+                        "</DataItem>\n"
+                        "       <DataItem Dimensions=\"%ld %d\" NumberType=\"Float\" "
+                        "Precision=\"8\" Format=\"HDF\">",
+                        np, i, np, nrec, np);
             put_escaped(f, x->h5name);
             fputc(':', f);
             put_escaped(f, it->attr_dataset);

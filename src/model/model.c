@@ -79,6 +79,7 @@ void fmb_model_destroy(fmb_model_t **pm)
     for (int i = 0; i < m->nforces; i++) {
         fmb_expr_destroy(&m->forces[i].fn[0]);
         fmb_expr_destroy(&m->forces[i].fn[1]);
+        free(m->forces[i].state);
     }
     free(m->bodies);
     free(m->joints);
@@ -441,7 +442,7 @@ int fmb_model_add_force(fmb_model_t *m, const fmb_force_desc_t *d)
         return fmb_model_error(m, FMB_ERR_MODEL, "duplicate force name '%s'", name);
     const fmb_force_class_t *k = fmb_force_class_for(d->type);
     if (!k) return fmb_model_error(m, FMB_ERR_MODEL, "force '%s': unknown type %d", name, d->type);
-    const int two = d->type == FMB_FORCE_SPRING || d->type == FMB_FORCE_TORSION;
+    const int two = k->nbodies == 2;
     if ((rc = check_bodies(m, d->body, two, "force", name))) return rc;
     if (grow((void **)&m->forces, &m->cap_forces, m->nforces, sizeof *m->forces))
         return FMB_ERR_NOMEM;
@@ -454,6 +455,7 @@ int fmb_model_add_force(fmb_model_t *m, const fmb_force_desc_t *d)
     f->body[1] = two ? d->body[1] : FMB_GROUND;
     memcpy(f->point, d->point, sizeof f->point);
     f->k = d->stiffness, f->c = d->damping, f->l0 = d->rest_length;
+    f->clr = d->clearance;
     f->line = d->line;
     char msg[512];
     int nexpr = d->type == FMB_FORCE_POINT ? 2 : d->type == FMB_FORCE_TORQUE ? 1 : 0;
@@ -468,6 +470,11 @@ int fmb_model_add_force(fmb_model_t *m, const fmb_force_desc_t *d)
         fmb_expr_destroy(&f->fn[0]);
         fmb_expr_destroy(&f->fn[1]);
         return fmb_model_error(m, rc, "%s", msg);
+    }
+    if (k->nstate > 0 && !(f->state = calloc((size_t)k->nstate, sizeof(double)))) {
+        fmb_expr_destroy(&f->fn[0]);
+        fmb_expr_destroy(&f->fn[1]);
+        return FMB_ERR_NOMEM;
     }
     return m->nforces++;
 }

@@ -199,6 +199,21 @@ typedef struct fmb_force_class {
     int (*step_control)(const fmb_force_t *f, const fmb_bodyview_t v0[2],
                         const fmb_bodyview_t v1[2], double t0, double h, double *h_max,
                         char *why, size_t len);
+    /* Optional history of the force law (e.g. the impact velocity of a contact): nstate
+     * doubles at f->state (the pointer is const-free: the sim owns the values), set by
+     * reset() when the run starts and by accept() after every accepted step; eval reads
+     * them and never writes them. */
+    int nstate;
+    void (*reset)(const fmb_force_t *f, const fmb_bodyview_t v[2], double t);
+    void (*accept)(const fmb_force_t *f, const fmb_bodyview_t v[2], double t);
+    /* Extra outputs, written as /<output_group>/<output_names[k]> with output_group a
+     * printf format of the force name (e.g. "joints/%s/clearance"); output k has
+     * output_width[k] columns (NULL: 1 each); outputs() fills them in order. */
+    int noutputs;
+    const char *output_group;
+    const char *const *output_names;
+    const int *output_width;
+    void (*outputs)(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double *val);
 } fmb_force_class_t;
 
 struct fmb_force {
@@ -209,6 +224,8 @@ struct fmb_force {
     double point[2][2];
     fmb_expr_t *fn[2];
     double k, c, l0;
+    fmb_clearance_desc_t clr; /* clearance joint parameters */
+    double *state;            /* klass->nstate doubles of history, or NULL */
     int line;
 };
 

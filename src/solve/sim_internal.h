@@ -65,6 +65,9 @@ void fmb_sim_reject_step(fmb_sim_t *s);
 /* ---- start.c */
 /* Power of non-conservative forces and drivers at the current state. */
 double fmb_sim_power(const fmb_sim_t *s);
+/* History of the force laws (fmb_force_class_t nstate/reset/accept) at the current state:
+ * reset = 1 when the run starts, 0 after each accepted step. */
+void fmb_sim_force_history(fmb_sim_t *s, int reset);
 
 /* ---- contact_step.c */
 /* LuGre coefficients of every contact at the current iterate (velocity qd, step h). */

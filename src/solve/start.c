@@ -461,6 +461,7 @@ int fmb_sim_initialize(fmb_sim_t *s)
             c->z = c->z_n = (vt > 0 ? 1.0 : -1.0) * fmb_lugre_g(&c->d, vt) / c->d.sigma0;
     }
     fmb_sim_contact_decompose(s);
+    fmb_sim_force_history(s, 1);
     s->P = fmb_sim_power(s);
     double viol = fmb_sim_eval_phi(s, s->q, s->t, s->work + 2 * N, NULL);
     s->stats.max_violation = viol;

@@ -149,6 +149,7 @@ void fmb_sim_commit_step(fmb_sim_t *s, double h)
         c->v_n = c->v;
         c->mode = fmb_contact_mode(c->F);
     }
+    fmb_sim_force_history(s, 0);
     double P = fmb_sim_power(s);
     s->W += 0.5 * h * (s->P + P);
     s->P = P;

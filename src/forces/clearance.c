@@ -1,0 +1,313 @@
+/*
+ * Revolute joint with radial clearance (seed 002, Wang, Liu, Ma 2016): a force pair, not a
+ * constraint. Journal (radius R_J) centred at P0 on body 0, bearing (radius R_B, clearance
+ * c = R_B - R_J > 0) centred at P1 on body 1.
+ *   e = r_P0 - r_P1 (eq 2), eps = |e| (eq 3), n = e / eps, t = (-n_y, n_x),
+ *   delta = eps - c (eq 4, contact when delta > 0), edot = rdot_P0 - rdot_P1,
+ *   ddelta = n . edot (normal rate, eq 5),
+ *   v_T = t . edot + R_J w_0 - R_B w_1 (slip of the contact points, eq 5; w_b = theta_b dot,
+ *         the body frame's rotation rate).
+ * Normal force F_N(delta, ddelta) >= 0 (clamped, no adhesion):
+ *   law wang2016 (eqs 8-11): F_K = a delta sqrt(delta / (2 (c + delta))), a = pi E* L / 2
+ *     (Liu et al. 2005 times the axial length L), K_N = dF_K/ddelta
+ *       = a / sqrt(2) [3/2 y^(1/2) - 1/2 y^(3/2)],   y = delta / (c + delta)   (eq 11),
+ *     D = STEP(delta, 0, 0, d_max, D_max) with D_max = eta K_N (eqs 9, 10),
+ *     F_N = F_K + D ddelta.
+ *   law lankarani: F_N = K delta^n (1 + 3 (1 - e^2) / 4 ddelta / v_imp), v_imp = the normal
+ *     rate at the last accepted state before contact (history, floored at v_min).
+ * Friction (eqs 12, 13): F_T = -mu(v_T) F_N (mu odd, contact/impact_law.c).
+ * Forces: f = -F_N n + F_T t on the journal centre, -f on the bearing centre, moments
+ * R_J F_T on body 0 and -R_B F_T on body 1 (the tangential force acts at the contact
+ * points r_Pb + R_b n). With De = de/dq = [J_P0, -J_P1], Dv = d(edot)/dq = [Jv_P0, -Jv_P1],
+ * W = R_J dtheta_0/dq - R_B dtheta_1/dq (so R_J w_0 - R_B w_1 = W qd), P = I - n n^T,
+ * Rt = [[0,-1],[1,0]] (t = Rt n):
+ *   Q = De^T f + W^T F_T,
+ *   ddelta/dq = n^T De, d(ddelta)/dq = edot^T P De / eps + n^T Dv, d(ddelta)/dqd = n^T De,
+ *   dn/dq = P De / eps, dt/dq = Rt P De / eps,
+ *   dv_T/dq = edot^T Rt P De / eps + t^T Dv, dv_T/dqd = t^T De + W,
+ *   dF_N = F_d ddelta + F_dd d(ddelta), dF_T = -mu'(v_T) F_N dv_T - mu dF_N,
+ *   dQ/dq = De^T (-n dF_N/dq - F_N dn/dq + t dF_T/dq + F_T dt/dq) + W^T dF_T/dq
+ *           + blockdiag(H_P0(f), H_P1(-f)),
+ *   dQ/dqd = De^T (-n dF_N/dqd + t dF_T/dqd) + W^T dF_T/dqd.
+ * Potential of the elastic part: V = int_0^delta F_K (closed form below); the damping and
+ * friction power -(F_N - F_K) ddelta + F_T v_T is integrated as work.
+ */
+#include "contact/impact_law.h"
+#include "forces/forces.h"
+
+#include <string.h>
+
+#define FMB_PI 3.14159265358979323846
+
+typedef struct geom {
+    double e[2], ed[2], eps, n[2], t[2], delta, dd, vt;
+    double wJ, wB;
+} geom_t;
+
+static double omega(const fmb_bodyview_t *v)
+{
+    return v->ndof >= 3 && v->qd ? v->qd[2] : 0.0;
+}
+
+static void geometry(const fmb_force_t *f, const fmb_bodyview_t v[2], geom_t *g)
+{
+    double r0[2], r1[2], v0[2] = {0, 0}, v1[2] = {0, 0};
+    fmb_point_pos(&v[0], f->point[0], r0);
+    fmb_point_pos(&v[1], f->point[1], r1);
+    fmb_point_vel(&v[0], f->point[0], v0);
+    fmb_point_vel(&v[1], f->point[1], v1);
+    g->e[0] = r0[0] - r1[0], g->e[1] = r0[1] - r1[1];
+    g->ed[0] = v0[0] - v1[0], g->ed[1] = v0[1] - v1[1];
+    g->eps = hypot(g->e[0], g->e[1]);
+    const double ie = g->eps > 0 ? 1.0 / g->eps : 0.0;
+    g->n[0] = g->e[0] * ie, g->n[1] = g->e[1] * ie;
+    if (!(g->eps > 0)) g->n[0] = 1.0; /* concentric: any direction (no contact, c > 0) */
+    g->t[0] = -g->n[1], g->t[1] = g->n[0];
+    g->delta = g->eps - f->clr.clearance;
+    g->dd = g->n[0] * g->ed[0] + g->n[1] * g->ed[1];
+    const double RB = f->clr.bearing_radius, RJ = RB - f->clr.clearance;
+    g->wJ = omega(&v[0]), g->wB = omega(&v[1]);
+    g->vt = g->t[0] * g->ed[0] + g->t[1] * g->ed[1] + RJ * g->wJ - RB * g->wB;
+}
+
+/* Liu's elastic force times L (seed eqs 7, 8) and its slope K_N (eq 11), d > 0. */
+static double wang_elastic(const fmb_clearance_desc_t *p, double d, double *KN, double *dKN)
+{
+    const double a = FMB_PI * p->modulus * p->length / 2.0, c = p->clearance;
+    const double y = d / (c + d), sy = sqrt(y), r2 = 1.0 / sqrt(2.0);
+    *KN = a * r2 * (1.5 * sy - 0.5 * y * sy);
+    /* dK/dd = a/sqrt2 * 3/4 (y^-1/2 - y^1/2) dy/dd, dy/dd = (1 - y)^2 / c */
+    *dKN = a * r2 * 0.75 * (1.0 - y) / sy * (1.0 - y) * (1.0 - y) / c;
+    return a * r2 * d * sy;
+}
+
+/* V(d) = int_0^d F_K = sqrt2 a int_0^sqrt(d) s^4 / sqrt(c + s^2) ds. */
+static double wang_potential(const fmb_clearance_desc_t *p, double d)
+{
+    if (!(d > 0)) return 0.0;
+    const double a = FMB_PI * p->modulus * p->length / 2.0, c = p->clearance, x = sqrt(d);
+    double I;
+    if (d < 0.1 * c) { /* series of (1 + s^2/c)^(-1/2): no cancellation for small d/c */
+        double term = 1.0, xp = x * x * x * x * x;
+        I = 0.0;
+        for (int k = 0; k < 60; k++) {
+            const double add = term * xp / (5.0 + 2.0 * k);
+            I += add;
+            if (fabs(add) < 1e-17 * fabs(I)) break;
+            term *= -(0.5 + k) / (k + 1.0);
+            xp *= d / c;
+        }
+        I /= sqrt(c);
+    } else {
+        I = (x * x * x / 4.0 - 3.0 * c * x / 8.0) * sqrt(x * x + c) +
+            3.0 * c * c / 8.0 * asinh(x / sqrt(c));
+    }
+    return sqrt(2.0) * a * I;
+}
+
+static double lankarani_K(const fmb_clearance_desc_t *p)
+{
+    if (p->stiffness > 0) return p->stiffness;
+    const double RB = p->bearing_radius, RJ = RB - p->clearance;
+    return 4.0 / 3.0 * p->modulus * sqrt(RB * RJ / p->clearance);
+}
+
+static double v_impact(const fmb_force_t *f)
+{
+    const double v = f->state ? f->state[1] : 0.0;
+    return v > f->clr.v_min ? v : f->clr.v_min;
+}
+
+/* Normal force and partials, elastic part *FK (0 when out of contact). */
+static double normal_force(const fmb_force_t *f, double d, double dd, double *Fd, double *Fdd,
+                           double *FK)
+{
+    const fmb_clearance_desc_t *p = &f->clr;
+    *Fd = *Fdd = *FK = 0.0;
+    if (!(d > 0)) return 0.0;
+    if (p->law == FMB_CLEARANCE_LANKARANI) {
+        const double K = lankarani_K(p);
+        *FK = K * pow(d, p->exponent);
+        return fmb_law_lankarani(K, p->exponent, p->restitution, v_impact(f), d, dd, Fd, Fdd);
+    }
+    double KN, dKN, dS;
+    *FK = wang_elastic(p, d, &KN, &dKN);
+    const double S = fmb_step3(d, 0.0, 0.0, p->d_max, 1.0, &dS);
+    const double D = p->eta * KN * S, dD = p->eta * (dKN * S + KN * dS);
+    const double F = *FK + D * dd;
+    if (!(F > 0)) return 0.0;
+    *Fd = KN + dD * dd;
+    *Fdd = D;
+    return F;
+}
+
+static void clearance_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double *Q0,
+                           double *Q1, double *K, double *C)
+{
+    (void)t;
+    geom_t g;
+    geometry(f, v, &g);
+    double Fd, Fdd, FK;
+    const double FN = normal_force(f, g.delta, g.dd, &Fd, &Fdd, &FK);
+    if (!(FN > 0)) return;
+    const fmb_clearance_desc_t *p = &f->clr;
+    double dmu;
+    const double mu = fmb_friction_mu(p->mu_s, p->mu_d, p->v_s, p->v_d, g.vt, &dmu);
+    const double FT = -mu * FN;
+    const double fv[2] = {-FN * g.n[0] + FT * g.t[0], -FN * g.n[1] + FT * g.t[1]};
+    const int n0 = v[0].ndof, n1 = v[1].ndof, n = n0 + n1;
+    const double RB = p->bearing_radius, RJ = RB - p->clearance;
+    double De[2 * n + 2], Dv[2 * n + 2], W[n + 1];
+    fmb_point_jac(&v[0], f->point[0], De);
+    fmb_point_jac(&v[1], f->point[1], De + 2 * n0);
+    fmb_point_veljac(&v[0], f->point[0], Dv);
+    fmb_point_veljac(&v[1], f->point[1], Dv + 2 * n0);
+    for (int k = 2 * n0; k < 2 * n; k++)
+        De[k] = -De[k], Dv[k] = -Dv[k];
+    memset(W, 0, sizeof W);
+    if (n0 >= 3) W[2] = RJ;
+    if (n1 >= 3) W[n0 + 2] = -RB;
+    for (int k = 0; k < n0; k++)
+        Q0[k] += De[2 * k] * fv[0] + De[2 * k + 1] * fv[1] + W[k] * FT;
+    for (int k = 0; k < n1; k++)
+        Q1[k] += De[2 * (n0 + k)] * fv[0] + De[2 * (n0 + k) + 1] * fv[1] + W[n0 + k] * FT;
+    if (!K && !C) return;
+    const double ie = 1.0 / g.eps;
+    const double P[4] = {1 - g.n[0] * g.n[0], -g.n[0] * g.n[1], -g.n[0] * g.n[1],
+                         1 - g.n[1] * g.n[1]};
+    double dfq[2 * n + 2], dfqd[2 * n + 2], dFTq[n + 1], dFTqd[n + 1];
+    for (int c = 0; c < n; c++) {
+        const double *Dc = De + 2 * c, *Dvc = Dv + 2 * c;
+        const double PD[2] = {(P[0] * Dc[0] + P[2] * Dc[1]) * ie,
+                              (P[1] * Dc[0] + P[3] * Dc[1]) * ie};
+        const double RPD[2] = {-PD[1], PD[0]}; /* dt/dq column */
+        const double nD = g.n[0] * Dc[0] + g.n[1] * Dc[1], tD = g.t[0] * Dc[0] + g.t[1] * Dc[1];
+        const double dddq = g.ed[0] * PD[0] + g.ed[1] * PD[1] + g.n[0] * Dvc[0] + g.n[1] * Dvc[1];
+        const double dvtq = g.ed[0] * RPD[0] + g.ed[1] * RPD[1] + g.t[0] * Dvc[0] + g.t[1] * Dvc[1];
+        const double dvtqd = tD + W[c];
+        const double dFNq = Fd * nD + Fdd * dddq, dFNqd = Fdd * nD;
+        const double dFTq_c = -dmu * FN * dvtq - mu * dFNq;
+        const double dFTqd_c = -dmu * FN * dvtqd - mu * dFNqd;
+        dFTq[c] = dFTq_c, dFTqd[c] = dFTqd_c;
+        for (int a = 0; a < 2; a++) {
+            dfq[2 * c + a] = -g.n[a] * dFNq - FN * PD[a] + g.t[a] * dFTq_c + FT * RPD[a];
+            dfqd[2 * c + a] = -g.n[a] * dFNqd + g.t[a] * dFTqd_c;
+        }
+    }
+    for (int c = 0; c < n; c++)
+        for (int r = 0; r < n; r++) {
+            const double *Dr = De + 2 * r;
+            if (K) K[r + n * c] += Dr[0] * dfq[2 * c] + Dr[1] * dfq[2 * c + 1] + W[r] * dFTq[c];
+            if (C) C[r + n * c] += Dr[0] * dfqd[2 * c] + Dr[1] * dfqd[2 * c + 1] + W[r] * dFTqd[c];
+        }
+    if (K) {
+        const double mf[2] = {-fv[0], -fv[1]};
+        fmb_point_hess(&v[0], f->point[0], fv, K, n);
+        fmb_point_hess(&v[1], f->point[1], mf, K + n0 + (size_t)n0 * n, n);
+    }
+}
+
+static double clearance_potential(const fmb_force_t *f, const fmb_bodyview_t v[2])
+{
+    geom_t g;
+    geometry(f, v, &g);
+    if (!(g.delta > 0)) return 0.0;
+    if (f->clr.law == FMB_CLEARANCE_LANKARANI)
+        return fmb_law_power_potential(lankarani_K(&f->clr), f->clr.exponent, g.delta);
+    return wang_potential(&f->clr, g.delta);
+}
+
+static double clearance_power(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    (void)t;
+    geom_t g;
+    geometry(f, v, &g);
+    double Fd, Fdd, FK, dmu;
+    const double FN = normal_force(f, g.delta, g.dd, &Fd, &Fdd, &FK);
+    const fmb_clearance_desc_t *p = &f->clr;
+    const double FT = -fmb_friction_mu(p->mu_s, p->mu_d, p->v_s, p->v_d, g.vt, &dmu) * FN;
+    return -(FN - FK) * g.dd + FT * g.vt;
+}
+
+/* History: state[0] = 1 in contact at the last accepted state, state[1] = the normal rate
+ * at the last accepted state out of contact (the impact velocity of the next impact). */
+static void clearance_accept(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    (void)t;
+    geom_t g;
+    geometry(f, v, &g);
+    if (g.delta > 0) {
+        f->state[0] = 1.0;
+    } else {
+        f->state[0] = 0.0;
+        f->state[1] = g.dd;
+    }
+}
+
+static const char *const out_names[] = {"eccentricity",   "penetration", "normal_force",
+                                        "friction_force", "contact",     "position"};
+static const int out_width[] = {2, 1, 1, 1, 1, 2};
+
+static void clearance_outputs(const fmb_force_t *f, const fmb_bodyview_t v[2], double t,
+                              double *val)
+{
+    (void)t;
+    geom_t g;
+    geometry(f, v, &g);
+    double Fd, Fdd, FK, dmu;
+    const double FN = normal_force(f, g.delta, g.dd, &Fd, &Fdd, &FK);
+    const fmb_clearance_desc_t *p = &f->clr;
+    val[0] = g.e[0];
+    val[1] = g.e[1];
+    val[2] = g.delta;
+    val[3] = FN;
+    val[4] = -fmb_friction_mu(p->mu_s, p->mu_d, p->v_s, p->v_d, g.vt, &dmu) * FN;
+    val[5] = g.delta > 0 ? 1.0 : 0.0;
+    fmb_point_pos(&v[0], f->point[0], val + 6); /* journal centre, inertial */
+}
+
+static int clearance_check(const fmb_force_t *f, char *msg, size_t len)
+{
+    const fmb_clearance_desc_t *p = &f->clr;
+    const char *bad = NULL;
+    if (f->body[0] == f->body[1])
+        bad = "connects a body to itself";
+    else if ((int)p->law < 0 || p->law >= FMB_CLEARANCE_LAW_COUNT)
+        bad = "unknown contact law";
+    else if (!(p->clearance > 0))
+        bad = "the radial clearance must be > 0";
+    else if (!(p->bearing_radius > p->clearance))
+        bad = "the bearing radius must exceed the clearance";
+    else if (!(p->modulus > 0) && !(p->law == FMB_CLEARANCE_LANKARANI && p->stiffness > 0))
+        bad = "the equivalent modulus must be > 0";
+    else if (p->law == FMB_CLEARANCE_WANG2016 && !(p->length > 0))
+        bad = "the axial length must be > 0";
+    else if (p->law == FMB_CLEARANCE_WANG2016 && (!(p->eta >= 0) || !(p->d_max > 0)))
+        bad = "eta must be >= 0 and d_max > 0";
+    else if (p->law == FMB_CLEARANCE_LANKARANI &&
+             (!(p->exponent > 0) || !(p->restitution > 0 && p->restitution <= 1) ||
+              !(p->v_min > 0) || p->stiffness < 0))
+        bad = "needs exponent > 0, 0 < restitution <= 1, v_min > 0 and stiffness >= 0";
+    else if (!(p->mu_s >= 0) || !(p->mu_d >= 0) || !(p->v_s > 0) || !(p->v_d > p->v_s))
+        bad = "friction needs mu_s, mu_d >= 0 and 0 < v_s < v_d";
+    if (!bad) return 0;
+    snprintf(msg, len, "clearance joint '%s': %s", f->name, bad);
+    return FMB_ERR_MODEL;
+}
+
+const fmb_force_class_t fmb_clearance_class = {
+    .name = "clearance",
+    .nbodies = 2,
+    .eval = clearance_eval,
+    .potential = clearance_potential,
+    .power = clearance_power,
+    .check = clearance_check,
+    .nstate = 2,
+    .reset = clearance_accept,
+    .accept = clearance_accept,
+    .noutputs = 6,
+    .output_group = "joints/%s/clearance",
+    .output_names = out_names,
+    .output_width = out_width,
+    .outputs = clearance_outputs,
+};

@@ -1,0 +1,290 @@
+/*
+ * Revolute joint with clearance (seed 002) against independent references:
+ *   static  a journal pressed by a constant load settles at the penetration solving
+ *           F_K(delta) = P (seed eqs 7-8, the law re-typed here and solved by bisection),
+ *           eccentricity along the load, within 0.1 %;
+ *   impact  a journal thrown at the bearing wall (no gravity) rebounds with the
+ *           restitution of a hand-integrated (RK4, 1e-9 s) single-DOF Lankarani-Nikravesh
+ *           impact, and within 2 % of the set e; the step-size convergence is printed;
+ *   energy  no damping, no friction (LN with e = 1): T + V through several impacts is
+ *           conserved to the step's accuracy, the drift falling ~h^2 when h is halved.
+ * Usage: test_clearance static|impact|energy
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "flexmb/flexmb.h"
+
+static int failures = 0;
+static const double PI = 3.14159265358979323846;
+
+/* Steel on steel, E 207 GPa, nu 0.3 both sides. */
+static double steel_modulus(void)
+{
+    const double E = 207e9, nu = 0.3;
+    return 1.0 / (2.0 * (1.0 - nu * nu) / E);
+}
+
+typedef struct rig {
+    fmb_model_t *m;
+    fmb_sim_t *s;
+    int pin, force;
+} rig_t;
+
+/* A journal (rigid pin, origin at its centre) in a bearing on the ground at (0, 0). */
+static int rig_make(rig_t *r, const fmb_clearance_desc_t *cl, double mass, const double pose[3],
+                    const double vel[3], const char *fx, const char *fy, double h, double alpha)
+{
+    memset(r, 0, sizeof *r);
+    r->m = fmb_model_create();
+    fmb_body_desc_t b = {.name = "pin", .mass = mass, .inertia = mass * 1e-4, .vel_given = 1};
+    memcpy(b.pose, pose, sizeof b.pose);
+    memcpy(b.vel, vel, sizeof b.vel);
+    r->pin = fmb_model_add_body(r->m, &b);
+    fmb_force_desc_t f = {.name = "B", .type = FMB_FORCE_CLEARANCE, .body = {r->pin, 0}};
+    f.clearance = *cl;
+    r->force = fmb_model_add_force(r->m, &f);
+    if (r->force < 0) {
+        printf("FAIL add clearance: %s\n", fmb_model_last_error(r->m));
+        return -1;
+    }
+    if (fx) {
+        fmb_force_desc_t p = {.name = "P", .type = FMB_FORCE_POINT, .body = {r->pin, 0}};
+        p.expr[0] = fx, p.expr[1] = fy;
+        if (fmb_model_add_force(r->m, &p) < 0) return -1;
+    }
+    fmb_sim_options_t o;
+    fmb_sim_options_default(&o);
+    o.h = h;
+    o.alpha = alpha;
+    o.t_end = 1.0;
+    r->s = fmb_sim_create(r->m, &o);
+    if (!r->s || fmb_sim_initialize(r->s)) {
+        printf("FAIL initialize: %s\n", r->s ? fmb_sim_last_error(r->s) : "no memory");
+        return -1;
+    }
+    return 0;
+}
+
+static void rig_free(rig_t *r)
+{
+    fmb_sim_destroy(&r->s);
+    fmb_model_destroy(&r->m);
+}
+
+static fmb_clearance_desc_t base_desc(void)
+{
+    fmb_clearance_desc_t c = {.law = FMB_CLEARANCE_WANG2016,
+                              .clearance = 0.25e-3,
+                              .bearing_radius = 10e-3,
+                              .length = 10e-3,
+                              .modulus = steel_modulus(),
+                              .eta = 1e-3,
+                              .d_max = 1e-4,
+                              .exponent = 1.5,
+                              .restitution = 0.9,
+                              .v_min = 1e-3,
+                              .v_s = 1e-4,
+                              .v_d = 1e-3};
+    return c;
+}
+
+/* Seed eqs 7-8: F_K = pi E* L / 2 delta sqrt(delta / (2 (c + delta))). */
+static double liu_force(const fmb_clearance_desc_t *c, double d)
+{
+    return PI * c->modulus * c->length / 2.0 * d * sqrt(d / (2.0 * (c->clearance + d)));
+}
+
+static void test_static(void)
+{
+    fmb_clearance_desc_t c = base_desc();
+    const double P = 500.0, dir[2] = {0.6, -0.8};
+    /* independent: F_K(delta) = P by bisection */
+    double lo = 0, hi = c.clearance;
+    for (int k = 0; k < 200; k++) {
+        double mid = 0.5 * (lo + hi);
+        *(liu_force(&c, mid) < P ? &lo : &hi) = mid;
+    }
+    const double dref = 0.5 * (lo + hi);
+    /* start touching the wall along the load, at rest; HHT damping settles the contact */
+    const double pose[3] = {c.clearance * dir[0], c.clearance * dir[1], 0}, vel[3] = {0, 0, 0};
+    char fx[64], fy[64];
+    snprintf(fx, sizeof fx, "%.17g", P * dir[0]);
+    snprintf(fy, sizeof fy, "%.17g", P * dir[1]);
+    for (int law = 0; law < 2; law++) {
+        c.mu_s = law ? 0.3 : 0.0, c.mu_d = law ? 0.25 : 0.0; /* friction: no effect at rest */
+        rig_t r;
+        if (rig_make(&r, &c, 0.5, pose, vel, fx, fy, 1e-4, -0.3)) {
+            failures++;
+            rig_free(&r);
+            return;
+        }
+        int rc = 0;
+        for (int k = 0; k < 1000 && !rc; k++)
+            rc = fmb_sim_step(r.s);
+        CHECK(rc == 0, "static: step failed: %s", fmb_sim_last_error(r.s));
+        double out[8];
+        fmb_sim_force_outputs(r.s, r.force, out);
+        const double err = fabs(out[2] - dref) / dref;
+        const double ecc = hypot(out[0], out[1]);
+        const double ang = fabs(out[0] / ecc - dir[0]) + fabs(out[1] / ecc - dir[1]);
+        printf("static (mu_s %.2f): penetration %.9e m, reference %.9e m, rel. error %.2e; "
+               "normal force %.6f N (load %.1f N); direction error %.1e; contact %g\n",
+               c.mu_s, out[2], dref, err, out[3], P, ang, out[5]);
+        CHECK(err < 1e-3, "static penetration off by %.3e (tolerance 1e-3)", err);
+        CHECK(fabs(out[3] - P) < 1e-3 * P, "normal force %.6f != load %.1f", out[3], P);
+        CHECK(ang < 1e-6, "eccentricity not along the load (%.2e)", ang);
+        CHECK(out[5] == 1.0, "contact flag %g", out[5]);
+        rig_free(&r);
+    }
+}
+
+/* Single-DOF LN impact, RK4: m x'' = -K x^n (1 + 3(1-e^2)/4 x'/v0), F >= 0; returns the
+ * exit velocity ratio. */
+static double ln_reference(double m, double K, double n, double e, double v0, double dt)
+{
+    const double chi = 0.75 * (1 - e * e) / v0;
+    double x = 0, v = v0;
+#define ACC(X, V) ((X) > 0 ? -fmax(K * pow((X), n) * (1 + chi * (V)), 0.0) / m : 0.0)
+    for (long k = 0; k < 100000000L; k++) {
+        double k1x = v, k1v = ACC(x, v);
+        double k2x = v + 0.5 * dt * k1v, k2v = ACC(x + 0.5 * dt * k1x, v + 0.5 * dt * k1v);
+        double k3x = v + 0.5 * dt * k2v, k3v = ACC(x + 0.5 * dt * k2x, v + 0.5 * dt * k2v);
+        double k4x = v + dt * k3v, k4v = ACC(x + dt * k3x, v + dt * k3v);
+        double xn = x + dt / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
+        double vn = v + dt / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
+        if (k > 0 && xn <= 0) return -vn / v0; /* free flight after: v constant */
+        x = xn, v = vn;
+    }
+#undef ACC
+    return NAN;
+}
+
+/* Rebound ratio of the journal thrown at v0 along -y from the bearing centre. */
+static double flexmb_rebound(const fmb_clearance_desc_t *c, double m, double v0, double h,
+                             long *steps)
+{
+    rig_t r;
+    const double pose[3] = {0, 0, 0}, vel[3] = {0, -v0, 0};
+    if (rig_make(&r, c, m, pose, vel, NULL, NULL, h, 0.0)) {
+        failures++;
+        rig_free(&r);
+        return NAN;
+    }
+    int was = 0, rc = 0;
+    double e = NAN;
+    for (long k = 0; k < 10000000L && !rc; k++) {
+        rc = fmb_sim_step(r.s);
+        double out[8];
+        fmb_sim_force_outputs(r.s, r.force, out);
+        if (out[5] > 0) was = 1;
+        if (was && out[5] == 0) {
+            e = fmb_sim_qd(r.s)[1] / v0;
+            break;
+        }
+    }
+    CHECK(rc == 0, "impact: step failed: %s", fmb_sim_last_error(r.s));
+    fmb_sim_stats_t st;
+    fmb_sim_get_stats(r.s, &st);
+    *steps = st.steps;
+    rig_free(&r);
+    return e;
+}
+
+static void test_impact(void)
+{
+    fmb_clearance_desc_t c = base_desc();
+    c.law = FMB_CLEARANCE_LANKARANI;
+    c.clearance = 0.5e-3;
+    const double m = 0.1, v0 = 0.5;
+    const double RB = c.bearing_radius, RJ = RB - c.clearance;
+    const double K = 4.0 / 3.0 * c.modulus * sqrt(RB * RJ / c.clearance);
+    const double dmax = pow(5.0 * m * v0 * v0 / (4.0 * K), 0.4); /* Hertz, undamped */
+    printf("impact: K = %.4e N/m^1.5, Hertz max penetration %.3e m, contact time ~%.3e s\n", K,
+           dmax, 3.21 * dmax / v0);
+    const double es[2] = {0.9, 0.7};
+    for (int ie = 0; ie < 2; ie++) {
+        c.restitution = es[ie];
+        const double eref = ln_reference(m, K, 1.5, es[ie], v0, 1e-9);
+        double prev = NAN;
+        for (int k = 0; k < 3; k++) {
+            const double h = 4e-6 / (1 << (2 * k));
+            long steps = 0;
+            const double e = flexmb_rebound(&c, m, v0, h, &steps);
+            printf("impact e_set %.2f: h %.2e s, %ld steps: e %.6f, 1-DOF RK4 reference %.6f "
+                   "(diff %.2e), vs set value %+.2f %%\n",
+                   es[ie], h, steps, e, eref, fabs(e - eref), 100 * (e - es[ie]) / es[ie]);
+            if (k == 2) {
+                CHECK(fabs(e - eref) < 2e-3, "rebound %.6f vs reference %.6f", e, eref);
+                /* LN's law is derived for e near 1 (Lankarani & Nikravesh 1990): the set
+                 * value is recovered within 2 % at e = 0.9; at e = 0.7 the law itself gives
+                 * ~0.80 (the reference above says so too) */
+                if (es[ie] >= 0.85)
+                    CHECK(fabs(e - es[ie]) < 0.02 * es[ie], "rebound %.6f vs set %.2f beyond 2 %%",
+                          e, es[ie]);
+                CHECK(fabs(e - eref) < fabs(prev - eref) + 1e-5,
+                      "no convergence with h: %.2e then %.2e", fabs(prev - eref), fabs(e - eref));
+            }
+            prev = e;
+        }
+    }
+}
+
+/* No damping or friction: max |E(t) - E(0)| / T0 over 3 ms (several impacts at an angle). */
+static double energy_drift(double h, long *steps)
+{
+    fmb_clearance_desc_t c = base_desc();
+    c.law = FMB_CLEARANCE_LANKARANI;
+    c.restitution = 1.0;
+    c.clearance = 0.1e-3;
+    rig_t r;
+    const double pose[3] = {0, 0, 0}, vel[3] = {0.3, -0.4, 5.0};
+    if (rig_make(&r, &c, 0.1, pose, vel, NULL, NULL, h, 0.0)) {
+        failures++;
+        rig_free(&r);
+        return NAN;
+    }
+    double e0[4], e[4], drift = 0.0;
+    fmb_sim_energy(r.s, e0);
+    int rc = 0, impacts = 0, was = 0;
+    const long n = (long)(3e-3 / h + 0.5);
+    for (long k = 0; k < n && !rc; k++) {
+        rc = fmb_sim_step(r.s);
+        fmb_sim_energy(r.s, e);
+        drift = fmax(drift, fabs(e[3] - e0[3]) / e0[0]);
+        double out[8];
+        fmb_sim_force_outputs(r.s, r.force, out);
+        if (out[5] > 0 && !was) impacts++;
+        was = out[5] > 0;
+    }
+    CHECK(rc == 0, "energy: step failed: %s", fmb_sim_last_error(r.s));
+    CHECK(impacts >= 3, "energy: only %d impacts", impacts);
+    *steps = n;
+    printf("energy: h %.2e s, %ld steps, %d impacts: max |dE| / T0 = %.3e\n", h, n, impacts, drift);
+    rig_free(&r);
+    return drift;
+}
+
+static void test_energy(void)
+{
+    long s1, s2;
+    const double d1 = energy_drift(2e-6, &s1), d2 = energy_drift(1e-6, &s2);
+    const double order = log(d1 / d2) / log(2.0);
+    printf("energy: observed order %.2f\n", order);
+    CHECK(d2 < 1e-3, "energy drift %.3e >= 1e-3 at h = 1e-6", d2);
+    CHECK(order > 1.5, "energy drift order %.2f < 1.5", order);
+}
+
+int main(int argc, char **argv)
+{
+    const char *what = argc > 1 ? argv[1] : "all";
+    const int all = !strcmp(what, "all");
+    if (all || !strcmp(what, "static")) test_static();
+    if (all || !strcmp(what, "impact")) test_impact();
+    if (all || !strcmp(what, "energy")) test_energy();
+    printf("%d failure(s)\n", failures);
+    return failures ? 1 : 0;
+}
