@@ -42,6 +42,6 @@ add_test(NAME start_beam_initial
 # by hand, LN impact restitution against a hand-integrated single-DOF impact, energy
 # conservation through impacts without damping (docs/validation.md).
 fmb_c_test(test_clearance)
-foreach(c static impact energy)
+foreach(c static impact energy adaptive)
   add_test(NAME clearance_${c} COMMAND test_clearance ${c})
 endforeach()

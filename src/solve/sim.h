@@ -53,6 +53,8 @@ struct fmb_sim {
     int cand_iters;     /* Newton iterations of the candidate */
     double t_span;      /* t_end - start time: the error per unit step is scaled by it */
     double h_next;      /* proposed next step (adaptive) */
+    double ev_cap;      /* elements' cap on the next step (step_control; 0: none), kept
+                           across record targets and fmb_sim_step calls */
     double h_last_try;  /* h of the previous try_step (newton_stale when it changes) */
     int newton_stale;   /* 1: h changed or a step was rejected since the last factorization;
                            a solver that keeps its iteration matrix across steps must refactor

@@ -314,7 +314,7 @@ static int advance_to(fmb_sim_t *s, double t_target, volatile const int *stop)
         return 0;
     }
     int after_reject = 0;
-    double cap = INFINITY; /* element cap on the next step */
+    double cap = s->ev_cap > 0 ? s->ev_cap : INFINITY; /* element cap on the next step */
     while (s->t < t_target) {
         if (stop && *stop)
             return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->t);
@@ -345,6 +345,7 @@ static int advance_to(fmb_sim_t *s, double t_target, volatile const int *stop)
             continue;
         }
         cap = hcap;
+        s->ev_cap = isfinite(hcap) ? hcap : 0.0;
         const double e = s->err_ratio;
         double f = e > 0 ? SAFETY / sqrt(e) : GROW;
         f = fmin(after_reject ? 1.0 : GROW, fmax(SHRINK, f));
