@@ -24,6 +24,7 @@
 #include "bodies/beam.h"
 #include "contact/friction.h"
 #include "flexmb/flexmb.h"
+#include "forces/forces.h"
 #include "model/model.h"
 
 #define EPS 1e-6
@@ -308,7 +309,103 @@ static void force_Q(const rig_t *r, const fmb_force_t *f, const double *q, const
     free(Q0), free(Q1);
 }
 
-static void test_force(fmb_force_type type, enum kind k0, enum kind k1)
+/* Switching elements (docs/switching.md): variant v selects the relative coordinate
+ * (v / 4: rotation, direction) and, for a gap, the mode (v % 4: open, upper contact, lower
+ * contact, Hunt-Crossley upper contact). Parameters before adding: */
+static int is_switch(fmb_force_type t)
+{
+    return t == FMB_FORCE_GAP || t == FMB_FORCE_FRICTION || t == FMB_FORCE_RATCHET ||
+           t == FMB_FORCE_SCREW;
+}
+
+static void switch_desc(fmb_force_desc_t *d, int v)
+{
+    d->coordinate = d->type == FMB_FORCE_SCREW || v / 4 ? FMB_REL_DIRECTION : FMB_REL_ROTATION;
+    const double a = urand(-3, 3);
+    d->axis[0] = cos(a), d->axis[1] = sin(a);
+    d->damping = 2;
+    double *p = d->param;
+    if (d->type == FMB_FORCE_GAP) p[FMB_SW_GAP_LO] = -1e3, p[FMB_SW_GAP_HI] = 1e3;
+    if (d->type == FMB_FORCE_GAP && v % 4 == 3) p[FMB_SW_GAP_LAW] = 1, p[FMB_SW_GAP_EXP] = 1.5;
+    if (d->type == FMB_FORCE_FRICTION) p[FMB_SW_FR_STATIC] = 3, p[FMB_SW_FR_KINETIC] = 2;
+    if (d->type == FMB_FORCE_RATCHET) p[FMB_SW_RATCHET_SENSE] = v % 2 ? -1 : 1;
+    if (d->type == FMB_FORCE_SCREW)
+        p[FMB_SW_SCREW_LEAD] = 0.005, p[FMB_SW_SCREW_RADIUS] = 0.01, p[FMB_SW_SCREW_MU] = 0.2;
+}
+
+/* After adding: gap limits placed around the current x for the variant's mode; the mode
+ * reported must be that one. */
+static void switch_place(rig_t *r, fmb_force_t *f, int v, const char *cls)
+{
+    if (f->type != FMB_FORCE_GAP) return;
+    fmb_bodyview_t w[2];
+    views(r, f->body, r->q, r->qd, w);
+    double x, xd, F, vr;
+    fmb_rel_coord(f, w, &x, &xd, NULL, NULL);
+    const int want[4] = {0, 2, 1, 2};
+    f->par[FMB_SW_GAP_LO] = v % 4 == 2 ? x + 0.2 : x - 0.5;
+    f->par[FMB_SW_GAP_HI] = v % 4 == 0 || v % 4 == 2 ? x + 0.5 : x - 0.2;
+    if (v % 4 == 2) f->par[FMB_SW_GAP_HI] = x + 0.7;
+    if (v % 4 == 3) f->c = 0.05; /* s/m: Hunt-Crossley 1 + c dd stays positive */
+    const int mode = f->klass->mode(f, w, 0.0, NULL, &F, &vr);
+    double got = mode, exp = want[v % 4];
+    check_close("gap mode", cls, &got, &exp, 1, 0);
+}
+
+/* LCP elements: the velocity row D against central differences of the independently
+ * computed relative coordinate along qd (friction, ratchet: x; screw: the helix sliding
+ * velocity sin(lambda) sdot + r cos(lambda) thetadot with s = e . (r_P1 - r_P0),
+ * theta = theta0 - theta1), and the force columns G against +-D. */
+static double switch_coord(const rig_t *r, const fmb_force_t *f, const double *q, double *th)
+{
+    fmb_bodyview_t w[2];
+    views(r, f->body, q, NULL, w);
+    double r0[2], r1[2];
+    fmb_point_pos(&w[0], f->point[0], r0);
+    fmb_point_pos(&w[1], f->point[1], r1);
+    *th = fmb_body_angle(&w[0]) - fmb_body_angle(&w[1]);
+    return f->axis[0] * (r0[0] - r1[0]) + f->axis[1] * (r0[1] - r1[1]);
+}
+
+static void switch_lcp_check(const rig_t *r, const fmb_force_t *f, const char *cls)
+{
+    const fmb_force_class_t *k = f->klass;
+    if (!k->nz) return;
+    fmb_bodyview_t w[2];
+    views(r, f->body, r->q, r->qd, w);
+    const int n0 = w[0].ndof, nn = n0 + w[1].ndof;
+    double G[4 * nn + 1], D[nn + 1], av[4], Az[16], b[4];
+    k->lcp(f, w, 0.0, 0.0, G, D, av, Az, b);
+    double vD = 0.0;
+    for (int c = 0; c < nn; c++)
+        vD += D[c] * r->qd[gl(r, f->body, n0, c)];
+    double *qp = malloc((size_t)r->nq * sizeof *qp), *qm = malloc((size_t)r->nq * sizeof *qm);
+    for (int i = 0; i < r->nq; i++)
+        qp[i] = r->q[i] + EPS * r->qd[i], qm[i] = r->q[i] - EPS * r->qd[i];
+    double tp, tm;
+    const double xp = switch_coord(r, f, qp, &tp), xm = switch_coord(r, f, qm, &tm);
+    double vf;
+    if (f->type == FMB_FORCE_SCREW) {
+        const double L = f->par[FMB_SW_SCREW_LEAD] / (2 * 3.14159265358979323846);
+        const double rr = f->par[FMB_SW_SCREW_RADIUS], lam = atan(L / rr);
+        vf = sin(lam) * (-(xp - xm) / (2 * EPS)) + rr * cos(lam) * (tp - tm) / (2 * EPS);
+    } else {
+        vf = f->coord == FMB_REL_ROTATION ? (tp - tm) / (2 * EPS) : (xp - xm) / (2 * EPS);
+    }
+    check_close("D . qd = d(coordinate)/dt", cls, &vD, &vf, 1, 1e-7);
+    /* G: dry friction and screw [D, -D, 0], ratchet -sense D */
+    const double s = f->type == FMB_FORCE_RATCHET ? -f->par[FMB_SW_RATCHET_SENSE] : 1.0;
+    double err = 0.0;
+    for (int c = 0; c < nn; c++) {
+        err = fmax(err, fabs(G[c] - s * D[c]));
+        if (k->nz == 3) err = fmax(err, fabs(G[nn + c] + D[c]) + fabs(G[2 * nn + c]));
+    }
+    const double zero = 0.0;
+    check_close("force columns G vs D", cls, &err, &zero, 1, 1e-15);
+    free(qp), free(qm);
+}
+
+static void test_force(fmb_force_type type, enum kind k0, enum kind k1, int variant)
 {
     if (k0 == GROUND || (type == FMB_FORCE_SPRING && k1 == GROUND && k0 == GROUND)) return;
     rig_t r;
@@ -338,10 +435,11 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1)
                                              .mu_d = 0.2,
                                              .v_s = 0.1,
                                              .v_d = 0.2};
+    if (is_switch(type)) switch_desc(&d, variant);
     int i = fmb_model_add_force(r.m, &d);
     char cls[64];
-    snprintf(cls, sizeof cls, "%s/%s-%s", fmb_force_class_for(type)->name, kind_name[k0],
-             kind_name[k1]);
+    snprintf(cls, sizeof cls, "%s/%s-%s%s%d", fmb_force_class_for(type)->name, kind_name[k0],
+             kind_name[k1], is_switch(type) ? "/v" : "", is_switch(type) ? variant : 0);
     if (i < 0) {
         printf("FAIL %s: cannot add: %s\n", cls, fmb_model_last_error(r.m));
         failures++;
@@ -349,6 +447,10 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1)
         return;
     }
     fmb_force_t *f = &r.m->forces[i];
+    if (is_switch(type)) {
+        switch_place(&r, &r.m->forces[i], variant, cls);
+        switch_lcp_check(&r, f, cls);
+    }
     const double t = urand(0, 1);
     fmb_bodyview_t v[2];
     views(&r, f->body, r.q, r.qd, v);
@@ -614,7 +716,8 @@ int main(int argc, char **argv)
             for (int t = 0; t < FMB_FORCE_TYPE_COUNT; t++)
                 for (int a = 0; a < 3; a++)
                     for (int b = 0; b < 3; b++)
-                        test_force((fmb_force_type)t, kinds[a], kinds[b]);
+                        for (int v = 0; v < (is_switch((fmb_force_type)t) ? 8 : 1); v++)
+                            test_force((fmb_force_type)t, kinds[a], kinds[b], v);
         if (all || !strcmp(what, "bodies")) {
             test_body(RIGID);
             test_body(BEAM);

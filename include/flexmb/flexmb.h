@@ -187,6 +187,12 @@ typedef enum fmb_force_type {
     FMB_FORCE_SPRING,    /* spring-damper between two points */
     FMB_FORCE_TORSION,   /* torsional spring-damper between two bodies' angles */
     FMB_FORCE_CLEARANCE, /* revolute joint with radial clearance: contact-impact force pair */
+    /* switching elements (seed 004; docs/switching.md): their mode changes, the state
+     * dimension does not */
+    FMB_FORCE_GAP,      /* backlash: free inside a gap, spring-damper contact on either side */
+    FMB_FORCE_FRICTION, /* dry friction with stick/slip (static and kinetic levels) */
+    FMB_FORCE_RATCHET,  /* one-way drive (freewheel): unilateral velocity constraint */
+    FMB_FORCE_SCREW,    /* lead screw with thread friction (self-locking when phi > lambda) */
     FMB_FORCE_TYPE_COUNT
 } fmb_force_type;
 
@@ -223,10 +229,31 @@ typedef struct fmb_force_desc {
     const char *expr[2]; /* point force: fx, fy; torque: expr[0]; expressions of t */
     double stiffness;    /* spring, N/m >= 0 */
     double damping;      /* spring, N s/m >= 0 */
-    double rest_length;  /* spring, m >= 0; torsion: rest relative angle, rad */
+    double rest_length;  /* spring, m >= 0; torsion: rest relative angle, rad; screw: rest
+                            thread deflection L theta0 - s0 (m) */
+    /* switching elements (docs/switching.md): relative coordinate x = theta0 - theta1
+     * (FMB_REL_ROTATION) or x = e . (r_P0 - r_P1) along the inertial unit axis e
+     * (FMB_REL_DIRECTION); the screw's nut moves along axis. */
     fmb_clearance_desc_t clearance; /* clearance joint: body[0] journal, body[1] bearing */
+    int coordinate;
+    double axis[2];
+    double param[6]; /* per type, see docs/switching.md and the FMB_SW_* indices */
     int line;
 } fmb_force_desc_t;
+
+/* Relative coordinate of a switching element. */
+enum { FMB_REL_ROTATION = 0, FMB_REL_DIRECTION = 1 };
+/* param[] indices. gap: free for lo < x < hi, contact law 0 linear (F = k d + c dd) or
+ * 1 Hunt-Crossley (F = k d^n (1 + c dd), c in s/m), exponent n. friction: static and
+ * kinetic force (N or N m), stick velocity. ratchet: drive sense (+1: body 0 drives body 1
+ * in +x... see docs), screw: lead (m per turn), mean radius (m), thread friction
+ * coefficient, stick velocity. */
+enum {
+    FMB_SW_GAP_LO = 0, FMB_SW_GAP_HI = 1, FMB_SW_GAP_LAW = 2, FMB_SW_GAP_EXP = 3,
+    FMB_SW_FR_STATIC = 0, FMB_SW_FR_KINETIC = 1, FMB_SW_FR_VSTICK = 2,
+    FMB_SW_RATCHET_SENSE = 0,
+    FMB_SW_SCREW_LEAD = 0, FMB_SW_SCREW_RADIUS = 1, FMB_SW_SCREW_MU = 2, FMB_SW_SCREW_VSTICK = 3
+};
 
 /* Create an empty model holding only the ground (body index 0, name "ground"). */
 fmb_model_t *fmb_model_create(void);
@@ -467,6 +494,16 @@ void fmb_sim_force_outputs(const fmb_sim_t *sim, int force, double *values);
 int fmb_sim_contact_state(const fmb_sim_t *sim, int joint, double normal[4], double friction[4],
                           int *mode, double *z, double *v);
 int fmb_model_joint_has_friction(const fmb_model_t *model, int joint);
+
+/* Switching elements (gap, dry_friction, ratchet, screw forces; docs/switching.md): is
+ * force f one (1/0), the name of its mode code (NULL if out of range), and its state after
+ * the start or the last step: mode code, force along its coordinate (N or N m; screw:
+ * axial thread force on the nut) and relative velocity (m/s or rad/s; screw: sliding
+ * velocity along the helix). FMB_ERR_NOTFOUND for another force. */
+int fmb_model_force_is_switching(const fmb_model_t *model, int force);
+const char *fmb_model_force_mode_name(const fmb_model_t *model, int force, int mode);
+int fmb_sim_switch_state(const fmb_sim_t *sim, int force, int *mode, double *force_along,
+                         double *vrel);
 
 /* kinetic, potential, work of applied forces and drivers, total = T + V - W */
 #define FMB_ENERGY_COLUMNS 4

@@ -792,6 +792,18 @@ static int cmd_check(const cli_args_t *a)
             if (report_start_velocities(stdout, fmb_case_model(c), sim) == 0)
                 printf("initial velocities: every given velocity is consistent with the joints "
                        "(elastic coordinates start at rest relative to their carrier frames)\n");
+            /* switching elements and their modes at the consistent start */
+            const fmb_model_t *mm = fmb_case_model(c);
+            for (int f = 0, first = 1; f < fmb_model_num_forces(mm); f++) {
+                int mode = -1;
+                double fo = 0, vr = 0;
+                if (fmb_sim_switch_state(sim, f, &mode, &fo, &vr)) continue;
+                if (first) printf("\nswitching elements (initial mode, force, relative velocity):\n");
+                first = 0;
+                const char *mn = fmb_model_force_mode_name(mm, f, mode);
+                printf("  %-20s %-14s %-14s %12.6g %12.6g\n", fmb_model_force_name(mm, f),
+                       fmb_model_force_type_name(mm, f), mn ? mn : "?", fo, vr);
+            }
         } else if (sim) {
             fprintf(stderr, "%s: error: %s\n", a->case_path, fmb_sim_last_error(sim));
             code = EXIT_MODEL;

@@ -52,8 +52,8 @@ static int point_ref(loader_t *L, const yaml_node_t *n, const char *ctx, int bi,
 
 /* bodies: [b1, b2] and points: [p1, p2]; min_n..2 entries, missing body is ground and
  * missing point [0, 0]. */
-static int body_pair(loader_t *L, const yaml_node_t *m, const char *ctx, int min_n, int bi[2],
-                     double pt[2][2])
+int case_body_pair(loader_t *L, const yaml_node_t *m, const char *ctx, int min_n, int bi[2],
+                   double pt[2][2])
 {
     yaml_node_t *bs = case_get(L, m, "bodies"), *ps = case_get(L, m, "points");
     bi[0] = bi[1] = 0;
@@ -251,7 +251,7 @@ int case_load_joint(loader_t *L, const yaml_node_t *m)
     d.axis[0] = 1;
     d.type = (fmb_joint_type)t->type;
     int bi[2];
-    if ((rc = body_pair(L, m, ctx, d.type == FMB_JOINT_DRIVER_ANGLE ? 1 : 2, bi, d.point)))
+    if ((rc = case_body_pair(L, m, ctx, d.type == FMB_JOINT_DRIVER_ANGLE ? 1 : 2, bi, d.point)))
         return rc;
     if (d.type == FMB_JOINT_DRIVER_ANGLE) {
         const char *coord;
@@ -344,12 +344,56 @@ static void inertial_point(const body_info_t *b, const double u[2], double r[2])
 
 int case_load_force(loader_t *L, const yaml_node_t *m)
 {
-    static const char *const any[] = {"name",    "type",        "body",   "point",  "fx",
-                                      "fy",      "tz",          "bodies", "points", "stiffness",
-                                      "damping", "rest_length", "angle",  "law",
-                                      "clearance", "bearing_radius", "journal_radius", "length",
-                                      "modulus", "E", "poisson", "eta", "d_max", "exponent",
-                                      "restitution", "v_min", "mu_s", "mu_d", "v_s", "v_d", NULL};
+    static const char *const any[] = {"name",
+                                      "type",
+                                      "body",
+                                      "point",
+                                      "fx",
+                                      "fy",
+                                      "tz",
+                                      "bodies",
+                                      "points",
+                                      "stiffness",
+                                      "damping",
+                                      "rest_length",
+                                      "angle",
+                                      "law",
+                                      "clearance",
+                                      "bearing_radius",
+                                      "journal_radius",
+                                      "length",
+                                      "modulus",
+                                      "E",
+                                      "poisson",
+                                      "eta",
+                                      "d_max",
+                                      "exponent",
+                                      "restitution",
+                                      "v_min",
+                                      "mu_s",
+                                      "mu_d",
+                                      "v_s",
+                                      "v_d",
+                                      "coordinate",
+                                      "axis",
+                                      "limits",
+                                      "static",
+                                      "kinetic",
+                                      "v_stick",
+                                      "sense",
+                                      "lead",
+                                      "radius",
+                                      "mu",
+                                      NULL};
+    static const char *const k_gap[] = {"name",       "type",    "bodies",   "points",
+                                        "coordinate", "axis",    "limits",   "law",
+                                        "stiffness",  "damping", "exponent", NULL};
+    static const char *const k_fr[] = {"name", "type",   "bodies",  "points",  "coordinate",
+                                       "axis", "static", "kinetic", "v_stick", NULL};
+    static const char *const k_ra[] = {"name",       "type", "bodies", "points",
+                                       "coordinate", "axis", "sense",  NULL};
+    static const char *const k_sc[] = {"name",   "type", "bodies",    "points",  "axis",    "lead",
+                                       "radius", "mu",   "stiffness", "damping", "v_stick", NULL};
     static const char *const k_pt[] = {"name", "type", "body", "point", "fx", "fy", NULL};
     static const char *const k_tq[] = {"name", "type", "body", "tz", NULL};
     static const char *const k_sp[] = {"name",      "type",    "bodies",      "points",
@@ -362,6 +406,10 @@ int case_load_force(loader_t *L, const yaml_node_t *m)
         {"spring", FMB_FORCE_SPRING, k_sp},
         {"torsion", FMB_FORCE_TORSION, k_ts},
         {"clearance", FMB_FORCE_CLEARANCE, case_clearance_keys},
+        {"gap", FMB_FORCE_GAP, k_gap},
+        {"dry_friction", FMB_FORCE_FRICTION, k_fr},
+        {"ratchet", FMB_FORCE_RATCHET, k_ra},
+        {"screw", FMB_FORCE_SCREW, k_sc},
     };
     fmb_case_t *c = L->c;
     const char *name;
@@ -376,9 +424,14 @@ int case_load_force(loader_t *L, const yaml_node_t *m)
     d.line = (int)m->start_mark.line + 1;
     d.type = (fmb_force_type)t->type;
     int bi[2] = {0, 0};
-    if (d.type == FMB_FORCE_TORSION) {
+    if (d.type == FMB_FORCE_GAP || d.type == FMB_FORCE_FRICTION || d.type == FMB_FORCE_RATCHET ||
+        d.type == FMB_FORCE_SCREW) { /* switching elements (case_switch.c) */
+        if ((rc = case_body_pair(L, m, ctx, 2, bi, d.point)) ||
+            (rc = case_switch_params(L, m, ctx, bi, &d)))
+            return rc;
+    } else if (d.type == FMB_FORCE_TORSION) {
         /* torsional spring-damper: M = -k (theta1 - theta2 - angle) - c (w1 - w2) */
-        if ((rc = body_pair(L, m, ctx, 1, bi, d.point))) return rc;
+        if ((rc = case_body_pair(L, m, ctx, 1, bi, d.point))) return rc;
         if (bi[0] == 0)
             return case_fail(L, case_get(L, m, "bodies"),
                              "%s: the first body must not be the ground", ctx);
@@ -399,7 +452,8 @@ int case_load_force(loader_t *L, const yaml_node_t *m)
             (rc = case_load_clearance(L, m, ctx, &d.clearance)))
             return rc;
     } else if (d.type == FMB_FORCE_SPRING) {
-        if ((rc = body_pair(L, m, ctx, 2, bi, d.point)) || (rc = same_body(L, m, ctx, bi, d.point)))
+        if ((rc = case_body_pair(L, m, ctx, 2, bi, d.point)) ||
+            (rc = same_body(L, m, ctx, bi, d.point)))
             return rc;
         int has_k, has_rest;
         if ((rc = case_get_num(L, m, "stiffness", ctx, &d.stiffness, &has_k)) ||

@@ -143,6 +143,13 @@ int case_load_clearance(loader_t *L, const yaml_node_t *m, const char *ctx,
 
 /* ---- case_items.c */
 int case_load_force(loader_t *L, const yaml_node_t *m);
+/* Two bodies and their points ('bodies', 'points'; at least min_n bodies). */
+int case_body_pair(loader_t *L, const yaml_node_t *m, const char *ctx, int min_n, int bi[2],
+                   double pt[2][2]);
+/* ---- case_switch.c: the keys of a switching element (gap, dry_friction, ratchet, screw)
+ * once its bodies and points are read. */
+int case_switch_params(loader_t *L, const yaml_node_t *m, const char *ctx, const int bi[2],
+                       fmb_force_desc_t *d);
 int case_load_joint(loader_t *L, const yaml_node_t *m);
 /* A list section: sequence of mappings (absent or null: empty). */
 int case_load_list(loader_t *L, const yaml_node_t *sec, const char *key,

@@ -84,6 +84,10 @@ struct fmb_writer {
     wjoint_t *joints;
     int njoints;
     int ds_time, ds_energy, ds_newton;
+    struct wswitch { /* /switches/<force>: mode, force, relative_velocity */
+        int f, ds_mode, ds_force, ds_v;
+    } *sws;
+    int nsws;
     long nrec;     /* records in the file */
     int nbuf;      /* records buffered */
     double *times; /* every record's time (for the sidecar) */
@@ -650,6 +654,51 @@ static int table_attrs(hid_t solver, const fmb_tableset_t *set)
     return bad ? -1 : 0;
 }
 
+/* /switches/<force>/{mode, force, relative_velocity} for every switching element
+ * (seed 004; docs/switching.md, docs/output.md). */
+static int write_switches_layout(fmb_writer_t *w)
+{
+    const fmb_model_t *m = w->model;
+    const int nf = fmb_model_num_forces(m);
+    int n = 0, st = 0;
+    for (int f = 0; f < nf; f++)
+        n += fmb_model_force_is_switching(m, f);
+    if (!n) return 0;
+    if (!(w->sws = calloc((size_t)n, sizeof *w->sws))) return werr(w, FMB_ERR_NOMEM, "out of memory");
+    hid_t gs = group_open_create(w->file, "switches");
+    if (gs < 0) return werr(w, FMB_ERR_HDF5, "%s: cannot create group /switches", w->h5path);
+    for (int f = 0; f < nf && st >= 0; f++) {
+        if (!fmb_model_force_is_switching(m, f)) continue;
+        char name[FMB_NAME_MAX + 8], modes[256] = "";
+        link_name(fmb_model_force_name(m, f), name, sizeof name);
+        hid_t g = H5Gcreate2(gs, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        if (g < 0) {
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot create group /switches/%s", w->h5path, name);
+            break;
+        }
+        for (int k = 0; fmb_model_force_mode_name(m, f, k); k++) {
+            size_t l = strlen(modes);
+            snprintf(modes + l, sizeof modes - l, "%s%d %s", k ? ", " : "", k,
+                     fmb_model_force_mode_name(m, f, k));
+        }
+        struct wswitch *sw = &w->sws[w->nsws];
+        sw->f = f;
+        const char *tn = fmb_model_force_type_name(m, f);
+        if (attr_int(g, "force_index", f) < 0 || attr_string(g, "type", tn ? tn : "") < 0)
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot write /switches/%s attributes", w->h5path, name);
+        if (st >= 0 && (sw->ds_mode = st = wds_create(w, g, "mode", 1, 1, NULL, NULL)) >= 0 &&
+            (sw->ds_force = st = wds_create(w, g, "force", 0, 1, NULL, NULL)) >= 0)
+            sw->ds_v = st = wds_create(w, g, "relative_velocity", 0, 1, NULL, NULL);
+        if (st >= 0 && attr_string(w->ds[sw->ds_mode].id, "values", modes) < 0)
+            st = werr(w, FMB_ERR_HDF5, "%s: cannot write /switches/%s/mode attributes", w->h5path,
+                      name);
+        if (st >= 0) w->nsws++;
+        H5Gclose(g);
+    }
+    H5Gclose(gs);
+    return st < 0 ? st : 0;
+}
+
 static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_text)
 {
     const fmb_model_t *m = w->model;
@@ -822,7 +871,8 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
     if (st < 0) return st;
     if ((st = write_outputs_layout(w)) < 0) return st;
     if ((st = write_force_outputs_layout(w)) < 0) return st;
-    return write_contacts_layout(w);
+    if ((st = write_contacts_layout(w)) < 0) return st;
+    return write_switches_layout(w);
 }
 
 /* Sidecar items: every body (its points, else its frame origin), every joint that sits
@@ -949,6 +999,7 @@ static void writer_free(fmb_writer_t *w)
     free(w->bodies);
     free(w->joints);
     free(w->forces);
+    free(w->sws);
     for (int i = 0; i < w->nitems; i++) {
         free(w->item_paths[i]);
         if (w->item_attr_paths) free(w->item_attr_paths[i]);
@@ -1090,6 +1141,15 @@ int fmb_writer_append(fmb_writer_t *w, const fmb_sim_t *sim)
         fmb_sim_force_outputs(sim, wf->f, val);
         for (int k = 0, o = 0; k < wf->n; o += wf->width[k], k++)
             memcpy(row_d(w, wf->ds[k]), val + o, (size_t)wf->width[k] * sizeof(double));
+    }
+    for (int i = 0; i < w->nsws; i++) {
+        const struct wswitch *sw = &w->sws[i];
+        int mode = -1;
+        double fo = NAN, vr = NAN;
+        fmb_sim_switch_state(sim, sw->f, &mode, &fo, &vr);
+        ((int *)(void *)w->ds[sw->ds_mode].buf)[w->nbuf] = mode;
+        *row_d(w, sw->ds_force) = fo;
+        *row_d(w, sw->ds_v) = vr;
     }
     w->nbuf++;
     if (w->nbuf == WRITER_BATCH || wall_seconds() - w->last_flush >= WRITER_FLUSH_SECONDS)

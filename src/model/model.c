@@ -456,6 +456,9 @@ int fmb_model_add_force(fmb_model_t *m, const fmb_force_desc_t *d)
     memcpy(f->point, d->point, sizeof f->point);
     f->k = d->stiffness, f->c = d->damping, f->l0 = d->rest_length;
     f->clr = d->clearance;
+    f->coord = d->coordinate;
+    memcpy(f->axis, d->axis, sizeof f->axis);
+    memcpy(f->par, d->param, sizeof f->par);
     f->line = d->line;
     char msg[512];
     int nexpr = d->type == FMB_FORCE_POINT ? 2 : d->type == FMB_FORCE_TORQUE ? 1 : 0;

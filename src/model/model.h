@@ -214,6 +214,25 @@ typedef struct fmb_force_class {
     const char *const *output_names;
     const int *output_width;
     void (*outputs)(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double *val);
+    /* ---- switching elements (seed 004; docs/switching.md); all optional ------------
+     * Set-valued part: nz >= 1 unknowns z >= 0 found by an LCP inside every Newton
+     * iteration (solve/switch_step.c), as totals (never in eval). lcp() fills, at the
+     * current state, the generalized force per unit z_k (G: nn x nz two-body block,
+     * column-major), the row D (nn) of the element's relative velocity v = D . qd, and
+     *   w_k = av[k] v_new + sum_j Az[k + nz j] z_j + b[k] >= 0,  z_k >= 0,  w_k z_k = 0
+     * with v_new the relative velocity at the end of the step. v_n: relative velocity at
+     * the start of the step (selects static or kinetic levels). */
+    int nz;
+    void (*lcp)(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double v_n, double *G,
+                double *D, double *av, double *Az, double *b);
+    /* Mode (index into mode_names) at a state, with the LCP unknowns z (NULL when nz = 0);
+     * *force: the element's force along its coordinate (positive pushes x up; N or N m),
+     * *vrel: the relative velocity. Non-NULL marks a switching element (output
+     * /switches/<name>, listed by `flexmb check`). */
+    int (*mode)(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, const double *z,
+                double *force, double *vrel);
+    const char *const *mode_names; /* "open", "stick", ... */
+    int nmodes;
 } fmb_force_class_t;
 
 struct fmb_force {
@@ -226,6 +245,9 @@ struct fmb_force {
     double k, c, l0;
     fmb_clearance_desc_t clr; /* clearance joint parameters */
     double *state;            /* klass->nstate doubles of history, or NULL */
+    int coord;      /* switching elements: FMB_REL_ROTATION or FMB_REL_DIRECTION */
+    double axis[2]; /* unit inertial axis (FMB_REL_DIRECTION, screw) */
+    double par[6];  /* per type (FMB_SW_* indices in flexmb.h) */
     int line;
 };
 

@@ -125,7 +125,7 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
                 c++;
             }
     }
-    if (fmb_sim_build_patterns(s)) {
+    if (fmb_sim_build_patterns(s) || fmb_sim_switch_create(s)) {
         fmb_sim_destroy(&s);
         return NULL;
     }
@@ -147,6 +147,7 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     free(s->work);
     free(s->scratch);
     free(s->contacts), free(s->cX), free(s->clcp);
+    fmb_sim_switch_free(s);
     free(s);
     *ps = NULL;
 }

@@ -14,6 +14,17 @@ typedef struct fmb_jpat {
     int *col, *hidx;
 } fmb_jpat_t;
 
+/* A switching element (solve/switch_step.c; docs/switching.md). */
+typedef struct fmb_switch {
+    int force;           /* model force index */
+    int zoff;            /* its first LCP unknown */
+    double z[4];         /* LCP unknowns of the last iterate (totals) */
+    double av[4], Az[16], b[4];
+    double v_n;          /* relative velocity at the last accepted state */
+    double force_out;    /* element force along its coordinate there */
+    int mode;            /* mode there (index into the class's mode_names) */
+} fmb_switch_t;
+
 struct fmb_sim {
     fmb_model_t *model;
     fmb_sim_options_t opts;
@@ -40,6 +51,10 @@ struct fmb_sim {
     int ncontacts;
     double *cX;   /* N x (4 ncontacts): KKT responses to unit corner forces */
     double *clcp; /* LCP workspace */
+    /* switching elements (seed 004) */
+    fmb_switch_t *swe;
+    int nsw, nswz; /* elements, LCP unknowns */
+    double *swX;   /* KKT responses to unit z and the LCP workspace */
     double *vel_change; /* 3 per body: start projection minus given velocity (inertial) */
     fmb_sim_stats_t stats;
     /* step control (stepctl.c; docs/theory.md "Local error estimate and step control") */

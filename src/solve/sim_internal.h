@@ -82,4 +82,19 @@ int fmb_sim_contact_step_control(fmb_sim_t *s, double h, double *h_max, char *wh
 /* Corner forces from the multipliers alone (no friction coupling). */
 void fmb_sim_contact_decompose(fmb_sim_t *s);
 
+/* ---- switch_step.c */
+/* Set up the switching elements (after the scratch sizes are known). */
+int fmb_sim_switch_create(fmb_sim_t *s);
+void fmb_sim_switch_free(fmb_sim_t *s);
+/* Set-valued forces from their LCP inside a Newton iteration; corrects x. base: the
+ * velocity the increment gfac x is added to (the step passes qd). */
+int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base, double t,
+                       double *x);
+/* Record modes, forces and relative velocities at the accepted state. */
+void fmb_sim_switch_accept(fmb_sim_t *s);
+/* Consistent start: the LCP on the accelerations, then the modes. */
+int fmb_sim_switch_start(fmb_sim_t *s);
+/* Power of the set-valued forces at the current state. */
+double fmb_sim_switch_power(const fmb_sim_t *s);
+
 #endif

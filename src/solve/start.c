@@ -323,7 +323,7 @@ double fmb_sim_power(const fmb_sim_t *s)
         const fmb_contact_t *c = &s->contacts[ic];
         P += fmb_contact_friction(c, NULL) * c->v;
     }
-    return P;
+    return P + fmb_sim_switch_power(s);
 }
 
 /* Accelerations and multipliers consistent with (q, qd, t):
@@ -462,6 +462,8 @@ int fmb_sim_initialize(fmb_sim_t *s)
     }
     fmb_sim_contact_decompose(s);
     fmb_sim_force_history(s, 1);
+    if ((rc = fmb_sim_switch_start(s))) return rc;
+    memcpy(s->acc, s->qdd, (size_t)n * sizeof *s->qdd);
     s->P = fmb_sim_power(s);
     double viol = fmb_sim_eval_phi(s, s->q, s->t, s->work + 2 * N, NULL);
     s->stats.max_violation = viol;

@@ -150,6 +150,7 @@ void fmb_sim_commit_step(fmb_sim_t *s, double h)
         c->mode = fmb_contact_mode(c->F);
     }
     fmb_sim_force_history(s, 0);
+    fmb_sim_switch_accept(s);
     double P = fmb_sim_power(s);
     s->W += 0.5 * h * (s->P + P);
     s->P = P;
@@ -290,6 +291,13 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
                 return rc == FMB_ERR_SINGULAR || rc == FMB_ERR_LINSOLVE ? FMB_ERR_CONVERGENCE : rc;
             }
             fmb_sim_contact_damping(s, gp / (bp * h), x);
+        }
+        if (rc == 0 && s->nswz) {
+            rc = fmb_sim_switch_lcp(s, bh2, gp / (bp * h), s->qd, t1, x);
+            if (rc) { /* as for the contacts: a failed step, retried with halving */
+                restore_state(s);
+                return rc == FMB_ERR_SINGULAR || rc == FMB_ERR_LINSOLVE ? FMB_ERR_CONVERGENCE : rc;
+            }
         }
         if (rc) {
             restore_state(s);

@@ -1,0 +1,121 @@
+/*
+ * Backlash / gap contact (seed 004, eqs 11-16; docs/switching.md). Relative coordinate x
+ * (forces/relative.c: x = theta0 - theta1 or e . (r_P0 - r_P1)); free for lo < x < hi
+ * (mode "open"); contact on either side with penetration d and its rate dd:
+ *   upper (x >= hi): d = x - hi,  dd = xd,   F = -Fn(d, dd)   (pushes x back down)
+ *   lower (x <= lo): d = lo - x,  dd = -xd,  F = +Fn(d, dd)
+ * with the normal force law (param[FMB_SW_GAP_LAW])
+ *   0 linear (seed eq 15):       Fn = k d + c dd
+ *   1 Hunt-Crossley (1975):      Fn = k d^n (1 + c dd)      (c in s/m, n = param[EXP])
+ * clamped at Fn >= 0: the contact pushes, never pulls (the seed's k(x - b) + c v would
+ * pull while the bodies separate; a machine designer expects a contact that only pushes).
+ * The force acts along x: Q = F D^T (D = dx/dq).
+ * Jacobian, in contact with Fn > 0 (zero otherwise): F_x = -dFn/dd, F_xd = -dFn/ddd,
+ *   linear: dFn/dd = k, dFn/ddd = c;
+ *   Hunt-Crossley: dFn/dd = n k d^(n-1) (1 + c dd), dFn/ddd = c k d^n;
+ *   dQ/dq = D^T (F_x D + F_xd dxd/dq) + F d2x/dq2,  dQ/dqd = F_xd D^T D.
+ * No potential (the clamp makes the force path-dependent): the work is integrated.
+ */
+#include "forces/forces.h"
+
+/* Contact force along x and its partial derivatives; returns the mode. */
+static int gap_law(const fmb_force_t *f, double x, double xd, double *F, double *Fx, double *Fxd)
+{
+    const double lo = f->par[FMB_SW_GAP_LO], hi = f->par[FMB_SW_GAP_HI];
+    *F = *Fx = *Fxd = 0.0;
+    double d, dd, s;
+    int mode;
+    if (x >= hi)
+        d = x - hi, dd = xd, s = -1.0, mode = 2;
+    else if (x <= lo)
+        d = lo - x, dd = -xd, s = 1.0, mode = 1;
+    else
+        return 0;
+    double Fn, Fd, Fdd;
+    if ((int)f->par[FMB_SW_GAP_LAW] == 1) {
+        const double ne = f->par[FMB_SW_GAP_EXP], dn = pow(d, ne);
+        Fn = f->k * dn * (1.0 + f->c * dd);
+        Fd = d > 0 ? ne * f->k * pow(d, ne - 1.0) * (1.0 + f->c * dd) : 0.0;
+        Fdd = f->c * f->k * dn;
+    } else {
+        Fn = f->k * d + f->c * dd;
+        Fd = f->k, Fdd = f->c;
+    }
+    if (Fn <= 0.0) return mode; /* separating faster than the spring pushes: no tension */
+    /* F = s Fn(d(x), dd(xd)) with d(d)/dx = d(dd)/d(xd) = -s and s^2 = 1 */
+    *F = s * Fn;
+    *Fx = -Fd;
+    *Fxd = -Fdd;
+    return mode;
+}
+
+static void gap_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double *Q0,
+                     double *Q1, double *K, double *C)
+{
+    (void)t;
+    const int n = v[0].ndof + v[1].ndof;
+    double x, xd, D[n > 0 ? n : 1], F, Fx, Fxd;
+    fmb_rel_coord(f, v, &x, &xd, D, NULL);
+    gap_law(f, x, xd, &F, &Fx, &Fxd);
+    if (F == 0.0) return;
+    fmb_rel_apply(v, D, F, Q0, Q1);
+    if (K || C) fmb_rel_tangent(f, v, F, Fx, Fxd, K, C);
+}
+
+static double gap_power(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    (void)t;
+    double x, xd, F, Fx, Fxd;
+    fmb_rel_coord(f, v, &x, &xd, NULL, NULL);
+    gap_law(f, x, xd, &F, &Fx, &Fxd);
+    return F * xd;
+}
+
+static int gap_mode(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, const double *z,
+                    double *force, double *vrel)
+{
+    (void)t, (void)z;
+    double x, xd, Fx, Fxd;
+    fmb_rel_coord(f, v, &x, &xd, NULL, NULL);
+    *vrel = xd;
+    return gap_law(f, x, xd, force, &Fx, &Fxd);
+}
+
+static int gap_check(const fmb_force_t *f, char *msg, size_t len)
+{
+    int rc = fmb_rel_check(f, msg, len);
+    if (rc) return rc;
+    const double lo = f->par[FMB_SW_GAP_LO], hi = f->par[FMB_SW_GAP_HI];
+    const int law = (int)f->par[FMB_SW_GAP_LAW];
+    if (!(lo <= hi)) {
+        snprintf(msg, len, "gap '%s': the lower limit %g is above the upper limit %g", f->name, lo,
+                 hi);
+        return FMB_ERR_MODEL;
+    }
+    if (!(f->k > 0) || !(f->c >= 0)) {
+        snprintf(msg, len, "gap '%s': stiffness must be > 0 and damping >= 0", f->name);
+        return FMB_ERR_MODEL;
+    }
+    if (law != 0 && law != 1) {
+        snprintf(msg, len, "gap '%s': unknown contact law %d", f->name, law);
+        return FMB_ERR_MODEL;
+    }
+    if (law == 1 && !(f->par[FMB_SW_GAP_EXP] >= 1.0)) {
+        snprintf(msg, len, "gap '%s': Hunt-Crossley exponent must be >= 1", f->name);
+        return FMB_ERR_MODEL;
+    }
+    return 0;
+}
+
+static const char *const gap_modes[] = {"open", "contact_lower", "contact_upper"};
+
+const fmb_force_class_t fmb_gap_class = {
+    .name = "gap",
+    .nbodies = 2,
+    .eval = gap_eval,
+    .power = gap_power,
+    .check = gap_check,
+    .mode = gap_mode,
+    .mode_names = gap_modes,
+    .nmodes = 3,
+};

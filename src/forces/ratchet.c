@@ -1,0 +1,76 @@
+/*
+ * One-way drive: ratchet, freewheel, sprag clutch (seed 004, eq 17; docs/switching.md).
+ * Relative coordinate x (forces/relative.c; x = theta0 - theta1 for a freewheel) with
+ * rate v = D . qd and drive sense s = +1 or -1 (param[FMB_SW_RATCHET_SENSE]). The drive
+ * transmits a force lambda >= 0 that keeps s v <= 0: with s = +1, body 0 (input) cannot
+ * turn faster than body 1 (output) in the + sense, so it drives body 1 forward, while
+ * body 1 may overrun (v < 0) freely. A unilateral velocity constraint solved by
+ * complementarity, not by a penalty:
+ *   lambda >= 0  _|_  w = -s v_new >= 0,     force along x: F = -s lambda,
+ * generalized force Q = -s lambda D^T (G = -s D per unit lambda). With body 1 the ground
+ * and s = -1 it is a backstop (body 0 cannot turn backwards). Engagement from overrun is
+ * a perfectly plastic impact (the relative velocity is zero after the step).
+ * Modes: "free" (lambda = 0: overrunning or idle), "engaged" (lambda > 0).
+ */
+#include "forces/forces.h"
+
+static void ra_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double *Q0,
+                    double *Q1, double *K, double *C)
+{
+    (void)f, (void)v, (void)t, (void)Q0, (void)Q1, (void)K, (void)C;
+}
+
+static double ra_sense(const fmb_force_t *f)
+{
+    return f->par[FMB_SW_RATCHET_SENSE] < 0 ? -1.0 : 1.0;
+}
+
+static void ra_lcp(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double v_n, double *G,
+                   double *D, double *av, double *Az, double *b)
+{
+    (void)t, (void)v_n;
+    const int n = v[0].ndof + v[1].ndof;
+    const double s = ra_sense(f);
+    double x, xd;
+    fmb_rel_coord(f, v, &x, &xd, D, NULL);
+    for (int k = 0; k < n; k++)
+        G[k] = -s * D[k];
+    av[0] = -s, Az[0] = 0.0, b[0] = 0.0;
+}
+
+static int ra_mode(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, const double *z,
+                   double *force, double *vrel)
+{
+    (void)t;
+    double x;
+    fmb_rel_coord(f, v, &x, vrel, NULL, NULL);
+    const double lam = z ? z[0] : 0.0;
+    *force = -ra_sense(f) * lam;
+    return lam > 0.0 ? 1 : 0;
+}
+
+static int ra_check(const fmb_force_t *f, char *msg, size_t len)
+{
+    int rc = fmb_rel_check(f, msg, len);
+    if (rc) return rc;
+    if (fabs(fabs(f->par[FMB_SW_RATCHET_SENSE]) - 1.0) > 0) {
+        snprintf(msg, len, "ratchet '%s': sense must be +1 or -1, got %g", f->name,
+                 f->par[FMB_SW_RATCHET_SENSE]);
+        return FMB_ERR_MODEL;
+    }
+    return 0;
+}
+
+static const char *const ra_modes[] = {"free", "engaged"};
+
+const fmb_force_class_t fmb_ratchet_class = {
+    .name = "ratchet",
+    .nbodies = 2,
+    .eval = ra_eval,
+    .check = ra_check,
+    .nz = 1,
+    .lcp = ra_lcp,
+    .mode = ra_mode,
+    .mode_names = ra_modes,
+    .nmodes = 2,
+};

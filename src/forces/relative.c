@@ -1,0 +1,98 @@
+/*
+ * Relative coordinate of a switching element (docs/switching.md), over the two-body block
+ * q = [q0; q1] (nn = ndof0 + ndof1; the ground contributes no columns):
+ *   FMB_REL_ROTATION:  x = theta0 - theta1,            D = dx/dq = [e_theta0, -e_theta1]
+ *   FMB_REL_DIRECTION: x = e . (r_P0 - r_P1) (e: fixed unit inertial axis),
+ *                      D = e^T [J_P0, -J_P1],  xd = D . qd,
+ *                      dxd/dq = e^T [Jv_P0, -Jv_P1],  d2x/dq2 = blockdiag(H_P0(e), -H_P1(e)).
+ * A force F(x, xd) along x has the generalized force Q = F D^T and the tangents
+ *   dQ/dq  = D^T (F_x D + F_xd dxd/dq) + F d2x/dq2,   dQ/dqd = F_xd D^T D.
+ */
+#include "forces/forces.h"
+
+#include <string.h>
+
+void fmb_rel_coord(const fmb_force_t *f, const fmb_bodyview_t v[2], double *x, double *xd,
+                   double *D, double *Dv)
+{
+    const int n0 = v[0].ndof, n = n0 + v[1].ndof;
+    if (D) memset(D, 0, (size_t)n * sizeof *D);
+    if (Dv) memset(Dv, 0, (size_t)n * sizeof *Dv);
+    if (f->coord == FMB_REL_ROTATION) {
+        *x = fmb_body_angle(&v[0]) - fmb_body_angle(&v[1]);
+        *xd = (n0 ? v[0].qd[2] : 0.0) - (v[1].ndof ? v[1].qd[2] : 0.0);
+        if (D && n0) D[2] = 1.0;
+        if (D && v[1].ndof) D[n0 + 2] = -1.0;
+        return;
+    }
+    const double *e = f->axis;
+    double r0[2], r1[2], u0[2], u1[2];
+    fmb_point_pos(&v[0], f->point[0], r0);
+    fmb_point_pos(&v[1], f->point[1], r1);
+    *x = e[0] * (r0[0] - r1[0]) + e[1] * (r0[1] - r1[1]);
+    *xd = 0.0;
+    if (v[0].qd) fmb_point_vel(&v[0], f->point[0], u0), *xd += e[0] * u0[0] + e[1] * u0[1];
+    if (v[1].qd) fmb_point_vel(&v[1], f->point[1], u1), *xd -= e[0] * u1[0] + e[1] * u1[1];
+    double J[2 * (n > 0 ? n : 1)];
+    for (int b = 0; b < 2; b++) {
+        const int nb = v[b].ndof, off = b ? n0 : 0;
+        const double sg = b ? -1.0 : 1.0;
+        if (!nb) continue;
+        if (D) {
+            fmb_point_jac(&v[b], f->point[b], J);
+            for (int k = 0; k < nb; k++)
+                D[off + k] = sg * (e[0] * J[2 * k] + e[1] * J[2 * k + 1]);
+        }
+        if (Dv && v[b].qd) {
+            fmb_point_veljac(&v[b], f->point[b], J);
+            for (int k = 0; k < nb; k++)
+                Dv[off + k] = sg * (e[0] * J[2 * k] + e[1] * J[2 * k + 1]);
+        }
+    }
+}
+
+void fmb_rel_tangent(const fmb_force_t *f, const fmb_bodyview_t v[2], double F, double Fx,
+                     double Fxd, double *K, double *C)
+{
+    const int n0 = v[0].ndof, n = n0 + v[1].ndof;
+    if (n == 0) return;
+    double x, xd, D[n], Dv[n];
+    fmb_rel_coord(f, v, &x, &xd, D, Dv);
+    for (int c = 0; c < n; c++)
+        for (int r = 0; r < n; r++) {
+            if (K) K[r + (size_t)n * c] += D[r] * (Fx * D[c] + Fxd * Dv[c]);
+            if (C) C[r + (size_t)n * c] += D[r] * Fxd * D[c];
+        }
+    if (K && f->coord == FMB_REL_DIRECTION) {
+        const double w0[2] = {F * f->axis[0], F * f->axis[1]}, w1[2] = {-w0[0], -w0[1]};
+        if (n0) fmb_point_hess(&v[0], f->point[0], w0, K, n);
+        if (v[1].ndof) fmb_point_hess(&v[1], f->point[1], w1, K + n0 + (size_t)n0 * n, n);
+    }
+}
+
+void fmb_rel_apply(const fmb_bodyview_t v[2], const double *D, double F, double *Q0, double *Q1)
+{
+    const int n0 = v[0].ndof;
+    for (int k = 0; k < n0; k++)
+        Q0[k] += F * D[k];
+    for (int k = 0; k < v[1].ndof; k++)
+        Q1[k] += F * D[n0 + k];
+}
+
+int fmb_rel_check(const fmb_force_t *f, char *msg, size_t len)
+{
+    if (f->body[0] == f->body[1]) {
+        snprintf(msg, len, "%s '%s' connects a body to itself", f->klass->name, f->name);
+        return FMB_ERR_MODEL;
+    }
+    if (f->coord == FMB_REL_DIRECTION && fabs(hypot(f->axis[0], f->axis[1]) - 1.0) > 1e-12) {
+        snprintf(msg, len, "%s '%s': the axis must be a unit vector", f->klass->name, f->name);
+        return FMB_ERR_MODEL;
+    }
+    if (f->coord != FMB_REL_ROTATION && f->coord != FMB_REL_DIRECTION) {
+        snprintf(msg, len, "%s '%s': unknown relative coordinate %d", f->klass->name, f->name,
+                 f->coord);
+        return FMB_ERR_MODEL;
+    }
+    return 0;
+}

@@ -1,0 +1,161 @@
+/*
+ * Lead screw (power screw) with thread friction (seed 004, eqs 17-21; Shigley ch. 8;
+ * docs/switching.md). Body 0 is the screw, body 1 the nut; theta = theta0 - theta1 (the
+ * screw's spin, represented by its planar rotation) and the nut's advance
+ * s = e . (r_P1 - r_P0) along the unit inertial axis e. Lead p per turn, L = p / (2 pi),
+ * mean thread radius r, lead angle tan(lambda) = L / r, friction coefficient mu
+ * (friction angle phi = atan mu; square thread).
+ * Thread compliance as in the seed (F_sn = k_sn (m theta - x) + r_sn (m omega - xdot)):
+ *   delta = L theta - s - delta0,  F_n = k delta + c deltadot  (axial thread force on the
+ *   nut, +e), Q = -F_n (d delta/dq)^T: +F_n on the nut's s, -L F_n on the screw's theta.
+ * Thread friction: the nut slides along the helix relative to the screw at
+ *   v = sin(lambda) sdot + r cos(lambda) thetadot   (= r omega / cos(lambda) on the helix)
+ * with a Coulomb force f (set-valued at v = 0) of capacity mu |N|, N = F_n / cos(lambda)
+ * the thread normal force, generalized force Q_f = (beta1 - beta2) D_f^T,
+ * D_f = dv/dqd = sin(lambda) ds/dq + r cos(lambda) dtheta/dq, and the LCP of
+ * dry_friction.c with Fmax = mu |F_n| / cos(lambda) (taken at the current iterate).
+ * Steady raising (torque T on the screw, load W on the nut): T = W r tan(lambda + phi);
+ * lowering: T = W r tan(phi - lambda); efficiency tan(lambda) / tan(lambda + phi) forward,
+ * tan(lambda - phi) / tan(lambda) backward: self-locking (no back-drive) when phi >= lambda.
+ * Jacobian of the elastic part, with D_d = d delta/dq = L D_theta + D_x (D_x = dx/dq of
+ * x = e . (r_P0 - r_P1) = -s) and D_v = d(deltadot)/dq = d(xdot)/dq:
+ *   dQ/dq = -D_d^T (k D_d + c D_v) - F_n d2x/dq2,   dQ/dqd = -c D_d^T D_d.
+ */
+#include "forces/forces.h"
+
+#include <string.h>
+
+typedef struct screw_geom {
+    double L, r, sl, cl; /* L = p / 2 pi, radius, sin and cos of the lead angle */
+    double delta, deltad, Fn;
+} screw_geom_t;
+
+/* Geometry and, when non-NULL, D_d, D_v (the delta rows) and D_f (the sliding row). */
+static void screw_geometry(const fmb_force_t *f, const fmb_bodyview_t v[2], screw_geom_t *g,
+                           double *Dd, double *Dv, double *Df)
+{
+    const int n = v[0].ndof + v[1].ndof;
+    fmb_force_t fr = *f, fd = *f;
+    fr.coord = FMB_REL_ROTATION, fd.coord = FMB_REL_DIRECTION;
+    double th, thd, x, xd, Dt[n > 0 ? n : 1], Dx[n > 0 ? n : 1];
+    fmb_rel_coord(&fr, v, &th, &thd, Dt, NULL);
+    fmb_rel_coord(&fd, v, &x, &xd, Dx, Dv);
+    g->L = f->par[FMB_SW_SCREW_LEAD] / (2.0 * 3.14159265358979323846);
+    g->r = f->par[FMB_SW_SCREW_RADIUS];
+    const double lam = atan2(g->L, g->r);
+    g->sl = sin(lam), g->cl = cos(lam);
+    g->delta = g->L * th + x - f->l0;
+    g->deltad = g->L * thd + xd;
+    g->Fn = f->k * g->delta + f->c * g->deltad;
+    for (int k = 0; k < n; k++) {
+        if (Dd) Dd[k] = g->L * Dt[k] + Dx[k];
+        if (Df) Df[k] = -g->sl * Dx[k] + g->r * g->cl * Dt[k];
+    }
+}
+
+static void screw_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double *Q0,
+                       double *Q1, double *K, double *C)
+{
+    (void)t;
+    const int n0 = v[0].ndof, n = n0 + v[1].ndof;
+    if (n == 0) return;
+    double Dd[n], Dv[n];
+    screw_geom_t g;
+    screw_geometry(f, v, &g, Dd, Dv, NULL);
+    fmb_rel_apply(v, Dd, -g.Fn, Q0, Q1);
+    for (int c = 0; c < n; c++)
+        for (int r = 0; r < n; r++) {
+            if (K) K[r + (size_t)n * c] -= Dd[r] * (f->k * Dd[c] + f->c * Dv[c]);
+            if (C) C[r + (size_t)n * c] -= f->c * Dd[r] * Dd[c];
+        }
+    if (K) {
+        const double w0[2] = {-g.Fn * f->axis[0], -g.Fn * f->axis[1]}, w1[2] = {-w0[0], -w0[1]};
+        if (n0) fmb_point_hess(&v[0], f->point[0], w0, K, n);
+        if (v[1].ndof) fmb_point_hess(&v[1], f->point[1], w1, K + n0 + (size_t)n0 * n, n);
+    }
+}
+
+static double screw_potential(const fmb_force_t *f, const fmb_bodyview_t v[2])
+{
+    screw_geom_t g;
+    screw_geometry(f, v, &g, NULL, NULL, NULL);
+    return 0.5 * f->k * g.delta * g.delta;
+}
+
+static double screw_power(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    (void)t;
+    screw_geom_t g;
+    screw_geometry(f, v, &g, NULL, NULL, NULL);
+    return -f->c * g.deltad * g.deltad;
+}
+
+static double screw_vstick(const fmb_force_t *f)
+{
+    return f->par[FMB_SW_SCREW_VSTICK] > 0 ? f->par[FMB_SW_SCREW_VSTICK] : 1e-6;
+}
+
+static void screw_lcp(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double v_n,
+                      double *G, double *D, double *av, double *Az, double *b)
+{
+    (void)t, (void)v_n;
+    const int n = v[0].ndof + v[1].ndof;
+    screw_geom_t g;
+    screw_geometry(f, v, &g, NULL, NULL, D);
+    for (int k = 0; k < n; k++)
+        G[k] = D[k], G[n + k] = -D[k], G[2 * n + k] = 0.0;
+    memset(Az, 0, 9 * sizeof *Az);
+    av[0] = 1.0, av[1] = -1.0, av[2] = 0.0;
+    Az[0 + 3 * 2] = 1.0, Az[1 + 3 * 2] = 1.0;
+    Az[2 + 3 * 0] = -1.0, Az[2 + 3 * 1] = -1.0;
+    b[0] = b[1] = 0.0, b[2] = f->par[FMB_SW_SCREW_MU] * fabs(g.Fn) / g.cl;
+}
+
+static int screw_mode(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, const double *z,
+                      double *force, double *vrel)
+{
+    (void)t, (void)z;
+    const int n = v[0].ndof + v[1].ndof;
+    double Df[n > 0 ? n : 1];
+    screw_geom_t g;
+    screw_geometry(f, v, &g, NULL, NULL, Df);
+    double w = 0.0;
+    for (int k = 0; k < v[0].ndof; k++)
+        w += Df[k] * v[0].qd[k];
+    for (int k = 0; k < v[1].ndof; k++)
+        w += Df[v[0].ndof + k] * v[1].qd[k];
+    *vrel = w;
+    *force = g.Fn;
+    return fabs(w) < screw_vstick(f) ? 0 : 1;
+}
+
+static int screw_check(const fmb_force_t *f, char *msg, size_t len)
+{
+    int rc = fmb_rel_check(f, msg, len);
+    if (rc) return rc;
+    if (!(f->par[FMB_SW_SCREW_LEAD] > 0) || !(f->par[FMB_SW_SCREW_RADIUS] > 0)) {
+        snprintf(msg, len, "screw '%s': lead and radius must be > 0", f->name);
+        return FMB_ERR_MODEL;
+    }
+    if (!(f->par[FMB_SW_SCREW_MU] >= 0) || !(f->k > 0) || !(f->c >= 0)) {
+        snprintf(msg, len, "screw '%s': need mu >= 0, stiffness > 0, damping >= 0", f->name);
+        return FMB_ERR_MODEL;
+    }
+    return 0;
+}
+
+static const char *const screw_modes[] = {"stick", "slip"};
+
+const fmb_force_class_t fmb_screw_class = {
+    .name = "screw",
+    .nbodies = 2,
+    .eval = screw_eval,
+    .potential = screw_potential,
+    .power = screw_power,
+    .check = screw_check,
+    .nz = 3,
+    .lcp = screw_lcp,
+    .mode = screw_mode,
+    .mode_names = screw_modes,
+    .nmodes = 2,
+};

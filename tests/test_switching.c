@@ -1,0 +1,433 @@
+/*
+ * Switching elements (seed 004; docs/switching.md, docs/validation.md "Switching
+ * elements") against hand solutions. Usage: test_switching NAME, NAME one of
+ *   brake     flywheel J, omega0, brake torque Tk (static Ts): stops at t* = J omega0 / Tk
+ *             (inside the step that contains t*), at theta* = J omega0^2 / (2 Tk) to
+ *             a Tk h^2 / (2 J) (constant deceleration is integrated exactly by the
+ *             Newmark family, only the stopping step errs); stays stopped (no creep) under
+ *             T1 < Ts; slips under T2 > Ts with (T2 - Tk) / J.
+ *   ratchet   input J1 under T0 sin(2 pi t / P) drives output J2 through a freewheel: both
+ *             turn together while T > 0, torque J2 / (J1 + J2) T transmitted; from P / 2
+ *             the output coasts at omega_max = T0 P / (pi (J1 + J2)) with zero torque while
+ *             the input slows down; lambda . w at round-off.
+ *   gap       a mass at v0 reaches a stop after a clearance g: contact at g / v0; linear
+ *             spring-damper m x'' + c x' + k x = 0 gives the force k d + c d' in closed form:
+ *             its peak to 1 %, and the rebound velocity (separation where the force
+ *             vanishes) to 1 %.
+ *   screw     a driver turns a screw at constant omega against a nut load W: steady drive
+ *             torque W r tan(lambda + phi) raising, -W r tan(phi - lambda) lowering
+ *             (Shigley, power screws); self-locking (phi > lambda) with zero input holds the
+ *             load: thread force W cos^2(lambda) at rest (no torque on the screw), the nut
+ *             within the thread compliance W / k, no creep; non-self-locking (phi < lambda):
+ * back-driven at s'' = -W / (m + J (1 + mu tan lambda) / (L (L - mu r))). Each test fails when its
+ * element is wrong: e.g. a missing static level lets the brake creep, a penalty ratchet leaks
+ * torque in overrun, a sign error in the thread friction swaps tan(lambda + phi) and tan(lambda -
+ * phi).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flexmb/flexmb.h"
+
+static int failures = 0;
+static const double PI = 3.14159265358979323846;
+
+static void check(const char *what, double got, double want, double tol)
+{
+    const double err = fabs(got - want);
+    const int ok = err <= tol;
+    printf("%s %-58s got %.12g want %.12g (|err| %.3g, tol %.3g)\n", ok ? "ok  " : "FAIL", what,
+           got, want, err, tol);
+    if (!ok) failures++;
+}
+
+static fmb_sim_t *make_sim(fmb_model_t *m, double h, double t_end)
+{
+    fmb_sim_options_t o;
+    fmb_sim_options_default(&o);
+    o.h = h, o.t_end = t_end;
+    fmb_sim_t *s = fmb_sim_create(m, &o);
+    if (!s || fmb_sim_initialize(s)) {
+        printf("FAIL start: %s\n", s ? fmb_sim_last_error(s) : "no memory");
+        exit(1);
+    }
+    return s;
+}
+
+static void step(fmb_sim_t *s)
+{
+    if (fmb_sim_step(s)) {
+        printf("FAIL step at t = %g: %s\n", fmb_sim_time(s), fmb_sim_last_error(s));
+        exit(1);
+    }
+}
+
+static int add_rigid(fmb_model_t *m, const char *name, double mass, double J, double x, double w0,
+                     double vx)
+{
+    fmb_body_desc_t b = {.name = name,
+                         .mass = mass,
+                         .inertia = J,
+                         .pose = {x, 0, 0},
+                         .vel = {vx, 0, w0},
+                         .vel_given = 1};
+    int i = fmb_model_add_body(m, &b);
+    if (i < 0) printf("FAIL body: %s\n", fmb_model_last_error(m)), exit(1);
+    return i;
+}
+
+static void add_joint(fmb_model_t *m, fmb_joint_desc_t *j)
+{
+    if (fmb_model_add_joint(m, j) < 0) printf("FAIL joint: %s\n", fmb_model_last_error(m)), exit(1);
+}
+
+static void pin(fmb_model_t *m, int b, double x, const char *name)
+{
+    fmb_joint_desc_t j = {.name = name,
+                          .type = FMB_JOINT_REVOLUTE,
+                          .body = {b, FMB_GROUND},
+                          .point = {{0, 0}, {x, 0}}};
+    add_joint(m, &j);
+}
+
+static void slide_x(fmb_model_t *m, int b, const char *name)
+{
+    fmb_joint_desc_t j = {
+        .name = name, .type = FMB_JOINT_PRISMATIC, .body = {b, FMB_GROUND}, .axis = {1, 0}};
+    add_joint(m, &j);
+}
+
+static int add_force(fmb_model_t *m, fmb_force_desc_t *d)
+{
+    int i = fmb_model_add_force(m, d);
+    if (i < 0) printf("FAIL force: %s\n", fmb_model_last_error(m)), exit(1);
+    return i;
+}
+
+/* ------------------------------------------------------------------ brake */
+static void test_brake(void)
+{
+    const double J = 0.5, w0 = 10.0003, Tk = 2, Ts = 3, T1 = 2.5, T2 = 3.5, h = 1e-3;
+    fmb_model_t *m = fmb_model_create();
+    fmb_model_set_param(m, "T1", T1);
+    fmb_model_set_param(m, "T2", T2);
+    const int b = add_rigid(m, "wheel", 1, J, 0, w0, 0);
+    pin(m, b, 0, "pin");
+    fmb_force_desc_t fr = {.name = "brake",
+                           .type = FMB_FORCE_FRICTION,
+                           .body = {b, FMB_GROUND},
+                           .coordinate = FMB_REL_ROTATION,
+                           .param = {Ts, Tk, 1e-6}};
+    const int ib = add_force(m, &fr);
+    fmb_force_desc_t tq = {.name = "load",
+                           .type = FMB_FORCE_TORQUE,
+                           .body = {b, FMB_GROUND},
+                           .expr = {"T1*step(t-3) + (T2-T1)*step(t-4)"}};
+    add_force(m, &tq);
+    fmb_sim_t *s = make_sim(m, h, 5);
+    const int o = fmb_model_body_offset(m, b);
+    const double tstar = J * w0 / Tk, thstar = J * w0 * w0 / (2 * Tk);
+    double t_stop = -1, th_stop = 0, th3 = 0, w_max_stuck = 0;
+    int mode_stuck = -1;
+    while (fmb_sim_time(s) < 4.0 - 1e-9) {
+        step(s);
+        const double t = fmb_sim_time(s), w = fmb_sim_qd(s)[o + 2], th = fmb_sim_q(s)[o + 2];
+        if (t_stop < 0 && fabs(w) < 1e-12) t_stop = t, th_stop = th;
+        if (fabs(t - 3.0) < 0.5 * h) th3 = th;
+        if (t > 3.0 + 0.5 * h) {
+            w_max_stuck = fmax(w_max_stuck, fabs(w));
+            fmb_sim_switch_state(s, ib, &mode_stuck, NULL, NULL);
+        }
+    }
+    const double th4 = fmb_sim_q(s)[o + 2];
+    double fo = 0;
+    fmb_sim_switch_state(s, ib, NULL, &fo, NULL);
+    printf("brake: t* = %.9g, first step at rest ends %.9g\n", tstar, t_stop);
+    check("brake: stop inside the step containing t* (t_stop - t*)", t_stop - tstar, 0.5 * h,
+          0.5 * h);
+    check("brake: stop angle J w0^2/(2 Tk)", th_stop, thstar, 0.5 * Tk / J * h * h);
+    check("brake: no creep under T1 < Ts from 3 s to 4 s (rad)", th4 - th3, 0.0, 1e-12);
+    check("brake: at rest under T1 (max |omega|, rad/s)", w_max_stuck, 0.0, 1e-12);
+    check("brake: mode stick under T1", mode_stuck, 0, 0);
+    check("brake: friction torque balances T1 while stuck (N m)", fo, -T1, 1e-9 * T1);
+    /* T2 > Ts from 4 s: slip, omega = (T2 - Tk)/J (t - 4) after the breakaway step (the
+     * first step leaves stick with the static level) */
+    while (fmb_sim_time(s) < 5.0 - 1e-9)
+        step(s);
+    const double w5 = fmb_sim_qd(s)[o + 2];
+    /* tolerance: the breakaway step at the static level, (Ts - Tk)/J h, plus the O(h) error
+     * of the trapezoidal velocity update at a jump of the acceleration, (T2 - Tk)/J h */
+    check("brake: slip under T2 > Ts, omega(5 s) = (T2 - Tk)/J * 1 s", w5, (T2 - Tk) / J,
+          (Ts - Tk) / J * h + (T2 - Tk) / J * h);
+    fmb_sim_destroy(&s);
+    fmb_model_destroy(&m);
+}
+
+/* ---------------------------------------------------------------- ratchet */
+static void test_ratchet(void)
+{
+    const double J1 = 0.02, J2 = 0.3, T0 = 2.0, P = 1.0, h = 1e-3;
+    fmb_model_t *m = fmb_model_create();
+    fmb_model_set_param(m, "T0", T0);
+    fmb_model_set_param(m, "P", P);
+    const int bi = add_rigid(m, "input", 1, J1, 0, 0, 0);
+    const int bo = add_rigid(m, "output", 1, J2, 1, 0, 0);
+    pin(m, bi, 0, "pin_in");
+    pin(m, bo, 1, "pin_out");
+    fmb_force_desc_t tq = {.name = "drive",
+                           .type = FMB_FORCE_TORQUE,
+                           .body = {bi, FMB_GROUND},
+                           .expr = {"T0*sin(2*pi*t/P)"}};
+    add_force(m, &tq);
+    fmb_force_desc_t ra = {.name = "freewheel",
+                           .type = FMB_FORCE_RATCHET,
+                           .body = {bi, bo},
+                           .coordinate = FMB_REL_ROTATION,
+                           .param = {1}};
+    const int ir = add_force(m, &ra);
+    fmb_sim_t *s = make_sim(m, h, P);
+    const int oi = fmb_model_body_offset(m, bi), oo = fmb_model_body_offset(m, bo);
+    double err_eng = 0, max_coast_tq = 0, max_compl = 0, w_out_half = 0, dw_coast = 0;
+    double w_coast = 0;
+    int bad_mode = 0;
+    double W = 0.0, Pw_prev = 0.0; /* work of the input torque (trapezoid) */
+    while (fmb_sim_time(s) < P - 1e-9) {
+        step(s);
+        const double t = fmb_sim_time(s), T = T0 * sin(2 * PI * t / P);
+        const double wi = fmb_sim_qd(s)[oi + 2], wo = fmb_sim_qd(s)[oo + 2];
+        int mode;
+        double F, v;
+        fmb_sim_switch_state(s, ir, &mode, &F, &v);
+        const double Pw = T * wi;
+        W += 0.5 * h * (Pw + Pw_prev), Pw_prev = Pw;
+        max_compl = fmax(max_compl, fabs(F * v));
+        if (t < 0.5 * P - 0.5 * h) { /* engaged: F = -lambda on the input */
+            err_eng = fmax(err_eng, fabs(-F - J2 / (J1 + J2) * T));
+            bad_mode += t > 0.01 && mode != 1;
+        } else if (t > 0.5 * P + 0.5 * h) { /* coasting */
+            max_coast_tq = fmax(max_coast_tq, fabs(F));
+            /* after the integrator's acceleration history of the switch has decayed
+             * (HHT: a factor alpha per step) the speed is constant */
+            if (t < 0.5 * P + 10.5 * h) w_coast = wo;
+            dw_coast = fmax(dw_coast, fabs(wo - w_coast));
+            bad_mode += mode != 0;
+        } else {
+            w_out_half = wo;
+        }
+    }
+    const double wmax = T0 * P / (PI * (J1 + J2));
+    check("ratchet: transmitted torque J2/(J1+J2) T while driving (N m)", err_eng, 0, 1e-6 * T0);
+    check("ratchet: output speed at P/2 = T0 P / (pi (J1+J2))", w_out_half, wmax, 1e-5 * wmax);
+    check("ratchet: zero torque while the output overruns (N m)", max_coast_tq, 0, 1e-12 * T0);
+    check("ratchet: output coasts at constant speed (rad/s)", dw_coast, 0, 1e-12 * wmax);
+    check("ratchet: coasting speed = speed at P/2 to O(h) (rad/s)", w_coast, w_out_half,
+          T0 / (J1 + J2) * 2 * PI / P * h * h + 1e-12); /* change of the sine's slope */
+    check("ratchet: complementarity |lambda w| (W)", max_compl, 0, 1e-12 * T0 * wmax);
+    check("ratchet: mode engaged, then free", bad_mode, 0, 0);
+    /* power balance: the work of the input torque is the kinetic energy of both (no loss:
+     * no impact, the drive is rigid) */
+    const double wi = fmb_sim_qd(s)[oi + 2], wo = fmb_sim_qd(s)[oo + 2];
+    const double KE = 0.5 * J1 * wi * wi + 0.5 * J2 * wo * wo;
+    check("ratchet: input work = kinetic energy (J)", W, KE, 1e-5 * KE);
+    fmb_sim_destroy(&s);
+    fmb_model_destroy(&m);
+}
+
+/* -------------------------------------------------------------------- gap */
+/* Closed-form contact: d(tau) = v0/wd e^(-z wn tau) sin(wd tau). */
+static void contact_closed(double m, double k, double c, double v0, double tau, double *d,
+                           double *dd)
+{
+    const double wn = sqrt(k / m), z = c / (2 * sqrt(k * m)), wd = wn * sqrt(1 - z * z);
+    const double e = exp(-z * wn * tau);
+    *d = v0 / wd * e * sin(wd * tau);
+    *dd = v0 * e * (cos(wd * tau) - z * wn / wd * sin(wd * tau));
+}
+
+static void test_gap(void)
+{
+    const double mass = 1.0, k = 1e6, c = 200.0, v0 = 1.0, g = 1.0007e-3, h = 2e-6;
+    fmb_model_t *m = fmb_model_create();
+    const int b = add_rigid(m, "mass", mass, 0.1, 0, 0, v0);
+    slide_x(m, b, "guide");
+    fmb_force_desc_t gp = {.name = "stop",
+                           .type = FMB_FORCE_GAP,
+                           .body = {b, FMB_GROUND},
+                           .coordinate = FMB_REL_DIRECTION,
+                           .axis = {1, 0},
+                           .stiffness = k,
+                           .damping = c,
+                           .param = {-1.0, g, 0, 1}};
+    const int ig = add_force(m, &gp);
+    fmb_sim_t *s = make_sim(m, h, 1);
+    const int o = fmb_model_body_offset(m, b);
+    double t_on = -1, Fpeak = 0, t_off = -1;
+    while (fmb_sim_time(s) < 6e-3) {
+        step(s);
+        int mode;
+        double F, v;
+        fmb_sim_switch_state(s, ig, &mode, &F, &v);
+        if (t_on < 0 && mode == 2) t_on = fmb_sim_time(s);
+        Fpeak = fmax(Fpeak, -F);
+        if (t_on > 0 && t_off < 0 && mode == 2 && F == 0.0) t_off = fmb_sim_time(s);
+    }
+    const double v_out = fmb_sim_qd(s)[o];
+    /* reference: peak of k d + c dd and separation where it vanishes, from the closed
+     * form sampled at 1e-8 s (well below h) */
+    double Fref = 0, tsep = 0, vsep = 0;
+    for (double tau = 0; tau < 5e-3; tau += 1e-8) {
+        double d, dd;
+        contact_closed(mass, k, c, v0, tau, &d, &dd);
+        const double F = k * d + c * dd;
+        if (tau > 0 && F <= 0) {
+            tsep = tau, vsep = dd;
+            break;
+        }
+        Fref = fmax(Fref, F);
+    }
+    printf("gap: contact from %.9g s (analytic %.9g), reference peak %.6g N, rebound %.6g m/s "
+           "after %.6g s\n",
+           t_on, g / v0, Fref, vsep, tsep);
+    check("gap: contact starts in the step containing g / v0 (s)", t_on - g / v0, 0.5 * h, 0.5 * h);
+    check("gap: peak force, linear law (relative)", Fpeak / Fref, 1.0, 0.01);
+    check("gap: rebound velocity (relative)", v_out / vsep, 1.0, 0.01);
+    (void)t_off;
+    fmb_sim_destroy(&s);
+    fmb_model_destroy(&m);
+}
+
+/* ------------------------------------------------------------------ screw */
+typedef struct screw_rig {
+    fmb_model_t *m;
+    int screw, nut, isc, drv;
+} screw_rig_t;
+
+/* Screw (pinned, J) and nut (mass mn on a guide along x) under the load -W on the nut;
+ * drive: 0 free screw, 1 angle driver omega t. */
+static screw_rig_t screw_rig(double mu, double lead, double r, double W, double J, double mn,
+                             int drive, double omega)
+{
+    screw_rig_t R;
+    R.m = fmb_model_create();
+    fmb_model_set_param(R.m, "W", W);
+    fmb_model_set_param(R.m, "om", omega);
+    R.screw = add_rigid(R.m, "screw", 1, J, 0, drive ? omega : 0, 0);
+    R.nut = add_rigid(R.m, "nut", mn, 1e-3, 0.5, 0, drive ? lead / (2 * PI) * omega : 0);
+    pin(R.m, R.screw, 0, "bearing");
+    slide_x(R.m, R.nut, "guide");
+    fmb_force_desc_t sc = {.name = "thread",
+                           .type = FMB_FORCE_SCREW,
+                           .body = {R.screw, R.nut},
+                           .point = {{0, 0}, {0, 0}},
+                           .axis = {1, 0},
+                           .stiffness = 1e8,
+                           .damping = 2e4,
+                           .rest_length = -0.5,
+                           .param = {lead, r, mu, 1e-9}};
+    R.isc = add_force(R.m, &sc);
+    fmb_force_desc_t ld = {
+        .name = "load", .type = FMB_FORCE_POINT, .body = {R.nut, FMB_GROUND}, .expr = {"-W", "0"}};
+    add_force(R.m, &ld);
+    R.drv = -1;
+    if (drive) {
+        fmb_joint_desc_t d = {.name = "motor",
+                              .type = FMB_JOINT_DRIVER_ANGLE,
+                              .body = {R.screw, FMB_GROUND},
+                              .expr = "om*t"};
+        add_joint(R.m, &d);
+        R.drv = fmb_model_num_joints(R.m) - 1;
+    }
+    return R;
+}
+
+static void test_screw(void)
+{
+    const double r = 0.01, W = 1000.0;
+    /* lead angle 9.04 deg (p = 10 mm), mu = 0.1 (5.71 deg): back-drivable; mu = 0.25
+     * (14.0 deg): self-locking */
+    const double lead = 0.01, L = lead / (2 * PI), lam = atan(L / r);
+    for (int dir = 0; dir < 2; dir++)
+        for (int lock = 0; lock < 2; lock++) {
+            const double mu = lock ? 0.25 : 0.1, phi = atan(mu), om = dir ? -20.0 : 20.0;
+            screw_rig_t R = screw_rig(mu, lead, r, W, 1e-4, 2.0, 1, om);
+            fmb_sim_t *s = make_sim(R.m, 1e-4, 1);
+            while (fmb_sim_time(s) < 0.2 - 1e-9)
+                step(s);
+            double re[6];
+            fmb_sim_joint_reaction(s, R.drv, re);
+            const double T = re[2]; /* torque the motor applies to the screw */
+            const double want = dir ? -W * r * tan(phi - lam) : W * r * tan(lam + phi);
+            char what[128];
+            snprintf(what, sizeof what, "screw: %s torque, %s (N m)", dir ? "lowering" : "raising",
+                     lock ? "self-locking" : "back-drivable");
+            check(what, T, want, 1e-6 * W * r);
+            if (!dir) {
+                const double eta = W * L * om / (T * om);
+                snprintf(what, sizeof what, "screw: efficiency tan(l)/tan(l+phi), %s",
+                         lock ? "self-locking" : "back-drivable");
+                check(what, eta, tan(lam) / tan(lam + phi), 1e-6);
+            }
+            fmb_sim_destroy(&s);
+            fmb_model_destroy(&R.m);
+        }
+    /* self-locking with zero input: the nut settles at -W cos^4(lambda)/k, no creep */
+    {
+        const double mu = 0.25, k = 1e8; /* as in screw_rig */
+        screw_rig_t R = screw_rig(mu, lead, r, W, 1e-4, 2.0, 0, 0);
+        fmb_sim_t *s = make_sim(R.m, 1e-4, 1);
+        const int o = fmb_model_body_offset(R.m, R.nut);
+        double s1 = 0, smax = -1e9, smin = 1e9;
+        while (fmb_sim_time(s) < 1.0 - 1e-9) {
+            step(s);
+            const double x = fmb_sim_q(s)[o] - 0.5;
+            if (fabs(fmb_sim_time(s) - 0.2) < 0.5e-4) s1 = x;
+            if (fmb_sim_time(s) > 0.2) smax = fmax(smax, x), smin = fmin(smin, x);
+        }
+        int mode;
+        double Fn;
+        fmb_sim_switch_state(s, R.isc, &mode, &Fn, NULL);
+        /* at rest the screw carries no torque: L F_n + f r cos(lambda) = 0 and the nut
+         * F_n - f sin(lambda) = W give F_n = W cos^2(lambda), |f| = W sin cos <= mu N */
+        check("screw: self-locked thread force W cos^2(lambda) (N)", Fn, W * cos(lam) * cos(lam),
+              1e-9 * W);
+        check("screw: nut held within the thread compliance (|s| <= W/k, m)",
+              fabs(s1) <= W / k ? 0.0 : fabs(s1), 0, 0);
+        check("screw: no creep from 0.2 s to 1 s (m)", smax - smin, 0, 1e-6 * W / k);
+        check("screw: mode stick", mode, 0, 0);
+        fmb_sim_destroy(&s);
+        fmb_model_destroy(&R.m);
+    }
+    /* back-driven (mu = 0.1 < tan(lambda)): constant acceleration of the nut */
+    {
+        const double mu = 0.1, J = 1e-4, mn = 2.0;
+        screw_rig_t R = screw_rig(mu, lead, r, W, J, mn, 0, 0);
+        fmb_sim_t *s = make_sim(R.m, 1e-4, 1);
+        const int o = fmb_model_body_offset(R.m, R.nut);
+        double x[3];
+        const double tk[3] = {0.1, 0.2, 0.3};
+        int kk = 0;
+        while (fmb_sim_time(s) < 0.3 - 1e-9) {
+            step(s);
+            if (kk < 3 && fabs(fmb_sim_time(s) - tk[kk]) < 0.5e-4) x[kk++] = fmb_sim_q(s)[o];
+        }
+        const double a = (x[2] - 2 * x[1] + x[0]) / (0.1 * 0.1);
+        const double want = -W / (mn + J * (1 + mu * tan(lam)) / (L * (L - mu * r)));
+        check("screw: back-drive acceleration (m/s^2)", a, want, 1e-4 * fabs(want));
+        fmb_sim_destroy(&s);
+        fmb_model_destroy(&R.m);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *w = argc > 1 ? argv[1] : "all";
+    const int all = !strcmp(w, "all");
+    if (all || !strcmp(w, "brake")) test_brake();
+    if (all || !strcmp(w, "ratchet")) test_ratchet();
+    if (all || !strcmp(w, "gap")) test_gap();
+    if (all || !strcmp(w, "screw")) test_screw();
+    printf("%d failure(s)\n", failures);
+    return failures ? 1 : 0;
+}
