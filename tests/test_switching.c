@@ -31,6 +31,9 @@
 
 #include "flexmb/flexmb.h"
 
+/* defined in io/writer.c, declared where used (as in cli/main.c) */
+const char *fmb_model_force_name(const fmb_model_t *model, int force);
+
 static int failures = 0;
 static const double PI = 3.14159265358979323846;
 
@@ -420,6 +423,62 @@ static void test_screw(void)
     }
 }
 
+/* ---------------------------------------------------- the seed's system */
+/* cases/switching.yaml run for 8 s: properties that hold whatever the (lost) seed
+ * parameters: the wheel never turns backwards (backstop, ratchet, self-locking screw);
+ * D's friction reaches the static level exactly at its breakaway and is the kinetic
+ * level while sliding; after the screw sticks the nut does not move although 800 N push
+ * it (self-locking, no creep); every mode switch the seed reports happens. */
+static void test_seed(const char *path)
+{
+    char err[512];
+    fmb_case_t *c = fmb_case_load(path, NULL, 0, err, sizeof err);
+    if (!c) printf("FAIL load: %s\n", err), exit(1);
+    fmb_model_t *m = fmb_case_model(c);
+    fmb_sim_t *s = fmb_sim_create(m, fmb_case_options(c));
+    if (!s || fmb_sim_initialize(s)) printf("FAIL start\n"), exit(1);
+    const int wheel = fmb_model_find_body(m, "wheel"), C = fmb_model_find_body(m, "C");
+    int ifr = -1, isc = -1, igap = -1;
+    for (int f = 0; f < fmb_model_num_forces(m); f++) {
+        const char *n = fmb_model_force_name(m, f);
+        if (!strcmp(n, "friction")) ifr = f;
+        if (!strcmp(n, "screw")) isc = f;
+        if (!strcmp(n, "contact")) igap = f;
+    }
+    const int ow = fmb_model_body_offset(m, wheel), oc = fmb_model_body_offset(m, C);
+    double wmin = 0, fmax_abs = 0, slip_err = 0, t_contact = -1, t_stop = -1, x_stop = 0;
+    double creep = 0;
+    double Fs = 0, Fk = 0;
+    int mf_prev = 0;
+    fmb_case_param(c, "Fs", &Fs), fmb_case_param(c, "Fk", &Fk);
+    while (fmb_sim_time(s) < 8.0 - 1e-9) {
+        step(s);
+        const double t = fmb_sim_time(s);
+        wmin = fmin(wmin, fmb_sim_qd(s)[ow + 2]);
+        int mf, ms, mg;
+        double F, v;
+        fmb_sim_switch_state(s, ifr, &mf, &F, &v);
+        fmax_abs = fmax(fmax_abs, fabs(F));
+        /* sliding since the previous step (the breakaway step uses the static level) */
+        if (mf == 1 && mf_prev == 1) slip_err = fmax(slip_err, fabs(fabs(F) - Fk));
+        mf_prev = mf;
+        fmb_sim_switch_state(s, igap, &mg, NULL, NULL);
+        if (t_contact < 0 && mg == 2) t_contact = t;
+        fmb_sim_switch_state(s, isc, &ms, NULL, NULL);
+        if (t > 4.0 && t_stop < 0 && ms == 0) t_stop = t, x_stop = fmb_sim_q(s)[oc];
+        if (t_stop > 0 && t > t_stop + 0.1) creep = fmax(creep, fabs(fmb_sim_q(s)[oc] - x_stop));
+    }
+    printf("seed 004 system: contact at %.4g s, screw stops at %.4g s\n", t_contact, t_stop);
+    check("seed: the wheel never turns backwards (min omega, rad/s)", wmin, 0, 1e-9);
+    check("seed: friction reaches the static level at breakaway (N)", fmax_abs, Fs, 1e-6 * Fs);
+    check("seed: kinetic level while D slides (N)", slip_err, 0, 1e-9 * Fk);
+    check("seed: contact, then the screw sticks after the input stops", t_contact > 0 && t_stop > 4,
+          1, 0);
+    check("seed: nut does not creep under 800 N after the stop (m)", creep, 0, 1e-12);
+    fmb_sim_destroy(&s);
+    fmb_case_destroy(&c);
+}
+
 int main(int argc, char **argv)
 {
     const char *w = argc > 1 ? argv[1] : "all";
@@ -428,6 +487,7 @@ int main(int argc, char **argv)
     if (all || !strcmp(w, "ratchet")) test_ratchet();
     if (all || !strcmp(w, "gap")) test_gap();
     if (all || !strcmp(w, "screw")) test_screw();
+    if (!strcmp(w, "seed") && argc > 2) test_seed(argv[2]);
     printf("%d failure(s)\n", failures);
     return failures ? 1 : 0;
 }
