@@ -12,3 +12,9 @@ fmb_case_error(sw_gap_limits 8 "must bracket the initial position")
 fmb_case_error(sw_screw_no_lead 6 "missing required key 'lead'")
 fmb_case_error(sw_ratchet_sense 9 "sense must be 1 or -1, got 2")
 fmb_case_error(sw_axis_rotation 9 "'axis' needs coordinate: direction")
+# `flexmb check` lists every switching element with its initial mode (by hand: at rest,
+# no input at t = 0, the ratchets are free, the screw and D's friction stick, the 1 mm gap
+# is open)
+add_test(NAME switching_check COMMAND flexmb_cli check ${FMB_SRC}/cases/switching.yaml)
+set_tests_properties(switching_check PROPERTIES PASS_REGULAR_EXPRESSION
+  "backstop +ratchet +free[^\n]*\n +ratchet +ratchet +free[^\n]*\n +screw +screw +stick[^\n]*\n +contact +gap +open[^\n]*\n +friction +dry_friction +stick")

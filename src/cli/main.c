@@ -802,7 +802,7 @@ static int cmd_check(const cli_args_t *a)
                 first = 0;
                 const char *mn = fmb_model_force_mode_name(mm, f, mode);
                 printf("  %-20s %-14s %-14s %12.6g %12.6g\n", fmb_model_force_name(mm, f),
-                       fmb_model_force_type_name(mm, f), mn ? mn : "?", fo, vr);
+                       fmb_model_force_type_name(mm, f), mn ? mn : "?", fo + 0.0, vr + 0.0);
             }
         } else if (sim) {
             fprintf(stderr, "%s: error: %s\n", a->case_path, fmb_sim_last_error(sim));
