@@ -447,7 +447,7 @@ int case_load_force(loader_t *L, const yaml_node_t *m)
             d.rest_length = L->binfo[bi[0]].pose[2] - L->binfo[bi[1]].pose[2];
     } else if (d.type == FMB_FORCE_CLEARANCE) {
         /* journal on the first body, bearing on the second (seed 002) */
-        if ((rc = body_pair(L, m, ctx, 2, bi, d.point)) ||
+        if ((rc = case_body_pair(L, m, ctx, 2, bi, d.point)) ||
             (rc = same_body(L, m, ctx, bi, d.point)) ||
             (rc = case_load_clearance(L, m, ctx, &d.clearance)))
             return rc;
