@@ -59,3 +59,6 @@ foreach(h case mesh expr)
   add_test(NAME fuzz_smoke_${h} COMMAND ${FMB_SRC}/scripts/fuzz.sh --smoke ${h})
   set_tests_properties(fuzz_smoke_${h} PROPERTIES TIMEOUT 600 RESOURCE_LOCK fuzz_build)
 endforeach()
+# A case path that is a device or a directory: refused at once (read until memory ran out).
+fmb_fuzz_case(case_dev_zero 2 "/dev/zero: cannot open: not a regular file" check /dev/zero)
+fmb_fuzz_case(case_directory 2 "cannot open: a directory, not a file" check .)

@@ -18,44 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/file.h"
 #include "io/mesh.h"
 
-static int read_file(const char *path, char **text, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return -errno;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n + 1 >= cap) {
-            char *b = realloc(buf, cap * 2);
-            if (!b) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = b;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                int e = errno ? errno : EIO;
-                free(buf);
-                fclose(f);
-                return -e;
-            }
-            break;
-        }
-    }
-    fclose(f);
-    if (!buf) return -ENOMEM;
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
-    return 0;
-}
+/* Case files are regular files of at most this size (a case is a few kB; a mesh or a table
+ * holds large data). */
+#define FMB_CASE_MAX_BYTES ((size_t)16 << 20)
+#define FMB_CASE_MAX_TEXT "16 MB"
 
 static int yaml_failure(loader_t *L, const yaml_parser_t *p)
 {
@@ -204,9 +173,12 @@ fmb_case_t *fmb_case_load(const char *path, const char *const *overrides, int n,
     fmb_case_t *c = case_new(path, overrides, n, err, errlen, "fmb_case_load");
     if (!c) return NULL;
     size_t len = 0;
-    int e = read_file(path, &c->text, &len);
+    const char *why = NULL;
+    int e = fmb_read_file(path, FMB_CASE_MAX_BYTES, &c->text, &len, &why);
     if (e) {
-        if (err && errlen) snprintf(err, errlen, "%s: cannot open: %s", path, strerror(-e));
+        if (err && errlen)
+            snprintf(err, errlen, "%s: cannot open: %s%s", path, why ? why : strerror(e),
+                     why && e == EINVAL && strstr(why, "limit") ? " (" FMB_CASE_MAX_TEXT ")" : "");
         fmb_case_destroy(&c);
         return NULL;
     }

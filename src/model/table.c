@@ -15,6 +15,8 @@
  * derivatives are those of the segment x(t) moves into (right-hand in t). */
 #include "model/table.h"
 
+#include "core/file.h"
+
 #include <errno.h>
 #include <math.h>
 #include <openssl/evp.h>
@@ -43,51 +45,6 @@ struct fmb_tableset {
 
 /* Tables are regular files of at most this size (not devices, FIFOs or directories). */
 #define FMB_TABLE_MAX_BYTES ((size_t)256 << 20)
-
-static int read_all(const char *path, char **text, size_t *len, const char **why)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return errno ? errno : EIO;
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) ||
-        (size_t)st.st_size > FMB_TABLE_MAX_BYTES) {
-        *why = S_ISDIR(st.st_mode) ? "a directory, not a file"
-               : S_ISREG(st.st_mode) ? "larger than 256 MB"
-                                     : "not a regular file";
-        fclose(f);
-        return -1;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    int err = 0;
-    while (buf) {
-        if (n + 1 >= cap) {
-            char *b = cap <= FMB_TABLE_MAX_BYTES ? realloc(buf, cap * 2) : NULL;
-            if (!b) {
-                err = ENOMEM;
-                break;
-            }
-            buf = b;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f)) err = errno ? errno : EIO;
-            break;
-        }
-    }
-    fclose(f);
-    if (!buf) return ENOMEM;
-    if (err) {
-        free(buf);
-        return err;
-    }
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
-    return 0;
-}
 
 static void sha256_hex(const char *data, size_t len, char out[65])
 {
@@ -249,9 +206,10 @@ fmb_table_t *fmb_table_read(const char *path, const char *name, int spline, char
     char *text = NULL;
     size_t tlen = 0;
     const char *why = NULL;
-    int e = read_all(path, &text, &tlen, &why);
+    int e = fmb_read_file(path, FMB_TABLE_MAX_BYTES, &text, &tlen, &why);
     if (e) {
-        snprintf(msg, len, "cannot read table '%s' (%s): %s", name, path, why ? why : strerror(e));
+        snprintf(msg, len, "cannot read table '%s' (%s): %s%s", name, path,
+                 why ? why : strerror(e), why && e == EINVAL && strstr(why, "limit") ? " (256 MB)" : "");
         return NULL;
     }
     fmb_table_t *tb = calloc(1, sizeof *tb);
