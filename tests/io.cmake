@@ -50,6 +50,27 @@ add_test(NAME io_paraview_quick_return
           --set revolutions=0.5)
 set_tests_properties(io_paraview_quick_return PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
                       RESOURCE_LOCK xvfb)
+# Frictional sliders: blocks, ground guide, corner contact forces.
+add_test(NAME io_paraview_slider_lugre_2
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paraview.sh $<TARGET_FILE:flexmb_cli>
+          ${FMB_SRC}/cases/slider_lugre_2.yaml ${CMAKE_CURRENT_SOURCE_DIR}/pv_check.py
+          --set t_end=0.3)
+set_tests_properties(io_paraview_slider_lugre_2 PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+                      RESOURCE_LOCK xvfb)
+# 25,000 records: a bounded number of frames (<= 1000), loaded and stepped through in pvbatch
+# in under a minute (pv_check --all-frames --max-seconds 60).
+add_test(NAME io_paraview_quick_return_25k
+  COMMAND env "PV_CHECK_ARGS=--all-frames --max-seconds=60"
+          sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paraview.sh $<TARGET_FILE:flexmb_cli>
+          ${FMB_SRC}/cases/quick_return.yaml ${CMAKE_CURRENT_SOURCE_DIR}/pv_check.py
+          --set revolutions=8 --set out_every=1)
+set_tests_properties(io_paraview_quick_return_25k PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+                      RESOURCE_LOCK xvfb)
+# Visualization output without ParaView: sidecar size against records, viz_every, --no-viz,
+# block sizes.
+add_test(NAME io_viz
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_viz.py $<TARGET_FILE:flexmb_cli>
+          ${FMB_SRC}/cases)
 
 # Frictional sliding joints (/contacts): seed 000's blocks through the first slip (case
 # 1: lower face only, resultant = m g; case 2: single face and diagonal contact) and the

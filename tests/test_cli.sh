@@ -115,9 +115,10 @@ with h5py.File(sys.argv[1], "r") as f:
     n = len(f["time"])
     lens = set()
     f.visititems(lambda k, o: lens.add(o.shape[0]) if isinstance(o, h5py.Dataset)
-                 and not k.endswith("point_names") else None)
+                 and not k.endswith("point_names") and not k.startswith("viz/") else None)
     assert n >= 1 and lens == {n}, (n, lens)
     assert f["time"][-1] < 5
+    assert f["viz/record"][-1] == n - 1, "the last record is a frame"
 ' "$TMP/diverge.h5"
 
 # default output names: the case's `output`, else CASE basename .h5, in the cwd

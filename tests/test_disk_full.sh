@@ -25,7 +25,11 @@ with h5py.File(sys.argv[1], "r") as f:
     nt = len(f["time"])
     lens = set()
     f.visititems(lambda n, o: lens.add(o.shape[0]) if isinstance(o, h5py.Dataset)
-                 and not n.endswith(("point_names", "x0")) else None)
+                 and not n.endswith(("point_names", "x0")) and not n.startswith("viz/")
+                 else None)
+    nf = len(f["viz/time"])  # visualization frames: no more than the records
+    assert nf <= nt and all(f["viz/" + g + "/points"].shape[0] == nf
+                            for g in f["viz"] if g not in ("time", "record", "guides")), nf
     assert lens == {nt}, (nt, lens)
     print("h5 readable: %d records, complete = %d" % (nt, f.attrs["complete"]))
     # the run stopped (exit 4): the file must not claim to be complete

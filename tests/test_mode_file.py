@@ -62,7 +62,9 @@ def main():
         print("first bending mode: MAC against the analytic shape %.9f" % mac)
         check(mac >= 0.99999, "mode shape matches the analytic one")
         with open(os.path.splitext(out)[0] + ".xmf", encoding="utf-8") as f:
-            check(f.read().count("<Time ") == 3, "XDMF lists 3 time steps")
+            text = f.read()  # one temporal collection per grid
+            check(text.count("<Time ") == 3 * text.count('"Temporal"') > 0,
+                  "XDMF lists 3 time steps")
     print("FAILED" if failures else "passed")
     return 1 if failures else 0
 

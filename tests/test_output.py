@@ -5,7 +5,7 @@ usage: /usr/bin/python3 tests/test_output.py FLEXMB CASE.yaml [--set k=v ...]
 Checks that every documented dataset exists with a consistent number of records, that
 /time starts at 0 and increases by h * output_every, that /bodies/*/pose agrees with the
 carrier coordinates q (R = A(theta) rbar, computed here independently), that the points
-are R + A(theta) u for the body-frame points, that the XDMF sidecar references only
+are R + A(theta) u for the body-frame points, that the XDMF sidecar (frames) references only
 records that exist, and the root and column attributes.
 Beam bodies (/beams/<body>): node points [nt x nn x 3] equal the body's drawn points
 n0.. with z = 0; the deflection equals the nodes' transverse coordinate in the body
@@ -24,6 +24,7 @@ resultant F1+ + F2+ - F1- - F2- equals m g, with m and g read from the case text
 import math
 import os
 import re
+import xml.etree.ElementTree as ET
 import subprocess
 import sys
 import tempfile
@@ -93,8 +94,10 @@ def check_file(path, case, extra=()):
 
         lengths = {}
         static = ("point_names", "x0")  # the only datasets without a time dimension
+        # (/viz holds the visualization frames, a subset of the records: check_xmf)
         f.visititems(lambda n, o: lengths.__setitem__(n, o.shape[0])
-                     if isinstance(o, h5py.Dataset) and not n.endswith(static) else None)
+                     if isinstance(o, h5py.Dataset) and not n.endswith(static)
+                     and not n.startswith("viz/") else None)
         bad = {n: k for n, k in lengths.items() if k != nt}
         check(not bad, "every dataset has len(/time) = %d records: %s" % (nt, bad))
 
@@ -240,7 +243,7 @@ def check_beams(f, nt):
 
 def check_sliders(f, nt):
     for group in [k for k in f if k not in ("time", "energy", "solver", "bodies", "joints",
-                                            "beams", "contacts")]:
+                                            "beams", "contacts", "viz")]:
         for jname, g in f[group].items():
             check(jname in f["joints"], "/%s/%s names a joint" % (group, jname))
             for ds in g.values():
@@ -351,6 +354,9 @@ def check_contacts(f, nt, extra):
 
 
 def check_xmf(xmf, h5):
+    """The sidecar describes the visualization frames (docs/output.md): records 0, every,
+    2 every, ... and the last, with every = 1 if the records fit in viz_frames, else
+    ceil(nt / (viz_frames - 1)); it only references datasets of the file."""
     check(os.path.exists(xmf), "sidecar .xmf written")
     if not os.path.exists(xmf):
         return
@@ -358,22 +364,35 @@ def check_xmf(xmf, h5):
     with h5py.File(h5, "r") as f:
         nt = len(f["time"])
         times = f["time"][:]
-        grids = re.findall(r'<Time Value="([^"]+)"/>', text)
-        check(len(grids) == nt, "sidecar has one time step per record (%d, %d)"
-              % (len(grids), nt))
-        check(np.allclose([float(x) for x in grids], times, rtol=0, atol=0),
-              "sidecar times equal /time")
+        vf = int(f["solver"].attrs["viz_frames"])
+        every = 1 if nt <= vf else -(-nt // (vf - 1))
+        recs = list(range(0, nt, every))
+        if recs[-1] != nt - 1:
+            recs.append(nt - 1)
+        check(int(f["viz"].attrs["every"]) == every, "frame spacing %d by the rule" % every)
+        check(len(recs) <= vf, "at most viz_frames = %d frames (%d)" % (vf, len(recs)))
+        # one temporal collection per grid, all with the same frames
+        colls = [[t.get("Value") for t in g.iter("Time")]
+                 for g in ET.fromstring(text).find("Domain").findall("Grid")]
+        check(len(colls) > 0 and all(c == colls[0] for c in colls),
+              "sidecar: %d grids with the same time steps" % len(colls))
+        grids = colls[0] if colls else []
+        check(len(grids) == len(recs), "sidecar has one time step per frame (%d, %d)"
+              % (len(grids), len(recs)))
+        check(np.array_equal(f["viz/record"][:], recs), "/viz/record lists the frame records")
+        check(np.allclose([float(x) for x in grids], times[recs], rtol=0, atol=0),
+              "sidecar times equal /time at the frame records")
         for ref in set(re.findall(r'Format="HDF">([^<]+)</DataItem>', text)):
             fname, ds = ref.split(":", 1)
             check(fname == os.path.basename(h5), "sidecar references %s" % fname)
             check(ds in f, "sidecar dataset %s exists" % ds)
         starts = [int(s.split()[0]) for s in
                   re.findall(r'<DataItem Dimensions="3 [23]" Format="XML">([^<]+)<', text)]
-        check(max(starts) == nt - 1, "sidecar hyperslabs stop at the last record")
-        for name in (f["beams"] if "beams" in f else []):
-            check(text.count("%s:/beams/%s/points<" % (os.path.basename(h5), name)) == nt and
-                  text.count("%s:/beams/%s/deflection<" % (os.path.basename(h5), name)) == nt,
-                  "sidecar draws beam %s from /beams with its deflection, every record" % name)
+        check(max(starts) == len(recs) - 1, "sidecar hyperslabs stop at the last frame")
+        if "beams" in f:
+            for k in ("points", "deflection", "curvature", "moment", "axial_force"):
+                check(text.count("%s:/viz/beams/%s<" % (os.path.basename(h5), k)) == len(recs),
+                      "sidecar draws the beams' %s in every frame" % k)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 # HDF5 file (tests/pv_check.py); renders one frame to a PNG. Exit 77 (skipped) when
 # pvbatch is not installed.
 # usage: sh tests/test_paraview.sh FLEXMB CASE.yaml PV_CHECK.py [RUN OPTIONS (--set k=v)...]
+# PV_CHECK_ARGS (environment): extra pv_check.py options, e.g. --all-frames.
 FLEXMB=$1
 CASE=$2
 CHECK=$3
@@ -20,10 +21,11 @@ rc=1
 for try in 1 2 3; do
     if command -v xvfb-run >/dev/null 2>&1; then
         xvfb-run -a -n $((100 + try * 7 + $$ % 50)) -s "-screen 0 1024x768x24" \
-            pvbatch "$CHECK" "$TMP/run.xmf" "$TMP/run.h5" "$TMP/frame.png" >"$TMP/pv.log" 2>&1
+            pvbatch "$CHECK" "$TMP/run.xmf" "$TMP/run.h5" "$TMP/frame.png" ${PV_CHECK_ARGS:-} \
+            >"$TMP/pv.log" 2>&1
     else
         pvbatch --force-offscreen-rendering "$CHECK" "$TMP/run.xmf" "$TMP/run.h5" \
-            "$TMP/frame.png" >"$TMP/pv.log" 2>&1
+            "$TMP/frame.png" ${PV_CHECK_ARGS:-} >"$TMP/pv.log" 2>&1
     fi
     rc=$?
     cat "$TMP/pv.log"

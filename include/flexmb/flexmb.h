@@ -75,6 +75,8 @@ typedef struct fmb_body_desc {
     double vel[3];  /* initial xdot, ydot (inertial, of the origin), angular velocity */
     int vel_given;  /* the case states vel: kept by the start projection when consistent */
     int line;       /* source line in the case file for messages, 0 if none */
+    double block[2]; /* drawing only: a slider block's length (body x) and width (body y),
+                        m, centred at com; 0 0: none (docs/output.md, visualization) */
 } fmb_body_desc_t;
 
 /* Elastic beam body: planar Euler-Bernoulli elements along the body x axis (axial +
@@ -373,6 +375,10 @@ typedef struct fmb_sim_options {
     double atol_step;          /* absolute tolerance, m or rad; default 1e-6 */
     double h_min;              /* smallest step before failing (adaptive); 0: 1e-12 t_end */
     double h_max;              /* largest step (adaptive); 0: the record interval */
+    int viz_every;             /* visualization frame every k-th record (docs/output.md);
+                                  default 0: automatic, at most viz_frames frames */
+    int viz_frames;            /* frame budget of the automatic spacing; default 1000;
+                                  0: no visualization output (no /viz, no .xmf) */
 } fmb_sim_options_t;
 
 void fmb_sim_options_default(fmb_sim_options_t *opts);

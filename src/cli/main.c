@@ -30,7 +30,7 @@ enum {
 int fmb_cli_sweep(int argc, char **argv); /* sweep.c */
 
 static const char usage_text[] =
-    "usage: flexmb run CASE [-o OUT.h5] [--set NAME=VALUE]... [--quiet]\n"
+    "usage: flexmb run CASE [-o OUT.h5] [--set NAME=VALUE]... [--no-viz] [--quiet]\n"
     "       flexmb check CASE [--set NAME=VALUE]...\n"
     "       flexmb modes CASE [BODY] [--at T] [--set NAME=VALUE]... [-n N]\n"
     "       flexmb compare A.h5 B.h5 [-o PREFIX] [--by BODY] [--wrap] [--only KINDS]\n"
@@ -80,6 +80,7 @@ static const char help_text[] =
     "      --noise X         compare: differences below X times the scale are 0\n"
     "                        (default 1e-9)\n"
     "      --at T            modes: linearize at time T (s) of the run (default 0)\n"
+    "      --no-viz          run: no visualization frames (/viz) and no OUT.xmf\n"
     "  -q, --quiet           no progress bar and no summary (compare: no table)\n"
     "  -h, --help            this help\n"
     "  -V, --version         print the version\n"
@@ -111,6 +112,7 @@ typedef struct cli_args {
     fmb_compare_options_t cmp; /* compare: --by, --wrap, --only, --stations, --noise */
     int force;                 /* run: replace an existing file that is not a flexmb result */
     int no_room_check;         /* run: start even when the records would not fit on the disk */
+    int no_viz;                /* run: --no-viz */
     int cmp_given;
     const char *sets[MAX_SETS];
     int nsets;
@@ -291,6 +293,8 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
             a->force = 1;
         } else if (strcmp(s, "--no-room-check") == 0) {
             a->no_room_check = 1;
+        } else if (strcmp(s, "--no-viz") == 0) {
+            a->no_viz = 1;
         } else if (strcmp(s, "--by") == 0 || strncmp(s, "--by=", 5) == 0) {
             val = s[4] == '=' ? s + 5 : (i + 1 < argc ? argv[++i] : NULL);
             if (!val || !*val) return usage_error("expected `time` or a body name after", s);
@@ -372,6 +376,7 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
     if (a->force && !is_run) return usage_error("--force is only valid with", "run");
     if (a->no_room_check && !is_run)
         return usage_error("--no-room-check is only valid with", "run");
+    if (a->no_viz && !is_run) return usage_error("--no-viz is only valid with", "run");
     if (a->at >= 0 && !(is_modes && !a->arg2))
         return usage_error("--at is only valid with", "modes CASE (mechanism modes)");
     if (is_compare && !a->arg2)
@@ -532,7 +537,9 @@ static int cmd_run(const cli_args_t *a)
     fmb_case_t *c = load_case(a);
     if (!c) return EXIT_CASE;
     fmb_model_t *model = fmb_case_model(c);
-    sim = fmb_sim_create(model, fmb_case_options(c));
+    fmb_sim_options_t opts = *fmb_case_options(c);
+    if (a->no_viz) opts.viz_frames = 0; /* no /viz, no sidecar */
+    sim = fmb_sim_create(model, &opts);
     if (!sim) {
         fprintf(stderr, "%s: error: %s\n", a->case_path,
                 model ? fmb_model_last_error(model) : "cannot create the simulation");
@@ -690,7 +697,7 @@ static int cmd_run(const cli_args_t *a)
         printf("  wall time           %.3f s (%s, %.0f steps/s)\n", wall, ws,
                wall > 0 ? (double)s.steps / wall : 0.0);
         printf("  output              %s\n", out);
-        printf("  ParaView            %s\n", xmf);
+        if (!a->no_viz && opts.viz_frames > 0) printf("  ParaView            %s\n", xmf);
     }
     if (!a->quiet) report_beams(&r, model);
     free(r.beam_vmax);

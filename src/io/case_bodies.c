@@ -403,7 +403,7 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
 int case_load_body(loader_t *L, const yaml_node_t *m)
 {
     static const char *const keys[] = {"name", "mass",     "inertia", "com",  "bar",
-                                       "pose", "velocity", "points",  "beam", NULL};
+                                       "pose", "velocity", "points",  "beam", "block", NULL};
     fmb_case_t *c = L->c;
     int rc = case_check_keys(L, m, "body", keys);
     if (rc) return rc;
@@ -431,11 +431,20 @@ int case_load_body(loader_t *L, const yaml_node_t *m)
     if (has_bar && bar <= 0)
         return case_fail(L, case_get(L, m, "bar"),
                          "%s: zero-length link: bar length must be > 0, got %g", ctx, bar);
+    int has_block;
+    if ((rc = case_get_vec(L, m, "block", ctx, 2, d.block, &has_block))) return rc;
+    if (has_block && (!(d.block[0] > 0) || !(d.block[1] > 0)))
+        return case_fail(L, case_get(L, m, "block"),
+                         "%s: block [length, width] must both be > 0, got [%g, %g]", ctx,
+                         d.block[0], d.block[1]);
     if ((rc = case_get_num(L, m, "inertia", ctx, &d.inertia, &has_inertia))) return rc;
     if (!has_inertia) {
-        if (!has_bar)
-            return case_fail(L, m, "%s: missing required key 'inertia' (or give 'bar')", ctx);
-        d.inertia = d.mass * bar * bar / 12.0;
+        if (!has_bar && !has_block)
+            return case_fail(L, m, "%s: missing required key 'inertia' (or give 'bar' or 'block')",
+                             ctx);
+        /* uniform bar about its centre, or uniform rectangle L x W about its centre */
+        d.inertia = has_bar ? d.mass * bar * bar / 12.0
+                            : d.mass * (d.block[0] * d.block[0] + d.block[1] * d.block[1]) / 12.0;
     }
     if (d.inertia <= 0)
         return case_fail(L, case_get(L, m, "inertia"), "%s: inertia must be positive, got %g", ctx,

@@ -140,7 +140,7 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
                                        "max_newton", "halving",  "rtol",           "atol",
                                        "phi_tol",    "ordering", "reuse_jacobian", "step",
                                        "rtol_step",  "atol_step", "h_min",   "h_max",
-                                       "linear_solver", NULL};
+                                       "linear_solver", "viz_every", "viz_frames", NULL};
     fmb_sim_options_t *o = &L->c->opts;
     const char *ctx = "solver";
     int rc = sec ? case_check_keys(L, sec, ctx, keys) : 0;
@@ -252,8 +252,13 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
     if ((rc = case_get_int(L, sec, "output_every", ctx, 1, &o->output_every)) ||
         (rc = case_get_int(L, sec, "max_newton", ctx, 1, &o->max_newton)) ||
         (rc = case_get_int(L, sec, "halving", ctx, 0, &o->halving)) ||
-        (rc = case_get_int(L, sec, "reuse_jacobian", ctx, 0, &o->reuse_jacobian)))
+        (rc = case_get_int(L, sec, "reuse_jacobian", ctx, 0, &o->reuse_jacobian)) ||
+        (rc = case_get_int(L, sec, "viz_every", ctx, 0, &o->viz_every)) ||
+        (rc = case_get_int(L, sec, "viz_frames", ctx, 0, &o->viz_frames)))
         return rc;
+    if (o->viz_frames == 1)
+        return case_fail(L, case_get(L, sec, "viz_frames"),
+                         "solver: 'viz_frames' is 0 (no visualization output) or >= 2");
     if (o->reuse_jacobian > 1)
         return case_fail(L, case_get(L, sec, "reuse_jacobian"),
                          "solver: 'reuse_jacobian' is 0 or 1");

@@ -3,7 +3,8 @@
  * Every time-dependent dataset is chunked with an unlimited first dimension. Records
  * are buffered in memory and written in batches: at the latest every WRITER_BATCH
  * records or after WRITER_FLUSH_SECONDS of wall time, each batch extending all
- * datasets together, followed by H5Fflush and an update of the XDMF sidecar. So the
+ * datasets together, followed by H5Fflush and an update of the XDMF sidecar (whose
+ * frames, a bounded subset of the records, are written by src/io/viz.c). So the
  * file on disk always holds a whole number of records, the same in every dataset, and
  * fmb_writer_destroy leaves exactly the records appended. */
 #include "io/writer.h"
@@ -20,6 +21,8 @@
 #include <time.h>
 
 #include "bodies/beam.h"
+#include "io/viz.h"
+#include "io/xdmf.h"
 #include "model/model.h"
 #include "model/table.h"
 #include "solve/sim.h"
@@ -90,14 +93,9 @@ struct fmb_writer {
     int nsws;
     long nrec;     /* records in the file */
     int nbuf;      /* records buffered */
-    double *times; /* every record's time (for the sidecar) */
-    long cap_times;
     double last_flush;
-    fmb_xdmf_t xdmf;
-    fmb_xdmf_item_t *items;
-    char **item_paths;
-    char **item_attr_paths; /* point-data datasets of the items (NULL if none) */
-    int nitems;
+    fmb_viz_t *viz; /* /viz and the .xmf sidecar (NULL: --no-viz) */
+    long viz_every; /* records per visualization frame */
     int failed; /* sticky status after an HDF5 failure */
     char err[512];
 };
@@ -325,12 +323,12 @@ static double record_bytes(const fmb_writer_t *w)
 
 static int disk_room(fmb_writer_t *w)
 {
-    double need = (double)w->nbuf * record_bytes(w);
+    double need = (double)w->nbuf * record_bytes(w) + (double)fmb_viz_pending_bytes(w->viz);
     need = need + need / 4 + 256 * 1024; /* chunk and metadata overhead, the sidecar */
     const double avail = free_bytes(w);
     if (avail < 0 || avail >= need) return 0; /* room, or cannot tell: try */
     return werr(w, FMB_ERR_IO,
-                "%s: disk almost full (%.0f kB free, the next %d records need about %.0f kB): "
+                "%s: disk almost full (%.0f kB free, the next %d records and frames need about %.0f kB): "
                 "stopped before writing them, so that the %ld records so far stay readable",
                 w->h5path, avail / 1024, w->nbuf, need / 1024, w->nrec);
 }
@@ -401,13 +399,19 @@ static int flush_all(fmb_writer_t *w, int full_xdmf)
 {
     int st = write_batch(w);
     if (st < 0) return st;
+    char vmsg[400];
+    if (w->nbuf == 0 && fmb_viz_pending_bytes(w->viz) > 0 && (st = disk_room(w)) < 0)
+        return w->failed = st;
+    if (w->viz && (st = fmb_viz_sync(w->viz, vmsg, sizeof vmsg)) < 0)
+        return w->failed = werr(w, st, "%s", vmsg);
     errno = 0;
     if (H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
         return werr(w, FMB_ERR_IO, "%s: cannot flush the results%s%s", w->h5path,
                     errno ? ": " : "", errno ? strerror(errno) : "");
     w->last_flush = wall_seconds();
+    if (!w->viz) return 0;
     char msg[400];
-    st = fmb_xdmf_update(&w->xdmf, w->times, w->nrec, full_xdmf, msg, sizeof msg);
+    st = fmb_viz_update_sidecar(w->viz, full_xdmf, msg, sizeof msg);
     if (st < 0) return werr(w, st, "%s", msg);
     return 0;
 }
@@ -477,7 +481,9 @@ static int write_beams_layout(fmb_writer_t *w)
         if (double_list(g, "x0", x0, (hsize_t)nn) < 0 || attr_int(g, "index", wb->b) < 0 ||
             attr_int(g, "nnodes", nn) < 0 || attr_string(g, "reference", ref) < 0 ||
             attr_string(g, "geometry",
-                        bm->geometry == FMB_BEAM_NONLINEAR ? "nonlinear" : "linear") < 0)
+                        bm->geometry == FMB_BEAM_NONLINEAR ? "nonlinear" : "linear") < 0 ||
+            attr_double(g, "E", bm->E) < 0 || attr_double(g, "A", bm->A) < 0 ||
+            attr_double(g, "I", bm->I) < 0)
             st = werr(w, FMB_ERR_HDF5, "%s: cannot write /beams/%s/x0", w->h5path, name);
         hsize_t t2[2] = {(hsize_t)nn, 3}, t1[1] = {(hsize_t)nn};
         if (st >= 0) wb->ds_bpoints = st = wds_create(w, g, "points", 0, 3, t2, "x,y,z");
@@ -737,6 +743,7 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
         bad |= attr_double(solver, "beta", beta);
         bad |= attr_double(solver, "gamma", gamma);
         bad |= attr_int(solver, "output_every", o->output_every);
+        bad |= attr_int(solver, "viz_frames", o->viz_frames);
         bad |= attr_int(solver, "max_newton", o->max_newton);
         bad |= attr_double(solver, "rtol", o->rtol);
         bad |= attr_double(solver, "atol", o->atol);
@@ -813,7 +820,9 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
                         attr_int(g, "ndof", wb->ndof) < 0 || attr_double(g, "mass", bd->mass) < 0 ||
                         attr_double(g, "inertia", bd->inertia_c) < 0 ||
                         attr_double(g, "com_x", bd->com[0]) < 0 ||
-                        attr_double(g, "com_y", bd->com[1]) < 0))
+                        attr_double(g, "com_y", bd->com[1]) < 0 ||
+                        (bd->block[0] > 0 && (attr_double(g, "block_length", bd->block[0]) < 0 ||
+                                              attr_double(g, "block_width", bd->block[1]) < 0))))
             st = werr(w, FMB_ERR_HDF5, "%s: cannot write /bodies/%s attributes", w->h5path, name);
         H5Gclose(g);
     }
@@ -875,96 +884,29 @@ static int write_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_
     return write_switches_layout(w);
 }
 
-/* Sidecar items: every body (its points, else its frame origin), every joint that sits
- * at a point (all but angle drivers). */
-static int setup_xdmf(fmb_writer_t *w)
+/* Visualization frames (/viz) and the sidecar, unless viz_frames is 0 (then a stale
+ * sidecar of an earlier run is removed: it would point at datasets that no longer exist). */
+static int setup_viz(fmb_writer_t *w, const fmb_sim_t *sim)
 {
-    const fmb_model_t *m = w->model;
-    int n = w->nbodies + w->njoints + w->nforces;
-    w->items = calloc(n > 0 ? (size_t)n : 1, sizeof *w->items);
-    w->item_paths = calloc(n > 0 ? (size_t)n : 1, sizeof *w->item_paths);
-    w->item_attr_paths = calloc(n > 0 ? (size_t)n : 1, sizeof *w->item_attr_paths);
-    if (!w->items || !w->item_paths || !w->item_attr_paths)
-        return werr(w, FMB_ERR_NOMEM, "out of memory");
-    char name[FMB_NAME_MAX + 8], path[2 * FMB_NAME_MAX + 64];
-    for (int i = 0; i < w->nbodies; i++) {
-        const wbody_t *b = &w->bodies[i];
-        link_name(fmb_model_body_name(m, b->b), name, sizeof name);
-        fmb_xdmf_item_t *it = &w->items[w->nitems];
-        it->name = fmb_model_body_name(m, b->b);
-        if (b->ds_bpoints >= 0) {
-            /* Beam: polyline through the deformed nodes, deflection as point data. */
-            snprintf(path, sizeof path, "/beams/%s/points", name);
-            if (!(w->item_paths[w->nitems] = dupstr(path)))
-                return werr(w, FMB_ERR_NOMEM, "out of memory");
-            snprintf(path, sizeof path, "/beams/%s/deflection", name);
-            if (!(w->item_attr_paths[w->nitems] = dupstr(path)))
-                return werr(w, FMB_ERR_NOMEM, "out of memory");
-            it->dataset = w->item_paths[w->nitems];
-            it->attr_name = "deflection";
-            it->attr_dataset = w->item_attr_paths[w->nitems++];
-            it->npoints = b->nnodes;
-            it->rank = 3;
-            it->ncols = 3;
-            continue;
-        }
-        snprintf(path, sizeof path, "/bodies/%s/%s", name, b->npoints > 0 ? "points" : "pose");
-        if (!(w->item_paths[w->nitems] = dupstr(path)))
-            return werr(w, FMB_ERR_NOMEM, "out of memory");
-        it->dataset = w->item_paths[w->nitems++];
-        it->npoints = b->npoints > 0 ? b->npoints : 1;
-        it->rank = b->npoints > 0 ? 3 : 2;
-        it->ncols = b->npoints > 0 ? 2 : 3;
+    const fmb_sim_options_t *o = fmb_sim_options(sim);
+    if (o && o->viz_frames == 0) {
+        char *xmf = fmb_xdmf_path_for(w->h5path);
+        if (!xmf) return werr(w, FMB_ERR_NOMEM, "out of memory");
+        remove(xmf);
+        free(xmf);
+        return 0;
     }
-    for (int i = 0; i < w->njoints; i++) {
-        if (m->joints[w->joints[i].j].type == FMB_JOINT_DRIVER_ANGLE) continue;
-        link_name(fmb_model_joint_name(m, w->joints[i].j), name, sizeof name);
-        snprintf(path, sizeof path, "/joints/%s/position", name);
-        fmb_xdmf_item_t *it = &w->items[w->nitems];
-        if (!(w->item_paths[w->nitems] = dupstr(path)))
-            return werr(w, FMB_ERR_NOMEM, "out of memory");
-        it->name = fmb_model_joint_name(m, w->joints[i].j);
-        it->dataset = w->item_paths[w->nitems++];
-        it->npoints = 1;
-        it->rank = 2;
-        it->ncols = 2;
+    long expected = 1;
+    if (o && o->h > 0 && o->t_end > 0 && o->output_every > 0) {
+        const double steps = ceil(o->t_end / o->h - 1e-9);
+        expected = (long)fmin(ceil(steps / o->output_every) + 1, 1e15);
     }
-    /* forces with a drawn point (clearance joints: the journal centre, "position"), the
-     * normal force as its point attribute when the class outputs one */
-    for (int i = 0; i < w->nforces; i++) {
-        const wforce_t *wf = &w->forces[i];
-        int kp = -1, ka = -1;
-        for (int k = 0; k < wf->n; k++) {
-            const char *on = fmb_model_force_output_name(m, wf->f, k);
-            if (!strcmp(on, "position") && wf->width[k] == 2) kp = k;
-            if (!strcmp(on, "normal_force") && wf->width[k] == 1) ka = k;
-        }
-        char group[128];
-        if (kp < 0 || fmb_model_force_output_group(m, wf->f, group, sizeof group)) continue;
-        fmb_xdmf_item_t *it = &w->items[w->nitems];
-        snprintf(path, sizeof path, "/%s/position", group);
-        if (!(w->item_paths[w->nitems] = dupstr(path)))
-            return werr(w, FMB_ERR_NOMEM, "out of memory");
-        if (ka >= 0) {
-            snprintf(path, sizeof path, "/%s/normal_force", group);
-            if (!(w->item_attr_paths[w->nitems] = dupstr(path)))
-                return werr(w, FMB_ERR_NOMEM, "out of memory");
-            it->attr_name = "normal_force";
-            it->attr_dataset = w->item_attr_paths[w->nitems];
-            it->attr_1d = 1;
-        }
-        it->name = fmb_model_force_name(m, wf->f);
-        it->dataset = w->item_paths[w->nitems++];
-        it->npoints = 1;
-        it->rank = 2;
-        it->ncols = 2;
-    }
-    w->xdmf.items = w->items;
-    w->xdmf.nitems = w->nitems;
-    w->xdmf.path = fmb_xdmf_path_for(w->h5path);
-    const char *slash = strrchr(w->h5path, '/');
-    w->xdmf.h5name = dupstr(slash ? slash + 1 : w->h5path);
-    if (!w->xdmf.path || !w->xdmf.h5name) return werr(w, FMB_ERR_NOMEM, "out of memory");
+    fmb_sim_options_t def;
+    fmb_sim_options_default(&def);
+    w->viz_every = fmb_viz_spacing(o ? o : &def, expected);
+    char msg[400] = "";
+    w->viz = fmb_viz_create(w->file, w->h5path, sim, w->viz_every, msg, sizeof msg);
+    if (!w->viz) return werr(w, FMB_ERR_HDF5, "%s", msg[0] ? msg : "cannot create /viz");
     return 0;
 }
 
@@ -990,6 +932,7 @@ static void writer_free(fmb_writer_t *w)
         free(w->ds[k].buf);
     }
     free(w->ds);
+    fmb_viz_destroy(&w->viz);
     if (w->file >= 0) H5Fclose(w->file);
     for (int i = 0; i < w->nbodies; i++) {
         free(w->bodies[i].u);
@@ -1000,16 +943,6 @@ static void writer_free(fmb_writer_t *w)
     free(w->joints);
     free(w->forces);
     free(w->sws);
-    for (int i = 0; i < w->nitems; i++) {
-        free(w->item_paths[i]);
-        if (w->item_attr_paths) free(w->item_attr_paths[i]);
-    }
-    free(w->item_paths);
-    free(w->item_attr_paths);
-    free(w->items);
-    free(w->xdmf.path);
-    free(w->xdmf.h5name);
-    free(w->times);
     free(w->h5path);
     free(w);
 }
@@ -1043,7 +976,7 @@ fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim, const 
     if (w->file < 0)
         st = werr(w, FMB_ERR_IO, "%s: cannot create HDF5 file%s%s", h5path, errno ? ": " : "",
                   errno ? strerror(errno) : "");
-    else if ((st = write_layout(w, sim, case_text)) >= 0 && (st = setup_xdmf(w)) >= 0)
+    else if ((st = write_layout(w, sim, case_text)) >= 0 && (st = setup_viz(w, sim)) >= 0)
         st = flush_all(w, 1);
     if (st < 0) {
         if (err && errlen) snprintf(err, errlen, "%s", w->err);
@@ -1057,16 +990,8 @@ int fmb_writer_append(fmb_writer_t *w, const fmb_sim_t *sim)
 {
     if (!w || !sim) return FMB_ERR_ARG;
     if (w->failed) return w->failed;
-    if (w->nrec + w->nbuf >= w->cap_times) {
-        long cap = w->cap_times ? 2 * w->cap_times : 4 * WRITER_BATCH;
-        double *p = realloc(w->times, (size_t)cap * sizeof *p);
-        if (!p) return werr(w, FMB_ERR_NOMEM, "out of memory");
-        w->times = p;
-        w->cap_times = cap;
-    }
     const double t = fmb_sim_time(sim);
     const double *q = fmb_sim_q(sim), *qd = fmb_sim_qd(sim), *qdd = fmb_sim_qdd(sim);
-    w->times[w->nrec + w->nbuf] = t;
     *row_d(w, w->ds_time) = t;
     fmb_sim_energy(sim, row_d(w, w->ds_energy));
     ((int *)(void *)w->ds[w->ds_newton].buf)[w->nbuf] = fmb_sim_last_newton_iterations(sim);
@@ -1151,6 +1076,11 @@ int fmb_writer_append(fmb_writer_t *w, const fmb_sim_t *sim)
         *row_d(w, sw->ds_force) = fo;
         *row_d(w, sw->ds_v) = vr;
     }
+    if (w->viz) {
+        char msg[400];
+        int st = fmb_viz_record(w->viz, sim, w->nrec + w->nbuf, msg, sizeof msg);
+        if (st < 0) return w->failed = werr(w, st, "%s", msg);
+    }
     w->nbuf++;
     if (w->nbuf == WRITER_BATCH || wall_seconds() - w->last_flush >= WRITER_FLUSH_SECONDS)
         return flush_all(w, 0);
@@ -1167,7 +1097,14 @@ void fmb_writer_destroy(fmb_writer_t **pw)
 {
     if (!pw || !*pw) return;
     fmb_writer_t *w = *pw;
-    if (!w->failed) flush_all(w, 1);
+    if (!w->failed) {
+        char msg[400];
+        int st = w->viz ? fmb_viz_finish(w->viz, msg, sizeof msg) : 0;
+        if (st < 0)
+            w->failed = werr(w, st, "%s", msg);
+        else
+            flush_all(w, 1);
+    }
     writer_free(w);
     *pw = NULL;
 }

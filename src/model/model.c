@@ -162,6 +162,7 @@ int fmb_model_add_body(fmb_model_t *m, const fmb_body_desc_t *d)
     b->mass = d->mass;
     b->inertia_c = d->inertia;
     memcpy(b->com, d->com, sizeof b->com);
+    memcpy(b->block, d->block, sizeof b->block);
     memcpy(b->pose0, d->pose, sizeof b->pose0);
     memcpy(b->vel0, d->vel, sizeof b->vel0);
     b->vel_given = d->vel_given;

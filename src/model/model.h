@@ -72,6 +72,7 @@ struct fmb_body {
     int ndof;
     double mass, inertia_c; /* inertia about the centre of mass */
     double com[2];
+    double block[2]; /* drawn block length x width (body axes), 0 0: none */
     double pose0[3], vel0[3];
     int vel_given; /* vel0 stated by the case (weighted heavily in the start projection) */
     fmb_point_t *points;

@@ -248,7 +248,10 @@ int fmb_sim_write_modes(fmb_sim_t *s, const char *path, int n, const double *ome
         const int o = s->model->bodies[b].offset;
         size = fmax(size, hypot(q0[o], q0[o + 1]));
     }
+    const int viz_every = s->opts.viz_every;
+    s->opts.viz_every = 1; /* every mode is a frame */
     fmb_writer_t *w = fmb_writer_create(path, s, NULL, err, errlen);
+    s->opts.viz_every = viz_every;
     int rc = w ? 0 : FMB_ERR_IO;
     for (int k = 0; k < n && rc == 0; k++) {
         const double *phi = shapes + (size_t)nc * k;

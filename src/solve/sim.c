@@ -29,6 +29,8 @@ void fmb_sim_options_default(fmb_sim_options_t *o)
     o->h = 1e-3;
     o->t_end = 1.0;
     o->output_every = 1;
+    o->viz_every = 0;
+    o->viz_frames = 1000;
     o->max_newton = 25;
     o->rtol = 1e-10;
     o->atol = 1e-12;

@@ -32,6 +32,10 @@ static int check_options(fmb_sim_t *s)
     if (o->max_newton < 1 || o->output_every < 1 || o->halving < 0)
         return fmb_sim_error(s, FMB_ERR_ARG,
                              "max_newton and output_every must be >= 1, halving >= 0");
+    if (o->viz_every < 0 || o->viz_frames < 0 || o->viz_frames == 1)
+        return fmb_sim_error(s, FMB_ERR_ARG,
+                             "viz_every must be >= 0, viz_frames 0 or >= 2 (got %d, %d)",
+                             o->viz_every, o->viz_frames);
     if ((int)o->ordering < 0 || o->ordering > FMB_ORDERING_BEST)
         return fmb_sim_error(s, FMB_ERR_ARG, "unknown ordering %d", (int)o->ordering);
     if (!(o->rtol >= 0 && o->atol > 0 && o->phi_tol > 0))
