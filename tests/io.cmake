@@ -66,6 +66,12 @@ add_test(NAME io_paraview_quick_return_25k
           --set revolutions=8 --set out_every=1)
 set_tests_properties(io_paraview_quick_return_25k PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
                       RESOURCE_LOCK xvfb)
+# scripts/paraview_animate.py: frames, movie, deflection series.
+add_test(NAME io_paraview_animate
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_animate.py $<TARGET_FILE:flexmb_cli>
+          ${FMB_SRC}/cases ${FMB_SRC}/scripts)
+set_tests_properties(io_paraview_animate PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+                      RESOURCE_LOCK xvfb)
 # Visualization output without ParaView: sidecar size against records, viz_every, --no-viz,
 # block sizes.
 add_test(NAME io_viz
