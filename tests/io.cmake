@@ -64,7 +64,7 @@ add_test(NAME io_paraview_quick_return_25k
           sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paraview.sh $<TARGET_FILE:flexmb_cli>
           ${FMB_SRC}/cases/quick_return.yaml ${CMAKE_CURRENT_SOURCE_DIR}/pv_check.py
           --set revolutions=8 --set out_every=1)
-set_tests_properties(io_paraview_quick_return_25k PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+set_tests_properties(io_paraview_quick_return_25k PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900
                       RESOURCE_LOCK xvfb)
 # scripts/paraview_animate.py: frames, movie, deflection series.
 add_test(NAME io_paraview_animate
