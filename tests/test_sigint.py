@@ -7,11 +7,16 @@ Makes a long version of CASE (solver h = 1e-5, t_end = 1000: hours of work), sta
 the exit status (130, 143, 129), that the HDF5 file opens, that every dataset has the same
 number of records as /time, which is > 0, that the times are k * h, and that the XDMF
 sidecar describes exactly those records. With output_every = 997 the records are every
-997 steps and the last one is the last completed step. Finally SIGKILL (no clean close): the file
-written so far must still open with whole records flushed within about a second.
+997 steps and the last one is the last completed step. The run writes under a staged name
+(DIR/.NAME.partial) and moves it to NAME when it ends, also after a signal. Finally SIGKILL
+(no clean close) of a run whose output name holds an earlier result: that result must be
+untouched (an output is replaced only as a whole) and the staged file written so far must
+still open with whole records flushed within about a second.
 """
+import filecmp
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -46,13 +51,18 @@ def long_case(case, tmp, every=1):
     return path
 
 
+def staged(h5):
+    d, n = os.path.split(h5)
+    return os.path.join(d, "." + n + ".partial")
+
+
 def wait_for_records(h5, proc, seconds):
     """Wait until the writer has flushed something (file exists) and `seconds` passed."""
     t0 = time.monotonic()
     while time.monotonic() - t0 < 30:
         if proc.poll() is not None:
             return False
-        if os.path.exists(h5) and time.monotonic() - t0 >= seconds:
+        if os.path.exists(staged(h5)) and time.monotonic() - t0 >= seconds:
             return True
         time.sleep(0.05)
     return False
@@ -108,8 +118,11 @@ def check_file(h5, sig, clean):
               % (label, len(recs), nt, ntx))
 
 
-def run_and_signal(flexmb, case, tmp, sig, expect):
+def run_and_signal(flexmb, case, tmp, sig, expect, earlier=None):
     h5 = os.path.join(tmp, "int_%d_%s.h5" % (sig, os.path.basename(case)[:-5]))
+    if earlier:  # an earlier result under the output name (flexmb's own: it may replace it)
+        shutil.copyfile(earlier, h5)
+        shutil.copyfile(earlier, os.path.join(tmp, "earlier_copy.h5"))
     proc = subprocess.Popen([flexmb, "run", case, "-o", h5], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     started = wait_for_records(h5, proc, 1.0)
@@ -131,19 +144,26 @@ def run_and_signal(flexmb, case, tmp, sig, expect):
               % (label, proc.returncode, expect))
         check("interrupted" in err, "%s: stderr says interrupted" % label)
         check(os.path.basename(h5) in out, "%s: summary names the output" % label)
-    check_file(h5, sig, clean=expect is not None)
+    if expect is not None:
+        check(not os.path.exists(staged(h5)), "%s: staged file moved to the output name" % label)
+        check_file(h5, sig, clean=True)
+    else:  # killed: the earlier output is untouched, the staged file holds the records
+        check(filecmp.cmp(h5, os.path.join(tmp, "earlier_copy.h5"), shallow=False),
+              "%s: the earlier output is byte-identical" % label)
+        check_file(staged(h5), sig, clean=False)
+    return h5
 
 
 def main(argv):
     flexmb, case = argv[1], argv[2]
     with tempfile.TemporaryDirectory(prefix="fmb_sigint_") as tmp:
         long = long_case(case, tmp)
-        run_and_signal(flexmb, long, tmp, signal.SIGINT, 130)
+        first = run_and_signal(flexmb, long, tmp, signal.SIGINT, 130)
         run_and_signal(flexmb, long, tmp, signal.SIGTERM, 143)
         run_and_signal(flexmb, long, tmp, signal.SIGHUP, 129)
         # between records: the last completed step is written too
         run_and_signal(flexmb, long_case(case, tmp, 997), tmp, signal.SIGINT, 130)
-        run_and_signal(flexmb, long, tmp, signal.SIGKILL, None)
+        run_and_signal(flexmb, long, tmp, signal.SIGKILL, None, earlier=first)
     print("%d failure(s)" % len(FAILURES))
     return 1 if FAILURES else 0
 

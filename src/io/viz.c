@@ -109,8 +109,9 @@ size_t fmb_viz_pending_bytes(const fmb_viz_t *v)
 
 /* ---------------------------------------------------------------- public */
 
-fmb_viz_t *fmb_viz_create(hid_t file, const char *h5path, const fmb_sim_t *sim, long every,
-                          char *err, size_t errlen)
+fmb_viz_t *fmb_viz_create(hid_t file, const char *h5path, const char *xmf_path,
+                          const char *h5name, const fmb_sim_t *sim, long every, char *err,
+                          size_t errlen)
 {
     fmb_viz_t *v = calloc(1, sizeof *v);
     if (!v) {
@@ -144,11 +145,10 @@ fmb_viz_t *fmb_viz_create(hid_t file, const char *h5path, const fmb_sim_t *sim, 
     }
     if (st >= 0) st = fmb_viz_create_grids(v, err, errlen);
     if (st >= 0) {
-        v->x.path = fmb_xdmf_path_for(h5path);
-        const char *slash = strrchr(h5path, '/');
-        const char *base = slash ? slash + 1 : h5path;
-        v->x.h5name = malloc(strlen(base) + 1);
-        if (v->x.h5name) strcpy(v->x.h5name, base);
+        v->x.path = malloc(strlen(xmf_path) + 1);
+        if (v->x.path) strcpy(v->x.path, xmf_path);
+        v->x.h5name = malloc(strlen(h5name) + 1);
+        if (v->x.h5name) strcpy(v->x.h5name, h5name);
         if (!v->x.path || !v->x.h5name)
             st = fmb_viz_fail(err, errlen, FMB_ERR_NOMEM, "out of memory");
     }

@@ -16,10 +16,13 @@ typedef struct fmb_viz fmb_viz_t;
  * the expected records within viz_frames frames, the last record included. */
 long fmb_viz_spacing(const fmb_sim_options_t *o, long expected_records);
 
-/* Create /viz in file for the simulation's model and the sidecar path for h5path.
- * every: records per frame (>= 1). Returns NULL with a message in err on failure. */
-fmb_viz_t *fmb_viz_create(hid_t file, const char *h5path, const fmb_sim_t *sim, long every,
-                          char *err, size_t errlen);
+/* Create /viz in file for the simulation's model. h5path names the results in messages,
+ * xmf_path is where the sidecar is written and h5name the results file as the sidecar
+ * references it (its final name, relative to the sidecar). every: records per frame
+ * (>= 1). Returns NULL with a message in err on failure. */
+fmb_viz_t *fmb_viz_create(hid_t file, const char *h5path, const char *xmf_path,
+                          const char *h5name, const fmb_sim_t *sim, long every, char *err,
+                          size_t errlen);
 /* Record number rec (0, 1, ...) of the results: computes its frame; kept (written at the
  * next sync) when rec is a multiple of the spacing, else held as the pending last frame.
  * 0 or a negative status. */

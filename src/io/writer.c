@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bodies/beam.h"
 #include "io/viz.h"
@@ -78,7 +79,9 @@ struct fmb_writer {
     hid_t file;
     wforce_t *forces;
     int nforces;
-    char *h5path;
+    char *h5path;            /* the results file's final name (messages) */
+    char *stage, *stage_xmf; /* where the file and its sidecar are written until the end */
+    char *final_xmf;
     const fmb_model_t *model;
     wds_t *ds;
     int nds, capds;
@@ -890,10 +893,7 @@ static int setup_viz(fmb_writer_t *w, const fmb_sim_t *sim)
 {
     const fmb_sim_options_t *o = fmb_sim_options(sim);
     if (o && o->viz_frames == 0) {
-        char *xmf = fmb_xdmf_path_for(w->h5path);
-        if (!xmf) return werr(w, FMB_ERR_NOMEM, "out of memory");
-        remove(xmf);
-        free(xmf);
+        remove(w->final_xmf);
         return 0;
     }
     long expected = 1;
@@ -905,7 +905,9 @@ static int setup_viz(fmb_writer_t *w, const fmb_sim_t *sim)
     fmb_sim_options_default(&def);
     w->viz_every = fmb_viz_spacing(o ? o : &def, expected);
     char msg[400] = "";
-    w->viz = fmb_viz_create(w->file, w->h5path, sim, w->viz_every, msg, sizeof msg);
+    const char *slash = strrchr(w->h5path, '/');
+    w->viz = fmb_viz_create(w->file, w->h5path, w->stage_xmf, slash ? slash + 1 : w->h5path, sim,
+                            w->viz_every, msg, sizeof msg);
     if (!w->viz) return werr(w, FMB_ERR_HDF5, "%s", msg[0] ? msg : "cannot create /viz");
     return 0;
 }
@@ -925,7 +927,9 @@ void fmb_hdf5_init(void)
     }
 }
 
-static void writer_free(fmb_writer_t *w)
+/* Close everything; publish: move the staged file (and sidecar) to the final names, else
+ * remove them (a writer that could not be created leaves an earlier output untouched). */
+static void writer_free(fmb_writer_t *w, int publish)
 {
     for (int k = 0; k < w->nds; k++) {
         if (w->ds[k].id >= 0) H5Dclose(w->ds[k].id);
@@ -943,8 +947,38 @@ static void writer_free(fmb_writer_t *w)
     free(w->joints);
     free(w->forces);
     free(w->sws);
+    if (w->stage) {
+        if (publish) {
+            if (rename(w->stage, w->h5path) != 0)
+                fprintf(stderr, "flexmb: cannot rename %s to %s: %s\n", w->stage, w->h5path,
+                        strerror(errno));
+            if (access(w->stage_xmf, F_OK) == 0 && rename(w->stage_xmf, w->final_xmf) != 0)
+                fprintf(stderr, "flexmb: cannot rename %s to %s: %s\n", w->stage_xmf,
+                        w->final_xmf, strerror(errno));
+        } else {
+            remove(w->stage);
+            remove(w->stage_xmf);
+        }
+    }
+    free(w->stage);
+    free(w->stage_xmf);
+    free(w->final_xmf);
     free(w->h5path);
     free(w);
+}
+
+/* Staged names beside the final one: DIR/.NAME.partial and DIR/.NAME.partial.xmf. */
+static int stage_paths(fmb_writer_t *w)
+{
+    const char *slash = strrchr(w->h5path, '/');
+    const size_t dir = slash ? (size_t)(slash - w->h5path) + 1 : 0, n = strlen(w->h5path);
+    w->stage = malloc(n + 16);
+    w->stage_xmf = malloc(n + 20);
+    w->final_xmf = fmb_xdmf_path_for(w->h5path);
+    if (!w->stage || !w->stage_xmf || !w->final_xmf) return FMB_ERR_NOMEM;
+    snprintf(w->stage, n + 16, "%.*s.%s.partial", (int)dir, w->h5path, w->h5path + dir);
+    snprintf(w->stage_xmf, n + 20, "%s.xmf", w->stage);
+    return 0;
 }
 
 fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim, const char *case_text,
@@ -959,10 +993,11 @@ fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim, const 
     }
     const fmb_model_t *m = sim ? fmb_sim_model(sim) : NULL;
     fmb_writer_t *w = calloc(1, sizeof *w);
-    if (!w || !m || !(w->h5path = dupstr(h5path))) {
+    if (!w || !m || !(w->h5path = dupstr(h5path)) || stage_paths(w) < 0) {
         if (err && errlen)
             snprintf(err, errlen, "%s",
                      !m ? "fmb_writer_create: simulation has no model" : "out of memory");
+        if (w) free(w->stage), free(w->stage_xmf), free(w->final_xmf), free(w->h5path);
         free(w);
         return NULL;
     }
@@ -971,7 +1006,9 @@ fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim, const 
     w->ds_time = w->ds_energy = w->ds_newton = -1;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     errno = 0;
-    w->file = H5Fcreate(h5path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    /* written under a staged name, moved to h5path when the writer is destroyed (also
+     * after a failure or an interrupt): an earlier output is replaced only as a whole */
+    w->file = H5Fcreate(w->stage, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     int st;
     if (w->file < 0)
         st = werr(w, FMB_ERR_IO, "%s: cannot create HDF5 file%s%s", h5path, errno ? ": " : "",
@@ -980,7 +1017,7 @@ fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim, const 
         st = flush_all(w, 1);
     if (st < 0) {
         if (err && errlen) snprintf(err, errlen, "%s", w->err);
-        writer_free(w);
+        writer_free(w, 0);
         return NULL;
     }
     return w;
@@ -1105,7 +1142,7 @@ void fmb_writer_destroy(fmb_writer_t **pw)
         else
             flush_all(w, 1);
     }
-    writer_free(w);
+    writer_free(w, 1);
     *pw = NULL;
 }
 
