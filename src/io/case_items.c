@@ -183,11 +183,23 @@ typedef struct item_type {
 /* Common head of a joint or force item: keys known to some type, a unique name, a known
  * type whose own keys are the only ones present. Writes the name, the context "what
  * 'name'" and the type entry. */
-static int item_head(loader_t *L, const yaml_node_t *m, const char *what, const char *const *any,
+static int item_head(loader_t *L, const yaml_node_t *m, const char *what,
                      const item_type_t *types, int ntypes, const char *const *existing,
                      size_t stride, int nexisting, const char **name, char *ctx, size_t ctxlen,
                      const item_type_t **type)
 {
+    /* first pass, before the type is known: every key of some type (the union of the type
+     * tables, in their order) */
+    const char *any[128];
+    int nany = 0;
+    for (int k = 0; k < ntypes; k++)
+        for (const char *const *key = types[k].keys; *key; key++) {
+            int seen = 0;
+            for (int i = 0; i < nany && !seen; i++)
+                seen = !strcmp(any[i], *key);
+            if (!seen && nany < 127) any[nany++] = *key;
+        }
+    any[nany] = NULL;
     int rc = case_check_keys(L, m, what, any);
     if (rc) return rc;
     if ((rc = case_get_string(L, m, "name", what, 1, name))) return rc;
@@ -218,8 +230,6 @@ static int item_head(loader_t *L, const yaml_node_t *m, const char *what, const 
 
 int case_load_joint(loader_t *L, const yaml_node_t *m)
 {
-    static const char *const any[] = {"name",  "type",     "bodies",     "points",   "axis",
-                                      "angle", "function", "coordinate", "friction", NULL};
     static const char *const k_sb[] = {"name",  "type",     "bodies", "points",
                                        "angle", "friction", NULL};
     /* 'friction' on a joint that does not slide: the model says why not */
@@ -241,7 +251,7 @@ int case_load_joint(loader_t *L, const yaml_node_t *m)
     const char *name;
     char ctx[160];
     const item_type_t *t = NULL;
-    int rc = item_head(L, m, "joint", any, types, (int)(sizeof types / sizeof types[0]),
+    int rc = item_head(L, m, "joint", types, (int)(sizeof types / sizeof types[0]),
                        c->njoints ? &c->joints[0].name : NULL, sizeof c->joints[0], c->njoints,
                        &name, ctx, sizeof ctx, &t);
     if (rc) return rc;
@@ -344,47 +354,6 @@ static void inertial_point(const body_info_t *b, const double u[2], double r[2])
 
 int case_load_force(loader_t *L, const yaml_node_t *m)
 {
-    static const char *const any[] = {"name",
-                                      "type",
-                                      "body",
-                                      "point",
-                                      "fx",
-                                      "fy",
-                                      "tz",
-                                      "bodies",
-                                      "points",
-                                      "stiffness",
-                                      "damping",
-                                      "rest_length",
-                                      "angle",
-                                      "law",
-                                      "clearance",
-                                      "bearing_radius",
-                                      "journal_radius",
-                                      "length",
-                                      "modulus",
-                                      "E",
-                                      "poisson",
-                                      "eta",
-                                      "d_max",
-                                      "exponent",
-                                      "restitution",
-                                      "v_min",
-                                      "mu_s",
-                                      "mu_d",
-                                      "v_s",
-                                      "v_d",
-                                      "coordinate",
-                                      "axis",
-                                      "limits",
-                                      "static",
-                                      "kinetic",
-                                      "v_stick",
-                                      "sense",
-                                      "lead",
-                                      "radius",
-                                      "mu",
-                                      NULL};
     static const char *const k_gap[] = {"name",       "type",    "bodies",   "points",
                                         "coordinate", "axis",    "limits",   "law",
                                         "stiffness",  "damping", "exponent", NULL};
@@ -415,7 +384,7 @@ int case_load_force(loader_t *L, const yaml_node_t *m)
     const char *name;
     char ctx[160];
     const item_type_t *t = NULL;
-    int rc = item_head(L, m, "force", any, types, (int)(sizeof types / sizeof types[0]),
+    int rc = item_head(L, m, "force", types, (int)(sizeof types / sizeof types[0]),
                        c->nforces ? &c->forces[0].name : NULL, sizeof c->forces[0], c->nforces,
                        &name, ctx, sizeof ctx, &t);
     if (rc) return rc;
