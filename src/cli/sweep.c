@@ -76,6 +76,7 @@ static int build_runs(sweep_t *s, char *err, size_t len)
         if (!sp->zip && (n *= sp->params[p].n) > 1000000)
             return snprintf(err, len, "the grid has more than 10^6 runs"), -1;
     }
+    if (n < 1) return snprintf(err, len, "the sweep has no runs (a parameter has no values)"), -1;
     s->nruns = (int)n;
     s->vi = calloc((size_t)n * (size_t)sp->nparams, sizeof *s->vi);
     s->stem = calloc((size_t)n, sizeof *s->stem);

@@ -1,0 +1,54 @@
+/* Private declarations shared by the files of the command-line program (src/cli). */
+#ifndef FMB_CLI_CLI_H
+#define FMB_CLI_CLI_H
+
+#include <stdio.h>
+
+#include "flexmb/flexmb.h"
+#include "flexmb/compare.h"
+
+enum {
+    EXIT_OK = 0,
+    EXIT_USAGE = 1,
+    EXIT_CASE = 2,
+    EXIT_MODEL = 3,
+    EXIT_RUN = 4,
+    EXIT_INTERRUPTED = 130 /* 128 + SIGINT; SIGTERM gives 143 */
+};
+
+#define MAX_SETS 256
+
+int fmb_cli_sweep(int argc, char **argv); /* sweep.c */
+
+typedef struct cli_args {
+    const char *command;
+    const char *case_path;
+    const char *arg2; /* modes: BODY; compare: B.h5 */
+    const char *output;
+    int nmodes;                /* modes: -n (0: default) */
+    double at;                 /* modes: --at T (< 0: not given) */
+    fmb_compare_options_t cmp; /* compare: --by, --wrap, --only, --stations, --noise */
+    int force;                 /* run: replace an existing file that is not a flexmb result */
+    int no_room_check;         /* run: start even when the records would not fit on the disk */
+    int no_viz;                /* run: --no-viz */
+    int cmp_given;
+    const char *sets[MAX_SETS];
+    int nsets;
+    int quiet;
+} cli_args_t;
+
+/* main.c */
+fmb_case_t *cli_load_case(const cli_args_t *a);
+/* run.c: Ctrl-C, SIGTERM and SIGHUP set cli_stop (polled by fmb_sim_run) */
+extern volatile int cli_stop;
+void cli_install_handlers(void);
+int cli_cmd_run(const cli_args_t *a);
+/* Per body, the given velocities the consistent start had to change (0 if none). */
+int cli_report_start_velocities(FILE *f, const fmb_model_t *m, const fmb_sim_t *sim);
+/* check.c */
+int cli_cmd_check(const cli_args_t *a);
+int cli_cmd_modes(const cli_args_t *a);
+/* compare.c */
+int cli_cmd_compare(const cli_args_t *a);
+
+#endif

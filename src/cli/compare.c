@@ -1,0 +1,158 @@
+/* flexmb compare: differences between two result files, CSV and an optional plot. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* File name without directory and without .h5/.hdf5/.hdf. */
+static void file_stem(const char *path, char *out, size_t len)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    snprintf(out, len, "%s", base);
+    static const char *const exts[] = {".h5", ".hdf5", ".hdf"};
+    size_t n = strlen(out);
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+        size_t e = strlen(exts[i]);
+        if (n > e && strcmp(out + n - e, exts[i]) == 0) {
+            out[n - e] = '\0';
+            break;
+        }
+    }
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* scripts/NAME: $FMB_SCRIPTS/NAME, EXE_DIR/../scripts/NAME, EXE_DIR/../share/flexmb/
+ * scripts/NAME, ./scripts/NAME (first found), written to out. Returns 0 or -1. */
+static int find_script(const char *name, char *out, size_t len)
+{
+    const char *env = getenv("FMB_SCRIPTS");
+    if (env && *env) {
+        snprintf(out, len, "%s/%s", env, name);
+        if (is_file(out)) return 0;
+    }
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            static const char *const rel[] = {"../scripts", "../share/flexmb/scripts"};
+            for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+                snprintf(out, len, "%s/%s/%s", exe, rel[i], name);
+                if (is_file(out)) return 0;
+            }
+        }
+    }
+    /* never the current directory: a scripts/ folder there is not ours to run */
+    out[0] = '\0';
+    return -1;
+}
+
+/* Run PYTHON SCRIPT args... (args NULL-terminated); exit status, or -1. */
+static int run_python(const char *python, char *const argv[])
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        /* The script's own messages would mix with the table: errors only. */
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) dup2(null, STDOUT_FILENO);
+        execv(python, argv);
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int cli_cmd_compare(const cli_args_t *a)
+{
+    char prefix[2048], sa[512], sb[512];
+    if (a->output) {
+        snprintf(prefix, sizeof prefix, "%s", a->output);
+    } else {
+        file_stem(a->case_path, sa, sizeof sa);
+        file_stem(a->arg2, sb, sizeof sb);
+        snprintf(prefix, sizeof prefix, "%s_vs_%s", sa, sb);
+    }
+    size_t pl = strlen(prefix);
+    if (pl > 4 && strcmp(prefix + pl - 4, ".csv") == 0)
+        prefix[pl - 4] = '\0'; /* -o out.csv means the prefix out */
+    char csv[2100], png[2100], err[1024] = "";
+    snprintf(csv, sizeof csv, "%s.csv", prefix);
+    snprintf(png, sizeof png, "%s.png", prefix);
+    fmb_compare_summary_t sum;
+    int st = fmb_compare_files(a->case_path, a->arg2, &a->cmp, csv, a->quiet ? NULL : stdout, &sum,
+                               err, sizeof err);
+    if (st < 0) {
+        fprintf(stderr, "flexmb compare: error: %s\n", err[0] ? err : fmb_status_message(st));
+        return st == FMB_ERR_HDF5 ? EXIT_CASE : st == FMB_ERR_NOTFOUND ? EXIT_MODEL : EXIT_RUN;
+    }
+    if (!a->quiet) {
+        printf("\n%d quantities over %ld records of A\n", sum.nquantities, sum.ntimes);
+        printf("largest relative difference per kind (max|A-B| / max(|A|, |B|)):\n");
+        for (int k = 0; k < FMB_CMP_NKINDS; k++) {
+            if (!sum.kind_rows[k]) continue;
+            if (sum.kind_worst[k][0])
+                printf("  %-11s %10.3e  %s\n", fmb_compare_kind_name(k), sum.kind_rel[k],
+                       sum.kind_worst[k]);
+            else
+                printf("  %-11s %10s  (%d quantities, every difference below the noise floor)\n",
+                       fmb_compare_kind_name(k), "0", sum.kind_rows[k]);
+        }
+        printf("csv: %s\n", csv);
+    }
+    /* The plot is optional: a missing python or script is a note, not an error. */
+    const char *python = getenv("FMB_PYTHON");
+    if (!python || !*python) python = "/usr/bin/python3";
+    char script[4200];
+    if (find_script("plot_compare.py", script, sizeof script) < 0) {
+        fprintf(stderr, "flexmb compare: note: scripts/plot_compare.py not found (set "
+                        "FMB_SCRIPTS to its directory): no plot, CSV only\n");
+    } else if (access(python, X_OK) != 0) {
+        fprintf(stderr,
+                "flexmb compare: note: %s not found (set FMB_PYTHON): no plot, CSV "
+                "only\n",
+                python);
+    } else {
+        remove(png);
+        char *argv[] = {(char *)python,
+                        script,
+                        csv,
+                        (char *)a->case_path,
+                        (char *)a->arg2,
+                        png,
+                        a->cmp.by ? "--by" : NULL,
+                        (char *)a->cmp.by,
+                        NULL};
+        int rc = run_python(python, argv);
+        if (rc == 0 && is_file(png)) {
+            if (!a->quiet) printf("plot: %s\n", png);
+        } else if (rc == 0) {
+            if (!a->quiet) printf("plot: none (every difference is below the noise floor)\n");
+        } else {
+            fprintf(stderr, "flexmb compare: note: %s failed (exit %d): no plot, CSV only\n",
+                    script, rc);
+        }
+    }
+    return EXIT_OK;
+}

@@ -1,0 +1,464 @@
+/* flexmb run: signals, output paths, progress, the run summary. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* ---------------------------------------------------------------- signals */
+
+volatile int cli_stop; /* polled by fmb_sim_run */
+static volatile int g_signal; /* the signal that stopped the run */
+
+static void on_signal(int sig)
+{
+    g_signal = sig;
+    cli_stop = 1;
+}
+
+void cli_install_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    /* A second signal kills the process as usual. */
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL); /* a closed terminal stops the run like SIGTERM */
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+static double wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static char *str_dup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p) memcpy(p, s, n);
+    return p;
+}
+
+/* Same file (device and inode)? */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+/* Refuse output paths that would destroy input or other files (docs/output.md, "Output
+ * safety"): the results or the sidecar being an input of the case, a directory, or an
+ * existing file that is not a previous flexmb result (unless --force). 0 or a message. */
+static int output_unsafe(const fmb_case_t *c, const char *out, const char *xmf, int force,
+                         char *msg, size_t len)
+{
+    const char *paths[2] = {out, xmf};
+    for (int p = 0; p < 2; p++) {
+        struct stat st;
+        for (int k = 0; k < fmb_case_num_inputs(c); k++)
+            if (same_file(paths[p], fmb_case_input(c, k))) {
+                snprintf(msg, len, "output %s is %s %s: refusing to overwrite an input",
+                         paths[p], k == 0 ? "the case file" : "the mesh", fmb_case_input(c, k));
+                return 1;
+            }
+        if (stat(paths[p], &st) != 0) continue;
+        if (S_ISDIR(st.st_mode)) {
+            snprintf(msg, len, "output %s is a directory", paths[p]);
+            return 1;
+        }
+        if (force) continue;
+        int ok;
+        if (p == 0) {
+            ok = fmb_results_file_kind(paths[p]) == 1;
+        } else { /* a sidecar flexmb wrote: XDMF that points into the results file */
+            char head[256] = "";
+            FILE *f = fopen(paths[p], "r");
+            size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
+            if (f) fclose(f);
+            head[n] = '\0';
+            ok = strstr(head, "<Xdmf") != NULL;
+        }
+        if (!ok) {
+            snprintf(msg, len,
+                     "%s exists and is not a flexmb %s: not replaced (use --force to replace "
+                     "it)",
+                     paths[p], p == 0 ? "results file" : "XDMF sidecar");
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* "dir/name.yaml" -> "name.h5" (in the current directory). */
+static char *default_output(const char *case_path)
+{
+    const char *base = strrchr(case_path, '/');
+    base = base ? base + 1 : case_path;
+    const char *dot = strrchr(base, '.');
+    size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    char *p = malloc(n + 4);
+    if (p) {
+        memcpy(p, base, n);
+        memcpy(p + n, ".h5", 4);
+    }
+    return p;
+}
+
+/* Same rule as the writer: .h5/.hdf5/.hdf replaced by .xmf, else appended. */
+static char *xmf_path(const char *h5)
+{
+    static const char *const exts[] = {".h5", ".hdf5", ".hdf"};
+    size_t n = strlen(h5), keep = n;
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+        size_t e = strlen(exts[i]);
+        if (n > e && strcmp(h5 + n - e, exts[i]) == 0) {
+            keep = n - e;
+            break;
+        }
+    }
+    char *p = malloc(keep + 5);
+    if (p) {
+        memcpy(p, h5, keep);
+        memcpy(p + keep, ".xmf", 5);
+    }
+    return p;
+}
+
+static void format_duration(double s, char *out, size_t len)
+{
+    if (!(s >= 0) || s > 359999)
+        snprintf(out, len, "--:--");
+    else if (s >= 3600)
+        snprintf(out, len, "%d:%02d:%02d", (int)s / 3600, ((int)s / 60) % 60, (int)s % 60);
+    else
+        snprintf(out, len, "%d:%02d", (int)s / 60, (int)s % 60);
+}
+
+/* ---------------------------------------------------------------- run */
+
+typedef struct run_ctx {
+    fmb_writer_t *writer;
+    int writer_failed; /* status of a failed append */
+    int progress;      /* draw the progress bar */
+    double t0, t_end, start, last_draw;
+    double last_t; /* time of the last record written */
+    int max_newton;
+    int drawn;
+    /* largest transverse deflection seen per beam body (index by body) */
+    double *beam_vmax;
+    double *beam_buf;
+} run_ctx_t;
+
+/* Small-deflection check: the linear beam model (geometry: linear) is trustworthy while
+ * deflections stay a few percent of the length (docs/theory.md section 7); nonlinear
+ * beams hold for large deflections (small strains) and are not warned about. */
+#define FMB_SMALL_DEFLECTION 0.05
+
+static void track_beams(run_ctx_t *r, const fmb_sim_t *sim)
+{
+    const fmb_model_t *m = fmb_sim_model(sim);
+    if (!r->beam_vmax) return;
+    for (int b = 1; b < fmb_model_num_bodies(m); b++) {
+        if (!fmb_model_body_is_beam(m, b)) continue;
+        const int nn = fmb_model_beam_num_nodes(m, b);
+        fmb_sim_beam_state(sim, b, NULL, NULL, r->beam_buf);
+        for (int k = 0; k < nn; k++)
+            if (fabs(r->beam_buf[k]) > r->beam_vmax[b]) r->beam_vmax[b] = fabs(r->beam_buf[k]);
+    }
+}
+
+static void report_beams(const run_ctx_t *r, const fmb_model_t *m)
+{
+    if (!r->beam_vmax) return;
+    for (int b = 1; b < fmb_model_num_bodies(m); b++) {
+        if (!fmb_model_body_is_beam(m, b)) continue;
+        const int nn = fmb_model_beam_num_nodes(m, b);
+        const double len = fmb_model_beam_node_x(m, b, nn - 1) - fmb_model_beam_node_x(m, b, 0);
+        const double ratio = r->beam_vmax[b] / len;
+        printf("  beam %-14s max transverse deflection at the nodes %.4g m (%.2f %% of its "
+               "length; between nodes it can be larger: scripts/plot_quick_return.py samples "
+               "the Hermite curve)\n",
+               fmb_model_body_name(m, b), r->beam_vmax[b], 100 * ratio);
+        if (ratio > FMB_SMALL_DEFLECTION && fmb_model_beam_geometry(m, b) == FMB_BEAM_LINEAR)
+            fprintf(stderr,
+                    "warning: beam '%s' deflects %.1f %% of its length: beyond the "
+                    "small-deflection range (%.0f %%) of the linear beam model; treat the "
+                    "results as qualitative or use 'geometry: nonlinear'\n",
+                    fmb_model_body_name(m, b), 100 * ratio, 100 * FMB_SMALL_DEFLECTION);
+    }
+}
+
+static void draw_progress(run_ctx_t *r, const fmb_sim_t *sim, int final)
+{
+    double now = wall_seconds();
+    if (!final && now - r->last_draw < 0.1) return;
+    r->last_draw = now;
+    fmb_sim_stats_t st;
+    fmb_sim_get_stats(sim, &st);
+    double t = fmb_sim_time(sim), span = r->t_end - r->t0;
+    double frac = span > 0 ? (t - r->t0) / span : 1.0;
+    frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+    double el = now - r->start;
+    double rate = el > 0 ? (double)st.steps / el : 0.0;
+    double eta = frac > 0 ? el * (1 - frac) / frac : -1;
+    char bar[31], etas[32], els[32];
+    int fill = (int)(frac * 30 + 0.5);
+    for (int i = 0; i < 30; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[30] = '\0';
+    format_duration(eta, etas, sizeof etas);
+    format_duration(el, els, sizeof els);
+    fprintf(stderr, "\r[%s] %5.1f%%  t = %-10.4g %8.0f steps/s  %s  ETA %s \033[K", bar, 100 * frac,
+            t, rate, els, etas);
+    fflush(stderr);
+    r->drawn = 1;
+}
+
+static int observer(fmb_sim_t *sim, void *user)
+{
+    run_ctx_t *r = user;
+    int st = fmb_writer_append(r->writer, sim);
+    r->last_t = fmb_sim_time(sim);
+    if (st < 0) {
+        r->writer_failed = st;
+        return st;
+    }
+    int it = fmb_sim_last_newton_iterations(sim);
+    if (it > r->max_newton) r->max_newton = it;
+    track_beams(r, sim);
+    if (r->progress) draw_progress(r, sim, 0);
+    return 0;
+}
+
+/* "CASE:LINE: error: message" when the error is about a joint of the case file. */
+static void print_sim_error(const char *path, const fmb_sim_t *sim, int st)
+{
+    const char *msg = fmb_sim_last_error(sim);
+    const int line = fmb_sim_last_error_line(sim);
+    if (!msg || !*msg) msg = fmb_status_message(st);
+    if (line > 0)
+        fprintf(stderr, "%s:%d: error: %s\n", path, line, msg);
+    else
+        fprintf(stderr, "%s: error: %s\n", path, msg);
+}
+
+/* ---------------------------------------------------------------- start report */
+
+/* The bodies whose given initial velocity the consistent start had to change (elastic
+ * velocities are kept; carrier ones are projected onto the joints). Returns the count. */
+int cli_report_start_velocities(FILE *f, const fmb_model_t *m, const fmb_sim_t *sim)
+{
+    int changed = 0;
+    for (int b = 1; b < fmb_model_num_bodies(m); b++) {
+        double dv[3];
+        if (fmb_sim_start_velocity_change(sim, b, dv) != 1) continue;
+        const double vmax = fmax(fabs(dv[0]), fmax(fabs(dv[1]), fabs(dv[2])));
+        if (vmax <= 1e-9) continue;
+        fprintf(f,
+                "note: body '%s': the given initial velocity was changed by (%.4g m/s, %.4g m/s, "
+                "%.4g rad/s) to satisfy the joints\n",
+                fmb_model_body_name(m, b), dv[0], dv[1], dv[2]);
+        changed++;
+    }
+    return changed;
+}
+
+int cli_cmd_run(const cli_args_t *a)
+{
+    int code = EXIT_OK;
+    char *out = NULL, *xmf = NULL;
+    fmb_sim_t *sim = NULL;
+    fmb_writer_t *writer = NULL;
+    fmb_case_t *c = cli_load_case(a);
+    if (!c) return EXIT_CASE;
+    fmb_model_t *model = fmb_case_model(c);
+    fmb_sim_options_t opts = *fmb_case_options(c);
+    if (a->no_viz) opts.viz_frames = 0; /* no /viz, no sidecar */
+    sim = fmb_sim_create(model, &opts);
+    if (!sim) {
+        fprintf(stderr, "%s: error: %s\n", a->case_path,
+                model ? fmb_model_last_error(model) : "cannot create the simulation");
+        code = EXIT_MODEL;
+        goto done;
+    }
+    if (fmb_sim_initialize(sim) < 0) {
+        print_sim_error(a->case_path, sim, 0);
+        code = EXIT_MODEL;
+        goto done;
+    }
+    if (!a->quiet) cli_report_start_velocities(stderr, model, sim);
+    if (a->output)
+        out = str_dup(a->output);
+    else if (fmb_case_output(c) && *fmb_case_output(c))
+        out = str_dup(fmb_case_output(c));
+    else
+        out = default_output(a->case_path);
+    xmf = out ? xmf_path(out) : NULL;
+    if (!out || !xmf) {
+        fprintf(stderr, "flexmb: out of memory\n");
+        code = EXIT_RUN;
+        goto done;
+    }
+    char err[1024] = "";
+    if (output_unsafe(c, out, xmf, a->force, err, sizeof err)) {
+        fprintf(stderr, "%s: error: %s\n", a->case_path, err);
+        code = EXIT_CASE;
+        goto done;
+    }
+    writer = fmb_writer_create(out, sim, fmb_case_text(c), err, sizeof err);
+    if (!writer || fmb_writer_provenance(writer, c, a->sets, a->nsets) < 0) {
+        fprintf(stderr, "%s: error: %s\n", a->case_path,
+                writer ? fmb_writer_last_error(writer) : (err[0] ? err : "cannot create output"));
+        code = EXIT_RUN;
+        goto done;
+    }
+
+    const fmb_sim_options_t *o = fmb_sim_options(sim);
+    if (o && o->h > 0 && !a->no_room_check) {
+        /* refuse a run whose records cannot fit on the disk before writing any of them */
+        const double steps = ceil((o->t_end - fmb_sim_time(sim)) / o->h * (1.0 - 1e-12));
+        const double nrec = floor(steps / (o->output_every > 0 ? o->output_every : 1)) + 2;
+        if (fmb_writer_check_room(writer, nrec) < 0) {
+            fprintf(stderr, "%s: error: %s\n", a->case_path, fmb_writer_last_error(writer));
+            fmb_writer_destroy(&writer);
+            remove(out); /* flexmb's own empty file; nothing of the user's */
+            remove(xmf);
+            code = EXIT_CASE;
+            goto done;
+        }
+    }
+    run_ctx_t r;
+    memset(&r, 0, sizeof r);
+    r.writer = writer;
+    r.progress = !a->quiet && isatty(STDERR_FILENO);
+    r.t0 = fmb_sim_time(sim);
+    r.t_end = o ? o->t_end : r.t0;
+    r.start = wall_seconds();
+    {
+        int nb = fmb_model_num_bodies(model), maxn = 0;
+        for (int b = 1; b < nb; b++)
+            if (fmb_model_body_is_beam(model, b) && fmb_model_beam_num_nodes(model, b) > maxn)
+                maxn = fmb_model_beam_num_nodes(model, b);
+        if (maxn > 0) {
+            r.beam_vmax = calloc((size_t)nb, sizeof *r.beam_vmax);
+            r.beam_buf = calloc((size_t)maxn, sizeof *r.beam_buf);
+            if (!r.beam_vmax || !r.beam_buf) {
+                free(r.beam_vmax), free(r.beam_buf);
+                r.beam_vmax = r.beam_buf = NULL;
+            }
+        }
+    }
+
+    cli_install_handlers();
+    int st = fmb_sim_run(sim, observer, &r, &cli_stop);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    /* stopped (signal or failure) between records: keep the last completed step too */
+    if (!r.writer_failed && fmb_sim_time(sim) > r.last_t) observer(sim, &r);
+    double wall = wall_seconds() - r.start;
+    if (r.progress && r.drawn) {
+        draw_progress(&r, sim, 1);
+        fputc('\n', stderr);
+    }
+
+    /* Close the file before reporting: it then holds every completed step. */
+    char werr[600] = "";
+    if (r.writer_failed) snprintf(werr, sizeof werr, "%s", fmb_writer_last_error(writer));
+    long records = fmb_writer_records(writer);
+    const char *status = cli_stop                        ? "interrupted"
+                         : (st < 0 || r.writer_failed) ? "failed"
+                                                       : "complete";
+    /* The buffered records first: a run is marked complete only once all of them are in
+     * the file (a final batch refused for want of disk left complete = 1 before). */
+    int flush_st = r.writer_failed ? 0 : fmb_writer_flush(writer);
+    if (flush_st >= 0 && !r.writer_failed)
+        flush_st = fmb_writer_statistics(writer, sim, wall, status);
+    if (flush_st < 0 && !werr[0]) snprintf(werr, sizeof werr, "%s", fmb_writer_last_error(writer));
+    fmb_writer_destroy(&writer);
+
+    if (cli_stop) {
+        fprintf(stderr, "%s: interrupted by signal %d at t = %g s\n", a->case_path, (int)g_signal,
+                fmb_sim_time(sim));
+        code = 128 + (g_signal ? (int)g_signal : SIGINT);
+    } else if (r.writer_failed || flush_st < 0) {
+        fprintf(stderr, "%s: error: %s\n", a->case_path,
+                werr[0] ? werr : fmb_status_message(r.writer_failed ? r.writer_failed : flush_st));
+        code = EXIT_RUN;
+    } else if (st < 0) {
+        print_sim_error(a->case_path, sim, st);
+        code = st == FMB_ERR_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_RUN;
+    }
+
+    {
+        char wmsg[700];
+        if (st >= 0 && fmb_sim_step_warning(sim, wmsg, sizeof wmsg)) /* a failure says it */
+            fprintf(stderr, "%s: warning: %s\n", a->case_path, wmsg);
+    }
+    if (!a->quiet) {
+        fmb_sim_stats_t s;
+        fmb_sim_get_stats(sim, &s);
+        char ws[32];
+        format_duration(wall, ws, sizeof ws);
+        printf("%s: %s\n", a->case_path, code == EXIT_OK ? "done" : "stopped");
+        if (o && !o->adaptive) {
+            const double full = floor(o->t_end / o->h * (1.0 + 1e-12));
+            const double rem = o->t_end - full * o->h;
+            if (rem > 1e-9 * o->h)
+                printf("  last step           shortened to %.6g s to end at t_end = %g s (h = %g s "
+                       "does not divide it)\n",
+                       rem, o->t_end, o->h);
+        }
+        printf("  steps               %ld (t = %g s, %ld records)\n", s.steps, fmb_sim_time(sim),
+               records);
+        printf("  Newton iterations   %.2f per step (mean), %d max, %ld total\n",
+               s.steps > 0 ? (double)s.newton_iterations / (double)s.steps : 0.0, r.max_newton,
+               s.newton_iterations);
+        printf("  factorizations      %ld numeric, %ld symbolic, %ld step halvings\n",
+               s.factorizations, s.symbolic, s.halvings);
+        printf("  max violation       %.3e\n", s.max_violation);
+        if (o) {
+            char where[160];
+            fmb_sim_coord_name(sim, s.max_error_coord, where, sizeof where);
+            printf("  step size           %s, h %.3g .. %.3g s, %ld rejected by the error "
+                   "estimate, %ld by elements\n",
+                   o->adaptive ? "adaptive" : "fixed", s.h_min_used, s.h_max_used,
+                   s.rejected_error, s.rejected_event);
+            printf("  error estimate      %.3g of the tolerance at most (rtol_step %g, atol_step "
+                   "%g; t = %g s, %s)\n",
+                   s.max_error, o->rtol_step, o->atol_step, s.max_error_time,
+                   where[0] ? where : "-");
+        }
+        printf("  wall time           %.3f s (%s, %.0f steps/s)\n", wall, ws,
+               wall > 0 ? (double)s.steps / wall : 0.0);
+        printf("  output              %s\n", out);
+        if (!a->no_viz && opts.viz_frames > 0) printf("  ParaView            %s\n", xmf);
+    }
+    if (!a->quiet) report_beams(&r, model);
+    free(r.beam_vmax);
+    free(r.beam_buf);
+
+done:
+    fmb_writer_destroy(&writer);
+    fmb_sim_destroy(&sim);
+    fmb_case_destroy(&c);
+    free(out);
+    free(xmf);
+    return code;
+}
