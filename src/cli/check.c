@@ -106,7 +106,8 @@ int cli_cmd_check(const cli_args_t *a)
                 int mode = -1;
                 double fo = 0, vr = 0;
                 if (fmb_sim_switch_state(sim, f, &mode, &fo, &vr)) continue;
-                if (first) printf("\nswitching elements (initial mode, force, relative velocity):\n");
+                if (first)
+                    printf("\nswitching elements (initial mode, force, relative velocity):\n");
                 first = 0;
                 const char *mn = fmb_model_force_mode_name(mm, f, mode);
                 printf("  %-20s %-14s %-14s %12.6g %12.6g\n", fmb_model_force_name(mm, f),
@@ -264,6 +265,4 @@ done:
     fmb_case_destroy(&c);
     return code;
 }
-
-/* ---------------------------------------------------------------- compare */
 

@@ -15,7 +15,7 @@
 
 /* ---------------------------------------------------------------- signals */
 
-volatile int cli_stop; /* polled by fmb_sim_run */
+volatile int cli_stop;        /* polled by fmb_sim_run */
 static volatile int g_signal; /* the signal that stopped the run */
 
 static void on_signal(int sig)
@@ -73,8 +73,8 @@ static int output_unsafe(const fmb_case_t *c, const char *out, const char *xmf, 
         struct stat st;
         for (int k = 0; k < fmb_case_num_inputs(c); k++)
             if (same_file(paths[p], fmb_case_input(c, k))) {
-                snprintf(msg, len, "output %s is %s %s: refusing to overwrite an input",
-                         paths[p], k == 0 ? "the case file" : "the mesh", fmb_case_input(c, k));
+                snprintf(msg, len, "output %s is %s %s: refusing to overwrite an input", paths[p],
+                         k == 0 ? "the case file" : "the mesh", fmb_case_input(c, k));
                 return 1;
             }
         if (stat(paths[p], &st) != 0) continue;
@@ -382,7 +382,7 @@ int cli_cmd_run(const cli_args_t *a)
     char werr[600] = "";
     if (r.writer_failed) snprintf(werr, sizeof werr, "%s", fmb_writer_last_error(writer));
     long records = fmb_writer_records(writer);
-    const char *status = cli_stop                        ? "interrupted"
+    const char *status = cli_stop                      ? "interrupted"
                          : (st < 0 || r.writer_failed) ? "failed"
                                                        : "complete";
     /* The buffered records first: a run is marked complete only once all of them are in
@@ -438,8 +438,8 @@ int cli_cmd_run(const cli_args_t *a)
             fmb_sim_coord_name(sim, s.max_error_coord, where, sizeof where);
             printf("  step size           %s, h %.3g .. %.3g s, %ld rejected by the error "
                    "estimate, %ld by elements\n",
-                   o->adaptive ? "adaptive" : "fixed", s.h_min_used, s.h_max_used,
-                   s.rejected_error, s.rejected_event);
+                   o->adaptive ? "adaptive" : "fixed", s.h_min_used, s.h_max_used, s.rejected_error,
+                   s.rejected_event);
             printf("  error estimate      %.3g of the tolerance at most (rtol_step %g, atol_step "
                    "%g; t = %g s, %s)\n",
                    s.max_error, o->rtol_step, o->atol_step, s.max_error_time,
