@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "flexmb/flexmb.h"
+#include "io/h5util.h"
 
 #define CMP_LABEL_MAX 600
 #define CMP_PATH_MAX 512
@@ -118,94 +119,6 @@ static int cmp_error(cmp_ctx_t *c, int status, const char *fmt, ...)
 
 /* ---------------------------------------------------------------- HDF5 reading */
 
-static int has_path(hid_t file, const char *path)
-{
-    /* H5Lexists needs every intermediate link to exist: check component by component. */
-    char buf[CMP_PATH_MAX];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1;; p++) {
-        if (*p == '/' || *p == '\0') {
-            char save = *p;
-            *p = '\0';
-            if (H5Lexists(file, buf, H5P_DEFAULT) <= 0) return 0;
-            *p = save;
-            if (save == '\0') break;
-        }
-    }
-    return H5Oexists_by_name(file, path, H5P_DEFAULT) > 0;
-}
-
-/* Shape of a dataset: rows and values per row (rank 1: 1; rank 2: dims[1]; rank 3:
- * dims[1] * dims[2]). Returns 0 or -1. */
-static int ds_shape(hid_t file, const char *path, long *rows, long *cols)
-{
-    if (!has_path(file, path)) return -1;
-    hid_t ds = H5Dopen2(file, path, H5P_DEFAULT);
-    if (ds < 0) return -1;
-    hid_t sp = H5Dget_space(ds);
-    int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
-    hsize_t dims[3] = {0, 1, 1};
-    int ok = rank >= 1 && rank <= 3 && H5Sget_simple_extent_dims(sp, dims, NULL) == rank;
-    if (sp >= 0) H5Sclose(sp);
-    hid_t type = H5Dget_type(ds);
-    if (type < 0 || H5Tget_class(type) == H5T_STRING) ok = 0;
-    if (type >= 0) H5Tclose(type);
-    H5Dclose(ds);
-    if (!ok) return -1;
-    *rows = (long)dims[0];
-    *cols = rank == 1 ? 1 : rank == 2 ? (long)dims[1] : (long)(dims[1] * dims[2]);
-    return 0;
-}
-
-/* Whole numeric dataset as doubles, row-major [rows x cols]; NULL on failure. */
-static double *ds_read(hid_t file, const char *path, long *rows, long *cols)
-{
-    if (ds_shape(file, path, rows, cols) < 0) return NULL;
-    size_t n = (size_t)(*rows) * (size_t)(*cols);
-    double *v = malloc((n ? n : 1) * sizeof *v);
-    if (!v) return NULL;
-    hid_t ds = H5Dopen2(file, path, H5P_DEFAULT);
-    herr_t st = ds >= 0 && n ? H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v)
-                             : (ds >= 0 ? 0 : -1);
-    if (ds >= 0) H5Dclose(ds);
-    if (st < 0) {
-        free(v);
-        return NULL;
-    }
-    return v;
-}
-
-/* String attribute `name` of the object at path into out ("" if absent). */
-static void attr_text(hid_t file, const char *path, const char *name, char *out, size_t len)
-{
-    out[0] = '\0';
-    if (H5Aexists_by_name(file, path, name, H5P_DEFAULT) <= 0) return;
-    hid_t at = H5Aopen_by_name(file, path, name, H5P_DEFAULT, H5P_DEFAULT);
-    if (at < 0) return;
-    hid_t type = H5Aget_type(at);
-    if (type >= 0 && H5Tget_class(type) == H5T_STRING) {
-        hid_t mt = H5Tcopy(H5T_C_S1);
-        H5Tset_cset(mt, H5Tget_cset(type)); /* HDF5 does not convert ASCII <-> UTF-8 */
-        if (H5Tis_variable_str(type) > 0) {
-            char *s = NULL;
-            H5Tset_size(mt, H5T_VARIABLE);
-            if (H5Aread(at, mt, &s) >= 0 && s) {
-                snprintf(out, len, "%s", s);
-                H5free_memory(s);
-            }
-        } else {
-            size_t sz = H5Tget_size(type);
-            char *s = calloc(sz + 1, 1);
-            H5Tset_size(mt, sz + 1);
-            if (s && H5Aread(at, mt, s) >= 0) snprintf(out, len, "%s", s);
-            free(s);
-        }
-        H5Tclose(mt);
-    }
-    if (type >= 0) H5Tclose(type);
-    H5Aclose(at);
-}
-
 /* k-th comma-separated field of list into out, else the fallback "c<k>". */
 static void column_name(const char *list, long k, char *out, size_t len)
 {
@@ -224,47 +137,13 @@ static void column_name(const char *list, long k, char *out, size_t len)
     out[n] = '\0';
 }
 
-/* Names of the members of group path (sorted by name); count or -1. The caller frees
- * names[i] and names. */
-static int group_members(hid_t file, const char *path, char ***names)
-{
-    *names = NULL;
-    if (!has_path(file, path)) return 0;
-    hid_t g = H5Gopen2(file, path, H5P_DEFAULT);
-    if (g < 0) return 0;
-    H5G_info_t info;
-    int n = 0;
-    if (H5Gget_info(g, &info) >= 0 && info.nlinks > 0) {
-        *names = calloc((size_t)info.nlinks, sizeof **names);
-        for (hsize_t i = 0; *names && i < info.nlinks; i++) {
-            ssize_t len =
-                H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, NULL, 0, H5P_DEFAULT);
-            if (len < 0) continue;
-            char *s = malloc((size_t)len + 1);
-            if (!s) break;
-            H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, s, (size_t)len + 1,
-                               H5P_DEFAULT);
-            (*names)[n++] = s;
-        }
-    }
-    H5Gclose(g);
-    return n;
-}
-
-static void free_names(char **names, int n)
-{
-    for (int i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-}
-
 static int open_run(cmp_ctx_t *c, cmp_run_t *r, const char *path)
 {
     r->path = path;
     r->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (r->file < 0) return cmp_error(c, FMB_ERR_HDF5, "%s: cannot open as an HDF5 file", path);
     long cols;
-    r->t = ds_read(r->file, "/time", &r->n, &cols);
+    r->t = fmb_h5_read(r->file, "/time", &r->n, &cols);
     if (!r->t || cols != 1)
         return cmp_error(c, FMB_ERR_HDF5, "%s: no /time dataset (not a flexmb results file?)",
                          path);
@@ -279,7 +158,7 @@ static int open_run(cmp_ctx_t *c, cmp_run_t *r, const char *path)
     char dpath[CMP_PATH_MAX];
     snprintf(dpath, sizeof dpath, "/bodies/%s/pose", c->o.by);
     long rows, pcols;
-    double *pose = ds_read(r->file, dpath, &rows, &pcols);
+    double *pose = fmb_h5_read(r->file, dpath, &rows, &pcols);
     if (!pose || pcols != 3 || rows < r->n) {
         free(pose);
         return cmp_error(c, FMB_ERR_NOTFOUND, "%s: no body '%s' (needed for --by)", path, c->o.by);
@@ -459,7 +338,7 @@ static void write_rows(cmp_ctx_t *c)
         sm->kind_rows[r->kind]++;
         if (nan || rel > sm->kind_rel[r->kind]) {
             sm->kind_rel[r->kind] = rel;
-            snprintf(sm->kind_worst[r->kind], sizeof sm->kind_worst[r->kind], "%s", r->label);
+            snprintf(sm->kind_worst[r->kind], sizeof sm->kind_worst[r->kind], "%.199s", r->label);
         }
     }
 }
@@ -494,21 +373,21 @@ static int compare_dataset(cmp_ctx_t *c, const char *path, long ncmp, int per_co
                            const long *sel, int nsel)
 {
     long ra, ca, rb, cb;
-    if (ds_shape(c->a.file, path, &ra, &ca) < 0 || ds_shape(c->b.file, path, &rb, &cb) < 0)
+    if (fmb_h5_shape(c->a.file, path, &ra, &ca) < 0 || fmb_h5_shape(c->b.file, path, &rb, &cb) < 0)
         return 0;
     long cols = ncmp > 0 ? ncmp : ca;
     if (ncmp <= 0 && ca != cb) return 0;
     if (cols > ca || cols > cb || ra < c->i1 || rb < c->b.n)
         return 0; /* fewer rows than records (a file still being written) */
-    double *va = ds_read(c->a.file, path, &ra, &ca);
-    double *vb = ds_read(c->b.file, path, &rb, &cb);
+    double *va = fmb_h5_read(c->a.file, path, &ra, &ca);
+    double *vb = fmb_h5_read(c->b.file, path, &rb, &cb);
     if (!va || !vb) {
         free(va);
         free(vb);
         return cmp_error(c, FMB_ERR_HDF5, "cannot read %s", path);
     }
     char names[512], cname[64], label[CMP_LABEL_MAX];
-    attr_text(c->a.file, path, "columns", names, sizeof names);
+    fmb_h5_attr_text(c->a.file, path, "columns", names, sizeof names);
     const long nc = nsel > 0 ? nsel : cols;
     for (long ic = 0; ic < nc; ic++) {
         const long col = nsel > 0 ? sel[ic] : ic;
@@ -552,11 +431,11 @@ static double *stations(hid_t file, const char *beam, int ns, double xlo, double
     char path[CMP_PATH_MAX];
     long nn, one, r2, c2, r3 = 0, c3 = 0;
     snprintf(path, sizeof path, "/beams/%s/x0", beam);
-    double *x = ds_read(file, path, &nn, &one);
+    double *x = fmb_h5_read(file, path, &nn, &one);
     snprintf(path, sizeof path, "/beams/%s/deflection", beam);
-    double *v = ds_read(file, path, &r2, &c2);
+    double *v = fmb_h5_read(file, path, &r2, &c2);
     snprintf(path, sizeof path, "/beams/%s/slope", beam);
-    double *ph = ds_read(file, path, &r3, &c3);
+    double *ph = fmb_h5_read(file, path, &r3, &c3);
     double *out = x && v && c2 == nn && nn >= 2 ? malloc((size_t)r2 * ns * sizeof *out) : NULL;
     if (out) {
         if (!ph || c3 != nn || r3 != r2) free(ph), ph = NULL;
@@ -587,7 +466,8 @@ static int compare_beam(cmp_ctx_t *c, const char *name)
     char path[CMP_PATH_MAX];
     long na, nb, one;
     snprintf(path, sizeof path, "/beams/%s/x0", name);
-    double *xa = ds_read(c->a.file, path, &na, &one), *xb = ds_read(c->b.file, path, &nb, &one);
+    double *xa = fmb_h5_read(c->a.file, path, &na, &one),
+           *xb = fmb_h5_read(c->b.file, path, &nb, &one);
     int ok = xa && xb && na >= 2 && nb >= 2;
     double lo = ok ? xa[0] : 0, len = ok ? xa[na - 1] - xa[0] : 0;
     if (ok && (fabs(xb[0] - lo) > 1e-9 * len || fabs(xb[nb - 1] - xb[0] - len) > 1e-9 * len))
@@ -622,15 +502,17 @@ static int compare_all(cmp_ctx_t *c)
     const unsigned kinds = c->o.kinds;
 
     c->kind = 4; /* sliders */
-    n = kinds & FMB_CMP_SLIDERS ? group_members(c->a.file, "/sliders", &names) : 0;
+    n = kinds & FMB_CMP_SLIDERS ? fmb_h5_members(c->a.file, "/sliders", NULL, &names) : 0;
     for (int i = 0; i < n && st >= 0; i++) {
         snprintf(path, sizeof path, "/sliders/%s/s", names[i]);
         st = compare_dataset(c, path, 0, 0, NULL, 0);
     }
-    free_names(names, n);
+    fmb_h5_free_names(names, n);
     names = NULL;
 
-    n = kinds & (FMB_CMP_POSES | FMB_CMP_COORDS) ? group_members(c->a.file, "/bodies", &names) : 0;
+    n = kinds & (FMB_CMP_POSES | FMB_CMP_COORDS)
+            ? fmb_h5_members(c->a.file, "/bodies", NULL, &names)
+            : 0;
     for (int i = 0; i < n && st >= 0; i++) {
         static const char *const sets[] = {"pose", "q", "qd", "qdd"};
         for (int s = 0; s < 4 && st >= 0; s++) {
@@ -638,30 +520,31 @@ static int compare_all(cmp_ctx_t *c)
             if (!(kinds & (1u << c->kind))) continue;
             snprintf(path, sizeof path, "/bodies/%s/%s", names[i], sets[s]);
             long ra, ca, rb, cb;
-            if (ds_shape(c->a.file, path, &ra, &ca) < 0 || ds_shape(c->b.file, path, &rb, &cb) < 0)
+            if (fmb_h5_shape(c->a.file, path, &ra, &ca) < 0 ||
+                fmb_h5_shape(c->b.file, path, &rb, &cb) < 0)
                 continue;
             /* Elastic bodies with different meshes: the carrier coordinates only. */
             st = compare_dataset(c, path, ca == cb ? 0 : 3, 1, NULL, 0);
         }
     }
-    free_names(names, n);
+    fmb_h5_free_names(names, n);
     names = NULL;
 
     c->kind = 2; /* reactions: the forces on body 2 are minus those on body 1 */
     static const long rsel[] = {0, 1, 2, 5};
-    n = kinds & FMB_CMP_REACTIONS ? group_members(c->a.file, "/joints", &names) : 0;
+    n = kinds & FMB_CMP_REACTIONS ? fmb_h5_members(c->a.file, "/joints", NULL, &names) : 0;
     for (int i = 0; i < n && st >= 0; i++) {
         snprintf(path, sizeof path, "/joints/%s/reaction", names[i]);
         st = compare_dataset(c, path, 0, 1, rsel, 4);
     }
-    free_names(names, n);
+    fmb_h5_free_names(names, n);
     names = NULL;
 
     c->kind = 3; /* beam deflection at stations */
-    n = kinds & FMB_CMP_DEFLECTION ? group_members(c->a.file, "/beams", &names) : 0;
+    n = kinds & FMB_CMP_DEFLECTION ? fmb_h5_members(c->a.file, "/beams", NULL, &names) : 0;
     for (int i = 0; i < n && st >= 0; i++)
         st = compare_beam(c, names[i]);
-    free_names(names, n);
+    fmb_h5_free_names(names, n);
     names = NULL;
 
     c->kind = 5;
@@ -677,12 +560,12 @@ static int label_width(cmp_ctx_t *c)
     static const int extra[] = {2, 16, 15, 18};
     for (int g = 0; g < 4; g++) {
         char **names = NULL;
-        int n = group_members(c->a.file, groups[g], &names);
+        int n = fmb_h5_members(c->a.file, groups[g], NULL, &names);
         for (int i = 0; i < n; i++) {
             int w = (int)(strlen(groups[g]) + strlen(names[i]) + (size_t)extra[g]);
             if (w > wmax) wmax = w;
         }
-        free_names(names, n);
+        fmb_h5_free_names(names, n);
     }
     return wmax > 60 ? 60 : wmax;
 }

@@ -3,6 +3,7 @@
 #include "io/h5util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* HDF5 link name for a body or joint name: '/' is not allowed, "." is reserved. */
@@ -131,4 +132,158 @@ hid_t fmb_h5_path_group(hid_t loc, const char *path)
         g = c;
     }
     return g;
+}
+
+/* ---------------------------------------------------------------- reading */
+
+int fmb_h5_exists(hid_t file, const char *path)
+{
+    /* H5Lexists needs every intermediate link to exist: check component by component. */
+    char buf[FMB_H5_PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char save = *p;
+            *p = '\0';
+            if (H5Lexists(file, buf, H5P_DEFAULT) <= 0) return 0;
+            *p = save;
+            if (save == '\0') break;
+        }
+    }
+    return H5Oexists_by_name(file, path, H5P_DEFAULT) > 0;
+}
+
+/* Shape of a dataset: rows and values per row (rank 1: 1; rank 2: dims[1]; rank 3:
+ * dims[1] * dims[2]). Returns 0 or -1. */
+int fmb_h5_shape(hid_t file, const char *path, long *rows, long *cols)
+{
+    if (!fmb_h5_exists(file, path)) return -1;
+    hid_t ds = H5Dopen2(file, path, H5P_DEFAULT);
+    if (ds < 0) return -1;
+    hid_t sp = H5Dget_space(ds);
+    int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
+    hsize_t dims[3] = {0, 1, 1};
+    int ok = rank >= 1 && rank <= 3 && H5Sget_simple_extent_dims(sp, dims, NULL) == rank;
+    if (sp >= 0) H5Sclose(sp);
+    hid_t type = H5Dget_type(ds);
+    if (type < 0 || H5Tget_class(type) == H5T_STRING) ok = 0;
+    if (type >= 0) H5Tclose(type);
+    H5Dclose(ds);
+    if (!ok) return -1;
+    *rows = (long)dims[0];
+    *cols = rank == 1 ? 1 : rank == 2 ? (long)dims[1] : (long)(dims[1] * dims[2]);
+    return 0;
+}
+
+/* Whole numeric dataset as doubles, row-major [rows x cols]; NULL on failure. */
+double *fmb_h5_read(hid_t file, const char *path, long *rows, long *cols)
+{
+    if (fmb_h5_shape(file, path, rows, cols) < 0) return NULL;
+    size_t n = (size_t)(*rows) * (size_t)(*cols);
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v) return NULL;
+    hid_t ds = H5Dopen2(file, path, H5P_DEFAULT);
+    herr_t st = ds >= 0 && n ? H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v)
+                             : (ds >= 0 ? 0 : -1);
+    if (ds >= 0) H5Dclose(ds);
+    if (st < 0) {
+        free(v);
+        return NULL;
+    }
+    return v;
+}
+
+/* String attribute `name` of the object at path into out ("" if absent). */
+void fmb_h5_attr_text(hid_t file, const char *path, const char *name, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (H5Aexists_by_name(file, path, name, H5P_DEFAULT) <= 0) return;
+    hid_t at = H5Aopen_by_name(file, path, name, H5P_DEFAULT, H5P_DEFAULT);
+    if (at < 0) return;
+    hid_t type = H5Aget_type(at);
+    if (type >= 0 && H5Tget_class(type) == H5T_STRING) {
+        hid_t mt = H5Tcopy(H5T_C_S1);
+        H5Tset_cset(mt, H5Tget_cset(type)); /* HDF5 does not convert ASCII <-> UTF-8 */
+        if (H5Tis_variable_str(type) > 0) {
+            char *s = NULL;
+            H5Tset_size(mt, H5T_VARIABLE);
+            if (H5Aread(at, mt, &s) >= 0 && s) {
+                snprintf(out, len, "%s", s);
+                H5free_memory(s);
+            }
+        } else {
+            size_t sz = H5Tget_size(type);
+            char *s = calloc(sz + 1, 1);
+            H5Tset_size(mt, sz + 1);
+            if (s && H5Aread(at, mt, s) >= 0) snprintf(out, len, "%s", s);
+            free(s);
+        }
+        H5Tclose(mt);
+    }
+    if (type >= 0) H5Tclose(type);
+    H5Aclose(at);
+}
+
+/* Numeric scalar attribute `name` of the object at path; 0 or -1 (absent, unreadable). */
+int fmb_h5_attr_number(hid_t file, const char *path, const char *name, double *out)
+{
+    if (strcmp(path, "/") != 0 && !fmb_h5_exists(file, path)) return -1;
+    if (H5Aexists_by_name(file, path, name, H5P_DEFAULT) <= 0) return -1;
+    hid_t a = H5Aopen_by_name(file, path, name, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t st = a >= 0 ? H5Aread(a, H5T_NATIVE_DOUBLE, out) : -1;
+    if (a >= 0) H5Aclose(a);
+    return st < 0 ? -1 : 0;
+}
+
+/* Names of the members of group path, sorted by name or, with idx_attr, by that numeric
+ * attribute of each member (model order); count (0 if none or absent). The caller frees
+ * names[i] and names. */
+int fmb_h5_members(hid_t file, const char *path, const char *idx_attr, char ***names)
+{
+    *names = NULL;
+    if (!fmb_h5_exists(file, path)) return 0;
+    hid_t g = H5Gopen2(file, path, H5P_DEFAULT);
+    if (g < 0) return 0;
+    H5G_info_t info;
+    int n = 0;
+    if (H5Gget_info(g, &info) >= 0 && info.nlinks > 0) {
+        *names = calloc((size_t)info.nlinks, sizeof **names);
+        for (hsize_t i = 0; *names && i < info.nlinks; i++) {
+            ssize_t len =
+                H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, NULL, 0, H5P_DEFAULT);
+            if (len < 0) continue;
+            char *s = malloc((size_t)len + 1);
+            if (!s) break;
+            H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, s, (size_t)len + 1,
+                               H5P_DEFAULT);
+            (*names)[n++] = s;
+        }
+    }
+    H5Gclose(g);
+    if (idx_attr && *names) { /* stable insertion sort by the attribute (model order) */
+        double *idx = malloc(((size_t)n + 1) * sizeof *idx);
+        for (int i = 0; idx && i < n; i++) {
+            char p[FMB_H5_PATH_MAX];
+            snprintf(p, sizeof p, "%s/%s", path, (*names)[i]);
+            double k = (double)i;
+            fmb_h5_attr_number(file, p, idx_attr, &k);
+            char *s = (*names)[i];
+            int j = i;
+            for (; j > 0 && idx[j - 1] > k; j--) {
+                (*names)[j] = (*names)[j - 1];
+                idx[j] = idx[j - 1];
+            }
+            (*names)[j] = s;
+            idx[j] = k;
+        }
+        free(idx);
+    }
+    return n;
+}
+
+void fmb_h5_free_names(char **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
 }

@@ -27,4 +27,19 @@ int fmb_h5_double_list(hid_t loc, const char *name, const double *values, hsize_
 hid_t fmb_h5_group(hid_t loc, const char *name);
 hid_t fmb_h5_path_group(hid_t loc, const char *path);
 
+/* ---- reading (results files: flexmb compare, sweep summaries) ---- */
+#define FMB_H5_PATH_MAX 600
+/* Does the object at the absolute path exist (every intermediate link checked)? */
+int fmb_h5_exists(hid_t file, const char *path);
+/* Shape of a numeric dataset: rows and values per row (rank 1: 1; rank 2: dims[1]; rank 3:
+ * dims[1] * dims[2]); 0 or -1 (absent, a string dataset, rank > 3). */
+int fmb_h5_shape(hid_t file, const char *path, long *rows, long *cols);
+/* Whole numeric dataset as doubles, row-major [rows x cols]; NULL on failure. */
+double *fmb_h5_read(hid_t file, const char *path, long *rows, long *cols);
+/* String attribute `name` of the object at path into out ("" if absent). */
+void fmb_h5_attr_text(hid_t file, const char *path, const char *name, char *out, size_t len);
+int fmb_h5_attr_number(hid_t file, const char *path, const char *name, double *out);
+int fmb_h5_members(hid_t file, const char *path, const char *idx_attr, char ***names);
+void fmb_h5_free_names(char **names, int n);
+
 #endif

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "flexmb/flexmb.h"
+#include "io/h5util.h"
 
 #define SW_PATH 600
 
@@ -67,123 +68,6 @@ void fmb_run_summary_free(fmb_run_summary_t *s)
 
 /* ---------------------------------------------------------------- reading */
 
-static int link_exists(hid_t file, const char *path)
-{
-    char buf[SW_PATH];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1;; p++) /* every component in turn: H5Lexists needs the parents */
-        if (*p == '/' || *p == '\0') {
-            char c = *p;
-            *p = '\0';
-            if (H5Lexists(file, buf, H5P_DEFAULT) <= 0) return 0;
-            if (!(*p = c)) return 1;
-        }
-}
-
-/* Numeric dataset as doubles [rows x cols] (cols: product of the trailing dimensions). */
-static double *read_doubles(hid_t file, const char *path, long *rows, long *cols)
-{
-    if (!link_exists(file, path)) return NULL;
-    hid_t ds = H5Dopen2(file, path, H5P_DEFAULT);
-    if (ds < 0) return NULL;
-    double *v = NULL;
-    hid_t sp = H5Dget_space(ds);
-    hsize_t d[3] = {0, 1, 1};
-    int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
-    if (rank >= 1 && rank <= 3 && H5Sget_simple_extent_dims(sp, d, NULL) == rank) {
-        *rows = (long)d[0];
-        *cols = (long)(d[1] * d[2]);
-        v = malloc(((size_t)(*rows) * (size_t)(*cols) + 1) * sizeof *v);
-        if (v && *rows > 0 &&
-            H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0) {
-            free(v);
-            v = NULL;
-        }
-    }
-    if (sp >= 0) H5Sclose(sp);
-    H5Dclose(ds);
-    return v;
-}
-
-static int attr_number(hid_t file, const char *obj, const char *name, double *out)
-{
-    if (!link_exists(file, obj) && strcmp(obj, "/") != 0) return -1;
-    if (H5Aexists_by_name(file, obj, name, H5P_DEFAULT) <= 0) return -1;
-    hid_t a = H5Aopen_by_name(file, obj, name, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t st = a >= 0 ? H5Aread(a, H5T_NATIVE_DOUBLE, out) : -1;
-    if (a >= 0) H5Aclose(a);
-    return st < 0 ? -1 : 0;
-}
-
-static void attr_string(hid_t file, const char *obj, const char *name, char *out, size_t len)
-{
-    out[0] = '\0';
-    if (H5Aexists_by_name(file, obj, name, H5P_DEFAULT) <= 0) return;
-    hid_t a = H5Aopen_by_name(file, obj, name, H5P_DEFAULT, H5P_DEFAULT);
-    hid_t ft = a >= 0 ? H5Aget_type(a) : -1;
-    if (ft >= 0 && H5Tget_class(ft) == H5T_STRING && H5Tis_variable_str(ft) > 0) {
-        hid_t mt = H5Tcopy(H5T_C_S1);
-        char *s = NULL;
-        H5Tset_size(mt, H5T_VARIABLE);
-        H5Tset_cset(mt, H5Tget_cset(ft));
-        if (H5Aread(a, mt, &s) >= 0 && s) {
-            snprintf(out, len, "%s", s);
-            H5free_memory(s);
-        }
-        H5Tclose(mt);
-    }
-    if (ft >= 0) H5Tclose(ft);
-    if (a >= 0) H5Aclose(a);
-}
-
-/* Names of the subgroups of group, sorted by their `idx_attr` attribute (model order). */
-static int members(hid_t file, const char *group, const char *idx_attr, char ***out)
-{
-    *out = NULL;
-    if (!link_exists(file, group)) return 0;
-    hid_t g = H5Gopen2(file, group, H5P_DEFAULT);
-    H5G_info_t info;
-    if (g < 0 || H5Gget_info(g, &info) < 0 || info.nlinks == 0) {
-        if (g >= 0) H5Gclose(g);
-        return 0;
-    }
-    char **names = calloc(info.nlinks, sizeof *names);
-    double *idx = calloc(info.nlinks, sizeof *idx);
-    int n = 0;
-    for (hsize_t i = 0; names && idx && i < info.nlinks; i++) {
-        char buf[256];
-        if (H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, buf, sizeof buf,
-                               H5P_DEFAULT) < 0)
-            continue;
-        char path[SW_PATH];
-        snprintf(path, sizeof path, "%s/%s", group, buf);
-        double k = (double)i;
-        attr_number(file, path, idx_attr, &k);
-        size_t len = strlen(buf) + 1;
-        if (!(names[n] = malloc(len))) break;
-        memcpy(names[n], buf, len);
-        int j = n++;
-        for (; j > 0 && idx[j - 1] > k; j--) { /* insertion by index */
-            char *t = names[j];
-            names[j] = names[j - 1];
-            names[j - 1] = t;
-            idx[j] = idx[j - 1];
-        }
-        idx[j] = k;
-    }
-    free(idx);
-    H5Gclose(g);
-    *out = names;
-    return n;
-}
-
-static void free_list(char **v, int n)
-{
-    for (int i = 0; i < n; i++)
-        free(v[i]);
-    free(v);
-}
-
 /* Crank angle per record (degrees, not wrapped), or NULL. */
 static double *crank_angles(hid_t file, const char *crank, long nt)
 {
@@ -192,22 +76,22 @@ static double *crank_angles(hid_t file, const char *crank, long nt)
         snprintf(body, sizeof body, "%s", crank);
     } else {
         char **j = NULL;
-        int nj = members(file, "/joints", "index", &j);
+        int nj = fmb_h5_members(file, "/joints", "index", &j);
         for (int k = 0; k < nj && !body[0]; k++) {
             char p[SW_PATH];
             snprintf(p, sizeof p, "/joints/%s/drive_torque", j[k]);
-            if (!link_exists(file, p)) continue;
+            if (!fmb_h5_exists(file, p)) continue;
             snprintf(p, sizeof p, "/joints/%s", j[k]);
-            attr_string(file, p, "body1", body, sizeof body);
-            if (strcmp(body, "ground") == 0) attr_string(file, p, "body2", body, sizeof body);
+            fmb_h5_attr_text(file, p, "body1", body, sizeof body);
+            if (strcmp(body, "ground") == 0) fmb_h5_attr_text(file, p, "body2", body, sizeof body);
         }
-        free_list(j, nj);
+        fmb_h5_free_names(j, nj);
     }
     if (!body[0]) return NULL;
     char p[SW_PATH];
     snprintf(p, sizeof p, "/bodies/%s/pose", body);
     long rows = 0, cols = 0;
-    double *pose = read_doubles(file, p, &rows, &cols);
+    double *pose = fmb_h5_read(file, p, &rows, &cols);
     if (!pose || cols != 3 || rows < nt) {
         free(pose);
         return NULL;
@@ -242,11 +126,11 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
     int st = 0;
     double *ang = crank_angles(file, crank, nt);
     char **names = NULL, p[SW_PATH], m[SW_PATH];
-    int n = members(file, "/beams", "index", &names);
+    int n = fmb_h5_members(file, "/beams", "index", &names);
     for (int k = 0; k < n && st == 0; k++) {
         long rows, cols, at;
         snprintf(p, sizeof p, "/beams/%s/deflection", names[k]);
-        double *v = read_doubles(file, p, &rows, &cols);
+        double *v = fmb_h5_read(file, p, &rows, &cols);
         if (!v) continue;
         rows = rows < nt ? rows : nt;
         double vmax = abs_max(v, rows, cols, &at);
@@ -258,8 +142,8 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
         snprintf(m, sizeof m, "deflection_max_angle.%s", names[k]);
         if (!st) st = fmb_run_summary_add(s, m, rows > 0 && ang ? wrap360(ang[at]) : NAN);
     }
-    free_list(names, n);
-    n = members(file, "/joints", "index", &names);
+    fmb_h5_free_names(names, n);
+    n = fmb_h5_members(file, "/joints", "index", &names);
     static const char *const joint_ds[][2] = {{"drive_torque", "drive_torque_max"},
                                               {"drive_force", "drive_force_max"},
                                               {"force_magnitude", "reaction_max"}};
@@ -269,7 +153,7 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
         int d = 0;
         for (; d < 3 && !v; d++) { /* a driver's drive, else the reaction force */
             snprintf(p, sizeof p, "/joints/%s/%s", names[k], joint_ds[d][0]);
-            v = read_doubles(file, p, &rows, &cols);
+            v = fmb_h5_read(file, p, &rows, &cols);
         }
         if (!v) continue;
         double fmax = abs_max(v, rows < nt ? rows : nt, cols, &at);
@@ -277,21 +161,21 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
         snprintf(m, sizeof m, "%s.%s", joint_ds[d - 1][1], names[k]);
         st = fmb_run_summary_add(s, m, rows > 0 ? fmax : NAN);
     }
-    free_list(names, n);
-    n = members(file, "/contacts", "joint_index", &names);
+    fmb_h5_free_names(names, n);
+    n = fmb_h5_members(file, "/contacts", "joint_index", &names);
     for (int k = 0; k < n && st == 0; k++) {
         long rows, cols, at;
         snprintf(p, sizeof p, "/contacts/%s/normal", names[k]);
-        double *v = read_doubles(file, p, &rows, &cols);
+        double *v = fmb_h5_read(file, p, &rows, &cols);
         if (!v) continue;
         double fmax = abs_max(v, rows < nt ? rows : nt, cols, &at);
         free(v);
         snprintf(m, sizeof m, "contact_max.%s", names[k]);
         st = fmb_run_summary_add(s, m, rows > 0 ? fmax : NAN);
     }
-    free_list(names, n);
+    fmb_h5_free_names(names, n);
     long rows = 0, cols = 0;
-    double *e = st == 0 ? read_doubles(file, "/energy", &rows, &cols) : NULL;
+    double *e = st == 0 ? fmb_h5_read(file, "/energy", &rows, &cols) : NULL;
     if (e && cols >= 4 && rows > 0) {
         double drift = 0.0;
         for (long i = 0; i < rows && i < nt; i++)
@@ -316,23 +200,23 @@ int fmb_run_summary_read(const char *path, const char *crank, fmb_run_summary_t 
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (file < 0) return 0;
     char creator[64];
-    attr_string(file, "/", "creator", creator, sizeof creator);
+    fmb_h5_attr_text(file, "/", "creator", creator, sizeof creator);
     if (strcmp(creator, "flexmb") != 0) {
         H5Fclose(file);
         return 0;
     }
     s->exists = 1;
     double x;
-    if (attr_number(file, "/", "complete", &x) == 0) s->complete = x == 1.0;
+    if (fmb_h5_attr_number(file, "/", "complete", &x) == 0) s->complete = x == 1.0;
     const char *stat = "/solver/statistics";
-    if (link_exists(file, stat)) {
-        attr_string(file, stat, "status", s->status, sizeof s->status);
-        if (attr_number(file, stat, "steps", &x) == 0) s->steps = (long)x;
-        if (attr_number(file, stat, "newton_iterations", &x) == 0) s->newton = (long)x;
-        if (attr_number(file, stat, "wall_time", &x) == 0) s->wall_time = x;
+    if (fmb_h5_exists(file, stat)) {
+        fmb_h5_attr_text(file, stat, "status", s->status, sizeof s->status);
+        if (fmb_h5_attr_number(file, stat, "steps", &x) == 0) s->steps = (long)x;
+        if (fmb_h5_attr_number(file, stat, "newton_iterations", &x) == 0) s->newton = (long)x;
+        if (fmb_h5_attr_number(file, stat, "wall_time", &x) == 0) s->wall_time = x;
     }
     long nt = 0, cols = 0;
-    double *t = read_doubles(file, "/time", &nt, &cols);
+    double *t = fmb_h5_read(file, "/time", &nt, &cols);
     int st = 0;
     if (t && cols == 1) {
         s->records = nt;
