@@ -9,6 +9,7 @@
  * as the gap in the chain it causes.
  */
 #include "io/mesh.h"
+#include "io/mesh_reader.h"
 
 #include "flexmb/flexmb.h"
 
@@ -20,48 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#if defined(__GNUC__)
-#define FMB_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define FMB_PRINTF(f, a)
-#endif
-
-#define MAX_TOKENS 64
-
-typedef struct mnode {
-    long tag;
-    double p[3];
-    long line; /* line of the coordinates */
-} mnode_t;
-
-typedef struct melem {
-    long tag;
-    long n[2]; /* node tags */
-    long line;
-    int a, b; /* node indices, resolved later */
-} melem_t;
-
-typedef struct rd {
-    FILE *f;
-    const char *path;
-    char *buf;
-    size_t cap;
-    long line;
-    char *err;
-    size_t errlen;
-    int failed;
-    int version; /* 22 or 41 */
-    mnode_t *nodes;
-    int nn, capn;
-    melem_t *el;
-    int ne, cape;
-    long elements_line; /* line of $Elements (0 if none) */
-    long nodes_line;
-} rd_t;
-
-static int rd_fail(rd_t *r, long line, int code, const char *fmt, ...) FMB_PRINTF(4, 5);
-
-static int rd_fail(rd_t *r, long line, int code, const char *fmt, ...)
+int fmb_mesh_fail(rd_t *r, long line, int code, const char *fmt, ...)
 {
     if (r->failed) return code;
     r->failed = 1;
@@ -90,8 +50,10 @@ static int rd_next(rd_t *r)
     ssize_t got = getline(&r->buf, &r->cap, r->f);
     if (got < 0) {
         if (ferror(r->f))
-            return rd_fail(r, r->line, FMB_ERR_IO, "read error: %s", strerror(errno ? errno : EIO));
-        if (!r->buf && errno == ENOMEM) return rd_fail(r, r->line, FMB_ERR_NOMEM, "out of memory");
+            return fmb_mesh_fail(r, r->line, FMB_ERR_IO, "read error: %s",
+                                 strerror(errno ? errno : EIO));
+        if (!r->buf && errno == ENOMEM)
+            return fmb_mesh_fail(r, r->line, FMB_ERR_NOMEM, "out of memory");
         return 0;
     }
     r->line++;
@@ -114,7 +76,8 @@ static int rd_expect(rd_t *r, const char *what)
         int rc = rd_next(r);
         if (rc < 0) return rc;
         if (rc == 0)
-            return rd_fail(r, r->line, FMB_ERR_PARSE, "unexpected end of file, expected %s", what);
+            return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE, "unexpected end of file, expected %s",
+                                 what);
         if (!blank(r->buf)) return 0;
     }
 }
@@ -130,14 +93,15 @@ static int rd_numbers(rd_t *r, const char *what, double *v, int *count)
             s++;
         if (!*s) break;
         if (n == MAX_TOKENS)
-            return rd_fail(r, r->line, FMB_ERR_PARSE, "too many values on the line (%s)", what);
+            return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE, "too many values on the line (%s)",
+                                 what);
         char *end;
         errno = 0;
         double x = strtod(s, &end);
         if (end == s || (*end && *end != ' ' && *end != '\t') || !isfinite(x)) {
             size_t len = strcspn(s, " \t");
-            return rd_fail(r, r->line, FMB_ERR_PARSE, "expected %s, found '%.*s'", what,
-                           (int)(len > 40 ? 40 : len), s);
+            return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE, "expected %s, found '%.*s'", what,
+                                 (int)(len > 40 ? 40 : len), s);
         }
         v[n++] = x;
         s = end;
@@ -153,16 +117,17 @@ static int rd_ints(rd_t *r, const char *what, int want, long *out, double *raw, 
     int n, rc = rd_numbers(r, what, v, &n);
     if (rc) return rc;
     if ((want >= 0 && n != want) || (want < 0 && n < -want))
-        return rd_fail(r, r->line, FMB_ERR_PARSE, "expected %s (%s%d values), found %d values",
-                       what, want < 0 ? "at least " : "", want < 0 ? -want : want, n);
+        return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE,
+                             "expected %s (%s%d values), found %d values", what,
+                             want < 0 ? "at least " : "", want < 0 ? -want : want, n);
     for (int k = 0; k < n; k++) {
         if (raw) raw[k] = v[k];
         if (out) {
             if (v[k] != floor(v[k]) || fabs(v[k]) > 1e15)
-                return rd_fail(r, r->line, FMB_ERR_PARSE,
-                               "expected %s, found %g (not an "
-                               "integer)",
-                               what, v[k]);
+                return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE,
+                                     "expected %s, found %g (not an "
+                                     "integer)",
+                                     what, v[k]);
             out[k] = (long)v[k];
         }
     }
@@ -179,7 +144,7 @@ static int rd_end(rd_t *r, const char *section)
         s++;
     size_t len = strlen(section);
     if (strncmp(s, section, len) || !blank(s + len))
-        return rd_fail(r, r->line, FMB_ERR_PARSE, "expected %s, found '%.40s'", section, s);
+        return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE, "expected %s, found '%.40s'", section, s);
     return 0;
 }
 
@@ -188,7 +153,7 @@ static int add_node(rd_t *r, long tag, const double *p)
     if (r->nn == r->capn) {
         int cap = r->capn ? 2 * r->capn : 64;
         mnode_t *q = realloc(r->nodes, (size_t)cap * sizeof *q);
-        if (!q) return rd_fail(r, r->line, FMB_ERR_NOMEM, "out of memory");
+        if (!q) return fmb_mesh_fail(r, r->line, FMB_ERR_NOMEM, "out of memory");
         r->nodes = q;
         r->capn = cap;
     }
@@ -204,17 +169,18 @@ static int add_element(rd_t *r, long tag, long type, const long *nodes, int nnod
 {
     if (type == 15) return 0;
     if (type != 1)
-        return rd_fail(r, r->line, FMB_ERR_PARSE,
-                       "element %ld has type %ld: only 2-node lines (type 1) and points (type "
-                       "15) are supported (mesh the bar with first-order line elements)",
-                       tag, type);
+        return fmb_mesh_fail(
+            r, r->line, FMB_ERR_PARSE,
+            "element %ld has type %ld: only 2-node lines (type 1) and points (type "
+            "15) are supported (mesh the bar with first-order line elements)",
+            tag, type);
     if (nnodes != 2)
-        return rd_fail(r, r->line, FMB_ERR_PARSE, "line element %ld needs 2 nodes, has %d", tag,
-                       nnodes);
+        return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE, "line element %ld needs 2 nodes, has %d",
+                             tag, nnodes);
     if (r->ne == r->cape) {
         int cap = r->cape ? 2 * r->cape : 64;
         melem_t *q = realloc(r->el, (size_t)cap * sizeof *q);
-        if (!q) return rd_fail(r, r->line, FMB_ERR_NOMEM, "out of memory");
+        if (!q) return fmb_mesh_fail(r, r->line, FMB_ERR_NOMEM, "out of memory");
         r->el = q;
         r->cape = cap;
     }
@@ -229,7 +195,7 @@ static int add_element(rd_t *r, long tag, long type, const long *nodes, int nnod
 static int count_ok(rd_t *r, long n, const char *what)
 {
     if (n < 0 || n > 100000000)
-        return rd_fail(r, r->line, FMB_ERR_PARSE, "invalid %s count %ld", what, n);
+        return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE, "invalid %s count %ld", what, n);
     return 0;
 }
 
@@ -241,22 +207,23 @@ static int read_format(rd_t *r)
     int n;
     if ((rc = rd_numbers(r, "the format line 'version file-type data-size'", v, &n))) return rc;
     if (n != 3)
-        return rd_fail(r, r->line, FMB_ERR_PARSE,
-                       "expected the format line 'version file-type data-size', found %d "
-                       "values",
-                       n);
+        return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE,
+                             "expected the format line 'version file-type data-size', found %d "
+                             "values",
+                             n);
     if (fabs(v[0] - 2.2) < 1e-9)
         r->version = 22;
     else if (fabs(v[0] - 4.1) < 1e-9)
         r->version = 41;
     else
-        return rd_fail(r, r->line, FMB_ERR_PARSE,
-                       "unsupported mesh format version %g (supported: 2.2, 4.1; save with "
-                       "gmsh -format msh22 or msh41)",
-                       v[0]);
+        return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE,
+                             "unsupported mesh format version %g (supported: 2.2, 4.1; save with "
+                             "gmsh -format msh22 or msh41)",
+                             v[0]);
     if (v[1] != 0)
-        return rd_fail(r, r->line, FMB_ERR_PARSE,
-                       "binary mesh files are not supported (file-type %g; save as ASCII)", v[1]);
+        return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE,
+                             "binary mesh files are not supported (file-type %g; save as ASCII)",
+                             v[1]);
     return rd_end(r, "$EndMeshFormat");
 }
 
@@ -273,7 +240,7 @@ static int read_nodes22(rd_t *r)
             (rc = rd_ints(r, "a node 'tag x y z'", 4, NULL, raw, NULL)))
             return rc;
         if (raw[0] != floor(raw[0]) || raw[0] < 1 || raw[0] > 1e15)
-            return rd_fail(r, r->line, FMB_ERR_PARSE, "invalid node tag %g", raw[0]);
+            return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE, "invalid node tag %g", raw[0]);
         if ((rc = add_node(r, (long)raw[0], raw + 1))) return rc;
     }
     return rd_end(r, "$EndNodes");
@@ -301,7 +268,7 @@ static int read_nodes41(rd_t *r)
             (rc = count_ok(r, bh[3], "node")))
             return rc;
         if (bh[0] < 0 || bh[0] > 3)
-            return rd_fail(r, r->line, FMB_ERR_PARSE, "invalid entity dimension %ld", bh[0]);
+            return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE, "invalid entity dimension %ld", bh[0]);
         int extra = bh[2] ? (int)bh[0] : 0; /* parametric coordinates per node */
         long first = r->nn;
         for (long k = 0; k < bh[3]; k++) {
@@ -309,7 +276,8 @@ static int read_nodes41(rd_t *r)
             if ((rc = rd_expect(r, "a node tag")) ||
                 (rc = rd_ints(r, "a node tag", 1, &tag, NULL, NULL)))
                 return rc;
-            if (tag < 1) return rd_fail(r, r->line, FMB_ERR_PARSE, "invalid node tag %ld", tag);
+            if (tag < 1)
+                return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE, "invalid node tag %ld", tag);
             double zero[3] = {0, 0, 0};
             if ((rc = add_node(r, tag, zero))) return rc;
         }
@@ -329,10 +297,10 @@ static int read_nodes41(rd_t *r)
         total += bh[3];
     }
     if (total != h[1])
-        return rd_fail(r, r->line, FMB_ERR_PARSE,
-                       "the node blocks hold %ld nodes, the header "
-                       "announced %ld",
-                       total, h[1]);
+        return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE,
+                             "the node blocks hold %ld nodes, the header "
+                             "announced %ld",
+                             total, h[1]);
     return rd_end(r, "$EndNodes");
 }
 
@@ -354,16 +322,17 @@ static int read_elements22(rd_t *r)
         const char *what = "an element 'tag type numTags tags... nodes...'";
         if ((rc = rd_expect(r, what)) || (rc = rd_ints(r, what, -3, v, NULL, &n))) return rc;
         if (v[2] < 0 || v[2] > n - 3)
-            return rd_fail(r, r->line, FMB_ERR_PARSE, "element %ld: invalid tag count %ld", v[0],
-                           v[2]);
+            return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE, "element %ld: invalid tag count %ld",
+                                 v[0], v[2]);
         int nt = (int)v[2];
         if (3 + nt > n)
-            return rd_fail(r, r->line, FMB_ERR_PARSE, "element %ld: invalid tag count %ld", v[0],
-                           v[2]);
+            return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE, "element %ld: invalid tag count %ld",
+                                 v[0], v[2]);
         int nn = n - 3 - nt, want = type_nodes(v[1]);
         if (want > 0 && nn != want)
-            return rd_fail(r, r->line, FMB_ERR_PARSE,
-                           "element %ld of type %ld needs %d nodes, has %d", v[0], v[1], want, nn);
+            return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE,
+                                 "element %ld of type %ld needs %d nodes, has %d", v[0], v[1], want,
+                                 nn);
         if ((rc = add_element(r, v[0], v[1], v + 3 + nt, nn))) return rc;
     }
     return rd_end(r, "$EndElements");
@@ -397,18 +366,18 @@ static int read_elements41(rd_t *r)
             const char *what = "an element 'tag nodes...'";
             if ((rc = rd_expect(r, what)) || (rc = rd_ints(r, what, -2, v, NULL, &n))) return rc;
             if (want > 0 && n - 1 != want)
-                return rd_fail(r, r->line, FMB_ERR_PARSE,
-                               "element %ld of type %ld needs %d nodes, has %d", v[0], bh[2], want,
-                               n - 1);
+                return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE,
+                                     "element %ld of type %ld needs %d nodes, has %d", v[0], bh[2],
+                                     want, n - 1);
             if ((rc = add_element(r, v[0], bh[2], v + 1, n - 1))) return rc;
         }
         total += bh[3];
     }
     if (total != h[1])
-        return rd_fail(r, r->line, FMB_ERR_PARSE,
-                       "the element blocks hold %ld elements, the "
-                       "header announced %ld",
-                       total, h[1]);
+        return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE,
+                             "the element blocks hold %ld elements, the "
+                             "header announced %ld",
+                             total, h[1]);
     return rd_end(r, "$EndElements");
 }
 
@@ -424,7 +393,8 @@ static int skip_section(rd_t *r, const char *section)
         int rc = rd_next(r);
         if (rc < 0) return rc;
         if (rc == 0)
-            return rd_fail(r, start, FMB_ERR_PARSE, "section $%s is not closed by %s", name, end);
+            return fmb_mesh_fail(r, start, FMB_ERR_PARSE, "section $%s is not closed by %s", name,
+                                 end);
         const char *s = r->buf;
         while (*s == ' ' || *s == '\t')
             s++;
@@ -447,257 +417,50 @@ static int read_all(rd_t *r)
         while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
             *--e = '\0';
         if (*s != '$')
-            return rd_fail(r, r->line, FMB_ERR_PARSE,
-                           "expected a section header ($Name)%s",
-                           have_format ? "" : ": not a Gmsh mesh file");
+            return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE, "expected a section header ($Name)%s",
+                                 have_format ? "" : ": not a Gmsh mesh file");
         const char *name = s + 1;
         if (!strcmp(name, "MeshFormat")) {
             if (have_format)
-                return rd_fail(r, r->line, FMB_ERR_PARSE, "second $MeshFormat section");
+                return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE, "second $MeshFormat section");
             if ((rc = read_format(r))) return rc;
             have_format = 1;
             continue;
         }
         if (!have_format)
-            return rd_fail(r, r->line, FMB_ERR_PARSE,
-                           "section $%s before $MeshFormat (not a Gmsh mesh?)", name);
+            return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE,
+                                 "section $%s before $MeshFormat (not a Gmsh mesh?)", name);
         if (!strcmp(name, "Nodes")) {
             if (r->nodes_line)
-                return rd_fail(r, r->line, FMB_ERR_PARSE,
-                               "second $Nodes section (first at "
-                               "line %ld)",
-                               r->nodes_line);
+                return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE,
+                                     "second $Nodes section (first at "
+                                     "line %ld)",
+                                     r->nodes_line);
             r->nodes_line = r->line;
             rc = r->version == 22 ? read_nodes22(r) : read_nodes41(r);
         } else if (!strcmp(name, "Elements")) {
             if (r->elements_line)
-                return rd_fail(r, r->line, FMB_ERR_PARSE,
-                               "second $Elements section (first "
-                               "at line %ld)",
-                               r->elements_line);
+                return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE,
+                                     "second $Elements section (first "
+                                     "at line %ld)",
+                                     r->elements_line);
             if (!r->nodes_line)
-                return rd_fail(r, r->line, FMB_ERR_PARSE, "$Elements before $Nodes");
+                return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE, "$Elements before $Nodes");
             r->elements_line = r->line;
             rc = r->version == 22 ? read_elements22(r) : read_elements41(r);
         } else if (!strncmp(name, "End", 3)) {
-            return rd_fail(r, r->line, FMB_ERR_PARSE, "$%s without its section", name);
+            return fmb_mesh_fail(r, r->line, FMB_ERR_PARSE, "$%s without its section", name);
         } else {
             rc = skip_section(r, name);
         }
         if (rc) return rc;
     }
     if (!have_format)
-        return rd_fail(r, r->line ? r->line : 1, FMB_ERR_PARSE,
-                       "not a Gmsh mesh: no $MeshFormat section");
+        return fmb_mesh_fail(r, r->line ? r->line : 1, FMB_ERR_PARSE,
+                             "not a Gmsh mesh: no $MeshFormat section");
     if (!r->elements_line)
-        return rd_fail(r, r->line ? r->line : 1, FMB_ERR_PARSE,
-                       "no $Elements section: the bar needs at least one line element");
-    return 0;
-}
-
-/* ------------------------------------------------------------------ checks */
-
-static int cmp_tag(const void *a, const void *b)
-{
-    long x = ((const mnode_t *)a)->tag, y = ((const mnode_t *)b)->tag;
-    return (x > y) - (x < y);
-}
-
-static int find_node(const rd_t *r, long tag)
-{
-    int lo = 0, hi = r->nn - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (r->nodes[mid].tag == tag) return mid;
-        if (r->nodes[mid].tag < tag)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return -1;
-}
-
-typedef struct xidx {
-    double x;
-    int i;
-} xidx_t;
-
-static int cmp_x(const void *a, const void *b)
-{
-    double x = ((const xidx_t *)a)->x, y = ((const xidx_t *)b)->x;
-    return (x > y) - (x < y);
-}
-
-static int uf_find(int *parent, int i)
-{
-    while (parent[i] != i) {
-        parent[i] = parent[parent[i]];
-        i = parent[i];
-    }
-    return i;
-}
-
-static int check_and_build(rd_t *r, double **xout, int *nout)
-{
-    if (r->ne == 0)
-        return rd_fail(r, r->elements_line, FMB_ERR_PARSE,
-                       "no line elements (type 1): the bar needs at least one");
-    /* node tags: sort by tag (stable information: the line) and look for repeats */
-    if (r->nn == 0) return rd_fail(r, r->elements_line, FMB_ERR_PARSE, "the mesh has no nodes");
-    qsort(r->nodes, (size_t)r->nn, sizeof *r->nodes, cmp_tag);
-    for (int k = 1; k < r->nn; k++)
-        if (r->nodes[k].tag == r->nodes[k - 1].tag) {
-            const mnode_t *a = &r->nodes[k - 1], *b = &r->nodes[k];
-            const mnode_t *later = a->line > b->line ? a : b, *first = later == a ? b : a;
-            return rd_fail(r, later->line, FMB_ERR_PARSE,
-                           "node tag %ld defined twice (first at line %ld)", later->tag,
-                           first->line);
-        }
-    /* size of the mesh, for tolerances */
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (int k = 0; k < r->nn; k++)
-        for (int d = 0; d < 3; d++) {
-            lo[d] = fmin(lo[d], r->nodes[k].p[d]);
-            hi[d] = fmax(hi[d], r->nodes[k].p[d]);
-        }
-    const double diag = r->nn ? hypot(hypot(hi[0] - lo[0], hi[1] - lo[1]), hi[2] - lo[2]) : 0;
-    /* duplicate positions: sort by x, compare neighbours within the tolerance */
-    const double dtol = 1e-9 * diag;
-    xidx_t *xs = malloc((size_t)(r->nn ? r->nn : 1) * sizeof *xs);
-    if (!xs) return rd_fail(r, 0, FMB_ERR_NOMEM, "out of memory");
-    for (int k = 0; k < r->nn; k++)
-        xs[k].x = r->nodes[k].p[0], xs[k].i = k;
-    qsort(xs, (size_t)r->nn, sizeof *xs, cmp_x);
-    int dup_a = -1, dup_b = -1;
-    for (int k = 0; k < r->nn; k++)
-        for (int j = k + 1; j < r->nn && xs[j].x - xs[k].x <= dtol; j++) {
-            const mnode_t *a = &r->nodes[xs[k].i], *b = &r->nodes[xs[j].i];
-            double d = hypot(hypot(a->p[0] - b->p[0], a->p[1] - b->p[1]), a->p[2] - b->p[2]);
-            if (d <= dtol) {
-                /* report the pair whose later node comes first in the file */
-                int later = a->line > b->line ? xs[k].i : xs[j].i;
-                int first = later == xs[k].i ? xs[j].i : xs[k].i;
-                if (dup_b < 0 || r->nodes[later].line < r->nodes[dup_b].line)
-                    dup_a = first, dup_b = later;
-            }
-        }
-    free(xs);
-    if (dup_b >= 0)
-        return rd_fail(r, r->nodes[dup_b].line, FMB_ERR_PARSE,
-                       "duplicate node %ld (same position as node %ld)", r->nodes[dup_b].tag,
-                       r->nodes[dup_a].tag);
-    /* element nodes exist, degree <= 2 */
-    int *deg = calloc((size_t)r->nn + 1, sizeof *deg);
-    int *parent = malloc(((size_t)r->nn + 1) * sizeof *parent);
-    if (!deg || !parent) {
-        free(deg), free(parent);
-        return rd_fail(r, 0, FMB_ERR_NOMEM, "out of memory");
-    }
-    int rc = 0;
-    for (int k = 0; k < r->nn; k++)
-        parent[k] = k;
-    for (int k = 0; k < r->ne && !rc; k++) {
-        melem_t *e = &r->el[k];
-        e->a = find_node(r, e->n[0]);
-        e->b = find_node(r, e->n[1]);
-        if (e->a < 0 || e->b < 0) {
-            rc = rd_fail(r, e->line, FMB_ERR_PARSE,
-                         "element %ld uses node %ld, which is not "
-                         "defined",
-                         e->tag, e->a < 0 ? e->n[0] : e->n[1]);
-            break;
-        }
-        if (e->a == e->b) {
-            rc = rd_fail(r, e->line, FMB_ERR_PARSE, "element %ld connects node %ld to itself",
-                         e->tag, e->n[0]);
-            break;
-        }
-        for (int s = 0; s < 2; s++) {
-            int i = s ? e->b : e->a;
-            if (++deg[i] > 2) {
-                rc = rd_fail(r, e->line, FMB_ERR_PARSE,
-                             "branch at node %ld: element %ld is its third line element (a bar "
-                             "is one chain)",
-                             r->nodes[i].tag, e->tag);
-                break;
-            }
-        }
-        if (!rc) parent[uf_find(parent, e->a)] = uf_find(parent, e->b);
-    }
-    /* one connected piece */
-    for (int k = 1; k < r->ne && !rc; k++) {
-        const melem_t *e = &r->el[k];
-        if (uf_find(parent, e->a) != uf_find(parent, r->el[0].a)) {
-            /* the free ends near the gap: the end of the previous element if free */
-            rc = rd_fail(r, e->line, FMB_ERR_PARSE,
-                         "disconnected bar: element %ld (nodes %ld-%ld) is not connected to "
-                         "element %ld (gap in the chain of line elements)",
-                         e->tag, e->n[0], e->n[1], r->el[0].tag);
-        }
-    }
-    /* in order: each element starts where the previous one ended; not closed */
-    for (int k = 1; k < r->ne && !rc; k++) {
-        const melem_t *e = &r->el[k], *p = &r->el[k - 1];
-        if (e->a != p->b)
-            rc = rd_fail(r, e->line, FMB_ERR_PARSE,
-                         "elements not ordered end-to-start: element %ld starts at node %ld, "
-                         "but the previous element %ld ends at node %ld",
-                         e->tag, e->n[0], p->tag, p->n[1]);
-    }
-    if (!rc && r->ne > 1 && r->el[r->ne - 1].b == r->el[0].a)
-        rc = rd_fail(r, r->el[r->ne - 1].line, FMB_ERR_PARSE,
-                     "the line elements form a closed loop, not a bar");
-    free(deg), free(parent);
-    if (rc) return rc;
-    /* positions along the axis from the first to the last chain node */
-    const int n = r->ne + 1;
-    int *chain = malloc((size_t)n * sizeof *chain);
-    double *x = malloc((size_t)n * sizeof *x);
-    if (!chain || !x) {
-        free(chain), free(x);
-        return rd_fail(r, 0, FMB_ERR_NOMEM, "out of memory");
-    }
-    chain[0] = r->el[0].a;
-    for (int k = 0; k < r->ne; k++)
-        chain[k + 1] = r->el[k].b;
-    const double *p0 = r->nodes[chain[0]].p, *p1 = r->nodes[chain[n - 1]].p;
-    double ax[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
-    const double len = hypot(hypot(ax[0], ax[1]), ax[2]);
-    if (!(len > 0)) {
-        free(chain), free(x);
-        return rd_fail(r, r->el[r->ne - 1].line, FMB_ERR_PARSE, "the bar has zero length");
-    }
-    for (int d = 0; d < 3; d++)
-        ax[d] /= len;
-    const double ctol = 1e-6 * len;
-    for (int k = 0; k < n && !rc; k++) {
-        const mnode_t *nd = &r->nodes[chain[k]];
-        double d[3] = {nd->p[0] - p0[0], nd->p[1] - p0[1], nd->p[2] - p0[2]};
-        double s = d[0] * ax[0] + d[1] * ax[1] + d[2] * ax[2];
-        double off = hypot(hypot(d[0] - s * ax[0], d[1] - s * ax[1]), d[2] - s * ax[2]);
-        if (off > ctol) {
-            rc = rd_fail(r, nd->line, FMB_ERR_PARSE,
-                         "node %ld is not collinear: %.6g m off the bar axis from node %ld to "
-                         "node %ld (tolerance %.3g m, 1e-6 of the length)",
-                         nd->tag, off, r->nodes[chain[0]].tag, r->nodes[chain[n - 1]].tag, ctol);
-            break;
-        }
-        if (k > 0 && !(s > x[k - 1] + dtol)) {
-            rc = rd_fail(r, nd->line, FMB_ERR_PARSE,
-                         "node %ld (at %.6g m along the bar) does not come after node %ld (at "
-                         "%.6g m): the chain folds back",
-                         nd->tag, s, r->nodes[chain[k - 1]].tag, x[k - 1]);
-            break;
-        }
-        x[k] = k == 0 ? 0.0 : k == n - 1 ? len : s;
-    }
-    free(chain);
-    if (rc) {
-        free(x);
-        return rc;
-    }
-    *xout = x;
-    *nout = n;
+        return fmb_mesh_fail(r, r->line ? r->line : 1, FMB_ERR_PARSE,
+                             "no $Elements section: the bar needs at least one line element");
     return 0;
 }
 
@@ -705,7 +468,7 @@ static int check_and_build(rd_t *r, double **xout, int *nout)
 static int read_stream(rd_t *r, double **x, int *n)
 {
     int rc = read_all(r);
-    if (!rc) rc = check_and_build(r, x, n);
+    if (!rc) rc = fmb_mesh_check_and_build(r, x, n);
     fclose(r->f);
     free(r->buf);
     free(r->nodes);
@@ -744,9 +507,9 @@ int fmb_mesh_read_line(const char *path, double **x, int *n, char *err, size_t e
     if (fstat(fileno(r.f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > FMB_MESH_MAX_BYTES) {
         if (err && errlen)
             snprintf(err, errlen, "%s: %s", path,
-                     !S_ISREG(st.st_mode) ? "not a regular file"
-                                          : "larger than the mesh size limit (" FMB_STR(
-                                                FMB_MESH_MAX_MB) " MB)");
+                     !S_ISREG(st.st_mode)
+                         ? "not a regular file"
+                         : "larger than the mesh size limit (" FMB_STR(FMB_MESH_MAX_MB) " MB)");
         fclose(r.f);
         return FMB_ERR_IO;
     }
