@@ -12,9 +12,17 @@ fmb_case_error(sw_gap_limits 8 "must bracket the initial position")
 fmb_case_error(sw_screw_no_lead 6 "missing required key 'lead'")
 fmb_case_error(sw_ratchet_sense 9 "sense must be 1 or -1, got 2")
 fmb_case_error(sw_axis_rotation 9 "'axis' needs coordinate: direction")
+fmb_case_error(sw_lugre_key_coulomb 9 "'sigma0' applies to model: lugre only")
+fmb_case_error(sw_lugre_no_sigma0 5 "missing required key 'sigma0'")
+fmb_case_error(sw_lugre_model 9 "unknown friction model 'stribeck' (allowed: coulomb, lugre)")
 # `flexmb check` lists every switching element with its initial mode (by hand: at rest,
 # no input at t = 0, the ratchets are free, the screw and D's friction stick, the 1 mm gap
 # is open)
 add_test(NAME switching_check COMMAND flexmb_cli check ${FMB_SRC}/cases/switching.yaml)
 set_tests_properties(switching_check PROPERTIES PASS_REGULAR_EXPRESSION
   "backstop +ratchet +free[^\n]*\n +ratchet +ratchet +free[^\n]*\n +screw +screw +stick[^\n]*\n +contact +gap +open[^\n]*\n +friction +dry_friction +stick")
+# LuGre dry friction element against hand solutions (tests/test_switching_lugre.c)
+fmb_c_test(test_switching_lugre)
+foreach(t stop hold stribeck)
+  add_test(NAME switching_lugre_${t} COMMAND test_switching_lugre ${t})
+endforeach()

@@ -328,6 +328,10 @@ static void switch_desc(fmb_force_desc_t *d, int v)
     if (d->type == FMB_FORCE_GAP) p[FMB_SW_GAP_LO] = -1e3, p[FMB_SW_GAP_HI] = 1e3;
     if (d->type == FMB_FORCE_GAP && v % 4 == 3) p[FMB_SW_GAP_LAW] = 1, p[FMB_SW_GAP_EXP] = 1.5;
     if (d->type == FMB_FORCE_FRICTION) p[FMB_SW_FR_STATIC] = 3, p[FMB_SW_FR_KINETIC] = 2;
+    if (d->type == FMB_FORCE_FRICTION && v % 4 >= 2) /* LuGre (v % 4 == 3: sigma1(v)) */
+        d->friction = (fmb_friction_desc_t){.model = FMB_FRICTION_LUGRE, .sigma0 = 1e3,
+                                            .sigma1 = 5, .sigma2 = 0.3, .vs = 0.7, .gamma = 2,
+                                            .vd = v % 4 == 3 ? 0.9 : 0.0};
     if (d->type == FMB_FORCE_RATCHET) p[FMB_SW_RATCHET_SENSE] = v % 2 ? -1 : 1;
     if (d->type == FMB_FORCE_SCREW)
         p[FMB_SW_SCREW_LEAD] = 0.005, p[FMB_SW_SCREW_RADIUS] = 0.01, p[FMB_SW_SCREW_MU] = 0.2;
@@ -480,6 +484,12 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1, int vari
         snprintf(cls, sizeof cls, "clearance/%s/%s-%s/f%d",
                  f->clr.law == FMB_CLEARANCE_LANKARANI ? "LN" : "wang", kind_name[k0],
                  kind_name[k1], reg);
+    }
+    if (type == FMB_FORCE_FRICTION && f->state) {
+        /* LuGre: inside a step of 1 ms from a bristle state z_n (the Stribeck levels 2..3
+         * over vs 0.7 with the rig's velocities of order 1 cover sliding and Stribeck) */
+        f->state[0] = urand(-3e-3, 3e-3), f->state[1] = t - 1e-3, f->state[2] = urand(-1, 1);
+        snprintf(cls + strlen(cls), sizeof cls - strlen(cls), "/lugre");
     }
     const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
     const size_t nn2 = (size_t)nn * nn + 1;

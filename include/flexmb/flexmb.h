@@ -240,6 +240,11 @@ typedef struct fmb_force_desc {
     int coordinate;
     double axis[2];
     double param[6]; /* per type, see docs/switching.md and the FMB_SW_* indices */
+    /* dry_friction: model COULOMB (NONE means COULOMB: set-valued) or LUGRE, with sigma0
+     * (N/m or N m/rad), sigma1, sigma2 (N s/m or N m s/rad), vs (m/s or rad/s), gamma, vd
+     * in the element's units; its Stribeck levels are param[FMB_SW_FR_STATIC/KINETIC]
+     * (mu, mu0, a, b unused) */
+    fmb_friction_desc_t friction;
     int line;
 } fmb_force_desc_t;
 

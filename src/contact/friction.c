@@ -24,32 +24,15 @@
 
 #include <string.h>
 
-double fmb_lugre_g(const fmb_friction_desc_t *d, double v)
-{
-    return d->mu + (d->mu0 - d->mu) * exp(-pow(fabs(v) / d->vs, d->gamma));
-}
-
+/* The law itself (backward Euler for z) is contact/lugre.c, shared with the dry friction
+ * element; the slider keeps its state (z_n, z, mu, dmu) in fmb_contact_t. */
 void fmb_lugre_update(fmb_contact_t *c, double v, double h)
 {
-    const fmb_friction_desc_t *d = &c->d;
-    const double av = fabs(v), sg = (v > 0) - (v < 0);
-    const double g = fmb_lugre_g(d, v);
-    const double r = av / d->vs, ex = exp(-pow(r, d->gamma));
-    /* dg/dv = (mu0 - mu) ex * (-gamma r^(gamma-1) / vs) sign(v) */
-    const double dg =
-        av > 0 ? (d->mu0 - d->mu) * ex * (-d->gamma * pow(r, d->gamma - 1) / d->vs) * sg : 0.0;
-    const double D = 1.0 + h * d->sigma0 * av / g;
-    const double dD = h * d->sigma0 * (sg / g - av * dg / (g * g));
-    const double num = c->z_n + h * v;
-    c->z = num / D;
-    const double dz = (h * D - num * dD) / (D * D);
+    const fmb_lugre_t o = fmb_lugre_step(&c->d, c->z_n, v, h);
+    c->z = o.z;
     c->v = v;
-    /* optional velocity-dependent bristle damping sigma1 exp(-(v/vd)^2) */
-    const double s1 = d->vd > 0 ? d->sigma1 * exp(-(v / d->vd) * (v / d->vd)) : d->sigma1;
-    const double ds1 = d->vd > 0 ? -2.0 * s1 * v / (d->vd * d->vd) : 0.0;
-    const double zd = (c->z - c->z_n) / h;
-    c->mu = d->sigma0 * c->z + s1 * zd + d->sigma2 * v;
-    c->dmu = (d->sigma0 + s1 / h) * dz + ds1 * zd + d->sigma2;
+    c->mu = o.f;
+    c->dmu = o.df;
 }
 
 void fmb_contact_kinematics(const fmb_joint_t *j, const fmb_bodyview_t v[2], double e[2],

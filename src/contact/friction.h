@@ -4,6 +4,7 @@
 #ifndef FMB_CONTACT_FRICTION_H
 #define FMB_CONTACT_FRICTION_H
 
+#include "contact/lugre.h"
 #include "model/model.h"
 
 /* Corner order everywhere: F1+, F2+ (lower face, rear and front corner), F1-, F2- (upper
@@ -24,12 +25,9 @@ typedef struct fmb_contact {
     int mode;              /* 0 none, 1 single point, 2 single face, 3 diagonal */
 } fmb_contact_t;
 
-/* Stribeck curve g(v) = mu + (mu0 - mu) exp(-(|v|/vs)^gamma). */
-double fmb_lugre_g(const fmb_friction_desc_t *d, double v);
-
 /* LuGre with backward Euler for z over a step h from z_n at velocity v:
  *   z = (z_n + h v) / (1 + h sigma0 |v| / g(v)),  zdot = (z - z_n) / h,
- *   mu = sigma0 z + sigma1 zdot + sigma2 v;  also d mu / d v. */
+ *   mu = sigma0 z + sigma1 zdot + sigma2 v;  also d mu / d v (fmb_lugre_step). */
 void fmb_lugre_update(fmb_contact_t *c, double v, double h);
 
 /* Sliding direction e (inertial), the relative sliding velocity, and the guide point under

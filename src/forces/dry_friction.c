@@ -14,8 +14,28 @@
  * (sigma = |v|). Generalized force Q = (beta1 - beta2) D^T: G = [D, -D, 0] per unit z.
  * The element has no smooth part (eval adds nothing; K = C = 0): its force is solved as
  * a total in every Newton iteration (solve/switch_step.c).
+ *
+ * LuGre variant (`model: lugre`; a second class chosen by fr_specialize): a smooth force
+ * with a bristle state, no LCP. Levels in force units: g(v) = Fk + (Fs - Fk)
+ * exp(-(|v|/vs)^gamma), sigma0 in N/m or N m/rad, and F = -f with f the LuGre level of
+ * contact/lugre.c (shared with the slider contacts):
+ *   zd = (v - a z_n) / (1 + h a),  z = z_n + h zd,  a = sigma0 |v| / g(v),
+ *   f = sigma0 z + sigma1 zd + sigma2 v,
+ * backward Euler over the step from the accepted z_n at t_n to the iterate at t, h = t - t_n
+ * (state: z_n, zd_n, t_n; accept() moves them to the converged end of the step). At t = t_n
+ * (outputs, power, the start) f is the level of the accepted z_n, zd_n: the force of the
+ * converged step. The start has z = zd = 0 (bristles relaxed): the first step integrates
+ * their loading, so a moving start does not put the bristle damping sigma1 v of the
+ * continuous law into the initial accelerations (a spike of width g/(sigma0 |v|), far
+ * below h, which the trapezoidal velocity update would spread over a whole step).
+ * Inside the step z is a function
+ * of v alone, so the Newton tangent is exact: Q = F D^T,
+ *   dQ/dqd = -f'(v) D^T D,   dQ/dq = -f'(v) D^T Dv + F d2x/dq2 (forces/relative.c).
+ * A rejected step leaves z_n, t_n untouched, so its retry integrates z over the new h.
  */
 #include "forces/forces.h"
+
+#include "contact/lugre.h"
 
 #include <string.h>
 
@@ -78,6 +98,99 @@ static int fr_check(const fmb_force_t *f, char *msg, size_t len)
 
 static const char *const fr_modes[] = {"stick", "slip"};
 
+/* ---- LuGre (smooth, bristle state z) ---------------------------------------------- */
+enum { LG_Z = 0, LG_T = 1, LG_ZD = 2 };
+
+/* The law over the step t_n -> t; at t = t_n (the accepted state, the start) the level
+ * of the accepted z and zd, so that the output, the power and the start's accelerations
+ * are those of the converged step. */
+static fmb_lugre_t lg_law(const fmb_force_t *f, double v, double t)
+{
+    fmb_friction_desc_t d = f->fr; /* levels: the element's static and kinetic values */
+    d.mu = f->par[FMB_SW_FR_KINETIC], d.mu0 = f->par[FMB_SW_FR_STATIC];
+    const double h = t - f->state[LG_T];
+    if (!(h > 0)) return fmb_lugre_level(&d, f->state[LG_Z], f->state[LG_ZD], v);
+    return fmb_lugre_step(&d, f->state[LG_Z], v, h);
+}
+
+static void lg_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double *Q0,
+                    double *Q1, double *K, double *C)
+{
+    const int n = v[0].ndof + v[1].ndof;
+    if (n == 0) return;
+    double x, xd, D[n];
+    fmb_rel_coord(f, v, &x, &xd, D, NULL);
+    const fmb_lugre_t o = lg_law(f, xd, t);
+    fmb_rel_apply(v, D, -o.f, Q0, Q1);
+    if (K || C) fmb_rel_tangent(f, v, -o.f, 0.0, -o.df, K, C);
+}
+
+static double lg_power(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    double x, xd;
+    fmb_rel_coord(f, v, &x, &xd, NULL, NULL);
+    return -lg_law(f, xd, t).f * xd;
+}
+
+static void lg_reset(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    (void)v;
+    f->state[LG_Z] = 0.0; /* bristles relaxed and at rest at the start: the first step */
+    f->state[LG_ZD] = 0.0; /* integrates their loading */
+    f->state[LG_T] = t;
+}
+
+static void lg_accept(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    double x, xd;
+    fmb_rel_coord(f, v, &x, &xd, NULL, NULL);
+    const fmb_lugre_t o = lg_law(f, xd, t);
+    f->state[LG_Z] = o.z, f->state[LG_ZD] = o.zd;
+    f->state[LG_T] = t;
+}
+
+static int lg_mode(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, const double *z,
+                   double *force, double *vrel)
+{
+    (void)z;
+    double x;
+    fmb_rel_coord(f, v, &x, vrel, NULL, NULL);
+    *force = -lg_law(f, *vrel, t).f;
+    return fabs(*vrel) < fr_vstick(f) ? 0 : 1;
+}
+
+static int lg_check(const fmb_force_t *f, char *msg, size_t len)
+{
+    int rc = fr_check(f, msg, len);
+    if (rc) return rc;
+    const fmb_friction_desc_t *d = &f->fr;
+    if (!(d->sigma0 > 0) || !(d->sigma1 >= 0) || !(d->sigma2 >= 0) || !(d->vs > 0) ||
+        !(d->gamma > 0) || !(d->vd >= 0)) {
+        snprintf(msg, len,
+                 "dry_friction '%s': LuGre needs sigma0 > 0, sigma1 >= 0, sigma2 >= 0, vs > 0, "
+                 "gamma > 0 and vd >= 0",
+                 f->name);
+        return FMB_ERR_MODEL;
+    }
+    return 0;
+}
+
+static const fmb_force_class_t lugre_class = {
+    .name = "dry_friction",
+    .nbodies = 2,
+    .eval = lg_eval,
+    .power = lg_power,
+    .check = lg_check,
+    .nstate = 3,
+    .reset = lg_reset,
+    .accept = lg_accept,
+    .mode = lg_mode,
+    .mode_names = fr_modes,
+    .nmodes = 2,
+};
+
+static const fmb_force_class_t *fr_specialize(const fmb_force_desc_t *d);
+
 const fmb_force_class_t fmb_friction_class = {
     .name = "dry_friction",
     .nbodies = 2,
@@ -88,4 +201,18 @@ const fmb_force_class_t fmb_friction_class = {
     .mode = fr_mode,
     .mode_names = fr_modes,
     .nmodes = 2,
+    .specialize = fr_specialize,
 };
+
+static const fmb_force_class_t *fr_specialize(const fmb_force_desc_t *d)
+{
+    switch (d->friction.model) {
+    case FMB_FRICTION_NONE:
+    case FMB_FRICTION_COULOMB:
+        return &fmb_friction_class;
+    case FMB_FRICTION_LUGRE:
+        return &lugre_class;
+    default:
+        return NULL;
+    }
+}

@@ -357,8 +357,10 @@ int case_load_force(loader_t *L, const yaml_node_t *m)
     static const char *const k_gap[] = {"name",       "type",    "bodies",   "points",
                                         "coordinate", "axis",    "limits",   "law",
                                         "stiffness",  "damping", "exponent", NULL};
-    static const char *const k_fr[] = {"name", "type",   "bodies",  "points",  "coordinate",
-                                       "axis", "static", "kinetic", "v_stick", NULL};
+    static const char *const k_fr[] = {
+        "name",    "type",  "bodies", "points", "coordinate", "axis",  "static", "kinetic",
+        "v_stick", "model", "sigma0", "sigma1", "sigma2",     "vs",    "gamma",  "vd",
+        NULL};
     static const char *const k_ra[] = {"name",       "type", "bodies", "points",
                                        "coordinate", "axis", "sense",  NULL};
     static const char *const k_sc[] = {"name",   "type", "bodies",    "points",  "axis",    "lead",

@@ -26,6 +26,40 @@ static int num_min(loader_t *L, const yaml_node_t *m, const char *key, const cha
     return 0;
 }
 
+/* dry_friction's law: model coulomb (default) or lugre with its parameters in the
+ * element's units (sigma0 and vs required; sigma1, sigma2, vd default 0, gamma 2). */
+static int friction_law(loader_t *L, const yaml_node_t *m, const char *ctx,
+                        fmb_friction_desc_t *f)
+{
+    static const char *const lugre_keys[] = {"sigma0", "sigma1", "sigma2", "vs", "gamma", "vd"};
+    const char *model = NULL;
+    int rc = case_get_string(L, m, "model", ctx, 0, &model);
+    if (rc) return rc;
+    memset(f, 0, sizeof *f);
+    f->model = FMB_FRICTION_COULOMB;
+    if (model && !strcmp(model, "lugre"))
+        f->model = FMB_FRICTION_LUGRE;
+    else if (model && strcmp(model, "coulomb"))
+        return case_fail(L, case_get(L, m, "model"),
+                         "%s: unknown friction model '%s' (allowed: coulomb, lugre)", ctx, model);
+    if (f->model == FMB_FRICTION_COULOMB) {
+        for (size_t k = 0; k < sizeof lugre_keys / sizeof lugre_keys[0]; k++)
+            if (case_get(L, m, lugre_keys[k]))
+                return case_fail(L, case_get(L, m, lugre_keys[k]),
+                                 "%s: '%s' applies to model: lugre only", ctx, lugre_keys[k]);
+        return 0;
+    }
+    f->gamma = 2;
+    if ((rc = num_min(L, m, "sigma0", ctx, &f->sigma0, 1, 0, 1)) ||
+        (rc = num_min(L, m, "vs", ctx, &f->vs, 1, 0, 1)) ||
+        (rc = num_min(L, m, "sigma1", ctx, &f->sigma1, 0, 0, 0)) ||
+        (rc = num_min(L, m, "sigma2", ctx, &f->sigma2, 0, 0, 0)) ||
+        (rc = num_min(L, m, "gamma", ctx, &f->gamma, 0, 0, 1)) ||
+        (rc = num_min(L, m, "vd", ctx, &f->vd, 0, 0, 0)))
+        return rc;
+    return 0;
+}
+
 int case_switch_params(loader_t *L, const yaml_node_t *m, const char *ctx, const int bi[2],
                        fmb_force_desc_t *d)
 {
@@ -105,7 +139,7 @@ int case_switch_params(loader_t *L, const yaml_node_t *m, const char *ctx, const
                              p[FMB_SW_FR_STATIC], p[FMB_SW_FR_KINETIC]);
         p[FMB_SW_FR_VSTICK] = 1e-6;
         if ((rc = num_min(L, m, "v_stick", ctx, &p[FMB_SW_FR_VSTICK], 0, 0, 1))) return rc;
-        break;
+        return friction_law(L, m, ctx, &d->friction);
     }
     case FMB_FORCE_RATCHET: {
         p[FMB_SW_RATCHET_SENSE] = 1;

@@ -443,6 +443,9 @@ int fmb_model_add_force(fmb_model_t *m, const fmb_force_desc_t *d)
         return fmb_model_error(m, FMB_ERR_MODEL, "duplicate force name '%s'", name);
     const fmb_force_class_t *k = fmb_force_class_for(d->type);
     if (!k) return fmb_model_error(m, FMB_ERR_MODEL, "force '%s': unknown type %d", name, d->type);
+    if (k->specialize && !(k = k->specialize(d)))
+        return fmb_model_error(m, FMB_ERR_MODEL, "force '%s': no law of type %d for this description",
+                               name, d->type);
     const int two = k->nbodies == 2;
     if ((rc = check_bodies(m, d->body, two, "force", name))) return rc;
     if (grow((void **)&m->forces, &m->cap_forces, m->nforces, sizeof *m->forces))
@@ -460,6 +463,7 @@ int fmb_model_add_force(fmb_model_t *m, const fmb_force_desc_t *d)
     f->coord = d->coordinate;
     memcpy(f->axis, d->axis, sizeof f->axis);
     memcpy(f->par, d->param, sizeof f->par);
+    f->fr = d->friction;
     f->line = d->line;
     char msg[512];
     int nexpr = d->type == FMB_FORCE_POINT ? 2 : d->type == FMB_FORCE_TORQUE ? 1 : 0;

@@ -234,6 +234,10 @@ typedef struct fmb_force_class {
                 double *force, double *vrel);
     const char *const *mode_names; /* "open", "stick", ... */
     int nmodes;
+    /* Optional: a type whose law is chosen by its description (dry friction: Coulomb,
+     * set-valued, or LuGre, smooth with a bristle state) returns the class to use for d
+     * (NULL: an error, the description names no law of this type). */
+    const struct fmb_force_class *(*specialize)(const fmb_force_desc_t *d);
 } fmb_force_class_t;
 
 struct fmb_force {
@@ -249,6 +253,7 @@ struct fmb_force {
     int coord;      /* switching elements: FMB_REL_ROTATION or FMB_REL_DIRECTION */
     double axis[2]; /* unit inertial axis (FMB_REL_DIRECTION, screw) */
     double par[6];  /* per type (FMB_SW_* indices in flexmb.h) */
+    fmb_friction_desc_t fr; /* dry_friction: the LuGre law (force units) */
     int line;
 };
 
