@@ -57,6 +57,13 @@ add_test(NAME io_paraview_slider_lugre_2
           --set t_end=0.3)
 set_tests_properties(io_paraview_slider_lugre_2 PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
                       RESOURCE_LOCK xvfb)
+# Clearance joint: the journal centre as a vertex with its contact outputs (/viz/forces).
+add_test(NAME io_paraview_slider_crank_clearance
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_paraview.sh $<TARGET_FILE:flexmb_cli>
+          ${FMB_SRC}/cases/slider_crank_clearance.yaml ${CMAKE_CURRENT_SOURCE_DIR}/pv_check.py
+          --set revs=0.3)
+set_tests_properties(io_paraview_slider_crank_clearance PROPERTIES SKIP_RETURN_CODE 77
+                      TIMEOUT 300 RESOURCE_LOCK xvfb)
 # 25,000 records: a bounded number of frames (<= 1000), loaded and stepped through in pvbatch
 # in under a minute (pv_check --all-frames --max-seconds 60).
 add_test(NAME io_paraview_quick_return_25k

@@ -22,6 +22,9 @@ With ParaView's XDMF (2) reader (docs/output.md, "Visualization"):
   contacts  corners at the slider point +- a e +- b n, forces whose components along
             n and -e are the corner's normal and friction forces in /contacts;
   guides    through the guide's ground point, covering the slider's travel;
+  forces    one vertex per force with a "position" output (clearance journals) at that
+            output, with its normal_force, friction_force, penetration and contact outputs
+            (the group found by its force_index attribute);
 - the Glyph filter draws arrows from the joints' force vectors.
 --all-frames: also step through every frame (timing printed): every frame has the grids;
 --max-seconds=S: opening the file plus stepping through the frames takes < S seconds of
@@ -107,10 +110,18 @@ class Model:
     def __init__(self, f):
         self.f = f
         self.bodies = {int(g.attrs["index"]): (n, g) for n, g in f["bodies"].items()}
-        self.joints = {int(g.attrs["index"]): (n, g) for n, g in f["joints"].items()}
+        # (a clearance joint is a force: its /joints/<name> group has no joint index)
+        self.joints = {int(g.attrs["index"]): (n, g) for n, g in f["joints"].items()
+                       if "index" in g.attrs}
         self.beams = f["beams"] if "beams" in f else {}
         self.contacts = {int(g.attrs["joint_index"]): g for g in f["contacts"].values()} \
             if "contacts" in f else {}
+        self.force_groups = {}  # force index -> group of its outputs
+
+        def visit(name, obj):
+            if isinstance(obj, h5py.Group) and "force_index" in obj.attrs:
+                self.force_groups[int(obj.attrs["force_index"])] = obj
+        f.visititems(visit)
 
     def frame(self, b, r):
         q = self.bodies[b][1]["q"][r]
@@ -239,6 +250,18 @@ def check_contacts(m, r, pts, arr):
         close(F @ e, -fr, 1e-9, "corner friction forces at record %d" % r)
 
 
+def check_forces(m, r, pts, arr):
+    idx = arr["force"].tolist()
+    if len(idx) != len(m.force_groups):
+        fail("forces: %d vertices for %d forces with outputs" % (len(idx), len(m.force_groups)))
+    for k, i in enumerate(idx):
+        g = m.force_groups[i]
+        close(pts[k, :2], g["position"][r], TOL, "force %d position at record %d" % (i, r))
+        for name in ("normal_force", "friction_force", "penetration", "contact"):
+            want = g[name][r] if name in g else 0.0
+            close(arr[name][k], want, TOL, "force %d %s at record %d" % (i, name, r))
+
+
 def check_guides(m, pts):
     # each guide: through its ground point, along the slider's travel (whole run)
     for s in range(len(pts) // 2):
@@ -304,7 +327,7 @@ def main(argv):
             if np.any(pts[:, 2] != 0):
                 fail("%s: z != 0" % name)
             {"links": check_links, "blocks": check_blocks, "beams": check_beams,
-             "joints": check_joints, "contacts": check_contacts,
+             "joints": check_joints, "contacts": check_contacts, "forces": check_forces,
              "markers": lambda *a: None, "guides": lambda *a: None}[name](m, r, pts, arr)
         if "guides" in grids:
             check_guides(m, grids["guides"][0])

@@ -109,9 +109,8 @@ size_t fmb_viz_pending_bytes(const fmb_viz_t *v)
 
 /* ---------------------------------------------------------------- public */
 
-fmb_viz_t *fmb_viz_create(hid_t file, const char *h5path, const char *xmf_path,
-                          const char *h5name, const fmb_sim_t *sim, long every, char *err,
-                          size_t errlen)
+fmb_viz_t *fmb_viz_create(hid_t file, const char *h5path, const char *xmf_path, const char *h5name,
+                          const fmb_sim_t *sim, long every, char *err, size_t errlen)
 {
     fmb_viz_t *v = calloc(1, sizeof *v);
     if (!v) {
@@ -230,6 +229,7 @@ void fmb_viz_destroy(fmb_viz_t **pv)
     if (v->ds_record >= 0) H5Dclose(v->ds_record);
     if (v->gviz > 0) H5Gclose(v->gviz);
     free(v->guides);
+    free(v->fout);
     free(v->times);
     free(v->x.path);
     free(v->x.h5name);

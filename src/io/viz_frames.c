@@ -133,6 +133,14 @@ void fmb_viz_compute_frame(fmb_viz_t *v, const fmb_sim_t *sim)
                  sn * nf[k] * n[1] - ff[k] * e[1]);
         }
     }
+    g = &v->g[G_FORCES];
+    for (int i = 0; i < v->nitems[G_FORCES]; i++) {
+        const vitem_t *it = &v->items[G_FORCES][i];
+        fmb_sim_force_outputs(sim, it->k, v->fout);
+        put3(g->pts + 3 * i, v->fout[it->off[VF_POSITION]], v->fout[it->off[VF_POSITION] + 1]);
+        for (int c = VF_NORMAL; c < VF_COUNT; c++)
+            g->f[c - VF_NORMAL].buf[i] = it->off[c] >= 0 ? v->fout[it->off[c]] : 0.0;
+    }
     /* guide travel (every record, not only frames) */
     for (int i = 0; i < v->nguides; i++) {
         vguide_t *gd = &v->guides[i];

@@ -10,7 +10,11 @@
 
 #define VIZ_MAX_FIELDS 5
 
-enum { G_LINKS, G_BLOCKS, G_BEAMS, G_GUIDES, G_JOINTS, G_CONTACTS, G_MARKERS, G_COUNT };
+enum { G_LINKS, G_BLOCKS, G_BEAMS, G_GUIDES, G_JOINTS, G_CONTACTS, G_MARKERS, G_FORCES, G_COUNT };
+
+/* Force outputs drawn on the `forces` grid (a vertex at the force's "position" output) as
+ * point data, by output name; a class without one of them draws 0. */
+enum { VF_POSITION, VF_NORMAL, VF_FRICTION, VF_PENETRATION, VF_CONTACT, VF_COUNT };
 
 typedef struct vfield {
     const char *name;
@@ -34,8 +38,9 @@ typedef struct vgrid {
 
 typedef struct vitem { /* a segment, marker, block, beam, joint, contact */
     int body, joint, k;
-    double hl, hw; /* block half length and width */
-    int sub;       /* beam: segments per element */
+    double hl, hw;     /* block half length and width */
+    int sub;           /* beam: segments per element */
+    int off[VF_COUNT]; /* forces: offsets of the drawn outputs in the force's values, -1 */
 } vitem_t;
 
 typedef struct vguide {
@@ -69,6 +74,7 @@ struct fmb_viz {
     int nitems[G_COUNT];
     vguide_t *guides;
     int nguides;
+    double *fout; /* one force's output values (the largest total width) */
     int pending;
     long pending_rec;
     double pending_t;

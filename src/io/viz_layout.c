@@ -8,8 +8,11 @@
 
 #include "io/viz_internal.h"
 
-static const char *const grid_names[G_COUNT] = {"links",  "blocks",   "beams",  "guides",
-                                                "joints", "contacts", "markers"};
+static const char *const grid_names[G_COUNT] = {"links",  "blocks",   "beams",   "guides",
+                                                "joints", "contacts", "markers", "forces"};
+/* Output names drawn on the forces grid (VF_*) and the point data they become. */
+static const char *const force_outputs[VF_COUNT] = {"position", "normal_force", "friction_force",
+                                                    "penetration", "contact"};
 
 int fmb_viz_fail(char *err, size_t errlen, int status, const char *fmt, ...)
 {
@@ -191,11 +194,33 @@ int fmb_viz_plan(fmb_viz_t *v, const fmb_sim_t *sim)
             gd->margin = fmax(half, 0.05 * (size > 0 ? size : 1.0));
         }
     }
+    /* forces with a "position" output (clearance journals): a vertex with their outputs */
+    int maxw = 0;
+    for (int f = 0; f < m->nforces; f++) {
+        const int no = fmb_model_force_num_outputs(m, f);
+        int off[VF_COUNT], total = 0;
+        for (int k = 0; k < VF_COUNT; k++)
+            off[k] = -1;
+        for (int k = 0; k < no; k++) {
+            const char *name = fmb_model_force_output_name(m, f, k);
+            const int w = fmb_model_force_output_width(m, f, k);
+            for (int c = 0; c < VF_COUNT; c++)
+                if (name && strcmp(name, force_outputs[c]) == 0 && w == (c == VF_POSITION ? 2 : 1))
+                    off[c] = total;
+            total += w;
+        }
+        if (off[VF_POSITION] < 0) continue;
+        if (!(it = add_item(v, G_FORCES, &cap[G_FORCES]))) return FMB_ERR_NOMEM;
+        it->k = f;
+        memcpy(it->off, off, sizeof off);
+        maxw = total > maxw ? total : maxw;
+    }
+    if (maxw > 0 && !(v->fout = calloc((size_t)maxw, sizeof *v->fout))) return FMB_ERR_NOMEM;
     /* point and cell counts */
-    static const char *const topo[G_COUNT] = {"Polyline",  "Quadrilateral", "Polyline",
-                                              "Polyline",  "Polyvertex",    "Polyvertex",
-                                              "Polyvertex"};
-    static const int npc[G_COUNT] = {2, 4, 2, 2, 1, 1, 1};
+    static const char *const topo[G_COUNT] = {"Polyline",   "Quadrilateral", "Polyline",
+                                              "Polyline",   "Polyvertex",    "Polyvertex",
+                                              "Polyvertex", "Polyvertex"};
+    static const int npc[G_COUNT] = {2, 4, 2, 2, 1, 1, 1, 1};
     for (int g = 0; g < G_COUNT; g++) {
         int ncells = v->nitems[g];
         if (g == G_BEAMS) {
@@ -238,7 +263,9 @@ static void fill_ids(fmb_viz_t *v, int grid, vfield_t *f)
         if (grid == G_BEAMS) n = (fmb_model_beam_num_nodes(v->m, it->body) - 1) * it->sub;
         if (grid == G_CONTACTS) n = 4;
         for (int k = 0; k < n; k++)
-            f->ibuf[c++] = grid == G_JOINTS || grid == G_CONTACTS ? it->joint : it->body;
+            f->ibuf[c++] = grid == G_JOINTS || grid == G_CONTACTS ? it->joint
+                           : grid == G_FORCES                     ? it->k
+                                                                  : it->body;
     }
 }
 
@@ -269,6 +296,11 @@ int fmb_viz_create_grids(fmb_viz_t *v, char *err, size_t errlen)
         case G_CONTACTS:
             add_field(gr, "force", 3, 0, 0, 0);
             add_field(gr, "joint", 1, 1, 1, 1);
+            break;
+        case G_FORCES: /* VF_NORMAL.. in order, then the force index */
+            for (int c = VF_NORMAL; c < VF_COUNT; c++)
+                add_field(gr, force_outputs[c], 1, 0, 0, 0);
+            add_field(gr, "force", 1, 1, 1, 1);
             break;
         default:
             break;
