@@ -201,7 +201,8 @@ def render(a):
     except AttributeError:
         pass
     blocks = {}
-    for name in ("links", "blocks", "beams", "guides", "joints", "contacts", "markers"):
+    for name in ("links", "blocks", "beams", "guides", "joints", "contacts", "markers",
+                 "forces"):
         blocks[name] = ExtractBlock(Input=reader, Selectors=["/Root/%s" % name])
     have = set()
     for k, b in blocks.items():
@@ -250,6 +251,14 @@ def render(a):
             d.AmbientColor = d.DiffuseColor = [0.05, 0.05, 0.05]
             d.PointSize = 11.0
             d.RenderPointsAsSpheres = 1
+    if "forces" in have:  # clearance journals: large spheres coloured by the contact force
+        d = Show(blocks["forces"], view)
+        ColorBy(d, ("POINTS", "normal_force"))
+        lut = GetColorTransferFunction("normal_force")
+        lut.ApplyPreset("Inferno (matplotlib)", True)
+        d.Representation = "Points"
+        d.PointSize = 18.0
+        d.RenderPointsAsSpheres = 1
     size = float(np.hypot(*(hi - lo))) if np.all(np.isfinite(hi - lo)) else 1.0
     size = size if size > 0 else 1.0
     if a.forces and "joints" in have and fmax > 0:
