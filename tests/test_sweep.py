@@ -21,6 +21,10 @@ TEST:
   metrics    quick-return (elastic and rigid rocker): each metric equals its numpy
              recomputation from the run's file (peak |deflection|, its time and crank angle,
              peak reactions, peak drive torque, energy drift).
+  events     clearance slider-crank (2 clearances) and the switching system (2 input
+             amplitudes): impact_force_max, contact_fraction and impacts of the clearance
+             joint, mode_changes of every switching element, each equal to its numpy
+             recomputation from the run's file; the clearance runs have impacts.
   plot       scripts/plot_sweep.py --print: one series per mass, sorted by theta0, the
              analytic peak reactions, and a PNG.
   mpi        `mpirun -n 3 --oversubscribe flexmb sweep` gives the summary of -j 2 (every
@@ -268,6 +272,36 @@ def test_metrics(tmp):
                   np.abs(f["joints/motor/drive_torque"][:]).max(), "metrics: drive torque")
             e = f["energy"][:, 3]
             check(float(r["energy_drift"]) == np.abs(e - e[0]).max(), "metrics: energy drift")
+
+
+def test_events(tmp):
+    p = sweep([os.path.join(CASES, "slider_crank_clearance.yaml"), "--vary",
+               "clearance=0.25e-3,0.5e-3", "--set", "revs=0.3", "-j", "2", "-o", "c", "-q"], tmp)
+    check(p.returncode == 0, "events: clearance exit %d: %s" % (p.returncode, p.stderr))
+    for r in rows(os.path.join(tmp, "c", "summary.csv")):
+        with h5py.File(os.path.join(tmp, "c", r["file"]), "r") as f:
+            g = f["joints/B/clearance"]
+            fn, c = g["normal_force"][:], g["contact"][:] != 0
+            starts = int(c[0]) + int(np.sum(c[1:] & ~c[:-1]))
+            check(float(r["impact_force_max.B"]) == np.abs(fn).max(), "events: impact force")
+            check(abs(float(r["contact_fraction.B"]) - c.mean()) < 1e-12,
+                  "events: contact fraction")
+            check(int(float(r["impacts.B"])) == starts, "events: impacts %s vs %d"
+                  % (r["impacts.B"], starts))
+            check(starts > 0, "events: clearance %s: no impact" % r["clearance"])
+    p = sweep([os.path.join(CASES, "switching.yaml"), "--vary", "A=4,6", "--set", "t_end=1.5",
+               "-j", "2", "-o", "s", "-q"], tmp)
+    check(p.returncode == 0, "events: switching exit %d: %s" % (p.returncode, p.stderr))
+    for r in rows(os.path.join(tmp, "s", "summary.csv")):
+        with h5py.File(os.path.join(tmp, "s", r["file"]), "r") as f:
+            for name, g in f["switches"].items():
+                mode = g["mode"][:]
+                n = int(np.sum(mode[1:] != mode[:-1]))
+                check(int(float(r["mode_changes." + name])) == n,
+                      "events: mode_changes.%s %s vs %d" % (name, r["mode_changes." + name], n))
+    with h5py.File(os.path.join(tmp, "s", "summary.h5"), "r") as f:
+        check(f["metrics/mode_changes.ratchet"].attrs["units"] in ("1", b"1"),
+              "events: mode_changes unit")
 
 
 def test_plot(tmp):

@@ -152,7 +152,11 @@ static int write_h5(const sweep_t *s, char **mcols, int nm, const char *path, ch
                         : !strncmp(mcols[m], "deflection", 10)          ? "m"
                         : !strncmp(mcols[m], "energy", 6)               ? "J"
                         : !strncmp(mcols[m], "drive_torque", 12)        ? "N m"
-                                                                        : "N";
+                        : !strncmp(mcols[m], "contact_fraction", 16) ||
+                                !strncmp(mcols[m], "impacts", 7) ||
+                                !strncmp(mcols[m], "mode_changes", 12)
+                            ? "1"
+                            : "N";
         c[q++] = (fmb_table_col_t){mcols[m], "metrics", u, FMB_COL_REAL, v, NULL, NULL};
     }
     char names[2048] = ""; /* the varied parameters in the study's order */

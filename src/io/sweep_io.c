@@ -10,6 +10,13 @@
  *   drive_force_max.<joint>      max |drive_force| (N), instead of reaction_max
  *   contact_max.<joint>          max over records and corners of the normal force (N),
  *                                /contacts/<j>/normal
+ *   impact_force_max.<joint>     clearance joints: max normal contact force (N),
+ *                                /joints/<j>/clearance/normal_force
+ *   contact_fraction.<joint>     fraction of the records in contact (contact = 1)
+ *   impacts.<joint>              records where contact starts (0 -> 1; the first record
+ *                                in contact counts when the run starts in contact)
+ *   mode_changes.<element>       switching elements: records whose mode differs from the
+ *                                previous record's, /switches/<e>/mode
  *   energy_drift                 max over records of |E(t) - E(0)|, E = T + V - W (J)
  * The first record that reaches a maximum gives its time and angle. */
 #include "flexmb/study.h"
@@ -172,6 +179,50 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
         free(v);
         snprintf(m, sizeof m, "contact_max.%s", names[k]);
         st = fmb_run_summary_add(s, m, rows > 0 ? fmax : NAN);
+    }
+    fmb_h5_free_names(names, n);
+    n = fmb_h5_members(file, "/joints", "index", &names); /* clearance joints */
+    for (int k = 0; k < n && st == 0; k++) {
+        long rows, cols, rc, cc, at;
+        snprintf(p, sizeof p, "/joints/%s/clearance/normal_force", names[k]);
+        double *v = fmb_h5_read(file, p, &rows, &cols);
+        snprintf(p, sizeof p, "/joints/%s/clearance/contact", names[k]);
+        double *c = v ? fmb_h5_read(file, p, &rc, &cc) : NULL;
+        if (v && c && rc == rows && cc == 1) {
+            rows = rows < nt ? rows : nt;
+            long in = 0, starts = 0;
+            for (long i = 0; i < rows; i++) {
+                in += c[i] != 0.0;
+                starts += c[i] != 0.0 && (i == 0 || c[i - 1] == 0.0);
+            }
+            const double fmax = abs_max(v, rows, cols, &at);
+            snprintf(m, sizeof m, "impact_force_max.%s", names[k]);
+            st = fmb_run_summary_add(s, m, rows > 0 ? fmax : NAN);
+            snprintf(m, sizeof m, "contact_fraction.%s", names[k]);
+            if (!st) st = fmb_run_summary_add(s, m, rows > 0 ? (double)in / (double)rows : NAN);
+            snprintf(m, sizeof m, "impacts.%s", names[k]);
+            if (!st) st = fmb_run_summary_add(s, m, (double)starts);
+        }
+        free(v);
+        free(c);
+    }
+    fmb_h5_free_names(names, n);
+    n = fmb_h5_members(file, "/switches", "force_index", &names);
+    for (int k = 0; k < n && st == 0; k++) {
+        long rows, cols;
+        snprintf(p, sizeof p, "/switches/%s/mode", names[k]);
+        double *v = fmb_h5_read(file, p, &rows, &cols);
+        if (!v || cols != 1) {
+            free(v);
+            continue;
+        }
+        rows = rows < nt ? rows : nt;
+        long changes = 0;
+        for (long i = 1; i < rows; i++)
+            changes += v[i] != v[i - 1];
+        free(v);
+        snprintf(m, sizeof m, "mode_changes.%s", names[k]);
+        st = fmb_run_summary_add(s, m, (double)changes);
     }
     fmb_h5_free_names(names, n);
     long rows = 0, cols = 0;
