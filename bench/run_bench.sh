@@ -66,7 +66,7 @@ trap 'rm -rf "$tmp"' EXIT
 now() { date +%s.%N; }
 
 # Parse one run's output; prints "steps mean max wall" (- for unknown).
-# flexmb run ends with a summary in this form (src/cli/main.c):
+# flexmb run ends with a summary in this form (src/cli/run.c):
 #   steps               800 (t = 0.08 s, 801 records)
 #   Newton iterations   2.00 per step (mean), 2 max, 1600 total
 #   wall time           0.035 s (0:00, 22550 steps/s)

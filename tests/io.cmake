@@ -1,4 +1,4 @@
-# Output (src/io/writer.c, src/io/xdmf.c) and command-line (src/cli/main.c) tests.
+# Output (src/io/writer*.c, viz*.c, xdmf.c) and command-line (src/cli/) tests.
 # Included by tests/CMakeLists.txt. Python tests need h5py: FMB_TEST_PY (/usr/bin/python3).
 
 # HDF5 layout, record counts, time step, pose = (A(theta) rbar, theta), points, sidecar.
