@@ -45,3 +45,7 @@ fmb_c_test(test_clearance)
 foreach(c static impact energy adaptive)
   add_test(NAME clearance_${c} COMMAND test_clearance ${c})
 endforeach()
+# Journal on a beam: the friction moment acts on the section's material rotation (power
+# balance against a rotation rate measured from point positions).
+fmb_c_test(test_clearance_beam)
+add_test(NAME clearance_beam_friction COMMAND test_clearance_beam)

@@ -474,7 +474,17 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1, int vari
         f->clr.clearance = eps - delta;
         f->clr.bearing_radius = f->clr.clearance + 0.05;
         const double RJ = 0.05, RB = f->clr.bearing_radius;
-        const double w0 = v[0].ndof >= 3 ? v[0].qd[2] : 0.0, w1 = v[1].ndof >= 3 ? v[1].qd[2] : 0.0;
+        /* material rotation rates at the centres (frame rate + a beam's section rate): only
+         * picks the friction regime, the checks below are differences of Q */
+        double w[2] = {0, 0};
+        for (int b = 0; b < 2; b++) {
+            if (v[b].ndof < 3) continue;
+            double W[v[b].ndof];
+            fmb_point_rotjac(&v[b], f->point[b], W);
+            for (int k = 0; k < v[b].ndof; k++)
+                w[b] += W[k] * v[b].qd[k];
+        }
+        const double w0 = w[0], w1 = w[1];
         const double vt = fabs(-ny * (p0[0] - p1[0]) + nx * (p0[1] - p1[1]) + RJ * w0 - RB * w1);
         const double band[3][2] = {{2, 4}, {0.5, 2}, {0.1, 0.5}};
         const int reg = rand() % 3;

@@ -172,3 +172,24 @@ void fmb_point_veljac(const fmb_bodyview_t *v, const double u[2], double *Jv)
         Jv[2 * col + 1] += A[1] * in[0] + A[3] * in[1];
     }
 }
+
+/* Material rotation of the section through u: theta + phi(u), with phi = -d(p_x)/dy0 the
+ * rotation of the plane section (for a beam phi = v'(x), the Hermite slope; 0 for a rigid
+ * body). The shape functions are linear in the cross-section coordinate y0 (plane sections),
+ * so the difference of the rows at y0 + 1 and y0 is the derivative. Linear in q: W is
+ * d(theta + phi)/dq, and the rotation rate is W qd. */
+void fmb_point_rotjac(const fmb_bodyview_t *v, const double u[2], double *W)
+{
+    if (!v->ndof) return;
+    for (int k = 0; k < v->ndof; k++)
+        W[k] = 0.0;
+    W[2] = 1.0;
+    fmb_shape_t N0, N1;
+    const double u1[2] = {u[0], u[1] + 1.0};
+    shape(v, u, &N0);
+    shape(v, u1, &N1);
+    for (int k = 0; k < N1.n; k++)
+        W[N1.col[k]] -= N1.Nx[k];
+    for (int k = 0; k < N0.n; k++)
+        W[N0.col[k]] += N0.Nx[k];
+}

@@ -5,8 +5,9 @@
  *   e = r_P0 - r_P1 (eq 2), eps = |e| (eq 3), n = e / eps, t = (-n_y, n_x),
  *   delta = eps - c (eq 4, contact when delta > 0), edot = rdot_P0 - rdot_P1,
  *   ddelta = n . edot (normal rate, eq 5),
- *   v_T = t . edot + R_J w_0 - R_B w_1 (slip of the contact points, eq 5; w_b = theta_b dot,
- *         the body frame's rotation rate).
+ *   v_T = t . edot + R_J w_0 - R_B w_1 (slip of the contact points, eq 5; w_b = the
+ *         material rotation rate at the centre: theta_b dot, plus on a beam the rate of the
+ *         section's elastic rotation v'(x) there, fmb_point_rotjac).
  * Normal force F_N(delta, ddelta) >= 0 (clamped, no adhesion):
  *   law wang2016 (eqs 8-11): F_K = a delta sqrt(delta / (2 (c + delta))), a = pi E* L / 2
  *     (Liu et al. 2005 times the axial length L), K_N = dF_K/ddelta
@@ -19,7 +20,8 @@
  * Forces: f = -F_N n + F_T t on the journal centre, -f on the bearing centre, moments
  * R_J F_T on body 0 and -R_B F_T on body 1 (the tangential force acts at the contact
  * points r_Pb + R_b n). With De = de/dq = [J_P0, -J_P1], Dv = d(edot)/dq = [Jv_P0, -Jv_P1],
- * W = R_J dtheta_0/dq - R_B dtheta_1/dq (so R_J w_0 - R_B w_1 = W qd), P = I - n n^T,
+ * W = R_J dphi_0/dq - R_B dphi_1/dq with phi_b the material rotation at the centre
+ * (constant in q: the shape functions are linear; R_J w_0 - R_B w_1 = W qd), P = I - n n^T,
  * Rt = [[0,-1],[1,0]] (t = Rt n):
  *   Q = De^T f + W^T F_T,
  *   ddelta/dq = n^T De, d(ddelta)/dq = edot^T P De / eps + n^T Dv, d(ddelta)/dqd = n^T De,
@@ -44,9 +46,16 @@ typedef struct geom {
     double wJ, wB;
 } geom_t;
 
-static double omega(const fmb_bodyview_t *v)
+/* Material rotation rate at the journal/bearing centre u (theta rate plus, on a beam, the
+ * rate of the elastic rotation of the section there). */
+static double omega(const fmb_bodyview_t *v, const double u[2])
 {
-    return v->ndof >= 3 && v->qd ? v->qd[2] : 0.0;
+    if (v->ndof < 3 || !v->qd) return 0.0;
+    double W[v->ndof], w = 0.0;
+    fmb_point_rotjac(v, u, W);
+    for (int k = 0; k < v->ndof; k++)
+        w += W[k] * v->qd[k];
+    return w;
 }
 
 static void geometry(const fmb_force_t *f, const fmb_bodyview_t v[2], geom_t *g)
@@ -66,7 +75,7 @@ static void geometry(const fmb_force_t *f, const fmb_bodyview_t v[2], geom_t *g)
     g->delta = g->eps - f->clr.clearance;
     g->dd = g->n[0] * g->ed[0] + g->n[1] * g->ed[1];
     const double RB = f->clr.bearing_radius, RJ = RB - f->clr.clearance;
-    g->wJ = omega(&v[0]), g->wB = omega(&v[1]);
+    g->wJ = omega(&v[0], f->point[0]), g->wB = omega(&v[1], f->point[1]);
     g->vt = g->t[0] * g->ed[0] + g->t[1] * g->ed[1] + RJ * g->wJ - RB * g->wB;
 }
 
@@ -165,8 +174,12 @@ static void clearance_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], doub
     for (int k = 2 * n0; k < 2 * n; k++)
         De[k] = -De[k], Dv[k] = -Dv[k];
     memset(W, 0, sizeof W);
-    if (n0 >= 3) W[2] = RJ;
-    if (n1 >= 3) W[n0 + 2] = -RB;
+    fmb_point_rotjac(&v[0], f->point[0], W);
+    fmb_point_rotjac(&v[1], f->point[1], W + n0);
+    for (int k = 0; k < n0; k++)
+        W[k] *= RJ;
+    for (int k = n0; k < n; k++)
+        W[k] *= -RB;
     for (int k = 0; k < n0; k++)
         Q0[k] += De[2 * k] * fv[0] + De[2 * k + 1] * fv[1] + W[k] * FT;
     for (int k = 0; k < n1; k++)

@@ -103,6 +103,9 @@ int fmb_point_support(const fmb_bodyview_t *v, const double u[2], int *cols);
 /* d(rdot)/dq (2 x ndof, column-major). */
 void fmb_point_veljac(const fmb_bodyview_t *v, const double u[2], double *Jv);
 double fmb_body_angle(const fmb_bodyview_t *v);
+/* d(theta + phi(u))/dq (ndof): the material rotation of the section through u (phi: the
+ * elastic rotation, a beam's slope v'(x); 0 on a rigid body). The rotation rate is W qd. */
+void fmb_point_rotjac(const fmb_bodyview_t *v, const double u[2], double *W);
 
 /* ---- joints ---------------------------------------------------------------
  * A joint class fills a small function table; the solver never switches on type. */
