@@ -11,7 +11,9 @@
  *   adaptive the impact and the energy run with adaptive steps started at 1e-4 s (longer
  *           than the whole contact): the joint's events (onset, penetration rate) resolve
  *           it; restitution within 1e-3 of the reference.
- * Usage: test_clearance static|impact|energy|adaptive
+ *   impact_seed the seed's law with its step damping, and with Flores damping: rebound
+ *           against the 1-DOF integration of the re-typed law.
+ * Usage: test_clearance static|impact|impact_seed|energy|adaptive
  */
 #include <math.h>
 #include <stdio.h>
@@ -175,6 +177,45 @@ static double ln_reference(double m, double K, double n, double e, double v0, do
     return NAN;
 }
 
+/* Single-DOF impact of the seed's law (eqs 7-11 re-typed, independent of flexmb), RK4:
+ * m x'' = -max(F_K(x) + D(x) x', 0), D = STEP(x, 0, 0, d_max, eta K_N) (kind 0), or
+ * -max(F_K (1 + chi x'), 0) with chi = 8 (1 - e) / (5 e v0) (kind 1, Flores et al. 2011).
+ * Returns the exit velocity ratio. */
+static double seed_force(const fmb_clearance_desc_t *c, int kind, double v0, double x, double v)
+{
+    if (!(x > 0)) return 0.0;
+    const double a = PI * c->modulus * c->length / 2.0, y = x / (c->clearance + x);
+    const double FK = a * x * sqrt(y / 2.0), KN = a / sqrt(2.0) * (1.5 * sqrt(y) - 0.5 * y * sqrt(y));
+    double F;
+    if (kind == 0) {
+        const double s = fmin(x / c->d_max, 1.0);
+        F = FK + c->eta * KN * s * s * (3 - 2 * s) * v;
+    } else {
+        const double e = c->restitution;
+        F = FK * (1 + 8.0 * (1 - e) / (5.0 * e * v0) * v);
+    }
+    return fmax(F, 0.0);
+}
+
+static double seed_reference(const fmb_clearance_desc_t *c, int kind, double m, double v0,
+                             double dt)
+{
+    double x = 0, v = v0;
+#define SACC(X, V) (-seed_force(c, kind, v0, (X), (V)) / m)
+    for (long k = 0; k < 100000000L; k++) {
+        double k1x = v, k1v = SACC(x, v);
+        double k2x = v + 0.5 * dt * k1v, k2v = SACC(x + 0.5 * dt * k1x, v + 0.5 * dt * k1v);
+        double k3x = v + 0.5 * dt * k2v, k3v = SACC(x + 0.5 * dt * k2x, v + 0.5 * dt * k2v);
+        double k4x = v + dt * k3v, k4v = SACC(x + dt * k3x, v + dt * k3v);
+        double xn = x + dt / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
+        double vn = v + dt / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
+        if (k > 0 && xn <= 0) return -vn / v0;
+        x = xn, v = vn;
+    }
+#undef SACC
+    return NAN;
+}
+
 /* Rebound ratio of the journal thrown at v0 along -y from the bearing centre. */
 static double flexmb_rebound(const fmb_clearance_desc_t *c, double m, double v0, double h,
                              long *steps)
@@ -242,6 +283,34 @@ static void test_impact(void)
             }
             prev = e;
         }
+    }
+}
+
+/* The seed's own law with its step damping (c = 0.1 mm, 0.07 kg at 0.45 m/s: the
+ * slider-crank's start impact, ~6 um deep, where the ramp over d_max = 0.1 mm is at ~1 %)
+ * and at 0.05 m/s (a rattle impact: nearly elastic), and the Flores hysteresis damping
+ * (e = 0.5) on the same elastic law: flexmb's rebound against the 1-DOF integration of the
+ * re-typed law (bench/clearance_impact_1dof.py tabulates more of these). */
+static void test_impact_seed(void)
+{
+    fmb_clearance_desc_t c = base_desc();
+    c.clearance = 0.1e-3;
+    const double m = 0.07;
+    const struct {
+        int kind;
+        double v0, h, tol;
+    } cases[3] = {{0, 0.45, 2.5e-7, 5e-4}, {0, 0.05, 1e-6, 5e-4}, {1, 0.45, 2.5e-7, 5e-4}};
+    for (int k = 0; k < 3; k++) {
+        c.damping = cases[k].kind ? FMB_CLEARANCE_DAMPING_FLORES : FMB_CLEARANCE_DAMPING_DEFAULT;
+        c.restitution = 0.5;
+        const double eref = seed_reference(&c, cases[k].kind, m, cases[k].v0, 1e-9);
+        long steps = 0;
+        const double e = flexmb_rebound(&c, m, cases[k].v0, cases[k].h, &steps);
+        printf("seed law, %s damping, v0 %.2f m/s: h %.1e s, %ld steps, e %.6f, 1-DOF RK4 "
+               "reference %.6f (diff %.2e)\n",
+               cases[k].kind ? "Flores e = 0.5" : "step (eta 1e-3 s, d_max 0.1 mm)", cases[k].v0,
+               cases[k].h, steps, e, eref, fabs(e - eref));
+        CHECK(fabs(e - eref) < cases[k].tol, "seed-law rebound %.6f vs reference %.6f", e, eref);
     }
 }
 
@@ -335,6 +404,7 @@ int main(int argc, char **argv)
     const int all = !strcmp(what, "all");
     if (all || !strcmp(what, "static")) test_static();
     if (all || !strcmp(what, "impact")) test_impact();
+    if (all || !strcmp(what, "impact_seed")) test_impact_seed();
     if (all || !strcmp(what, "energy")) test_energy();
     if (all || !strcmp(what, "adaptive")) test_adaptive();
     printf("%d failure(s)\n", failures);

@@ -424,8 +424,10 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1, int vari
         .damping = 20,
         .rest_length = 0.4};
     if (type == FMB_FORCE_CLEARANCE) /* set to the rig's state below (in contact) */
-        d.clearance = (fmb_clearance_desc_t){.law = rand() % 2 ? FMB_CLEARANCE_LANKARANI
-                                                               : FMB_CLEARANCE_WANG2016,
+        d.clearance = (fmb_clearance_desc_t){.law = variant / 4 ? FMB_CLEARANCE_LANKARANI
+                                                                : FMB_CLEARANCE_WANG2016,
+                                             /* variant: law x damping (own, step, LN, Flores) */
+                                             .damping = (fmb_clearance_damping)(variant % 4),
                                              .clearance = 0.01,
                                              .bearing_radius = 0.05,
                                              .length = 0.8,
@@ -491,9 +493,10 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1, int vari
         f->clr.v_s = band[reg][0] * vt + 1e-3;
         f->clr.v_d = band[reg][1] * vt + 2e-3;
         f->state[1] = 1.7;
-        snprintf(cls, sizeof cls, "clearance/%s/%s-%s/f%d",
-                 f->clr.law == FMB_CLEARANCE_LANKARANI ? "LN" : "wang", kind_name[k0],
-                 kind_name[k1], reg);
+        static const char *const dn[] = {"own", "step", "LN", "flores"};
+        snprintf(cls, sizeof cls, "clearance/%s-%s/%s-%s/f%d",
+                 f->clr.law == FMB_CLEARANCE_LANKARANI ? "LN" : "wang", dn[f->clr.damping],
+                 kind_name[k0], kind_name[k1], reg);
     }
     if (type == FMB_FORCE_FRICTION && f->state) {
         /* LuGre: inside a step of 1 ms from a bristle state z_n (the Stribeck levels 2..3
@@ -736,7 +739,11 @@ int main(int argc, char **argv)
             for (int t = 0; t < FMB_FORCE_TYPE_COUNT; t++)
                 for (int a = 0; a < 3; a++)
                     for (int b = 0; b < 3; b++)
-                        for (int v = 0; v < (is_switch((fmb_force_type)t) ? 8 : 1); v++)
+                        for (int v = 0; v < (is_switch((fmb_force_type)t) ||
+                                                     t == FMB_FORCE_CLEARANCE
+                                                 ? 8
+                                                 : 1);
+                             v++)
                             test_force((fmb_force_type)t, kinds[a], kinds[b], v);
         if (all || !strcmp(what, "bodies")) {
             test_body(RIGID);

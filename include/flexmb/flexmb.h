@@ -207,18 +207,33 @@ typedef enum fmb_clearance_law {
     FMB_CLEARANCE_LAW_COUNT
 } fmb_clearance_law;
 
+/* Damping of the normal force (the elastic part F_K from the law, K_N = dF_K/ddelta):
+ *   STEP    F_K + STEP(delta, 0, 0, d_max, eta K_N) ddelta (seed eqs 9-10)
+ *   LN      F_K (1 + 3 (1 - e^2) / 4 ddelta / v_imp)      (Lankarani & Nikravesh 1990)
+ *   FLORES  F_K (1 + 8 (1 - e) / (5 e) ddelta / v_imp)    (Flores et al. 2011, any e)
+ * (v_imp: normal rate before the impact, e: restitution); DEFAULT = the law's own: STEP for
+ * WANG2016, LN for LANKARANI. */
+typedef enum fmb_clearance_damping {
+    FMB_CLEARANCE_DAMPING_DEFAULT = 0,
+    FMB_CLEARANCE_DAMPING_STEP,
+    FMB_CLEARANCE_DAMPING_LN,
+    FMB_CLEARANCE_DAMPING_FLORES,
+    FMB_CLEARANCE_DAMPING_COUNT
+} fmb_clearance_damping;
+
 typedef struct fmb_clearance_desc {
     fmb_clearance_law law;
     double clearance;      /* radial clearance c = R_B - R_J, m > 0 */
     double bearing_radius; /* R_B, m > clearance */
     double length;         /* axial length L, m > 0 (law WANG2016) */
     double modulus;        /* equivalent modulus E* = 1/((1-nu1^2)/E1 + (1-nu2^2)/E2), Pa */
-    double eta;            /* D_max = eta K_N (seed eq 10), s >= 0 */
-    double d_max;          /* penetration of full damping (seed eq 9), m > 0 */
+    fmb_clearance_damping damping;
+    double eta;            /* STEP damping: D_max = eta K_N (seed eq 10), s >= 0 */
+    double d_max;          /* STEP damping: penetration of full damping (seed eq 9), m > 0 */
     double stiffness;      /* LANKARANI: K, N/m^n (0: Hertz (4/3) E* sqrt(R_B R_J / c)) */
     double exponent;       /* LANKARANI: n > 0 (1.5) */
-    double restitution;    /* LANKARANI: e in (0, 1] */
-    double v_min;          /* LANKARANI: floor of the impact velocity, m/s > 0 */
+    double restitution;    /* LN, FLORES damping: e in (0, 1] */
+    double v_min;          /* LN, FLORES damping: floor of the impact velocity, m/s > 0 */
     double mu_s, mu_d;     /* friction (seed eq 13): static and dynamic coefficients >= 0 */
     double v_s, v_d;       /* threshold velocities, 0 < v_s < v_d, m/s */
 } fmb_clearance_desc_t;

@@ -12,10 +12,16 @@
  *   law wang2016 (eqs 8-11): F_K = a delta sqrt(delta / (2 (c + delta))), a = pi E* L / 2
  *     (Liu et al. 2005 times the axial length L), K_N = dF_K/ddelta
  *       = a / sqrt(2) [3/2 y^(1/2) - 1/2 y^(3/2)],   y = delta / (c + delta)   (eq 11),
- *     D = STEP(delta, 0, 0, d_max, D_max) with D_max = eta K_N (eqs 9, 10),
- *     F_N = F_K + D ddelta.
- *   law lankarani: F_N = K delta^n (1 + 3 (1 - e^2) / 4 ddelta / v_imp), v_imp = the normal
- *     rate at the last accepted state before contact (history, floored at v_min).
+ *   law lankarani: F_K = K delta^n (Hertz-type), K_N = n K delta^(n-1).
+ *   damping (either law; DEFAULT: step for wang2016, lankarani_nikravesh for lankarani):
+ *     step: D = STEP(delta, 0, 0, d_max, D_max), D_max = eta K_N (eqs 9, 10),
+ *           F_N = F_K + D ddelta;
+ *     lankarani_nikravesh: F_N = F_K (1 + 3 (1 - e^2) / 4 ddelta / v_imp);
+ *     flores (Flores et al. 2011, for any e): F_N = F_K (1 + 8 (1 - e) / (5 e) ddelta / v_imp);
+ *     v_imp = the normal rate at the last accepted state before contact (history, floored
+ *     at v_min). The hysteresis forms act from the first micrometre on; the step's ramp
+ *     over d_max = 0.1 mm leaves steel impacts of a few um nearly elastic (S ~ 3 (d/d_max)^2,
+ *     docs/validation.md "zero-clearance limit").
  * Friction (eqs 12, 13): F_T = -mu(v_T) F_N (mu odd, contact/impact_law.c).
  * Forces: f = -F_N n + F_T t on the journal centre, -f on the bearing centre, moments
  * R_J F_T on body 0 and -R_B F_T on body 1 (the tangential force acts at the contact
@@ -127,6 +133,25 @@ static double v_impact(const fmb_force_t *f)
     return v > f->clr.v_min ? v : f->clr.v_min;
 }
 
+/* The damping in use (DEFAULT: the law's own). */
+static fmb_clearance_damping damping_of(const fmb_clearance_desc_t *p)
+{
+    if (p->damping != FMB_CLEARANCE_DAMPING_DEFAULT) return p->damping;
+    return p->law == FMB_CLEARANCE_LANKARANI ? FMB_CLEARANCE_DAMPING_LN : FMB_CLEARANCE_DAMPING_STEP;
+}
+
+/* Elastic force F_K(d) of the law, its slope K_N and dK_N/dd, d > 0. */
+static double elastic(const fmb_clearance_desc_t *p, double d, double *KN, double *dKN)
+{
+    if (p->law == FMB_CLEARANCE_LANKARANI) {
+        const double K = lankarani_K(p), n = p->exponent, dn = pow(d, n);
+        *KN = n * K * dn / d;
+        *dKN = n * (n - 1.0) * K * dn / (d * d);
+        return K * dn;
+    }
+    return wang_elastic(p, d, KN, dKN);
+}
+
 /* Normal force and partials, elastic part *FK (0 when out of contact). */
 static double normal_force(const fmb_force_t *f, double d, double dd, double *Fd, double *Fdd,
                            double *FK)
@@ -134,19 +159,28 @@ static double normal_force(const fmb_force_t *f, double d, double dd, double *Fd
     const fmb_clearance_desc_t *p = &f->clr;
     *Fd = *Fdd = *FK = 0.0;
     if (!(d > 0)) return 0.0;
-    if (p->law == FMB_CLEARANCE_LANKARANI) {
-        const double K = lankarani_K(p);
-        *FK = K * pow(d, p->exponent);
-        return fmb_law_lankarani(K, p->exponent, p->restitution, v_impact(f), d, dd, Fd, Fdd);
+    double KN, dKN, F;
+    *FK = elastic(p, d, &KN, &dKN);
+    const fmb_clearance_damping damp = damping_of(p);
+    if (damp == FMB_CLEARANCE_DAMPING_STEP) { /* seed eqs 9-10 */
+        double dS;
+        const double S = fmb_step3(d, 0.0, 0.0, p->d_max, 1.0, &dS);
+        const double D = p->eta * KN * S, dD = p->eta * (dKN * S + KN * dS);
+        F = *FK + D * dd;
+        *Fd = KN + dD * dd;
+        *Fdd = D;
+    } else { /* hysteresis: F_K (1 + chi ddelta) */
+        const double e = p->restitution, v = v_impact(f);
+        const double chi = damp == FMB_CLEARANCE_DAMPING_LN ? 0.75 * (1.0 - e * e) / v
+                                                            : 1.6 * (1.0 - e) / (e * v);
+        F = *FK * (1.0 + chi * dd);
+        *Fd = KN * (1.0 + chi * dd);
+        *Fdd = *FK * chi;
     }
-    double KN, dKN, dS;
-    *FK = wang_elastic(p, d, &KN, &dKN);
-    const double S = fmb_step3(d, 0.0, 0.0, p->d_max, 1.0, &dS);
-    const double D = p->eta * KN * S, dD = p->eta * (dKN * S + KN * dS);
-    const double F = *FK + D * dd;
-    if (!(F > 0)) return 0.0;
-    *Fd = KN + dD * dd;
-    *Fdd = D;
+    if (!(F > 0)) {
+        *Fd = *Fdd = 0.0;
+        return 0.0;
+    }
     return F;
 }
 
@@ -334,12 +368,15 @@ static int clearance_check(const fmb_force_t *f, char *msg, size_t len)
         bad = "the equivalent modulus must be > 0";
     else if (p->law == FMB_CLEARANCE_WANG2016 && !(p->length > 0))
         bad = "the axial length must be > 0";
-    else if (p->law == FMB_CLEARANCE_WANG2016 && (!(p->eta >= 0) || !(p->d_max > 0)))
+    else if ((int)p->damping < 0 || p->damping >= FMB_CLEARANCE_DAMPING_COUNT)
+        bad = "unknown damping";
+    else if (damping_of(p) == FMB_CLEARANCE_DAMPING_STEP && (!(p->eta >= 0) || !(p->d_max > 0)))
         bad = "eta must be >= 0 and d_max > 0";
-    else if (p->law == FMB_CLEARANCE_LANKARANI &&
-             (!(p->exponent > 0) || !(p->restitution > 0 && p->restitution <= 1) ||
-              !(p->v_min > 0) || p->stiffness < 0))
-        bad = "needs exponent > 0, 0 < restitution <= 1, v_min > 0 and stiffness >= 0";
+    else if (damping_of(p) != FMB_CLEARANCE_DAMPING_STEP &&
+             (!(p->restitution > 0 && p->restitution <= 1) || !(p->v_min > 0)))
+        bad = "hysteresis damping needs 0 < restitution <= 1 and v_min > 0";
+    else if (p->law == FMB_CLEARANCE_LANKARANI && (!(p->exponent > 0) || p->stiffness < 0))
+        bad = "needs exponent > 0 and stiffness >= 0";
     else if (!(p->mu_s >= 0) || !(p->mu_d >= 0) || !(p->v_s > 0) || !(p->v_d > p->v_s))
         bad = "friction needs mu_s, mu_d >= 0 and 0 < v_s < v_d";
     if (!bad) return 0;

@@ -11,6 +11,7 @@ const char *const case_clearance_keys[] = {"name",
                                            "bodies",
                                            "points",
                                            "law",
+                                           "damping",
                                            "clearance",
                                            "bearing_radius",
                                            "journal_radius",
@@ -30,7 +31,8 @@ const char *const case_clearance_keys[] = {"name",
                                            "v_d",
                                            NULL};
 
-/* Defaults: seed 002 (d_max 0.1 mm, eta 1e-3 s: the seed's 0.1 % .. 1 % of K_N as D_max),
+/* Defaults: seed 002 (damping by the law: step for wang2016; d_max 0.1 mm, eta 1e-3 s: the
+ * seed's 0.1 % .. 1 % of K_N as D_max),
  * steel on steel (E 207 GPa, nu 0.3), Lankarani-Nikravesh n = 1.5, e = 0.9, v_min 1 mm/s,
  * frictionless with ADAMS-like thresholds v_s = 0.1 mm/s, v_d = 1 mm/s. */
 int case_load_clearance(loader_t *L, const yaml_node_t *m, const char *ctx, fmb_clearance_desc_t *p)
@@ -51,6 +53,18 @@ int case_load_clearance(loader_t *L, const yaml_node_t *m, const char *ctx, fmb_
                              "%s: unknown contact law '%s' (allowed: wang2016, "
                              "lankarani_nikravesh)",
                              ctx, law);
+    }
+    const char *damp = NULL;
+    if ((rc = case_get_string(L, m, "damping", ctx, 0, &damp))) return rc;
+    if (damp) {
+        static const char *const names[] = {"step", "lankarani_nikravesh", "flores"};
+        for (int k = 0; k < 3; k++)
+            if (!strcmp(damp, names[k])) p->damping = (fmb_clearance_damping)(k + 1);
+        if (p->damping == FMB_CLEARANCE_DAMPING_DEFAULT)
+            return case_fail(L, case_get(L, m, "damping"),
+                             "%s: unknown damping '%s' (allowed: step, lankarani_nikravesh, "
+                             "flores)",
+                             ctx, damp);
     }
     int has_c, has_rb, has_rj, has_len, has_mod, has_E, has_nu;
     double rj = 0, E[2] = {207e9, 207e9}, nu[2] = {0.3, 0.3};
