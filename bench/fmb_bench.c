@@ -80,7 +80,7 @@ static int bench_case(const char *label, const char *path, const char **ov, int 
     /* The same KKT matrix at the final state, with the step's coefficients (HHT). */
     const double h = o.h, al = o.alpha;
     const double beta = 0.25 * (1 - al) * (1 - al), gamma = 0.5 - al, r = 1 + al;
-    const fmb_coeffs_t cf = {1.0, beta * r * h * h, beta * r * h * h, gamma * r * h, 1.0, 0.0};
+    const fmb_coeffs_t cf = {1.0, beta * r * h * h, beta * r * h * h, gamma * r * h, 1.0, 0.0, 0.0, 0};
     const int N = s->n + s->m;
     double *b = calloc((size_t)N, sizeof *b), *x = calloc((size_t)N, sizeof *x);
     double *R = calloc((size_t)N, sizeof *R), *M = calloc((size_t)N, sizeof *M);

@@ -55,3 +55,11 @@ add_test(NAME clearance_beam_friction COMMAND test_clearance_beam)
 add_test(NAME clearance_limit
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_clearance_limit.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+
+# Quasi-static start (solver: start: static): a cantilever under gravity, a spinning rod
+# and a beam on an accelerated slider start in equilibrium (beam and bar theory, hand
+# derivation) and stay there; the rigid start swings.
+fmb_c_test(test_static_start)
+foreach(t gravity spin slider pinned)
+  add_test(NAME start_static_${t} COMMAND test_static_start ${t})
+endforeach()

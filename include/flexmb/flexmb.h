@@ -369,6 +369,14 @@ typedef enum fmb_linear_solver {
     FMB_LINEAR_UMFPACK  /* UMFPACK (uses `ordering`) */
 } fmb_linear_solver;
 
+/* How the run starts (docs/theory.md, "Consistent start"; docs/case-format.md). */
+typedef enum fmb_start {
+    FMB_START_RIGID = 0, /* elastic coordinates as given (default: undeformed and at rest
+                            relative to the carrier frames) */
+    FMB_START_STATIC     /* quasi-static: elastic coordinates in equilibrium with the
+                            initial loads and the inertia of the initial rigid motion */
+} fmb_start;
+
 typedef struct fmb_sim_options {
     fmb_integrator integrator; /* default FMB_HHT */
     double alpha;              /* HHT alpha in [-1/3, 0]; default -0.05. Ignored by NEWMARK */
@@ -399,6 +407,7 @@ typedef struct fmb_sim_options {
                                   default 0: automatic, at most viz_frames frames */
     int viz_frames;            /* frame budget of the automatic spacing; default 1000;
                                   0: no visualization output (no /viz, no .xmf) */
+    fmb_start start;           /* default FMB_START_RIGID */
 } fmb_sim_options_t;
 
 void fmb_sim_options_default(fmb_sim_options_t *opts);

@@ -115,7 +115,8 @@ static int load_doc(loader_t *L, const char *const *ov, int nov)
     if ((rc = case_get_vec(L, root, "gravity", "case", 2, g, NULL))) return rc;
     fmb_model_set_gravity(c->model, g[0], g[1]);
     yaml_node_t *solver = case_get(L, root, "solver");
-    if ((solver || L->set_integrator || L->set_ordering || L->set_step) && (rc = case_load_solver(L, solver)))
+    if ((solver || L->set_integrator || L->set_ordering || L->set_step || L->set_start) &&
+        (rc = case_load_solver(L, solver)))
         return rc;
 
     /* room for every list item (upper bounds) */

@@ -69,6 +69,7 @@ typedef struct loader {
     const yaml_node_t *params; /* the parameters mapping, NULL if none */
     const char *set_integrator, *set_ordering; /* --set integrator=NAME / ordering=NAME */
     const char *set_step;                      /* --set step=adaptive|fixed */
+    const char *set_start;                     /* --set start=rigid|static */
 } loader_t;
 
 /* ---- case_yaml.c */

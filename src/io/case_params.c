@@ -62,6 +62,10 @@ int case_load_parameters(loader_t *L, const yaml_node_t *sec, const char *const 
             L->set_step = eq + 1;
             continue;
         }
+        if ((size_t)(e - b) == 5 && !strncmp(b, "start", 5)) { /* --set start=static */
+            L->set_start = eq + 1;
+            continue;
+        }
         int found = -1;
         for (int j = 0; j < n; j++) {
             const char *name = case_sval(case_node_at(L, sec->data.mapping.pairs.start[j].key));
@@ -140,7 +144,8 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
                                        "max_newton", "halving",  "rtol",           "atol",
                                        "phi_tol",    "ordering", "reuse_jacobian", "step",
                                        "rtol_step",  "atol_step", "h_min",   "h_max",
-                                       "linear_solver", "viz_every", "viz_frames", NULL};
+                                       "linear_solver", "viz_every", "viz_frames", "start",
+                                       NULL};
     fmb_sim_options_t *o = &L->c->opts;
     const char *ctx = "solver";
     int rc = sec ? case_check_keys(L, sec, ctx, keys) : 0;
@@ -193,6 +198,12 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
                              "override step=%s: unknown step (allowed: fixed, adaptive)",
                              L->set_step);
         if (L->set_step) o->adaptive = !strcmp(L->set_step, "adaptive");
+        if (L->set_start && strcmp(L->set_start, "rigid") && strcmp(L->set_start, "static"))
+            return case_fail(L, NULL,
+                             "override start=%s: unknown start (allowed: rigid, static)",
+                             L->set_start);
+        if (L->set_start)
+            o->start = !strcmp(L->set_start, "static") ? FMB_START_STATIC : FMB_START_RIGID;
         return 0;
     }
     const char *lin = NULL;
@@ -278,6 +289,36 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
                              L->set_step ? "override step" : "solver", step);
     } else if (case_get(L, sec, "rtol_step") || case_get(L, sec, "atol_step"))
         o->adaptive = 1;
+    /* start: rigid | static, or an expression of the parameters giving 0 or 1 */
+    const char *start = NULL;
+    if ((rc = case_get_string(L, sec, "start", ctx, 0, &start))) return rc;
+    if (L->set_start) {
+        if (strcmp(L->set_start, "rigid") && strcmp(L->set_start, "static"))
+            return case_fail(L, sec, "override start=%s: unknown start (allowed: rigid, static)",
+                             L->set_start);
+        start = L->set_start;
+    }
+    if (start && !strcmp(start, "rigid"))
+        o->start = FMB_START_RIGID;
+    else if (start && !strcmp(start, "static"))
+        o->start = FMB_START_STATIC;
+    else if (start) {
+        double sv = 0.0;
+        if ((rc = case_get_num(L, sec, "start", ctx, &sv, NULL))) {
+            const size_t n = L->err ? strlen(L->err) : 0;
+            if (L->err && n + 1 < L->errlen)
+                snprintf(L->err + n, L->errlen - n,
+                         "; start must be rigid, static or an expression giving 0 (rigid) or "
+                         "1 (static)");
+            return rc;
+        }
+        if (sv != 0.0 && sv != 1.0)
+            return case_fail(L, case_get(L, sec, "start"),
+                             "solver: start '%s' = %g; an expression must give 0 (rigid) or 1 "
+                             "(static)",
+                             start, sv);
+        o->start = sv == 1.0 ? FMB_START_STATIC : FMB_START_RIGID;
+    }
     if (o->h_min > 0 && o->h_max > 0 && o->h_min > o->h_max)
         return case_fail(L, case_get(L, sec, "h_min"),
                          "solver: 'h_min' (%g) is larger than 'h_max' (%g)", o->h_min, o->h_max);

@@ -221,14 +221,26 @@ void fmb_sim_dense_jacobian(const fmb_sim_t *s, const double *q, double t, doubl
 typedef struct body_emit {
     fmb_kkt_t *k;
     int offset;
+    double ee; /* factor on elastic-elastic entries (0: none) */
+    int rows;  /* 0: all rows; 1: elastic rows only; 2: carrier rows only (others 0) */
 } body_emit_t;
 
 static void body_emit(void *ctx, int n, const int *cols, const double *B)
 {
     const body_emit_t *be = ctx;
     for (int x = 0; x < n; x++)
-        for (int y = 0; y < n; y++)
-            fmb_kkt_add(be->k, be->offset + cols[y], be->offset + cols[x], B[y + n * x]);
+        for (int y = 0; y < n; y++) {
+            double v = B[y + n * x];
+            if (be->ee != 0.0 && cols[x] >= 3 && cols[y] >= 3) v *= be->ee;
+            if ((be->rows == 1 && cols[y] < 3) || (be->rows == 2 && cols[y] >= 3)) v = 0.0;
+            fmb_kkt_add(be->k, be->offset + cols[y], be->offset + cols[x], v);
+        }
+}
+
+/* Is local coordinate k of a two-body block (n0 coordinates in body 0) a carrier one? */
+static int carrier_row(int n0, int k)
+{
+    return (k < n0 ? k : k - n0) < 3;
 }
 
 /* The stored pattern of every joint: Jacobian columns and Hessian entries of its
@@ -292,7 +304,8 @@ void fmb_sim_free_patterns(fmb_sim_t *s)
 /* Assemble the KKT matrix
  *   [ cM M + cKm Kmq + cK (Kc(lam) - Kq) - cC Cq    cA Phi_q^T ]
  *   [ Phi_q                                         c22 I      ]
- * always emitting the same triplets in the same order (fixed pattern). */
+ * always emitting the same triplets in the same order (fixed pattern; the modifiers ee and
+ * elastic_rows of the quasi-static start, sim_internal.h, emit a pattern of their own). */
 
 void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
                       const double *lam, double t, const fmb_coeffs_t *c)
@@ -305,9 +318,14 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
         const fmb_body_t *bd = &md->bodies[b];
         const int o = bd->offset, nd = bd->ndof;
         if (bd->klass->blocks) {
-            const double cf[4] = {c->cM, c->cKm, c->cK, c->cC};
-            body_emit_t be = {k, o};
+            const double cf[4] = {c->elastic_rows ? 0.0 : c->cM, c->cKm, c->cK, c->cC};
+            body_emit_t be = {k, o, c->ee, c->elastic_rows ? 1 : 0};
             bd->klass->blocks(bd, q + o, qd + o, qdd + o, md->g, cf, body_emit, &be);
+            if (c->elastic_rows) { /* carrier rows: the mass term alone */
+                const double cm[4] = {c->cM, 0, 0, 0};
+                be.rows = 2;
+                bd->klass->blocks(bd, q + o, qd + o, qdd + o, md->g, cm, body_emit, &be);
+            }
             continue;
         }
         const size_t nd2 = (size_t)nd * nd;
@@ -320,8 +338,10 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
             for (int r = 0; r < nd; r++) {
                 int e = r + nd * cc;
                 if (mask && !mask[e]) continue;
-                fmb_kkt_add(k, o + r, o + cc,
-                            c->cM * M[e] + c->cKm * Km[e] - c->cK * Kq[e] - c->cC * Cq[e]);
+                const double tan = c->cKm * Km[e] - c->cK * Kq[e] - c->cC * Cq[e];
+                double val = !c->elastic_rows ? c->cM * M[e] + tan : r < 3 ? c->cM * M[e] : tan;
+                if (c->ee != 0.0 && r >= 3 && cc >= 3) val *= c->ee;
+                fmb_kkt_add(k, o + r, o + cc, val);
             }
     }
     for (int i = 0; i < md->nforces; i++) {
@@ -339,7 +359,10 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
             for (int r = 0; r < nn; r++) {
                 int gr = fmb_sim_gidx(md, f->body, n0, r);
                 if (gr >= 0 && gc >= 0)
-                    fmb_kkt_add(k, gr, gc, -c->cK * K[r + nn * cc] - c->cC * C[r + nn * cc]);
+                    fmb_kkt_add(k, gr, gc,
+                                c->elastic_rows && carrier_row(n0, r)
+                                    ? 0.0
+                                    : -c->cK * K[r + nn * cc] - c->cC * C[r + nn * cc]);
             }
         }
     }
@@ -370,7 +393,7 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
         for (int e = 0; e < jp->nh; e++) {
             const int h = jp->hidx[e], r = h % nn, cc = h / nn;
             fmb_kkt_add(k, fmb_sim_gidx(md, j->body, n0, r), fmb_sim_gidx(md, j->body, n0, cc),
-                        c->cK * H[h]);
+                        c->elastic_rows && carrier_row(n0, r) ? 0.0 : c->cK * H[h]);
         }
     }
     for (int ic = 0; ic < s->ncontacts; ic++) {
@@ -385,7 +408,10 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
             int gc = fmb_sim_gidx(md, j->body, n0, cc);
             for (int r = 0; r < nn; r++) {
                 int gr = fmb_sim_gidx(md, j->body, n0, r);
-                if (gr >= 0 && gc >= 0) fmb_kkt_add(k, gr, gc, -c->cC * C[r + nn * cc]);
+                if (gr >= 0 && gc >= 0)
+                    fmb_kkt_add(k, gr, gc,
+                                c->elastic_rows && carrier_row(n0, r) ? 0.0
+                                                                      : -c->cC * C[r + nn * cc]);
             }
         }
     }

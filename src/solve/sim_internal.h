@@ -11,9 +11,17 @@
 
 /* Coefficients of the assembled KKT matrix
  *   [ cM M + cKm Kmq + cK (Kc(lam) - Kq) - cC Cq    cA Phi_q^T ]
- *   [ Phi_q                                         c22 I      ] */
+ *   [ Phi_q                                         c22 I      ]
+ * Two modifiers for the quasi-static start (static_start.c), zero in every other use:
+ * ee != 0 multiplies the elastic-elastic entries of the body blocks (both coordinates
+ * elastic, body-local index >= 3) by ee (meant for pure mass matrices, cKm = cK = cC = 0);
+ * elastic_rows != 0 splits the rows: rows of elastic coordinates get the tangent terms
+ * alone (Kmq, Kq, Kc, Cq, contacts; no mass), carrier rows (body-local index < 3) the
+ * mass term cM M alone. */
 typedef struct fmb_coeffs {
     double cM, cKm, cK, cC, cA, c22;
+    double ee;
+    int elastic_rows;
 } fmb_coeffs_t;
 
 static inline double *fmb_zeroed(double *p, size_t n)
@@ -53,6 +61,19 @@ int fmb_sim_nonfinite_error(fmb_sim_t *s, const double *q, const double *qd, con
 /* Factor the assembled matrix and solve; errors name the phase `when`. */
 int fmb_sim_solve_kkt(fmb_sim_t *s, const double *rhs, double *x, const double *q, double t,
                       const char *when);
+
+/* ---- start.c */
+/* Velocities at the start: elastic ones as given, carrier ones projected on the
+ * velocity constraints (docs/theory.md, "Consistent start"). */
+int fmb_sim_start_velocities(fmb_sim_t *s);
+/* Accelerations and multipliers consistent with (q, qd, t); factor = 0 reuses the last
+ * factorization; ee as in fmb_coeffs_t (0: the plain mass matrix). */
+int fmb_sim_accel_solve(fmb_sim_t *s, int factor, double ee, double *qdd, double *lam);
+
+/* ---- static_start.c */
+/* Quasi-static start (start: static): elastic coordinates in equilibrium with the loads
+ * and the inertia of the initial rigid motion; on return q, qd, qdd, lam are consistent. */
+int fmb_sim_static_start(fmb_sim_t *s);
 
 /* ---- step.c */
 /* One step of size h from t_n: on success the candidate at t_n + h is in place with its

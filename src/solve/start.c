@@ -36,6 +36,8 @@ static int check_options(fmb_sim_t *s)
         return fmb_sim_error(s, FMB_ERR_ARG,
                              "viz_every must be >= 0, viz_frames 0 or >= 2 (got %d, %d)",
                              o->viz_every, o->viz_frames);
+    if ((int)o->start < 0 || o->start > FMB_START_STATIC)
+        return fmb_sim_error(s, FMB_ERR_ARG, "unknown start %d", (int)o->start);
     if ((int)o->ordering < 0 || o->ordering > FMB_ORDERING_BEST)
         return fmb_sim_error(s, FMB_ERR_ARG, "unknown ordering %d", (int)o->ordering);
     if (!(o->rtol >= 0 && o->atol > 0 && o->phi_tol > 0))
@@ -250,7 +252,7 @@ int fmb_sim_assemble_positions(fmb_sim_t *s, double c22)
 {
     const int n = s->n, m = s->m, N = n + m;
     double *rhs = s->work, *x = s->work + N, *phi = s->work + 2 * N;
-    const fmb_coeffs_t c = {1, 0, 0, 0, 1, c22};
+    const fmb_coeffs_t c = {1, 0, 0, 0, 1, c22, 0, 0};
     int row = -1;
     for (int it = 0; it < 100; it++) {
         double viol = fmb_sim_eval_phi(s, s->q, s->t, phi, &row);
@@ -333,15 +335,16 @@ double fmb_sim_power(const fmb_sim_t *s)
 /* Accelerations and multipliers consistent with (q, qd, t):
  *   [M Phi_q^T; Phi_q 0] [qdd; lam] = [Q; gamma],
  *   gamma_k = -qd^T (d2 Phi_k/dq2) qd - Phi_tt,k.
- * With factor = 0 the current factorization of that matrix is reused. */
-static int accel_solve(fmb_sim_t *s, int factor, double *qdd, double *lam)
+ * With factor = 0 the current factorization of that matrix is reused; ee != 0 multiplies
+ * the elastic-elastic mass block by ee (quasi-static start, static_start.c). */
+int fmb_sim_accel_solve(fmb_sim_t *s, int factor, double ee, double *qdd, double *lam)
 {
     const int n = s->n, m = s->m, N = n + m;
     const fmb_model_t *md = s->model;
     double *rhs = s->work, *x = s->work + N;
     int rc;
     if (factor) {
-        const fmb_coeffs_t c = {1, 0, 0, 0, 1, 0};
+        const fmb_coeffs_t c = {1, 0, 0, 0, 1, 0, ee, 0};
         fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
         rc = fmb_kkt_factor(&s->kkt);
         s->stats.factorizations = s->kkt.nnumeric;
@@ -385,6 +388,42 @@ static int accel_solve(fmb_sim_t *s, int factor, double *qdd, double *lam)
     return 0;
 }
 
+/* Velocities: elastic ones as given, carrier ones projected (project_velocities); when
+ * that cannot satisfy the constraints, [M Phi_q^T; Phi_q 0] [qd; mu] = [M qd0; -Phi_t]
+ * for all of them. Leaves [M Phi_q^T; Phi_q 0] factored at (q, t). */
+int fmb_sim_start_velocities(fmb_sim_t *s)
+{
+    const int n = s->n, m = s->m, N = n + m;
+    const fmb_model_t *md = s->model;
+    double *rhs = s->work, *x = s->work + N;
+    const fmb_coeffs_t c = {1, 0, 0, 0, 1, 0, 0, 0};
+    int rc, rigid_only = 0;
+    if ((rc = project_velocities(s, &rigid_only))) return rc;
+    { /* the forces at the start must be finite before any matrix is built from them */
+        fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->zero, s->t, NULL, rhs);
+        double rsum = 0.0;
+        for (int i = 0; i < n; i++)
+            rsum += rhs[i];
+        if (!isfinite(rsum)) return fmb_sim_nonfinite_error(s, s->q, s->qd, s->qdd, s->t);
+    }
+    /* factored even when rigid_only: the accelerations reuse this matrix */
+    fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
+    fmb_sim_eval_forces(s, s->q, s->qd, s->qd, s->lam, s->t, rhs, NULL); /* M qd0 */
+    memset(rhs + n, 0, (size_t)m * sizeof *rhs);
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        if (!j->klass->time) continue;
+        double *pt = s->sphi, *ptt = s->sphi2;
+        j->klass->time(j, s->t, pt, ptt);
+        for (int r = 0; r < j->klass->nrows; r++)
+            rhs[n + j->row + r] = -pt[r];
+    }
+    if ((rc = fmb_sim_solve_kkt(s, rhs, x, s->q, s->t, "while projecting the initial velocities")))
+        return rc;
+    if (!rigid_only) memcpy(s->qd, x, (size_t)n * sizeof *x);
+    return 0;
+}
+
 int fmb_sim_initialize(fmb_sim_t *s)
 {
     int rc = check_options(s);
@@ -402,40 +441,17 @@ int fmb_sim_initialize(fmb_sim_t *s)
     s->newton_stale = 1;
     s->h_prev = 0.0;
     s->n_over = 0;
+    s->static_iterations = 0;
     memset(s->qscale, 0, (size_t)s->n * sizeof *s->qscale);
     memset(s->qdd, 0, (size_t)n * sizeof *s->qdd);
     memset(s->lam, 0, (size_t)m * sizeof *s->lam);
     initial_coordinates(s);
     if ((rc = fmb_sim_assemble_positions(s, 0.0))) return rc;
 
-    double *rhs = s->work, *x = s->work + N;
-    const fmb_coeffs_t c = {1, 0, 0, 0, 1, 0};
-    /* Velocities: elastic ones as given, carrier ones projected (project_velocities); when
-     * that cannot satisfy the constraints, [M Phi_q^T; Phi_q 0] [qd; mu] = [M qd0; -Phi_t]
-     * for all of them. */
-    int rigid_only = 0;
-    if ((rc = project_velocities(s, &rigid_only))) return rc;
-    { /* the forces at the start must be finite before any matrix is built from them */
-        fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->zero, s->t, NULL, rhs);
-        double rsum = 0.0;
-        for (int i = 0; i < n; i++)
-            rsum += rhs[i];
-        if (!isfinite(rsum)) return fmb_sim_nonfinite_error(s, s->q, s->qd, s->qdd, s->t);
-    }
-    fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
-    fmb_sim_eval_forces(s, s->q, s->qd, s->qd, s->lam, s->t, rhs, NULL); /* M qd0 */
-    memset(rhs + n, 0, (size_t)m * sizeof *rhs);
-    for (int i = 0; i < md->njoints; i++) {
-        const fmb_joint_t *j = &md->joints[i];
-        if (!j->klass->time) continue;
-        double *pt = s->sphi, *ptt = s->sphi2;
-        j->klass->time(j, s->t, pt, ptt);
-        for (int r = 0; r < j->klass->nrows; r++)
-            rhs[n + j->row + r] = -pt[r];
-    }
-    if ((rc = fmb_sim_solve_kkt(s, rhs, x, s->q, s->t, "while projecting the initial velocities")))
-        return rc;
-    if (!rigid_only) memcpy(s->qd, x, (size_t)n * sizeof *x);
+    if ((rc = fmb_sim_start_velocities(s))) return rc;
+    /* Accelerations and multipliers from the same matrix. */
+    if ((rc = fmb_sim_accel_solve(s, 0, 0.0, s->qdd, s->lam))) return rc;
+    if (s->opts.start == FMB_START_STATIC && (rc = fmb_sim_static_start(s))) return rc;
     /* what the projection changed of the case's velocities, per body */
     if (!s->vel_change && !(s->vel_change = calloc(3 * (size_t)md->nbodies, sizeof(double))))
         return fmb_sim_error(s, FMB_ERR_NOMEM, "out of memory");
@@ -447,8 +463,6 @@ int fmb_sim_initialize(fmb_sim_t *s)
             s->vel_change[3 * b + k] = v[k] - bd->vel0[k];
     }
 
-    /* Accelerations and multipliers from the same matrix. */
-    if ((rc = accel_solve(s, 0, s->qdd, s->lam))) return rc;
     memcpy(s->acc, s->qdd, (size_t)n * sizeof *s->qdd);
     /* Bristles at rest, or in their steady state z = g(v) sgn(v) / sigma0 when the slider
      * starts sliding (no start-up spike of the sigma1 zdot term). */

@@ -193,7 +193,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         s->q[i] += h * s->qd[i] + h * h * ((0.5 - beta) * a0 + beta * a1);
         s->qd[i] += h * ((1.0 - gamma) * a0 + gamma * a1);
     }
-    const fmb_coeffs_t c = {1.0, bh2, bh2, gp * h, 1.0, 0.0};
+    const fmb_coeffs_t c = {1.0, bh2, bh2, gp * h, 1.0, 0.0, 0.0, 0};
     double dq_norm = INFINITY, dq_prev = INFINITY, dl_norm = INFINITY;
     int it, fresh = 0; /* the factorization belongs to this step's current iterate */
     /* Modified Newton across steps (reuse_jacobian): the factorization of an earlier
