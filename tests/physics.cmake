@@ -60,6 +60,10 @@ add_test(NAME clearance_limit
 # and a beam on an accelerated slider start in equilibrium (beam and bar theory, hand
 # derivation) and stay there; the rigid start swings.
 fmb_c_test(test_static_start)
-foreach(t gravity spin slider pinned)
+foreach(t gravity spin slider ramp pinned)
   add_test(NAME start_static_${t} COMMAND test_static_start ${t})
 endforeach()
+# Quasi-static start on the quick-return: start-up deviation from the periodic steady state.
+add_test(NAME start_static_quick_return
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_static_quick_return.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC})

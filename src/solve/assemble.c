@@ -338,8 +338,9 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
             for (int r = 0; r < nd; r++) {
                 int e = r + nd * cc;
                 if (mask && !mask[e]) continue;
-                const double tan = c->cKm * Km[e] - c->cK * Kq[e] - c->cC * Cq[e];
-                double val = !c->elastic_rows ? c->cM * M[e] + tan : r < 3 ? c->cM * M[e] : tan;
+                double val = c->cM * M[e] + c->cKm * Km[e] - c->cK * Kq[e] - c->cC * Cq[e];
+                if (c->elastic_rows) /* carrier rows: mass alone; elastic rows: no mass */
+                    val = r < 3 ? c->cM * M[e] : c->cKm * Km[e] - c->cK * Kq[e] - c->cC * Cq[e];
                 if (c->ee != 0.0 && r >= 3 && cc >= 3) val *= c->ee;
                 fmb_kkt_add(k, o + r, o + cc, val);
             }

@@ -36,8 +36,14 @@
  *    the shape step is below 1e-12 of the shape, or, from the 10th iteration on (round-off
  *    floor of large models), max |r_e| <= 1e-9; at most 60 iterations, else an error that
  *    names the imbalance.
- * 5. Final accelerations with the true mass matrix (qdd_e = O(r_e / M) ~ 0) for the
- *    integrator.
+ * 5. Elastic velocities: the rate of the quasi-static shape, by central differences of
+ *    the shapes at t = +-delta (delta = min(h, 1 ms)), for which the carrier coordinates
+ *    and velocities are moved by their Taylor series (q + d qd + d^2/2 qdd, qd + d qdd) and
+ *    the positions re-assembled on Phi(q, t +- delta) = 0; truncation O(delta^2). A start
+ *    at rest relative to the carrier would leave the elastic coordinates behind the
+ *    quasi-static motion and excite a free vibration of amplitude ~ |qd_e| / omega.
+ * 6. Carrier velocities projected again for those elastic rates, then the accelerations
+ *    with the true mass matrix (qdd_e = O(r_e / M), essentially zero) for the integrator.
  */
 #include "solve/sim_internal.h"
 
@@ -64,19 +70,20 @@ static double max_abs(const fmb_model_t *md, const double *x, int elastic)
     return mx;
 }
 
-int fmb_sim_static_start(fmb_sim_t *s)
+/* Steps 1-4 at the current (q, qd, t): the quasi-static shape. w: 4 n scratch. With
+ * reproject = 0 the velocities are kept as they are (the rate's neighbouring solves). */
+static int shape(fmb_sim_t *s, double *w, int reproject, int *iterations)
 {
     const int n = s->n, m = s->m, N = n + m;
     const fmb_model_t *md = s->model;
-    double *r = malloc(((size_t)4 * n + 1) * sizeof *r), *qs = r + n, *F = qs + n, *Fq = F + n;
-    if (!r) return fmb_sim_error(s, FMB_ERR_NOMEM, "out of memory");
+    double *r = w, *qs = r + n, *F = qs + n, *Fq = F + n;
     double *rhs = s->work, *x = s->work + N;
     const double eps = 1e-8 / (s->opts.h * s->opts.h);
-    int rc = 0, it, done = 0;
+    int rc = 0, it;
     double res = INFINITY, step = INFINITY;
     for (it = 0; it <= STATIC_MAX_IT; it++) {
         /* 1. locked accelerations at (q, qd) */
-        if ((rc = fmb_sim_accel_solve(s, 1, KAPPA, s->qdd, s->lam))) break;
+        if ((rc = fmb_sim_accel_solve(s, 1, KAPPA, s->qdd, s->lam))) return rc;
         memcpy(qs, s->qdd, (size_t)n * sizeof *qs);
         for (int b = 1; b < md->nbodies; b++) {
             const fmb_body_t *bd = &md->bodies[b];
@@ -96,11 +103,11 @@ int fmb_sim_static_start(fmb_sim_t *s)
         fscale = fmax(fscale, max_abs(md, Fq, 0));
         res = max_abs(md, r, 1) / fscale;
         if (getenv("FMB_DEBUG_STATIC"))
-            fprintf(stderr, "static start: iteration %d, imbalance %.3e, step %.3e\n", it, res,
-                    step);
+            fprintf(stderr, "static start (t = %g): iteration %d, imbalance %.3e, step %.3e\n",
+                    s->t, it, res, step);
         if (res <= RES_TOL || step <= STEP_TOL || (it >= 10 && res <= RES_FLOOR)) {
-            done = 1;
-            break;
+            *iterations += it;
+            return 0;
         }
         if (it == STATIC_MAX_IT) break;
         /* 3. shape step */
@@ -115,7 +122,7 @@ int fmb_sim_static_start(fmb_sim_t *s)
         fmb_sim_eval_phi(s, s->q, s->t, rhs + n, NULL);
         for (int k = 0; k < m; k++)
             rhs[n + k] = -rhs[n + k];
-        if ((rc = fmb_sim_solve_kkt(s, rhs, x, s->q, s->t, "in the quasi-static start"))) break;
+        if ((rc = fmb_sim_solve_kkt(s, rhs, x, s->q, s->t, "in the quasi-static start"))) return rc;
         double scale = 1.0; /* at most 0.5 per coordinate, as the assembly */
         for (int i = 0; i < n; i++)
             if (fabs(x[i]) * scale > 0.5) scale = 0.5 / fabs(x[i]);
@@ -126,19 +133,64 @@ int fmb_sim_static_start(fmb_sim_t *s)
             x[i] *= scale;
         step = max_abs(md, x, 1) / (qe > 0 ? qe : 1.0);
         /* 4. the start again at the new shape: positions, velocities */
-        if ((rc = fmb_sim_assemble_positions(s, 0.0))) break;
-        if ((rc = fmb_sim_start_velocities(s))) break;
+        if ((rc = fmb_sim_assemble_positions(s, 0.0))) return rc;
+        if (reproject && (rc = fmb_sim_start_velocities(s))) return rc;
     }
-    free(r);
-    if (rc) return rc;
-    if (!done)
-        return fmb_sim_error(s, FMB_ERR_CONVERGENCE,
-                             "quasi-static start did not converge in %d iterations (elastic "
-                             "force imbalance %.3g of the largest generalized force, last shape "
-                             "step %.3g of the shape); the loads may exceed the buckling or "
-                             "spinning limit of a beam; start without it (solver: start: rigid)",
-                             STATIC_MAX_IT, res, step);
-    s->static_iterations = it;
-    /* 5. accelerations and multipliers of the true equations for the integrator */
-    return fmb_sim_accel_solve(s, 1, 0.0, s->qdd, s->lam);
+    return fmb_sim_error(s, FMB_ERR_CONVERGENCE,
+                         "quasi-static start did not converge in %d iterations at t = %g s "
+                         "(elastic force imbalance %.3g of the largest generalized force, last "
+                         "shape step %.3g of the shape); the loads may exceed the buckling or "
+                         "spinning limit of a beam; start without it (solver: start: rigid)",
+                         STATIC_MAX_IT, s->t, res, step);
+}
+
+int fmb_sim_static_start(fmb_sim_t *s)
+{
+    const int n = s->n;
+    const fmb_model_t *md = s->model;
+    double *w = malloc(((size_t)8 * n + 1) * sizeof *w);
+    if (!w) return fmb_sim_error(s, FMB_ERR_NOMEM, "out of memory");
+    double *q0 = w + 4 * (size_t)n, *qd0 = q0 + n, *qdd0 = qd0 + n, *qp = qdd0 + n;
+    int rc, its = 0;
+    if ((rc = shape(s, w, 1, &its))) goto out;
+    /* 5. rate of the quasi-static shape: the shapes at t = +-delta, the carrier coordinates
+     * moved there by their Taylor series (then assembled on Phi(q, +-delta) = 0) */
+    const double t0 = s->t, delta = fmin(s->opts.h, 1e-3);
+    memcpy(q0, s->q, (size_t)n * sizeof *q0);
+    memcpy(qd0, s->qd, (size_t)n * sizeof *qd0);
+    memcpy(qdd0, s->qdd, (size_t)n * sizeof *qdd0);
+    for (int sg = 1; sg >= -1; sg -= 2) {
+        const double d = sg * delta;
+        memcpy(s->q, q0, (size_t)n * sizeof *q0);
+        memcpy(s->qd, qd0, (size_t)n * sizeof *qd0);
+        for (int b = 1; b < md->nbodies; b++) {
+            const int o = md->bodies[b].offset;
+            for (int k = 0; k < 3; k++) {
+                s->q[o + k] += d * qd0[o + k] + 0.5 * d * d * qdd0[o + k];
+                s->qd[o + k] += d * qdd0[o + k];
+            }
+        }
+        s->t = t0 + d;
+        if ((rc = fmb_sim_assemble_positions(s, 0.0)) || (rc = shape(s, w, 0, &its))) break;
+        if (sg > 0) memcpy(qp, s->q, (size_t)n * sizeof *qp);
+    }
+    s->t = t0;
+    if (rc) goto out;
+    for (int i = 0; i < n; i++)
+        qp[i] = (qp[i] - s->q[i]) / (2 * delta); /* the rate (elastic entries used) */
+    memcpy(s->q, q0, (size_t)n * sizeof *q0);
+    memcpy(s->qd, qd0, (size_t)n * sizeof *qd0);
+    for (int b = 1; b < md->nbodies; b++) {
+        const fmb_body_t *bd = &md->bodies[b];
+        for (int k = 3; k < bd->ndof; k++)
+            s->qd[bd->offset + k] = qp[bd->offset + k];
+    }
+    s->static_iterations = its;
+    /* 6. carrier velocities for these elastic rates; accelerations and multipliers of the
+     * true equations for the integrator */
+    if ((rc = fmb_sim_start_velocities(s))) goto out;
+    rc = fmb_sim_accel_solve(s, 1, 0.0, s->qdd, s->lam);
+out:
+    free(w);
+    return rc;
 }
