@@ -99,7 +99,7 @@ fmb_case_error(friction_missing_a 8 "friction: missing required key 'a'")
 fmb_case_error(friction_unknown_model 8
   "unknown friction model 'stribeck' (allowed: lugre, coulomb, none)")
 fmb_case_error(friction_not_sliding 9
-  "joint 'pin': friction needs a sliding joint (prismatic or slider_beam), not revolute")
+  "joint 'pin': 'friction' applies to type prismatic, slider_beam only (revolute accepts: name, type, bodies, points)")
 fmb_case_error(friction_mu0 12 "static coefficient mu0 (0.5) must be >= the kinetic mu (0.56)")
 fmb_case_error(friction_lugre_key 11 "'sigma0' applies to model lugre only")
 fmb_case_error(beam_damping_both 9 "give either alpha/beta or ratio/at, not both")

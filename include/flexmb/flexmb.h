@@ -170,6 +170,7 @@ typedef enum fmb_joint_type {
     FMB_JOINT_TYPE_COUNT
 } fmb_joint_type;
 
+#define FMB_JOINT_PARAMS 8
 typedef struct fmb_joint_desc {
     const char *name;
     fmb_joint_type type;
@@ -181,6 +182,7 @@ typedef struct fmb_joint_desc {
     fmb_friction_desc_t friction; /* prismatic, slider_beam: model NONE = frictionless */
     const char *expr;             /* drivers: f(t) as an expression of t and the model parameters */
     int line;                     /* source line for messages */
+    double param[FMB_JOINT_PARAMS]; /* per joint class (its file says what each holds) */
 } fmb_joint_desc_t;
 
 typedef enum fmb_force_type {

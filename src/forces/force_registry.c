@@ -19,6 +19,13 @@ const fmb_force_class_t *fmb_force_class_for(fmb_force_type type)
     return registry[type];
 }
 
+const fmb_force_class_t *fmb_force_class_at(int k, fmb_force_type *type)
+{
+    if (k < 0 || k >= FMB_FORCE_TYPE_COUNT) return NULL;
+    if (type) *type = (fmb_force_type)k;
+    return registry[k];
+}
+
 int fmb_model_force_is_switching(const fmb_model_t *m, int force)
 {
     if (!m || force < 0 || force >= m->nforces) return 0;

@@ -1,5 +1,6 @@
 /* The joints and forces sections: body and point references, friction, items. */
 #include "io/case_loader.h"
+#include "model/model.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,7 +11,7 @@
 #include <string.h>
 
 /* Body named by scalar node n; sets *bi (loader index). */
-static int body_ref(loader_t *L, const yaml_node_t *n, const char *ctx, int *bi)
+int case_body_ref(loader_t *L, const yaml_node_t *n, const char *ctx, int *bi)
 {
     if (n->type != YAML_SCALAR_NODE)
         return case_fail(L, n, "%s: a body name is expected, not %s", ctx, case_kind(n));
@@ -26,7 +27,7 @@ static int body_ref(loader_t *L, const yaml_node_t *n, const char *ctx, int *bi)
 }
 
 /* Point on body bi: a point name of that body or [x, y]. */
-static int point_ref(loader_t *L, const yaml_node_t *n, const char *ctx, int bi, double xy[2])
+int case_point_ref(loader_t *L, const yaml_node_t *n, const char *ctx, int bi, double xy[2])
 {
     const body_info_t *b = &L->binfo[bi];
     if (n->type == YAML_SEQUENCE_NODE) return case_vec_node(L, n, ctx, "point", 2, xy);
@@ -66,7 +67,7 @@ int case_body_pair(loader_t *L, const yaml_node_t *m, const char *ctx, int min_n
                                                         : case_kind(bs));
     int n = case_seq_len(bs);
     for (int k = 0; k < n; k++) {
-        int rc = body_ref(L, case_seq_item(L, bs, k), ctx, &bi[k]);
+        int rc = case_body_ref(L, case_seq_item(L, bs, k), ctx, &bi[k]);
         if (rc) return rc;
     }
     if (ps) {
@@ -78,7 +79,7 @@ int case_body_pair(loader_t *L, const yaml_node_t *m, const char *ctx, int min_n
                              ps->type == YAML_SEQUENCE_NODE ? "a sequence of another length"
                                                             : case_kind(ps));
         for (int k = 0; k < n; k++) {
-            int rc = point_ref(L, case_seq_item(L, ps, k), ctx, bi[k], pt[k]);
+            int rc = case_point_ref(L, case_seq_item(L, ps, k), ctx, bi[k], pt[k]);
             if (rc) return rc;
         }
     }
@@ -94,82 +95,6 @@ static int same_body(loader_t *L, const yaml_node_t *m, const char *ctx, const i
         return case_fail(L, m, "%s: zero-length link: both points are the same point of body '%s'",
                          ctx, L->binfo[bi[0]].name);
     return case_fail(L, m, "%s: connects body '%s' to itself", ctx, L->binfo[bi[0]].name);
-}
-
-/* Friction of a sliding joint (docs/case-format.md, 'friction'): the slider block and its
- * friction law. Values are checked here, at their keys; the model checks the joint type
- * (prismatic or slider_beam) and what it implements. */
-static int load_friction(loader_t *L, const yaml_node_t *fn, const char *ctx,
-                         fmb_friction_desc_t *f)
-{
-    static const char *const keys[] = {"model",   "a",      "b",      "mu", "mu0",
-                                       "sigma0",  "sigma1", "sigma2", "vs", "gamma",
-                                       "v_stick", "vd",     NULL};
-    static const char *const lugre_only[] = {"sigma0", "sigma1", "sigma2", "vs",
-                                             "gamma",  "vd",     NULL};
-    char fctx[200];
-    snprintf(fctx, sizeof fctx, "%s: friction", ctx);
-    int rc = case_check_keys(L, fn, fctx, keys);
-    if (rc) return rc;
-    const char *model;
-    if ((rc = case_get_string(L, fn, "model", fctx, 1, &model))) return rc;
-    /* defaults: seed 000's LuGre parameters, stick flag below 0.1 mm/s */
-    memset(f, 0, sizeof *f);
-    f->mu = 0.56;
-    f->mu0 = 0.75;
-    f->sigma0 = 1.3e6;
-    f->sigma1 = 350;
-    f->sigma2 = 0;
-    f->vs = 0.0009;
-    f->gamma = 2;
-    f->v_stick = 1e-4;
-    if (!strcmp(model, "lugre"))
-        f->model = FMB_FRICTION_LUGRE;
-    else if (!strcmp(model, "coulomb"))
-        f->model = FMB_FRICTION_COULOMB;
-    else if (!strcmp(model, "none"))
-        f->model = FMB_FRICTION_NONE;
-    else
-        return case_fail(L, case_get(L, fn, "model"),
-                         "%s: unknown friction model '%s' (allowed: lugre, coulomb, none)", fctx,
-                         model);
-    if (f->model == FMB_FRICTION_COULOMB)
-        for (int k = 0; lugre_only[k]; k++)
-            if (case_get(L, fn, lugre_only[k]))
-                return case_fail(L, case_get(L, fn, lugre_only[k]),
-                                 "%s: '%s' applies to model lugre only", fctx, lugre_only[k]);
-    struct {
-        const char *key;
-        double *dst;
-        int strict; /* 1: > 0, 0: >= 0 */
-    } vals[] = {
-        {"a", &f->a, 1},           {"b", &f->b, 0},
-        {"mu", &f->mu, 0},         {"mu0", &f->mu0, 0},
-        {"sigma0", &f->sigma0, 1}, {"sigma1", &f->sigma1, 0},
-        {"sigma2", &f->sigma2, 0}, {"vs", &f->vs, 1},
-        {"gamma", &f->gamma, 1},   {"v_stick", &f->v_stick, 1},
-        {"vd", &f->vd, 0},
-    };
-    for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
-        int given;
-        if ((rc = case_get_num(L, fn, vals[k].key, fctx, vals[k].dst, &given))) return rc;
-        if (!given) {
-            if (k == 0)
-                return case_fail(L, fn, "%s: missing required key 'a' (slider half-length, m)",
-                                 fctx);
-            continue;
-        }
-        double v = *vals[k].dst;
-        if (vals[k].strict ? !(v > 0) : !(v >= 0))
-            return case_fail(L, case_get(L, fn, vals[k].key), "%s: '%s' must be %s 0, got %g", fctx,
-                             vals[k].key, vals[k].strict ? ">" : ">=", v);
-    }
-    if (f->mu0 < f->mu)
-        return case_fail(L, case_get(L, fn, case_get(L, fn, "mu0") ? "mu0" : "mu"),
-                         "%s: the static coefficient mu0 (%g) must be >= the kinetic mu (%g)", fctx,
-                         f->mu0, f->mu);
-    if (f->model == FMB_FRICTION_NONE) memset(f, 0, sizeof *f);
-    return 0;
 }
 
 /* An item of the joints or forces sequence: its type names the enumerator and the keys
@@ -228,116 +153,45 @@ static int item_head(loader_t *L, const yaml_node_t *m, const char *what,
     return case_check_keys(L, m, kctx, (*type)->keys);
 }
 
+static int joint_exists(const fmb_case_t *c, const char *name)
+{
+    for (int k = 0; k < c->njoints; k++)
+        if (!strcmp(c->joints[k].name, name)) return 1;
+    return 0;
+}
+
+/* A joint: its class (by type and variant) reads its own keys (model/params.h). */
 int case_load_joint(loader_t *L, const yaml_node_t *m)
 {
-    static const char *const k_sb[] = {"name",  "type",     "bodies", "points",
-                                       "angle", "friction", NULL};
-    /* 'friction' on a joint that does not slide: the model says why not */
-    static const char *const k_rev[] = {"name", "type", "bodies", "points", "friction", NULL};
-    static const char *const k_weld[] = {"name",  "type",     "bodies", "points",
-                                         "angle", "friction", NULL};
-    static const char *const k_pri[] = {"name", "type",  "bodies",   "points",
-                                        "axis", "angle", "friction", NULL};
-    static const char *const k_drv[] = {"name",     "type",       "bodies",   "points",
-                                        "function", "coordinate", "friction", NULL};
-    static const item_type_t types[] = {
-        {"revolute", FMB_JOINT_REVOLUTE, k_rev},
-        {"prismatic", FMB_JOINT_PRISMATIC, k_pri},
-        {"weld", FMB_JOINT_WELD, k_weld},
-        {"driver", FMB_JOINT_DRIVER_ANGLE, k_drv},
-        {"slider_beam", FMB_JOINT_SLIDER_BEAM, k_sb},
-    };
+    case_item_class_t all[64];
+    int n = 0;
+    fmb_joint_type type;
+    for (const fmb_joint_class_t *k; n < 64 && (k = fmb_joint_class_at(n, &type)); n++)
+        all[n] = (case_item_class_t){k->case_type ? k->case_type : "", k->variant_key, k->variant,
+                                     k->item_flags, k->params, (int)type, k};
     fmb_case_t *c = L->c;
-    const char *name;
-    char ctx[160];
-    const item_type_t *t = NULL;
-    int rc = item_head(L, m, "joint", types, (int)(sizeof types / sizeof types[0]),
-                       c->njoints ? &c->joints[0].name : NULL, sizeof c->joints[0], c->njoints,
-                       &name, ctx, sizeof ctx, &t);
-    if (rc) return rc;
     fmb_joint_desc_t d;
     memset(&d, 0, sizeof d);
     d.line = (int)m->start_mark.line + 1;
-    d.axis[0] = 1;
-    d.type = (fmb_joint_type)t->type;
-    int bi[2];
-    if ((rc = case_body_pair(L, m, ctx, d.type == FMB_JOINT_DRIVER_ANGLE ? 1 : 2, bi, d.point)))
-        return rc;
-    if (d.type == FMB_JOINT_DRIVER_ANGLE) {
-        const char *coord;
-        if ((rc = case_get_string(L, m, "coordinate", ctx, 1, &coord))) return rc;
-        if (!strcmp(coord, "x"))
-            d.type = FMB_JOINT_DRIVER_X;
-        else if (!strcmp(coord, "y"))
-            d.type = FMB_JOINT_DRIVER_Y;
-        else if (strcmp(coord, "angle"))
-            return case_fail(L, case_get(L, m, "coordinate"),
-                             "%s: unknown driver coordinate '%s' (allowed: angle, x, y)", ctx,
-                             coord);
-        if ((rc = case_time_expr(L, m, "function", ctx, 1, NULL, &d.expr))) return rc;
-        if (d.type == FMB_JOINT_DRIVER_ANGLE && bi[0] == bi[1])
-            return case_fail(L, m, "%s: drives the angle of body '%s' relative to itself", ctx,
-                             L->binfo[bi[0]].name);
-        if (d.type != FMB_JOINT_DRIVER_ANGLE && bi[0] == 0)
-            return case_fail(L, m, "%s: drives a point of the ground", ctx);
-    } else {
-        if ((rc = same_body(L, m, ctx, bi, d.point))) return rc;
-    }
-    if (d.type == FMB_JOINT_SLIDER_BEAM) {
-        /* slider (rigid body) on the centre line of a beam: the guide point is the beam's
-         * axis itself, so only [0, 0] (or a point naming it, n0 / start) is accepted */
-        yaml_node_t *bs = case_get(L, m, "bodies");
-        const body_info_t *gb = &L->binfo[bi[1]];
-        if (!gb->beam)
-            return case_fail(L, case_seq_item(L, bs, 1),
-                             "%s: the second body '%s' of a slider_beam "
-                             "joint is not a beam (declare it with 'beam:')",
-                             ctx, gb->name);
-        if (L->binfo[bi[0]].beam || bi[0] == 0)
-            return case_fail(L, case_seq_item(L, bs, 0),
-                             "%s: the first body '%s' of a slider_beam "
-                             "joint (the slider) must be a rigid body",
-                             ctx, L->binfo[bi[0]].name);
-        if (hypot(d.point[1][0], d.point[1][1]) > 0) {
-            yaml_node_t *ps = case_get(L, m, "points");
-            return case_fail(L, ps ? case_seq_item(L, ps, 1) : m,
-                             "%s: the guide point of a slider_beam "
-                             "joint must be [0, 0] (the slider moves along the beam's x axis), got "
-                             "[%g, %g]",
-                             ctx, d.point[1][0], d.point[1][1]);
-        }
-        d.angle = L->binfo[bi[0]].pose[2] - gb->pose[2];
-        if ((rc = case_get_num(L, m, "angle", ctx, &d.angle, NULL))) return rc;
-        if (gb->beam == 2) {
-            /* guide built rigid: the same slider as a prismatic joint along its x axis */
-            d.type = FMB_JOINT_PRISMATIC;
-            d.axis[0] = 1, d.axis[1] = 0;
-        }
-    }
-    const int slider = t->type == FMB_JOINT_SLIDER_BEAM;
-    if (d.type == FMB_JOINT_PRISMATIC && !slider) {
-        if ((rc = case_get_vec(L, m, "axis", ctx, 2, d.axis, NULL))) return rc;
-        if (hypot(d.axis[0], d.axis[1]) <= 1e-12)
-            return case_fail(L, case_get(L, m, "axis"), "%s: prismatic axis must be non-zero", ctx);
-    }
-    if ((d.type == FMB_JOINT_PRISMATIC || d.type == FMB_JOINT_WELD) && !slider) {
-        /* locked relative angle theta_1 - theta_2: from the initial poses unless given */
-        d.angle = L->binfo[bi[0]].pose[2] - L->binfo[bi[1]].pose[2];
-        if ((rc = case_get_num(L, m, "angle", ctx, &d.angle, NULL))) return rc;
-    }
-    yaml_node_t *fr = case_get(L, m, "friction");
-    if (fr && (rc = load_friction(L, fr, ctx, &d.friction))) return rc;
-    d.body[0] = L->binfo[bi[0]].index;
-    d.body[1] = L->binfo[bi[1]].index;
+    d.axis[0] = 1; /* the description's x axis where no key sets it */
+    const char *name;
+    char ctx[160];
+    const case_item_class_t *cl = NULL;
+    fmb_item_env_t env;
+    int rc = case_item_read(L, m, "joint", all, n, joint_exists, &name, ctx, sizeof ctx, &cl,
+                            d.body, d.point, &d, &env);
+    if (rc) return rc;
+    d.type = (fmb_joint_type)cl->type;
+    const fmb_joint_class_t *k = cl->klass;
+    if (k->prepare && k->prepare(&env, &d)) return case_item_fail(L, m, ctx, &env);
     d.name = case_pool_str(c, name);
     if (!d.name) return case_nomem(L, m);
     int idx = fmb_model_add_joint(c->model, &d);
     if (idx < 0) {
-        /* the model's friction checks (joint type, unimplemented model): at 'friction' */
+        /* the model's friction checks: at 'friction' */
+        yaml_node_t *fr = case_get(L, m, "friction");
         const char *msg = fmb_model_last_error(c->model);
-        if (fr && msg &&
-            (strstr(msg, "friction") || strstr(msg, "Coulomb") || strstr(msg, "LuGre") ||
-             strstr(msg, "half-length")))
+        if (fr && msg && (strstr(msg, "friction") || strstr(msg, "LuGre") || strstr(msg, "half-length")))
             return case_lib_fail(L, fr, ctx, name);
         return case_lib_fail(L, m, ctx, name);
     }
@@ -447,11 +301,11 @@ int case_load_force(loader_t *L, const yaml_node_t *m)
     } else {
         yaml_node_t *bn = case_get(L, m, "body");
         if (!bn) return case_fail(L, m, "%s: missing required key 'body'", ctx);
-        if ((rc = body_ref(L, bn, ctx, &bi[0]))) return rc;
+        if ((rc = case_body_ref(L, bn, ctx, &bi[0]))) return rc;
         if (bi[0] == 0) return case_fail(L, bn, "%s: acts on the ground", ctx);
         if (d.type == FMB_FORCE_POINT) {
             yaml_node_t *pn = case_get(L, m, "point");
-            if (pn && (rc = point_ref(L, pn, ctx, bi[0], d.point[0]))) return rc;
+            if (pn && (rc = case_point_ref(L, pn, ctx, bi[0], d.point[0]))) return rc;
             if ((rc = case_time_expr(L, m, "fx", ctx, 0, "0", &d.expr[0])) ||
                 (rc = case_time_expr(L, m, "fy", ctx, 0, "0", &d.expr[1])))
                 return rc;

@@ -10,6 +10,7 @@
 #include <yaml.h>
 
 #include "io/case.h"
+#include "model/params.h"
 
 #define FMB_CASE_MAX_INPUTS 64
 
@@ -73,10 +74,13 @@ typedef struct loader {
 } loader_t;
 
 /* ---- case_yaml.c */
-/* Check that map is a mapping whose keys are scalars from allowed (NULL-terminated)
- * and appear once. */
+/* Check that map is a mapping whose keys are scalars from allowed (NULL-terminated; NULL:
+ * any key) and appear once. An unknown key's message lists the allowed ones and the
+ * nearest. */
 int case_check_keys(loader_t *L, const yaml_node_t *map, const char *ctx,
                     const char *const allowed[]);
+/* The candidate (NULL-terminated list) within typo distance of s, or NULL. */
+const char *case_nearest(const char *s, const char *const *cands);
 int case_fail(loader_t *L, const yaml_node_t *at, const char *fmt, ...) FMB_PRINTF(3, 4);
 /* Value of key in a checked mapping; NULL if absent or null. */
 yaml_node_t *case_get(loader_t *L, const yaml_node_t *map, const char *key);
@@ -142,7 +146,33 @@ extern const char *const case_clearance_keys[];
 int case_load_clearance(loader_t *L, const yaml_node_t *m, const char *ctx,
                         fmb_clearance_desc_t *p);
 
+/* ---- case_class.c: items read from their class's parameter table (model/params.h) */
+typedef struct case_item_class {
+    const char *case_type, *variant_key, *variant;
+    unsigned flags; /* FMB_ITEM_* */
+    const fmb_param_t *params;
+    int type;          /* the enumerator (joint or force type) */
+    const void *klass; /* the class table */
+} case_item_class_t;
+/* Read an item of one of the classes all[0..nall): its name (unique: exists() is 0), type
+ * and variant, keys (only the chosen class's), bodies and points (into body, point; model
+ * indices) and the table's keys into desc. env receives the item's bodies, poses and the
+ * given keys for the class's prepare(). ctx: "what 'name'". */
+int case_item_read(loader_t *L, const yaml_node_t *m, const char *what, const case_item_class_t *all,
+                   int nall, int (*exists)(const fmb_case_t *, const char *), const char **name,
+                   char *ctx, size_t ctxlen, const case_item_class_t **chosen, int body[2],
+                   double point[2][2], void *desc, fmb_item_env_t *env);
+/* Read the keys of a parameter table from m into desc (bit k of *given: params[k] given). */
+int case_read_params(loader_t *L, const yaml_node_t *m, const char *ctx, const fmb_param_t *params,
+                     void *desc, int bi0, const fmb_item_env_t *env, unsigned long long *given);
+/* Report the failure recorded by a prepare() at the node it blames. */
+int case_item_fail(loader_t *L, const yaml_node_t *m, const char *ctx, const fmb_item_env_t *env);
+
 /* ---- case_items.c */
+/* Body named by scalar node n (loader index into *bi); point of loader body bi (a name or
+ * [x, y]). */
+int case_body_ref(loader_t *L, const yaml_node_t *n, const char *ctx, int *bi);
+int case_point_ref(loader_t *L, const yaml_node_t *n, const char *ctx, int bi, double xy[2]);
 int case_load_force(loader_t *L, const yaml_node_t *m);
 /* Two bodies and their points ('bodies', 'points'; at least min_n bodies). */
 int case_body_pair(loader_t *L, const yaml_node_t *m, const char *ctx, int min_n, int bi[2],

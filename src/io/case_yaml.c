@@ -126,6 +126,43 @@ int case_lib_fail(loader_t *L, const yaml_node_t *at, const char *ctx, const cha
 
 /* ------------------------------------------------------------------ mappings */
 
+/* Edit distance (insertions, deletions, substitutions, adjacent swaps) of short strings;
+ * 99 when either is longer than 40 characters. */
+static int edit_distance(const char *a, const char *b)
+{
+    const size_t na = strlen(a), nb = strlen(b);
+    if (na > 40 || nb > 40) return 99;
+    int d[41][41];
+    for (size_t i = 0; i <= na; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= nb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= na; i++)
+        for (size_t j = 1; j <= nb; j++) {
+            int v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < v) v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[na][nb];
+}
+
+const char *case_nearest(const char *s, const char *const *cands)
+{
+    const char *best = NULL;
+    int bd = 99;
+    for (int i = 0; cands && cands[i]; i++) {
+        const int dd = edit_distance(s, cands[i]);
+        if (dd < bd) bd = dd, best = cands[i];
+    }
+    /* close enough to be a typo: up to 1 edit for short keys, a third of the length */
+    const int lim = strlen(s) <= 4 ? 1 : (int)(strlen(s) + 2) / 3;
+    return best && bd <= lim ? best : NULL;
+}
+
 /* Check that map is a mapping whose keys are scalars from allowed (NULL-terminated)
  * and appear once. */
 int case_check_keys(loader_t *L, const yaml_node_t *map, const char *ctx,
@@ -138,14 +175,17 @@ int case_check_keys(loader_t *L, const yaml_node_t *map, const char *ctx,
         yaml_node_t *k = case_node_at(L, p->key);
         if (k->type != YAML_SCALAR_NODE)
             return case_fail(L, k, "%s: keys must be scalars, not %s", ctx, case_kind(k));
-        int ok = 0;
-        for (int i = 0; allowed[i]; i++)
+        int ok = !allowed;
+        for (int i = 0; allowed && allowed[i]; i++)
             if (!strcmp(case_sval(k), allowed[i])) ok = 1;
         if (!ok) {
-            char buf[400] = "";
+            char buf[600] = "", hint[120] = "";
             for (int i = 0; allowed[i]; i++)
                 case_list_add(buf, sizeof buf, allowed[i]);
-            return case_fail(L, k, "unknown key '%s' in %s (allowed: %s)", case_sval(k), ctx, buf);
+            const char *near = case_nearest(case_sval(k), allowed);
+            if (near) snprintf(hint, sizeof hint, "; did you mean '%s'?", near);
+            return case_fail(L, k, "unknown key '%s' in %s (allowed: %s)%s", case_sval(k), ctx, buf,
+                             hint);
         }
         for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++)
             if (!strcmp(case_sval(case_node_at(L, q->key)), case_sval(k)))

@@ -82,6 +82,29 @@ static int coord_check(const fmb_model_t *m, const fmb_joint_t *j, char *msg, si
     return 0;
 }
 
+/* Case keys: the driver function f(t); the coordinate is the variant key. */
+static const fmb_param_t driver_params[] = {
+    {.key = "function", .kind = FMB_PARAM_EXPR, .flags = FMB_PARAM_REQUIRED,
+     .offset = offsetof(fmb_joint_desc_t, expr), .unit = "rad or m",
+     .doc = "prescribed coordinate f(t), an expression of t and the parameters"},
+    {0}};
+
+static int angle_prepare(fmb_item_env_t *env, fmb_joint_desc_t *d)
+{
+    (void)d;
+    if (env->body[0] == env->body[1])
+        return fmb_item_fail(env, NULL, -1, "drives the angle of body '%s' relative to itself",
+                             env->body_name[0]);
+    return 0;
+}
+
+static int coord_prepare(fmb_item_env_t *env, fmb_joint_desc_t *d)
+{
+    (void)d;
+    if (env->body[0] == FMB_GROUND) return fmb_item_fail(env, NULL, -1, "drives a point of the ground");
+    return 0;
+}
+
 const fmb_joint_class_t fmb_driver_angle_class = {
     .name = "driver_angle",
     .drive_name = "drive_torque", /* Mz on body 1 */
@@ -91,6 +114,12 @@ const fmb_joint_class_t fmb_driver_angle_class = {
     .hess = angle_hess,
     .time = driver_time,
     .check = fmb_joint_check_distinct,
+    .case_type = "driver",
+    .variant_key = "coordinate",
+    .variant = "angle",
+    .item_flags = FMB_ITEM_BODIES | FMB_ITEM_ONE_OR_TWO | FMB_ITEM_POINTS,
+    .params = driver_params,
+    .prepare = angle_prepare,
 };
 
 const fmb_joint_class_t fmb_driver_x_class = {
@@ -102,6 +131,12 @@ const fmb_joint_class_t fmb_driver_x_class = {
     .hess = x_hess,
     .time = driver_time,
     .check = coord_check,
+    .case_type = "driver",
+    .variant_key = "coordinate",
+    .variant = "x",
+    .item_flags = FMB_ITEM_BODIES | FMB_ITEM_ONE_OR_TWO | FMB_ITEM_POINTS,
+    .params = driver_params,
+    .prepare = coord_prepare,
 };
 
 const fmb_joint_class_t fmb_driver_y_class = {
@@ -113,4 +148,10 @@ const fmb_joint_class_t fmb_driver_y_class = {
     .hess = y_hess,
     .time = driver_time,
     .check = coord_check,
+    .case_type = "driver",
+    .variant_key = "coordinate",
+    .variant = "y",
+    .item_flags = FMB_ITEM_BODIES | FMB_ITEM_ONE_OR_TWO | FMB_ITEM_POINTS,
+    .params = driver_params,
+    .prepare = coord_prepare,
 };

@@ -25,4 +25,23 @@ int fmb_joint_check_distinct(const fmb_model_t *m, const fmb_joint_t *j, char *m
 int fmb_joint_check_rigid(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len);
 extern const fmb_joint_class_t fmb_slider_beam_class;
 
+/* ---- case keys shared by joint classes (model/params.h) */
+/* angle: locked relative angle theta_0 - theta_1; default from the initial poses
+ * (fmb_joint_prepare_angle). */
+#define FMB_JOINT_ANGLE_PARAM                                                                      \
+    {.key = "angle", .kind = FMB_PARAM_NUMBER, .offset = offsetof(fmb_joint_desc_t, angle),         \
+     .unit = "rad", .doc = "locked relative angle theta_1 - theta_2 (default: initial poses)"}
+/* friction: a slider block with a friction model (contact/friction_*.c) */
+#define FMB_JOINT_FRICTION_PARAM                                                                   \
+    {.key = "friction", .kind = FMB_PARAM_FRICTION, .offset = offsetof(fmb_joint_desc_t, friction), \
+     .doc = "slider block and friction model (docs/case-format.md, 'friction')"}
+/* prepare(): the angle from the initial poses unless given. */
+int fmb_joint_prepare_angle(fmb_item_env_t *env, fmb_joint_desc_t *d);
+
+/* Test hook: register an extra joint class (not thread-safe; call before loading cases).
+ * Returns its type id (>= FMB_JOINT_TYPE_COUNT, the same id if already registered) or
+ * FMB_ERR_ARG when the table of extras (8) is full. Built-in classes are one line in
+ * joints/registry.c instead (docs/extending.md). */
+int fmb_joint_class_register(const fmb_joint_class_t *k);
+
 #endif

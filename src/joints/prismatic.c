@@ -109,6 +109,15 @@ static void prismatic_slide_direction(const fmb_joint_t *j, const fmb_bodyview_t
     e[1] = A[1] * j->axis[0] + A[3] * j->axis[1];
 }
 
+/* Case keys: the guide axis (body 2's frame), the locked angle, friction. */
+static const fmb_param_t prismatic_params[] = {
+    {.key = "axis", .kind = FMB_PARAM_VECTOR, .flags = FMB_PARAM_NONZERO, .n = 2,
+     .offset = offsetof(fmb_joint_desc_t, axis), .dflt = {1, 0}, .unit = "-",
+     .doc = "guide direction in the guide body's frame (need not be unit)"},
+    FMB_JOINT_ANGLE_PARAM,
+    FMB_JOINT_FRICTION_PARAM,
+    {0}};
+
 const fmb_joint_class_t fmb_prismatic_class = {
     .name = "prismatic",
     .nrows = 2,
@@ -118,4 +127,8 @@ const fmb_joint_class_t fmb_prismatic_class = {
     .check = fmb_joint_check_rigid,
     .reaction_point = prismatic_reaction_point,
     .slide_direction = prismatic_slide_direction,
+    .case_type = "prismatic",
+    .item_flags = FMB_ITEM_BODIES | FMB_ITEM_POINTS | FMB_ITEM_DISTINCT,
+    .params = prismatic_params,
+    .prepare = fmb_joint_prepare_angle,
 };

@@ -11,10 +11,34 @@ static const fmb_joint_class_t *const registry[FMB_JOINT_TYPE_COUNT] = {
     [FMB_JOINT_SLIDER_BEAM] = &fmb_slider_beam_class,
 };
 
+/* Extra classes registered at run time (tests; fmb_joint_class_register in joints.h). */
+#define FMB_JOINT_EXTRA_MAX 8
+static const fmb_joint_class_t *extra[FMB_JOINT_EXTRA_MAX];
+static int nextra;
+
 const fmb_joint_class_t *fmb_joint_class_for(fmb_joint_type type)
 {
-    if ((int)type < 0 || type >= FMB_JOINT_TYPE_COUNT) return NULL;
-    return registry[type];
+    const int t = (int)type;
+    if (t >= 0 && t < FMB_JOINT_TYPE_COUNT) return registry[t];
+    if (t >= FMB_JOINT_TYPE_COUNT && t < FMB_JOINT_TYPE_COUNT + nextra)
+        return extra[t - FMB_JOINT_TYPE_COUNT];
+    return NULL;
+}
+
+const fmb_joint_class_t *fmb_joint_class_at(int k, fmb_joint_type *type)
+{
+    if (k < 0 || k >= FMB_JOINT_TYPE_COUNT + nextra) return NULL;
+    if (type) *type = (fmb_joint_type)k;
+    return fmb_joint_class_for((fmb_joint_type)k);
+}
+
+int fmb_joint_class_register(const fmb_joint_class_t *k)
+{
+    if (!k || nextra >= FMB_JOINT_EXTRA_MAX) return FMB_ERR_ARG;
+    for (int i = 0; i < FMB_JOINT_TYPE_COUNT + nextra; i++)
+        if (fmb_joint_class_for((fmb_joint_type)i) == k) return i;
+    extra[nextra++] = k;
+    return FMB_JOINT_TYPE_COUNT + nextra - 1;
 }
 
 int fmb_joint_check_distinct(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len)
@@ -39,5 +63,11 @@ int fmb_joint_check_rigid(const fmb_model_t *m, const fmb_joint_t *j, char *msg,
                      j->name, j->klass->name, m->bodies[j->body[b]].name);
             return FMB_ERR_MODEL;
         }
+    return 0;
+}
+
+int fmb_joint_prepare_angle(fmb_item_env_t *env, fmb_joint_desc_t *d)
+{
+    if (!fmb_item_given(env, "angle")) d->angle = env->pose[0][2] - env->pose[1][2];
     return 0;
 }

@@ -50,4 +50,6 @@ const fmb_joint_class_t fmb_revolute_class = {
     .support = fmb_joint_point_support,
     .time = NULL,
     .check = fmb_joint_check_distinct,
+    .case_type = "revolute",
+    .item_flags = FMB_ITEM_BODIES | FMB_ITEM_POINTS | FMB_ITEM_DISTINCT,
 };

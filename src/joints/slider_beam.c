@@ -226,6 +226,37 @@ static void slider_outputs(const fmb_joint_t *j, const fmb_bodyview_t v[2], doub
     val[1] = c.e;
 }
 
+/* Case keys: the slider's angle relative to the beam's carrier frame, friction. A guide
+ * declared with 'beam:' but built rigid makes this joint a prismatic one along the bar's x
+ * axis (the same slider). */
+static const fmb_param_t slider_params[] = {FMB_JOINT_ANGLE_PARAM, FMB_JOINT_FRICTION_PARAM, {0}};
+
+static int slider_prepare(fmb_item_env_t *env, fmb_joint_desc_t *d)
+{
+    if (!env->beam[1])
+        return fmb_item_fail(env, "bodies", 1,
+                             "the second body '%s' of a slider_beam joint is not a beam (declare "
+                             "it with 'beam:')",
+                             env->body_name[1]);
+    if (env->beam[0] || env->body[0] == FMB_GROUND)
+        return fmb_item_fail(env, "bodies", 0,
+                             "the first body '%s' of a slider_beam joint (the slider) must be a "
+                             "rigid body",
+                             env->body_name[0]);
+    if (hypot(d->point[1][0], d->point[1][1]) > 0)
+        return fmb_item_fail(env, "points", 1,
+                             "the guide point of a slider_beam joint must be [0, 0] (the slider "
+                             "moves along the beam's x axis), got [%g, %g]",
+                             d->point[1][0], d->point[1][1]);
+    fmb_joint_prepare_angle(env, d);
+    if (env->beam[1] == 2) {
+        /* guide built rigid: the same slider as a prismatic joint along its x axis */
+        d->type = FMB_JOINT_PRISMATIC;
+        d->axis[0] = 1, d->axis[1] = 0;
+    }
+    return 0;
+}
+
 const fmb_joint_class_t fmb_slider_beam_class = {
     .name = "slider_beam",
     .nrows = 2,
@@ -241,4 +272,8 @@ const fmb_joint_class_t fmb_slider_beam_class = {
     .output_group = "sliders",
     .output_names = slider_output_names,
     .outputs = slider_outputs,
+    .case_type = "slider_beam",
+    .item_flags = FMB_ITEM_BODIES | FMB_ITEM_POINTS | FMB_ITEM_DISTINCT,
+    .params = slider_params,
+    .prepare = slider_prepare,
 };

@@ -32,6 +32,8 @@ static void weld_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
     }
 }
 
+static const fmb_param_t weld_params[] = {FMB_JOINT_ANGLE_PARAM, {0}};
+
 const fmb_joint_class_t fmb_weld_class = {
     .name = "weld",
     .nrows = 3,
@@ -40,4 +42,8 @@ const fmb_joint_class_t fmb_weld_class = {
     .support = fmb_joint_point_support,
     .time = NULL,
     .check = fmb_joint_check_distinct,
+    .case_type = "weld",
+    .item_flags = FMB_ITEM_BODIES | FMB_ITEM_POINTS | FMB_ITEM_DISTINCT,
+    .params = weld_params,
+    .prepare = fmb_joint_prepare_angle,
 };

@@ -355,12 +355,14 @@ static int check_bodies(fmb_model_t *m, const int body[2], int two, const char *
     return 0;
 }
 
-/* Friction parameters of a sliding joint (docs/theory.md section 9). */
+/* Friction parameters of a sliding joint (docs/theory.md section 9): the friction-model
+ * class checks its own parameters (model/params.h). */
 static int check_friction(fmb_model_t *m, const fmb_joint_t *j)
 {
     const fmb_friction_desc_t *f = &j->friction;
     if (f->model == FMB_FRICTION_NONE) return 0;
-    if ((int)f->model < 0 || f->model >= FMB_FRICTION_MODEL_COUNT)
+    const fmb_friction_class_t *fk = fmb_friction_class_for(f->model);
+    if (!fk)
         return fmb_model_error(m, FMB_ERR_MODEL, "joint '%s': unknown friction model %d", j->name,
                                (int)f->model);
     if (!j->klass->slide_direction)
@@ -368,21 +370,9 @@ static int check_friction(fmb_model_t *m, const fmb_joint_t *j)
                                "joint '%s': friction needs a sliding joint (prismatic or "
                                "slider_beam), not %s",
                                j->name, j->klass->name);
-    if (!(f->a > 0) || !(f->b >= 0))
-        return fmb_model_error(m, FMB_ERR_MODEL,
-                               "joint '%s': slider half-length a must be > 0 and half-width b "
-                               ">= 0 (got %g, %g)",
-                               j->name, f->a, f->b);
-    if (!(f->mu >= 0) || !(f->mu0 >= f->mu))
-        return fmb_model_error(m, FMB_ERR_MODEL,
-                               "joint '%s': friction needs 0 <= mu <= mu0 (got mu = %g, mu0 = %g)",
-                               j->name, f->mu, f->mu0);
-    if (f->model == FMB_FRICTION_LUGRE && (!(f->sigma0 > 0) || !(f->vd >= 0) || !(f->sigma1 >= 0) ||
-                                           !(f->sigma2 >= 0) || !(f->vs > 0) || !(f->gamma > 0)))
-        return fmb_model_error(m, FMB_ERR_MODEL,
-                               "joint '%s': LuGre needs sigma0 > 0, sigma1 >= 0, sigma2 >= 0, "
-                               "vs > 0, gamma > 0, vd >= 0",
-                               j->name);
+    char msg[400];
+    int rc = fk->check ? fk->check(f, msg, sizeof msg) : 0;
+    if (rc) return fmb_model_error(m, rc, "joint '%s': %s", j->name, msg);
     return 0;
 }
 
@@ -413,6 +403,7 @@ int fmb_model_add_joint(fmb_model_t *m, const fmb_joint_desc_t *d)
     j->ref = d->angle;
     j->line = d->line;
     j->friction = d->friction;
+    memcpy(j->par, d->param, sizeof j->par);
     double ax = d->axis[0], ay = d->axis[1], n = hypot(ax, ay);
     if (n == 0) ax = 1, ay = 0, n = 1;
     j->axis[0] = ax / n, j->axis[1] = ay / n;

@@ -7,6 +7,7 @@
 
 #include "flexmb/flexmb.h"
 #include "model/expr.h"
+#include "model/params.h"
 
 #define FMB_NAME_MAX 64
 
@@ -159,6 +160,14 @@ typedef struct fmb_joint_class {
     int (*step_control)(const fmb_joint_t *j, const fmb_bodyview_t v0[2],
                         const fmb_bodyview_t v1[2], double t0, double h, double *h_max,
                         char *why, size_t len);
+    /* ---- case-file form (issue 16; model/params.h, docs/extending.md); all optional */
+    const char *case_type;   /* `type:` name in case files (NULL: no case-file form) */
+    const char *variant_key; /* several classes share case_type: the value of this key */
+    const char *variant;     /*   selects this class (driver: coordinate angle | x | y) */
+    unsigned item_flags;     /* FMB_ITEM_*: the body keys */
+    const fmb_param_t *params; /* the class's own keys, {0}-terminated */
+    /* Cross-key rules and defaults that need the initial poses (params.h). */
+    int (*prepare)(fmb_item_env_t *env, fmb_joint_desc_t *d);
 } fmb_joint_class_t;
 
 struct fmb_joint {
@@ -172,12 +181,16 @@ struct fmb_joint {
     double d0;                    /* prismatic: initial offset, fixed at build */
     fmb_expr_t *fn;               /* driver function of t */
     fmb_friction_desc_t friction; /* model NONE: frictionless */
+    double par[FMB_JOINT_PARAMS]; /* per class (fmb_joint_desc_t.param) */
     int row;                      /* first global constraint row */
     int line;
 };
 
 /* Registry: joint class for a type (one line per type in joints/registry.c). */
 const fmb_joint_class_t *fmb_joint_class_for(fmb_joint_type type);
+/* k-th registered class (0 ..; the built-in types first, then registered extras) and its
+ * type in *type; NULL past the end. */
+const fmb_joint_class_t *fmb_joint_class_at(int k, fmb_joint_type *type);
 
 /* ---- forces ---------------------------------------------------------------*/
 typedef struct fmb_force fmb_force_t;
@@ -241,6 +254,12 @@ typedef struct fmb_force_class {
      * set-valued, or LuGre, smooth with a bristle state) returns the class to use for d
      * (NULL: an error, the description names no law of this type). */
     const struct fmb_force_class *(*specialize)(const fmb_force_desc_t *d);
+    /* ---- case-file form (issue 16; model/params.h, docs/extending.md); all optional */
+    const char *case_type;
+    const char *variant_key, *variant;
+    unsigned item_flags;
+    const fmb_param_t *params;
+    int (*prepare)(fmb_item_env_t *env, fmb_force_desc_t *d);
 } fmb_force_class_t;
 
 struct fmb_force {
@@ -261,6 +280,7 @@ struct fmb_force {
 };
 
 const fmb_force_class_t *fmb_force_class_for(fmb_force_type type);
+const fmb_force_class_t *fmb_force_class_at(int k, fmb_force_type *type);
 
 /* ---- model ----------------------------------------------------------------*/
 struct fmb_model {

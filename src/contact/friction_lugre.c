@@ -1,0 +1,40 @@
+/* LuGre friction in a sliding joint (seed 000, eqs 2-4; docs/theory.md section 9): the case
+ * keys of the model. Defaults: seed 000's parameters. */
+#include "contact/friction_models.h"
+
+#define LUGRE_NUM(k, field, fl, d, u, text)                                                        \
+    {.key = k, .kind = FMB_PARAM_NUMBER, .flags = fl, .offset = offsetof(fmb_friction_desc_t, field), \
+     .dflt = {d}, .unit = u, .doc = text}
+
+static const fmb_param_t lugre_params[] = {
+    FMB_FRICTION_BLOCK_PARAMS,
+    LUGRE_NUM("sigma0", sigma0, FMB_PARAM_MIN_OPEN, 1.3e6, "1/m",
+              "bristle stiffness per unit normal force"),
+    LUGRE_NUM("sigma1", sigma1, FMB_PARAM_MIN, 350, "s/m", "bristle damping"),
+    LUGRE_NUM("sigma2", sigma2, FMB_PARAM_MIN, 0, "s/m", "viscous coefficient"),
+    LUGRE_NUM("vs", vs, FMB_PARAM_MIN_OPEN, 0.0009, "m/s", "Stribeck velocity"),
+    LUGRE_NUM("gamma", gamma, FMB_PARAM_MIN_OPEN, 2, "-", "Stribeck exponent"),
+    LUGRE_NUM("vd", vd, FMB_PARAM_MIN, 0, "m/s",
+              "sigma1 decays as exp(-(v/vd)^2); 0: constant sigma1"),
+    {0}};
+
+static int lugre_check(const fmb_friction_desc_t *f, char *msg, size_t len)
+{
+    int rc = fmb_friction_check_block(f, msg, len);
+    if (rc) return rc;
+    if (!(f->sigma0 > 0) || !(f->vd >= 0) || !(f->sigma1 >= 0) || !(f->sigma2 >= 0) ||
+        !(f->vs > 0) || !(f->gamma > 0)) {
+        snprintf(msg, len, "LuGre needs sigma0 > 0, sigma1 >= 0, sigma2 >= 0, vs > 0, gamma > 0, "
+                           "vd >= 0");
+        return FMB_ERR_MODEL;
+    }
+    return 0;
+}
+
+const fmb_friction_class_t fmb_friction_lugre_class = {
+    .name = "lugre",
+    .model = FMB_FRICTION_LUGRE,
+    .params = lugre_params,
+    .prepare = fmb_friction_prepare_block,
+    .check = lugre_check,
+};

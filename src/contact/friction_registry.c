@@ -1,0 +1,54 @@
+/* Friction-model registry (the 'friction' section of a sliding joint; model/params.h):
+ * one line per model. "none" switches friction off: its section accepts the other models'
+ * keys and ignores them (docs/case-format.md). */
+#include "contact/friction_models.h"
+
+static const fmb_friction_class_t none_class = {.name = "none", .model = FMB_FRICTION_NONE};
+
+static const fmb_friction_class_t *const registry[FMB_FRICTION_MODEL_COUNT] = {
+    [FMB_FRICTION_LUGRE] = &fmb_friction_lugre_class,
+    [FMB_FRICTION_COULOMB] = &fmb_friction_coulomb_class,
+    [FMB_FRICTION_NONE] = &none_class,
+};
+
+/* the order of the case-file list: lugre, coulomb, none */
+static const fmb_friction_model order[FMB_FRICTION_MODEL_COUNT] = {
+    FMB_FRICTION_LUGRE, FMB_FRICTION_COULOMB, FMB_FRICTION_NONE};
+
+const fmb_friction_class_t *fmb_friction_class_for(fmb_friction_model model)
+{
+    if ((int)model < 0 || model >= FMB_FRICTION_MODEL_COUNT) return NULL;
+    return registry[model];
+}
+
+const fmb_friction_class_t *fmb_friction_class_at(int k)
+{
+    if (k < 0 || k >= FMB_FRICTION_MODEL_COUNT) return NULL;
+    return registry[order[k]];
+}
+
+/* Checks shared by the models with a slider block: geometry and coefficients. */
+int fmb_friction_check_block(const fmb_friction_desc_t *f, char *msg, size_t len)
+{
+    if (!(f->a > 0) || !(f->b >= 0)) {
+        snprintf(msg, len,
+                 "slider half-length a must be > 0 and half-width b >= 0 (got %g, %g)", f->a,
+                 f->b);
+        return FMB_ERR_MODEL;
+    }
+    if (!(f->mu >= 0) || !(f->mu0 >= f->mu)) {
+        snprintf(msg, len, "friction needs 0 <= mu <= mu0 (got mu = %g, mu0 = %g)", f->mu,
+                 f->mu0);
+        return FMB_ERR_MODEL;
+    }
+    return 0;
+}
+
+int fmb_friction_prepare_block(fmb_item_env_t *env, fmb_friction_desc_t *f)
+{
+    if (f->mu0 < f->mu)
+        return fmb_item_fail(env, fmb_item_given(env, "mu0") ? "mu0" : "mu", -1,
+                             "the static coefficient mu0 (%g) must be >= the kinetic mu (%g)",
+                             f->mu0, f->mu);
+    return 0;
+}

@@ -1,0 +1,127 @@
+/*
+ * Parameter descriptors: how a joint, force or friction-model class describes its own case
+ * keys (issue 16; docs/extending.md). A class lists its keys in a const table of
+ * fmb_param_t; the case loader (src/io/case_class.c) walks the table for every item:
+ *
+ *   1. the mapping may hold only the common keys (name, type, the body keys the class's
+ *      item flags ask for, its variant key) and the table's keys; an unknown key is an
+ *      error naming the keys the class accepts, the nearest one, and the types it
+ *      belongs to if it is another type's key;
+ *   2. each key is read by kind into the item's description (fmb_joint_desc_t,
+ *      fmb_force_desc_t or fmb_friction_desc_t) at `offset`, or gets its default, and is
+ *      checked against its bounds at the key (message "FILE:LINE:COL: ctx: 'key' must be
+ *      > 0, got -1");
+ *   3. the class's prepare(env, desc) runs: cross-key rules and defaults that need the
+ *      initial poses (a rest length, a locked angle). It blames a key with
+ *      fmb_item_fail(env, "key", ...) and the loader reports that key's line.
+ *
+ * The model-level check of the class (k->check in model.h) still validates what library
+ * users pass to fmb_model_add_*; prepare is the case-file layer (defaults, key-level
+ * messages). Both must accept every description the other accepts.
+ */
+#ifndef FMB_MODEL_PARAMS_H
+#define FMB_MODEL_PARAMS_H
+
+#include <stddef.h>
+
+#include "flexmb/flexmb.h"
+
+typedef enum fmb_param_kind {
+    FMB_PARAM_END = 0,  /* terminates a table ({0}) */
+    FMB_PARAM_NUMBER,   /* double: a number or an expression of the case parameters */
+    FMB_PARAM_VECTOR,   /* double[n] */
+    FMB_PARAM_EXPR,     /* const char *: a time expression f(t, parameters), checked */
+    FMB_PARAM_ENUM,     /* int (or double with FMB_PARAM_IN_DOUBLE): index in choices[] */
+    FMB_PARAM_FRICTION, /* fmb_friction_desc_t: a mapping read by a friction-model class */
+    FMB_PARAM_POINT     /* double[2]: a point name of the item's first body or [x, y] */
+} fmb_param_kind;
+
+enum fmb_param_flags {
+    FMB_PARAM_REQUIRED = 1u << 0,
+    FMB_PARAM_MIN = 1u << 1,      /* value >= lo (each component of a vector) */
+    FMB_PARAM_MIN_OPEN = 1u << 2, /* value > lo */
+    FMB_PARAM_MAX = 1u << 3,      /* value <= hi */
+    FMB_PARAM_MAX_OPEN = 1u << 4, /* value < hi */
+    FMB_PARAM_NONZERO = 1u << 5,  /* vector: not the zero vector */
+    FMB_PARAM_UNIT = 1u << 6,     /* vector: normalized after reading */
+    FMB_PARAM_IN_DOUBLE = 1u << 7 /* enum: the index is stored as a double */
+};
+
+typedef struct fmb_param {
+    const char *key;
+    fmb_param_kind kind;
+    unsigned flags;
+    size_t offset;              /* field in the description (offsetof) */
+    int n;                      /* VECTOR: number of components */
+    double lo, hi;              /* bounds, as the flags say */
+    double dflt[2];             /* NUMBER / VECTOR: value when the key is absent */
+    const char *dflt_text;      /* EXPR: expression when absent; ENUM: choice when absent */
+    const char *const *choices; /* ENUM: NULL-terminated names */
+    const char *unit;           /* SI unit for docs and messages ("m", "N/m", "rad", "-") */
+    const char *doc;            /* one line for docs/case-format.md and `flexmb keys` */
+} fmb_param_t;
+
+/* Item flags: which body keys an item has (joint and force classes). */
+enum fmb_item_flags {
+    FMB_ITEM_BODIES = 1u << 0,       /* 'bodies: [b0, b1]' (b1 may be left out: ground when
+                                        FMB_ITEM_ONE_OR_TWO) */
+    FMB_ITEM_ONE_OR_TWO = 1u << 1,   /* 'bodies' may hold one name (the other is ground) */
+    FMB_ITEM_POINTS = 1u << 2,       /* 'points: [p0, p1]' (default [0, 0] each) */
+    FMB_ITEM_BODY = 1u << 3,         /* 'body: b' (a single body; body[1] = body[0]) */
+    FMB_ITEM_DISTINCT = 1u << 4,     /* the two bodies differ ("zero-length link" etc.) */
+    FMB_ITEM_NOT_GROUND0 = 1u << 5   /* the first body is not the ground */
+};
+
+/* What prepare() sees: the item's bodies as the case placed them, which keys were given,
+ * and room for a failure. */
+typedef struct fmb_item_env {
+    const fmb_model_t *model;
+    const char *name;       /* the item's name */
+    const char *ctx;        /* "joint 'name'" for messages */
+    int body[2];            /* model body indices (FMB_GROUND = 0) */
+    const char *body_name[2];
+    double pose[2][3];      /* initial poses x, y, theta (ground: 0) */
+    int beam[2];            /* 0 rigid body or ground, 1 elastic beam, 2 beam built rigid */
+    const fmb_param_t *params;
+    unsigned long long given; /* bit k: params[k] was in the case */
+    /* failure (set by fmb_item_fail) */
+    const char *fail_key; /* key to blame ("bodies", "points" or a table key), NULL: item */
+    int fail_index;       /* entry of a sequence key (bodies, points), -1: the key */
+    char msg[512];
+} fmb_item_env_t;
+
+/* 1 when the table key was given in the case. */
+int fmb_item_given(const fmb_item_env_t *env, const char *key);
+/* Record a failure blamed on key (entry index of a sequence key, or -1) and return
+ * FMB_ERR_MODEL. The message should not repeat the item's context. */
+int fmb_item_fail(fmb_item_env_t *env, const char *key, int index, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* Inertial position of body b's point u at the initial pose. */
+void fmb_item_point0(const fmb_item_env_t *env, int b, const double u[2], double r[2]);
+
+/* Index of key in a table, or -1. */
+int fmb_param_find(const fmb_param_t *params, const char *key);
+/* Number of entries before the END entry. */
+int fmb_param_count(const fmb_param_t *params);
+
+/* ---- friction models (the 'friction' section of a sliding joint) ----------------------
+ * One class per model (contact/friction_*.c), found by name; registry in
+ * contact/friction_registry.c. */
+typedef struct fmb_friction_class {
+    const char *name; /* "lugre", "coulomb", "none" */
+    fmb_friction_model model;
+    const fmb_param_t *params; /* keys besides 'model' */
+    /* Cross-key rules of the case layer (may be NULL). */
+    int (*prepare)(fmb_item_env_t *env, fmb_friction_desc_t *f);
+    /* Model-level validation (library users too): 0 or a negative status. */
+    int (*check)(const fmb_friction_desc_t *f, char *msg, size_t len);
+} fmb_friction_class_t;
+
+const fmb_friction_class_t *fmb_friction_class_for(fmb_friction_model model);
+/* k-th registered friction class (0 ..), NULL past the end. */
+const fmb_friction_class_t *fmb_friction_class_at(int k);
+
+#endif
