@@ -14,7 +14,7 @@ fmb_case_error(sw_ratchet_sense 9 "sense must be 1 or -1, got 2")
 fmb_case_error(sw_axis_rotation 9 "'axis' needs coordinate: direction")
 fmb_case_error(sw_lugre_key_coulomb 9 "'sigma0' applies to model: lugre only")
 fmb_case_error(sw_lugre_no_sigma0 5 "missing required key 'sigma0'")
-fmb_case_error(sw_lugre_model 9 "unknown friction model 'stribeck' (allowed: coulomb, lugre)")
+fmb_case_error(sw_lugre_model 9 "unknown model 'stribeck' (allowed: coulomb, lugre)")
 # `flexmb check` lists every switching element with its initial mode (by hand: at rest,
 # no input at t = 0, the ratchets are free, the screw and D's friction stick, the 1 mm gap
 # is open)

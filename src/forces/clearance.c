@@ -384,6 +384,90 @@ static int clearance_check(const fmb_force_t *f, char *msg, size_t len)
     return FMB_ERR_MODEL;
 }
 
+/* Case keys (seed 002; damping absent = FMB_CLEARANCE_DAMPING_DEFAULT, the law's own). journal_radius, E and poisson have no field of their own: they
+ * are read into param[0], param[1..2], param[3..4] and turned into bearing_radius and the
+ * equivalent modulus by clr_prepare (which clears those slots). Defaults: seed 002 (d_max
+ * 0.1 mm, eta 1e-3 s), steel on steel (E 207 GPa, nu 0.3), Lankarani-Nikravesh n = 1.5,
+ * e = 0.9, v_min 1 mm/s, frictionless with ADAMS-like thresholds v_s = 0.1 mm/s,
+ * v_d = 1 mm/s. */
+#define CLR(k, field, fl, lo_, d, u, text)                                                         \
+    {.key = k, .kind = FMB_PARAM_NUMBER, .flags = fl,                                             \
+     .offset = offsetof(fmb_force_desc_t, clearance.field), .lo = lo_, .dflt = {d}, .unit = u,    \
+     .doc = text}
+#define POS FMB_PARAM_MIN_OPEN
+#define NONNEG FMB_PARAM_MIN
+_Static_assert(sizeof(fmb_clearance_law) == sizeof(int), "ENUM keys store an int");
+static const char *const clr_laws[] = {"wang2016", "lankarani_nikravesh", NULL};
+static const char *const clr_dampings[] = {"step", "lankarani_nikravesh", "flores", NULL};
+static const int clr_damping_values[] = {FMB_CLEARANCE_DAMPING_STEP, FMB_CLEARANCE_DAMPING_LN,
+                                         FMB_CLEARANCE_DAMPING_FLORES};
+_Static_assert(sizeof(fmb_clearance_damping) == sizeof(int), "ENUM keys store an int");
+static const fmb_param_t clr_params[] = {
+    {.key = "law", .kind = FMB_PARAM_ENUM, .offset = offsetof(fmb_force_desc_t, clearance.law),
+     .dflt_text = "wang2016", .choices = clr_laws, .unit = "-", .doc = "contact law"},
+    {.key = "damping",
+     .kind = FMB_PARAM_ENUM,
+     .offset = offsetof(fmb_force_desc_t, clearance.damping),
+     .choices = clr_dampings,
+     .values = clr_damping_values,
+     .unit = "-",
+     .doc = "normal damping (default: the law's own, step for wang2016)"},
+    CLR("clearance", clearance, FMB_PARAM_REQUIRED | POS, 0, 0, "m", "radial clearance R_B - R_J"),
+    CLR("bearing_radius", bearing_radius, POS, 0, 0, "m", "R_B (or journal_radius)"),
+    FMB_FORCE_NUM("journal_radius", param[0], POS, 0, 0, "m", "R_J (or bearing_radius)"),
+    CLR("length", length, POS, 0, 0, "m", "axial length of the bearing (wang2016)"),
+    CLR("modulus", modulus, POS, 0, 0, "Pa", "equivalent modulus E* (or E and poisson)"),
+    {.key = "E", .kind = FMB_PARAM_VECTOR, .flags = POS, .n = 2,
+     .offset = offsetof(fmb_force_desc_t, param[1]), .dflt = {207e9, 207e9}, .unit = "Pa",
+     .doc = "[E_journal, E_bearing]"},
+    {.key = "poisson", .kind = FMB_PARAM_VECTOR, .flags = NONNEG | FMB_PARAM_MAX_OPEN, .n = 2,
+     .offset = offsetof(fmb_force_desc_t, param[3]), .hi = 0.5, .dflt = {0.3, 0.3}, .unit = "-",
+     .doc = "[nu_journal, nu_bearing]"},
+    CLR("eta", eta, NONNEG, 0, 1e-3, "s", "D_max = eta K_N (seed eq 10)"),
+    CLR("d_max", d_max, POS, 0, 1e-4, "m", "penetration of full damping (seed eq 9)"),
+    CLR("stiffness", stiffness, NONNEG, 0, 0, "N/m^n", "lankarani_nikravesh K (0: Hertz)"),
+    CLR("exponent", exponent, POS, 0, 1.5, "-", "lankarani_nikravesh n"),
+    {.key = "restitution", .kind = FMB_PARAM_NUMBER, .flags = POS | FMB_PARAM_MAX,
+     .offset = offsetof(fmb_force_desc_t, clearance.restitution), .hi = 1, .dflt = {0.9},
+     .unit = "-", .doc = "lankarani_nikravesh e in (0, 1]"},
+    CLR("v_min", v_min, POS, 0, 1e-3, "m/s", "floor of the impact velocity"),
+    CLR("mu_s", mu_s, NONNEG, 0, 0, "-", "static friction coefficient (seed eq 13)"),
+    CLR("mu_d", mu_d, NONNEG, 0, 0, "-", "dynamic friction coefficient"),
+    CLR("v_s", v_s, POS, 0, 1e-4, "m/s", "static threshold velocity (< v_d)"),
+    CLR("v_d", v_d, POS, 0, 1e-3, "m/s", "dynamic threshold velocity"),
+    {0}};
+
+static int clr_prepare(fmb_item_env_t *env, fmb_force_desc_t *d)
+{
+    fmb_clearance_desc_t *p = &d->clearance;
+    const int has_rb = fmb_item_given(env, "bearing_radius"),
+              has_rj = fmb_item_given(env, "journal_radius");
+    if (has_rb == has_rj)
+        return fmb_item_fail(env, NULL, -1,
+                             "give exactly one of 'bearing_radius' and 'journal_radius'");
+    if (has_rj) p->bearing_radius = d->param[0] + p->clearance;
+    const int has_e = fmb_item_given(env, "E"), has_nu = fmb_item_given(env, "poisson");
+    if (fmb_item_given(env, "modulus") && (has_e || has_nu))
+        return fmb_item_fail(env, has_e ? "E" : "poisson", -1,
+                             "give either 'modulus' (equivalent E*) or 'E' and 'poisson'");
+    if (!fmb_item_given(env, "modulus")) {
+        const double *E = d->param + 1, *nu = d->param + 3;
+        p->modulus = 1.0 / ((1 - nu[0] * nu[0]) / E[0] + (1 - nu[1] * nu[1]) / E[1]);
+    }
+    for (int k = 0; k < 5; k++)
+        d->param[k] = 0;
+    if (p->law == FMB_CLEARANCE_WANG2016 && !fmb_item_given(env, "length"))
+        return fmb_item_fail(env, NULL, -1,
+                             "missing required key 'length' (axial length of the bearing, m)");
+    if (!(p->v_d > p->v_s))
+        return fmb_item_fail(env, fmb_item_given(env, "v_d") ? "v_d" : "v_s", -1,
+                             "the threshold velocities need v_s (%g) < v_d (%g)", p->v_s, p->v_d);
+    return 0;
+}
+#undef CLR
+#undef POS
+#undef NONNEG
+
 const fmb_force_class_t fmb_clearance_class = {
     .name = "clearance",
     .nbodies = 2,
@@ -400,4 +484,8 @@ const fmb_force_class_t fmb_clearance_class = {
     .output_names = out_names,
     .output_width = out_width,
     .outputs = clearance_outputs,
+    .case_type = "clearance",
+    .item_flags = FMB_ITEM_BODIES | FMB_ITEM_POINTS | FMB_ITEM_DISTINCT,
+    .params = clr_params,
+    .prepare = clr_prepare,
 };

@@ -191,6 +191,61 @@ static const fmb_force_class_t lugre_class = {
 
 static const fmb_force_class_t *fr_specialize(const fmb_force_desc_t *d);
 
+/* Case keys: the levels and the law (model coulomb, the default, or lugre with its
+ * parameters in the element's units, stored in the description's friction block). */
+static const char *const fr_models[] = {"coulomb", "lugre", NULL};
+static const int fr_model_values[] = {FMB_FRICTION_COULOMB, FMB_FRICTION_LUGRE};
+_Static_assert(sizeof(fmb_friction_model) == sizeof(int), "ENUM keys store an int");
+#define FR_LUGRE(k, field, fl, d, u, text)                                                         \
+    {.key = k, .kind = FMB_PARAM_NUMBER, .flags = fl,                                             \
+     .offset = offsetof(fmb_force_desc_t, friction.field), .dflt = {d}, .unit = u, .doc = text}
+static const fmb_param_t fr_params[] = {
+    FMB_REL_PARAMS,
+    FMB_FORCE_NUM("kinetic", param[FMB_SW_FR_KINETIC], FMB_PARAM_REQUIRED | FMB_PARAM_MIN, 0, 0,
+                  "N or N m", "kinetic friction level"),
+    FMB_FORCE_NUM("static", param[FMB_SW_FR_STATIC], FMB_PARAM_MIN, 0, 0, "N or N m",
+                  "static friction level (>= kinetic; default: kinetic)"),
+    FMB_FORCE_NUM("v_stick", param[FMB_SW_FR_VSTICK], FMB_PARAM_MIN_OPEN, 0, 1e-6,
+                  "m/s or rad/s", "relative velocity below which the element may stick"),
+    {.key = "model", .kind = FMB_PARAM_ENUM, .offset = offsetof(fmb_force_desc_t, friction.model),
+     .dflt_text = "coulomb", .choices = fr_models, .values = fr_model_values, .unit = "-",
+     .doc = "friction law: coulomb (set-valued) or lugre (bristle state)"},
+    FR_LUGRE("sigma0", sigma0, FMB_PARAM_MIN_OPEN, 0, "1/m",
+             "bristle stiffness per unit level (lugre, required)"),
+    FR_LUGRE("vs", vs, FMB_PARAM_MIN_OPEN, 0, "m/s or rad/s", "Stribeck velocity (lugre, required)"),
+    FR_LUGRE("sigma1", sigma1, FMB_PARAM_MIN, 0, "s/m", "bristle damping (lugre)"),
+    FR_LUGRE("sigma2", sigma2, FMB_PARAM_MIN, 0, "s/m", "viscous coefficient (lugre)"),
+    FR_LUGRE("gamma", gamma, FMB_PARAM_MIN_OPEN, 2, "-", "Stribeck exponent (lugre)"),
+    FR_LUGRE("vd", vd, FMB_PARAM_MIN, 0, "m/s", "sigma1 decay velocity (lugre; 0: constant)"),
+    {0}};
+
+static int fr_prepare(fmb_item_env_t *env, fmb_force_desc_t *d)
+{
+    double x0, *p = d->param;
+    int rc = fmb_rel_prepare(env, d, &x0);
+    if (rc) return rc;
+    if (!fmb_item_given(env, "static")) p[FMB_SW_FR_STATIC] = p[FMB_SW_FR_KINETIC];
+    if (p[FMB_SW_FR_STATIC] < p[FMB_SW_FR_KINETIC])
+        return fmb_item_fail(env, "static", -1, "static level %g is below the kinetic level %g",
+                             p[FMB_SW_FR_STATIC], p[FMB_SW_FR_KINETIC]);
+    /* the law: LuGre needs sigma0 and vs; Coulomb takes none of the LuGre keys */
+    static const char *const lugre_keys[] = {"sigma0", "vs", "sigma1", "sigma2", "gamma", "vd"};
+    fmb_friction_desc_t *f = &d->friction;
+    for (int k = 0; k < 6; k++) {
+        const int given = fmb_item_given(env, lugre_keys[k]);
+        if (f->model == FMB_FRICTION_COULOMB && given)
+            return fmb_item_fail(env, lugre_keys[k], -1, "'%s' applies to model: lugre only",
+                                 lugre_keys[k]);
+        if (f->model == FMB_FRICTION_LUGRE && k < 2 && !given)
+            return fmb_item_fail(env, NULL, -1, "missing required key '%s'", lugre_keys[k]);
+    }
+    if (f->model == FMB_FRICTION_COULOMB) {
+        memset(f, 0, sizeof *f);
+        f->model = FMB_FRICTION_COULOMB;
+    }
+    return 0;
+}
+
 const fmb_force_class_t fmb_friction_class = {
     .name = "dry_friction",
     .nbodies = 2,
@@ -202,6 +257,10 @@ const fmb_force_class_t fmb_friction_class = {
     .mode_names = fr_modes,
     .nmodes = 2,
     .specialize = fr_specialize,
+    .case_type = "dry_friction",
+    .item_flags = FMB_ITEM_BODIES | FMB_ITEM_POINTS | FMB_ITEM_DISTINCT,
+    .params = fr_params,
+    .prepare = fr_prepare,
 };
 
 static const fmb_force_class_t *fr_specialize(const fmb_force_desc_t *d)

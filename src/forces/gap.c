@@ -109,6 +109,43 @@ static int gap_check(const fmb_force_t *f, char *msg, size_t len)
 
 static const char *const gap_modes[] = {"open", "contact_lower", "contact_upper"};
 
+/* Case keys: 'limits' are read relative to the initial coordinate x0 into
+ * param[LO], param[HI] and made absolute by gap_prepare. */
+static const char *const gap_laws[] = {"linear", "hunt_crossley", NULL};
+static const fmb_param_t gap_params[] = {
+    FMB_REL_PARAMS,
+    {.key = "limits", .kind = FMB_PARAM_VECTOR, .flags = FMB_PARAM_REQUIRED, .n = 2,
+     .offset = offsetof(fmb_force_desc_t, param[FMB_SW_GAP_LO]), .unit = "m or rad",
+     .doc = "[lower, upper] of the free range relative to the initial position"},
+    {.key = "law", .kind = FMB_PARAM_ENUM, .flags = FMB_PARAM_IN_DOUBLE,
+     .offset = offsetof(fmb_force_desc_t, param[FMB_SW_GAP_LAW]), .dflt_text = "linear",
+     .choices = gap_laws, .unit = "-", .doc = "contact law"},
+    FMB_FORCE_NUM("stiffness", stiffness, FMB_PARAM_REQUIRED | FMB_PARAM_MIN_OPEN, 0, 0,
+                  "N/m or N m/rad", "contact stiffness"),
+    FMB_FORCE_NUM("damping", damping, FMB_PARAM_MIN, 0, 0, "N s/m (hunt_crossley: s/m)",
+                  "contact damping"),
+    FMB_FORCE_NUM("exponent", param[FMB_SW_GAP_EXP], FMB_PARAM_MIN, 1, 0, "-",
+                  "hunt_crossley exponent n (default 1.5)"),
+    {0}};
+
+static int gap_prepare(fmb_item_env_t *env, fmb_force_desc_t *d)
+{
+    double x0;
+    int rc = fmb_rel_prepare(env, d, &x0);
+    if (rc) return rc;
+    double *p = d->param;
+    if (!(p[FMB_SW_GAP_LO] <= 0 && p[FMB_SW_GAP_HI] >= 0))
+        return fmb_item_fail(env, "limits", -1,
+                             "limits [%g, %g] must bracket the initial position (lower <= 0 <= "
+                             "upper, relative to it)",
+                             p[FMB_SW_GAP_LO], p[FMB_SW_GAP_HI]);
+    p[FMB_SW_GAP_LO] += x0, p[FMB_SW_GAP_HI] += x0;
+    if (fmb_item_given(env, "exponent") && p[FMB_SW_GAP_LAW] != 1)
+        return fmb_item_fail(env, "exponent", -1, "'exponent' belongs to law: hunt_crossley");
+    if (!fmb_item_given(env, "exponent")) p[FMB_SW_GAP_EXP] = p[FMB_SW_GAP_LAW] == 1 ? 1.5 : 1.0;
+    return 0;
+}
+
 const fmb_force_class_t fmb_gap_class = {
     .name = "gap",
     .nbodies = 2,
@@ -118,4 +155,8 @@ const fmb_force_class_t fmb_gap_class = {
     .mode = gap_mode,
     .mode_names = gap_modes,
     .nmodes = 3,
+    .case_type = "gap",
+    .item_flags = FMB_ITEM_BODIES | FMB_ITEM_POINTS | FMB_ITEM_DISTINCT,
+    .params = gap_params,
+    .prepare = gap_prepare,
 };

@@ -42,6 +42,15 @@ static int on_body_check(const fmb_force_t *f, char *msg, size_t len)
     return 0;
 }
 
+static const fmb_param_t point_params[] = {
+    {.key = "point", .kind = FMB_PARAM_POINT, .offset = offsetof(fmb_force_desc_t, point),
+     .unit = "m", .doc = "point of application (a point name or [x, y], body frame)"},
+    {.key = "fx", .kind = FMB_PARAM_EXPR, .offset = offsetof(fmb_force_desc_t, expr[0]),
+     .dflt_text = "0", .unit = "N", .doc = "inertial x component, an expression of t"},
+    {.key = "fy", .kind = FMB_PARAM_EXPR, .offset = offsetof(fmb_force_desc_t, expr[1]),
+     .dflt_text = "0", .unit = "N", .doc = "inertial y component, an expression of t"},
+    {0}};
+
 const fmb_force_class_t fmb_point_force_class = {
     .name = "point",
     .nbodies = 1,
@@ -49,6 +58,9 @@ const fmb_force_class_t fmb_point_force_class = {
     .potential = NULL,
     .power = point_force_power,
     .check = on_body_check,
+    .case_type = "point",
+    .item_flags = FMB_ITEM_BODY,
+    .params = point_params,
 };
 
 static void torque_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double *Q0,
@@ -63,6 +75,12 @@ static double torque_power(const fmb_force_t *f, const fmb_bodyview_t v[2], doub
     return v[0].ndof ? fmb_expr_eval(f->fn[0], t, 0) * v[0].qd[2] : 0.0;
 }
 
+static const fmb_param_t torque_params[] = {
+    {.key = "tz", .kind = FMB_PARAM_EXPR, .flags = FMB_PARAM_REQUIRED,
+     .offset = offsetof(fmb_force_desc_t, expr[0]), .unit = "N m",
+     .doc = "torque (counter-clockwise), an expression of t"},
+    {0}};
+
 const fmb_force_class_t fmb_torque_class = {
     .name = "torque",
     .nbodies = 1,
@@ -70,4 +88,7 @@ const fmb_force_class_t fmb_torque_class = {
     .potential = NULL,
     .power = torque_power,
     .check = on_body_check,
+    .case_type = "torque",
+    .item_flags = FMB_ITEM_BODY,
+    .params = torque_params,
 };

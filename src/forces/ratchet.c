@@ -63,6 +63,22 @@ static int ra_check(const fmb_force_t *f, char *msg, size_t len)
 
 static const char *const ra_modes[] = {"free", "engaged"};
 
+static const fmb_param_t ra_params[] = {
+    FMB_REL_PARAMS,
+    FMB_FORCE_NUM("sense", param[FMB_SW_RATCHET_SENSE], 0, 0, 1, "-",
+                  "drive sense: 1 or -1 (docs/switching.md)"),
+    {0}};
+
+static int ra_prepare(fmb_item_env_t *env, fmb_force_desc_t *d)
+{
+    double x0;
+    int rc = fmb_rel_prepare(env, d, &x0);
+    if (rc) return rc;
+    const double s = d->param[FMB_SW_RATCHET_SENSE];
+    if (s != 1 && s != -1) return fmb_item_fail(env, "sense", -1, "sense must be 1 or -1, got %g", s);
+    return 0;
+}
+
 const fmb_force_class_t fmb_ratchet_class = {
     .name = "ratchet",
     .nbodies = 2,
@@ -73,4 +89,8 @@ const fmb_force_class_t fmb_ratchet_class = {
     .mode = ra_mode,
     .mode_names = ra_modes,
     .nmodes = 2,
+    .case_type = "ratchet",
+    .item_flags = FMB_ITEM_BODIES | FMB_ITEM_POINTS | FMB_ITEM_DISTINCT,
+    .params = ra_params,
+    .prepare = ra_prepare,
 };

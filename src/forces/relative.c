@@ -96,3 +96,21 @@ int fmb_rel_check(const fmb_force_t *f, char *msg, size_t len)
     }
     return 0;
 }
+
+const char *const fmb_rel_coord_names[] = {"rotation", "direction", NULL};
+
+int fmb_rel_prepare(fmb_item_env_t *env, fmb_force_desc_t *d, double *x0)
+{
+    if (d->coordinate == FMB_REL_DIRECTION && !fmb_item_given(env, "axis"))
+        return fmb_item_fail(env, NULL, -1, "missing required key 'axis'");
+    if (d->coordinate == FMB_REL_ROTATION && fmb_item_given(env, "axis"))
+        return fmb_item_fail(env, "axis", -1,
+                             "'axis' needs coordinate: direction (the rotation has no axis)");
+    double r0[2], r1[2];
+    fmb_item_point0(env, 0, d->point[0], r0);
+    fmb_item_point0(env, 1, d->point[1], r1);
+    *x0 = d->coordinate == FMB_REL_ROTATION
+              ? env->pose[0][2] - env->pose[1][2]
+              : d->axis[0] * (r0[0] - r1[0]) + d->axis[1] * (r0[1] - r1[1]);
+    return 0;
+}

@@ -146,6 +146,38 @@ static int screw_check(const fmb_force_t *f, char *msg, size_t len)
 
 static const char *const screw_modes[] = {"stick", "slip"};
 
+/* Case keys; the nut moves along 'axis' (coordinate: direction always). */
+static const fmb_param_t screw_params[] = {
+    {.key = "axis", .kind = FMB_PARAM_VECTOR,
+     .flags = FMB_PARAM_REQUIRED | FMB_PARAM_NONZERO | FMB_PARAM_UNIT, .n = 2,
+     .offset = offsetof(fmb_force_desc_t, axis), .unit = "-",
+     .doc = "inertial direction in which the nut moves"},
+    FMB_FORCE_NUM("lead", param[FMB_SW_SCREW_LEAD], FMB_PARAM_REQUIRED | FMB_PARAM_MIN_OPEN, 0, 0,
+                  "m", "advance per turn"),
+    FMB_FORCE_NUM("radius", param[FMB_SW_SCREW_RADIUS], FMB_PARAM_REQUIRED | FMB_PARAM_MIN_OPEN,
+                  0, 0, "m", "mean thread radius"),
+    FMB_FORCE_NUM("mu", param[FMB_SW_SCREW_MU], FMB_PARAM_REQUIRED | FMB_PARAM_MIN, 0, 0, "-",
+                  "thread friction coefficient"),
+    FMB_FORCE_NUM("stiffness", stiffness, FMB_PARAM_REQUIRED | FMB_PARAM_MIN_OPEN, 0, 0, "N/m",
+                  "thread stiffness"),
+    FMB_FORCE_NUM("damping", damping, FMB_PARAM_MIN, 0, 0, "N s/m", "thread damping"),
+    FMB_FORCE_NUM("v_stick", param[FMB_SW_SCREW_VSTICK], FMB_PARAM_MIN_OPEN, 0, 1e-6, "m/s",
+                  "relative velocity below which the thread may stick"),
+    {0}};
+
+static int screw_prepare(fmb_item_env_t *env, fmb_force_desc_t *d)
+{
+    d->coordinate = FMB_REL_DIRECTION;
+    double x0;
+    int rc = fmb_rel_prepare(env, d, &x0);
+    if (rc) return rc;
+    /* thread at rest in the initial poses: delta0 = L theta0 + x0 (x0 = -s0) */
+    d->rest_length = d->param[FMB_SW_SCREW_LEAD] / (2.0 * 3.14159265358979323846) *
+                         (env->pose[0][2] - env->pose[1][2]) +
+                     x0;
+    return 0;
+}
+
 const fmb_force_class_t fmb_screw_class = {
     .name = "screw",
     .nbodies = 2,
@@ -158,4 +190,8 @@ const fmb_force_class_t fmb_screw_class = {
     .mode = screw_mode,
     .mode_names = screw_modes,
     .nmodes = 2,
+    .case_type = "screw",
+    .item_flags = FMB_ITEM_BODIES | FMB_ITEM_POINTS | FMB_ITEM_DISTINCT,
+    .params = screw_params,
+    .prepare = screw_prepare,
 };

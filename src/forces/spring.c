@@ -116,6 +116,26 @@ static int spring_check(const fmb_force_t *f, char *msg, size_t len)
     return 0;
 }
 
+/* Case keys; the rest length defaults to the distance of the points at the initial poses. */
+static const fmb_param_t spring_params[] = {
+    FMB_FORCE_NUM("stiffness", stiffness, FMB_PARAM_REQUIRED | FMB_PARAM_MIN, 0, 0, "N/m",
+                  "spring constant"),
+    FMB_FORCE_NUM("damping", damping, FMB_PARAM_MIN, 0, 0, "N s/m", "damping coefficient"),
+    FMB_FORCE_NUM("rest_length", rest_length, FMB_PARAM_MIN, 0, 0, "m",
+                  "free length (default: the initial distance)"),
+    {0}};
+
+static int spring_prepare(fmb_item_env_t *env, fmb_force_desc_t *d)
+{
+    if (!fmb_item_given(env, "rest_length")) {
+        double r0[2], r1[2];
+        fmb_item_point0(env, 0, d->point[0], r0);
+        fmb_item_point0(env, 1, d->point[1], r1);
+        d->rest_length = hypot(r1[0] - r0[0], r1[1] - r0[1]);
+    }
+    return 0;
+}
+
 const fmb_force_class_t fmb_spring_class = {
     .name = "spring",
     .nbodies = 2,
@@ -123,4 +143,8 @@ const fmb_force_class_t fmb_spring_class = {
     .potential = spring_potential,
     .power = spring_power,
     .check = spring_check,
+    .case_type = "spring",
+    .item_flags = FMB_ITEM_BODIES | FMB_ITEM_POINTS | FMB_ITEM_DISTINCT,
+    .params = spring_params,
+    .prepare = spring_prepare,
 };

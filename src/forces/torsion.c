@@ -70,6 +70,21 @@ static int torsion_check(const fmb_force_t *f, char *msg, size_t len)
     return 0;
 }
 
+/* Case keys; 'angle' (the rest relative angle) is stored in rest_length and defaults to
+ * the relative angle of the initial poses. */
+static const fmb_param_t torsion_params[] = {
+    FMB_FORCE_NUM("stiffness", stiffness, FMB_PARAM_MIN, 0, 0, "N m/rad", "torsional stiffness"),
+    FMB_FORCE_NUM("damping", damping, FMB_PARAM_MIN, 0, 0, "N m s/rad", "torsional damping"),
+    FMB_FORCE_NUM("angle", rest_length, 0, 0, 0, "rad",
+                  "rest relative angle theta_1 - theta_2 (default: initial poses)"),
+    {0}};
+
+static int torsion_prepare(fmb_item_env_t *env, fmb_force_desc_t *d)
+{
+    if (!fmb_item_given(env, "angle")) d->rest_length = env->pose[0][2] - env->pose[1][2];
+    return 0;
+}
+
 const fmb_force_class_t fmb_torsion_class = {
     .name = "torsion",
     .nbodies = 2,
@@ -77,4 +92,8 @@ const fmb_force_class_t fmb_torsion_class = {
     .potential = torsion_potential,
     .power = torsion_power,
     .check = torsion_check,
+    .case_type = "torsion",
+    .item_flags = FMB_ITEM_BODIES | FMB_ITEM_ONE_OR_TWO | FMB_ITEM_NOT_GROUND0,
+    .params = torsion_params,
+    .prepare = torsion_prepare,
 };

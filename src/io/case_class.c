@@ -180,6 +180,7 @@ int case_read_params(loader_t *L, const yaml_node_t *m, const char *ctx, const f
             break;
         }
         case FMB_PARAM_ENUM: {
+            if (!v && !p->dflt_text) break; /* absent without a default: the field stays 0 */
             const char *s = p->dflt_text;
             if (v && (rc = case_get_string(L, m, p->key, ctx, 0, &s))) return rc;
             int idx = -1;
@@ -194,6 +195,7 @@ int case_read_params(loader_t *L, const yaml_node_t *m, const char *ctx, const f
                 return case_fail(L, v ? v : m, "%s: unknown %s '%s' (allowed: %s)%s", ctx, p->key,
                                  s ? s : "", buf, hint);
             }
+            if (p->values) idx = p->values[idx];
             if (p->flags & FMB_PARAM_IN_DOUBLE) {
                 const double x = idx;
                 memcpy(dst, &x, sizeof x);

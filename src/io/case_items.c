@@ -86,73 +86,6 @@ int case_body_pair(loader_t *L, const yaml_node_t *m, const char *ctx, int min_n
     return 0;
 }
 
-/* Same body at both ends: a zero-length link if the points coincide, else an error. */
-static int same_body(loader_t *L, const yaml_node_t *m, const char *ctx, const int bi[2],
-                     double pt[2][2])
-{
-    if (bi[0] != bi[1]) return 0;
-    if (hypot(pt[0][0] - pt[1][0], pt[0][1] - pt[1][1]) <= 1e-12)
-        return case_fail(L, m, "%s: zero-length link: both points are the same point of body '%s'",
-                         ctx, L->binfo[bi[0]].name);
-    return case_fail(L, m, "%s: connects body '%s' to itself", ctx, L->binfo[bi[0]].name);
-}
-
-/* An item of the joints or forces sequence: its type names the enumerator and the keys
- * that type accepts. */
-typedef struct item_type {
-    const char *name;
-    int type;
-    const char *const *keys;
-} item_type_t;
-
-/* Common head of a joint or force item: keys known to some type, a unique name, a known
- * type whose own keys are the only ones present. Writes the name, the context "what
- * 'name'" and the type entry. */
-static int item_head(loader_t *L, const yaml_node_t *m, const char *what,
-                     const item_type_t *types, int ntypes, const char *const *existing,
-                     size_t stride, int nexisting, const char **name, char *ctx, size_t ctxlen,
-                     const item_type_t **type)
-{
-    /* first pass, before the type is known: every key of some type (the union of the type
-     * tables, in their order) */
-    const char *any[128];
-    int nany = 0;
-    for (int k = 0; k < ntypes; k++)
-        for (const char *const *key = types[k].keys; *key; key++) {
-            int seen = 0;
-            for (int i = 0; i < nany && !seen; i++)
-                seen = !strcmp(any[i], *key);
-            if (!seen && nany < 127) any[nany++] = *key;
-        }
-    any[nany] = NULL;
-    int rc = case_check_keys(L, m, what, any);
-    if (rc) return rc;
-    if ((rc = case_get_string(L, m, "name", what, 1, name))) return rc;
-    snprintf(ctx, ctxlen, "%s '%s'", what, *name);
-    for (int k = 0; k < nexisting; k++) {
-        const char *other = *(const char *const *)((const char *)existing + stride * (size_t)k);
-        if (!strcmp(other, *name))
-            return case_fail(L, case_get(L, m, "name"), "duplicate %s name '%s'", what, *name);
-    }
-    const char *tname;
-    if ((rc = case_get_string(L, m, "type", ctx, 1, &tname))) return rc;
-    *type = NULL;
-    for (int k = 0; k < ntypes; k++)
-        if (!strcmp(types[k].name, tname)) *type = &types[k];
-    if (!*type) {
-        char allowed[256] = "";
-        for (int k = 0; k < ntypes; k++) {
-            size_t len = strlen(allowed);
-            snprintf(allowed + len, sizeof allowed - len, "%s%s", k ? ", " : "", types[k].name);
-        }
-        return case_fail(L, case_get(L, m, "type"), "%s: unknown %s type '%s' (allowed: %s)", ctx,
-                         what, tname, allowed);
-    }
-    char kctx[200];
-    snprintf(kctx, sizeof kctx, "%s %s '%s'", tname, what, *name);
-    return case_check_keys(L, m, kctx, (*type)->keys);
-}
-
 static int joint_exists(const fmb_case_t *c, const char *name)
 {
     for (int k = 0; k < c->njoints; k++)
@@ -199,127 +132,39 @@ int case_load_joint(loader_t *L, const yaml_node_t *m)
     return 0;
 }
 
-static void inertial_point(const body_info_t *b, const double u[2], double r[2])
+static int force_exists(const fmb_case_t *c, const char *name)
 {
-    double cs = cos(b->pose[2]), sn = sin(b->pose[2]);
-    r[0] = b->pose[0] + cs * u[0] - sn * u[1];
-    r[1] = b->pose[1] + sn * u[0] + cs * u[1];
+    for (int k = 0; k < c->nforces; k++)
+        if (!strcmp(c->forces[k].name, name)) return 1;
+    return 0;
 }
 
+/* A force: its class (by type) reads its own keys (model/params.h). */
 int case_load_force(loader_t *L, const yaml_node_t *m)
 {
-    static const char *const k_gap[] = {"name",       "type",    "bodies",   "points",
-                                        "coordinate", "axis",    "limits",   "law",
-                                        "stiffness",  "damping", "exponent", NULL};
-    static const char *const k_fr[] = {
-        "name",    "type",  "bodies", "points", "coordinate", "axis",  "static", "kinetic",
-        "v_stick", "model", "sigma0", "sigma1", "sigma2",     "vs",    "gamma",  "vd",
-        NULL};
-    static const char *const k_ra[] = {"name",       "type", "bodies", "points",
-                                       "coordinate", "axis", "sense",  NULL};
-    static const char *const k_sc[] = {"name",   "type", "bodies",    "points",  "axis",    "lead",
-                                       "radius", "mu",   "stiffness", "damping", "v_stick", NULL};
-    static const char *const k_pt[] = {"name", "type", "body", "point", "fx", "fy", NULL};
-    static const char *const k_tq[] = {"name", "type", "body", "tz", NULL};
-    static const char *const k_sp[] = {"name",      "type",    "bodies",      "points",
-                                       "stiffness", "damping", "rest_length", NULL};
-    static const char *const k_ts[] = {"name",    "type",  "bodies", "stiffness",
-                                       "damping", "angle", NULL};
-    static const item_type_t types[] = {
-        {"point", FMB_FORCE_POINT, k_pt},
-        {"torque", FMB_FORCE_TORQUE, k_tq},
-        {"spring", FMB_FORCE_SPRING, k_sp},
-        {"torsion", FMB_FORCE_TORSION, k_ts},
-        {"clearance", FMB_FORCE_CLEARANCE, case_clearance_keys},
-        {"gap", FMB_FORCE_GAP, k_gap},
-        {"dry_friction", FMB_FORCE_FRICTION, k_fr},
-        {"ratchet", FMB_FORCE_RATCHET, k_ra},
-        {"screw", FMB_FORCE_SCREW, k_sc},
-    };
+    case_item_class_t all[64];
+    int n = 0;
+    fmb_force_type type;
+    for (const fmb_force_class_t *k; n < 64 && (k = fmb_force_class_at(n, &type)); n++)
+        all[n] = (case_item_class_t){k->case_type ? k->case_type : "", k->variant_key, k->variant,
+                                     k->item_flags, k->params, (int)type, k};
     fmb_case_t *c = L->c;
-    const char *name;
-    char ctx[160];
-    const item_type_t *t = NULL;
-    int rc = item_head(L, m, "force", types, (int)(sizeof types / sizeof types[0]),
-                       c->nforces ? &c->forces[0].name : NULL, sizeof c->forces[0], c->nforces,
-                       &name, ctx, sizeof ctx, &t);
-    if (rc) return rc;
     fmb_force_desc_t d;
     memset(&d, 0, sizeof d);
     d.line = (int)m->start_mark.line + 1;
-    d.type = (fmb_force_type)t->type;
-    int bi[2] = {0, 0};
-    if (d.type == FMB_FORCE_GAP || d.type == FMB_FORCE_FRICTION || d.type == FMB_FORCE_RATCHET ||
-        d.type == FMB_FORCE_SCREW) { /* switching elements (case_switch.c) */
-        if ((rc = case_body_pair(L, m, ctx, 2, bi, d.point)) ||
-            (rc = case_switch_params(L, m, ctx, bi, &d)))
-            return rc;
-    } else if (d.type == FMB_FORCE_TORSION) {
-        /* torsional spring-damper: M = -k (theta1 - theta2 - angle) - c (w1 - w2) */
-        if ((rc = case_body_pair(L, m, ctx, 1, bi, d.point))) return rc;
-        if (bi[0] == 0)
-            return case_fail(L, case_get(L, m, "bodies"),
-                             "%s: the first body must not be the ground", ctx);
-        int has_angle;
-        if ((rc = case_get_num(L, m, "stiffness", ctx, &d.stiffness, NULL)) ||
-            (rc = case_get_num(L, m, "damping", ctx, &d.damping, NULL)) ||
-            (rc = case_get_num(L, m, "angle", ctx, &d.rest_length, &has_angle)))
-            return rc;
-        if (d.stiffness < 0 || d.damping < 0)
-            return case_fail(L, case_get(L, m, d.stiffness < 0 ? "stiffness" : "damping"),
-                             "%s: stiffness and damping must be >= 0", ctx);
-        if (!has_angle) /* rest angle: the relative angle of the initial poses */
-            d.rest_length = L->binfo[bi[0]].pose[2] - L->binfo[bi[1]].pose[2];
-    } else if (d.type == FMB_FORCE_CLEARANCE) {
-        /* journal on the first body, bearing on the second (seed 002) */
-        if ((rc = case_body_pair(L, m, ctx, 2, bi, d.point)) ||
-            (rc = same_body(L, m, ctx, bi, d.point)) ||
-            (rc = case_load_clearance(L, m, ctx, &d.clearance)))
-            return rc;
-    } else if (d.type == FMB_FORCE_SPRING) {
-        if ((rc = case_body_pair(L, m, ctx, 2, bi, d.point)) ||
-            (rc = same_body(L, m, ctx, bi, d.point)))
-            return rc;
-        int has_k, has_rest;
-        if ((rc = case_get_num(L, m, "stiffness", ctx, &d.stiffness, &has_k)) ||
-            (rc = case_get_num(L, m, "damping", ctx, &d.damping, NULL)) ||
-            (rc = case_get_num(L, m, "rest_length", ctx, &d.rest_length, &has_rest)))
-            return rc;
-        if (!has_k) return case_fail(L, m, "%s: missing required key 'stiffness'", ctx);
-        static const char *const nonneg[] = {"stiffness", "damping", "rest_length"};
-        double vals[] = {d.stiffness, d.damping, d.rest_length};
-        for (int k = 0; k < 3; k++)
-            if (vals[k] < 0)
-                return case_fail(L, case_get(L, m, nonneg[k]), "%s: '%s' must be >= 0, got %g", ctx,
-                                 nonneg[k], vals[k]);
-        if (!has_rest) {
-            double r0[2], r1[2];
-            inertial_point(&L->binfo[bi[0]], d.point[0], r0);
-            inertial_point(&L->binfo[bi[1]], d.point[1], r1);
-            d.rest_length = hypot(r1[0] - r0[0], r1[1] - r0[1]);
-        }
-    } else {
-        yaml_node_t *bn = case_get(L, m, "body");
-        if (!bn) return case_fail(L, m, "%s: missing required key 'body'", ctx);
-        if ((rc = case_body_ref(L, bn, ctx, &bi[0]))) return rc;
-        if (bi[0] == 0) return case_fail(L, bn, "%s: acts on the ground", ctx);
-        if (d.type == FMB_FORCE_POINT) {
-            yaml_node_t *pn = case_get(L, m, "point");
-            if (pn && (rc = case_point_ref(L, pn, ctx, bi[0], d.point[0]))) return rc;
-            if ((rc = case_time_expr(L, m, "fx", ctx, 0, "0", &d.expr[0])) ||
-                (rc = case_time_expr(L, m, "fy", ctx, 0, "0", &d.expr[1])))
-                return rc;
-        } else {
-            if ((rc = case_time_expr(L, m, "tz", ctx, 1, NULL, &d.expr[0]))) return rc;
-        }
-        bi[1] = bi[0];
-    }
-    d.body[0] = L->binfo[bi[0]].index;
-    d.body[1] = L->binfo[bi[1]].index;
+    const char *name;
+    char ctx[160];
+    const case_item_class_t *cl = NULL;
+    fmb_item_env_t env;
+    int rc = case_item_read(L, m, "force", all, n, force_exists, &name, ctx, sizeof ctx, &cl,
+                            d.body, d.point, &d, &env);
+    if (rc) return rc;
+    d.type = (fmb_force_type)cl->type;
+    const fmb_force_class_t *k = cl->klass;
+    if (k->prepare && k->prepare(&env, &d)) return case_item_fail(L, m, ctx, &env);
     d.name = case_pool_str(c, name);
     if (!d.name) return case_nomem(L, m);
-    int idx = fmb_model_add_force(c->model, &d);
-    if (idx < 0) return case_lib_fail(L, m, ctx, name);
+    if (fmb_model_add_force(c->model, &d) < 0) return case_lib_fail(L, m, ctx, name);
     c->forces[c->nforces++] = d;
     return 0;
 }

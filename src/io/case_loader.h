@@ -1,7 +1,8 @@
 /* Private interface of the YAML case loader, split by concern: case.c (document level,
  * public fmb_case_* accessors), case_yaml.c (YAML nodes, key checks, typed getters),
  * case_expr.c (expression checking and evaluation), case_params.c (parameters, solver),
- * case_bodies.c (bodies, points, beams), case_items.c (joints, forces, friction). */
+ * case_bodies.c (bodies, points, beams), case_items.c (joints, forces), case_class.c (an
+ * item's keys from its class's parameter table, model/params.h). */
 #ifndef FMB_IO_CASE_LOADER_H
 #define FMB_IO_CASE_LOADER_H
 
@@ -141,11 +142,6 @@ int case_load_body(loader_t *L, const yaml_node_t *m);
 /* The 'initial' mapping of a beam (modes and nodes) for model body `body` of nn nodes. */
 int case_load_beam_initial(loader_t *L, const yaml_node_t *ini, const char *bctx, int body, int nn);
 
-/* ---- case_clearance.c */
-extern const char *const case_clearance_keys[];
-int case_load_clearance(loader_t *L, const yaml_node_t *m, const char *ctx,
-                        fmb_clearance_desc_t *p);
-
 /* ---- case_class.c: items read from their class's parameter table (model/params.h) */
 typedef struct case_item_class {
     const char *case_type, *variant_key, *variant;
@@ -177,10 +173,6 @@ int case_load_force(loader_t *L, const yaml_node_t *m);
 /* Two bodies and their points ('bodies', 'points'; at least min_n bodies). */
 int case_body_pair(loader_t *L, const yaml_node_t *m, const char *ctx, int min_n, int bi[2],
                    double pt[2][2]);
-/* ---- case_switch.c: the keys of a switching element (gap, dry_friction, ratchet, screw)
- * once its bodies and points are read. */
-int case_switch_params(loader_t *L, const yaml_node_t *m, const char *ctx, const int bi[2],
-                       fmb_force_desc_t *d);
 int case_load_joint(loader_t *L, const yaml_node_t *m);
 /* A list section: sequence of mappings (absent or null: empty). */
 int case_load_list(loader_t *L, const yaml_node_t *sec, const char *key,

@@ -57,6 +57,7 @@ typedef struct fmb_param {
     double dflt[2];             /* NUMBER / VECTOR: value when the key is absent */
     const char *dflt_text;      /* EXPR: expression when absent; ENUM: choice when absent */
     const char *const *choices; /* ENUM: NULL-terminated names */
+    const int *values;          /* ENUM: value stored for each choice (NULL: its index) */
     const char *unit;           /* SI unit for docs and messages ("m", "N/m", "rad", "-") */
     const char *doc;            /* one line for docs/case-format.md and `flexmb keys` */
 } fmb_param_t;
