@@ -1,0 +1,7 @@
+# Class tables (issue 16; docs/extending.md): a joint class defined in one test file and
+# registered with one line is loaded from a case with its own keys, run and written; its
+# reaction and motion are checked against the hand solution of a body on a rod.
+fmb_c_test(test_joint_class)
+target_include_directories(test_joint_class PRIVATE ${HDF5_INCLUDE_DIRS})
+target_link_libraries(test_joint_class PRIVATE ${HDF5_C_LIBRARIES})
+add_test(NAME joint_class_dummy COMMAND test_joint_class ${CMAKE_CURRENT_BINARY_DIR})
