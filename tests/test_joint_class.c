@@ -35,7 +35,7 @@ static int failures;
 #define CHECK(c, ...)                                                                              \
     do {                                                                                           \
         if (!(c)) {                                                                                \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                           \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                            \
             printf(__VA_ARGS__);                                                                   \
             printf("\n");                                                                          \
             failures++;                                                                            \
@@ -89,8 +89,9 @@ static void distance_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], doubl
     for (int c = 0; c < nn; c++)
         for (int r = 0; r < nn; r++) {
             const double *a = Jd + 2 * r, *b = Jd + 2 * c;
-            H[r + nn * c] += w[0] / n *
-                             (a[0] * (P[0] * b[0] + P[2] * b[1]) + a[1] * (P[1] * b[0] + P[3] * b[1]));
+            H[r + nn * c] +=
+                w[0] / n *
+                (a[0] * (P[0] * b[0] + P[2] * b[1]) + a[1] * (P[1] * b[0] + P[3] * b[1]));
         }
     const double we[2] = {w[0] * e[0], w[0] * e[1]}, mwe[2] = {-we[0], -we[1]};
     fmb_point_hess(&v[0], j->point[0], we, H, nn);
@@ -100,8 +101,7 @@ static void distance_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], doubl
 
 static const char *const distance_output_names[] = {"distance", "angle"};
 
-static void distance_outputs(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
-                             double *val)
+static void distance_outputs(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *val)
 {
     (void)t;
     double e[2];
@@ -111,8 +111,11 @@ static void distance_outputs(const fmb_joint_t *j, const fmb_bodyview_t v[2], do
 
 /* Case keys: 'length' in param[0]; default: the distance of the points at the start. */
 static const fmb_param_t distance_params[] = {
-    {.key = "length", .kind = FMB_PARAM_NUMBER, .flags = FMB_PARAM_MIN_OPEN,
-     .offset = offsetof(fmb_joint_desc_t, param[0]), .unit = "m",
+    {.key = "length",
+     .kind = FMB_PARAM_NUMBER,
+     .flags = FMB_PARAM_MIN_OPEN,
+     .offset = offsetof(fmb_joint_desc_t, param[0]),
+     .unit = "m",
      .doc = "rod length (default: the initial distance of the points)"},
     {0}};
 
@@ -187,8 +190,8 @@ static double run(double L, double h, const char *length_key, const char *h5)
 {
     char err[600];
     const char *text = case_text(h, length_key);
-    fmb_case_t *c = fmb_case_load_text("distance.yaml", text, strlen(text), NULL, 0, err,
-                                       sizeof err);
+    fmb_case_t *c =
+        fmb_case_load_text("distance.yaml", text, strlen(text), NULL, 0, err, sizeof err);
     CHECK(c, "case did not load: %s", err);
     if (!c) return NAN;
     const fmb_joint_desc_t *jd = fmb_case_joint_desc(c, 0);
@@ -204,8 +207,7 @@ static double run(double L, double h, const char *length_key, const char *h5)
     /* integrator error bounds: the speed (so the tension m v^2 / L) drifts by O((omega h)^2)
      * relative, the phase by O((omega h)^2 omega t) (measured: 0.2 and 0.05 times these at
      * h = 2e-3 and 1e-3, both shrinking as h^2) */
-    const double oh2 = omega * h * omega * h, tol_t = oh2 * tension,
-                 tol_a = oh2 * omega * T_END;
+    const double oh2 = omega * h * omega * h, tol_t = oh2 * tension, tol_a = oh2 * omega * T_END;
     /* the reaction on the bob at the end: tension toward the centre, no moment */
     double F[6], pose[3];
     fmb_sim_joint_reaction(sim, 0, F);
@@ -228,11 +230,14 @@ static double run(double L, double h, const char *length_key, const char *h5)
     if (f < 0) return ang_err;
     enum { MAXR = 4200 };
     static double t[MAXR], dist[MAXR], a[MAXR], rea[6 * MAXR];
-    const long n = read_ds(f, "/time", t, MAXR), nd = read_ds(f, "/distances/rod/distance", dist, MAXR),
+    const long n = read_ds(f, "/time", t, MAXR),
+               nd = read_ds(f, "/distances/rod/distance", dist, MAXR),
                na = read_ds(f, "/distances/rod/angle", a, MAXR),
                nr = read_ds(f, "/joints/rod/reaction", rea, 6 * MAXR);
-    CHECK(n > 100 && nd == n && na == n && nr == n, "records: time %ld distance %ld angle %ld "
-                                                      "reaction %ld", n, nd, na, nr);
+    CHECK(n > 100 && nd == n && na == n && nr == n,
+          "records: time %ld distance %ld angle %ld "
+          "reaction %ld",
+          n, nd, na, nr);
     double worst_d = 0, worst_a = 0, worst_t = 0;
     for (long k = 0; k < n && nd == n && na == n && nr == n; k++) {
         worst_d = fmax(worst_d, fabs(dist[k] - L));
@@ -255,8 +260,8 @@ static void bad(const char *extra, const char *phrase)
 {
     char err[600] = "";
     const char *text = case_text(1e-3, extra);
-    fmb_case_t *c = fmb_case_load_text("distance.yaml", text, strlen(text), NULL, 0, err,
-                                       sizeof err);
+    fmb_case_t *c =
+        fmb_case_load_text("distance.yaml", text, strlen(text), NULL, 0, err, sizeof err);
     CHECK(!c, "'%s' loaded", extra);
     CHECK(strstr(err, phrase), "message '%s' lacks '%s'", err, phrase);
     fmb_case_destroy(&c);

@@ -3,8 +3,10 @@
 #include "contact/friction_models.h"
 
 #define LUGRE_NUM(k, field, fl, d, u, text)                                                        \
-    {.key = k, .kind = FMB_PARAM_NUMBER, .flags = fl, .offset = offsetof(fmb_friction_desc_t, field), \
-     .dflt = {d}, .unit = u, .doc = text}
+    {                                                                                              \
+        .key = k, .kind = FMB_PARAM_NUMBER, .flags = fl,                                           \
+        .offset = offsetof(fmb_friction_desc_t, field), .dflt = {d}, .unit = u, .doc = text        \
+    }
 
 static const fmb_param_t lugre_params[] = {
     FMB_FRICTION_BLOCK_PARAMS,
@@ -24,8 +26,9 @@ static int lugre_check(const fmb_friction_desc_t *f, char *msg, size_t len)
     if (rc) return rc;
     if (!(f->sigma0 > 0) || !(f->vd >= 0) || !(f->sigma1 >= 0) || !(f->sigma2 >= 0) ||
         !(f->vs > 0) || !(f->gamma > 0)) {
-        snprintf(msg, len, "LuGre needs sigma0 > 0, sigma1 >= 0, sigma2 >= 0, vs > 0, gamma > 0, "
-                           "vd >= 0");
+        snprintf(msg, len,
+                 "LuGre needs sigma0 > 0, sigma1 >= 0, sigma2 >= 0, vs > 0, gamma > 0, "
+                 "vd >= 0");
         return FMB_ERR_MODEL;
     }
     return 0;

@@ -14,20 +14,37 @@ int fmb_friction_check_block(const fmb_friction_desc_t *f, char *msg, size_t len
 int fmb_friction_prepare_block(fmb_item_env_t *env, fmb_friction_desc_t *f);
 
 /* Table entries shared by the block models (slider geometry, coefficients, stick flag). */
-#define FMB_FRICTION_BLOCK_PARAMS                                                                \
-    {.key = "a", .kind = FMB_PARAM_NUMBER, .flags = FMB_PARAM_REQUIRED | FMB_PARAM_MIN_OPEN,       \
-     .offset = offsetof(fmb_friction_desc_t, a), .unit = "m",                                      \
+#define FMB_FRICTION_BLOCK_PARAMS                                                                  \
+    {.key = "a",                                                                                   \
+     .kind = FMB_PARAM_NUMBER,                                                                     \
+     .flags = FMB_PARAM_REQUIRED | FMB_PARAM_MIN_OPEN,                                             \
+     .offset = offsetof(fmb_friction_desc_t, a),                                                   \
+     .unit = "m",                                                                                  \
      .doc = "slider half-length along the guide"},                                                 \
-    {.key = "b", .kind = FMB_PARAM_NUMBER, .flags = FMB_PARAM_MIN,                                 \
-     .offset = offsetof(fmb_friction_desc_t, b), .unit = "m", .doc = "slider half-width"},        \
-    {.key = "mu", .kind = FMB_PARAM_NUMBER, .flags = FMB_PARAM_MIN,                                \
-     .offset = offsetof(fmb_friction_desc_t, mu), .dflt = {0.56}, .unit = "-",                     \
-     .doc = "kinetic friction coefficient"},                                                       \
-    {.key = "mu0", .kind = FMB_PARAM_NUMBER, .flags = FMB_PARAM_MIN,                               \
-     .offset = offsetof(fmb_friction_desc_t, mu0), .dflt = {0.75}, .unit = "-",                    \
-     .doc = "static friction coefficient (>= mu)"},                                                \
-    {.key = "v_stick", .kind = FMB_PARAM_NUMBER, .flags = FMB_PARAM_MIN_OPEN,                      \
-     .offset = offsetof(fmb_friction_desc_t, v_stick), .dflt = {1e-4}, .unit = "m/s",              \
-     .doc = "|v| below which the slider counts as sticking (output)"}
+        {.key = "b",                                                                               \
+         .kind = FMB_PARAM_NUMBER,                                                                 \
+         .flags = FMB_PARAM_MIN,                                                                   \
+         .offset = offsetof(fmb_friction_desc_t, b),                                               \
+         .unit = "m",                                                                              \
+         .doc = "slider half-width"},                                                              \
+        {.key = "mu",                                                                              \
+         .kind = FMB_PARAM_NUMBER,                                                                 \
+         .flags = FMB_PARAM_MIN,                                                                   \
+         .offset = offsetof(fmb_friction_desc_t, mu),                                              \
+         .dflt = {0.56},                                                                           \
+         .unit = "-",                                                                              \
+         .doc = "kinetic friction coefficient"},                                                   \
+        {.key = "mu0",                                                                             \
+         .kind = FMB_PARAM_NUMBER,                                                                 \
+         .flags = FMB_PARAM_MIN,                                                                   \
+         .offset = offsetof(fmb_friction_desc_t, mu0),                                             \
+         .dflt = {0.75},                                                                           \
+         .unit = "-",                                                                              \
+         .doc = "static friction coefficient (>= mu)"},                                            \
+    {                                                                                              \
+        .key = "v_stick", .kind = FMB_PARAM_NUMBER, .flags = FMB_PARAM_MIN_OPEN,                   \
+        .offset = offsetof(fmb_friction_desc_t, v_stick), .dflt = {1e-4}, .unit = "m/s",           \
+        .doc = "|v| below which the slider counts as sticking (output)"                            \
+    }
 
 #endif

@@ -31,14 +31,12 @@ const fmb_friction_class_t *fmb_friction_class_at(int k)
 int fmb_friction_check_block(const fmb_friction_desc_t *f, char *msg, size_t len)
 {
     if (!(f->a > 0) || !(f->b >= 0)) {
-        snprintf(msg, len,
-                 "slider half-length a must be > 0 and half-width b >= 0 (got %g, %g)", f->a,
-                 f->b);
+        snprintf(msg, len, "slider half-length a must be > 0 and half-width b >= 0 (got %g, %g)",
+                 f->a, f->b);
         return FMB_ERR_MODEL;
     }
     if (!(f->mu >= 0) || !(f->mu0 >= f->mu)) {
-        snprintf(msg, len, "friction needs 0 <= mu <= mu0 (got mu = %g, mu0 = %g)", f->mu,
-                 f->mu0);
+        snprintf(msg, len, "friction needs 0 <= mu <= mu0 (got mu = %g, mu0 = %g)", f->mu, f->mu0);
         return FMB_ERR_MODEL;
     }
     return 0;

@@ -17,17 +17,26 @@ extern const fmb_force_class_t fmb_screw_class;
 
 /* ---- case keys (model/params.h) */
 #define FMB_FORCE_NUM(k, field, fl, lo_, d, u, text)                                               \
-    {.key = k, .kind = FMB_PARAM_NUMBER, .flags = fl, .offset = offsetof(fmb_force_desc_t, field),  \
-     .lo = lo_, .dflt = {d}, .unit = u, .doc = text}
+    {                                                                                              \
+        .key = k, .kind = FMB_PARAM_NUMBER, .flags = fl,                                           \
+        .offset = offsetof(fmb_force_desc_t, field), .lo = lo_, .dflt = {d}, .unit = u,            \
+        .doc = text                                                                                \
+    }
 /* coordinate and axis of a switching element (relative.c: fmb_rel_prepare) */
 extern const char *const fmb_rel_coord_names[];
 #define FMB_REL_PARAMS                                                                             \
-    {.key = "coordinate", .kind = FMB_PARAM_ENUM, .offset = offsetof(fmb_force_desc_t, coordinate), \
-     .dflt_text = "rotation", .choices = fmb_rel_coord_names, .unit = "-",                         \
-     .doc = "relative coordinate: rotation (theta_1 - theta_2) or direction (along axis)"},      \
-    {.key = "axis", .kind = FMB_PARAM_VECTOR, .flags = FMB_PARAM_NONZERO | FMB_PARAM_UNIT, .n = 2, \
-     .offset = offsetof(fmb_force_desc_t, axis), .unit = "-",                                     \
-     .doc = "inertial direction of the coordinate (coordinate: direction)"}
+    {.key = "coordinate",                                                                          \
+     .kind = FMB_PARAM_ENUM,                                                                       \
+     .offset = offsetof(fmb_force_desc_t, coordinate),                                             \
+     .dflt_text = "rotation",                                                                      \
+     .choices = fmb_rel_coord_names,                                                               \
+     .unit = "-",                                                                                  \
+     .doc = "relative coordinate: rotation (theta_1 - theta_2) or direction (along axis)"},        \
+    {                                                                                              \
+        .key = "axis", .kind = FMB_PARAM_VECTOR, .flags = FMB_PARAM_NONZERO | FMB_PARAM_UNIT,      \
+        .n = 2, .offset = offsetof(fmb_force_desc_t, axis), .unit = "-",                           \
+        .doc = "inertial direction of the coordinate (coordinate: direction)"                      \
+    }
 /* prepare() part shared by switching elements: axis present exactly for a direction;
  * *x0: the coordinate at the initial poses. */
 int fmb_rel_prepare(fmb_item_env_t *env, fmb_force_desc_t *d, double *x0);

@@ -43,12 +43,23 @@ static int on_body_check(const fmb_force_t *f, char *msg, size_t len)
 }
 
 static const fmb_param_t point_params[] = {
-    {.key = "point", .kind = FMB_PARAM_POINT, .offset = offsetof(fmb_force_desc_t, point),
-     .unit = "m", .doc = "point of application (a point name or [x, y], body frame)"},
-    {.key = "fx", .kind = FMB_PARAM_EXPR, .offset = offsetof(fmb_force_desc_t, expr[0]),
-     .dflt_text = "0", .unit = "N", .doc = "inertial x component, an expression of t"},
-    {.key = "fy", .kind = FMB_PARAM_EXPR, .offset = offsetof(fmb_force_desc_t, expr[1]),
-     .dflt_text = "0", .unit = "N", .doc = "inertial y component, an expression of t"},
+    {.key = "point",
+     .kind = FMB_PARAM_POINT,
+     .offset = offsetof(fmb_force_desc_t, point),
+     .unit = "m",
+     .doc = "point of application (a point name or [x, y], body frame)"},
+    {.key = "fx",
+     .kind = FMB_PARAM_EXPR,
+     .offset = offsetof(fmb_force_desc_t, expr[0]),
+     .dflt_text = "0",
+     .unit = "N",
+     .doc = "inertial x component, an expression of t"},
+    {.key = "fy",
+     .kind = FMB_PARAM_EXPR,
+     .offset = offsetof(fmb_force_desc_t, expr[1]),
+     .dflt_text = "0",
+     .unit = "N",
+     .doc = "inertial y component, an expression of t"},
     {0}};
 
 const fmb_force_class_t fmb_point_force_class = {
@@ -76,8 +87,11 @@ static double torque_power(const fmb_force_t *f, const fmb_bodyview_t v[2], doub
 }
 
 static const fmb_param_t torque_params[] = {
-    {.key = "tz", .kind = FMB_PARAM_EXPR, .flags = FMB_PARAM_REQUIRED,
-     .offset = offsetof(fmb_force_desc_t, expr[0]), .unit = "N m",
+    {.key = "tz",
+     .kind = FMB_PARAM_EXPR,
+     .flags = FMB_PARAM_REQUIRED,
+     .offset = offsetof(fmb_force_desc_t, expr[0]),
+     .unit = "N m",
      .doc = "torque (counter-clockwise), an expression of t"},
     {0}};
 

@@ -63,11 +63,11 @@ static int ra_check(const fmb_force_t *f, char *msg, size_t len)
 
 static const char *const ra_modes[] = {"free", "engaged"};
 
-static const fmb_param_t ra_params[] = {
-    FMB_REL_PARAMS,
-    FMB_FORCE_NUM("sense", param[FMB_SW_RATCHET_SENSE], 0, 0, 1, "-",
-                  "drive sense: 1 or -1 (docs/switching.md)"),
-    {0}};
+static const fmb_param_t ra_params[] = {FMB_REL_PARAMS,
+                                        FMB_FORCE_NUM("sense", param[FMB_SW_RATCHET_SENSE], 0, 0, 1,
+                                                      "-",
+                                                      "drive sense: 1 or -1 (docs/switching.md)"),
+                                        {0}};
 
 static int ra_prepare(fmb_item_env_t *env, fmb_force_desc_t *d)
 {
@@ -75,7 +75,8 @@ static int ra_prepare(fmb_item_env_t *env, fmb_force_desc_t *d)
     int rc = fmb_rel_prepare(env, d, &x0);
     if (rc) return rc;
     const double s = d->param[FMB_SW_RATCHET_SENSE];
-    if (s != 1 && s != -1) return fmb_item_fail(env, "sense", -1, "sense must be 1 or -1, got %g", s);
+    if (s != 1 && s != -1)
+        return fmb_item_fail(env, "sense", -1, "sense must be 1 or -1, got %g", s);
     return 0;
 }
 

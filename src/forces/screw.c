@@ -148,14 +148,17 @@ static const char *const screw_modes[] = {"stick", "slip"};
 
 /* Case keys; the nut moves along 'axis' (coordinate: direction always). */
 static const fmb_param_t screw_params[] = {
-    {.key = "axis", .kind = FMB_PARAM_VECTOR,
-     .flags = FMB_PARAM_REQUIRED | FMB_PARAM_NONZERO | FMB_PARAM_UNIT, .n = 2,
-     .offset = offsetof(fmb_force_desc_t, axis), .unit = "-",
+    {.key = "axis",
+     .kind = FMB_PARAM_VECTOR,
+     .flags = FMB_PARAM_REQUIRED | FMB_PARAM_NONZERO | FMB_PARAM_UNIT,
+     .n = 2,
+     .offset = offsetof(fmb_force_desc_t, axis),
+     .unit = "-",
      .doc = "inertial direction in which the nut moves"},
     FMB_FORCE_NUM("lead", param[FMB_SW_SCREW_LEAD], FMB_PARAM_REQUIRED | FMB_PARAM_MIN_OPEN, 0, 0,
                   "m", "advance per turn"),
-    FMB_FORCE_NUM("radius", param[FMB_SW_SCREW_RADIUS], FMB_PARAM_REQUIRED | FMB_PARAM_MIN_OPEN,
-                  0, 0, "m", "mean thread radius"),
+    FMB_FORCE_NUM("radius", param[FMB_SW_SCREW_RADIUS], FMB_PARAM_REQUIRED | FMB_PARAM_MIN_OPEN, 0,
+                  0, "m", "mean thread radius"),
     FMB_FORCE_NUM("mu", param[FMB_SW_SCREW_MU], FMB_PARAM_REQUIRED | FMB_PARAM_MIN, 0, 0, "-",
                   "thread friction coefficient"),
     FMB_FORCE_NUM("stiffness", stiffness, FMB_PARAM_REQUIRED | FMB_PARAM_MIN_OPEN, 0, 0, "N/m",

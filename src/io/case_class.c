@@ -58,8 +58,8 @@ static int unknown_key(loader_t *L, const yaml_node_t *kn, const char *ctx, cons
             case_list_add(owners, sizeof owners, all[c].case_type);
     }
     if (*owners)
-        return case_fail(L, kn, "%s: '%s' applies to %s %s only (%s accepts: %s)", ctx, key,
-                         family, owners, tname, allowed);
+        return case_fail(L, kn, "%s: '%s' applies to %s %s only (%s accepts: %s)", ctx, key, family,
+                         owners, tname, allowed);
     const char *near = case_nearest(key, keys);
     char hint[200] = "";
     if (near) {
@@ -312,10 +312,11 @@ static int same_body(loader_t *L, const yaml_node_t *m, const char *ctx, const i
     return case_fail(L, m, "%s: connects body '%s' to itself", ctx, L->binfo[bi[0]].name);
 }
 
-int case_item_read(loader_t *L, const yaml_node_t *m, const char *what, const case_item_class_t *all,
-                   int nall, int (*exists)(const fmb_case_t *, const char *), const char **name,
-                   char *ctx, size_t ctxlen, const case_item_class_t **chosen, int body[2],
-                   double point[2][2], void *desc, fmb_item_env_t *env)
+int case_item_read(loader_t *L, const yaml_node_t *m, const char *what,
+                   const case_item_class_t *all, int nall,
+                   int (*exists)(const fmb_case_t *, const char *), const char **name, char *ctx,
+                   size_t ctxlen, const case_item_class_t **chosen, int body[2], double point[2][2],
+                   void *desc, fmb_item_env_t *env)
 {
     int rc = case_check_keys(L, m, what, NULL);
     if (rc) return rc;
@@ -347,8 +348,8 @@ int case_item_read(loader_t *L, const yaml_node_t *m, const char *what, const ca
         types[nt] = NULL;
         const char *near = case_nearest(tname, types);
         if (near) snprintf(hint, sizeof hint, "; did you mean '%s'?", near);
-        return case_fail(L, case_get(L, m, "type"), "%s: unknown %s type '%s' (allowed: %s)%s",
-                         ctx, what, tname, allowed, hint);
+        return case_fail(L, case_get(L, m, "type"), "%s: unknown %s type '%s' (allowed: %s)%s", ctx,
+                         what, tname, allowed, hint);
     }
     if (c->variant_key) {
         const char *val;

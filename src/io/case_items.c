@@ -100,8 +100,13 @@ int case_load_joint(loader_t *L, const yaml_node_t *m)
     int n = 0;
     fmb_joint_type type;
     for (const fmb_joint_class_t *k; n < 64 && (k = fmb_joint_class_at(n, &type)); n++)
-        all[n] = (case_item_class_t){k->case_type ? k->case_type : "", k->variant_key, k->variant,
-                                     k->item_flags, k->params, (int)type, k};
+        all[n] = (case_item_class_t){k->case_type ? k->case_type : "",
+                                     k->variant_key,
+                                     k->variant,
+                                     k->item_flags,
+                                     k->params,
+                                     (int)type,
+                                     k};
     fmb_case_t *c = L->c;
     fmb_joint_desc_t d;
     memset(&d, 0, sizeof d);
@@ -124,7 +129,8 @@ int case_load_joint(loader_t *L, const yaml_node_t *m)
         /* the model's friction checks: at 'friction' */
         yaml_node_t *fr = case_get(L, m, "friction");
         const char *msg = fmb_model_last_error(c->model);
-        if (fr && msg && (strstr(msg, "friction") || strstr(msg, "LuGre") || strstr(msg, "half-length")))
+        if (fr && msg &&
+            (strstr(msg, "friction") || strstr(msg, "LuGre") || strstr(msg, "half-length")))
             return case_lib_fail(L, fr, ctx, name);
         return case_lib_fail(L, m, ctx, name);
     }
@@ -146,8 +152,13 @@ int case_load_force(loader_t *L, const yaml_node_t *m)
     int n = 0;
     fmb_force_type type;
     for (const fmb_force_class_t *k; n < 64 && (k = fmb_force_class_at(n, &type)); n++)
-        all[n] = (case_item_class_t){k->case_type ? k->case_type : "", k->variant_key, k->variant,
-                                     k->item_flags, k->params, (int)type, k};
+        all[n] = (case_item_class_t){k->case_type ? k->case_type : "",
+                                     k->variant_key,
+                                     k->variant,
+                                     k->item_flags,
+                                     k->params,
+                                     (int)type,
+                                     k};
     fmb_case_t *c = L->c;
     fmb_force_desc_t d;
     memset(&d, 0, sizeof d);

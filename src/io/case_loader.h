@@ -154,10 +154,11 @@ typedef struct case_item_class {
  * and variant, keys (only the chosen class's), bodies and points (into body, point; model
  * indices) and the table's keys into desc. env receives the item's bodies, poses and the
  * given keys for the class's prepare(). ctx: "what 'name'". */
-int case_item_read(loader_t *L, const yaml_node_t *m, const char *what, const case_item_class_t *all,
-                   int nall, int (*exists)(const fmb_case_t *, const char *), const char **name,
-                   char *ctx, size_t ctxlen, const case_item_class_t **chosen, int body[2],
-                   double point[2][2], void *desc, fmb_item_env_t *env);
+int case_item_read(loader_t *L, const yaml_node_t *m, const char *what,
+                   const case_item_class_t *all, int nall,
+                   int (*exists)(const fmb_case_t *, const char *), const char **name, char *ctx,
+                   size_t ctxlen, const case_item_class_t **chosen, int body[2], double point[2][2],
+                   void *desc, fmb_item_env_t *env);
 /* Read the keys of a parameter table from m into desc (bit k of *given: params[k] given). */
 int case_read_params(loader_t *L, const yaml_node_t *m, const char *ctx, const fmb_param_t *params,
                      void *desc, int bi0, const fmb_item_env_t *env, unsigned long long *given);

@@ -84,8 +84,11 @@ static int coord_check(const fmb_model_t *m, const fmb_joint_t *j, char *msg, si
 
 /* Case keys: the driver function f(t); the coordinate is the variant key. */
 static const fmb_param_t driver_params[] = {
-    {.key = "function", .kind = FMB_PARAM_EXPR, .flags = FMB_PARAM_REQUIRED,
-     .offset = offsetof(fmb_joint_desc_t, expr), .unit = "rad or m",
+    {.key = "function",
+     .kind = FMB_PARAM_EXPR,
+     .flags = FMB_PARAM_REQUIRED,
+     .offset = offsetof(fmb_joint_desc_t, expr),
+     .unit = "rad or m",
      .doc = "prescribed coordinate f(t), an expression of t and the parameters"},
     {0}};
 
@@ -101,7 +104,8 @@ static int angle_prepare(fmb_item_env_t *env, fmb_joint_desc_t *d)
 static int coord_prepare(fmb_item_env_t *env, fmb_joint_desc_t *d)
 {
     (void)d;
-    if (env->body[0] == FMB_GROUND) return fmb_item_fail(env, NULL, -1, "drives a point of the ground");
+    if (env->body[0] == FMB_GROUND)
+        return fmb_item_fail(env, NULL, -1, "drives a point of the ground");
     return 0;
 }
 

@@ -29,12 +29,17 @@ extern const fmb_joint_class_t fmb_slider_beam_class;
 /* angle: locked relative angle theta_0 - theta_1; default from the initial poses
  * (fmb_joint_prepare_angle). */
 #define FMB_JOINT_ANGLE_PARAM                                                                      \
-    {.key = "angle", .kind = FMB_PARAM_NUMBER, .offset = offsetof(fmb_joint_desc_t, angle),         \
-     .unit = "rad", .doc = "locked relative angle theta_1 - theta_2 (default: initial poses)"}
+    {                                                                                              \
+        .key = "angle", .kind = FMB_PARAM_NUMBER, .offset = offsetof(fmb_joint_desc_t, angle),     \
+        .unit = "rad", .doc = "locked relative angle theta_1 - theta_2 (default: initial poses)"   \
+    }
 /* friction: a slider block with a friction model (contact/friction_*.c) */
 #define FMB_JOINT_FRICTION_PARAM                                                                   \
-    {.key = "friction", .kind = FMB_PARAM_FRICTION, .offset = offsetof(fmb_joint_desc_t, friction), \
-     .doc = "slider block and friction model (docs/case-format.md, 'friction')"}
+    {                                                                                              \
+        .key = "friction", .kind = FMB_PARAM_FRICTION,                                             \
+        .offset = offsetof(fmb_joint_desc_t, friction),                                            \
+        .doc = "slider block and friction model (docs/case-format.md, 'friction')"                 \
+    }
 /* prepare(): the angle from the initial poses unless given. */
 int fmb_joint_prepare_angle(fmb_item_env_t *env, fmb_joint_desc_t *d);
 

@@ -111,8 +111,13 @@ static void prismatic_slide_direction(const fmb_joint_t *j, const fmb_bodyview_t
 
 /* Case keys: the guide axis (body 2's frame), the locked angle, friction. */
 static const fmb_param_t prismatic_params[] = {
-    {.key = "axis", .kind = FMB_PARAM_VECTOR, .flags = FMB_PARAM_NONZERO, .n = 2,
-     .offset = offsetof(fmb_joint_desc_t, axis), .dflt = {1, 0}, .unit = "-",
+    {.key = "axis",
+     .kind = FMB_PARAM_VECTOR,
+     .flags = FMB_PARAM_NONZERO,
+     .n = 2,
+     .offset = offsetof(fmb_joint_desc_t, axis),
+     .dflt = {1, 0},
+     .unit = "-",
      .doc = "guide direction in the guide body's frame (need not be unit)"},
     FMB_JOINT_ANGLE_PARAM,
     FMB_JOINT_FRICTION_PARAM,

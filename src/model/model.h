@@ -161,10 +161,10 @@ typedef struct fmb_joint_class {
                         const fmb_bodyview_t v1[2], double t0, double h, double *h_max,
                         char *why, size_t len);
     /* ---- case-file form (issue 16; model/params.h, docs/extending.md); all optional */
-    const char *case_type;   /* `type:` name in case files (NULL: no case-file form) */
-    const char *variant_key; /* several classes share case_type: the value of this key */
-    const char *variant;     /*   selects this class (driver: coordinate angle | x | y) */
-    unsigned item_flags;     /* FMB_ITEM_*: the body keys */
+    const char *case_type;     /* `type:` name in case files (NULL: no case-file form) */
+    const char *variant_key;   /* several classes share case_type: the value of this key */
+    const char *variant;       /*   selects this class (driver: coordinate angle | x | y) */
+    unsigned item_flags;       /* FMB_ITEM_*: the body keys */
     const fmb_param_t *params; /* the class's own keys, {0}-terminated */
     /* Cross-key rules and defaults that need the initial poses (params.h). */
     int (*prepare)(fmb_item_env_t *env, fmb_joint_desc_t *d);

@@ -64,25 +64,25 @@ typedef struct fmb_param {
 
 /* Item flags: which body keys an item has (joint and force classes). */
 enum fmb_item_flags {
-    FMB_ITEM_BODIES = 1u << 0,       /* 'bodies: [b0, b1]' (b1 may be left out: ground when
-                                        FMB_ITEM_ONE_OR_TWO) */
-    FMB_ITEM_ONE_OR_TWO = 1u << 1,   /* 'bodies' may hold one name (the other is ground) */
-    FMB_ITEM_POINTS = 1u << 2,       /* 'points: [p0, p1]' (default [0, 0] each) */
-    FMB_ITEM_BODY = 1u << 3,         /* 'body: b' (a single body; body[1] = body[0]) */
-    FMB_ITEM_DISTINCT = 1u << 4,     /* the two bodies differ ("zero-length link" etc.) */
-    FMB_ITEM_NOT_GROUND0 = 1u << 5   /* the first body is not the ground */
+    FMB_ITEM_BODIES = 1u << 0,     /* 'bodies: [b0, b1]' (b1 may be left out: ground when
+                                      FMB_ITEM_ONE_OR_TWO) */
+    FMB_ITEM_ONE_OR_TWO = 1u << 1, /* 'bodies' may hold one name (the other is ground) */
+    FMB_ITEM_POINTS = 1u << 2,     /* 'points: [p0, p1]' (default [0, 0] each) */
+    FMB_ITEM_BODY = 1u << 3,       /* 'body: b' (a single body; body[1] = body[0]) */
+    FMB_ITEM_DISTINCT = 1u << 4,   /* the two bodies differ ("zero-length link" etc.) */
+    FMB_ITEM_NOT_GROUND0 = 1u << 5 /* the first body is not the ground */
 };
 
 /* What prepare() sees: the item's bodies as the case placed them, which keys were given,
  * and room for a failure. */
 typedef struct fmb_item_env {
     const fmb_model_t *model;
-    const char *name;       /* the item's name */
-    const char *ctx;        /* "joint 'name'" for messages */
-    int body[2];            /* model body indices (FMB_GROUND = 0) */
+    const char *name; /* the item's name */
+    const char *ctx;  /* "joint 'name'" for messages */
+    int body[2];      /* model body indices (FMB_GROUND = 0) */
     const char *body_name[2];
-    double pose[2][3];      /* initial poses x, y, theta (ground: 0) */
-    int beam[2];            /* 0 rigid body or ground, 1 elastic beam, 2 beam built rigid */
+    double pose[2][3]; /* initial poses x, y, theta (ground: 0) */
+    int beam[2];       /* 0 rigid body or ground, 1 elastic beam, 2 beam built rigid */
     const fmb_param_t *params;
     unsigned long long given; /* bit k: params[k] was in the case */
     /* failure (set by fmb_item_fail) */
