@@ -197,22 +197,30 @@ static const char *const fr_models[] = {"coulomb", "lugre", NULL};
 static const int fr_model_values[] = {FMB_FRICTION_COULOMB, FMB_FRICTION_LUGRE};
 _Static_assert(sizeof(fmb_friction_model) == sizeof(int), "ENUM keys store an int");
 #define FR_LUGRE(k, field, fl, d, u, text)                                                         \
-    {.key = k, .kind = FMB_PARAM_NUMBER, .flags = fl,                                             \
-     .offset = offsetof(fmb_force_desc_t, friction.field), .dflt = {d}, .unit = u, .doc = text}
+    {                                                                                              \
+        .key = k, .kind = FMB_PARAM_NUMBER, .flags = fl,                                           \
+        .offset = offsetof(fmb_force_desc_t, friction.field), .dflt = {d}, .unit = u, .doc = text  \
+    }
 static const fmb_param_t fr_params[] = {
     FMB_REL_PARAMS,
     FMB_FORCE_NUM("kinetic", param[FMB_SW_FR_KINETIC], FMB_PARAM_REQUIRED | FMB_PARAM_MIN, 0, 0,
                   "N or N m", "kinetic friction level"),
     FMB_FORCE_NUM("static", param[FMB_SW_FR_STATIC], FMB_PARAM_MIN, 0, 0, "N or N m",
                   "static friction level (>= kinetic; default: kinetic)"),
-    FMB_FORCE_NUM("v_stick", param[FMB_SW_FR_VSTICK], FMB_PARAM_MIN_OPEN, 0, 1e-6,
-                  "m/s or rad/s", "relative velocity below which the element may stick"),
-    {.key = "model", .kind = FMB_PARAM_ENUM, .offset = offsetof(fmb_force_desc_t, friction.model),
-     .dflt_text = "coulomb", .choices = fr_models, .values = fr_model_values, .unit = "-",
+    FMB_FORCE_NUM("v_stick", param[FMB_SW_FR_VSTICK], FMB_PARAM_MIN_OPEN, 0, 1e-6, "m/s or rad/s",
+                  "relative velocity below which the element may stick"),
+    {.key = "model",
+     .kind = FMB_PARAM_ENUM,
+     .offset = offsetof(fmb_force_desc_t, friction.model),
+     .dflt_text = "coulomb",
+     .choices = fr_models,
+     .values = fr_model_values,
+     .unit = "-",
      .doc = "friction law: coulomb (set-valued) or lugre (bristle state)"},
     FR_LUGRE("sigma0", sigma0, FMB_PARAM_MIN_OPEN, 0, "1/m",
              "bristle stiffness per unit level (lugre, required)"),
-    FR_LUGRE("vs", vs, FMB_PARAM_MIN_OPEN, 0, "m/s or rad/s", "Stribeck velocity (lugre, required)"),
+    FR_LUGRE("vs", vs, FMB_PARAM_MIN_OPEN, 0, "m/s or rad/s",
+             "Stribeck velocity (lugre, required)"),
     FR_LUGRE("sigma1", sigma1, FMB_PARAM_MIN, 0, "s/m", "bristle damping (lugre)"),
     FR_LUGRE("sigma2", sigma2, FMB_PARAM_MIN, 0, "s/m", "viscous coefficient (lugre)"),
     FR_LUGRE("gamma", gamma, FMB_PARAM_MIN_OPEN, 2, "-", "Stribeck exponent (lugre)"),
