@@ -668,7 +668,8 @@ static void test_body(enum kind kind)
         double sabs = 0.0; /* size of the terms summed */
         for (int i = 0; i < n; i++) {
             double si = 0.0;
-            for (int j = 0; j < n; j++) Mv[i] += M1[i + n * j] * qdd[j], si += fabs(M1[i + n * j] * qdd[j]);
+            for (int j = 0; j < n; j++)
+                Mv[i] += M1[i + n * j] * qdd[j], si += fabs(M1[i + n * j] * qdd[j]);
             sabs = fmax(sabs, si);
         }
         check_close("mass_times = M v", cls, mv, Mv, n, 1e-13, sabs);

@@ -384,16 +384,18 @@ static int clearance_check(const fmb_force_t *f, char *msg, size_t len)
     return FMB_ERR_MODEL;
 }
 
-/* Case keys (seed 002; damping absent = FMB_CLEARANCE_DAMPING_DEFAULT, the law's own). journal_radius, E and poisson have no field of their own: they
- * are read into param[0], param[1..2], param[3..4] and turned into bearing_radius and the
- * equivalent modulus by clr_prepare (which clears those slots). Defaults: seed 002 (d_max
- * 0.1 mm, eta 1e-3 s), steel on steel (E 207 GPa, nu 0.3), Lankarani-Nikravesh n = 1.5,
- * e = 0.9, v_min 1 mm/s, frictionless with ADAMS-like thresholds v_s = 0.1 mm/s,
- * v_d = 1 mm/s. */
+/* Case keys (seed 002; damping absent = FMB_CLEARANCE_DAMPING_DEFAULT, the law's own).
+ * journal_radius, E and poisson have no field of their own: they are read into param[0],
+ * param[1..2], param[3..4] and turned into bearing_radius and the equivalent modulus by clr_prepare
+ * (which clears those slots). Defaults: seed 002 (d_max 0.1 mm, eta 1e-3 s), steel on steel (E 207
+ * GPa, nu 0.3), Lankarani-Nikravesh n = 1.5, e = 0.9, v_min 1 mm/s, frictionless with ADAMS-like
+ * thresholds v_s = 0.1 mm/s, v_d = 1 mm/s. */
 #define CLR(k, field, fl, lo_, d, u, text)                                                         \
-    {.key = k, .kind = FMB_PARAM_NUMBER, .flags = fl,                                             \
-     .offset = offsetof(fmb_force_desc_t, clearance.field), .lo = lo_, .dflt = {d}, .unit = u,    \
-     .doc = text}
+    {                                                                                              \
+        .key = k, .kind = FMB_PARAM_NUMBER, .flags = fl,                                           \
+        .offset = offsetof(fmb_force_desc_t, clearance.field), .lo = lo_, .dflt = {d}, .unit = u,  \
+        .doc = text                                                                                \
+    }
 #define POS FMB_PARAM_MIN_OPEN
 #define NONNEG FMB_PARAM_MIN
 _Static_assert(sizeof(fmb_clearance_law) == sizeof(int), "ENUM keys store an int");
@@ -403,8 +405,13 @@ static const int clr_damping_values[] = {FMB_CLEARANCE_DAMPING_STEP, FMB_CLEARAN
                                          FMB_CLEARANCE_DAMPING_FLORES};
 _Static_assert(sizeof(fmb_clearance_damping) == sizeof(int), "ENUM keys store an int");
 static const fmb_param_t clr_params[] = {
-    {.key = "law", .kind = FMB_PARAM_ENUM, .offset = offsetof(fmb_force_desc_t, clearance.law),
-     .dflt_text = "wang2016", .choices = clr_laws, .unit = "-", .doc = "contact law"},
+    {.key = "law",
+     .kind = FMB_PARAM_ENUM,
+     .offset = offsetof(fmb_force_desc_t, clearance.law),
+     .dflt_text = "wang2016",
+     .choices = clr_laws,
+     .unit = "-",
+     .doc = "contact law"},
     {.key = "damping",
      .kind = FMB_PARAM_ENUM,
      .offset = offsetof(fmb_force_desc_t, clearance.damping),
@@ -417,19 +424,35 @@ static const fmb_param_t clr_params[] = {
     FMB_FORCE_NUM("journal_radius", param[0], POS, 0, 0, "m", "R_J (or bearing_radius)"),
     CLR("length", length, POS, 0, 0, "m", "axial length of the bearing (wang2016)"),
     CLR("modulus", modulus, POS, 0, 0, "Pa", "equivalent modulus E* (or E and poisson)"),
-    {.key = "E", .kind = FMB_PARAM_VECTOR, .flags = POS, .n = 2,
-     .offset = offsetof(fmb_force_desc_t, param[1]), .dflt = {207e9, 207e9}, .unit = "Pa",
+    {.key = "E",
+     .kind = FMB_PARAM_VECTOR,
+     .flags = POS,
+     .n = 2,
+     .offset = offsetof(fmb_force_desc_t, param[1]),
+     .dflt = {207e9, 207e9},
+     .unit = "Pa",
      .doc = "[E_journal, E_bearing]"},
-    {.key = "poisson", .kind = FMB_PARAM_VECTOR, .flags = NONNEG | FMB_PARAM_MAX_OPEN, .n = 2,
-     .offset = offsetof(fmb_force_desc_t, param[3]), .hi = 0.5, .dflt = {0.3, 0.3}, .unit = "-",
+    {.key = "poisson",
+     .kind = FMB_PARAM_VECTOR,
+     .flags = NONNEG | FMB_PARAM_MAX_OPEN,
+     .n = 2,
+     .offset = offsetof(fmb_force_desc_t, param[3]),
+     .hi = 0.5,
+     .dflt = {0.3, 0.3},
+     .unit = "-",
      .doc = "[nu_journal, nu_bearing]"},
     CLR("eta", eta, NONNEG, 0, 1e-3, "s", "D_max = eta K_N (seed eq 10)"),
     CLR("d_max", d_max, POS, 0, 1e-4, "m", "penetration of full damping (seed eq 9)"),
     CLR("stiffness", stiffness, NONNEG, 0, 0, "N/m^n", "lankarani_nikravesh K (0: Hertz)"),
     CLR("exponent", exponent, POS, 0, 1.5, "-", "lankarani_nikravesh n"),
-    {.key = "restitution", .kind = FMB_PARAM_NUMBER, .flags = POS | FMB_PARAM_MAX,
-     .offset = offsetof(fmb_force_desc_t, clearance.restitution), .hi = 1, .dflt = {0.9},
-     .unit = "-", .doc = "lankarani_nikravesh e in (0, 1]"},
+    {.key = "restitution",
+     .kind = FMB_PARAM_NUMBER,
+     .flags = POS | FMB_PARAM_MAX,
+     .offset = offsetof(fmb_force_desc_t, clearance.restitution),
+     .hi = 1,
+     .dflt = {0.9},
+     .unit = "-",
+     .doc = "lankarani_nikravesh e in (0, 1]"},
     CLR("v_min", v_min, POS, 0, 1e-3, "m/s", "floor of the impact velocity"),
     CLR("mu_s", mu_s, NONNEG, 0, 0, "-", "static friction coefficient (seed eq 13)"),
     CLR("mu_d", mu_d, NONNEG, 0, 0, "-", "dynamic friction coefficient"),

@@ -140,11 +140,10 @@ int case_read_params(loader_t *L, const yaml_node_t *m, const char *ctx, const f
         int rc = 0;
         if (v && k < 64) *given |= 1ull << k;
         if (!v && (p->flags & FMB_PARAM_REQUIRED))
-            return case_fail(L, m, "%s: missing required key '%s'%s%s%s%s%s", ctx, p->key,
-                             p->doc ? " (" : "", p->doc ? p->doc : "",
-                             p->doc && p->unit && strcmp(p->unit, "-") ? ", " : "",
-                             p->doc && p->unit && strcmp(p->unit, "-") ? p->unit : "",
-                             p->doc ? ")" : "");
+            return case_fail(
+                L, m, "%s: missing required key '%s'%s%s%s%s%s", ctx, p->key, p->doc ? " (" : "",
+                p->doc ? p->doc : "", p->doc && p->unit && strcmp(p->unit, "-") ? ", " : "",
+                p->doc && p->unit && strcmp(p->unit, "-") ? p->unit : "", p->doc ? ")" : "");
         switch (p->kind) {
         case FMB_PARAM_NUMBER: {
             double x = p->dflt[0];
