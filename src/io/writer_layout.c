@@ -177,7 +177,6 @@ static int write_force_outputs_layout(fmb_writer_t *w)
 /* /contacts/<joint>/... for every joint with friction (seed 000; docs/output.md). */
 static int write_contacts_layout(fmb_writer_t *w)
 {
-    static const char *const model_names[FMB_FRICTION_MODEL_COUNT] = {"none", "lugre", "coulomb"};
     const fmb_model_t *m = w->model;
     int st = 0;
     hid_t gc = -1;
@@ -195,17 +194,16 @@ static int write_contacts_layout(fmb_writer_t *w)
                                 name);
             break;
         }
-        const int mi = (int)f->model;
-        const char *mn = mi >= 0 && mi < FMB_FRICTION_MODEL_COUNT ? model_names[mi] : "unknown";
-        int bad = fmb_h5_attr_int(g, "joint_index", wj->j) | fmb_h5_attr_string(g, "model", mn) |
-                  fmb_h5_attr_double(g, "a", f->a) | fmb_h5_attr_double(g, "b", f->b) |
-                  fmb_h5_attr_double(g, "mu", f->mu) | fmb_h5_attr_double(g, "mu0", f->mu0) |
-                  fmb_h5_attr_double(g, "v_stick", f->v_stick);
-        if (f->model == FMB_FRICTION_LUGRE)
-            bad |= fmb_h5_attr_double(g, "sigma0", f->sigma0) |
-                   fmb_h5_attr_double(g, "sigma1", f->sigma1) |
-                   fmb_h5_attr_double(g, "sigma2", f->sigma2) | fmb_h5_attr_double(g, "vs", f->vs) |
-                   fmb_h5_attr_double(g, "gamma", f->gamma);
+        /* the model's name and its parameters, from the friction-model class's table */
+        const fmb_friction_class_t *fk = fmb_friction_class_for(f->model);
+        int bad = fmb_h5_attr_int(g, "joint_index", wj->j) |
+                  fmb_h5_attr_string(g, "model", fk ? fk->name : "unknown");
+        for (const fmb_param_t *p = fk ? fk->params : NULL; p && p->kind != FMB_PARAM_END; p++)
+            if (p->kind == FMB_PARAM_NUMBER) {
+                double x;
+                memcpy(&x, (const char *)f + p->offset, sizeof x);
+                bad |= fmb_h5_attr_double(g, p->key, x);
+            }
         if (bad)
             st = fmb_writer_err(w, FMB_ERR_HDF5, "%s: cannot write /contacts/%s attributes",
                                 w->h5path, name);
