@@ -123,3 +123,13 @@ set_tests_properties(case_check_force_listing PROPERTIES
 # Names become HDF5 group names: '/' is refused where the name is given (fuzz finding:
 # 'a/b' and 'a_b' collided in the results file).
 fmb_case_error(name_slash 7 "body name 'a/b' contains '/'")
+# A force class accepted under joints: (the clearance joint): 3 bodies (9 coordinates),
+# revolutes O and A (2 rows each), the slider's prismatic guide (2) and the motor (1): 7
+# rows, 2 degrees of freedom (the journal's free play in the bearing); listed as a force.
+add_test(NAME case_check_clearance_in_joints
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_check_counts.sh $<TARGET_FILE:flexmb_cli>
+          ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/clearance_in_joints.yaml 9 7 2)
+add_test(NAME case_clearance_in_joints_listing
+  COMMAND flexmb_cli check ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/clearance_in_joints.yaml)
+set_tests_properties(case_clearance_in_joints_listing PROPERTIES
+  PASS_REGULAR_EXPRESSION "forces \\(1\\):[^\n]*\n[^\n]*\n +B +clearance +rod +slider")

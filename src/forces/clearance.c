@@ -508,7 +508,7 @@ const fmb_force_class_t fmb_clearance_class = {
     .output_width = out_width,
     .outputs = clearance_outputs,
     .case_type = "clearance",
-    .item_flags = FMB_ITEM_BODIES | FMB_ITEM_POINTS | FMB_ITEM_DISTINCT,
+    .item_flags = FMB_ITEM_BODIES | FMB_ITEM_POINTS | FMB_ITEM_DISTINCT | FMB_ITEM_IN_JOINTS,
     .params = clr_params,
     .prepare = clr_prepare,
 };

@@ -94,8 +94,27 @@ static int joint_exists(const fmb_case_t *c, const char *name)
 }
 
 /* A joint: its class (by type and variant) reads its own keys (model/params.h). */
+static int load_force(loader_t *L, const yaml_node_t *m, const char *what);
+
+/* A type that is no joint class but a force class flagged FMB_ITEM_IN_JOINTS. */
+static int joint_section_force(loader_t *L, const yaml_node_t *m)
+{
+    yaml_node_t *tn = m->type == YAML_MAPPING_NODE ? case_get(L, m, "type") : NULL;
+    if (!tn || tn->type != YAML_SCALAR_NODE) return 0;
+    const char *t = case_sval(tn);
+    const fmb_joint_class_t *jk;
+    for (int k = 0; (jk = fmb_joint_class_at(k, NULL)); k++)
+        if (jk->case_type && !strcmp(jk->case_type, t)) return 0;
+    const fmb_force_class_t *fk;
+    for (int k = 0; (fk = fmb_force_class_at(k, NULL)); k++)
+        if ((fk->item_flags & FMB_ITEM_IN_JOINTS) && fk->case_type && !strcmp(fk->case_type, t))
+            return 1;
+    return 0;
+}
+
 int case_load_joint(loader_t *L, const yaml_node_t *m)
 {
+    if (joint_section_force(L, m)) return load_force(L, m, "joint");
     case_item_class_t all[64];
     int n = 0;
     fmb_joint_type type;
@@ -145,20 +164,18 @@ static int force_exists(const fmb_case_t *c, const char *name)
     return 0;
 }
 
-/* A force: its class (by type) reads its own keys (model/params.h). */
-int case_load_force(loader_t *L, const yaml_node_t *m)
+/* A force item (`what`: "force", or "joint" for a force class accepted under joints:, which
+ * then only offers those classes): its class (by type) reads its own keys. */
+static int load_force(loader_t *L, const yaml_node_t *m, const char *what)
 {
+    const int in_joints = !strcmp(what, "joint");
     case_item_class_t all[64];
-    int n = 0;
+    int n = 0, nk = 0;
     fmb_force_type type;
-    for (const fmb_force_class_t *k; n < 64 && (k = fmb_force_class_at(n, &type)); n++)
-        all[n] = (case_item_class_t){k->case_type ? k->case_type : "",
-                                     k->variant_key,
-                                     k->variant,
-                                     k->item_flags,
-                                     k->params,
-                                     (int)type,
-                                     k};
+    for (const fmb_force_class_t *k; nk < 64 && (k = fmb_force_class_at(nk, &type)); nk++)
+        if (!in_joints || (k->item_flags & FMB_ITEM_IN_JOINTS))
+            all[n++] = (case_item_class_t){k->case_type ? k->case_type : "", k->variant_key,
+                                           k->variant, k->item_flags, k->params, (int)type, k};
     fmb_case_t *c = L->c;
     fmb_force_desc_t d;
     memset(&d, 0, sizeof d);
@@ -167,7 +184,7 @@ int case_load_force(loader_t *L, const yaml_node_t *m)
     char ctx[160];
     const case_item_class_t *cl = NULL;
     fmb_item_env_t env;
-    int rc = case_item_read(L, m, "force", all, n, force_exists, &name, ctx, sizeof ctx, &cl,
+    int rc = case_item_read(L, m, what, all, n, force_exists, &name, ctx, sizeof ctx, &cl,
                             d.body, d.point, &d, &env);
     if (rc) return rc;
     d.type = (fmb_force_type)cl->type;
@@ -178,6 +195,11 @@ int case_load_force(loader_t *L, const yaml_node_t *m)
     if (fmb_model_add_force(c->model, &d) < 0) return case_lib_fail(L, m, ctx, name);
     c->forces[c->nforces++] = d;
     return 0;
+}
+
+int case_load_force(loader_t *L, const yaml_node_t *m)
+{
+    return load_force(L, m, "force");
 }
 
 /* A list section: sequence of mappings (absent or null: empty). */

@@ -70,7 +70,9 @@ enum fmb_item_flags {
     FMB_ITEM_POINTS = 1u << 2,     /* 'points: [p0, p1]' (default [0, 0] each) */
     FMB_ITEM_BODY = 1u << 3,       /* 'body: b' (a single body; body[1] = body[0]) */
     FMB_ITEM_DISTINCT = 1u << 4,   /* the two bodies differ ("zero-length link" etc.) */
-    FMB_ITEM_NOT_GROUND0 = 1u << 5 /* the first body is not the ground */
+    FMB_ITEM_NOT_GROUND0 = 1u << 5, /* the first body is not the ground */
+    FMB_ITEM_IN_JOINTS = 1u << 6    /* a force class also accepted under `joints:` (the
+                                       clearance joint): built as a force */
 };
 
 /* What prepare() sees: the item's bodies as the case placed them, which keys were given,
