@@ -133,3 +133,8 @@ add_test(NAME case_clearance_in_joints_listing
   COMMAND flexmb_cli check ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/clearance_in_joints.yaml)
 set_tests_properties(case_clearance_in_joints_listing PROPERTIES
   PASS_REGULAR_EXPRESSION "forces \\(1\\):[^\n]*\n[^\n]*\n +B +clearance +rod +slider")
+# The clearance joint gives the same results under joints: (the shipped case) and forces:,
+# bit for bit, with non-default keys that change the run (issue 9 item 4).
+add_test(NAME case_clearance_placement
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_clearance_placement.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
