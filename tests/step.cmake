@@ -10,3 +10,4 @@ add_test(NAME step_cli
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_step_cli.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
 add_test(NAME step_adaptive_lugre COMMAND test_step lugre ${CMAKE_CURRENT_SOURCE_DIR}/step)
+add_test(NAME step_adaptive_crossing COMMAND test_step crossing ${CMAKE_CURRENT_SOURCE_DIR}/step)

@@ -431,6 +431,8 @@ typedef struct fmb_sim_stats {
                                tolerance) */
     double max_error_time;  /* end time of that step */
     int max_error_coord;    /* global coordinate where it was largest (-1: none) */
+    long restarts;          /* restarts at constraint kinks (adaptive; a slider crossing a
+                               guide element's end) */
 } fmb_sim_stats_t;
 
 /* The simulation holds a pointer to the model, which must outlive it. */

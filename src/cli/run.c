@@ -437,9 +437,9 @@ int cli_cmd_run(const cli_args_t *a)
             char where[160];
             fmb_sim_coord_name(sim, s.max_error_coord, where, sizeof where);
             printf("  step size           %s, h %.3g .. %.3g s, %ld rejected by the error "
-                   "estimate, %ld by elements\n",
+                   "estimate, %ld by elements, %ld restarts\n",
                    o->adaptive ? "adaptive" : "fixed", s.h_min_used, s.h_max_used, s.rejected_error,
-                   s.rejected_event);
+                   s.rejected_event, s.restarts);
             printf("  error estimate      %.3g of the tolerance at most (rtol_step %g, atol_step "
                    "%g; t = %g s, %s)\n",
                    s.max_error, o->rtol_step, o->atol_step, s.max_error_time,

@@ -545,6 +545,7 @@ int fmb_writer_statistics(fmb_writer_t *w, const fmb_sim_t *sim, double wall_tim
         fmb_h5_attr_double(g, "max_violation", s.max_violation) < 0 ||
         fmb_h5_attr_double(g, "rejected_error", (double)s.rejected_error) < 0 ||
         fmb_h5_attr_double(g, "rejected_event", (double)s.rejected_event) < 0 ||
+        fmb_h5_attr_double(g, "restarts", (double)s.restarts) < 0 ||
         fmb_h5_attr_double(g, "h_min", s.h_min_used) < 0 ||
         fmb_h5_attr_double(g, "h_max", s.h_max_used) < 0 ||
         fmb_h5_attr_double(g, "max_error", s.max_error) < 0 ||

@@ -215,6 +215,42 @@ static void slider_slide_direction(const fmb_joint_t *j, const fmb_bodyview_t v[
     e[0] = cos(th), e[1] = sin(th);
 }
 
+/* Element crossing (docs/theory.md, "Element crossings"). v'' jumps at an element end, and
+ * with it the rate of the slope constraint Phi_2: the slider's rotation rate must jump by
+ * (v''_R - v''_L) ds_x/dt there. A step across it ends with velocities that do not satisfy
+ * the new element's constraint rate, and the index-3 integrator removes that by a
+ * period-2 transient that decays per step, not per unit time, so the error estimate sees it
+ * at every step size (the quick-return fell to 1e-9 s steps after crossings). The crossing
+ * is therefore an event: the next step is capped to end just past the next element end at
+ * the present rate of s_x (by SB_PAST of the last step), and a step that has crossed one
+ * returns 2: the adaptive run restarts from it (velocities projected onto the new
+ * constraint, accelerations recomputed). */
+#define SB_PAST 0.01
+
+static int slider_step_control(const fmb_joint_t *j, const fmb_bodyview_t v0[2],
+                               const fmb_bodyview_t v1[2], double t0, double h, double *h_max,
+                               char *why, size_t len)
+{
+    (void)t0;
+    sb_t c0, c1;
+    sb_eval(j, v0, &c0);
+    sb_eval(j, v1, &c1);
+    const fmb_beam_t *bm = c1.bm;
+    const double ds = c1.s[0] - c0.s[0];
+    if (ds != 0.0 && h > 0) {
+        const int k = ds > 0 ? c1.e + 1 : c1.e; /* the next element end ahead */
+        if (k >= 1 && k <= bm->nnodes - 2) {
+            const double tau = (bm->x[k] - c1.s[0]) / ds * h;
+            if (tau >= 0) {
+                *h_max = tau + SB_PAST * h;
+                snprintf(why, len, "slider reaches the guide's element end at x = %.6g m",
+                         bm->x[k]);
+            }
+        }
+    }
+    return c1.e != c0.e ? 2 : 0;
+}
+
 static const char *const slider_output_names[] = {"s", "element"};
 
 static void slider_outputs(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *val)
@@ -276,4 +312,5 @@ const fmb_joint_class_t fmb_slider_beam_class = {
     .item_flags = FMB_ITEM_BODIES | FMB_ITEM_POINTS | FMB_ITEM_DISTINCT,
     .params = slider_params,
     .prepare = slider_prepare,
+    .step_control = slider_step_control,
 };

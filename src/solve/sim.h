@@ -60,10 +60,14 @@ struct fmb_sim {
     /* step control (stepctl.c; docs/theory.md "Local error estimate and step control") */
     double *qscale;     /* largest |q_i| so far (the scale of rtol_step) */
     double *accp;       /* a_{n-1} (the two-step difference of the estimate) */
+    double *accpp;      /* a_{n-2} (alternation test of the estimate) */
+    long nhist;         /* accepted steps since the start or the last restart */
     double h_prev;      /* the last accepted step (0 before the first) */
     double *acc1;       /* a_{n+1} of the candidate step (committed into acc on acceptance) */
     double err_ratio;   /* error estimate of the candidate step / tolerance (1: at it) */
     int err_coord;      /* its worst coordinate */
+    int err_alt;        /* 1: its accelerations alternate over the last three steps (the index-3
+                           transient of a velocity mismatch; stepctl.c restarts) */
     double cand_viol;   /* constraint violation of the candidate */
     int cand_iters;     /* Newton iterations of the candidate */
     double t_span;      /* t_end - start time: the error per unit step is scaled by it */
@@ -79,6 +83,7 @@ struct fmb_sim {
     long n_over;         /* accepted steps with a ratio above stepctl.c's RESCUE_LIMIT */
     int static_iterations; /* iterations of the quasi-static start (0: rigid start) */
     double rej_h, rej_t, rej_ratio; /* last rejection by the error estimate */
+    double restart_t;                /* time of the last restart (fmb_sim_restart), -1: none */
     char errmsg[1024];
     int errline; /* case-file line of the joint the last error is about, 0 if none */
 };

@@ -90,6 +90,10 @@ double fmb_sim_power(const fmb_sim_t *s);
  * reset = 1 when the run starts, 0 after each accepted step. */
 void fmb_sim_force_history(fmb_sim_t *s, int reset);
 
+/* ---- start.c: restart at a constraint kink (velocity projection, consistent
+ * accelerations, fresh step history; adaptive runs, stepctl.c) */
+int fmb_sim_restart(fmb_sim_t *s);
+
 /* ---- contact_step.c */
 /* LuGre coefficients of every contact at the current iterate (velocity qd, step h). */
 void fmb_sim_contact_update(fmb_sim_t *s, double h);

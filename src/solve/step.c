@@ -129,6 +129,15 @@ static void error_estimate(fmb_sim_t *s, double h, double beta, double gamma, do
     }
     s->err_ratio = worst;
     s->err_coord = wi;
+    /* the worst coordinate's accelerations alternate over three successive changes and by
+     * more than their two-step change: the period-2 index-3 transient of a velocity
+     * mismatch (a resolved oscillation cannot alternate three times in a row) */
+    s->err_alt = 0;
+    if (wi >= 0 && wi < n && s->nhist >= 2) {
+        const double d1 = s->acc1[wi] - s->acc[wi], d0 = s->acc[wi] - s->accp[wi];
+        const double d2 = s->accp[wi] - s->accpp[wi];
+        s->err_alt = d1 * d0 < 0 && d0 * d2 < 0 && fabs(d1) > fabs(s->acc1[wi] - s->accp[wi]);
+    }
 }
 
 void fmb_sim_commit_step(fmb_sim_t *s, double h)
@@ -138,7 +147,9 @@ void fmb_sim_commit_step(fmb_sim_t *s, double h)
     s->stats.newton_iterations += s->cand_iters;
     s->stats.steps++;
     if (s->cand_viol > s->stats.max_violation) s->stats.max_violation = s->cand_viol;
+    memcpy(s->accpp, s->accp, (size_t)s->n * sizeof(double));
     memcpy(s->accp, s->acc, (size_t)s->n * sizeof(double));
+    s->nhist++;
     memcpy(s->acc, s->acc1, (size_t)s->n * sizeof(double));
     s->h_prev = h;
     for (int i = 0; i < s->n; i++)

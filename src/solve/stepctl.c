@@ -87,9 +87,10 @@ const char *fmb_sim_coord_name(const fmb_sim_t *s, int i, char *buf, size_t len)
 }
 
 /* Element step control on the candidate: 1 reject (h_cap < h), 0 accept; *h_cap may cap
- * the next step. */
-static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len)
+ * the next step; *restart: an element asked for a restart after the step (return 2). */
+static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, int *restart)
 {
+    *restart = 0;
     const fmb_model_t *md = s->model;
     const int n = s->n;
     *h_cap = INFINITY;
@@ -111,7 +112,10 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len)
             *h_cap = hm;
             snprintf(why, len, "joint '%s' (line %d): %s", j->name, j->line, w);
         }
-        if (r) reject = 1;
+        if (r == 2)
+            *restart = 1;
+        else if (r)
+            reject = 1;
     }
     for (int i = 0; i < md->nforces; i++) {
         const fmb_force_t *f = &md->forces[i];
@@ -128,7 +132,10 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len)
             *h_cap = hm;
             snprintf(why, len, "force '%s' (line %d): %s", f->name, f->line, w);
         }
-        if (r) reject = 1;
+        if (r == 2)
+            *restart = 1;
+        else if (r)
+            reject = 1;
     }
     return reject;
 }
@@ -216,7 +223,8 @@ static void accept(fmb_sim_t *s, double h)
 }
 
 /* One try of h: 0 accepted (committed), 1 rejected by an element (h_cap: its limit),
- * 2 rejected by the error estimate (adaptive), or a negative status (state restored). */
+ * 2 rejected by the error estimate (adaptive), 3 rejected and restarted (adaptive: retry
+ * the same h), or a negative status (state restored). */
 static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_floor)
 {
     /* a change of h beyond round-off (t_k = k h makes t_k - t_{k-1} vary in its last bits) */
@@ -232,7 +240,8 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
         return rc;
     }
     char why[240] = "";
-    if (events(s, h, h_cap, why, sizeof why)) {
+    int restart = 0;
+    if (events(s, h, h_cap, why, sizeof why, &restart)) {
         fmb_sim_reject_step(s);
         s->stats.rejected_event++;
         log_try(L, h, "rejected by an element's step control");
@@ -252,6 +261,26 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
     const int jump = s->rej_h > h && s->rej_t == s->t && s->rej_ratio > r &&
                      log(s->rej_ratio / r) < 1.5 * log(s->rej_h / h) &&
                      r * h / s->t_span <= 1.0;
+    /* A ratio that hardly falls as the step shrinks (slower than h^0.5 between two
+     * rejections at the same time; an error of the method falls like h^2, an acceleration
+     * jump like h) is the period-2 transient of the index-3 scheme, whose accelerations
+     * carry a velocity mismatch dv / h and which decays per step, not per unit time:
+     * velocities off the constraint's velocity manifold after a kink or a change of h.
+     * Shrinking h only makes it larger; the run restarts from t_n instead (velocities
+     * projected, accelerations consistent; once per time point) and retries the same h. */
+    const int stagnant = ((s->rej_h > h && s->rej_t == s->t && s->rej_ratio > 0 &&
+                           log(s->rej_ratio / r) < 0.5 * log(s->rej_h / h)) ||
+                          s->err_alt) &&
+                         s->restart_t != s->t;
+    if (s->opts.adaptive && r > 1.0 && !jump && stagnant && !s->ncontacts && !s->nsw) {
+        fmb_sim_reject_step(s);
+        s->stats.rejected_error++;
+        log_try(L, h, "error estimate not falling with h: restart");
+        s->restart_t = s->t;
+        s->rej_h = 0.0;
+        const int rc = fmb_sim_restart(s);
+        return rc ? rc : 3;
+    }
     if (s->opts.adaptive && r > 1.0 && !jump) {
         s->rej_h = h, s->rej_t = s->t, s->rej_ratio = r;
         fmb_sim_reject_step(s);
@@ -267,6 +296,10 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
     }
     accept(s, h);
     L->n = 0;
+    if (restart && s->opts.adaptive) {
+        s->restart_t = s->t;
+        return fmb_sim_restart(s);
+    }
     return 0;
 }
 
@@ -339,6 +372,7 @@ static int advance_to(fmb_sim_t *s, double t_target, volatile const int *stop)
             after_reject = 1;
             continue;
         }
+        if (r == 3) continue; /* restarted at t_n: the same h again */
         if (r == 2) {
             s->h_next = h * fmax(SHRINK, SAFETY / sqrt(s->err_ratio));
             after_reject = 1;
