@@ -1,0 +1,51 @@
+/* Restart of the integrator at a kink of a constraint (docs/theory.md, "Element
+ * crossings and restarts"; called by stepctl.c in adaptive runs). */
+#include "solve/sim_internal.h"
+
+#include <string.h>
+
+/* Restart at a kink of a constraint (docs/theory.md, "Element crossings"): the velocities
+ * are projected onto the constraint's velocity manifold in the mass metric,
+ *   [M Phi_q^T; Phi_q 0] [qd+; mu] = [M qd-; -Phi_t]
+ * (the impulse of a perfectly constrained impact: it changes qd only along Phi_q^T), and
+ * the accelerations and multipliers recomputed from the constraint's second derivative;
+ * the step history (a_n, a_{n-1}, the last step) starts anew, as at t = 0. The kinetic
+ * energy the projection changes is booked as work of the constraint impulse (the energy
+ * balance T + V - W stays closed). Models with frictional contacts or switching elements
+ * keep their state (their forces come from complementarity problems inside the step). */
+int fmb_sim_restart(fmb_sim_t *s)
+{
+    if (s->ncontacts || s->nsw) return 0;
+    const int n = s->n, m = s->m, N = n + m;
+    const fmb_model_t *md = s->model;
+    double e0[FMB_ENERGY_COLUMNS], e1[FMB_ENERGY_COLUMNS];
+    fmb_sim_energy(s, e0);
+    double *rhs = s->work, *x = s->work + N;
+    const fmb_coeffs_t c = {.cM = 1, .cA = 1};
+    fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
+    fmb_sim_eval_forces(s, s->q, s->qd, s->qd, s->lam, s->t, rhs, NULL); /* M qd- */
+    memset(rhs + n, 0, (size_t)m * sizeof *rhs);
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        if (!j->klass->time) continue;
+        double *pt = s->sphi, *ptt = s->sphi2;
+        j->klass->time(j, s->t, pt, ptt);
+        for (int r = 0; r < j->klass->nrows; r++)
+            rhs[n + j->row + r] = -pt[r];
+    }
+    int rc = fmb_sim_solve_kkt(s, rhs, x, s->q, s->t, "while projecting the velocities at a kink");
+    if (rc) return rc;
+    memcpy(s->qd, x, (size_t)n * sizeof *x);
+    if ((rc = fmb_sim_accel_solve(s, 0, 0.0, s->qdd, s->lam))) return rc;
+    memcpy(s->acc, s->qdd, (size_t)n * sizeof *s->qdd);
+    memcpy(s->accp, s->qdd, (size_t)n * sizeof *s->qdd);
+    s->h_prev = 0.0;
+    s->nhist = 0;
+    s->newton_stale = 1;
+    s->kkt_iter = 0; /* the factorization is the projection's, not an iteration matrix */
+    fmb_sim_energy(s, e1);
+    s->W += e1[0] - e0[0];
+    s->P = fmb_sim_power(s);
+    s->stats.restarts++;
+    return 0;
+}
