@@ -16,6 +16,7 @@ Dampings compared (the case's clearance joint B gets the keys written below):
   flores   flores, restitution 0.5
   ln_mu    ln with the seed's friction set mu_s / mu_d = 0.08 / 0.05 (damps the journal's
            swing along the bearing wall, which frictionless contact leaves undamped)
+  ln_a0, flores_a0, step_c_a0  the same with HHT alpha = 0 (no numerical dissipation)
 Numbers of 2026-11-24 in docs/validation.md ("Zero-clearance limit").
 
 usage: /usr/bin/python3 bench/clearance_limit.py build/flexmb . [variant ...]
@@ -33,7 +34,10 @@ KEYS = {"seed": "", "step_c": "    d_max: clearance\n",
         "ln": "    damping: lankarani_nikravesh\n    restitution: 0.9\n",
         "flores": "    damping: flores\n    restitution: 0.5\n",
         "ln_mu": "    damping: lankarani_nikravesh\n    restitution: 0.9\n"}
+KEYS["ln_a0"], KEYS["flores_a0"], KEYS["step_c_a0"] = KEYS["ln"], KEYS["flores"], KEYS["step_c"]
 SETS = {"ln_mu": ["--set", "mu=0.08", "--set", "mu_d=0.05"]}  # the seed's Table 3 set
+# the same without the integrator's numerical dissipation (HHT alpha 0: trapezoidal rule)
+SUBS = {k: ("alpha: -0.1", "alpha: 0") for k in ("ln_a0", "flores_a0", "step_c_a0")}
 CLEARANCES = (1e-4, 1e-5, 1e-6, 1e-7)
 
 
@@ -48,8 +52,12 @@ def variant_case(src, tmp, name):
     anchor = "    mu_d: mu_d\n"
     assert anchor in text
     path = os.path.join(tmp, "case_%s.yaml" % name)
+    text = text.replace(anchor, anchor + KEYS[name])
+    if name in SUBS:
+        assert SUBS[name][0] in text
+        text = text.replace(*SUBS[name])
     with open(path, "w") as f:
-        f.write(text.replace(anchor, anchor + KEYS[name]))
+        f.write(text)
     return path
 
 
