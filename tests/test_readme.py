@@ -35,7 +35,8 @@ def no_recursion(block):
     for line in block.split("\n"):
         s = line.strip()
         if s.startswith("scripts/test.sh"):
-            line = "scripts/deps.sh && ctest --test-dir build -N  # was: " + s
+            line = ("source scripts/deps.sh && fmb_install_deps && fmb_build && "
+                    "ctest --test-dir \"$FMB_BUILD\" -N  # was: " + s)
         elif s.startswith("ctest "):
             line = line + " -N  # listed, not run"
         lines.append(line)
