@@ -197,9 +197,7 @@ double fmb_contact_friction(const fmb_contact_t *c, double per_corner[FMB_CORNER
     for (int face = 0; face < 2; ++face) {
         const double *F = c->F + 2 * face;
         const double Nf = F[0] + F[1];
-        const double ff = c->d.model == FMB_FRICTION_COULOMB
-                              ? c->beta[2 * face] - c->beta[2 * face + 1]
-                              : -c->mu * Nf;
+        const double ff = c->fk && c->fk->face_force ? c->fk->face_force(c, face, Nf) : 0.0;
         f += ff;
         for (int l = 0; per_corner && l < 2; l++)
             per_corner[2 * face + l] = Nf > 0 ? -ff * F[l] / Nf : 0.0; /* opposing +e */

@@ -15,6 +15,7 @@
 typedef struct fmb_contact {
     int joint;
     fmb_friction_desc_t d;
+    const fmb_friction_class_t *fk; /* the friction model's class (model/params.h) */
     double z_n, z;         /* LuGre bristle state at t_n and at the current iterate */
     double v, v_n;         /* relative sliding velocity (slider minus guide) along e, m/s */
     double mu, dmu;        /* friction coefficient and d mu / d v at the current iterate */

@@ -1,8 +1,72 @@
 /* Coulomb friction with static friction in a sliding joint (seed 000's corner model with
- * stick through complementarity; docs/theory.md section 9): the case keys of the model. */
+ * stick through complementarity; docs/theory.md section 9): the case keys of the model and
+ * its part of the contact LCP.
+ *
+ * Unknowns of a contact after its upper-face corner forces F1-, F2- (offsets from u0):
+ *   2, 3: beta_l1, beta_l2 (lower face, friction +e / -e on the slider), 4: sigma_l,
+ *   5, 6: beta_u1, beta_u2 (upper face), 7: sigma_u.
+ * Rows, per face f with normal force N_f (lower: F1+ + F2+, upper: F1- + F2-) and the
+ * sliding velocity v at the end of the step:
+ *   beta_f1 >= 0 _|_ v + sigma_f >= 0,  beta_f2 >= 0 _|_ -v + sigma_f >= 0,
+ *   sigma_f >= 0 _|_ mu_e N_f - beta_f1 - beta_f2 >= 0
+ * with mu_e = mu0 after a stick (|v_n| < v_stick), else mu. */
+#include <math.h>
+
+#include "contact/friction.h"
 #include "contact/friction_models.h"
 
 static const fmb_param_t coulomb_params[] = {FMB_FRICTION_BLOCK_PARAMS, {0}};
+
+static void coulomb_begin_step(fmb_contact_t *c)
+{
+    const double vst = c->d.v_stick > 0 ? c->d.v_stick : 1e-4;
+    c->mu_e = fabs(c->v_n) < vst ? c->d.mu0 : c->d.mu;
+}
+
+/* friction through beta in the LCP, none through mu */
+static void coulomb_update(fmb_contact_t *c, double v, double h)
+{
+    (void)h;
+    c->v = v;
+    c->mu = c->dmu = 0.0;
+}
+
+/* columns 4..7: unit friction forces +e, -e at the lower face, +e, -e at the upper face */
+static const int coulomb_col_unknown[4] = {2, 3, 5, 6};
+
+static void coulomb_rows(const fmb_contact_t *c, const fmb_friction_lcp_t *L)
+{
+    const int nu = L->nu, nf = L->nf, u0 = L->u0, ic = L->ic;
+    const double *P = L->P, *p0 = L->p0;
+    double *M = L->M, *qv = L->q;
+    for (int face = 0; face < 2; face++) { /* 0 lower: normal forces F+, 1 upper: F- */
+        const int b1 = u0 + 2 + 3 * face, b2 = b1 + 1, sg = b1 + 2;
+        for (int cc = 0; cc < nu; cc++) {
+            M[b1 + nu * cc] = L->vrow[cc];
+            M[b2 + nu * cc] = -L->vrow[cc];
+            /* mu_e N_face - beta_f1 - beta_f2; N_lower = F+_1 + F+_2 = P u + p0 */
+            M[sg + nu * cc] =
+                face ? 0.0 : c->mu_e * (P[(2 * ic) + nf * cc] + P[(2 * ic + 1) + nf * cc]);
+        }
+        M[b1 + nu * sg] += 1.0, M[b2 + nu * sg] += 1.0;
+        if (face) M[sg + nu * (u0 + 0)] += c->mu_e, M[sg + nu * (u0 + 1)] += c->mu_e;
+        M[sg + nu * b1] -= 1.0, M[sg + nu * b2] -= 1.0;
+        qv[b1] = L->v0, qv[b2] = -L->v0;
+        qv[sg] = face ? 0.0 : c->mu_e * (p0[2 * ic] + p0[2 * ic + 1]);
+    }
+}
+
+static void coulomb_decode(fmb_contact_t *c, const double *u)
+{
+    c->beta[0] = u[2], c->beta[1] = u[3];
+    c->beta[2] = u[5], c->beta[3] = u[6];
+}
+
+static double coulomb_face_force(const fmb_contact_t *c, int face, double Nf)
+{
+    (void)Nf;
+    return c->beta[2 * face] - c->beta[2 * face + 1];
+}
 
 const fmb_friction_class_t fmb_friction_coulomb_class = {
     .name = "coulomb",
@@ -10,4 +74,13 @@ const fmb_friction_class_t fmb_friction_coulomb_class = {
     .params = coulomb_params,
     .prepare = fmb_friction_prepare_block,
     .check = fmb_friction_check_block,
+    .begin_step = coulomb_begin_step,
+    .update = coulomb_update,
+    .ncols_extra = 4,
+    .nunknowns_extra = 6,
+    .col_unknown = coulomb_col_unknown,
+    .extra_columns = fmb_contact_beta_columns,
+    .lcp_rows = coulomb_rows,
+    .decode = coulomb_decode,
+    .face_force = coulomb_face_force,
 };

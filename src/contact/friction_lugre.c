@@ -1,5 +1,6 @@
 /* LuGre friction in a sliding joint (seed 000, eqs 2-4; docs/theory.md section 9): the case
  * keys of the model. Defaults: seed 000's parameters. */
+#include "contact/friction.h"
 #include "contact/friction_models.h"
 
 #define LUGRE_NUM(k, field, fl, d, u, text)                                                        \
@@ -34,10 +35,33 @@ static int lugre_check(const fmb_friction_desc_t *f, char *msg, size_t len)
     return 0;
 }
 
+/* Bristles at rest, or in their steady state z = g(v) sgn(v) / sigma0 when the slider
+ * starts sliding (no start-up spike of the sigma1 zdot term). */
+static void lugre_start(fmb_contact_t *c, double v)
+{
+    if (v != 0.0) c->z = c->z_n = (v > 0 ? 1.0 : -1.0) * fmb_lugre_g(&c->d, v) / c->d.sigma0;
+}
+
+/* the shared law (contact/lugre.c) over the step: z, mu, dmu/dv */
+static void lugre_update(fmb_contact_t *c, double v, double h)
+{
+    fmb_lugre_update(c, v, h);
+}
+
+static double lugre_face_force(const fmb_contact_t *c, int face, double Nf)
+{
+    (void)face;
+    return -c->mu * Nf;
+}
+
 const fmb_friction_class_t fmb_friction_lugre_class = {
     .name = "lugre",
     .model = FMB_FRICTION_LUGRE,
     .params = lugre_params,
     .prepare = fmb_friction_prepare_block,
     .check = lugre_check,
+    .start = lugre_start,
+    .update = lugre_update,
+    .face_force = lugre_face_force,
+    .smooth = 1,
 };

@@ -112,7 +112,26 @@ int fmb_param_count(const fmb_param_t *params);
 
 /* ---- friction models (the 'friction' section of a sliding joint) ----------------------
  * One class per model (contact/friction_*.c), found by name; registry in
- * contact/friction_registry.c. */
+ * contact/friction_registry.c. The solver's contacts (contact/friction.h, fmb_contact_t;
+ * solve/contact_step.c) walk the solver members and never test the model. */
+struct fmb_contact; /* contact/friction.h */
+struct fmb_joint;   /* model/model.h (params.h is included by it) */
+struct fmb_bodyview;
+
+/* The friction-model part of a contact LCP (solve/contact_step.c; docs/theory.md section 9).
+ * Unknowns u of all contacts; this contact's start at u0 with its two upper-face corner
+ * forces F1-, F2-, then its extra unknowns. Corner forces F+ of contact ic are
+ * F+_l = sum_c P[2 ic + l + nf c] u_c + p0[2 ic + l]; the sliding velocity at the end of the
+ * step is v = sum_c vrow[c] u_c + v0. lcp_rows fills the rows u0 + 2 .. of w = M z + q
+ * (M nu x nu, column-major). */
+typedef struct fmb_friction_lcp {
+    int ic, u0, nu, nf;
+    const double *P, *p0;
+    const double *vrow;
+    double v0;
+    double *M, *q;
+} fmb_friction_lcp_t;
+
 typedef struct fmb_friction_class {
     const char *name; /* "lugre", "coulomb", "none" */
     fmb_friction_model model;
@@ -121,6 +140,28 @@ typedef struct fmb_friction_class {
     int (*prepare)(fmb_item_env_t *env, fmb_friction_desc_t *f);
     /* Model-level validation (library users too): 0 or a negative status. */
     int (*check)(const fmb_friction_desc_t *f, char *msg, size_t len);
+    /* ---- solver part (all optional) */
+    /* State at the start (sliding velocity v), at the start of a step, and at every Newton
+     * iterate (v over the step h): the friction coefficient mu (and dmu/dv) that the
+     * corner columns carry. */
+    void (*start)(struct fmb_contact *c, double v);
+    void (*begin_step)(struct fmb_contact *c);
+    void (*update)(struct fmb_contact *c, double v, double h);
+    /* Set-valued friction solved in the LCP: extra force columns besides the 4 corner
+     * forces (ncols_extra, filled by extra_columns over the two-body block), the unknown
+     * (offset from u0) each column carries, extra unknowns per contact and their rows. */
+    int ncols_extra, nunknowns_extra;
+    const int *col_unknown;
+    void (*extra_columns)(const struct fmb_contact *c, const struct fmb_joint *j,
+                          const struct fmb_bodyview *v, double *cols);
+    void (*lcp_rows)(const struct fmb_contact *c, const fmb_friction_lcp_t *lcp);
+    /* The contact's unknowns after the LCP (u: from u0). */
+    void (*decode)(struct fmb_contact *c, const double *u);
+    /* Friction force on the slider along e at face f (0 lower, 1 upper) of normal force Nf. */
+    double (*face_force)(const struct fmb_contact *c, int face, double Nf);
+    /* 1: a smooth law with a steep Stribeck slope around v = 0: the Newton increment is cut
+     * at a reversal of the sliding velocity and adaptive runs control the breakaway. */
+    int smooth;
 } fmb_friction_class_t;
 
 const fmb_friction_class_t *fmb_friction_class_for(fmb_friction_model model);

@@ -20,9 +20,9 @@ void fmb_sim_contact_update(fmb_sim_t *s, double h)
         fmb_sim_joint_views(s, j, s->q, s->qd, v);
         double e[2], vt, ug[2];
         fmb_contact_kinematics(j, v, e, &vt, ug);
-        if (c->d.model == FMB_FRICTION_LUGRE) {
-            fmb_lugre_update(c, vt, h);
-        } else { /* Coulomb: friction through beta in the LCP, none through mu */
+        if (c->fk->update) {
+            c->fk->update(c, vt, h); /* the model's mu (and dmu/dv) at this iterate */
+        } else {
             c->v = vt;
             c->mu = c->dmu = 0.0;
         }
@@ -81,7 +81,22 @@ static int small_solve(int n, double *A, int nb, double *B)
  *   sigma_f >= 0 _|_ mu_e N_f - beta_f1 - beta_f2 >= 0
  * is solved by lexicographic Lemke (Siconos numerics). x is updated in place.
  */
-#define FMB_CONTACT_COLS 8 /* 4 corners + Coulomb friction +-e at each face */
+#define FMB_CONTACT_COLS 8 /* 4 corners + at most 4 friction-model columns (Coulomb: +-e
+                              at each face) */
+
+/* Column k of contact jc -> its unknown: -1 for F+ (eliminated), else the index in u (the
+ * contact's F-, then the friction model's unknowns, model/params.h). */
+static int col_unknown(const fmb_sim_t *s, const int *uoff, int jc, int k)
+{
+    if (k < 2) return -1;
+    if (k < 4) return uoff[jc] + k - 2;
+    return uoff[jc] + s->contacts[jc].fk->col_unknown[k - 4];
+}
+
+static int contact_ncols(const fmb_contact_t *c)
+{
+    return 4 + c->fk->ncols_extra;
+}
 
 int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *x)
 {
@@ -91,7 +106,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
     int uoff[nc + 1];
     uoff[0] = 0;
     for (int ic = 0; ic < nc; ic++)
-        uoff[ic + 1] = uoff[ic] + (s->contacts[ic].d.model == FMB_FRICTION_COULOMB ? 8 : 2);
+        uoff[ic + 1] = uoff[ic] + 2 + s->contacts[ic].fk->nunknowns_extra;
     const int nu = uoff[nc];
     /* responses to the unit generalized forces */
     for (int ic = 0; ic < nc; ic++) {
@@ -102,8 +117,8 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
         const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
         double *cols = fmb_zeroed(s->sK, (size_t)nn * FMB_CONTACT_COLS);
         fmb_contact_columns(c, j, v, cols);
-        const int ncol = c->d.model == FMB_FRICTION_COULOMB ? 8 : 4;
-        if (ncol == 8) fmb_contact_beta_columns(c, j, v, cols + (size_t)nn * 4);
+        const int ncol = contact_ncols(c);
+        if (c->fk->extra_columns) c->fk->extra_columns(c, j, v, cols + (size_t)nn * 4);
         for (int k = 0; k < ncol; k++) {
             memset(col, 0, (size_t)N * sizeof *col);
             for (int r = 0; r < nn; r++) {
@@ -119,9 +134,6 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
     double *Dp = s->clcp, *P = Dp + nf * nf, *p0 = P + (size_t)nf * (nu + 1);
     double *M = p0 + nf, *qv = M + (size_t)nu * nu, *zz = qv + nu, *ww = zz + nu;
     memset(s->clcp, 0, ((size_t)nf * nf + (size_t)nf * (nu + 1) + nf) * sizeof(double));
-    /* column (jc, k) -> its unknown: F+ (eliminated) or u index */
-    /* u per Coulomb contact: [F-1, F-2, bl1, bl2, sl, bu1, bu2, su] */
-#define UIDX(jc, k) ((k) < 2 ? -1 : uoff[jc] + ((k) < 6 ? (k)-2 : (k)-1))
     for (int ic = 0; ic < nc; ic++) {
         const fmb_contact_t *c = &s->contacts[ic];
         const fmb_joint_t *j = &md->joints[c->joint];
@@ -139,7 +151,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
             p0[row] = acc;
             P[row + (size_t)nf * (uoff[ic] + l)] += 1.0; /* E: F-_l of this contact */
             for (int jc = 0; jc < nc; jc++) {
-                const int ncol = s->contacts[jc].d.model == FMB_FRICTION_COULOMB ? 8 : 4;
+                const int ncol = contact_ncols(&s->contacts[jc]);
                 for (int k = 0; k < ncol; k++) {
                     const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * jc + k);
                     double d = 0.0;
@@ -148,7 +160,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
                     if (k < 2)
                         Dp[row + nf * (2 * jc + k)] = d;
                     else
-                        P[row + (size_t)nf * UIDX(jc, k)] += d;
+                        P[row + (size_t)nf * col_unknown(s, uoff, jc, k)] += d;
                 }
             }
         }
@@ -175,7 +187,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
                 M[(u0 + l) + nu * cc] = P[(2 * ic + l) + nf * cc];
             qv[u0 + l] = p0[2 * ic + l];
         }
-        if (c->d.model != FMB_FRICTION_COULOMB) continue;
+        if (!c->fk->lcp_rows) continue; /* the model adds no rows (LuGre) */
         /* v_new = v0 + sum_col a_col value_col; a_col = gfac * Dv . X_col(q) */
         const fmb_joint_t *j = &md->joints[c->joint];
         fmb_bodyview_t v[2];
@@ -191,7 +203,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
             if (g >= 0) v0 += Dv[r] * (s->qd[g] + gfac * x[g]);
         }
         for (int jc = 0; jc < nc; jc++) {
-            const int ncol = s->contacts[jc].d.model == FMB_FRICTION_COULOMB ? 8 : 4;
+            const int ncol = contact_ncols(&s->contacts[jc]);
             for (int k = 0; k < ncol; k++) {
                 const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * jc + k);
                 double ak = 0.0;
@@ -204,26 +216,13 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
                         vrow[cc] += ak * P[(2 * jc + k) + nf * cc];
                     v0 += ak * p0[2 * jc + k];
                 } else {
-                    vrow[UIDX(jc, k)] += ak;
+                    vrow[col_unknown(s, uoff, jc, k)] += ak;
                 }
             }
         }
-        /* per face f (0 lower: normal forces F+, 1 upper: F-) */
-        for (int face = 0; face < 2; face++) {
-            const int b1 = u0 + 2 + 3 * face, b2 = b1 + 1, sg = b1 + 2;
-            for (int cc = 0; cc < nu; cc++) {
-                M[b1 + nu * cc] = vrow[cc];
-                M[b2 + nu * cc] = -vrow[cc];
-                /* mu_e N_face - beta_f1 - beta_f2; N_lower = F+_1 + F+_2 = P u + p0 */
-                M[sg + nu * cc] =
-                    face ? 0.0 : c->mu_e * (P[(2 * ic) + nf * cc] + P[(2 * ic + 1) + nf * cc]);
-            }
-            M[b1 + nu * sg] += 1.0, M[b2 + nu * sg] += 1.0;
-            if (face) M[sg + nu * (u0 + 0)] += c->mu_e, M[sg + nu * (u0 + 1)] += c->mu_e;
-            M[sg + nu * b1] -= 1.0, M[sg + nu * b2] -= 1.0;
-            qv[b1] = v0, qv[b2] = -v0;
-            qv[sg] = face ? 0.0 : c->mu_e * (p0[2 * ic] + p0[2 * ic + 1]);
-        }
+        /* the model's rows (Coulomb: stick/slip per face, contact/friction_coulomb.c) */
+        const fmb_friction_lcp_t lcp = {ic, u0, nu, nf, P, p0, vrow, v0, M, qv};
+        c->fk->lcp_rows(c, &lcp);
     }
     char msg[256];
     int rc = fmb_lcp_solve(nu, M, qv, zz, ww, msg, sizeof msg);
@@ -244,20 +243,19 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
         }
         c->F[0] = Fp[0], c->F[1] = Fp[1];
         c->F[2] = zz[u0], c->F[3] = zz[u0 + 1];
-        const int coul = c->d.model == FMB_FRICTION_COULOMB;
-        for (int face = 0; face < 2; face++) {
-            c->beta[2 * face] = coul ? zz[u0 + 2 + 3 * face] : 0.0;
-            c->beta[2 * face + 1] = coul ? zz[u0 + 3 + 3 * face] : 0.0;
-        }
-        const double val[FMB_CONTACT_COLS] = {c->F[0],    c->F[1],    c->F[2],    c->F[3],
-                                              c->beta[0], c->beta[1], c->beta[2], c->beta[3]};
-        for (int k = 0; k < (coul ? 8 : 4); k++) {
+        for (int k = 0; k < 4; k++)
+            c->beta[k] = 0.0;
+        if (c->fk->decode) c->fk->decode(c, zz + u0);
+        const int ncol = contact_ncols(c);
+        double val[FMB_CONTACT_COLS] = {c->F[0], c->F[1], c->F[2], c->F[3]};
+        for (int k = 4; k < ncol; k++)
+            val[k] = zz[col_unknown(s, uoff, ic, k)];
+        for (int k = 0; k < ncol; k++) {
             const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * ic + k);
             for (int i = 0; i < N; i++)
                 x[i] += X[i] * val[k];
         }
     }
-#undef UIDX
     return 0;
 }
 
@@ -275,7 +273,7 @@ double fmb_sim_contact_damping(fmb_sim_t *s, double gfac, double *x)
     double alpha = 1.0;
     for (int ic = 0; ic < s->ncontacts; ic++) {
         const fmb_contact_t *c = &s->contacts[ic];
-        if (c->d.model != FMB_FRICTION_LUGRE || c->v == 0.0) continue;
+        if (!c->fk->smooth || c->v == 0.0) continue;
         const fmb_joint_t *j = &md->joints[c->joint];
         fmb_bodyview_t v[2];
         fmb_sim_joint_views(s, j, s->q, s->qd, v);
@@ -371,7 +369,7 @@ int fmb_sim_contact_step_control(fmb_sim_t *s, double h, double *h_max, char *wh
     int reject = 0;
     for (int ic = 0; ic < s->ncontacts; ic++) {
         const fmb_contact_t *c = &s->contacts[ic];
-        if (c->d.model != FMB_FRICTION_LUGRE || !(c->d.mu0 > 0)) continue;
+        if (!c->fk->smooth || !(c->d.mu0 > 0)) continue;
         const fmb_joint_t *j = &s->model->joints[c->joint];
         const double vst = c->d.v_stick > 0 ? c->d.v_stick : 1e-4;
         const int stick0 = fabs(c->v_n) < vst, stick1 = fabs(c->v) < vst;

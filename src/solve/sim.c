@@ -125,6 +125,7 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
             if (model->joints[i].friction.model != FMB_FRICTION_NONE) {
                 s->contacts[c].joint = i;
                 s->contacts[c].d = model->joints[i].friction;
+                s->contacts[c].fk = fmb_friction_class_for(model->joints[i].friction.model);
                 c++;
             }
     }

@@ -467,8 +467,8 @@ int fmb_sim_initialize(fmb_sim_t *s)
     }
 
     memcpy(s->acc, s->qdd, (size_t)n * sizeof *s->qdd);
-    /* Bristles at rest, or in their steady state z = g(v) sgn(v) / sigma0 when the slider
-     * starts sliding (no start-up spike of the sigma1 zdot term). */
+    /* Friction state at the start: the model's (LuGre: bristles at rest, or in their steady
+     * state when the slider starts sliding) */
     for (int ic = 0; ic < s->ncontacts; ic++) {
         fmb_contact_t *c = &s->contacts[ic];
         const fmb_joint_t *j = &md->joints[c->joint];
@@ -478,8 +478,7 @@ int fmb_sim_initialize(fmb_sim_t *s)
         fmb_contact_kinematics(j, v, e, &vt, ug);
         c->v = c->v_n = vt;
         c->z = c->z_n = 0.0;
-        if (c->d.model == FMB_FRICTION_LUGRE && vt != 0.0)
-            c->z = c->z_n = (vt > 0 ? 1.0 : -1.0) * fmb_lugre_g(&c->d, vt) / c->d.sigma0;
+        if (c->fk->start) c->fk->start(c, vt);
     }
     fmb_sim_contact_decompose(s);
     fmb_sim_force_history(s, 1);

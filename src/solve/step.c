@@ -192,12 +192,10 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
     double *R = s->work, *x = s->work + N, *phi = s->work + 2 * N;
     double *Mqdd = phi + m; /* n entries after phi inside the third block */
     save_state(s);
-    /* Coulomb: static coefficient after a stick, kinetic while sliding */
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        fmb_contact_t *c = &s->contacts[ic];
-        const double vst = c->d.v_stick > 0 ? c->d.v_stick : 1e-4;
-        c->mu_e = fabs(c->v_n) < vst ? c->d.mu0 : c->d.mu;
-    }
+    /* the friction models' state for the step (Coulomb: static coefficient after a stick,
+     * kinetic while sliding) */
+    for (int ic = 0; ic < s->ncontacts; ic++)
+        if (s->contacts[ic].fk->begin_step) s->contacts[ic].fk->begin_step(&s->contacts[ic]);
     /* Predictor: qdd_{n+1} = qdd_n. */
     for (int i = 0; i < n; i++) {
         const double a0 = s->acc[i], a1 = (s->qdd[i] - am * a0) / (1.0 - am);
