@@ -81,8 +81,9 @@ static int small_solve(int n, double *A, int nb, double *B)
  *   sigma_f >= 0 _|_ mu_e N_f - beta_f1 - beta_f2 >= 0
  * is solved by lexicographic Lemke (Siconos numerics). x is updated in place.
  */
-#define FMB_CONTACT_COLS 8 /* 4 corners + at most 4 friction-model columns (Coulomb: +-e
-                              at each face) */
+#define FMB_CONTACT_COLS                                                                           \
+    8 /* 4 corners + at most 4 friction-model columns (Coulomb: +-e                                \
+         at each face) */
 
 /* Column k of contact jc -> its unknown: -1 for F+ (eliminated), else the index in u (the
  * contact's F-, then the friction model's unknowns, model/params.h). */
