@@ -5,3 +5,6 @@ fmb_c_test(test_joint_class)
 target_include_directories(test_joint_class PRIVATE ${HDF5_INCLUDE_DIRS})
 target_link_libraries(test_joint_class PRIVATE ${HDF5_C_LIBRARIES})
 add_test(NAME joint_class_dummy COMMAND test_joint_class ${CMAKE_CURRENT_BINARY_DIR})
+# The documented case keys (docs/case-format.md) are the class tables' keys and defaults.
+fmb_c_test(test_class_docs)
+add_test(NAME class_keys_documented COMMAND test_class_docs ${FMB_SRC}/docs/case-format.md)
