@@ -14,6 +14,7 @@ Asserted, for the linear and the nonlinear rocker:
     undeformed: the vibration amplitude is about the quasi-static deflection, by hand);
   - the static start deviates by less than a tenth of that (measured about 1/36: what
     remains is the inertia of the quasi-static motion, which the start leaves out);
+  - /solver@start records the mode;
   - the static start's t = 0 deflection is within 5 % of the steady state's (the same
     effect: (2 omega / omega_1)^2 ~ 1-2 %, measured 2.8 %).
 Fine meshes: the static start converges with 100 and 400 rocker elements (a mass-weighted
@@ -58,6 +59,8 @@ def main():
                 print(r.stdout, r.stderr)
                 sys.exit(1)
             with h5py.File(out, "r") as f:
+                mode = [x.split("=")[1] for x in sets if x.startswith("start=")][0]
+                check(f["solver"].attrs["start"] == mode, f"/solver@start records '{mode}'")
                 return f["time"][:], f["beams/rocker/deflection"][:]
 
         for nl in (0, 1):

@@ -353,6 +353,8 @@ int fmb_writer_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_te
         bad |= fmb_h5_attr_double(solver, "atol", o->atol);
         bad |= fmb_h5_attr_double(solver, "phi_tol", o->phi_tol);
         bad |= fmb_h5_attr_string(solver, "step", o->adaptive ? "adaptive" : "fixed");
+        bad |=
+            fmb_h5_attr_string(solver, "start", o->start == FMB_START_STATIC ? "static" : "rigid");
         bad |= fmb_h5_attr_double(solver, "rtol_step", o->rtol_step);
         bad |= fmb_h5_attr_double(solver, "atol_step", o->atol_step);
         bad |= fmb_h5_attr_double(solver, "h_min", o->h_min);
