@@ -11,3 +11,4 @@ add_test(NAME step_cli
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
 add_test(NAME step_adaptive_lugre COMMAND test_step lugre ${CMAKE_CURRENT_SOURCE_DIR}/step)
 add_test(NAME step_adaptive_crossing COMMAND test_step crossing ${CMAKE_CURRENT_SOURCE_DIR}/step)
+add_test(NAME step_fastest_mode COMMAND test_step fastest_mode ${CMAKE_CURRENT_SOURCE_DIR}/step)

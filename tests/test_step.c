@@ -255,6 +255,7 @@ static int quick_return(const char *dir)
     CHECK(strstr(msg, "likely cause: the time step is too large") != NULL,
           "message does not name the step");
     CHECK(strstr(msg, "singular position") == NULL, "message still blames a singular position");
+    CHECK(strstr(msg, "omega_max = ") != NULL, "message without the fastest mode");
     const char *sg = strstr(msg, "suggested: h = ");
     double hs = sg ? atof(sg + strlen("suggested: h = ")) : 0.0;
     CHECK(hs > 0 && hs < 0.005, "no usable suggested step in the message");
@@ -314,6 +315,57 @@ static int crossing(const char *dir)
     CHECK(ge <= 10.0, "adaptive global error %.3g x tol > 10", ge);
     done(&s);
     free(ad.q), free(ad.qd), free(ref.q), free(ref.qd);
+    return failures;
+}
+
+/* Fastest mode of the linearized constrained system (power iteration, fmb_sim_fastest_mode)
+ * against (1) the analytic omega_max = 2 sqrt(k/m) sin(N pi / (2 (N + 1))) of a chain of
+ * N = 8 masses on guides (DIR/spring_chain.yaml; a stiff spring across the guide must not
+ * count: off the constraint manifold omega would be 500 rad/s), (2) the largest frequency
+ * of the dense eigen solve (fmb_sim_modes: LAPACK dsygv on the null-space projection) of a
+ * pinned-pinned beam of 10 elements (DIR/beam_pinned.yaml). */
+static int fastest(const char *dir, const char *file, double *om, double *om_dense, int *iters)
+{
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    fmb_case_t *c = fmb_case_load(path, NULL, 0, err, sizeof err);
+    if (!c) {
+        printf("load %s: %s\n", path, err);
+        return -1;
+    }
+    fmb_model_t *m = fmb_case_model(c);
+    fmb_sim_t *s = fmb_sim_create(m, fmb_case_options(c));
+    int coord = -1;
+    int rc = fmb_sim_fastest_mode(s, om, &coord, iters);
+    if (rc) printf("fastest mode: %s\n", fmb_sim_last_error(s));
+    *om_dense = 0.0;
+    const int n = fmb_model_num_coords(m);
+    double *w = calloc((size_t)n, sizeof *w);
+    int nm = w ? fmb_sim_modes(s, n, w, NULL, NULL, NULL) : -1;
+    if (nm > 0) *om_dense = w[nm - 1];
+    free(w);
+    char nm_buf[160];
+    printf("%s: omega_max %.9g rad/s (%d iterations, mostly %s), dense %.9g rad/s\n", file, *om,
+           *iters, fmb_sim_coord_name(s, coord, nm_buf, sizeof nm_buf), *om_dense);
+    fmb_sim_destroy(&s);
+    fmb_case_destroy(&c);
+    return rc;
+}
+
+static int fastest_mode(const char *dir)
+{
+    double om, od;
+    int it;
+    const double m = 2.0, k = 5000.0, N = 8;
+    const double exact = 2.0 * sqrt(k / m) * sin(N * 3.14159265358979324 / (2.0 * (N + 1)));
+    int rc = fastest(dir, "spring_chain.yaml", &om, &od, &it);
+    CHECK(rc == 0, "spring chain: status %d", rc);
+    printf("spring chain: analytic omega_max %.9g rad/s\n", exact);
+    CHECK(fabs(om - exact) <= 1e-5 * exact, "spring chain: %.9g vs analytic %.9g", om, exact);
+    CHECK(fabs(od - exact) <= 1e-5 * exact, "spring chain: dense %.9g vs analytic %.9g", od, exact);
+    rc = fastest(dir, "beam_pinned.yaml", &om, &od, &it);
+    CHECK(rc == 0, "beam: status %d", rc);
+    CHECK(od > 0 && fabs(om - od) <= 1e-4 * od, "beam: %.9g vs dense %.9g", om, od);
     return failures;
 }
 
@@ -401,7 +453,7 @@ static int lugre(const char *dir)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: test_step pendulum|four_bar|quick_return|lugre|crossing DIR\n");
+        fprintf(stderr, "usage: test_step pendulum|four_bar|quick_return|lugre|crossing|fastest_mode DIR\n");
         return 2;
     }
     int rc = !strcmp(argv[1], "pendulum") ? pendulum(argv[2])
@@ -409,6 +461,7 @@ int main(int argc, char **argv)
              : !strcmp(argv[1], "quick_return") ? quick_return(argv[2])
              : !strcmp(argv[1], "lugre")        ? lugre(argv[2])
              : !strcmp(argv[1], "crossing")     ? crossing(argv[2])
+             : !strcmp(argv[1], "fastest_mode") ? fastest_mode(argv[2])
                                             : (fprintf(stderr, "unknown test\n"), 2);
     if (rc == 0) printf("all checks passed\n");
     return rc ? 1 : 0;

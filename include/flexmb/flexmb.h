@@ -457,6 +457,13 @@ int fmb_sim_start_velocity_change(const fmb_sim_t *sim, int body, double dv[3]);
  * fmb_sim_last_error). */
 int fmb_sim_modes(fmb_sim_t *sim, int nmax, double *omega, double *shapes, double *share,
                   double *asym);
+/* Fastest mode of the same linearized system (initializes the simulation when needed):
+ * the largest omega (rad/s) of K x = omega^2 M x on Phi_q x = 0 by power iteration with the
+ * sparse mass matrix (docs/theory.md, "Fastest mode"), without the dense solve of
+ * fmb_sim_modes; *coordinate (may be NULL): the coordinate with the largest share of that
+ * mode's kinetic energy (fmb_sim_coord_name names it); *iterations (may be NULL). Returns 0
+ * or a negative status. The failure message of a step that cannot be completed quotes it. */
+int fmb_sim_fastest_mode(fmb_sim_t *sim, double *omega_max, int *coordinate, int *iterations);
 /* Write n modes (from fmb_sim_modes, shapes required) as a results file that ParaView
  * opens like a run (docs/output.md, "Mode files"): record k (time = k, the mode number) is
  * the configuration displaced by mode k scaled so that its largest coordinate change is

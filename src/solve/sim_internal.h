@@ -94,6 +94,10 @@ void fmb_sim_force_history(fmb_sim_t *s, int reset);
  * accelerations, fresh step history; adaptive runs, stepctl.c) */
 int fmb_sim_restart(fmb_sim_t *s);
 
+/* ---- fastmode.c: largest omega of K x = omega^2 M x on Phi_q x = 0 at the current state
+ * by power iteration (coord: the coordinate with the largest kinetic share, iters) */
+int fmb_sim_fastest_mode_estimate(fmb_sim_t *s, double *omega_max, int *coord, int *iters);
+
 /* ---- contact_step.c */
 /* LuGre coefficients of every contact at the current iterate (velocity qd, step h). */
 void fmb_sim_contact_update(fmb_sim_t *s, double h);

@@ -161,7 +161,7 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
         snprintf(tries + u, sizeof tries - u, "%s%.3g (%s)", k ? ", " : "", L->h[k], L->why[k]);
         if (L->h[k] < hmin) hmin = L->h[k];
     }
-    char cause[600];
+    char cause[900];
     const fmb_sim_options_t *o = &s->opts;
     const double hs = suggested_step(s);
     char where[160];
@@ -183,6 +183,25 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
                  "%.3g), so the step size is not the likely cause: the mechanism may reach a "
                  "singular position (flexmb check) or a force or joint may not be defined there",
                  s->err_hist_max);
+    if (rc != FMB_ERR_NONFINITE) {
+        /* the fastest mode of the iteration matrix's linearized system at t_n: the step
+         * that resolves every mode (the scheme damps the unresolved ones: a step between
+         * the error estimate's suggestion and this one is what an excited mode needs) */
+        double om = 0.0;
+        int oc = -1;
+        char emsg[sizeof s->errmsg];
+        snprintf(emsg, sizeof emsg, "%s", s->errmsg);
+        if (fmb_sim_fastest_mode_estimate(s, &om, &oc, NULL) == 0 && om > 0) {
+            char mw[160];
+            fmb_sim_coord_name(s, oc, mw, sizeof mw);
+            size_t u = strlen(cause);
+            snprintf(cause + u, sizeof cause - u,
+                     "; fastest mode of the linearized system at t = %.6g: omega_max = %.3g "
+                     "rad/s (%.3g Hz%s%s): h = 1/omega_max = %.2g s resolves every mode",
+                     s->t, om, om / 6.283185307179586, mw[0] ? ", mostly " : "", mw, 1.0 / om);
+        }
+        snprintf(s->errmsg, sizeof s->errmsg, "%s", emsg); /* the estimate's own errors */
+    }
     if (o->integrator == FMB_NEWMARK && o->gamma <= 0.5 + 1e-12) {
         size_t u = strlen(cause);
         snprintf(cause + u, sizeof cause - u,
