@@ -26,7 +26,7 @@
 #include <string.h>
 
 #define FAST_RTOL 1e-7
-#define FAST_MAXIT 2000
+#define FAST_MAXIT 500
 
 /* y = K x by central differences of the residual r(q) = M(q) qdd + F(q, qd, lam, t). */
 static void stiffness_times(const fmb_sim_t *s, const double *x, double *y, double *qp,

@@ -183,10 +183,18 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
                  "%.3g), so the step size is not the likely cause: the mechanism may reach a "
                  "singular position (flexmb check) or a force or joint may not be defined there",
                  s->err_hist_max);
+    if (o->integrator == FMB_NEWMARK && o->gamma <= 0.5 + 1e-12) {
+        size_t u = strlen(cause);
+        snprintf(cause + u, sizeof cause - u,
+                 "; also: plain Newmark with gamma = 1/2 has no numerical damping and is weakly "
+                 "unstable on the index-3 constraints: integrator hht or generalized_alpha "
+                 "damps the drift");
+    }
     if (rc != FMB_ERR_NONFINITE) {
-        /* the fastest mode of the iteration matrix's linearized system at t_n: the step
-         * that resolves every mode (the scheme damps the unresolved ones: a step between
-         * the error estimate's suggestion and this one is what an excited mode needs) */
+        /* last (a truncated message loses it first): the fastest mode of the linearized
+         * system at t_n and the step that resolves every mode (the scheme damps the
+         * unresolved ones; an excited mode needs a step between the error estimate's
+         * suggestion and this one) */
         double om = 0.0;
         int oc = -1;
         char emsg[sizeof s->errmsg];
@@ -201,13 +209,6 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
                      s->t, om, om / 6.283185307179586, mw[0] ? ", mostly " : "", mw, 1.0 / om);
         }
         snprintf(s->errmsg, sizeof s->errmsg, "%s", emsg); /* the estimate's own errors */
-    }
-    if (o->integrator == FMB_NEWMARK && o->gamma <= 0.5 + 1e-12) {
-        size_t u = strlen(cause);
-        snprintf(cause + u, sizeof cause - u,
-                 "; also: plain Newmark with gamma = 1/2 has no numerical damping and is weakly "
-                 "unstable on the index-3 constraints: integrator hht or generalized_alpha "
-                 "damps the drift");
     }
     if (rc != FMB_ERR_NONFINITE && hs > 0) {
         /* the step is the cause: drop the generic guess of the singular-matrix message */
