@@ -8,3 +8,6 @@ add_test(NAME joint_class_dummy COMMAND test_joint_class ${CMAKE_CURRENT_BINARY_
 # The documented case keys (docs/case-format.md) are the class tables' keys and defaults.
 fmb_c_test(test_class_docs)
 add_test(NAME class_keys_documented COMMAND test_class_docs ${FMB_SRC}/docs/case-format.md)
+# `flexmb keys`: the keys printed from the tables against the values the docs state.
+add_test(NAME cli_keys COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_keys.py
+         $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/docs/case-format.md)

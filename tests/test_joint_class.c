@@ -113,7 +113,7 @@ static void distance_outputs(const fmb_joint_t *j, const fmb_bodyview_t v[2], do
 static const fmb_param_t distance_params[] = {
     {.key = "length",
      .kind = FMB_PARAM_NUMBER,
-     .flags = FMB_PARAM_MIN_OPEN,
+     .flags = FMB_PARAM_MIN_OPEN | FMB_PARAM_DERIVED,
      .offset = offsetof(fmb_joint_desc_t, param[0]),
      .unit = "m",
      .doc = "rod length (default: the initial distance of the points)"},

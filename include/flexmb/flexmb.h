@@ -592,6 +592,14 @@ int fmb_case_num_params(const fmb_case_t *c);
 const char *fmb_case_param_name(const fmb_case_t *c, int k);
 int fmb_case_param(const fmb_case_t *c, const char *name, double *value);
 
+/* The case keys of the item types, from their classes' tables (docs/extending.md; `flexmb
+ * keys`): section "joints", "forces" or "friction" (friction models); type NULL lists the
+ * section's types, one per line; else one line per key, tab-separated:
+ *   key, kind, unit, required | default X | optional, bounds or choices, description.
+ * Writes at most len bytes of the text (NUL-terminated when len > 0) and returns the length
+ * of the whole text (as snprintf), FMB_ERR_NOTFOUND for an unknown section or type. */
+int fmb_case_keys(const char *section, const char *type, char *buf, size_t len);
+
 /* ---------------------------------------------------------------- output */
 
 typedef struct fmb_writer fmb_writer_t;

@@ -19,6 +19,7 @@ enum {
 #define MAX_SETS 256
 
 int fmb_cli_sweep(int argc, char **argv); /* sweep.c */
+int cli_cmd_keys(int argc, char **argv);  /* keys.c */
 
 typedef struct cli_args {
     const char *command;

@@ -22,6 +22,7 @@ static const char usage_text[] =
     "       flexmb compare A.h5 B.h5 [-o PREFIX] [--by BODY] [--wrap] [--only KINDS]\n"
     "                      [--stations N] [--noise X] [--quiet]\n"
     "       flexmb sweep CASE --vary NAME=VALUES... [--grid|--zip] [-j N] [-o DIR] [--resume]\n"
+    "       flexmb keys [joints|forces|friction] [TYPE]\n"
     "       flexmb --help | --version\n";
 
 static const char help_text[] =
@@ -42,6 +43,9 @@ static const char help_text[] =
     "               (or a STUDY.yaml with a `sweep:` section), -j N at a time or over\n"
     "               MPI ranks; DIR/summary.csv and summary.h5 (`flexmb sweep --help`,\n"
     "               docs/sweep.md)\n"
+    "  keys [SECTION [TYPE]]\n"
+    "               the case keys of a joint, force or friction-model type (kind, unit,\n"
+    "               default, bounds, meaning) from the classes' tables\n"
     "  compare A.h5 B.h5\n"
     "               differences between two runs (B interpolated onto A's times):\n"
     "               table on stdout, PREFIX.csv, and PREFIX.png when\n"
@@ -234,6 +238,7 @@ fmb_case_t *cli_load_case(const cli_args_t *a)
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "sweep") == 0) return fmb_cli_sweep(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "keys") == 0) return cli_cmd_keys(argc - 1, argv + 1);
     cli_args_t a;
     int code = parse_args(argc, argv, &a);
     if (code >= 0) return code;

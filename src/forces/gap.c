@@ -133,7 +133,7 @@ static const fmb_param_t gap_params[] = {
                   "N/m or N m/rad", "contact stiffness"),
     FMB_FORCE_NUM("damping", damping, FMB_PARAM_MIN, 0, 0, "N s/m (hunt_crossley: s/m)",
                   "contact damping"),
-    FMB_FORCE_NUM("exponent", param[FMB_SW_GAP_EXP], FMB_PARAM_MIN, 1, 0, "-",
+    FMB_FORCE_NUM("exponent", param[FMB_SW_GAP_EXP], FMB_PARAM_MIN | FMB_PARAM_DERIVED, 1, 0, "-",
                   "hunt_crossley exponent n (default 1.5)"),
     {0}};
 

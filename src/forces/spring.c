@@ -121,7 +121,7 @@ static const fmb_param_t spring_params[] = {
     FMB_FORCE_NUM("stiffness", stiffness, FMB_PARAM_REQUIRED | FMB_PARAM_MIN, 0, 0, "N/m",
                   "spring constant"),
     FMB_FORCE_NUM("damping", damping, FMB_PARAM_MIN, 0, 0, "N s/m", "damping coefficient"),
-    FMB_FORCE_NUM("rest_length", rest_length, FMB_PARAM_MIN, 0, 0, "m",
+    FMB_FORCE_NUM("rest_length", rest_length, FMB_PARAM_MIN | FMB_PARAM_DERIVED, 0, 0, "m",
                   "free length (default: the initial distance)"),
     {0}};
 

@@ -75,7 +75,7 @@ static int torsion_check(const fmb_force_t *f, char *msg, size_t len)
 static const fmb_param_t torsion_params[] = {
     FMB_FORCE_NUM("stiffness", stiffness, FMB_PARAM_MIN, 0, 0, "N m/rad", "torsional stiffness"),
     FMB_FORCE_NUM("damping", damping, FMB_PARAM_MIN, 0, 0, "N m s/rad", "torsional damping"),
-    FMB_FORCE_NUM("angle", rest_length, 0, 0, 0, "rad",
+    FMB_FORCE_NUM("angle", rest_length, FMB_PARAM_DERIVED, 0, 0, "rad",
                   "rest relative angle theta_1 - theta_2 (default: initial poses)"),
     {0}};
 

@@ -30,8 +30,9 @@ extern const fmb_joint_class_t fmb_slider_beam_class;
  * (fmb_joint_prepare_angle). */
 #define FMB_JOINT_ANGLE_PARAM                                                                      \
     {                                                                                              \
-        .key = "angle", .kind = FMB_PARAM_NUMBER, .offset = offsetof(fmb_joint_desc_t, angle),     \
-        .unit = "rad", .doc = "locked relative angle theta_1 - theta_2 (default: initial poses)"   \
+        .key = "angle", .kind = FMB_PARAM_NUMBER, .flags = FMB_PARAM_DERIVED,                      \
+        .offset = offsetof(fmb_joint_desc_t, angle), .unit = "rad",                                \
+        .doc = "locked relative angle theta_1 - theta_2 (default: initial poses)"                  \
     }
 /* friction: a slider block with a friction model (contact/friction_*.c) */
 #define FMB_JOINT_FRICTION_PARAM                                                                   \

@@ -38,13 +38,14 @@ typedef enum fmb_param_kind {
 
 enum fmb_param_flags {
     FMB_PARAM_REQUIRED = 1u << 0,
-    FMB_PARAM_MIN = 1u << 1,      /* value >= lo (each component of a vector) */
-    FMB_PARAM_MIN_OPEN = 1u << 2, /* value > lo */
-    FMB_PARAM_MAX = 1u << 3,      /* value <= hi */
-    FMB_PARAM_MAX_OPEN = 1u << 4, /* value < hi */
-    FMB_PARAM_NONZERO = 1u << 5,  /* vector: not the zero vector */
-    FMB_PARAM_UNIT = 1u << 6,     /* vector: normalized after reading */
-    FMB_PARAM_IN_DOUBLE = 1u << 7 /* enum: the index is stored as a double */
+    FMB_PARAM_MIN = 1u << 1,       /* value >= lo (each component of a vector) */
+    FMB_PARAM_MIN_OPEN = 1u << 2,  /* value > lo */
+    FMB_PARAM_MAX = 1u << 3,       /* value <= hi */
+    FMB_PARAM_MAX_OPEN = 1u << 4,  /* value < hi */
+    FMB_PARAM_NONZERO = 1u << 5,   /* vector: not the zero vector */
+    FMB_PARAM_UNIT = 1u << 6,      /* vector: normalized after reading */
+    FMB_PARAM_IN_DOUBLE = 1u << 7, /* enum: the index is stored as a double */
+    FMB_PARAM_DERIVED = 1u << 8    /* the default is computed by prepare() (doc says how) */
 };
 
 typedef struct fmb_param {
