@@ -14,8 +14,8 @@
  *       rocker (DIR/quick_return_seed.yaml, rtol_step 1e-2, atol_step 1e-4): the adaptive
  *       run completes and stays within 10x the tolerance of fixed h = 2e-5 steps at the
  *       records (every 0.005 s); the fixed-step run fails with a message that names the
- *       time step as the likely cause (not a singular position) and suggests an h, and a fixed run with that h
- *       completes.
+ *       time step as the likely cause (not a singular position), suggests an h and quotes
+ *       the fastest mode, and a fixed run with that h completes.
  *   test_step lugre DIR   the LuGre stick-slip slider of seed 000 (DIR/slider_lugre.yaml),
  *       issue 15: adaptive steps (records every 0.1 s) at rtol_step 1e-2 and 1e-3 keep the
  *       velocity within 1 % of its peak against fixed h = 1e-4 steps (0.005 % from
@@ -26,6 +26,7 @@
  *       is smaller still). The last session's control (steps of h_b through the whole
  *       approach to the static limit) measured 8.7x here; without the Newton rule against
  *       stopping on a shortened increment the slip-back was 23 % off at rtol_step 3e-3.
+ *   test_step crossing DIR, test_step fastest_mode DIR: see crossing() and fastest_mode().
  *
  * How each can fail: an estimate that is too small (wrong coefficient, missing h power)
  * lets the adaptive error exceed 10 tol; a controller that ignores the tolerance gives

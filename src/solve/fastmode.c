@@ -29,8 +29,8 @@
 #define FAST_MAXIT 500
 
 /* y = K x by central differences of the residual r(q) = M(q) qdd + F(q, qd, lam, t). */
-static void stiffness_times(const fmb_sim_t *s, const double *x, double *y, double *qp,
-                            double *r1, double *r2, double *tmp)
+static void stiffness_times(const fmb_sim_t *s, const double *x, double *y, double *qp, double *r1,
+                            double *r2, double *tmp)
 {
     const int n = s->n;
     double xn = 0.0, qn = 0.0;
