@@ -274,6 +274,7 @@ enum { FMB_REL_ROTATION = 0, FMB_REL_DIRECTION = 1 };
  * coefficient, stick velocity. */
 enum {
     FMB_SW_GAP_LO = 0, FMB_SW_GAP_HI = 1, FMB_SW_GAP_LAW = 2, FMB_SW_GAP_EXP = 3,
+    FMB_SW_GAP_TOL = 4, /* event tolerance on the penetration (m or rad), 0: none */
     FMB_SW_FR_STATIC = 0, FMB_SW_FR_KINETIC = 1, FMB_SW_FR_VSTICK = 2,
     FMB_SW_RATCHET_SENSE = 0,
     FMB_SW_SCREW_LEAD = 0, FMB_SW_SCREW_RADIUS = 1, FMB_SW_SCREW_MU = 2, FMB_SW_SCREW_VSTICK = 3

@@ -15,6 +15,21 @@
  *   Hunt-Crossley: dFn/dd = n k d^(n-1) (1 + c dd), dFn/ddd = c k d^n;
  *   dQ/dq = D^T (F_x D + F_xd dxd/dq) + F d2x/dq2,  dQ/dqd = F_xd D^T D.
  * No potential (the clamp makes the force path-dependent): the work is integrated.
+ *
+ * Events (step_control; docs/switching.md "Gap events"): the contact's start and end are
+ * located to the tolerance tol = param[FMB_SW_GAP_TOL] on the penetration (0: none), on
+ * the event functions e = d (onset, end at d = 0) and e = Fn unclamped (end by the clamp:
+ * a damped contact lets go where k d + c dd = 0, before d = 0; tolerance Fn(tol, 0)).
+ * A converged step across a switch (e changes sign) is accepted only as a short crossing
+ * step, |e| <= its tolerance at both ends; otherwise it is rejected and retried with the
+ * step that, interpolating e linearly, ends half a tolerance before the switch (or, from
+ * within a tolerance of it, half a tolerance past it): a secant iteration on the event
+ * time, each try a converged step. Why the crossing step: the trapezoidal velocity update
+ * carries the acceleration at a step's end into the next step, so a force jump (c v at
+ * the onset of a damped linear contact) at a step boundary would be spread over one of
+ * the two steps; inside a crossing step of length ~ 2 tol / |dd| it costs a velocity error
+ * of that length times the jump / 2m. The traversal time of a gap is then that of the
+ * motion to within tol / |dd|.
  */
 #include "forces/forces.h"
 
@@ -100,11 +115,68 @@ static int gap_check(const fmb_force_t *f, char *msg, size_t len)
         snprintf(msg, len, "gap '%s': unknown contact law %d", f->name, law);
         return FMB_ERR_MODEL;
     }
+    if (!(f->par[FMB_SW_GAP_TOL] >= 0)) {
+        snprintf(msg, len, "gap '%s': the event tolerance must be >= 0", f->name);
+        return FMB_ERR_MODEL;
+    }
     if (law == 1 && !(f->par[FMB_SW_GAP_EXP] >= 1.0)) {
         snprintf(msg, len, "gap '%s': Hunt-Crossley exponent must be >= 1", f->name);
         return FMB_ERR_MODEL;
     }
     return 0;
+}
+
+/* Penetration d (> 0: past a limit, on the side where x is nearer), its rate and the
+ * unclamped normal force. */
+static void gap_state(const fmb_force_t *f, const fmb_bodyview_t v[2], double *d, double *dd,
+                      double *Fn)
+{
+    const double lo = f->par[FMB_SW_GAP_LO], hi = f->par[FMB_SW_GAP_HI];
+    double x, xd;
+    fmb_rel_coord(f, v, &x, &xd, NULL, NULL);
+    const int upper = x - hi > lo - x;
+    *d = upper ? x - hi : lo - x;
+    *dd = upper ? xd : -xd;
+    const double dp = fmax(*d, 0.0);
+    *Fn = (int)f->par[FMB_SW_GAP_LAW] == 1
+              ? f->k * pow(dp, f->par[FMB_SW_GAP_EXP]) * (1.0 + f->c * *dd)
+              : f->k * dp + f->c * *dd;
+}
+
+static int gap_step_control(const fmb_force_t *f, const fmb_bodyview_t v0[2],
+                            const fmb_bodyview_t v1[2], double t0, double h, double *h_max,
+                            char *why, size_t len)
+{
+    (void)t0;
+    const double tol = f->par[FMB_SW_GAP_TOL];
+    if (!(tol > 0)) return 0;
+    double d0, dd0, F0, d1, dd1, F1;
+    gap_state(f, v0, &d0, &dd0, &F0);
+    gap_state(f, v1, &d1, &dd1, &F1);
+    const int on0 = d0 > 0 && F0 > 0;
+    const double Ftol = (int)f->par[FMB_SW_GAP_LAW] == 1
+                            ? f->k * pow(tol, f->par[FMB_SW_GAP_EXP])
+                            : f->k * tol;
+    /* event function e, switching where it changes sign; e0 at t0, e1 at t0 + h, its
+     * tolerance et. Accepted only as the short crossing step |e0|, |e1| <= et. */
+    double e0, e1, et;
+    const char *what;
+    if (!on0 && d0 <= 0 && d1 > 0)
+        e0 = d0, e1 = d1, et = tol, what = "contact onset";
+    else if (on0 && d1 <= 0)
+        e0 = d0, e1 = d1, et = tol, what = "contact end";
+    else if (on0 && F1 <= 0)
+        e0 = F0, e1 = F1, et = Ftol, what = "contact end (force released)";
+    else
+        return 0;
+    if (fabs(e0) <= et && fabs(e1) <= et) return 0; /* the crossing step */
+    /* retry ending half a tolerance before the switch, or, from within a tolerance of
+     * it, half a tolerance past it (the crossing step) */
+    const double target = fabs(e0) > et ? 0.5 * et * (e0 > 0 ? 1 : -1) : 0.5 * et * (e1 > 0 ? 1 : -1);
+    *h_max = h * (target - e0) / (e1 - e0);
+    snprintf(why, len, "%s located (penetration %.3g -> %.3g, tolerance %.3g)", what, d0, d1,
+             tol);
+    return 1;
 }
 
 static const char *const gap_modes[] = {"open", "contact_lower", "contact_upper"};
@@ -135,6 +207,9 @@ static const fmb_param_t gap_params[] = {
                   "contact damping"),
     FMB_FORCE_NUM("exponent", param[FMB_SW_GAP_EXP], FMB_PARAM_MIN | FMB_PARAM_DERIVED, 1, 0, "-",
                   "hunt_crossley exponent n (default 1.5)"),
+    FMB_FORCE_NUM("event_tol", param[FMB_SW_GAP_TOL], FMB_PARAM_MIN, 0, 0, "m or rad",
+                  "contact start and end located to this penetration (default 1e-6 of the "
+                  "nearer initial distance to a limit; 0: off)"),
     {0}};
 
 static int gap_prepare(fmb_item_env_t *env, fmb_force_desc_t *d)
@@ -152,6 +227,12 @@ static int gap_prepare(fmb_item_env_t *env, fmb_force_desc_t *d)
     if (fmb_item_given(env, "exponent") && p[FMB_SW_GAP_LAW] != 1)
         return fmb_item_fail(env, "exponent", -1, "'exponent' belongs to law: hunt_crossley");
     if (!fmb_item_given(env, "exponent")) p[FMB_SW_GAP_EXP] = p[FMB_SW_GAP_LAW] == 1 ? 1.5 : 1.0;
+    if (!fmb_item_given(env, "event_tol")) {
+        /* 1e-6 of the nearer initial distance to a limit (1e-9 when it touches both) */
+        const double dl = x0 - p[FMB_SW_GAP_LO], du = p[FMB_SW_GAP_HI] - x0;
+        const double near = dl > 0 && du > 0 ? fmin(dl, du) : fmax(dl, du);
+        p[FMB_SW_GAP_TOL] = near > 0 ? 1e-6 * near : 1e-9;
+    }
     return 0;
 }
 
@@ -161,6 +242,7 @@ const fmb_force_class_t fmb_gap_class = {
     .eval = gap_eval,
     .power = gap_power,
     .check = gap_check,
+    .step_control = gap_step_control,
     .mode = gap_mode,
     .mode_names = gap_modes,
     .nmodes = 3,

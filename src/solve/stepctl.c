@@ -5,7 +5,9 @@
  * (step_control in fmb_joint_class_t / fmb_force_class_t), and the diagnosis of a step
  * that cannot be completed.
  *
- * Fixed steps: a failed step (Newton, singular, non-finite) is retried as two halves,
+ * Fixed steps: a step rejected by an element's step control with a step h' < h (an event
+ * located inside it) is taken as h' and h - h'; otherwise halved.
+ * A failed step (Newton, singular, non-finite) is retried as two halves,
  * recursively, up to opts.halving levels, unless the error estimate exceeded its tolerance
  * RESCUE_LIMIT-fold on more than 10 % of the steps: the run then stops and names the step
  * as the cause.
@@ -330,6 +332,12 @@ static int fixed_step(fmb_sim_t *s, double h, int depth, trylog_t *L, double h_f
     double cap;
     int r = attempt(s, h, &cap, L, h_floor);
     if (r == 0) return 0;
+    if (r == 1 && cap > 0.0 && cap < h) {
+        /* an element located an event inside the step (gap onset): the step to it, then
+         * the rest (records stay at k h) */
+        int rc = fixed_step(s, cap, depth, L, h_floor);
+        return rc ? rc : fixed_step(s, h - cap, depth, L, h_floor);
+    }
     if (r < 0) {
         if (!retryable(r) || L->n == 0) return r; /* not retryable, or already diagnosed */
         if (s->n_over > 0.1 * (double)s->stats.steps) {
