@@ -24,10 +24,11 @@
  * backward Euler over the step from the accepted z_n at t_n to the iterate at t, h = t - t_n
  * (state: z_n, zd_n, t_n; accept() moves them to the converged end of the step). At t = t_n
  * (outputs, power, the start) f is the level of the accepted z_n, zd_n: the force of the
- * converged step. The start has z = zd = 0 (bristles relaxed): the first step integrates
- * their loading, so a moving start does not put the bristle damping sigma1 v of the
- * continuous law into the initial accelerations (a spike of width g/(sigma0 |v|), far
- * below h, which the trapezoidal velocity update would spread over a whole step).
+ * converged step. The start has zd = 0 and z at rest (0), or in its sliding steady state
+ * g(v) sgn(v) / sigma0 when the element moves: the continuous law would put the bristle
+ * damping sigma1 v of relaxed bristles into the initial accelerations (a spike of width
+ * g/(sigma0 |v|), far below h, which the trapezoidal velocity update would spread over a
+ * whole step).
  * Inside the step z is a function
  * of v alone, so the Newton tangent is exact: Q = F D^T,
  *   dQ/dqd = -f'(v) D^T D,   dQ/dq = -f'(v) D^T Dv + F d2x/dq2 (forces/relative.c).
@@ -134,9 +135,14 @@ static double lg_power(const fmb_force_t *f, const fmb_bodyview_t v[2], double t
 
 static void lg_reset(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
 {
-    (void)v;
-    f->state[LG_Z] = 0.0; /* bristles relaxed and at rest at the start: the first step */
-    f->state[LG_ZD] = 0.0; /* integrates their loading */
+    /* bristles at rest, or in their steady state z = g(v) sgn(v) / sigma0 when the element
+     * starts sliding (as the slider contacts, solve/start.c) */
+    double x, xd;
+    fmb_rel_coord(f, v, &x, &xd, NULL, NULL);
+    fmb_friction_desc_t d = f->fr;
+    d.mu = f->par[FMB_SW_FR_KINETIC], d.mu0 = f->par[FMB_SW_FR_STATIC];
+    f->state[LG_Z] = xd != 0.0 ? (xd > 0 ? 1.0 : -1.0) * fmb_lugre_g(&d, xd) / d.sigma0 : 0.0;
+    f->state[LG_ZD] = 0.0;
     f->state[LG_T] = t;
 }
 

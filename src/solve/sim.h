@@ -55,6 +55,7 @@ struct fmb_sim {
     fmb_switch_t *swe;
     int nsw, nswz; /* elements, LCP unknowns */
     double *swX;   /* KKT responses to unit z and the LCP workspace */
+    double *swQ;   /* generalized LCP forces sum_e G_e z_e at the last accepted state (n) */
     double *vel_change; /* 3 per body: start projection minus given velocity (inertial) */
     fmb_sim_stats_t stats;
     /* step control (stepctl.c; docs/theory.md "Local error estimate and step control") */

@@ -116,14 +116,25 @@ void fmb_sim_contact_decompose(fmb_sim_t *s);
 int fmb_sim_switch_create(fmb_sim_t *s);
 void fmb_sim_switch_free(fmb_sim_t *s);
 /* Set-valued forces from their LCP inside a Newton iteration; corrects x. base: the
- * velocity the increment gfac x is added to (the step passes qd). */
-int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base, double t,
-                       double *x);
+ * velocity the increment gfac x is added to (the step passes qd); bscale multiplies the
+ * rows' constants b (force capacities: 1 for forces, 0 for impulses). */
+int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base, double bscale,
+                       double t, double *x);
+/* Both LCPs (slider contacts and switching elements) to a common solution (block
+ * Gauss-Seidel); corrects x like each of them. */
+int fmb_sim_lcp_coupled(fmb_sim_t *s, double bh2, double gfac, double t, double *x);
 /* Record modes, forces and relative velocities at the accepted state. */
 void fmb_sim_switch_accept(fmb_sim_t *s);
 /* Consistent start: the LCP on the accelerations, then the modes. */
 int fmb_sim_switch_start(fmb_sim_t *s);
-/* Power of the set-valued forces at the current state. */
-double fmb_sim_switch_power(const fmb_sim_t *s);
+/* Work of the LCP forces over the accepted step t_n -> t_n + h (commit_step, after
+ * fmb_sim_switch_accept): h (Q_n + Q_{n+1})/2 . (qd_n + qd_{n+1})/2 with qd_n at
+ * s->save + n; stores Q_{n+1}. */
+double fmb_sim_switch_work(fmb_sim_t *s, double h);
+/* Impacts at the start (velocities that violate a switching element's complementarity,
+ * e.g. a freewheel's input faster than its output): impulses from the velocity-level LCP
+ * on the factorized [M Phi_q^T; Phi_q 0], the kinetic energy lost into the work column.
+ * Returns 1 when the velocities changed, 0 when not, or a negative status. */
+int fmb_sim_switch_impulse(fmb_sim_t *s);
 
 #endif

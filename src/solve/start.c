@@ -329,7 +329,7 @@ double fmb_sim_power(const fmb_sim_t *s)
         const fmb_contact_t *c = &s->contacts[ic];
         P += fmb_contact_friction(c, NULL) * c->v;
     }
-    return P + fmb_sim_switch_power(s);
+    return P; /* the LCP forces' work: fmb_sim_switch_work (switch_step.c) */
 }
 
 /* Accelerations and multipliers consistent with (q, qd, t):
@@ -452,6 +452,9 @@ int fmb_sim_initialize(fmb_sim_t *s)
     if ((rc = fmb_sim_assemble_positions(s, 0.0))) return rc;
 
     if ((rc = fmb_sim_start_velocities(s))) return rc;
+    /* Impacts of switching elements (a freewheel started with its input faster than its
+     * output): velocity jump by the impulse LCP on the same matrix, loss into W. */
+    if ((rc = fmb_sim_switch_impulse(s)) < 0) return rc;
     /* Accelerations and multipliers from the same matrix. */
     if ((rc = fmb_sim_accel_solve(s, 0, 0.0, s->qdd, s->lam))) return rc;
     if (s->opts.start == FMB_START_STATIC && (rc = fmb_sim_static_start(s))) return rc;

@@ -163,7 +163,7 @@ void fmb_sim_commit_step(fmb_sim_t *s, double h)
     fmb_sim_force_history(s, 0);
     fmb_sim_switch_accept(s);
     double P = fmb_sim_power(s);
-    s->W += 0.5 * h * (s->P + P);
+    s->W += 0.5 * h * (s->P + P) + fmb_sim_switch_work(s, h);
     s->P = P;
 }
 
@@ -291,8 +291,9 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         }
         if (!fresh) reused++;
         if (rc == 0) rc = fmb_kkt_solve(&s->kkt, R, x);
-        if (rc == 0 && s->ncontacts) {
-            rc = fmb_sim_contact_lcp(s, bh2, gp / (bp * h), t1, x);
+        if (rc == 0 && s->ncontacts) { /* with switching elements: both LCPs coupled */
+            rc = s->nswz ? fmb_sim_lcp_coupled(s, bh2, gp / (bp * h), t1, x)
+                         : fmb_sim_contact_lcp(s, bh2, gp / (bp * h), t1, x);
             if (rc) {
                 /* an iterate far from the solution can make the contact LCP unsolvable
                  * (friction-induced normal forces beyond the unit response, as in
@@ -302,8 +303,8 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             }
             damp = fmb_sim_contact_damping(s, gp / (bp * h), x);
         }
-        if (rc == 0 && s->nswz) {
-            rc = fmb_sim_switch_lcp(s, bh2, gp / (bp * h), s->qd, t1, x);
+        if (rc == 0 && s->nswz && !s->ncontacts) {
+            rc = fmb_sim_switch_lcp(s, bh2, gp / (bp * h), s->qd, 1.0, t1, x);
             if (rc) { /* as for the contacts: a failed step, retried with halving */
                 restore_state(s);
                 return rc == FMB_ERR_SINGULAR || rc == FMB_ERR_LINSOLVE ? FMB_ERR_CONVERGENCE : rc;

@@ -60,13 +60,14 @@ int fmb_sim_switch_create(fmb_sim_t *s)
      * a zero velocity (n) */
     s->swX =
         calloc(N * Z + Z * Z + 4 * Z + ns * mn + SW_MAXZ * mn + (size_t)s->n + 1, sizeof(double));
-    return s->swX ? 0 : FMB_ERR_NOMEM;
+    s->swQ = calloc((size_t)s->n + 3 * N + 1, sizeof(double)); /* + coupled-LCP workspace */
+    return s->swX && s->swQ ? 0 : FMB_ERR_NOMEM;
 }
 
 void fmb_sim_switch_free(fmb_sim_t *s)
 {
-    free(s->swe), free(s->swX);
-    s->swe = NULL, s->swX = NULL;
+    free(s->swe), free(s->swX), free(s->swQ);
+    s->swe = NULL, s->swX = NULL, s->swQ = NULL;
 }
 
 static void views(const fmb_sim_t *s, const fmb_force_t *f, fmb_bodyview_t v[2])
@@ -75,6 +76,8 @@ static void views(const fmb_sim_t *s, const fmb_force_t *f, fmb_bodyview_t v[2])
     v[1] = fmb_model_view(s->model, f->body[1], s->q, s->qd);
 }
 
+static void switch_forces(const fmb_sim_t *s, double *Q);
+
 /* The n-vector after the workspace (the start's base velocity). */
 static double *start_base(const fmb_sim_t *s)
 {
@@ -82,8 +85,8 @@ static double *start_base(const fmb_sim_t *s)
     return s->swX + N * Z + Z * Z + 4 * Z + (size_t)s->nsw * s->maxn + SW_MAXZ * (size_t)s->maxn;
 }
 
-int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base, double t,
-                       double *x)
+int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base, double bscale,
+                       double t, double *x)
 {
     const fmb_model_t *md = s->model;
     const int n = s->n, N = n + s->m, nz = s->nswz;
@@ -139,7 +142,7 @@ int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base
                 M[row + (size_t)nz * j] = sw->av[k] * V[j];
             for (int j = 0; j < ne; j++)
                 M[row + (size_t)nz * (sw->zoff + j)] += sw->Az[k + ne * j];
-            qv[row] = sw->av[k] * v0 + sw->b[k];
+            qv[row] = sw->av[k] * v0 + bscale * sw->b[k];
         }
     }
     char msg[256];
@@ -190,19 +193,21 @@ int fmb_sim_switch_start(fmb_sim_t *s)
         for (int i = 0; i < n; i++)
             base[i] = s->qd[i] / tau;
         fmb_sim_switch_accept(s); /* v_n: static or kinetic levels */
-        int rc = fmb_sim_switch_lcp(s, 1.0, 1.0, base, s->t, x);
+        int rc = fmb_sim_switch_lcp(s, 1.0, 1.0, base, 1.0, s->t, x);
         if (rc) return rc;
         memcpy(s->qdd, x, (size_t)n * sizeof *x);
         memcpy(s->lam, x + n, (size_t)m * sizeof *x);
     }
     fmb_sim_switch_accept(s);
+    if (s->nswz) switch_forces(s, s->swQ);
     return 0;
 }
 
-double fmb_sim_switch_power(const fmb_sim_t *s)
+/* Q = sum_e G_e z_e (n) at the current state. */
+static void switch_forces(const fmb_sim_t *s, double *Q)
 {
     const fmb_model_t *md = s->model;
-    double P = 0.0;
+    memset(Q, 0, (size_t)s->n * sizeof *Q);
     for (int e = 0; e < s->nsw; e++) {
         const fmb_switch_t *sw = &s->swe[e];
         const fmb_force_t *f = &md->forces[sw->force];
@@ -217,10 +222,102 @@ double fmb_sim_switch_power(const fmb_sim_t *s)
         for (int k = 0; k < ne; k++)
             for (int r = 0; r < nn; r++) {
                 const int g = fmb_sim_gidx(md, f->body, n0, r);
-                if (g >= 0) P += sw->z[k] * G[r + (size_t)nn * k] * s->qd[g];
+                if (g >= 0) Q[g] += sw->z[k] * G[r + (size_t)nn * k];
             }
     }
-    return P;
+}
+
+/* The work of the LCP forces over a step, h (Q_n + Q_{n+1})/2 . (qd_n + qd_{n+1})/2, is
+ * the one the trapezoidal velocity update makes them do: for a constant mass matrix
+ * M (qd_{n+1} - qd_n) = h (F_n + F_{n+1})/2 and q_{n+1} - q_n = h (qd_n + qd_{n+1})/2
+ * (Newmark beta = 1/4, gamma = 1/2), so the kinetic energy changes by exactly the work of
+ * the forces counted so. The power lambda v of an engaging ratchet or a sticking brake is
+ * 0 at both ends of its step (v_{n+1} = 0), but the step that engages it dissipates: a
+ * trapezoid of the powers would miss that, this does not. */
+double fmb_sim_switch_work(fmb_sim_t *s, double h)
+{
+    if (!s->nswz) return 0.0;
+    const int n = s->n;
+    const double *qd0 = s->save + n;
+    double *Q1 = s->work; /* free after the step */
+    switch_forces(s, Q1);
+    double W = 0.0;
+    for (int i = 0; i < n; i++)
+        W += 0.25 * h * (s->swQ[i] + Q1[i]) * (qd0[i] + s->qd[i]);
+    memcpy(s->swQ, Q1, (size_t)n * sizeof *Q1);
+    return W;
+}
+
+/* Kinetic energy 1/2 qd^T M qd. */
+static double kinetic(fmb_sim_t *s)
+{
+    double e[FMB_ENERGY_COLUMNS];
+    fmb_sim_energy(s, e);
+    return e[0];
+}
+
+int fmb_sim_switch_impulse(fmb_sim_t *s)
+{
+    if (!s->nswz) return 0;
+    const int n = s->n, m = s->m;
+    double *x = s->work + (size_t)(n + m); /* [dqd; impulses of the joints] */
+    memset(x, 0, (size_t)(n + m) * sizeof *x);
+    fmb_sim_switch_accept(s); /* v_n of the elements */
+    /* finite forces carry no impulse: the rows' capacities b are 0 */
+    int rc = fmb_sim_switch_lcp(s, 1.0, 1.0, s->qd, 0.0, s->t, x);
+    if (rc) return rc;
+    int any = 0;
+    for (int e = 0; e < s->nsw; e++)
+        for (int k = 0; k < s->model->forces[s->swe[e].force].klass->nz; k++)
+            any |= s->swe[e].z[k] != 0.0;
+    if (!any) return 0;
+    const double T0 = kinetic(s);
+    for (int i = 0; i < n; i++)
+        s->qd[i] += x[i];
+    s->W += kinetic(s) - T0; /* the impact's loss (<= 0) */
+    return 1;
+}
+
+/* Slider contacts and switching elements in one model (docs/switching.md, "Both LCPs"):
+ * the contact LCP (contact_step.c) and the switching LCP are the two blocks of one
+ * coupled LCP: each element's force moves the other's rows through the factorized
+ * iteration matrix (a switching force that presses a slider onto its guide raises its
+ * normal and friction forces). Solved by block Gauss-Seidel on the increment
+ * x = x0 + c + s (x0: without either, c: contact part, s: switching part): contact LCP
+ * on x0 + s, switching LCP on x0 + c, until s stops changing (1e-10 of its size + 1e-3
+ * atol); the fixed point satisfies both LCPs at the same x: the coupled solution. Each
+ * LCP alone, once after the other, leaves the first one solved without the second's
+ * forces: at Newton convergence (the totals z never enter the residual) that offset
+ * stays (test switching_events_coupled: the slider friction misses mu F sin(phi)). */
+#define FMB_COUPLED_MAX 200
+int fmb_sim_lcp_coupled(fmb_sim_t *s, double bh2, double gfac, double t, double *x)
+{
+    const int N = s->n + s->m;
+    double *x0 = s->swQ + s->n, *xs = x0 + N, *y = xs + N;
+    memcpy(x0, x, (size_t)N * sizeof *x);
+    memset(xs, 0, (size_t)N * sizeof *xs);
+    for (int it = 0; it < FMB_COUPLED_MAX; it++) {
+        for (int i = 0; i < N; i++)
+            y[i] = x0[i] + xs[i];
+        int rc = fmb_sim_contact_lcp(s, bh2, gfac, t, y); /* y = x0 + s + c */
+        if (rc) return rc;
+        for (int i = 0; i < N; i++)
+            x[i] = y[i] - xs[i]; /* x0 + c */
+        rc = fmb_sim_switch_lcp(s, bh2, gfac, s->qd, 1.0, t, x); /* x0 + c + s' */
+        if (rc) return rc;
+        double d = 0.0, mx = 0.0;
+        for (int i = 0; i < N; i++) {
+            const double xn = x[i] - (y[i] - xs[i]);
+            d = fmax(d, fabs(xn - xs[i]));
+            mx = fmax(mx, fabs(xn));
+            xs[i] = xn;
+        }
+        if (d <= 1e-10 * mx + 1e-3 * s->opts.atol) return 0;
+    }
+    return fmb_sim_error(s, FMB_ERR_CONVERGENCE,
+                         "the slider contacts' and the switching elements' LCPs did not reach a "
+                         "common solution in %d rounds at t = %.9g",
+                         FMB_COUPLED_MAX, t);
 }
 
 int fmb_sim_switch_state(const fmb_sim_t *s, int force, int *mode, double *fout, double *vrel)
