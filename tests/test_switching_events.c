@@ -106,8 +106,10 @@ static void test_gap(void)
     for (int it = 0; it < 200; it++) {
         const double mid = 0.5 * (lo + hi);
         contact_closed(mid, &ds, &dds);
-        if (G_K * ds + G_C * dds > 0) lo = mid;
-        else hi = mid;
+        if (G_K * ds + G_C * dds > 0)
+            lo = mid;
+        else
+            hi = mid;
     }
     const double taus = 0.5 * (lo + hi);
     contact_closed(taus, &ds, &dds);
@@ -162,8 +164,9 @@ static wheels_t wheels(double J1, double wa, double J2, double wb, double T0, do
     snprintf(tz, sizeof tz, "%.17g", T0);
     fmb_force_desc_t tq = {
         .name = "drive", .type = FMB_FORCE_TORQUE, .body = {ia, FMB_GROUND}, .expr = {tz}};
-    if (ia < 0 || ib < 0 || fmb_model_add_joint(w.m, &pa) < 0 || fmb_model_add_joint(w.m, &pb) < 0 ||
-        fmb_model_add_force(w.m, &r) < 0 || fmb_model_add_force(w.m, &tq) < 0)
+    if (ia < 0 || ib < 0 || fmb_model_add_joint(w.m, &pa) < 0 ||
+        fmb_model_add_joint(w.m, &pb) < 0 || fmb_model_add_force(w.m, &r) < 0 ||
+        fmb_model_add_force(w.m, &tq) < 0)
         fail_model(w.m);
     fmb_sim_options_t o;
     fmb_sim_options_default(&o);
@@ -271,15 +274,22 @@ static void test_coupled(void)
     (void)v0;
     fmb_model_t *md = fmb_model_create();
     fmb_model_set_gravity(md, 0, -g);
-    fmb_body_desc_t b = {.name = "block", .mass = m, .inertia = m * (0.04 + 0.01) / 12,
-                         .vel = {v0, 0, 0}, .vel_given = 1};
+    fmb_body_desc_t b = {.name = "block",
+                         .mass = m,
+                         .inertia = m * (0.04 + 0.01) / 12,
+                         .vel = {v0, 0, 0},
+                         .vel_given = 1};
     const int ib = fmb_model_add_body(md, &b);
     fmb_joint_desc_t j = {.name = "guide",
                           .type = FMB_JOINT_PRISMATIC,
                           .body = {ib, FMB_GROUND},
                           .axis = {1, 0},
-                          .friction = {.model = FMB_FRICTION_COULOMB, .a = 0.1, .b = 0.05,
-                                       .mu = mu, .mu0 = mu, .v_stick = 1e-4}};
+                          .friction = {.model = FMB_FRICTION_COULOMB,
+                                       .a = 0.1,
+                                       .b = 0.05,
+                                       .mu = mu,
+                                       .mu0 = mu,
+                                       .v_stick = 1e-4}};
     fmb_force_desc_t fr = {.name = "drag",
                            .type = FMB_FORCE_FRICTION,
                            .body = {ib, FMB_GROUND},
@@ -288,8 +298,8 @@ static void test_coupled(void)
                            .param = {Fd, Fd, 1e-6}};
     char px[32];
     snprintf(px, sizeof px, "%.17g", P);
-    fmb_force_desc_t pf = {.name = "push", .type = FMB_FORCE_POINT, .body = {ib, FMB_GROUND},
-                           .expr = {px, "0"}};
+    fmb_force_desc_t pf = {
+        .name = "push", .type = FMB_FORCE_POINT, .body = {ib, FMB_GROUND}, .expr = {px, "0"}};
     int ij;
     if (ib < 0 || (ij = fmb_model_add_joint(md, &j)) < 0 || fmb_model_add_force(md, &fr) < 0 ||
         fmb_model_add_force(md, &pf) < 0)
@@ -314,8 +324,8 @@ static void test_coupled(void)
     double N[4], fr4[4];
     fmb_sim_contact_state(s, ij, N, fr4, NULL, NULL, NULL);
     const double acc = (fmb_sim_qd(s)[off] - v1) / 0.1;
-    printf("coupled: acceleration %.12g, hand %.12g (the LCPs one after the other: %.12g)\n",
-           acc, a, a_seq);
+    printf("coupled: acceleration %.12g, hand %.12g (the LCPs one after the other: %.12g)\n", acc,
+           a, a_seq);
     check("coupled: (v(0.2) - v(0.1)) / 0.1 = a (m/s^2)", acc, a, 1e-8);
     check("coupled: normal force = m g + Fd sin(phi) (N)", N[0] + N[1] + N[2] + N[3],
           m * g + Fd * sin(phi), 1e-9);

@@ -154,9 +154,8 @@ static int gap_step_control(const fmb_force_t *f, const fmb_bodyview_t v0[2],
     gap_state(f, v0, &d0, &dd0, &F0);
     gap_state(f, v1, &d1, &dd1, &F1);
     const int on0 = d0 > 0 && F0 > 0;
-    const double Ftol = (int)f->par[FMB_SW_GAP_LAW] == 1
-                            ? f->k * pow(tol, f->par[FMB_SW_GAP_EXP])
-                            : f->k * tol;
+    const double Ftol =
+        (int)f->par[FMB_SW_GAP_LAW] == 1 ? f->k * pow(tol, f->par[FMB_SW_GAP_EXP]) : f->k * tol;
     /* event function e, switching where it changes sign; e0 at t0, e1 at t0 + h, its
      * tolerance et. Accepted only as the short crossing step |e0|, |e1| <= et. */
     double e0, e1, et;
@@ -172,10 +171,10 @@ static int gap_step_control(const fmb_force_t *f, const fmb_bodyview_t v0[2],
     if (fabs(e0) <= et && fabs(e1) <= et) return 0; /* the crossing step */
     /* retry ending half a tolerance before the switch, or, from within a tolerance of
      * it, half a tolerance past it (the crossing step) */
-    const double target = fabs(e0) > et ? 0.5 * et * (e0 > 0 ? 1 : -1) : 0.5 * et * (e1 > 0 ? 1 : -1);
+    const double target =
+        fabs(e0) > et ? 0.5 * et * (e0 > 0 ? 1 : -1) : 0.5 * et * (e1 > 0 ? 1 : -1);
     *h_max = h * (target - e0) / (e1 - e0);
-    snprintf(why, len, "%s located (penetration %.3g -> %.3g, tolerance %.3g)", what, d0, d1,
-             tol);
+    snprintf(why, len, "%s located (penetration %.3g -> %.3g, tolerance %.3g)", what, d0, d1, tol);
     return 1;
 }
 

@@ -302,7 +302,7 @@ int fmb_sim_lcp_coupled(fmb_sim_t *s, double bh2, double gfac, double t, double 
         int rc = fmb_sim_contact_lcp(s, bh2, gfac, t, y); /* y = x0 + s + c */
         if (rc) return rc;
         for (int i = 0; i < N; i++)
-            x[i] = y[i] - xs[i]; /* x0 + c */
+            x[i] = y[i] - xs[i];                                 /* x0 + c */
         rc = fmb_sim_switch_lcp(s, bh2, gfac, s->qd, 1.0, t, x); /* x0 + c + s' */
         if (rc) return rc;
         double d = 0.0, mx = 0.0;
