@@ -222,7 +222,7 @@ typedef struct body_emit {
     fmb_kkt_t *k;
     int offset;
     double ee; /* factor on elastic-elastic entries (0: none) */
-    int rows;  /* 0: all rows; 1: elastic rows only; 2: carrier rows only (others 0) */
+    int rows;  /* 0: all rows; 1: elastic rows only (carrier rows 0) */
 } body_emit_t;
 
 static void body_emit(void *ctx, int n, const int *cols, const double *B)
@@ -232,7 +232,7 @@ static void body_emit(void *ctx, int n, const int *cols, const double *B)
         for (int y = 0; y < n; y++) {
             double v = B[y + n * x];
             if (be->ee != 0.0 && cols[x] >= 3 && cols[y] >= 3) v *= be->ee;
-            if ((be->rows == 1 && cols[y] < 3) || (be->rows == 2 && cols[y] >= 3)) v = 0.0;
+            if (be->rows == 1 && cols[y] < 3) v = 0.0;
             fmb_kkt_add(be->k, be->offset + cols[y], be->offset + cols[x], v);
         }
 }
@@ -241,6 +241,12 @@ static void body_emit(void *ctx, int n, const int *cols, const double *B)
 static int carrier_row(int n0, int k)
 {
     return (k < n0 ? k : k - n0) < 3;
+}
+
+static int int_cmp(const void *pa, const void *pb)
+{
+    const int a = *(const int *)pa, b = *(const int *)pb;
+    return (a > b) - (a < b);
 }
 
 /* The stored pattern of every joint: Jacobian columns and Hessian entries of its
@@ -288,6 +294,14 @@ int fmb_sim_build_patterns(fmb_sim_t *s)
                 jp->hidx[nh++] = r + nn * cc;
             }
         jp->nh = (int)nh;
+        /* the same entries by row, then column (a, b of H[a + nn b]) */
+        jp->hrow = malloc((nh ? nh : 1) * sizeof *jp->hrow);
+        if (!jp->hrow) return FMB_ERR_NOMEM;
+        for (size_t e = 0; e < nh; e++) /* transposed index: row-major order */
+            jp->hrow[e] = (jp->hidx[e] % nn) * nn + jp->hidx[e] / nn;
+        qsort(jp->hrow, nh, sizeof *jp->hrow, int_cmp);
+        for (size_t e = 0; e < nh; e++)
+            jp->hrow[e] = jp->hrow[e] / nn + nn * (jp->hrow[e] % nn);
     }
     return 0;
 }
@@ -296,7 +310,7 @@ void fmb_sim_free_patterns(fmb_sim_t *s)
 {
     if (!s->jpat) return;
     for (int i = 0; i < s->model->njoints; i++)
-        free(s->jpat[i].col), free(s->jpat[i].hidx);
+        free(s->jpat[i].col), free(s->jpat[i].hidx), free(s->jpat[i].hrow);
     free(s->jpat);
     s->jpat = NULL;
 }
@@ -304,8 +318,8 @@ void fmb_sim_free_patterns(fmb_sim_t *s)
 /* Assemble the KKT matrix
  *   [ cM M + cKm Kmq + cK (Kc(lam) - Kq) - cC Cq    cA Phi_q^T ]
  *   [ Phi_q                                         c22 I      ]
- * always emitting the same triplets in the same order (fixed pattern; the modifiers ee and
- * elastic_rows of the quasi-static start, sim_internal.h, emit a pattern of their own). */
+ * always emitting the same triplets in the same order (fixed pattern, also with the
+ * modifiers ee and elastic_rows of the quasi-static start, sim_internal.h). */
 
 void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
                       const double *lam, double t, const fmb_coeffs_t *c)
@@ -321,10 +335,19 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
             const double cf[4] = {c->elastic_rows ? 0.0 : c->cM, c->cKm, c->cK, c->cC};
             body_emit_t be = {k, o, c->ee, c->elastic_rows ? 1 : 0};
             bd->klass->blocks(bd, q + o, qd + o, qdd + o, md->g, cf, body_emit, &be);
-            if (c->elastic_rows) { /* carrier rows: the mass term alone */
-                const double cm[4] = {c->cM, 0, 0, 0};
-                be.rows = 2;
-                bd->klass->blocks(bd, q + o, qd + o, qdd + o, md->g, cm, body_emit, &be);
+            /* the carrier block once more: zero, or with elastic_rows the carrier rows' mass
+             * term cM M_rr (the emitted entries are the same in every assembly, so the
+             * factorization's pattern and analysis are kept) */
+            double *e = s->sQ[0], *Me = s->sQ[1];
+            for (int cc = 0; cc < 3; cc++) {
+                if (c->elastic_rows && bd->klass->mass_times) {
+                    memset(e, 0, (size_t)nd * sizeof *e);
+                    e[cc] = 1.0;
+                    bd->klass->mass_times(bd, q + o, e, Me);
+                }
+                for (int r = 0; r < 3; r++)
+                    fmb_kkt_add(k, o + r, o + cc,
+                                c->elastic_rows && bd->klass->mass_times ? c->cM * Me[r] : 0.0);
             }
             continue;
         }

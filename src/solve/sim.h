@@ -12,6 +12,8 @@
 typedef struct fmb_jpat {
     int ncol, nh;
     int *col, *hidx;
+    int *hrow; /* hidx sorted by (row, column) of the nn x nn block: the order of the
+                  quadratic form qd^T H qd in the accelerations (start.c) */
 } fmb_jpat_t;
 
 /* A switching element (solve/switch_step.c; docs/switching.md). */

@@ -17,7 +17,8 @@
  * elastic, body-local index >= 3) by ee (meant for pure mass matrices, cKm = cK = cC = 0);
  * elastic_rows != 0 splits the rows: rows of elastic coordinates get the tangent terms
  * alone (Kmq, Kq, Kc, Cq, contacts; no mass), carrier rows (body-local index < 3) the
- * mass term cM M alone. */
+ * mass term alone (cM M for bodies without blocks, cM M_rr, the carrier block, for
+ * bodies with them). Both keep the emitted entries, i.e. the sparse pattern. */
 typedef struct fmb_coeffs {
     double cM, cKm, cK, cC, cA, c22;
     double ee;

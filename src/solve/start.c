@@ -370,14 +370,20 @@ int fmb_sim_accel_solve(fmb_sim_t *s, int factor, double ee, double *qdd, double
         }
         double *pt = fmb_zeroed(s->sphi, (size_t)nr), *ptt = fmb_zeroed(s->sphi2, (size_t)nr);
         if (j->klass->time) j->klass->time(j, s->t, pt, ptt);
+        const fmb_jpat_t *jp = &s->jpat[i];
         for (int r = 0; r < nr; r++) {
-            double *w = fmb_zeroed(s->sw, (size_t)nr), *H = fmb_zeroed(s->sH, (size_t)nn * nn);
+            /* hess writes only inside the joint's pattern (model.h): zero and read that,
+             * in the order of the dense sum over rows then columns */
+            double *w = fmb_zeroed(s->sw, (size_t)nr), *H = s->sH;
             double quad = 0.0;
+            for (int e = 0; e < jp->nh; e++)
+                H[jp->hidx[e]] = 0.0;
             w[r] = 1.0;
             j->klass->hess(j, v, s->t, w, H);
-            for (int a = 0; a < nn; a++)
-                for (int b = 0; b < nn; b++)
-                    quad += vloc[a] * H[a + nn * b] * vloc[b];
+            for (int e = 0; e < jp->nh; e++) {
+                const int h = jp->hrow[e];
+                quad += vloc[h % nn] * H[h] * vloc[h / nn];
+            }
             rhs[n + j->row + r] = -quad - ptt[r];
         }
     }
