@@ -429,8 +429,50 @@ static void test_screw(void)
  * D's friction reaches the static level exactly at its breakaway and is the kinetic
  * level while sliding; after the screw sticks the nut does not move although 800 N push
  * it (self-locking, no creep); every mode switch the seed reports happens. */
+/* Largest |x_C(t) - x_C(0)| of the seed's nut C over the first millisecond, with the
+ * thread's preload parameter Fp set to the given expression. */
+static double seed_nut_drop(const char *path, const char *fp)
+{
+    char err[512], set[64];
+    snprintf(set, sizeof set, "Fp=%s", fp);
+    const char *sets[] = {set, "h=1e-5"};
+    fmb_case_t *c = fmb_case_load(path, sets, 2, err, sizeof err);
+    if (!c) printf("FAIL load: %s\n", err), exit(1);
+    fmb_model_t *m = fmb_case_model(c);
+    fmb_sim_t *s = fmb_sim_create(m, fmb_case_options(c));
+    if (!s || fmb_sim_initialize(s)) printf("FAIL start\n"), exit(1);
+    const int oc = fmb_model_body_offset(m, fmb_model_find_body(m, "C"));
+    const double x0 = fmb_sim_q(s)[oc];
+    double d = 0;
+    while (fmb_sim_time(s) < 1e-3 - 1e-12) {
+        step(s);
+        d = fmax(d, fabs(fmb_sim_q(s)[oc] - x0));
+    }
+    fmb_sim_destroy(&s);
+    fmb_case_destroy(&c);
+    return d;
+}
+
 static void test_seed(const char *path)
 {
+    /* The thread's preload: unloaded (Fp = 0), the 800 N drop the nut onto the thread
+     * spring, a step load on a damped spring: the peak lies between the static W/k and 2 W/k
+     * (hand); preloaded with -W it starts in equilibrium up to the friction's share of the
+     * load, W sin^2(lambda) (self-locked: F_n = W cos^2 lambda at rest), i.e. within 1e-3 W/k. */
+    {
+        double W = 0, k = 0;
+        char err[512];
+        fmb_case_t *c = fmb_case_load(path, NULL, 0, err, sizeof err);
+        if (!c) printf("FAIL load: %s\n", err), exit(1);
+        fmb_case_param(c, "Fn", &W), fmb_case_param(c, "ksn", &k);
+        fmb_case_destroy(&c);
+        const double d0 = seed_nut_drop(path, "0"), dp = seed_nut_drop(path, "-Fn");
+        printf("seed: nut drop in the first ms: unloaded thread %.4g m, preloaded %.4g m (W/k = "
+               "%.4g m)\n", d0, dp, W / k);
+        check("seed: unloaded thread, peak drop within [W/k, 2W/k] (m)",
+              d0 >= W / k && d0 <= 2 * W / k ? 0.0 : d0, 0, 0);
+        check("seed: preloaded thread starts at rest (m)", dp <= 1e-3 * W / k ? 0.0 : dp, 0, 0);
+    }
     char err[512];
     fmb_case_t *c = fmb_case_load(path, NULL, 0, err, sizeof err);
     if (!c) printf("FAIL load: %s\n", err), exit(1);

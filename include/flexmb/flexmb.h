@@ -277,7 +277,8 @@ enum {
     FMB_SW_GAP_TOL = 4, /* event tolerance on the penetration (m or rad), 0: none */
     FMB_SW_FR_STATIC = 0, FMB_SW_FR_KINETIC = 1, FMB_SW_FR_VSTICK = 2,
     FMB_SW_RATCHET_SENSE = 0,
-    FMB_SW_SCREW_LEAD = 0, FMB_SW_SCREW_RADIUS = 1, FMB_SW_SCREW_MU = 2, FMB_SW_SCREW_VSTICK = 3
+    FMB_SW_SCREW_LEAD = 0, FMB_SW_SCREW_RADIUS = 1, FMB_SW_SCREW_MU = 2, FMB_SW_SCREW_VSTICK = 3,
+    FMB_SW_SCREW_PRELOAD = 4
 };
 
 /* Create an empty model holding only the ground (body index 0, name "ground"). */

@@ -166,6 +166,9 @@ static const fmb_param_t screw_params[] = {
     FMB_FORCE_NUM("damping", damping, FMB_PARAM_MIN, 0, 0, "N s/m", "thread damping"),
     FMB_FORCE_NUM("v_stick", param[FMB_SW_SCREW_VSTICK], FMB_PARAM_MIN_OPEN, 0, 1e-6, "m/s",
                   "relative velocity below which the thread may stick"),
+    FMB_FORCE_NUM("preload", param[FMB_SW_SCREW_PRELOAD], 0, 0, 0, "N",
+                  "thread force F_n on the nut (+axis) in the initial poses (e.g. minus an axial "
+                  "load the thread carries at rest: no start-up transient)"),
     {0}};
 
 static int screw_prepare(fmb_item_env_t *env, fmb_force_desc_t *d)
@@ -174,10 +177,11 @@ static int screw_prepare(fmb_item_env_t *env, fmb_force_desc_t *d)
     double x0;
     int rc = fmb_rel_prepare(env, d, &x0);
     if (rc) return rc;
-    /* thread at rest in the initial poses: delta0 = L theta0 + x0 (x0 = -s0) */
+    /* thread force `preload` in the initial poses (0: at rest): k (L theta0 + x0 - delta0)
+     * = preload, i.e. delta0 = L theta0 + x0 - preload / k (x0 = -s0) */
     d->rest_length = d->param[FMB_SW_SCREW_LEAD] / (2.0 * 3.14159265358979323846) *
                          (env->pose[0][2] - env->pose[1][2]) +
-                     x0;
+                     x0 - d->param[FMB_SW_SCREW_PRELOAD] / d->stiffness;
     return 0;
 }
 
