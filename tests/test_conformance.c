@@ -14,6 +14,10 @@
  *           gravity and strain forces against -dV/dq.
  * The slider on an elastic guide is also checked across an element end: Phi and the
  * first Jacobian row are continuous there (Hermite C1 interpolation).
+ * Joints, forces and switching elements return column-compressed blocks on their
+ * element columns (model.h: v[b].cols); the test scatters them into the dense two-body
+ * block and differentiates over EVERY body coordinate, so a nonzero outside the declared
+ * columns fails, and checks that the columns are fewer than a beam's coordinates.
  * Usage: test_conformance joints|forces|bodies|slider
  */
 #include <float.h>
@@ -157,54 +161,94 @@ static int gl(const rig_t *r, const int body[2], int n0, int k)
     return b->offset < 0 ? -1 : b->offset + (k < n0 ? k : k - n0);
 }
 
+/* Dense index (two-body block, nn = ndof0 + ndof1) of local element column k. */
+static int dense_index(const fmb_bodyview_t v[2], int k)
+{
+    const int b = k >= v[0].nc;
+    return (b ? v[0].ndof : 0) + v[b].cols[b ? k - v[0].nc : k];
+}
+
+/* The element columns are valid (ascending, rigid first, inside the body) and, on a beam,
+ * fewer than its coordinates (the point of the compressed form). */
+static void check_columns(const fmb_bodyview_t v[2], const char *cls)
+{
+    double bad = 0.0;
+    for (int b = 0; b < 2; b++) {
+        if (!v[b].ndof) {
+            bad += v[b].nc != 0;
+            continue;
+        }
+        bad += v[b].nc < 3 || v[b].nc > FMB_VIEW_COLS || v[b].nc >= v[b].ndof + 1;
+        for (int k = 0; k < v[b].nc; k++) {
+            bad += k < 3 && v[b].cols[k] != k;
+            bad += k > 0 && v[b].cols[k] <= v[b].cols[k - 1];
+            bad += v[b].cols[k] >= v[b].ndof;
+        }
+        if (v[b].ndof > 3 && v[b].body->klass->shape) bad += v[b].nc >= v[b].ndof;
+    }
+    const double zero = 0.0;
+    check_close("element columns", cls, &bad, &zero, 1, 0, 0.0);
+}
+
+/* Phi and the dense Jacobian (nr x nn) of a joint at q. */
+static void joint_dense(const rig_t *r, const fmb_joint_t *j, const double *q, double t,
+                        double *phi, double *Jd, int nn)
+{
+    fmb_bodyview_t v[2];
+    fmb_joint_views(r->m, j, q, r->qd, v);
+    const int nr = j->klass->nrows;
+    double Jc[2][8 * FMB_VIEW_COLS];
+    memset(Jc, 0, sizeof Jc);
+    j->klass->eval(j, v, t, phi, Jc[0], Jc[1]);
+    memset(Jd, 0, (size_t)nr * nn * sizeof *Jd);
+    for (int k = 0; k < v[0].nc + v[1].nc; k++) {
+        const int b = k >= v[0].nc, kk = b ? k - v[0].nc : k;
+        for (int rr = 0; rr < nr; rr++)
+            Jd[rr + nr * dense_index(v, k)] = Jc[b][rr + nr * kk];
+    }
+}
+
 /* Jacobian and Hessian of a joint at the rig's state; returns the number of checks run. */
 static void joint_checks(rig_t *r, const fmb_joint_t *j, const char *cls, double t)
 {
     const fmb_joint_class_t *k = j->klass;
     fmb_bodyview_t v[2];
-    views(r, j->body, r->q, r->qd, v);
-    const int nr = k->nrows, n0 = v[0].ndof, nn = n0 + v[1].ndof;
-    double *J[2] = {calloc((size_t)nr * (n0 + 1), sizeof(double)),
-                    calloc((size_t)nr * (v[1].ndof + 1), sizeof(double))};
+    fmb_joint_views(r->m, j, r->q, r->qd, v);
+    check_columns(v, cls);
+    const int nr = k->nrows, n0 = v[0].ndof, nn = n0 + v[1].ndof, nl = v[0].nc + v[1].nc;
     double *Ja = calloc((size_t)nr * nn + 1, sizeof(double));
     double *Jf = calloc((size_t)nr * nn + 1, sizeof(double));
     double *H = calloc((size_t)nn * nn + 1, sizeof(double));
     double *Hf = calloc((size_t)nn * nn + 1, sizeof(double));
     double *qp = malloc((size_t)r->nq * sizeof(double)),
            *qm = malloc((size_t)r->nq * sizeof(double));
-    double *Jp[2] = {calloc((size_t)nr * (n0 + 1), sizeof(double)),
-                     calloc((size_t)nr * (v[1].ndof + 1), sizeof(double))};
-    double *Jm[2] = {calloc((size_t)nr * (n0 + 1), sizeof(double)),
-                     calloc((size_t)nr * (v[1].ndof + 1), sizeof(double))};
+    double *Jp = calloc((size_t)nr * nn + 1, sizeof(double));
+    double *Jm = calloc((size_t)nr * nn + 1, sizeof(double));
     double phi[8], pp[8], pm[8], w[8], fs_phi = 0.0, fs_w = 0.0;
-    k->eval(j, v, t, phi, J[0], J[1]);
+    double Hc[FMB_ELEM_COLS * FMB_ELEM_COLS] = {0};
+    joint_dense(r, j, r->q, t, phi, Ja, nn);
     fs_phi = vmax(phi, nr);
     for (int rr = 0; rr < nr; rr++)
         w[rr] = urand(-1, 1);
-    k->hess(j, v, t, w, H);
+    k->hess(j, v, t, w, Hc);
+    for (int c = 0; c < nl; c++) /* compressed -> dense two-body block */
+        for (int a = 0; a < nl; a++)
+            H[dense_index(v, a) + nn * dense_index(v, c)] = Hc[a + nl * c];
     for (int c = 0; c < nn; c++) {
-        const double *Jb = c < n0 ? J[0] : J[1];
-        int kc = c < n0 ? c : c - n0;
-        for (int rr = 0; rr < nr; rr++)
-            Ja[rr + nr * c] = Jb[rr + nr * kc];
         memcpy(qp, r->q, (size_t)r->nq * sizeof(double));
         memcpy(qm, r->q, (size_t)r->nq * sizeof(double));
         int g = gl(r, j->body, n0, c);
         qp[g] += EPS, qm[g] -= EPS;
-        fmb_bodyview_t vp[2], vm[2];
-        views(r, j->body, qp, r->qd, vp);
-        views(r, j->body, qm, r->qd, vm);
-        k->eval(j, vp, t, pp, Jp[0], Jp[1]);
-        k->eval(j, vm, t, pm, Jm[0], Jm[1]);
+        joint_dense(r, j, qp, t, pp, Jp, nn);
+        joint_dense(r, j, qm, t, pm, Jm, nn);
         for (int rr = 0; rr < nr; rr++)
             Jf[rr + nr * c] = (pp[rr] - pm[rr]) / (2 * EPS);
         fs_phi = fmax(fs_phi, fmax(vmax(pp, nr), vmax(pm, nr)));
         for (int a = 0; a < nn; a++) {
-            const int b = a < n0 ? 0 : 1, ka = a < n0 ? a : a - n0;
             double sp = 0, sm = 0;
             for (int rr = 0; rr < nr; rr++) {
-                sp += Jp[b][rr + nr * ka] * w[rr];
-                sm += Jm[b][rr + nr * ka] * w[rr];
+                sp += Jp[rr + nr * a] * w[rr];
+                sm += Jm[rr + nr * a] * w[rr];
             }
             Hf[a + nn * c] = (sp - sm) / (2 * EPS);
             fs_w = fmax(fs_w, fmax(fabs(sp), fabs(sm)));
@@ -237,8 +281,7 @@ static void joint_checks(rig_t *r, const fmb_joint_t *j, const char *cls, double
         check_close("Phi_t", cls, pt, ft, nr, 1e-7, fd_floor(3 * fs, et, 1e-7));
         check_close("Phi_tt", cls, ptt, ftt, nr, 1e-5, fd_floor(24 * fs / et, et, 1e-5));
     }
-    free(J[0]), free(J[1]), free(Ja), free(Jf), free(H), free(Hf), free(qp), free(qm);
-    free(Jp[0]), free(Jp[1]), free(Jm[0]), free(Jm[1]);
+    free(Ja), free(Jf), free(Jp), free(Jm), free(H), free(Hf), free(qp), free(qm);
 }
 
 static int joint_accepts(fmb_joint_type type, enum kind k0, enum kind k1)
@@ -305,17 +348,14 @@ static void test_slider_crossing(void)
     const fmb_joint_t *j = &r.m->joints[ij];
     const double xn = 0.35, dx = 1e-9;
     double phi[2][2];
-    fmb_bodyview_t v[2];
-    const int n0 = 3, n1 = fmb_model_body_ndof(r.m, 2);
-    double *J0[2], *J1[2], q0[2][3];
+    const int n0 = 3, n1 = fmb_model_body_ndof(r.m, 2), nn = n0 + n1;
+    double *Jd[2], q0[2][3];
     const int off0 = fmb_model_body_offset(r.m, 1);
     for (int side = 0; side < 2; side++) {
         place_slider(&r, j, side ? xn + dx : xn - dx, 0.01);
         memcpy(q0[side], r.q + off0, sizeof q0[side]);
-        views(&r, j->body, r.q, r.qd, v);
-        J0[side] = calloc(2 * n0, sizeof(double));
-        J1[side] = calloc(2 * (size_t)n1, sizeof(double));
-        j->klass->eval(j, v, 0.0, phi[side], J0[side], J1[side]);
+        Jd[side] = calloc(2 * (size_t)nn, sizeof(double)); /* dense: slider then guide */
+        joint_dense(&r, j, r.q, 0.0, phi[side], Jd[side], nn);
     }
     /* continuous: the two sides differ by what the slider's move changes, J0 (q0+ - q0-)
      * to first order (with either side's Jacobian: Phi_2 = ... - v'(x) is only C0 in x,
@@ -325,21 +365,18 @@ static void test_slider_crossing(void)
         for (int rr = 0; rr < 2; rr++) {
             double dphi = 0.0;
             for (int k = 0; k < n0; k++)
-                dphi += J0[side][rr + 2 * k] * (q0[1][k] - q0[0][k]);
+                dphi += Jd[side][rr + 2 * k] * (q0[1][k] - q0[0][k]);
             moved = fmax(moved, fabs(dphi));
         }
     check_close("Phi across element end", "slider_beam", phi[1], phi[0], 2, 1e-8, moved / 1e-8);
     double r1[2][32];
-    for (int side = 0; side < 2; side++) {
-        for (int k = 0; k < n0; k++)
-            r1[side][k] = J0[side][2 * k];
-        for (int k = 0; k < n1 && n0 + k < 32; k++)
-            r1[side][n0 + k] = J1[side][2 * k];
-    }
-    int nc = n0 + n1 < 32 ? n0 + n1 : 32;
+    for (int side = 0; side < 2; side++)
+        for (int k = 0; k < nn && k < 32; k++)
+            r1[side][k] = Jd[side][2 * k];
+    int nc = nn < 32 ? nn : 32;
     check_close("dPhi_1/dq across end", "slider_beam", r1[1], r1[0], nc, 1e-7, 0.0);
     for (int side = 0; side < 2; side++)
-        free(J0[side]), free(J1[side]);
+        free(Jd[side]);
     rig_free(&r);
 }
 
@@ -347,15 +384,14 @@ static void force_Q(const rig_t *r, const fmb_force_t *f, const double *q, const
                     double t, double *Q, int nn)
 {
     fmb_bodyview_t v[2];
-    views(r, f->body, q, qd, v);
-    double *Q0 = calloc((size_t)nn + 1, sizeof(double)),
-           *Q1 = calloc((size_t)nn + 1, sizeof(double));
-    f->klass->eval(f, v, t, Q0, Q1, NULL, NULL);
-    for (int k = 0; k < v[0].ndof; k++)
-        Q[k] = Q0[k];
-    for (int k = 0; k < v[1].ndof; k++)
-        Q[v[0].ndof + k] = Q1[k];
-    free(Q0), free(Q1);
+    fmb_force_views(r->m, f, q, qd, v);
+    double Qc[2][FMB_VIEW_COLS] = {{0}};
+    f->klass->eval(f, v, t, Qc[0], Qc[1], NULL, NULL);
+    memset(Q, 0, (size_t)nn * sizeof *Q);
+    for (int k = 0; k < v[0].nc + v[1].nc; k++) {
+        const int b = k >= v[0].nc;
+        Q[dense_index(v, k)] = Qc[b][b ? k - v[0].nc : k];
+    }
 }
 
 /* Switching elements (docs/switching.md): variant v selects the relative coordinate
@@ -425,13 +461,13 @@ static void switch_lcp_check(const rig_t *r, const fmb_force_t *f, const char *c
     const fmb_force_class_t *k = f->klass;
     if (!k->nz) return;
     fmb_bodyview_t w[2];
-    views(r, f->body, r->q, r->qd, w);
-    const int n0 = w[0].ndof, nn = n0 + w[1].ndof;
-    double G[4 * nn + 1], D[nn + 1], av[4], Az[16], b[4];
+    fmb_force_views(r->m, f, r->q, r->qd, w);
+    const int nn = w[0].nc + w[1].nc; /* compressed: G and D on the element's columns */
+    double G[4 * FMB_ELEM_COLS], D[FMB_ELEM_COLS], av[4], Az[16], b[4];
     k->lcp(f, w, 0.0, 0.0, G, D, av, Az, b);
     double vD = 0.0;
     for (int c = 0; c < nn; c++)
-        vD += D[c] * r->qd[gl(r, f->body, n0, c)];
+        vD += D[c] * r->qd[fmb_elem_gidx(w, c)];
     double *qp = malloc((size_t)r->nq * sizeof *qp), *qm = malloc((size_t)r->nq * sizeof *qm);
     for (int i = 0; i < r->nq; i++)
         qp[i] = r->q[i] + EPS * r->qd[i], qm[i] = r->q[i] - EPS * r->qd[i];
@@ -533,13 +569,8 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1, int vari
         fmb_point_vel(&v[0], f->point[0], p0);
         fmb_point_vel(&v[1], f->point[1], p1);
         double w[2] = {0, 0};
-        for (int b = 0; b < 2; b++) {
-            if (v[b].ndof < 3) continue;
-            double W[v[b].ndof];
-            fmb_point_rotjac(&v[b], f->point[b], W);
-            for (int k = 0; k < v[b].ndof; k++)
-                w[b] += W[k] * v[b].qd[k];
-        }
+        for (int b = 0; b < 2; b++)
+            if (v[b].ndof >= 3) w[b] = fmb_point_rotrate(&v[b], f->point[b]);
         const double vt = fmax(
             fabs(-ny * (p0[0] - p1[0]) + nx * (p0[1] - p1[1]) + RJ * w[0] - RB * w[1]), 0.2);
         const double band[3][2] = {{2, 4}, {0.5, 2}, {0.1, 0.5}};
@@ -558,16 +589,23 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1, int vari
         f->state[0] = urand(-3e-3, 3e-3), f->state[1] = t - 1e-3, f->state[2] = urand(-1, 1);
         snprintf(cls + strlen(cls), sizeof cls - strlen(cls), "/lugre");
     }
-    const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
+    fmb_force_views(r.m, f, r.q, r.qd, v);
+    check_columns(v, cls);
+    const int n0 = v[0].ndof, nn = n0 + v[1].ndof, nl = v[0].nc + v[1].nc;
     const size_t nn2 = (size_t)nn * nn + 1;
-    double *Q0 = calloc((size_t)nn + 1, sizeof(double)),
-           *Q1 = calloc((size_t)nn + 1, sizeof(double));
+    double Q0[FMB_VIEW_COLS] = {0}, Q1[FMB_VIEW_COLS] = {0};
+    double Kc[FMB_ELEM_COLS * FMB_ELEM_COLS] = {0}, Cc[FMB_ELEM_COLS * FMB_ELEM_COLS] = {0};
     double *K = calloc(nn2, sizeof(double)), *C = calloc(nn2, sizeof(double));
     double *Kf = calloc(nn2, sizeof(double)), *Cf = calloc(nn2, sizeof(double));
     double *Qp = calloc((size_t)nn + 1, sizeof(double)),
            *Qm = calloc((size_t)nn + 1, sizeof(double));
     double *qp = malloc((size_t)r.nq * sizeof(double)), *qm = malloc((size_t)r.nq * sizeof(double));
-    f->klass->eval(f, v, t, Q0, Q1, K, C);
+    f->klass->eval(f, v, t, Q0, Q1, Kc, Cc);
+    for (int c = 0; c < nl; c++) /* compressed -> dense two-body block */
+        for (int a = 0; a < nl; a++) {
+            K[dense_index(v, a) + nn * dense_index(v, c)] = Kc[a + nl * c];
+            C[dense_index(v, a) + nn * dense_index(v, c)] = Cc[a + nl * c];
+        }
     double fs_k = 0.0, fs_c = 0.0; /* size of the differenced Q (floors of the checks) */
     for (int c = 0; c < nn; c++) {
         int g = gl(&r, f->body, n0, c);
@@ -622,7 +660,7 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1, int vari
         /* an identity up to the rounding of the sum's terms */
         check_close("power", cls, &Pc, &P, 1, 1e-12, Pabs);
     }
-    free(Q0), free(Q1), free(K), free(C), free(Kf), free(Cf), free(Qp), free(Qm), free(qp);
+    free(K), free(C), free(Kf), free(Cf), free(Qp), free(Qm), free(qp);
     free(qm), free(zero), free(Qs), free(Q), free(gV);
     rig_free(&r);
 }

@@ -207,10 +207,10 @@ static int rigid_work(void)
     CHECK(vmax >= 0.05 * L, "deflection %.3g below 5 %% of the length", vmax);
     const fmb_joint_t *j = &m->joints[js];
     fmb_bodyview_t v[2];
-    fmb_sim_joint_views(s, j, s->q, s->qd, v);
+    fmb_sim_contact_views(s, &s->contacts[0], s->q, s->qd, v); /* the contact's columns */
     fmb_contact_t c = s->contacts[0];
     c.mu = 1.0; /* unit friction coefficient: columns = generalized forces per unit normal force */
-    const int nn = v[0].ndof + v[1].ndof;
+    const int nn = v[0].nc + v[1].nc; /* column-compressed: rigid columns first per body */
     double *cols = calloc((size_t)nn * FMB_CORNERS, sizeof *cols);
     fmb_contact_columns(&c, j, v, cols);
     double worst_rot = 0.0, worst_tr = 0.0;
@@ -218,7 +218,7 @@ static int rigid_work(void)
         const double *ck = cols + (size_t)nn * k;
         double rot = 0.0, tr[2] = {0.0, 0.0};
         for (int b = 0; b < 2; b++) {
-            const int o0 = b ? v[0].ndof : 0;
+            const int o0 = b ? v[0].nc : 0;
             const double th = v[b].q[2], c0 = cos(th), s0 = sin(th);
             rot += ck[o0 + 2];
             /* translations d = e_x, e_y: drbar = A^T d = (c, -s), (s, c) */

@@ -548,15 +548,10 @@ static void beam_destroy(fmb_body_t *b)
 {
     fmb_beam_t *bm = b->data;
     if (!bm) return;
-    free(bm->x), free(bm->dof), free(bm->ke), free(bm->me), free(bm->mask);
+    free(bm->x), free(bm->dof), free(bm->ke), free(bm->me);
     free(bm->nz_i), free(bm->nz_j), free(bm->Kz), free(bm->Mz), free(bm->U0);
     free(bm);
     b->data = NULL;
-}
-
-static const unsigned char *beam_mask(const fmb_body_t *b)
-{
-    return ((const fmb_beam_t *)b->data)->mask;
 }
 
 const fmb_body_class_t fmb_beam_body_class = {
@@ -568,7 +563,6 @@ const fmb_body_class_t fmb_beam_body_class = {
     .potential = beam_potential,
     .shape = beam_shape,
     .destroy = beam_destroy,
-    .mask = beam_mask,
     .blocks = beam_blocks,
     .initial_state = fmb_beam_initial_state,
 };
@@ -678,36 +672,28 @@ int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
     for (int k = 0; k < 3 * nn; k++)
         if (bm->dof[k] == 0) bm->dof[k] = nd++;
     bm->ndof = nd;
-    /* the structural mask (nd^2 bytes) and the solver's element scratch blocks (four
-     * nd^2 doubles) are still dense: refuse before trying what the machine cannot hold */
-    const double need = 33.0 * nd * nd + 2.0 * 36 * (nn - 1) * sizeof(double);
+    /* memory grows linearly with the elements: element matrices, the iteration matrix's
+     * entries and factors, about FMB_BEAM_BYTES_PER_ELEMENT each (docs/performance.md);
+     * refuse before trying what the machine cannot hold */
+    const double need = FMB_BEAM_BYTES_PER_ELEMENT * (double)(nn - 1);
     const double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
     if (phys > 0 && need > 0.5 * phys) {
         snprintf(msg, len,
-                 "%d elements need %.3g GB for the beam's matrices, more than half of this "
-                 "machine's %.3g GB memory; use fewer elements (memory grows as the square of the "
-                 "element count)",
-                 nn - 1, need / 1e9, phys / 1e9);
+                 "%d elements need about %.3g GB (%.0f kB per element: element matrices, the "
+                 "iteration matrix and its factors), more than half of this machine's %.3g GB "
+                 "memory; use fewer elements",
+                 nn - 1, need / 1e9, FMB_BEAM_BYTES_PER_ELEMENT / 1e3, phys / 1e9);
         return FMB_ERR_NOMEM;
     }
     bm->ke = malloc((size_t)36 * (nn - 1) * sizeof *bm->ke + 1);
     bm->me = malloc((size_t)36 * (nn - 1) * sizeof *bm->me + 1);
-    bm->mask = calloc((size_t)nd * nd, 1);
-    if (!bm->ke || !bm->me || !bm->mask) {
+    if (!bm->ke || !bm->me) {
         snprintf(msg, len, "out of memory: %d elements need %.3g GB for the beam's matrices",
                  nn - 1, need / 1e9);
         return FMB_ERR_NOMEM;
     }
-    for (int e = 0; e + 1 < nn; e++) {
+    for (int e = 0; e + 1 < nn; e++)
         element_matrices(bm, e, bm->ke + 36 * (size_t)e, bm->me + 36 * (size_t)e);
-        const int *d = bm->dof + 3 * e;
-        for (int i = 0; i < 6; i++)
-            for (int j = 0; j < 6; j++)
-                if (d[i] >= 0 && d[j] >= 0) bm->mask[d[i] + (size_t)nd * d[j]] = 1;
-    }
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < nd; j++)
-            bm->mask[i + (size_t)nd * j] = bm->mask[j + (size_t)nd * i] = 1;
     if (build_nonzeros(bm)) {
         snprintf(msg, len, "out of memory for the beam's %d elements", nn - 1);
         return FMB_ERR_NOMEM;

@@ -27,7 +27,6 @@ typedef struct fmb_beam {
      * (banded: coupling only inside elements), column-major order */
     int nnz, *nz_i, *nz_j;
     double *Kz, *Mz;
-    unsigned char *mask; /* ndof^2 structural pattern */
     /* initial elastic state (ndof - 3 each, Ud0 = U0 + ndof - 3), NULL: at rest,
      * undeformed (beam_init.c) */
     double *U0, *Ud0;
@@ -59,7 +58,10 @@ int fmb_beam_set_initial(fmb_beam_t *bm, const double *U, const double *Ud, char
 /* Body class hook: copy the initial elastic state into q[3..], qd[3..]. */
 void fmb_beam_initial_state(const fmb_body_t *b, double *q, double *qd);
 
-/* Dof map, stiffness, constant mass, mask. */
+/* Memory per element of a run (beam data, KKT entries and factors), measured: the
+ * loader's limit check (docs/performance.md). */
+#define FMB_BEAM_BYTES_PER_ELEMENT 12e3
+/* Dof map, stiffness, constant mass. */
 int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len);
 
 #endif

@@ -19,6 +19,11 @@
  * v is the sliding velocity of the slider relative to the guide material point under it.
  * Backward Euler over the step gives z in closed form for a given v, so the step size
  * is set by accuracy and not by the bristle stiffness sigma0.
+ *
+ * Generalized force columns, velocity rows and tangents are column-compressed on the
+ * contact's element columns (fmb_contact_cols: the slider's rigid columns, the guide's
+ * rigid columns and the shape columns of the guide points under the slider and its
+ * faces), nl = v[0].nc + v[1].nc entries, whatever the guide's mesh.
  */
 #include "contact/friction.h"
 
@@ -49,8 +54,8 @@ void fmb_contact_kinematics(const fmb_joint_t *j, const fmb_bodyview_t v[2], dou
 void fmb_contact_normal_map(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_bodyview_t v[2],
                             double *S)
 {
-    const int nr = j->klass->nrows, n0 = v[0].ndof;
-    double phi[8], J0[8 * 3] = {0};
+    const int nr = j->klass->nrows, n0 = v[0].nc;
+    double phi[8], J0[8 * FMB_VIEW_COLS] = {0};
     j->klass->eval(j, v, 0.0, phi, J0, NULL); /* the Jacobian does not depend on t here */
     double e[2], A[4], r[2];
     j->klass->slide_direction(j, v, e);
@@ -101,8 +106,8 @@ static void face_points(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_
 static void apply_G(const fmb_bodyview_t v[2], const double us[2], const double ug[2],
                     const double w[2], double *out)
 {
-    const int n0 = v[0].ndof, n1 = v[1].ndof;
-    double J0[2 * n0 + 1], J1[2 * n1 + 1];
+    const int n0 = v[0].nc, n1 = v[1].nc;
+    double J0[2 * FMB_VIEW_COLS], J1[2 * FMB_VIEW_COLS];
     fmb_point_jac(&v[0], us, J0);
     fmb_point_jac(&v[1], ug, J1);
     for (int i = 0; i < n0; i++)
@@ -114,7 +119,7 @@ static void apply_G(const fmb_bodyview_t v[2], const double us[2], const double 
 void fmb_contact_columns(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_bodyview_t v[2],
                          double *cols)
 {
-    const int nn = v[0].ndof + v[1].ndof;
+    const int nn = v[0].nc + v[1].nc;
     double e[2];
     j->klass->slide_direction(j, v, e);
     const double f[2] = {-c->mu * e[0], -c->mu * e[1]};
@@ -128,11 +133,11 @@ void fmb_contact_columns(const fmb_contact_t *c, const fmb_joint_t *j, const fmb
 void fmb_contact_tangent(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_bodyview_t v[2],
                          const double *F, double *C)
 {
-    const int n0 = v[0].ndof, n1 = v[1].ndof, nn = n0 + n1;
+    const int nn = v[0].nc + v[1].nc;
     double e[2], vt, ug0[2];
     fmb_contact_kinematics(j, v, e, &vt, ug0);
     /* dv/dqd = e^T [J0(u0), -J1(ug0)] */
-    double D[nn], g[nn], tmp[nn];
+    double D[FMB_ELEM_COLS], g[FMB_ELEM_COLS], tmp[FMB_ELEM_COLS];
     apply_G(v, j->point[0], ug0, e, D);
     for (int i = 0; i < nn; i++)
         g[i] = 0.0;
@@ -169,7 +174,7 @@ int fmb_contact_mode(const double F[FMB_CORNERS])
 void fmb_contact_beta_columns(const fmb_contact_t *c, const fmb_joint_t *j,
                               const fmb_bodyview_t v[2], double *cols)
 {
-    const int nn = v[0].ndof + v[1].ndof;
+    const int nn = v[0].nc + v[1].nc;
     double e[2];
     j->klass->slide_direction(j, v, e);
     const double me[2] = {-e[0], -e[1]};
@@ -186,6 +191,21 @@ void fmb_contact_velocity_row(const fmb_joint_t *j, const fmb_bodyview_t v[2], d
     double e[2], vt, ug[2];
     fmb_contact_kinematics(j, v, e, &vt, ug);
     apply_G(v, j->point[0], ug, e, D);
+}
+
+void fmb_contact_cols(const fmb_contact_t *c, const fmb_joint_t *j, fmb_bodyview_t v[2])
+{
+    fmb_joint_cols(j, v);
+    double e[2], vt, ug[2];
+    fmb_contact_kinematics(j, v, e, &vt, ug);
+    fmb_view_add_point(&v[0], j->point[0]);
+    fmb_view_add_point(&v[1], ug);
+    for (int k = 0; k < FMB_CORNERS; k++) {
+        double us[2], ugk[2];
+        face_points(c, j, v, e, k, us, ugk);
+        fmb_view_add_point(&v[0], us);
+        fmb_view_add_point(&v[1], ugk);
+    }
 }
 
 double fmb_contact_friction(const fmb_contact_t *c, double per_corner[FMB_CORNERS])

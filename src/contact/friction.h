@@ -43,24 +43,29 @@ void fmb_contact_kinematics(const fmb_joint_t *j, const fmb_bodyview_t v[2], dou
 void fmb_contact_normal_map(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_bodyview_t v[2],
                             double *S);
 
+/* Element columns of a contact (model.h): the joint's columns plus the shape columns of
+ * the slider point, the guide point under it and the four face points, so that every
+ * block below is on them (nl = v[0].nc + v[1].nc rows). Views need state (q, qd). */
+void fmb_contact_cols(const fmb_contact_t *c, const fmb_joint_t *j, fmb_bodyview_t v[2]);
+
 /* Generalized friction forces per unit corner force with the current mu: column k of the
- * (ndof0 + ndof1) x 4 block is the force -mu e applied at corner k's face point (slider)
+ * nl x 4 block is the force -mu e applied at corner k's face point (slider)
  * and +mu e on the guide at the same place. */
 void fmb_contact_columns(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_bodyview_t v[2],
                          double *cols);
 
 /* Velocity tangent of the friction forces at corner forces F: dQ_f/dqd, block
- * (ndof0 + ndof1)^2 added to C (through d mu / d v only). */
+ * nl x nl added to C (through d mu / d v only). */
 void fmb_contact_tangent(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_bodyview_t v[2],
                          const double *F, double *C);
 
 /* Coulomb: generalized forces of unit friction forces at the lower face (+e, -e on the
  * slider; the opposite on the guide) and at the upper face (+e, -e); block
- * (ndof0 + ndof1) x 4. */
+ * nl x 4. */
 void fmb_contact_beta_columns(const fmb_contact_t *c, const fmb_joint_t *j,
                               const fmb_bodyview_t v[2], double *cols);
 
-/* Row of d(sliding velocity)/d(qd) over the two-body block (length ndof0 + ndof1). */
+/* Row of d(sliding velocity)/d(qd) on the contact's columns (length nl). */
 void fmb_contact_velocity_row(const fmb_joint_t *j, const fmb_bodyview_t v[2], double *D);
 
 /* Signed friction force on the slider along e (N) and its split over the corners (the

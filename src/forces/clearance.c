@@ -39,6 +39,7 @@
  *   dQ/dqd = De^T (-n dF_N/dqd + t dF_T/dqd) + W^T dF_T/dqd.
  * Potential of the elastic part: V = int_0^delta F_K (closed form below); the damping and
  * friction power -(F_N - F_K) ddelta + F_T v_T is integrated as work.
+ * All vectors and blocks on the element's columns (model.h, column-compressed).
  */
 #include "contact/impact_law.h"
 #include "forces/forces.h"
@@ -57,11 +58,7 @@ typedef struct geom {
 static double omega(const fmb_bodyview_t *v, const double u[2])
 {
     if (v->ndof < 3 || !v->qd) return 0.0;
-    double W[v->ndof], w = 0.0;
-    fmb_point_rotjac(v, u, W);
-    for (int k = 0; k < v->ndof; k++)
-        w += W[k] * v->qd[k];
-    return w;
+    return fmb_point_rotrate(v, u);
 }
 
 static void geometry(const fmb_force_t *f, const fmb_bodyview_t v[2], geom_t *g)
@@ -198,9 +195,9 @@ static void clearance_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], doub
     const double mu = fmb_friction_mu(p->mu_s, p->mu_d, p->v_s, p->v_d, g.vt, &dmu);
     const double FT = -mu * FN;
     const double fv[2] = {-FN * g.n[0] + FT * g.t[0], -FN * g.n[1] + FT * g.t[1]};
-    const int n0 = v[0].ndof, n1 = v[1].ndof, n = n0 + n1;
+    const int n0 = v[0].nc, n1 = v[1].nc, n = n0 + n1;
     const double RB = p->bearing_radius, RJ = RB - p->clearance;
-    double De[2 * n + 2], Dv[2 * n + 2], W[n + 1];
+    double De[2 * FMB_ELEM_COLS], Dv[2 * FMB_ELEM_COLS], W[FMB_ELEM_COLS];
     fmb_point_jac(&v[0], f->point[0], De);
     fmb_point_jac(&v[1], f->point[1], De + 2 * n0);
     fmb_point_veljac(&v[0], f->point[0], Dv);
@@ -222,7 +219,7 @@ static void clearance_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], doub
     const double ie = 1.0 / g.eps;
     const double P[4] = {1 - g.n[0] * g.n[0], -g.n[0] * g.n[1], -g.n[0] * g.n[1],
                          1 - g.n[1] * g.n[1]};
-    double dfq[2 * n + 2], dfqd[2 * n + 2], dFTq[n + 1], dFTqd[n + 1];
+    double dfq[2 * FMB_ELEM_COLS], dfqd[2 * FMB_ELEM_COLS], dFTq[FMB_ELEM_COLS], dFTqd[FMB_ELEM_COLS];
     for (int c = 0; c < n; c++) {
         const double *Dc = De + 2 * c, *Dvc = Dv + 2 * c;
         const double PD[2] = {(P[0] * Dc[0] + P[2] * Dc[1]) * ie,

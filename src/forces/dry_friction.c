@@ -13,7 +13,8 @@
  *   sigma >= 0 _|_  Fmax - beta1 - beta2 >= 0
  * (sigma = |v|). Generalized force Q = (beta1 - beta2) D^T: G = [D, -D, 0] per unit z.
  * The element has no smooth part (eval adds nothing; K = C = 0): its force is solved as
- * a total in every Newton iteration (solve/switch_step.c).
+ * a total in every Newton iteration (solve/switch_step.c). G and D are on the element's
+ * columns (model.h, column-compressed).
  *
  * LuGre variant (`model: lugre`; a second class chosen by fr_specialize): a smooth force
  * with a bristle state, no LCP. Levels in force units: g(v) = Fk + (Fs - Fk)
@@ -55,7 +56,7 @@ static void fr_lcp(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, do
                    double *D, double *av, double *Az, double *b)
 {
     (void)t;
-    const int n = v[0].ndof + v[1].ndof;
+    const int n = v[0].nc + v[1].nc;
     double x, xd;
     fmb_rel_coord(f, v, &x, &xd, D, NULL);
     for (int k = 0; k < n; k++)
@@ -117,9 +118,9 @@ static fmb_lugre_t lg_law(const fmb_force_t *f, double v, double t)
 static void lg_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double *Q0,
                     double *Q1, double *K, double *C)
 {
-    const int n = v[0].ndof + v[1].ndof;
+    const int n = v[0].nc + v[1].nc;
     if (n == 0) return;
-    double x, xd, D[n];
+    double x, xd, D[FMB_ELEM_COLS];
     fmb_rel_coord(f, v, &x, &xd, D, NULL);
     const fmb_lugre_t o = lg_law(f, xd, t);
     fmb_rel_apply(v, D, -o.f, Q0, Q1);

@@ -68,8 +68,7 @@ static void gap_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, 
                      double *Q1, double *K, double *C)
 {
     (void)t;
-    const int n = v[0].ndof + v[1].ndof;
-    double x, xd, D[n > 0 ? n : 1], F, Fx, Fxd;
+    double x, xd, D[FMB_ELEM_COLS], F, Fx, Fxd;
     fmb_rel_coord(f, v, &x, &xd, D, NULL);
     gap_law(f, x, xd, &F, &Fx, &Fxd);
     if (F == 0.0) return;

@@ -4,6 +4,8 @@
  *   Q = J_P^T F,   dQ/dq = H_P(F) (the force turns with nothing: F is inertial)
  *   torque: Q_theta = tz, no tangent.
  *   Power: F . rdot_P, resp. tz thetadot (integrated into the work column).
+ * Q and dQ/dq are column-compressed on the element's columns (model.h): body 0's rigid
+ * columns and the point's shape columns.
  */
 #include "forces/forces.h"
 
@@ -17,12 +19,12 @@ static void point_force_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], do
                              double *Q1, double *K, double *C)
 {
     (void)Q1, (void)C;
-    double F[2], J[2 * v[0].ndof + 1];
+    double F[2], J[2 * FMB_VIEW_COLS];
     point_force_value(f, t, F);
     fmb_point_jac(&v[0], f->point[0], J);
-    for (int k = 0; k < v[0].ndof; k++)
+    for (int k = 0; k < v[0].nc; k++)
         Q0[k] += J[2 * k] * F[0] + J[2 * k + 1] * F[1];
-    if (K) fmb_point_hess(&v[0], f->point[0], F, K, v[0].ndof + v[1].ndof);
+    if (K) fmb_point_hess(&v[0], f->point[0], F, K, v[0].nc + v[1].nc);
 }
 
 static double point_force_power(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)

@@ -29,7 +29,7 @@ static void ra_lcp(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, do
                    double *D, double *av, double *Az, double *b)
 {
     (void)t, (void)v_n;
-    const int n = v[0].ndof + v[1].ndof;
+    const int n = v[0].nc + v[1].nc;
     const double s = ra_sense(f);
     double x, xd;
     fmb_rel_coord(f, v, &x, &xd, D, NULL);

@@ -1,12 +1,14 @@
 /*
  * Relative coordinate of a switching element (docs/switching.md), over the two-body block
- * q = [q0; q1] (nn = ndof0 + ndof1; the ground contributes no columns):
+ * q = [q0; q1] (nn = v[0].nc + v[1].nc element columns; the ground contributes none):
  *   FMB_REL_ROTATION:  x = theta0 - theta1,            D = dx/dq = [e_theta0, -e_theta1]
  *   FMB_REL_DIRECTION: x = e . (r_P0 - r_P1) (e: fixed unit inertial axis),
  *                      D = e^T [J_P0, -J_P1],  xd = D . qd,
  *                      dxd/dq = e^T [Jv_P0, -Jv_P1],  d2x/dq2 = blockdiag(H_P0(e), -H_P1(e)).
  * A force F(x, xd) along x has the generalized force Q = F D^T and the tangents
  *   dQ/dq  = D^T (F_x D + F_xd dxd/dq) + F d2x/dq2,   dQ/dqd = F_xd D^T D.
+ * D, Dv and the tangents are column-compressed on the element's columns (model.h):
+ * nn = v[0].nc + v[1].nc, never a body's full coordinate count.
  */
 #include "forces/forces.h"
 
@@ -15,7 +17,7 @@
 void fmb_rel_coord(const fmb_force_t *f, const fmb_bodyview_t v[2], double *x, double *xd,
                    double *D, double *Dv)
 {
-    const int n0 = v[0].ndof, n = n0 + v[1].ndof;
+    const int n0 = v[0].nc, n = n0 + v[1].nc;
     if (D) memset(D, 0, (size_t)n * sizeof *D);
     if (Dv) memset(Dv, 0, (size_t)n * sizeof *Dv);
     if (f->coord == FMB_REL_ROTATION) {
@@ -33,9 +35,9 @@ void fmb_rel_coord(const fmb_force_t *f, const fmb_bodyview_t v[2], double *x, d
     *xd = 0.0;
     if (v[0].qd) fmb_point_vel(&v[0], f->point[0], u0), *xd += e[0] * u0[0] + e[1] * u0[1];
     if (v[1].qd) fmb_point_vel(&v[1], f->point[1], u1), *xd -= e[0] * u1[0] + e[1] * u1[1];
-    double J[2 * (n > 0 ? n : 1)];
+    double J[2 * FMB_VIEW_COLS];
     for (int b = 0; b < 2; b++) {
-        const int nb = v[b].ndof, off = b ? n0 : 0;
+        const int nb = v[b].nc, off = b ? n0 : 0;
         const double sg = b ? -1.0 : 1.0;
         if (!nb) continue;
         if (D) {
@@ -54,9 +56,9 @@ void fmb_rel_coord(const fmb_force_t *f, const fmb_bodyview_t v[2], double *x, d
 void fmb_rel_tangent(const fmb_force_t *f, const fmb_bodyview_t v[2], double F, double Fx,
                      double Fxd, double *K, double *C)
 {
-    const int n0 = v[0].ndof, n = n0 + v[1].ndof;
+    const int n0 = v[0].nc, n = n0 + v[1].nc;
     if (n == 0) return;
-    double x, xd, D[n], Dv[n];
+    double x, xd, D[FMB_ELEM_COLS], Dv[FMB_ELEM_COLS];
     fmb_rel_coord(f, v, &x, &xd, D, Dv);
     for (int c = 0; c < n; c++)
         for (int r = 0; r < n; r++) {
@@ -66,16 +68,16 @@ void fmb_rel_tangent(const fmb_force_t *f, const fmb_bodyview_t v[2], double F, 
     if (K && f->coord == FMB_REL_DIRECTION) {
         const double w0[2] = {F * f->axis[0], F * f->axis[1]}, w1[2] = {-w0[0], -w0[1]};
         if (n0) fmb_point_hess(&v[0], f->point[0], w0, K, n);
-        if (v[1].ndof) fmb_point_hess(&v[1], f->point[1], w1, K + n0 + (size_t)n0 * n, n);
+        if (v[1].nc) fmb_point_hess(&v[1], f->point[1], w1, K + n0 + (size_t)n0 * n, n);
     }
 }
 
 void fmb_rel_apply(const fmb_bodyview_t v[2], const double *D, double F, double *Q0, double *Q1)
 {
-    const int n0 = v[0].ndof;
+    const int n0 = v[0].nc;
     for (int k = 0; k < n0; k++)
         Q0[k] += F * D[k];
-    for (int k = 0; k < v[1].ndof; k++)
+    for (int k = 0; k < v[1].nc; k++)
         Q1[k] += F * D[n0 + k];
 }
 

@@ -20,6 +20,7 @@
  * Jacobian of the elastic part, with D_d = d delta/dq = L D_theta + D_x (D_x = dx/dq of
  * x = e . (r_P0 - r_P1) = -s) and D_v = d(deltadot)/dq = d(xdot)/dq:
  *   dQ/dq = -D_d^T (k D_d + c D_v) - F_n d2x/dq2,   dQ/dqd = -c D_d^T D_d.
+ * All rows and blocks on the element's columns (model.h, column-compressed).
  */
 #include "forces/forces.h"
 
@@ -28,16 +29,17 @@
 typedef struct screw_geom {
     double L, r, sl, cl; /* L = p / 2 pi, radius, sin and cos of the lead angle */
     double delta, deltad, Fn;
+    double xd, thd; /* rates of x and theta (any view) */
 } screw_geom_t;
 
 /* Geometry and, when non-NULL, D_d, D_v (the delta rows) and D_f (the sliding row). */
 static void screw_geometry(const fmb_force_t *f, const fmb_bodyview_t v[2], screw_geom_t *g,
                            double *Dd, double *Dv, double *Df)
 {
-    const int n = v[0].ndof + v[1].ndof;
+    const int n = v[0].nc + v[1].nc;
     fmb_force_t fr = *f, fd = *f;
     fr.coord = FMB_REL_ROTATION, fd.coord = FMB_REL_DIRECTION;
-    double th, thd, x, xd, Dt[n > 0 ? n : 1], Dx[n > 0 ? n : 1];
+    double th, thd, x, xd, Dt[FMB_ELEM_COLS], Dx[FMB_ELEM_COLS];
     fmb_rel_coord(&fr, v, &th, &thd, Dt, NULL);
     fmb_rel_coord(&fd, v, &x, &xd, Dx, Dv);
     g->L = f->par[FMB_SW_SCREW_LEAD] / (2.0 * 3.14159265358979323846);
@@ -46,6 +48,7 @@ static void screw_geometry(const fmb_force_t *f, const fmb_bodyview_t v[2], scre
     g->sl = sin(lam), g->cl = cos(lam);
     g->delta = g->L * th + x - f->l0;
     g->deltad = g->L * thd + xd;
+    g->xd = xd, g->thd = thd;
     g->Fn = f->k * g->delta + f->c * g->deltad;
     for (int k = 0; k < n; k++) {
         if (Dd) Dd[k] = g->L * Dt[k] + Dx[k];
@@ -57,9 +60,9 @@ static void screw_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double t
                        double *Q1, double *K, double *C)
 {
     (void)t;
-    const int n0 = v[0].ndof, n = n0 + v[1].ndof;
+    const int n0 = v[0].nc, n = n0 + v[1].nc;
     if (n == 0) return;
-    double Dd[n], Dv[n];
+    double Dd[FMB_ELEM_COLS], Dv[FMB_ELEM_COLS];
     screw_geom_t g;
     screw_geometry(f, v, &g, Dd, Dv, NULL);
     fmb_rel_apply(v, Dd, -g.Fn, Q0, Q1);
@@ -71,7 +74,7 @@ static void screw_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double t
     if (K) {
         const double w0[2] = {-g.Fn * f->axis[0], -g.Fn * f->axis[1]}, w1[2] = {-w0[0], -w0[1]};
         if (n0) fmb_point_hess(&v[0], f->point[0], w0, K, n);
-        if (v[1].ndof) fmb_point_hess(&v[1], f->point[1], w1, K + n0 + (size_t)n0 * n, n);
+        if (v[1].nc) fmb_point_hess(&v[1], f->point[1], w1, K + n0 + (size_t)n0 * n, n);
     }
 }
 
@@ -99,7 +102,7 @@ static void screw_lcp(const fmb_force_t *f, const fmb_bodyview_t v[2], double t,
                       double *G, double *D, double *av, double *Az, double *b)
 {
     (void)t, (void)v_n;
-    const int n = v[0].ndof + v[1].ndof;
+    const int n = v[0].nc + v[1].nc;
     screw_geom_t g;
     screw_geometry(f, v, &g, NULL, NULL, D);
     for (int k = 0; k < n; k++)
@@ -115,15 +118,10 @@ static int screw_mode(const fmb_force_t *f, const fmb_bodyview_t v[2], double t,
                       double *force, double *vrel)
 {
     (void)t, (void)z;
-    const int n = v[0].ndof + v[1].ndof;
-    double Df[n > 0 ? n : 1];
     screw_geom_t g;
-    screw_geometry(f, v, &g, NULL, NULL, Df);
-    double w = 0.0;
-    for (int k = 0; k < v[0].ndof; k++)
-        w += Df[k] * v[0].qd[k];
-    for (int k = 0; k < v[1].ndof; k++)
-        w += Df[v[0].ndof + k] * v[1].qd[k];
+    screw_geometry(f, v, &g, NULL, NULL, NULL);
+    /* v = D_f . qd = -sin(lambda) xd + r cos(lambda) thetad (x = -s) */
+    const double w = -g.sl * g.xd + g.r * g.cl * g.thd;
     *vrel = w;
     *force = g.Fn;
     return fabs(w) < screw_vstick(f) ? 0 : 1;

@@ -9,6 +9,7 @@
  *   dF/dq  = e df/dq + f P D / l,                      dF/dqd = e df/dqd
  *   dQ/dq  = G^T dF/dq + blockdiag(H_P0(F), -H_P1(F)), dQ/dqd = G^T dF/dqd
  * Potential k (l - l0)^2 / 2; non-conservative power -c ldot^2.
+ * All blocks column-compressed on the element's columns (model.h): n = v[0].nc + v[1].nc.
  */
 #include "forces/forces.h"
 
@@ -42,8 +43,8 @@ static void spring_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double 
     if (s.l <= 0) return;
     const double fo = f->k * (s.l - f->l0) + f->c * s.ldot;
     const double F[2] = {fo * s.e[0], fo * s.e[1]};
-    const int n0 = v[0].ndof, n1 = v[1].ndof, n = n0 + n1;
-    double G[2 * n], D[2 * n], Dv[2 * n]; /* 2 x n, column-major */
+    const int n0 = v[0].nc, n1 = v[1].nc, n = n0 + n1;
+    double G[2 * FMB_ELEM_COLS], D[2 * FMB_ELEM_COLS], Dv[2 * FMB_ELEM_COLS]; /* 2 x n */
     fmb_point_jac(&v[0], f->point[0], G);
     fmb_point_jac(&v[1], f->point[1], G + 2 * n0);
     fmb_point_veljac(&v[0], f->point[0], Dv);
@@ -62,7 +63,7 @@ static void spring_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double 
     const double il = 1.0 / s.l;
     const double P[4] = {1 - s.e[0] * s.e[0], -s.e[0] * s.e[1], -s.e[0] * s.e[1],
                          1 - s.e[1] * s.e[1]};
-    double dFq[2 * n], dFqd[2 * n];
+    double dFq[2 * FMB_ELEM_COLS], dFqd[2 * FMB_ELEM_COLS];
     for (int c = 0; c < n; c++) {
         const double *Dc = D + 2 * c, *Dvc = Dv + 2 * c;
         double PD[2] = {P[0] * Dc[0] + P[2] * Dc[1], P[1] * Dc[0] + P[3] * Dc[1]};

@@ -6,6 +6,7 @@
  *   dQ/dqd: the same with c
  * Potential k (theta0 - theta1 - angle0)^2 / 2; non-conservative power
  * -c (thetad0 - thetad1)^2. (The rest angle angle0 is the force's rest_length field.)
+ * Blocks on the element's columns (model.h): theta sits at column 2 of each body.
  */
 #include "forces/forces.h"
 
@@ -24,7 +25,7 @@ static void torsion_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double
 {
     (void)t;
     const double M = -f->k * (rel_angle(v) - f->l0) - f->c * rel_rate(v);
-    const int n0 = v[0].ndof, n = n0 + v[1].ndof;
+    const int n0 = v[0].nc, n = n0 + v[1].nc;
     if (n0) Q0[2] += M;
     if (v[1].ndof) Q1[2] -= M;
     /* theta rows/columns of the two-body block */

@@ -6,6 +6,8 @@
  *   Phi_t = -f'(t),  Phi_tt = -f''(t)
  * The multiplier of an angle driver is the drive torque with a minus sign on body 0:
  * the driver applies -lambda to body 0 and +lambda to body 1.
+ * Blocks column-compressed (model.h) on the default columns: rigid columns plus the
+ * shape columns of point[b] (the angle driver's entries off columns 2 are zero).
  */
 #include "joints/joints.h"
 
@@ -32,12 +34,12 @@ static void angle_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t
 static void coord_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, int c,
                        double *phi, double *J0)
 {
-    double r[2], Jp[2 * v[0].ndof + 1];
+    double r[2], Jp[2 * FMB_VIEW_COLS];
     fmb_point_pos(&v[0], j->point[0], r);
     phi[0] = r[c] - fmb_expr_eval(j->fn, t, 0);
     if (J0 && v[0].ndof) {
         fmb_point_jac(&v[0], j->point[0], Jp);
-        for (int k = 0; k < v[0].ndof; k++)
+        for (int k = 0; k < v[0].nc; k++)
             J0[k] = Jp[c + 2 * k];
     }
 }
@@ -61,7 +63,7 @@ static void x_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, co
 {
     (void)t;
     double ww[2] = {w[0], 0.0};
-    fmb_point_hess(&v[0], j->point[0], ww, H, v[0].ndof + v[1].ndof);
+    fmb_point_hess(&v[0], j->point[0], ww, H, v[0].nc + v[1].nc);
 }
 
 static void y_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
@@ -69,7 +71,7 @@ static void y_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, co
 {
     (void)t;
     double ww[2] = {0.0, w[0]};
-    fmb_point_hess(&v[0], j->point[0], ww, H, v[0].ndof + v[1].ndof);
+    fmb_point_hess(&v[0], j->point[0], ww, H, v[0].nc + v[1].nc);
 }
 
 static int coord_check(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len)

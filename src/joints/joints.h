@@ -18,8 +18,6 @@ void fmb_joint_pin_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
                         double *H);
 
 /* Shared check: the two bodies differ. */
-/* support of joints that see each body only through j->point[b] (revolute, weld) */
-int fmb_joint_point_support(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, int *cols);
 int fmb_joint_check_distinct(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len);
 /* Shared check: distinct bodies, none of them a beam (rigid-body joint types). */
 int fmb_joint_check_rigid(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len);

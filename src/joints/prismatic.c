@@ -16,6 +16,7 @@
  *   d2/drbar0 dtheta0 = k^T, d2/drbar0 dtheta1 = -k^T,
  *   d2/dtheta0^2 = d2/dtheta1^2 = -e, d2/dtheta0 dtheta1 = e.
  * Multipliers: lambda_1 is a moment, lambda_2 a force along n (guide axes).
+ * Both bodies are rigid: the blocks are on the rigid columns 0 1 2 (model.h).
  */
 #include "joints/joints.h"
 
@@ -61,11 +62,11 @@ static void prismatic_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], doub
     double B[4], n[2], p0[2], p1[2];
     prismatic_parts(j, v, B, n, p0, p1);
     const double w2 = w[1];
-    const int n0 = v[0].ndof, ld = n0 + v[1].ndof;
+    const int n0 = v[0].nc, ld = n0 + v[1].nc;
     double nB[2] = {n[0] * B[0] + n[1] * B[1], n[0] * B[2] + n[1] * B[3]};
     double k[2] = {nB[1], -nB[0]}; /* n^T B Itil */
     double e = nB[0] * p0[0] + nB[1] * p0[1];
-    int t0 = n0 ? 2 : -1, t1 = v[1].ndof ? n0 + 2 : -1;
+    int t0 = n0 ? 2 : -1, t1 = v[1].nc ? n0 + 2 : -1;
 #define ADD(r, c, val)                                                                             \
     do {                                                                                           \
         H[(r) + (size_t)(c)*ld] += (val);                                                          \

@@ -6,6 +6,8 @@
  *   sum_k w_k d2Phi_k/dq2 = blockdiag( H_P0(w), -H_P1(w) )          (see bodies/point.c)
  * The multipliers are the inertial joint force: the joint pushes body 0 with -lambda
  * and body 1 with +lambda.
+ * Blocks are column-compressed on each body's rigid columns and the shape columns of its
+ * joint point (the default element columns, model.h): 2 x (3 + shape) per body.
  */
 #include "joints/joints.h"
 
@@ -21,7 +23,7 @@ static void revolute_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], doubl
     if (J0) fmb_point_jac(&v[0], j->point[0], J0);
     if (J1) {
         fmb_point_jac(&v[1], j->point[1], J1);
-        for (int k = 0; k < 2 * v[1].ndof; k++)
+        for (int k = 0; k < 2 * v[1].nc; k++)
             J1[k] = -J1[k];
     }
 }
@@ -30,16 +32,10 @@ void fmb_joint_pin_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
                         double *H)
 {
     (void)t;
-    const int n0 = v[0].ndof, ld = n0 + v[1].ndof;
+    const int n0 = v[0].nc, ld = n0 + v[1].nc;
     double mw[2] = {-w[0], -w[1]};
     fmb_point_hess(&v[0], j->point[0], w, H, ld);
     fmb_point_hess(&v[1], j->point[1], mw, H + n0 + (size_t)n0 * ld, ld);
-}
-
-/* Phi depends on each body only through its joint point. */
-int fmb_joint_point_support(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, int *cols)
-{
-    return fmb_point_support(&v[b], j->point[b], cols);
 }
 
 const fmb_joint_class_t fmb_revolute_class = {
@@ -47,7 +43,6 @@ const fmb_joint_class_t fmb_revolute_class = {
     .nrows = 2,
     .eval = revolute_eval,
     .hess = fmb_joint_pin_hess,
-    .support = fmb_joint_point_support,
     .time = NULL,
     .check = fmb_joint_check_distinct,
     .case_type = "revolute",

@@ -19,8 +19,12 @@
  * v and v' are continuous across element ends (Hermite), so Phi is continuous while a
  * Newton iteration moves the slider into the next element; v'' and v''' jump, so the
  * tangent does (only when the guide is bent). The slider force reaches the guide nodes
- * through the Jacobian's U block, i.e. through N(x)^T. The block spans every guide dof,
- * so the sparsity pattern (and UMFPACK's symbolic analysis) stays fixed.
+ * through the Jacobian's U block, i.e. through N(x)^T.
+ * Columns (model.h, column-compressed): the slider's rigid columns, the guide's rigid
+ * columns and the v, v' columns of the guide element under the slider (cols(), state
+ * dependent): the blocks are O(1) whatever the guide's mesh. When the slider enters
+ * another element the columns change; the assembler places the entries by lookup and
+ * adds the new element's entries to the matrix pattern once.
  */
 #include "bodies/beam.h"
 #include "joints/joints.h"
@@ -54,10 +58,10 @@ static void sb_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], sb_t *c)
     }
 }
 
-/* ds_c/dq over the two-body block (length n0 + n1). */
+/* ds_c/dq over the element's columns (length v[0].nc + v[1].nc). */
 static void ds_dq(const sb_t *c, const fmb_bodyview_t v[2], int comp, double *ds)
 {
-    const int n0 = v[0].ndof, n = n0 + v[1].ndof;
+    const int n0 = v[0].nc, n = n0 + v[1].nc;
     for (int k = 0; k < n; k++)
         ds[k] = 0.0;
     /* B Itil p0 = (-Bp_y, Bp_x) */
@@ -80,8 +84,8 @@ static void slider_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
     phi[0] = c.s[1] - c.v[0];
     phi[1] = fmb_body_angle(&v[0]) - v[1].q[2] - j->ref - c.v[1];
     if (!J0 && !J1) return;
-    const int n0 = v[0].ndof, n = n0 + v[1].ndof;
-    double dsx[n], dsy[n];
+    const int n0 = v[0].nc, n = n0 + v[1].nc;
+    double dsx[FMB_ELEM_COLS], dsy[FMB_ELEM_COLS];
     ds_dq(&c, v, 0, dsx);
     ds_dq(&c, v, 1, dsy);
     for (int k = 0; k < n; k++) {
@@ -96,9 +100,10 @@ static void slider_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
     if (J1) {
         J1[1 + 2 * 2] -= 1.0;
         for (int k = 0; k < 4; k++) {
-            if (c.col[k] < 0) continue;
-            J1[0 + 2 * c.col[k]] -= c.H[0][k];
-            J1[1 + 2 * c.col[k]] -= c.H[1][k];
+            const int p = c.col[k] < 0 ? -1 : fmb_view_col(&v[1], c.col[k]);
+            if (p < 0) continue;
+            J1[0 + 2 * p] -= c.H[0][k];
+            J1[1 + 2 * p] -= c.H[1][k];
         }
     }
 }
@@ -109,7 +114,7 @@ static void slider_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
     (void)t;
     sb_t c;
     sb_eval(j, v, &c);
-    const int n0 = v[0].ndof, n = n0 + v[1].ndof;
+    const int n0 = v[0].nc, n = n0 + v[1].nc;
     const double w1 = w[0], w2 = w[1];
     const double om[2] = {-w1 * c.v[1] - w2 * c.v[2], w1};
     /* om . d2s */
@@ -132,20 +137,23 @@ static void slider_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
     }
     ADD(t1, t1, -obp);
 #undef ADD
-    double dsx[n], g[n];
+    double dsx[FMB_ELEM_COLS], g[FMB_ELEM_COLS];
     ds_dq(&c, v, 0, dsx);
     for (int k = 0; k < n; k++)
         g[k] = 0.0;
-    for (int k = 0; k < 4; k++)
-        if (c.col[k] >= 0) g[n0 + c.col[k]] = w1 * c.H[1][k] + w2 * c.H[2][k];
+    int pos[4];
+    for (int k = 0; k < 4; k++) {
+        pos[k] = c.col[k] < 0 ? -1 : fmb_view_col(&v[1], c.col[k]);
+        if (pos[k] >= 0) g[n0 + pos[k]] = w1 * c.H[1][k] + w2 * c.H[2][k];
+    }
     const double a = w1 * c.v[2] + w2 * c.v[3];
     /* dsx lives on the rigid coordinates (n0 + 3), g on the element's four columns: the
-     * outer products only touch those (O(1) work whatever the guide's size) */
+     * outer products only touch those */
     int S[FMB_SHAPE_MAX + 6], ns = 0;
     for (int k = 0; k < n0 + 3; k++)
         S[ns++] = k;
     for (int k = 0; k < 4; k++)
-        if (c.col[k] >= 0) S[ns++] = n0 + c.col[k];
+        if (pos[k] >= 0) S[ns++] = n0 + pos[k];
     for (int x = 0; x < ns; x++)
         for (int y = 0; y < ns; y++) {
             const int r = S[y], cc = S[x];
@@ -153,13 +161,17 @@ static void slider_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
         }
 }
 
-/* The second derivatives couple the rigid coordinates with everything, but never two
- * elastic coordinates of the guide (the U-U block is zero). */
-static int slider_hess_pattern(const fmb_joint_t *j, const fmb_bodyview_t v[2], int r, int c)
+/* Columns: rigid ones of both bodies, and the guide element's v, v' columns at the
+ * current slider position (none without a state). */
+static void slider_cols(const fmb_joint_t *j, fmb_bodyview_t v[2])
 {
-    (void)j;
-    const int nr = v[0].ndof + 3;
-    return r < nr || c < nr;
+    fmb_view_rigid(&v[0]);
+    fmb_view_rigid(&v[1]);
+    if (!v[1].q || !v[1].ndof || (v[0].ndof && !v[0].q)) return;
+    sb_t c;
+    sb_eval(j, v, &c);
+    for (int k = 0; k < 4; k++)
+        if (c.col[k] >= 0) fmb_view_add_cols(&v[1], 1, &c.col[k]);
 }
 
 static int slider_check(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len)
@@ -298,7 +310,7 @@ const fmb_joint_class_t fmb_slider_beam_class = {
     .nrows = 2,
     .eval = slider_eval,
     .hess = slider_hess,
-    .hess_pattern = slider_hess_pattern,
+    .cols = slider_cols,
     .time = NULL,
     .check = slider_check,
     .valid = slider_valid,

@@ -5,6 +5,7 @@
  *   Phi_3     = theta0 - theta1 - angle
  *   Phi_q = [ J_P0 , -J_P1 ; e3^T , -e3^T ]
  *   sum_k w_k d2Phi_k/dq2 = blockdiag( H_P0(w_12), -H_P1(w_12) )   (Phi_3 is linear)
+ * Column-compressed on the rigid columns and the joint points' shape columns (model.h).
  */
 #include "joints/joints.h"
 
@@ -22,9 +23,9 @@ static void weld_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
         double *Jb = b ? J1 : J0;
         if (!Jb || !v[b].ndof) continue;
         const double sgn = b ? -1.0 : 1.0;
-        double Jp[2 * v[b].ndof];
+        double Jp[2 * FMB_VIEW_COLS];
         fmb_point_jac(&v[b], j->point[b], Jp);
-        for (int c = 0; c < v[b].ndof; c++) {
+        for (int c = 0; c < v[b].nc; c++) {
             Jb[0 + 3 * c] = sgn * Jp[0 + 2 * c];
             Jb[1 + 3 * c] = sgn * Jp[1 + 2 * c];
             Jb[2 + 3 * c] = c == 2 ? sgn : 0.0;
@@ -39,7 +40,6 @@ const fmb_joint_class_t fmb_weld_class = {
     .nrows = 3,
     .eval = weld_eval,
     .hess = fmb_joint_pin_hess, /* Phi_3 is linear */
-    .support = fmb_joint_point_support,
     .time = NULL,
     .check = fmb_joint_check_distinct,
     .case_type = "weld",

@@ -570,10 +570,51 @@ int fmb_model_row_joint(const fmb_model_t *m, int row, int *local)
 fmb_bodyview_t fmb_model_view(const fmb_model_t *m, int b, const double *q, const double *qd)
 {
     const fmb_body_t *bd = &m->bodies[b];
-    fmb_bodyview_t v = {bd, bd->ndof, NULL, NULL};
+    fmb_bodyview_t v = {bd, bd->ndof, NULL, NULL, 0, {0}};
     if (bd->offset >= 0) {
         v.q = q ? q + bd->offset : NULL;
         v.qd = qd ? qd + bd->offset : NULL;
     }
+    fmb_view_rigid(&v);
     return v;
+}
+
+void fmb_joint_cols(const fmb_joint_t *j, fmb_bodyview_t v[2])
+{
+    if (j->klass->cols) {
+        j->klass->cols(j, v);
+        return;
+    }
+    for (int b = 0; b < 2; b++) {
+        fmb_view_rigid(&v[b]);
+        fmb_view_add_point(&v[b], j->point[b]);
+    }
+}
+
+void fmb_force_cols(const fmb_force_t *f, fmb_bodyview_t v[2])
+{
+    if (f->klass->cols) {
+        f->klass->cols(f, v);
+        return;
+    }
+    for (int b = 0; b < 2; b++) {
+        fmb_view_rigid(&v[b]);
+        fmb_view_add_point(&v[b], f->point[b]);
+    }
+}
+
+void fmb_joint_views(const fmb_model_t *m, const fmb_joint_t *j, const double *q, const double *qd,
+                     fmb_bodyview_t v[2])
+{
+    v[0] = fmb_model_view(m, j->body[0], q, qd);
+    v[1] = fmb_model_view(m, j->body[1], q, qd);
+    fmb_joint_cols(j, v);
+}
+
+void fmb_force_views(const fmb_model_t *m, const fmb_force_t *f, const double *q, const double *qd,
+                     fmb_bodyview_t v[2])
+{
+    v[0] = fmb_model_view(m, f->body[0], q, qd);
+    v[1] = fmb_model_view(m, f->body[1], q, qd);
+    fmb_force_cols(f, v);
 }

@@ -54,11 +54,10 @@ typedef struct fmb_body_class {
     void (*shape)(const fmb_body_t *b, const double u[2], fmb_shape_t *N);
     /* Release body data (NULL if none). */
     void (*destroy)(fmb_body_t *b);
-    /* Structural nonzero pattern of M and the tangents (ndof^2 bytes), NULL if dense. */
-    const unsigned char *(*mask)(const fmb_body_t *b);
     /* The body's part of the iteration matrix, cf[0] M + cf[1] Kmq - cf[2] Kq - cf[3] Cq,
      * as small dense blocks (same blocks in the same order at every call), or NULL: the
-     * assembler forms the dense matrices (mass, forces) and stores them under mask. */
+     * assembler forms the dense matrices (mass, forces) and stores them all (small bodies
+     * only: a body with many coordinates must have blocks and mass_times). */
     void (*blocks)(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
                    const double g[2], const double cf[4], fmb_block_emit emit, void *ctx);
     /* Initial elastic coordinates and velocities into q[3..ndof), qd[3..ndof) (NULL or
@@ -83,30 +82,51 @@ struct fmb_body {
 };
 
 /* ---- point kinematics on a body (ground included: fixed points) -----------
- * r = A(theta) (rbar + u), J = dr/dq = A [I, Itil p] (2 x ndof, column-major), and the
- * contraction H(w) = d(J^T w)/dq (ndof x ndof). */
+ * r = A(theta) (rbar + u), J = dr/dq = A [I, Itil p] and the contraction
+ * H(w) = d(J^T w)/dq, all in COLUMN-COMPRESSED form (issue 8): an element (joint, force,
+ * contact) sees each body through a view that lists the body columns it works on,
+ * v.cols[0..v.nc) (body-local, 0 1 2 = rbar_x rbar_y theta first, then elastic columns
+ * ascending). Every block an element class reads or writes (Jacobians, generalized
+ * forces, Hessians, tangents) has one row/column per listed column, never one per body
+ * coordinate, so nothing an element does grows with a beam's mesh. */
+#define FMB_VIEW_COLS (3 + 2 * FMB_SHAPE_MAX) /* columns of one body in one element */
+#define FMB_ELEM_COLS (2 * FMB_VIEW_COLS)     /* columns of a two-body element */
 typedef struct fmb_bodyview {
     const fmb_body_t *body;
     int ndof;         /* 0 for ground (or 3 when ground is viewed as a virtual body) */
     const double *q;  /* body's coordinates (NULL for ground) */
     const double *qd; /* body's velocities (NULL for ground) */
+    int nc;           /* element columns on this body (0 for ground) */
+    int cols[FMB_VIEW_COLS];
 } fmb_bodyview_t;
 
 void fmb_point_pos(const fmb_bodyview_t *v, const double u[2], double r[2]);
-void fmb_point_jac(const fmb_bodyview_t *v, const double u[2], double *J /* 2 x ndof */);
-/* Adds H(w) into the ndof x ndof block at H with leading dimension ld. */
+/* J (2 x v->nc, column-major) on the view's columns. The point's shape columns must be
+ * among them (fmb_view_add_point). */
+void fmb_point_jac(const fmb_bodyview_t *v, const double u[2], double *J);
+/* Adds H(w) (v->nc x v->nc, on the view's columns) into the block at H with leading
+ * dimension ld. */
 void fmb_point_hess(const fmb_bodyview_t *v, const double u[2], const double w[2], double *H,
                     int ld);
 void fmb_point_vel(const fmb_bodyview_t *v, const double u[2], double rd[2]);
 /* Columns of the body on which the point's position depends (0, 1, 2 and the shape
  * columns, ascending); returns the count (0 for ground). */
 int fmb_point_support(const fmb_bodyview_t *v, const double u[2], int *cols);
-/* d(rdot)/dq (2 x ndof, column-major). */
+/* d(rdot)/dq (2 x v->nc, column-major, on the view's columns). */
 void fmb_point_veljac(const fmb_bodyview_t *v, const double u[2], double *Jv);
+/* View columns: reset to the rigid columns 0 1 2 (none for ground); add columns (kept
+ * ascending, no duplicates, at most FMB_VIEW_COLS); add the support of a point; position
+ * of body column c among the view's columns, or -1. */
+void fmb_view_rigid(fmb_bodyview_t *v);
+void fmb_view_add_cols(fmb_bodyview_t *v, int n, const int *cols);
+void fmb_view_add_point(fmb_bodyview_t *v, const double u[2]);
+int fmb_view_col(const fmb_bodyview_t *v, int c);
 double fmb_body_angle(const fmb_bodyview_t *v);
-/* d(theta + phi(u))/dq (ndof): the material rotation of the section through u (phi: the
- * elastic rotation, a beam's slope v'(x); 0 on a rigid body). The rotation rate is W qd. */
+/* d(theta + phi(u))/dq (v->nc, on the view's columns): the material rotation of the
+ * section through u (phi: the elastic rotation, a beam's slope v'(x); 0 on a rigid body).
+ * Its rate W qd, on any view: fmb_point_rotrate. */
 void fmb_point_rotjac(const fmb_bodyview_t *v, const double u[2], double *W);
+double fmb_point_rotrate(const fmb_bodyview_t *v, const double u[2]);
 
 /* ---- joints ---------------------------------------------------------------
  * A joint class fills a small function table; the solver never switches on type. */
@@ -115,21 +135,20 @@ typedef struct fmb_joint fmb_joint_t;
 typedef struct fmb_joint_class {
     const char *name;
     int nrows;
-    /* Phi (nrows) and its Jacobian blocks J0 (nrows x ndof0), J1 (nrows x ndof1),
-     * column-major. J0/J1 may be NULL. */
+    /* Phi (nrows) and its Jacobian blocks J0 (nrows x v[0].nc), J1 (nrows x v[1].nc) on
+     * the views' columns, column-major. J0/J1 may be NULL. */
     void (*eval)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *phi, double *J0,
                  double *J1);
-    /* Add sum_k w_k d2Phi_k/dq2 as the (ndof0+ndof1)^2 block matrix H, column-major. */
+    /* Add sum_k w_k d2Phi_k/dq2 on the views' columns: an nl x nl block H (column-major,
+     * nl = v[0].nc + v[1].nc, body 1's columns after body 0's). */
     void (*hess)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
                  double *H);
-    /* Structural pattern of the hess block: may entry (r, c) of the (ndof0+ndof1)^2
-     * block ever be nonzero? NULL: dense. */
-    int (*hess_pattern)(const fmb_joint_t *j, const fmb_bodyview_t v[2], int r, int c);
-    /* Columns of body b (local, ascending) on which Phi can ever depend; returns their
-     * count (cols holds up to v[b].ndof). NULL: every column. The assembler then stores
-     * only the Jacobian on these columns and the Hessian on support x support (optional;
-     * added by issue 8, signatures of the other members unchanged). */
-    int (*support)(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, int *cols);
+    /* The views' columns at the current state (v[b].nc, v[b].cols; use fmb_view_rigid /
+     * fmb_view_add_point / fmb_view_add_cols). NULL: the rigid columns plus the shape
+     * columns of point[b], the same at every state. A class with cols() may change its
+     * columns with the state (a slider moving along its guide): the assembler then
+     * places its entries by lookup and grows the matrix pattern when needed. */
+    void (*cols)(const fmb_joint_t *j, fmb_bodyview_t v[2]);
     /* Phi_t and Phi_tt (nrows each); NULL means scleronomic. */
     void (*time)(const fmb_joint_t *j, double t, double *phit, double *phitt);
     /* Validation at model build time (0 or negative status with message). */
@@ -202,10 +221,14 @@ typedef struct fmb_force fmb_force_t;
 typedef struct fmb_force_class {
     const char *name;
     int nbodies; /* 1: acts on body[0] only (body[1] unused); 2: between two bodies */
-    /* Generalized forces Q0 (ndof0), Q1 (ndof1) added; when K/C are non-NULL add
-     * dQ/dq and dQ/dqd as (ndof0+ndof1)^2 block matrices, column-major. */
+    /* Generalized forces Q0 (v[0].nc), Q1 (v[1].nc) added on the views' columns; when K/C
+     * are non-NULL add dQ/dq and dQ/dqd as nl x nl blocks (nl = v[0].nc + v[1].nc, body 1
+     * after body 0), column-major. */
     void (*eval)(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double *Q0, double *Q1,
                  double *K, double *C);
+    /* The views' columns (as fmb_joint_class_t.cols); NULL: rigid columns plus the shape
+     * columns of point[b]. */
+    void (*cols)(const fmb_force_t *f, fmb_bodyview_t v[2]);
     /* Potential energy (conservative part), or NULL (the work is then integrated). */
     double (*potential)(const fmb_force_t *f, const fmb_bodyview_t v[2]);
     /* Power of the non-conservative part (integrated into the work column). */
@@ -238,8 +261,8 @@ typedef struct fmb_force_class {
     /* ---- switching elements (seed 004; docs/switching.md); all optional ------------
      * Set-valued part: nz >= 1 unknowns z >= 0 found by an LCP inside every Newton
      * iteration (solve/switch_step.c), as totals (never in eval). lcp() fills, at the
-     * current state, the generalized force per unit z_k (G: nn x nz two-body block,
-     * column-major), the row D (nn) of the element's relative velocity v = D . qd, and
+     * current state, the generalized force per unit z_k (G: nl x nz on the views' columns,
+     * column-major), the row D (nl) of the element's relative velocity v = D . qd, and
      *   w_k = av[k] v_new + sum_j Az[k + nz j] z_j + b[k] >= 0,  z_k >= 0,  w_k z_k = 0
      * with v_new the relative velocity at the end of the step. v_n: relative velocity at
      * the start of the step (selects static or kinetic levels). */
@@ -307,8 +330,24 @@ int fmb_model_error(fmb_model_t *m, int status, const char *fmt, ...)
 #endif
     ;
 
-/* Build a view of body b from global vectors (q, qd may be NULL). */
+/* Build a view of body b from global vectors (q, qd may be NULL); its columns are the
+ * rigid ones (0 1 2). */
 fmb_bodyview_t fmb_model_view(const fmb_model_t *m, int b, const double *q, const double *qd);
+/* Views of a joint's / force's two bodies with the element's columns (class cols() or the
+ * default: rigid columns plus point[b]'s shape columns). */
+void fmb_joint_views(const fmb_model_t *m, const fmb_joint_t *j, const double *q, const double *qd,
+                     fmb_bodyview_t v[2]);
+void fmb_force_views(const fmb_model_t *m, const fmb_force_t *f, const double *q, const double *qd,
+                     fmb_bodyview_t v[2]);
+/* (Re)compute the element columns of views built otherwise. */
+void fmb_joint_cols(const fmb_joint_t *j, fmb_bodyview_t v[2]);
+void fmb_force_cols(const fmb_force_t *f, fmb_bodyview_t v[2]);
+/* Global coordinate of local column k of an element (body 0's columns first), or -1. */
+static inline int fmb_elem_gidx(const fmb_bodyview_t v[2], int k)
+{
+    const int b = k >= v[0].nc, off = v[b].body ? v[b].body->offset : -1;
+    return off < 0 ? -1 : off + v[b].cols[b ? k - v[0].nc : k];
+}
 
 /* Small dense helpers (column-major). */
 static inline void fmb_rot(double th, double A[4])

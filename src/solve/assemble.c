@@ -12,19 +12,18 @@
 void fmb_sim_joint_views(const fmb_sim_t *s, const fmb_joint_t *j, const double *q,
                          const double *qd, fmb_bodyview_t v[2])
 {
-    v[0] = fmb_model_view(s->model, j->body[0], q, qd);
-    v[1] = fmb_model_view(s->model, j->body[1], q, qd);
+    fmb_joint_views(s->model, j, q, qd, v);
 }
 
-/* A joint's Jacobian blocks at (q, t) into the scratch (J[b] is nrows x ndof_b); returns
- * nrows and fills the views. */
+/* A joint's Jacobian blocks at (q, t) into the scratch (J[b] is nrows x v[b].nc, on the
+ * element's columns); returns nrows and fills the views. */
 static int joint_jacobian(const fmb_sim_t *s, const fmb_joint_t *j, const double *q, double t,
                           fmb_bodyview_t v[2], double *J[2])
 {
     fmb_sim_joint_views(s, j, q, NULL, v);
     const int nr = j->klass->nrows;
-    J[0] = fmb_zeroed(s->sJ[0], (size_t)(nr * v[0].ndof));
-    J[1] = fmb_zeroed(s->sJ[1], (size_t)(nr * v[1].ndof));
+    J[0] = fmb_zeroed(s->sJ[0], (size_t)(nr * v[0].nc));
+    J[1] = fmb_zeroed(s->sJ[1], (size_t)(nr * v[1].nc));
     j->klass->eval(j, v, t, s->sphi, J[0], J[1]);
     return nr;
 }
@@ -57,13 +56,13 @@ int fmb_sim_nonfinite_error(fmb_sim_t *s, const double *q, const double *qd, con
     const fmb_model_t *md = s->model;
     for (int i = 0; i < md->nforces; i++) {
         const fmb_force_t *f = &md->forces[i];
-        fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], q, qd),
-                               fmb_model_view(md, f->body[1], q, qd)};
-        double *Q[2] = {fmb_zeroed(s->sQ[0], (size_t)s->maxn), fmb_zeroed(s->sQ[1], (size_t)s->maxn)};
+        fmb_bodyview_t v[2];
+        fmb_force_views(md, f, q, qd, v);
+        double *Q[2] = {fmb_zeroed(s->sQ[0], FMB_VIEW_COLS), fmb_zeroed(s->sQ[1], FMB_VIEW_COLS)};
         f->klass->eval(f, v, t, Q[0], Q[1], NULL, NULL);
         int bad = 0;
         for (int b = 0; b < 2; b++)
-            for (int k = 0; k < v[b].ndof; k++)
+            for (int k = 0; k < v[b].nc; k++)
                 bad |= !isfinite(Q[b][k]);
         if (!bad) continue;
         char ex[300] = "";
@@ -140,7 +139,7 @@ void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd, 
         const int o = bd->offset, nd = bd->ndof;
         if (Mqdd && bd->klass->mass_times) {
             bd->klass->mass_times(bd, q + o, qdd + o, Mqdd + o);
-        } else if (Mqdd) {
+        } else if (Mqdd) { /* bodies without mass_times are small (s->maxd) */
             double *M = s->sM;
             bd->klass->mass(bd, q + o, M);
             for (int c = 0; c < nd; c++)
@@ -157,14 +156,13 @@ void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd, 
     if (!F) return;
     for (int i = 0; i < md->nforces; i++) {
         const fmb_force_t *f = &md->forces[i];
-        fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], q, qd),
-                               fmb_model_view(md, f->body[1], q, qd)};
-        double *Q[2] = {fmb_zeroed(s->sQ[0], (size_t)s->maxn),
-                        fmb_zeroed(s->sQ[1], (size_t)s->maxn)};
+        fmb_bodyview_t v[2];
+        fmb_force_views(md, f, q, qd, v);
+        double *Q[2] = {fmb_zeroed(s->sQ[0], FMB_VIEW_COLS), fmb_zeroed(s->sQ[1], FMB_VIEW_COLS)};
         f->klass->eval(f, v, t, Q[0], Q[1], NULL, NULL);
         for (int b = 0; b < 2; b++)
-            for (int k = 0; k < v[b].ndof; k++)
-                F[md->bodies[f->body[b]].offset + k] -= Q[b][k];
+            for (int k = 0; k < v[b].nc; k++)
+                F[md->bodies[f->body[b]].offset + v[b].cols[k]] -= Q[b][k];
     }
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
@@ -173,9 +171,9 @@ void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd, 
         const int nr = joint_jacobian(s, j, q, t, v, J);
         for (int b = 0; b < 2; b++) {
             const int o = md->bodies[j->body[b]].offset;
-            for (int k = 0; k < v[b].ndof; k++)
+            for (int k = 0; k < v[b].nc; k++)
                 for (int r = 0; r < nr; r++)
-                    F[o + k] += J[b][r + nr * k] * lam[j->row + r];
+                    F[o + v[b].cols[k]] += J[b][r + nr * k] * lam[j->row + r];
         }
     }
 }
@@ -211,11 +209,20 @@ void fmb_sim_dense_jacobian(const fmb_sim_t *s, const double *q, double t, doubl
         const int nr = joint_jacobian(s, j, q, t, v, J);
         for (int b = 0; b < 2; b++) {
             const int o = md->bodies[j->body[b]].offset;
-            for (int k = 0; k < v[b].ndof; k++)
+            for (int k = 0; k < v[b].nc; k++)
                 for (int r = 0; r < nr; r++)
-                    Jd[(j->row + r) + (size_t)m * (o + k)] += J[b][r + nr * k];
+                    Jd[(j->row + r) + (size_t)m * (o + v[b].cols[k])] += J[b][r + nr * k];
         }
     }
+}
+
+void fmb_sim_contact_views(const fmb_sim_t *s, const fmb_contact_t *c, const double *q,
+                           const double *qd, fmb_bodyview_t v[2])
+{
+    const fmb_joint_t *j = &s->model->joints[c->joint];
+    v[0] = fmb_model_view(s->model, j->body[0], q, qd);
+    v[1] = fmb_model_view(s->model, j->body[1], q, qd);
+    fmb_contact_cols(c, j, v);
 }
 
 typedef struct body_emit {
@@ -237,82 +244,11 @@ static void body_emit(void *ctx, int n, const int *cols, const double *B)
         }
 }
 
-/* Is local coordinate k of a two-body block (n0 coordinates in body 0) a carrier one? */
-static int carrier_row(int n0, int k)
+/* Is local element column k a carrier (rigid) coordinate of its body? */
+static int carrier_row(const fmb_bodyview_t v[2], int k)
 {
-    return (k < n0 ? k : k - n0) < 3;
-}
-
-static int int_cmp(const void *pa, const void *pb)
-{
-    const int a = *(const int *)pa, b = *(const int *)pb;
-    return (a > b) - (a < b);
-}
-
-/* The stored pattern of every joint: Jacobian columns and Hessian entries of its
- * two-body block (ground excluded). With a support function, Phi depends only on the
- * support columns S, so the Jacobian lives on S and the Hessian on S x S (narrowed further
- * by hess_pattern); otherwise every column, and the Hessian's hess_pattern or all of it. */
-int fmb_sim_build_patterns(fmb_sim_t *s)
-{
-    const fmb_model_t *md = s->model;
-    s->jpat = calloc((size_t)md->njoints + 1, sizeof *s->jpat);
-    if (!s->jpat) return FMB_ERR_NOMEM;
-    for (int i = 0; i < md->njoints; i++) {
-        const fmb_joint_t *j = &md->joints[i];
-        fmb_jpat_t *jp = &s->jpat[i];
-        fmb_bodyview_t v[2];
-        fmb_sim_joint_views(s, j, NULL, NULL, v);
-        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
-        jp->col = malloc((size_t)nn * sizeof *jp->col + 1);
-        if (!jp->col) return FMB_ERR_NOMEM;
-        jp->ncol = 0;
-        if (j->klass->support) {
-            for (int b = 0; b < 2; b++) {
-                if (md->bodies[j->body[b]].offset < 0) continue;
-                const int nb = j->klass->support(j, v, b, jp->col + jp->ncol);
-                for (int x = 0; x < nb; x++)
-                    jp->col[jp->ncol + x] += b ? n0 : 0;
-                jp->ncol += nb;
-            }
-        } else {
-            for (int cc = 0; cc < nn; cc++)
-                if (fmb_sim_gidx(md, j->body, n0, cc) >= 0) jp->col[jp->ncol++] = cc;
-        }
-        size_t cap = 64, nh = 0;
-        jp->hidx = malloc(cap * sizeof *jp->hidx);
-        if (!jp->hidx) return FMB_ERR_NOMEM;
-        for (int x = 0; x < jp->ncol; x++)
-            for (int y = 0; y < jp->ncol; y++) {
-                const int cc = jp->col[x], r = jp->col[y];
-                if (j->klass->hess_pattern && !j->klass->hess_pattern(j, v, r, cc)) continue;
-                if (nh == cap) {
-                    int *p = realloc(jp->hidx, 2 * cap * sizeof *p);
-                    if (!p) return FMB_ERR_NOMEM;
-                    jp->hidx = p, cap *= 2;
-                }
-                jp->hidx[nh++] = r + nn * cc;
-            }
-        jp->nh = (int)nh;
-        /* the same entries by row, then column (a, b of H[a + nn b]) */
-        jp->hrow = malloc((nh ? nh : 1) * sizeof *jp->hrow);
-        if (!jp->hrow) return FMB_ERR_NOMEM;
-        for (size_t e = 0; e < nh; e++) /* transposed index: row-major order */
-            jp->hrow[e] = (jp->hidx[e] % nn) * nn + jp->hidx[e] / nn;
-        qsort(jp->hrow, nh, sizeof *jp->hrow, int_cmp);
-        for (size_t e = 0; e < nh; e++)
-            jp->hrow[e] = jp->hrow[e] / nn + nn * (jp->hrow[e] % nn);
-    }
-    return 0;
-}
-
-void fmb_sim_free_patterns(fmb_sim_t *s)
-{
-    if (!s->jpat) return;
-    for (int i = 0; i < s->model->njoints; i++)
-        free(s->jpat[i].col), free(s->jpat[i].hidx), free(s->jpat[i].hrow);
-    free(s->jpat);
-    s->jpat = NULL;
+    const int b = k >= v[0].nc;
+    return v[b].cols[b ? k - v[0].nc : k] < 3;
 }
 
 /* Assemble the KKT matrix
@@ -320,6 +256,32 @@ void fmb_sim_free_patterns(fmb_sim_t *s)
  *   [ Phi_q                                         c22 I      ]
  * always emitting the same triplets in the same order (fixed pattern, also with the
  * modifiers ee and elastic_rows of the quasi-static start, sim_internal.h). */
+
+/* Element blocks go in through add (the fixed recorded sequence) when the element's
+ * columns never change, else through addx (placed by search; the pattern grows). */
+typedef void (*kkt_add_fn)(fmb_kkt_t *k, int i, int j, double x);
+
+static void add_seq(fmb_kkt_t *k, int i, int j, double x)
+{
+    fmb_kkt_add(k, i, j, x);
+}
+
+/* An element's nl x nl block B (local columns of the views) times a into the matrix;
+ * elastic_rows: the carrier rows get zeros (quasi-static start). */
+static void add_block(fmb_kkt_t *k, kkt_add_fn add, const fmb_bodyview_t v[2], const double *B,
+                      double a, int elastic_rows)
+{
+    const int nl = v[0].nc + v[1].nc;
+    for (int cc = 0; cc < nl; cc++) {
+        const int gc = fmb_elem_gidx(v, cc);
+        if (gc < 0) continue;
+        for (int r = 0; r < nl; r++) {
+            const int gr = fmb_elem_gidx(v, r);
+            if (gr >= 0)
+                add(k, gr, gc, elastic_rows && carrier_row(v, r) ? 0.0 : a * B[r + nl * cc]);
+        }
+    }
+}
 
 void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
                       const double *lam, double t, const fmb_coeffs_t *c)
@@ -351,16 +313,15 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
             }
             continue;
         }
+        /* dense path: small bodies only (rigid, s->maxd) */
         const size_t nd2 = (size_t)nd * nd;
-        double *M = s->sM, *Q = fmb_zeroed(s->sQ[0], (size_t)nd), *Kq = fmb_zeroed(s->sK, nd2),
-               *Cq = fmb_zeroed(s->sC, nd2), *Km = fmb_zeroed(s->sH, nd2);
+        double *M = s->sM, *Q = fmb_zeroed(s->sQ[0], (size_t)nd), *Kq = fmb_zeroed(s->dK, nd2),
+               *Cq = fmb_zeroed(s->dC, nd2), *Km = fmb_zeroed(s->dH, nd2);
         bd->klass->mass(bd, q + o, M);
         bd->klass->forces(bd, q + o, qd + o, qdd + o, md->g, Q, Kq, Cq, Km);
-        const unsigned char *mask = bd->klass->mask ? bd->klass->mask(bd) : NULL;
         for (int cc = 0; cc < nd; cc++)
             for (int r = 0; r < nd; r++) {
                 int e = r + nd * cc;
-                if (mask && !mask[e]) continue;
                 double val = c->cM * M[e] + c->cKm * Km[e] - c->cK * Kq[e] - c->cC * Cq[e];
                 if (c->elastic_rows) /* carrier rows: mass alone; elastic rows: no mass */
                     val = r < 3 ? c->cM * M[e] : c->cKm * Km[e] - c->cK * Kq[e] - c->cC * Cq[e];
@@ -370,74 +331,49 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
     }
     for (int i = 0; i < md->nforces; i++) {
         const fmb_force_t *f = &md->forces[i];
-        fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], q, qd),
-                               fmb_model_view(md, f->body[1], q, qd)};
-        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
-        const size_t nn2 = (size_t)nn * nn;
-        double *Q[2] = {fmb_zeroed(s->sQ[0], (size_t)s->maxn),
-                        fmb_zeroed(s->sQ[1], (size_t)s->maxn)};
-        double *K = fmb_zeroed(s->sK, nn2), *C = fmb_zeroed(s->sC, nn2);
+        fmb_bodyview_t v[2];
+        fmb_force_views(md, f, q, qd, v);
+        const int nl = v[0].nc + v[1].nc;
+        const size_t nl2 = (size_t)nl * nl;
+        double *Q[2] = {fmb_zeroed(s->sQ[0], FMB_VIEW_COLS), fmb_zeroed(s->sQ[1], FMB_VIEW_COLS)};
+        double *K = fmb_zeroed(s->sK, nl2), *C = fmb_zeroed(s->sC, nl2);
         f->klass->eval(f, v, t, Q[0], Q[1], K, C);
-        for (int cc = 0; cc < nn; cc++) {
-            int gc = fmb_sim_gidx(md, f->body, n0, cc);
-            for (int r = 0; r < nn; r++) {
-                int gr = fmb_sim_gidx(md, f->body, n0, r);
-                if (gr >= 0 && gc >= 0)
-                    fmb_kkt_add(k, gr, gc,
-                                c->elastic_rows && carrier_row(n0, r)
-                                    ? 0.0
-                                    : -c->cK * K[r + nn * cc] - c->cC * C[r + nn * cc]);
-            }
-        }
+        for (size_t e = 0; e < nl2; e++)
+            K[e] = -c->cK * K[e] - c->cC * C[e];
+        add_block(k, f->klass->cols ? fmb_kkt_addx : add_seq, v, K, 1.0, c->elastic_rows);
     }
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
-        const fmb_jpat_t *jp = &s->jpat[i];
         fmb_bodyview_t v[2];
         fmb_sim_joint_views(s, j, q, qd, v);
-        const int nr = j->klass->nrows, n0 = v[0].ndof;
-        double *phi = s->sphi, *J[2] = {fmb_zeroed(s->sJ[0], (size_t)(nr * v[0].ndof)),
-                                        fmb_zeroed(s->sJ[1], (size_t)(nr * v[1].ndof))};
-        /* the class writes its Hessian inside its pattern: zero only that */
-        double *H = s->sH;
-        for (int e = 0; e < jp->nh; e++)
-            H[jp->hidx[e]] = 0.0;
+        const kkt_add_fn add = j->klass->cols ? fmb_kkt_addx : add_seq;
+        const int nr = j->klass->nrows, n0 = v[0].nc, nl = n0 + v[1].nc;
+        double *phi = s->sphi, *J[2] = {fmb_zeroed(s->sJ[0], (size_t)(nr * v[0].nc)),
+                                        fmb_zeroed(s->sJ[1], (size_t)(nr * v[1].nc))};
+        double *H = fmb_zeroed(s->sH, (size_t)nl * nl);
         j->klass->eval(j, v, t, phi, J[0], J[1]);
         j->klass->hess(j, v, t, lam + j->row, H);
-        for (int x = 0; x < jp->ncol; x++) {
-            const int cc = jp->col[x], gc = fmb_sim_gidx(md, j->body, n0, cc);
-            const double *Jb = cc < n0 ? J[0] : J[1];
-            const int kc = cc < n0 ? cc : cc - n0;
+        for (int x = 0; x < nl; x++) {
+            const int gc = fmb_elem_gidx(v, x);
+            if (gc < 0) continue;
+            const double *Jb = x < n0 ? J[0] : J[1];
+            const int kc = x < n0 ? x : x - n0;
             for (int r = 0; r < nr; r++) {
-                fmb_kkt_add(k, n + j->row + r, gc, Jb[r + nr * kc]);
-                fmb_kkt_add(k, gc, n + j->row + r, c->cA * Jb[r + nr * kc]);
+                add(k, n + j->row + r, gc, Jb[r + nr * kc]);
+                add(k, gc, n + j->row + r, c->cA * Jb[r + nr * kc]);
             }
         }
-        const int nn = n0 + v[1].ndof;
-        for (int e = 0; e < jp->nh; e++) {
-            const int h = jp->hidx[e], r = h % nn, cc = h / nn;
-            fmb_kkt_add(k, fmb_sim_gidx(md, j->body, n0, r), fmb_sim_gidx(md, j->body, n0, cc),
-                        c->elastic_rows && carrier_row(n0, r) ? 0.0 : c->cK * H[h]);
-        }
+        add_block(k, add, v, H, c->cK, c->elastic_rows);
     }
     for (int ic = 0; ic < s->ncontacts; ic++) {
         const fmb_contact_t *ct = &s->contacts[ic];
         const fmb_joint_t *j = &md->joints[ct->joint];
         fmb_bodyview_t v[2];
-        fmb_sim_joint_views(s, j, q, qd, v);
-        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
-        double *C = fmb_zeroed(s->sC, (size_t)nn * nn);
+        fmb_sim_contact_views(s, ct, q, qd, v);
+        const int nl = v[0].nc + v[1].nc;
+        double *C = fmb_zeroed(s->sC, (size_t)nl * nl);
         fmb_contact_tangent(ct, j, v, ct->F, C);
-        for (int cc = 0; cc < nn; cc++) {
-            int gc = fmb_sim_gidx(md, j->body, n0, cc);
-            for (int r = 0; r < nn; r++) {
-                int gr = fmb_sim_gidx(md, j->body, n0, r);
-                if (gr >= 0 && gc >= 0)
-                    fmb_kkt_add(k, gr, gc,
-                                c->elastic_rows && carrier_row(n0, r) ? 0.0
-                                                                      : -c->cC * C[r + nn * cc]);
-            }
-        }
+        add_block(k, fmb_kkt_addx, v, C, -c->cC, c->elastic_rows);
     }
     for (int r = 0; r < s->m; r++)
         fmb_kkt_add(k, n + r, n + r, c->c22);

@@ -104,7 +104,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
     const fmb_model_t *md = s->model;
     const int n = s->n, N = n + s->m, nc = s->ncontacts, nf = 2 * nc;
     double *col = s->work + 3 * (size_t)N;
-    int uoff[nc + 1];
+    int *uoff = s->cuoff;
     uoff[0] = 0;
     for (int ic = 0; ic < nc; ic++)
         uoff[ic + 1] = uoff[ic] + 2 + s->contacts[ic].fk->nunknowns_extra;
@@ -114,8 +114,8 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
         const fmb_contact_t *c = &s->contacts[ic];
         const fmb_joint_t *j = &md->joints[c->joint];
         fmb_bodyview_t v[2];
-        fmb_sim_joint_views(s, j, s->q, s->qd, v);
-        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
+        fmb_sim_contact_views(s, c, s->q, s->qd, v);
+        const int nn = v[0].nc + v[1].nc;
         double *cols = fmb_zeroed(s->sK, (size_t)nn * FMB_CONTACT_COLS);
         fmb_contact_columns(c, j, v, cols);
         const int ncol = contact_ncols(c);
@@ -123,7 +123,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
         for (int k = 0; k < ncol; k++) {
             memset(col, 0, (size_t)N * sizeof *col);
             for (int r = 0; r < nn; r++) {
-                int g = fmb_sim_gidx(md, j->body, n0, r);
+                int g = fmb_elem_gidx(v, r);
                 if (g >= 0) col[g] += bh2 * cols[r + (size_t)nn * k];
             }
             double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * ic + k);
@@ -134,6 +134,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
     /* workspace */
     double *Dp = s->clcp, *P = Dp + nf * nf, *p0 = P + (size_t)nf * (nu + 1);
     double *M = p0 + nf, *qv = M + (size_t)nu * nu, *zz = qv + nu, *ww = zz + nu;
+    double *vrow = ww + nu; /* nu: one velocity row (the workspace holds 8 nc (8 nc + 2)) */
     memset(s->clcp, 0, ((size_t)nf * nf + (size_t)nf * (nu + 1) + nf) * sizeof(double));
     for (int ic = 0; ic < nc; ic++) {
         const fmb_contact_t *c = &s->contacts[ic];
@@ -192,15 +193,15 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
         /* v_new = v0 + sum_col a_col value_col; a_col = gfac * Dv . X_col(q) */
         const fmb_joint_t *j = &md->joints[c->joint];
         fmb_bodyview_t v[2];
-        fmb_sim_joint_views(s, j, s->q, s->qd, v);
-        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
-        double Dv[nn];
+        fmb_sim_contact_views(s, c, s->q, s->qd, v);
+        const int nn = v[0].nc + v[1].nc;
+        double Dv[FMB_ELEM_COLS];
         fmb_contact_velocity_row(j, v, Dv);
-        double vrow[nu], v0 = 0.0;
+        double v0 = 0.0;
         for (int cc = 0; cc < nu; cc++)
             vrow[cc] = 0.0;
         for (int r = 0; r < nn; r++) {
-            int g = fmb_sim_gidx(md, j->body, n0, r);
+            int g = fmb_elem_gidx(v, r);
             if (g >= 0) v0 += Dv[r] * (s->qd[g] + gfac * x[g]);
         }
         for (int jc = 0; jc < nc; jc++) {
@@ -209,7 +210,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
                 const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * jc + k);
                 double ak = 0.0;
                 for (int r = 0; r < nn; r++) {
-                    int g = fmb_sim_gidx(md, j->body, n0, r);
+                    int g = fmb_elem_gidx(v, r);
                     if (g >= 0) ak += gfac * Dv[r] * X[g];
                 }
                 if (k < 2) { /* F+ = P u + p0 */
@@ -277,12 +278,12 @@ double fmb_sim_contact_damping(fmb_sim_t *s, double gfac, double *x)
         if (!c->fk->smooth || c->v == 0.0) continue;
         const fmb_joint_t *j = &md->joints[c->joint];
         fmb_bodyview_t v[2];
-        fmb_sim_joint_views(s, j, s->q, s->qd, v);
-        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
-        double D[nn], dv = 0.0;
+        fmb_sim_contact_views(s, c, s->q, s->qd, v);
+        const int nn = v[0].nc + v[1].nc;
+        double D[FMB_ELEM_COLS], dv = 0.0;
         fmb_contact_velocity_row(j, v, D);
         for (int r = 0; r < nn; r++) {
-            int g = fmb_sim_gidx(md, j->body, n0, r);
+            int g = fmb_elem_gidx(v, r);
             if (g >= 0) dv += D[r] * gfac * x[g];
         }
         const double vnew = c->v + dv;

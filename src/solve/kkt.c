@@ -35,12 +35,14 @@ void fmb_kkt_free(fmb_kkt_t *k)
     free(k->kcommon), free(k->control), free(k->xwork);
     free(k->Ti), free(k->Tj), free(k->Tx);
     free(k->Ap), free(k->Ai), free(k->Ax), free(k->Map);
+    free(k->Fi), free(k->Fj), free(k->Fx);
     memset(k, 0, sizeof *k);
 }
 
 void fmb_kkt_begin(fmb_kkt_t *k)
 {
     k->nt = 0;
+    k->nf = 0;
     if (k->mapped) memset(k->Ax, 0, (size_t)k->Ap[k->n] * sizeof *k->Ax);
 }
 
@@ -67,6 +69,42 @@ void fmb_kkt_add_slow(fmb_kkt_t *k, int i, int j, double x)
     k->Tj[k->nt] = j;
     k->Tx[k->nt] = x;
     k->nt++;
+}
+
+void fmb_kkt_addx(fmb_kkt_t *k, int i, int j, double x)
+{
+    if (k->nt < 0) return;
+    if (k->nf == k->fcap) {
+        int cap = k->fcap ? 2 * k->fcap : 256;
+        int *Fi = realloc(k->Fi, (size_t)cap * sizeof *Fi);
+        if (Fi) k->Fi = Fi;
+        int *Fj = realloc(k->Fj, (size_t)cap * sizeof *Fj);
+        if (Fj) k->Fj = Fj;
+        double *Fx = realloc(k->Fx, (size_t)cap * sizeof *Fx);
+        if (Fx) k->Fx = Fx;
+        if (!Fi || !Fj || !Fx) {
+            k->nt = -1; /* poisoned: factor reports out of memory */
+            return;
+        }
+        k->fcap = cap;
+    }
+    /* kept for a rebuild of the pattern (which needs every value of this assembly) */
+    k->Fi[k->nf] = i, k->Fj[k->nf] = j, k->Fx[k->nf] = x;
+    k->nf++;
+    if (!k->mapped) return;
+    int lo = k->Ap[j], hi = k->Ap[j + 1] - 1; /* rows ascending within a column */
+    while (lo <= hi) {
+        const int mid = (lo + hi) / 2;
+        if (k->Ai[mid] == i) {
+            k->Ax[mid] += x;
+            return;
+        }
+        if (k->Ai[mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    k->mapped = 0; /* a new entry: rebuild (the pattern grows) */
 }
 
 static int analyze(fmb_kkt_t *k)
@@ -100,17 +138,51 @@ static int analyze(fmb_kkt_t *k)
     return 0;
 }
 
+/* Pattern = the recorded sequence, this assembly's searched entries and, when entries
+ * are only added (searched entries, fmb_kkt_addx), every entry of the previous
+ * searched entries (as explicit zeros), so that places found once stay valid. */
 static int build_pattern(fmb_kkt_t *k)
 {
+    /* the previous pattern's entries that came from searched adds are kept: collect
+     * them as (i, j) pairs before the arrays are replaced */
+    int nold = 0, *Oi = NULL, *Oj = NULL;
+    if (k->Ap && k->pattern_nt >= 0 && k->Ap[k->n] > 0 && k->nf > 0) {
+        const int nz = k->Ap[k->n];
+        Oi = malloc((size_t)nz * sizeof *Oi + 1), Oj = malloc((size_t)nz * sizeof *Oj + 1);
+        if (!Oi || !Oj) {
+            free(Oi), free(Oj);
+            return FMB_ERR_NOMEM;
+        }
+        for (int c = 0; c < k->n; c++)
+            for (int p = k->Ap[c]; p < k->Ap[c + 1]; p++)
+                Oi[nold] = k->Ai[p], Oj[nold] = c, nold++;
+    }
+    const int nall = k->nt + k->nf + nold;
     free(k->Ap), free(k->Ai), free(k->Ax), free(k->Map), free(k->xwork);
     k->Ap = malloc(((size_t)k->n + 1) * sizeof *k->Ap);
-    k->Ai = malloc((size_t)k->nt * sizeof *k->Ai + 1);
-    k->Ax = malloc((size_t)k->nt * sizeof *k->Ax + 1);
-    k->Map = malloc((size_t)k->nt * sizeof *k->Map + 1);
+    k->Ai = malloc((size_t)nall * sizeof *k->Ai + 1);
+    k->Ax = malloc((size_t)nall * sizeof *k->Ax + 1);
+    k->Map = malloc((size_t)nall * sizeof *k->Map + 1);
     k->xwork = malloc((size_t)k->n * sizeof *k->xwork + 1);
-    if (!k->Ap || !k->Ai || !k->Ax || !k->Map || !k->xwork) return FMB_ERR_NOMEM;
-    int st = umfpack_di_triplet_to_col(k->n, k->n, k->nt, k->Ti, k->Tj, k->Tx, k->Ap, k->Ai, k->Ax,
-                                       k->Map);
+    int *Ti = malloc((size_t)nall * sizeof *Ti + 1), *Tj = malloc((size_t)nall * sizeof *Tj + 1);
+    double *Tx = malloc((size_t)nall * sizeof *Tx + 1);
+    if (!k->Ap || !k->Ai || !k->Ax || !k->Map || !k->xwork || !Ti || !Tj || !Tx) {
+        free(Oi), free(Oj), free(Ti), free(Tj), free(Tx);
+        return FMB_ERR_NOMEM;
+    }
+    memcpy(Ti, k->Ti, (size_t)k->nt * sizeof *Ti);
+    memcpy(Tj, k->Tj, (size_t)k->nt * sizeof *Tj);
+    memcpy(Tx, k->Tx, (size_t)k->nt * sizeof *Tx);
+    if (k->nf) {
+        memcpy(Ti + k->nt, k->Fi, (size_t)k->nf * sizeof *Ti);
+        memcpy(Tj + k->nt, k->Fj, (size_t)k->nf * sizeof *Tj);
+        memcpy(Tx + k->nt, k->Fx, (size_t)k->nf * sizeof *Tx);
+    }
+    for (int e = 0; e < nold; e++)
+        Ti[k->nt + k->nf + e] = Oi[e], Tj[k->nt + k->nf + e] = Oj[e], Tx[k->nt + k->nf + e] = 0.0;
+    free(Oi), free(Oj);
+    int st = umfpack_di_triplet_to_col(k->n, k->n, nall, Ti, Tj, Tx, k->Ap, k->Ai, k->Ax, k->Map);
+    free(Ti), free(Tj), free(Tx);
     if (st != UMFPACK_OK) return FMB_ERR_LINSOLVE;
     int rc = analyze(k);
     if (rc) return rc;

@@ -5,7 +5,12 @@
  * add straight into the compressed values (no triplet sort). KLU refactors numerically
  * with the pivot order of its last full factorization (klu_refactor) and falls back to a
  * full factorization when the refactored pivots have become poor. An assembly whose
- * entries differ from the recorded ones rebuilds the pattern and the analysis. */
+ * entries differ from the recorded ones rebuilds the pattern and the analysis.
+ * Entries whose place varies from one assembly to the next (an element whose columns
+ * follow the state, e.g. a slider moving along its guide) go through fmb_kkt_addx: it
+ * finds the entry in the pattern by binary search; an entry not in it yet marks the
+ * pattern for a rebuild that keeps every entry stored so far (the pattern only grows, so
+ * a slider that comes back costs nothing). */
 #ifndef FMB_SOLVE_KKT_H
 #define FMB_SOLVE_KKT_H
 
@@ -21,6 +26,9 @@ typedef struct fmb_kkt {
     int pattern_nt; /* entry count of the recorded pattern, 0 if none */
     int mapped;     /* pattern valid: values go straight into Ax through Map */
     int *Ap, *Ai, *Map;
+    int nf, fcap;   /* searched entries of the current assembly (fmb_kkt_addx) */
+    int *Fi, *Fj;
+    double *Fx;
     double *Ax;
     void *symbolic, *numeric; /* UMFPACK */
     double *control;          /* UMFPACK Control array (kept: no defaults per call) */
@@ -46,6 +54,9 @@ static inline void fmb_kkt_add(fmb_kkt_t *k, int i, int j, double x)
     }
     fmb_kkt_add_slow(k, i, j, x);
 }
+/* a(i, j) += x for an entry whose place may change between assemblies (found by binary
+ * search in the pattern; a new entry grows the pattern at the next factorization). */
+void fmb_kkt_addx(fmb_kkt_t *k, int i, int j, double x);
 /* Factor the assembled matrix: 0, FMB_ERR_SINGULAR, FMB_ERR_NOMEM or FMB_ERR_LINSOLVE. */
 int fmb_kkt_factor(fmb_kkt_t *k);
 /* Solve A x = b with the last factorization (b and x may not alias). */

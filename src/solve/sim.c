@@ -73,39 +73,41 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
         fmb_sim_destroy(&s);
         return NULL;
     }
-    /* Scratch for element blocks: the largest two-body block and row count. */
-    int maxn = 1, maxr = 1;
-    for (int i = 0; i < model->njoints; i++) {
-        const fmb_joint_t *j = &model->joints[i];
-        int nn = model->bodies[j->body[0]].ndof + model->bodies[j->body[1]].ndof;
-        /* reactions view the ground as a rigid body */
-        nn = nn < 6 ? 6 : nn + 3;
-        maxn = nn > maxn ? nn : maxn;
-        maxr = j->klass->nrows > maxr ? j->klass->nrows : maxr;
+    /* Scratch for element blocks (column-compressed: at most FMB_ELEM_COLS columns, the
+     * most rows of a joint) and for bodies: vectors of the largest body, dense matrices
+     * only for bodies assembled densely (rigid ones; a beam emits element blocks). */
+    int maxr = 1, maxq = FMB_ELEM_COLS, maxd = 3;
+    for (int i = 0; i < model->njoints; i++)
+        maxr = model->joints[i].klass->nrows > maxr ? model->joints[i].klass->nrows : maxr;
+    for (int b = 0; b < model->nbodies; b++) {
+        const fmb_body_t *bd = &model->bodies[b];
+        maxq = bd->ndof > maxq ? bd->ndof : maxq;
+        if (bd->klass && (!bd->klass->blocks || !bd->klass->mass_times))
+            maxd = bd->ndof > maxd ? bd->ndof : maxd;
     }
-    for (int i = 0; i < model->nforces; i++) {
-        const fmb_force_t *f = &model->forces[i];
-        int nn = model->bodies[f->body[0]].ndof + model->bodies[f->body[1]].ndof;
-        maxn = nn > maxn ? nn : maxn;
-    }
-    for (int b = 0; b < model->nbodies; b++)
-        maxn = model->bodies[b].ndof > maxn ? model->bodies[b].ndof : maxn;
-    s->maxn = maxn, s->maxr = maxr;
-    const size_t mn = (size_t)maxn, mr = (size_t)maxr;
-    s->scratch = calloc(2 * mr * mn + 4 * mn * mn + 4 * mn + 2 * mr + 8, sizeof(double));
-    if (!s->scratch) {
+    s->maxr = maxr, s->maxq = maxq, s->maxd = maxd;
+    const size_t mn = FMB_ELEM_COLS, mr = (size_t)maxr, mq = (size_t)maxq, md = (size_t)maxd;
+    s->scratch = calloc(2 * mr * FMB_VIEW_COLS + 3 * mn * mn + 4 * md * md + 3 * mq + 2 * mn +
+                            2 * mr + 8,
+                        sizeof(double));
+    s->cuoff = calloc((size_t)model->njoints + 2, sizeof *s->cuoff);
+    if (!s->scratch || !s->cuoff) {
         fmb_sim_destroy(&s);
         return NULL;
     }
     s->sJ[0] = s->scratch;
-    s->sJ[1] = s->sJ[0] + mr * mn;
-    s->sH = s->sJ[1] + mr * mn;
+    s->sJ[1] = s->sJ[0] + mr * FMB_VIEW_COLS;
+    s->sH = s->sJ[1] + mr * FMB_VIEW_COLS;
     s->sK = s->sH + mn * mn;
     s->sC = s->sK + mn * mn;
     s->sM = s->sC + mn * mn;
-    s->sQ[0] = s->sM + mn * mn;
-    s->sQ[1] = s->sQ[0] + mn;
-    s->sv = s->sQ[1] + mn;
+    s->dK = s->sM + md * md;
+    s->dC = s->dK + md * md;
+    s->dH = s->dC + md * md;
+    s->sQ[0] = s->dH + md * md;
+    s->sQ[1] = s->sQ[0] + mq;
+    s->sb = s->sQ[1] + mq;
+    s->sv = s->sb + mq;
     s->sw = s->sv + mn;
     s->sphi = s->sw + mn;
     s->sphi2 = s->sphi + mr;
@@ -115,7 +117,7 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
         const size_t nc = (size_t)s->ncontacts;
         s->contacts = calloc(nc, sizeof *s->contacts);
         s->cX = calloc(N * 8 * nc, sizeof(double));
-        /* D+, P, p0, M, q, z, w: sized for 8 unknowns per contact */
+        /* D+, P, p0, M, q, z, w, a velocity row: sized for 8 unknowns per contact */
         s->clcp = calloc(8 * (8 * nc) * (8 * nc) + 16 * (8 * nc) + 16, sizeof(double));
         if (!s->contacts || !s->cX || !s->clcp) {
             fmb_sim_destroy(&s);
@@ -130,7 +132,7 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
                 c++;
             }
     }
-    if (fmb_sim_build_patterns(s) || fmb_sim_switch_create(s)) {
+    if (fmb_sim_switch_create(s)) {
         fmb_sim_destroy(&s);
         return NULL;
     }
@@ -145,13 +147,12 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     if (!ps || !*ps) return;
     fmb_sim_t *s = *ps;
     fmb_kkt_free(&s->kkt);
-    fmb_sim_free_patterns(s);
     free(s->q), free(s->qd), free(s->qdd), free(s->lam), free(s->acc), free(s->acc1),
         free(s->qscale), free(s->accp), free(s->accpp), free(s->save);
     free(s->zero);
     free(s->vel_change);
     free(s->work);
-    free(s->scratch);
+    free(s->scratch), free(s->cuoff);
     free(s->contacts), free(s->cX), free(s->clcp);
     fmb_sim_switch_free(s);
     free(s);

@@ -7,15 +7,6 @@
 #include "model/model.h"
 #include "solve/kkt.h"
 
-/* A joint's stored pattern in its two-body block (local indices, ground excluded): the
- * Jacobian columns and the Hessian entries r + nn c (built once, assemble.c). */
-typedef struct fmb_jpat {
-    int ncol, nh;
-    int *col, *hidx;
-    int *hrow; /* hidx sorted by (row, column) of the nn x nn block: the order of the
-                  quadratic form qd^T H qd in the accelerations (start.c) */
-} fmb_jpat_t;
-
 /* A switching element (solve/switch_step.c; docs/switching.md). */
 typedef struct fmb_switch {
     int force;           /* model force index */
@@ -38,11 +29,15 @@ struct fmb_sim {
     double *save; /* backup of q, qd, qdd, acc, lam for step rejection */
     double *work; /* scratch: 4 * (n + m) (residual, increment, phi + M qdd, contact rhs) */
     fmb_kkt_t kkt;
-    /* scratch for one element block (sizes maxn = largest two-body block, maxr = most
-     * rows of a joint) */
-    int maxn, maxr;
-    double *scratch, *sJ[2], *sH, *sK, *sC, *sM, *sQ[2], *sv, *sw, *sphi, *sphi2;
-    fmb_jpat_t *jpat; /* per joint */
+    /* scratch for one element block: elements are column-compressed (model.h), so their
+     * blocks are at most FMB_ELEM_COLS square and maxr (most rows of a joint) high;
+     * maxq = largest body (body force vectors), maxd = largest body assembled through
+     * dense matrices (bodies without the `blocks` or `mass_times` members: rigid) */
+    int maxr, maxq, maxd;
+    double *scratch, *sJ[2], *sH, *sK, *sC, *sQ[2], *sv, *sw, *sphi, *sphi2;
+    double *sM, *dK, *dC, *dH; /* maxd^2 each: dense body matrices */
+    double *sb;                /* maxq: a body vector */
+    int *cuoff;                /* contacts + 1: first LCP unknown per contact */
     int keep_pause;   /* steps before a factorization may be kept across steps again */
     long kkt_iter;    /* kkt.nnumeric of the integrator's last iteration matrix (0: none) */
     int initialized;

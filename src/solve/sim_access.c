@@ -92,9 +92,10 @@ void fmb_sim_joint_reaction(const fmb_sim_t *s, int joint, double out[6])
     fmb_sim_joint_views(s, j, s->q, s->qd, v);
     for (int b = 0; b < 2; b++)
         if (!v[b].ndof) v[b].ndof = 3, v[b].q = zero, v[b].qd = zero;
+    fmb_joint_cols(j, v); /* the ground, viewed as a body, gets its rigid columns */
     const int nr = j->klass->nrows;
-    double *phi = s->sphi, *J[2] = {fmb_zeroed(s->sJ[0], (size_t)(nr * v[0].ndof)),
-                                    fmb_zeroed(s->sJ[1], (size_t)(nr * v[1].ndof))};
+    double *phi = s->sphi, *J[2] = {fmb_zeroed(s->sJ[0], (size_t)(nr * v[0].nc)),
+                                    fmb_zeroed(s->sJ[1], (size_t)(nr * v[1].nc))};
     j->klass->eval(j, v, s->t, phi, J[0], J[1]);
     for (int b = 0; b < 2; b++) {
         double Qc[3] = {0, 0, 0}, A[4];
@@ -190,11 +191,18 @@ void fmb_sim_energy(const fmb_sim_t *s, double e[FMB_ENERGY_COLUMNS])
     for (int b = 1; b < md->nbodies; b++) {
         const fmb_body_t *bd = &md->bodies[b];
         const int o = bd->offset, nd = bd->ndof;
-        double *M = s->sM;
-        bd->klass->mass(bd, s->q + o, M);
-        for (int c = 0; c < nd; c++)
+        if (bd->klass->mass_times) { /* T = qd . (M qd) / 2 without forming M */
+            double *Mv = s->sb;
+            bd->klass->mass_times(bd, s->q + o, s->qd + o, Mv);
             for (int r = 0; r < nd; r++)
-                T += 0.5 * s->qd[o + r] * M[r + nd * c] * s->qd[o + c];
+                T += 0.5 * s->qd[o + r] * Mv[r];
+        } else {
+            double *M = s->sM;
+            bd->klass->mass(bd, s->q + o, M);
+            for (int c = 0; c < nd; c++)
+                for (int r = 0; r < nd; r++)
+                    T += 0.5 * s->qd[o + r] * M[r + nd * c] * s->qd[o + c];
+        }
         V += bd->klass->potential(bd, s->q + o, md->g);
     }
     for (int i = 0; i < md->nforces; i++) {

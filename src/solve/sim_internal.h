@@ -31,22 +31,17 @@ static inline double *fmb_zeroed(double *p, size_t n)
     return p;
 }
 
-/* Global index of local coordinate k of a two-body block, or -1 (ground). */
-static inline int fmb_sim_gidx(const fmb_model_t *m, const int body[2], int n0, int k)
-{
-    const fmb_body_t *b = &m->bodies[k < n0 ? body[0] : body[1]];
-    return b->offset < 0 ? -1 : b->offset + (k < n0 ? k : k - n0);
-}
-
 /* ---- assemble.c */
 /* Views of a joint's two bodies at (q, qd). */
 void fmb_sim_joint_views(const fmb_sim_t *s, const fmb_joint_t *j, const double *q,
                          const double *qd, fmb_bodyview_t v[2]);
-/* Each joint's Jacobian columns and Hessian entries (once, at creation). */
-int fmb_sim_build_patterns(fmb_sim_t *s);
-void fmb_sim_free_patterns(fmb_sim_t *s);
-/* Assemble the KKT matrix with coefficients c, always emitting the same triplets in the
- * same order (fixed pattern). */
+/* Views of a frictional contact's joint with the contact's element columns
+ * (fmb_contact_cols: the joint's plus the guide's face points). */
+void fmb_sim_contact_views(const fmb_sim_t *s, const fmb_contact_t *c, const double *q,
+                           const double *qd, fmb_bodyview_t v[2]);
+/* Assemble the KKT matrix with coefficients c. Bodies and elements with fixed columns
+ * emit the same entries in the same order every time; elements whose columns follow the
+ * state (class member cols) are placed by search (kkt.h). */
 void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
                       const double *lam, double t, const fmb_coeffs_t *c);
 /* Name and case line of the joint owning constraint row `row`, for messages. */

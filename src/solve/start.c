@@ -362,28 +362,23 @@ int fmb_sim_accel_solve(fmb_sim_t *s, int factor, double ee, double *qdd, double
         const fmb_joint_t *j = &md->joints[i];
         fmb_bodyview_t v[2];
         fmb_sim_joint_views(s, j, s->q, s->qd, v);
-        const int nr = j->klass->nrows, n0 = v[0].ndof, nn = n0 + v[1].ndof;
+        const int nr = j->klass->nrows, nn = v[0].nc + v[1].nc;
         double *vloc = s->sv;
         for (int k = 0; k < nn; k++) {
-            int g = fmb_sim_gidx(md, j->body, n0, k);
+            int g = fmb_elem_gidx(v, k);
             vloc[k] = g >= 0 ? s->qd[g] : 0.0;
         }
         double *pt = fmb_zeroed(s->sphi, (size_t)nr), *ptt = fmb_zeroed(s->sphi2, (size_t)nr);
         if (j->klass->time) j->klass->time(j, s->t, pt, ptt);
-        const fmb_jpat_t *jp = &s->jpat[i];
         for (int r = 0; r < nr; r++) {
-            /* hess writes only inside the joint's pattern (model.h): zero and read that,
-             * in the order of the dense sum over rows then columns */
-            double *w = fmb_zeroed(s->sw, (size_t)nr), *H = s->sH;
+            /* the Hessian is nn x nn on the joint's element columns (model.h): small */
+            double *w = fmb_zeroed(s->sw, (size_t)nr), *H = fmb_zeroed(s->sH, (size_t)nn * nn);
             double quad = 0.0;
-            for (int e = 0; e < jp->nh; e++)
-                H[jp->hidx[e]] = 0.0;
             w[r] = 1.0;
             j->klass->hess(j, v, s->t, w, H);
-            for (int e = 0; e < jp->nh; e++) {
-                const int h = jp->hrow[e];
-                quad += vloc[h % nn] * H[h] * vloc[h / nn];
-            }
+            for (int a = 0; a < nn; a++)
+                for (int b = 0; b < nn; b++)
+                    quad += vloc[a] * H[a + nn * b] * vloc[b];
             rhs[n + j->row + r] = -quad - ptt[r];
         }
     }

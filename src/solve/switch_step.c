@@ -54,10 +54,10 @@ int fmb_sim_switch_create(fmb_sim_t *s)
     }
     s->nswz = nz;
     if (!nz) return 0;
-    const size_t N = (size_t)(s->n + s->m), mn = (size_t)s->maxn, ns = (size_t)s->nsw;
+    const size_t N = (size_t)(s->n + s->m), mn = FMB_ELEM_COLS, ns = (size_t)s->nsw;
     const size_t Z = (size_t)nz;
-    /* X (N x nz), M (nz^2), q, z, w, V (nz each), D (maxn per element), G (maxn x 4),
-     * a zero velocity (n) */
+    /* X (N x nz), M (nz^2), q, z, w, V (nz each), D (FMB_ELEM_COLS per element: the
+     * element's columns), G (FMB_ELEM_COLS x 4), a zero velocity (n) */
     s->swX =
         calloc(N * Z + Z * Z + 4 * Z + ns * mn + SW_MAXZ * mn + (size_t)s->n + 1, sizeof(double));
     s->swQ = calloc((size_t)s->n + 3 * N + 1, sizeof(double)); /* + coupled-LCP workspace */
@@ -72,8 +72,7 @@ void fmb_sim_switch_free(fmb_sim_t *s)
 
 static void views(const fmb_sim_t *s, const fmb_force_t *f, fmb_bodyview_t v[2])
 {
-    v[0] = fmb_model_view(s->model, f->body[0], s->q, s->qd);
-    v[1] = fmb_model_view(s->model, f->body[1], s->q, s->qd);
+    fmb_force_views(s->model, f, s->q, s->qd, v);
 }
 
 static void switch_forces(const fmb_sim_t *s, double *Q);
@@ -82,7 +81,7 @@ static void switch_forces(const fmb_sim_t *s, double *Q);
 static double *start_base(const fmb_sim_t *s)
 {
     const size_t N = (size_t)(s->n + s->m), Z = (size_t)s->nswz;
-    return s->swX + N * Z + Z * Z + 4 * Z + (size_t)s->nsw * s->maxn + SW_MAXZ * (size_t)s->maxn;
+    return s->swX + N * Z + Z * Z + 4 * Z + ((size_t)s->nsw + SW_MAXZ) * FMB_ELEM_COLS;
 }
 
 int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base, double bscale,
@@ -92,7 +91,7 @@ int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base
     const int n = s->n, N = n + s->m, nz = s->nswz;
     if (!nz) return 0;
     double *X = s->swX, *M = X + (size_t)N * nz, *qv = M + (size_t)nz * nz, *zz = qv + nz;
-    double *ww = zz + nz, *V = ww + nz, *Dall = V + nz, *G = Dall + (size_t)s->nsw * s->maxn;
+    double *ww = zz + nz, *V = ww + nz, *Dall = V + nz, *G = Dall + (size_t)s->nsw * FMB_ELEM_COLS;
     double *col = s->work + 3 * (size_t)N;
     memset(M, 0, (size_t)nz * nz * sizeof *M);
     /* responses to unit z and the element rows */
@@ -103,14 +102,14 @@ int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base
         if (!ne) continue;
         fmb_bodyview_t v[2];
         views(s, f, v);
-        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
-        double *D = Dall + (size_t)e * s->maxn;
+        const int nn = v[0].nc + v[1].nc;
+        double *D = Dall + (size_t)e * FMB_ELEM_COLS;
         memset(G, 0, (size_t)nn * SW_MAXZ * sizeof *G);
         f->klass->lcp(f, v, t, sw->v_n, G, D, sw->av, sw->Az, sw->b);
         for (int k = 0; k < ne; k++) {
             memset(col, 0, (size_t)N * sizeof *col);
             for (int r = 0; r < nn; r++) {
-                const int g = fmb_sim_gidx(md, f->body, n0, r);
+                const int g = fmb_elem_gidx(v, r);
                 if (g >= 0) col[g] += bh2 * G[r + (size_t)nn * k];
             }
             int rc = fmb_kkt_solve(&s->kkt, col, X + (size_t)N * (sw->zoff + k));
@@ -124,13 +123,15 @@ int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base
         const fmb_force_t *f = &md->forces[sw->force];
         const int ne = f->klass->nz;
         if (!ne) continue;
-        const int n0 = md->bodies[f->body[0]].ndof, nn = n0 + md->bodies[f->body[1]].ndof;
-        const double *D = Dall + (size_t)e * s->maxn;
+        fmb_bodyview_t v[2];
+        views(s, f, v); /* the same columns as above (same state) */
+        const int nn = v[0].nc + v[1].nc;
+        const double *D = Dall + (size_t)e * FMB_ELEM_COLS;
         double v0 = 0.0;
         for (int j = 0; j < nz; j++)
             V[j] = 0.0;
         for (int r = 0; r < nn; r++) {
-            const int g = fmb_sim_gidx(md, f->body, n0, r);
+            const int g = fmb_elem_gidx(v, r);
             if (g < 0) continue;
             v0 += D[r] * (base[g] + gfac * x[g]);
             for (int j = 0; j < nz; j++)
@@ -215,13 +216,14 @@ static void switch_forces(const fmb_sim_t *s, double *Q)
         if (!ne) continue;
         fmb_bodyview_t v[2];
         views(s, f, v);
-        const int n0 = v[0].ndof, nn = n0 + v[1].ndof;
-        double G[nn * SW_MAXZ + 1], D[nn + 1], av[SW_MAXZ], Az[SW_MAXZ * SW_MAXZ], b[SW_MAXZ];
+        const int nn = v[0].nc + v[1].nc;
+        double G[FMB_ELEM_COLS * SW_MAXZ], D[FMB_ELEM_COLS], av[SW_MAXZ], Az[SW_MAXZ * SW_MAXZ],
+            b[SW_MAXZ];
         memset(G, 0, sizeof G);
         f->klass->lcp(f, v, s->t, sw->v_n, G, D, av, Az, b);
         for (int k = 0; k < ne; k++)
             for (int r = 0; r < nn; r++) {
-                const int g = fmb_sim_gidx(md, f->body, n0, r);
+                const int g = fmb_elem_gidx(v, r);
                 if (g >= 0) Q[g] += sw->z[k] * G[r + (size_t)nn * k];
             }
     }
