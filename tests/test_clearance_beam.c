@@ -118,14 +118,18 @@ static void run_case(int at_node)
     const double FK = PI * Es * L / 2 * delta * sqrt(delta / (2 * (c + delta)));
     const double P_ref = -mu * FK * fabs(vT);
     /* generalized forces with and without friction */
+    /* the class works on its element columns (model.h: rigid columns and the journal
+     * point's shape columns); Q0 has one entry per column */
+    fmb_bodyview_t ve[2];
+    fmb_force_views(m, f, q, qd, ve);
     double *Q0 = calloc((size_t)nb, sizeof *Q0), *Qn = calloc((size_t)nb, sizeof *Qn);
-    double Q1 = 0;
-    f->klass->eval(f, v, 0.0, Q0, &Q1, NULL, NULL);
+    double Q1[FMB_VIEW_COLS] = {0};
+    f->klass->eval(f, ve, 0.0, Q0, Q1, NULL, NULL);
     f->clr.mu_s = f->clr.mu_d = 0;
-    f->klass->eval(f, v, 0.0, Qn, &Q1, NULL, NULL);
+    f->klass->eval(f, ve, 0.0, Qn, Q1, NULL, NULL);
     double P = 0;
-    for (int k = 0; k < nb; k++)
-        P += (Q0[k] - Qn[k]) * qd[o + k];
+    for (int k = 0; k < ve[0].nc; k++)
+        P += (Q0[k] - Qn[k]) * qd[o + ve[0].cols[k]];
     printf("%s: w_J (difference) %.9g rad/s, frame rate %.3g, v_T %.6g m/s, F_N %.6g N\n"
            "  friction power %.9g W, reference F_T v_T = %.9g W (rel. diff %.2e)\n",
            at_node ? "journal at a node" : "journal inside an element", wJ, qd[o + 2], vT, FK, P,

@@ -42,7 +42,7 @@ static void prismatic_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], doub
     phi[1] = n[0] * (Bp[0] - p1[0]) + n[1] * (Bp[1] - p1[1]);
     double nB[2] = {n[0] * B[0] + n[1] * B[1], n[0] * B[2] + n[1] * B[3]}; /* n^T B */
     double kp = -nB[0] * p0[1] + nB[1] * p0[0];                            /* n^T B Itil p0 */
-    /* 2 x ndof blocks, column-major: entry (row, col) at row + 2*col */
+    /* 2 x 3 blocks on the rigid columns, column-major: entry (row, col) at row + 2*col */
     if (J0 && v[0].ndof) {
         J0[0] = 0, J0[1] = nB[0];
         J0[2] = 0, J0[3] = nB[1];
