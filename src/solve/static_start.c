@@ -42,8 +42,9 @@
  *    else an error that names the imbalance.
  * 5. Elastic velocities: the rate of the quasi-static shape, by central differences of
  *    the shapes at t = +-delta (delta = min(h, 1 ms)), for which the carrier coordinates
- *    and velocities are moved by their Taylor series (q + d qd + d^2/2 qdd, qd + d qdd) and
- *    the positions re-assembled on Phi(q, t +- delta) = 0; truncation O(delta^2). A start
+ *    and velocities are moved by their Taylor series (q + d qd + d^2/2 qdd, qd + d qdd);
+ *    the shape Newton closes Phi(q, t +- delta) = 0 (velocities kept: their error is
+ *    O(delta^2)); truncation O(delta^2). A start
  *    at rest relative to the carrier would leave the elastic coordinates behind the
  *    quasi-static motion and excite a free vibration of amplitude ~ |qd_e| / omega.
  * 6. Carrier velocities projected again for those elastic rates, then the accelerations
