@@ -34,6 +34,9 @@ typedef struct fmb_kkt {
     double *control;          /* UMFPACK Control array (kept: no defaults per call) */
     void *kcommon, *ksymbolic, *knumeric; /* KLU */
     double *xwork;
+    double *dscale; /* KLU: symmetric scaling D A D of the factored matrix (n) */
+    int *dpos;      /* position of each diagonal entry in Ax, -1 if none (n) */
+    int need_analyze;
     long nsymbolic, nnumeric, nfull; /* analyses, numeric factorizations, full KLU ones */
     double rcond, rcond_full;
 } fmb_kkt_t;
