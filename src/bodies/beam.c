@@ -38,8 +38,11 @@
  * Potential: sum_e 1/2 u_e^T k_e u_e - sum_w w g . (A p).
  * Storage is linear in the element count: k_e and m_e per element, and the assembled K
  * and Muu as nonzero lists (for the modes).
+ * Files: beam.c (this: the body class: mass, forces, iteration-matrix blocks, potential),
+ * beam_shape.c (mesh and shape functions), beam_build.c (element matrices, dof map,
+ * modes), beam_init.c (initial state), beam_corot.c (co-rotational element).
  */
-#include "bodies/beam.h"
+#include "bodies/beam_internal.h"
 #include "bodies/beam_corot.h"
 
 #include <cholmod.h>
@@ -48,97 +51,16 @@
 #include <string.h>
 #include <unistd.h>
 
-static const double gauss_x[4] = {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563,
-                                  0.8611363115940526};
-static const double gauss_w[4] = {0.3478548451374538, 0.6521451548625461, 0.6521451548625461,
-                                  0.3478548451374538};
-
 typedef struct gpoint {
     double u[2]; /* undeformed body-frame position */
     double w;    /* mass */
     fmb_shape_t N;
 } gpoint_t;
 
-int fmb_beam_element_at(const fmb_beam_t *bm, double x)
-{
-    /* binary search over element ends: largest e with x_e <= x, clamped to [0, ne-1] */
-    int lo = 0, hi = bm->nnodes - 1;
-    while (hi - lo > 1) {
-        int mid = (lo + hi) / 2;
-        if (bm->x[mid] <= x)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-void fmb_beam_hermite(const fmb_beam_t *bm, int e, double x, int d, double Hx[4])
-{
-    const double l = bm->x[e + 1] - bm->x[e], xi = (x - bm->x[e]) / l;
-    const double x2 = xi * xi, x3 = x2 * xi;
-    switch (d) {
-    case 0:
-        Hx[0] = 1 - 3 * x2 + 2 * x3, Hx[1] = l * (xi - 2 * x2 + x3);
-        Hx[2] = 3 * x2 - 2 * x3, Hx[3] = l * (x3 - x2);
-        break;
-    case 1:
-        Hx[0] = (-6 * xi + 6 * x2) / l, Hx[1] = 1 - 4 * xi + 3 * x2;
-        Hx[2] = (6 * xi - 6 * x2) / l, Hx[3] = -2 * xi + 3 * x2;
-        break;
-    case 2:
-        Hx[0] = (-6 + 12 * xi) / (l * l), Hx[1] = (-4 + 6 * xi) / l;
-        Hx[2] = (6 - 12 * xi) / (l * l), Hx[3] = (-2 + 6 * xi) / l;
-        break;
-    default:
-        Hx[0] = 12 / (l * l * l), Hx[1] = 6 / (l * l);
-        Hx[2] = -12 / (l * l * l), Hx[3] = 6 / (l * l);
-        break;
-    }
-}
-
-/* Columns (in the body's q) of element e's transverse dofs v1, phi1, v2, phi2 (-1 if
- * removed). */
-void fmb_beam_vcols(const fmb_beam_t *bm, int e, int col[4])
-{
-    col[0] = bm->dof[3 * e + 1], col[1] = bm->dof[3 * e + 2];
-    col[2] = bm->dof[3 * e + 4], col[3] = bm->dof[3 * e + 5];
-}
-
-/* Shape functions of element e's six local dofs (u1 v1 phi1 u2 v2 phi2) at body-frame
- * point (x, y0). */
-static void element_local_shape(const fmb_beam_t *bm, int e, double x, double y0, double nx[6],
-                                double ny[6])
-{
-    const double l = bm->x[e + 1] - bm->x[e], xi = (x - bm->x[e]) / l;
-    double H[4], dH[4];
-    fmb_beam_hermite(bm, e, x, 0, H);
-    fmb_beam_hermite(bm, e, x, 1, dH);
-    nx[0] = 1 - xi, nx[1] = -y0 * dH[0], nx[2] = -y0 * dH[1];
-    nx[3] = xi, nx[4] = -y0 * dH[2], nx[5] = -y0 * dH[3];
-    ny[0] = 0, ny[1] = H[0], ny[2] = H[1], ny[3] = 0, ny[4] = H[2], ny[5] = H[3];
-}
-
-/* Shape functions at body-frame point (x, y0) of element e. */
-static void element_shape(const fmb_beam_t *bm, int e, double x, double y0, fmb_shape_t *N)
-{
-    double nx[6], ny[6];
-    element_local_shape(bm, e, x, y0, nx, ny);
-    const int *d = bm->dof + 3 * e; /* u1 v1 phi1 u2 v2 phi2 */
-    N->n = 0;
-    for (int k = 0; k < 6; k++) {
-        if (d[k] < 0) continue;
-        N->col[N->n] = d[k];
-        N->Nx[N->n] = nx[k];
-        N->Ny[N->n] = ny[k];
-        N->n++;
-    }
-}
-
 static void beam_shape(const fmb_body_t *b, const double u[2], fmb_shape_t *N)
 {
     const fmb_beam_t *bm = b->data;
-    element_shape(bm, fmb_beam_element_at(bm, u[0]), u[0], u[1], N);
+    fmb_beam_element_shape(bm, fmb_beam_element_at(bm, u[0]), u[0], u[1], N);
 }
 
 static int beam_ndof(const fmb_body_t *b)
@@ -156,16 +78,16 @@ static void for_each_point_of(const fmb_beam_t *bm, int e, gp_visit fn, void *ct
     const double x1 = bm->x[e], l = bm->x[e + 1] - x1;
     for (int k = 0; k < 4; k++) {
         gpoint_t g;
-        const double x = x1 + 0.5 * l * (1 + gauss_x[k]);
-        const double w = bm->rho * bm->A * 0.5 * l * gauss_w[k];
+        const double x = x1 + 0.5 * l * (1 + fmb_beam_gauss_x[k]);
+        const double w = bm->rho * bm->A * 0.5 * l * fmb_beam_gauss_w[k];
         if (!bm->rotary) {
             g.u[0] = x, g.u[1] = 0.0, g.w = w;
-            element_shape(bm, e, x, 0.0, &g.N);
+            fmb_beam_element_shape(bm, e, x, 0.0, &g.N);
             fn(bm, &g, ctx);
         } else {
             for (int sgn = -1; sgn <= 1; sgn += 2) {
                 g.u[0] = x, g.u[1] = sgn * ry, g.w = 0.5 * w;
-                element_shape(bm, e, x, g.u[1], &g.N);
+                fmb_beam_element_shape(bm, e, x, g.u[1], &g.N);
                 fn(bm, &g, ctx);
             }
         }
@@ -566,288 +488,3 @@ const fmb_body_class_t fmb_beam_body_class = {
     .blocks = beam_blocks,
     .initial_state = fmb_beam_initial_state,
 };
-
-/* Element matrices of element e in its local dofs: linear stiffness and the consistent
- * mass of the elastic dofs (the Gauss points of for_each_point, rotary pairs included). */
-static void element_matrices(const fmb_beam_t *bm, int e, double *ke, double *me)
-{
-    const double l = bm->x[e + 1] - bm->x[e];
-    const double ea = bm->E * bm->A / l, ei = bm->E * bm->I / (l * l * l);
-    for (int k = 0; k < 36; k++)
-        ke[k] = me[k] = 0.0;
-    ke[0] = ke[3 + 6 * 3] = ea, ke[3] = ke[6 * 3] = -ea;
-    const int v[4] = {1, 2, 4, 5};
-    const double kb[16] = {12,  6 * l,  -12, 6 * l,  6 * l, 4 * l * l, -6 * l, 2 * l * l,
-                           -12, -6 * l, 12,  -6 * l, 6 * l, 2 * l * l, -6 * l, 4 * l * l};
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++)
-            ke[v[i] + 6 * v[j]] = ei * kb[i + 4 * j];
-    const double ry = bm->rotary ? sqrt(bm->I / bm->A) : 0.0;
-    for (int k = 0; k < 4; k++) {
-        const double x = bm->x[e] + 0.5 * l * (1 + gauss_x[k]);
-        const double w = bm->rho * bm->A * 0.5 * l * gauss_w[k];
-        for (int s = 0; s < (bm->rotary ? 2 : 1); s++) {
-            const double y0 = bm->rotary ? (s ? ry : -ry) : 0.0, ws = bm->rotary ? 0.5 * w : w;
-            double nx[6], ny[6];
-            element_local_shape(bm, e, x, y0, nx, ny);
-            for (int i = 0; i < 6; i++)
-                for (int j = 0; j < 6; j++)
-                    me[i + 6 * j] += ws * (nx[i] * nx[j] + ny[i] * ny[j]);
-        }
-    }
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Assembled K and Muu over the free elastic dofs as column-major nonzero lists. */
-static int build_nonzeros(fmb_beam_t *bm)
-{
-    const int nel = bm->nnodes - 1;
-    const int64_t ne = bm->ndof - 3;
-    int64_t *key = malloc((size_t)36 * nel * sizeof *key + 1);
-    if (!key) return FMB_ERR_NOMEM;
-    size_t nk = 0;
-    for (int e = 0; e < nel; e++) {
-        const int *d = bm->dof + 3 * e;
-        for (int i = 0; i < 6; i++)
-            for (int j = 0; j < 6; j++)
-                if (d[i] >= 0 && d[j] >= 0) key[nk++] = (int64_t)(d[j] - 3) * ne + (d[i] - 3);
-    }
-    qsort(key, nk, sizeof *key, cmp_i64);
-    size_t nz = 0;
-    for (size_t k = 0; k < nk; k++)
-        if (nz == 0 || key[k] != key[nz - 1]) key[nz++] = key[k];
-    bm->nnz = (int)nz;
-    bm->nz_i = malloc(nz * sizeof *bm->nz_i + 1);
-    bm->nz_j = malloc(nz * sizeof *bm->nz_j + 1);
-    bm->Kz = calloc(nz + 1, sizeof *bm->Kz);
-    bm->Mz = calloc(nz + 1, sizeof *bm->Mz);
-    if (!bm->nz_i || !bm->nz_j || !bm->Kz || !bm->Mz) {
-        free(key);
-        return FMB_ERR_NOMEM;
-    }
-    for (size_t z = 0; z < nz; z++)
-        bm->nz_i[z] = (int)(key[z] % ne), bm->nz_j[z] = (int)(key[z] / ne);
-    for (int e = 0; e < nel; e++) {
-        const int *d = bm->dof + 3 * e;
-        for (int i = 0; i < 6; i++)
-            for (int j = 0; j < 6; j++) {
-                if (d[i] < 0 || d[j] < 0) continue;
-                const int64_t k = (int64_t)(d[j] - 3) * ne + (d[i] - 3);
-                const int64_t *hit = bsearch(&k, key, nz, sizeof *key, cmp_i64);
-                bm->Kz[hit - key] += bm->ke[36 * (size_t)e + i + 6 * j];
-                bm->Mz[hit - key] += bm->me[36 * (size_t)e + i + 6 * j];
-            }
-    }
-    free(key);
-    return 0;
-}
-
-int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
-{
-    const int nn = bm->nnodes;
-    bm->dof = malloc((size_t)3 * nn * sizeof *bm->dof);
-    if (!bm->dof) {
-        snprintf(msg, len, "out of memory for %d nodes", nn);
-        return FMB_ERR_NOMEM;
-    }
-    for (int k = 0; k < 3 * nn; k++)
-        bm->dof[k] = 0;
-    switch (bm->reference) {
-    case FMB_BEAM_SIMPLY_SUPPORTED:
-        bm->dof[0] = bm->dof[1] = bm->dof[3 * (nn - 1) + 1] = -1;
-        break;
-    case FMB_BEAM_CANTILEVER:
-        bm->dof[0] = bm->dof[1] = bm->dof[2] = -1;
-        break;
-    default:
-        snprintf(msg, len, "unsupported reference condition %d", (int)bm->reference);
-        return FMB_ERR_MODEL;
-    }
-    int nd = 3;
-    for (int k = 0; k < 3 * nn; k++)
-        if (bm->dof[k] == 0) bm->dof[k] = nd++;
-    bm->ndof = nd;
-    /* memory grows linearly with the elements: element matrices, the iteration matrix's
-     * entries and factors, about FMB_BEAM_BYTES_PER_ELEMENT each (docs/performance.md);
-     * refuse before trying what the machine cannot hold */
-    const double need = FMB_BEAM_BYTES_PER_ELEMENT * (double)(nn - 1);
-    const double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-    if (phys > 0 && need > 0.5 * phys) {
-        snprintf(msg, len,
-                 "%d elements need about %.3g GB (%.0f kB per element: element matrices, the "
-                 "iteration matrix and its factors), more than half of this machine's %.3g GB "
-                 "memory; use fewer elements",
-                 nn - 1, need / 1e9, FMB_BEAM_BYTES_PER_ELEMENT / 1e3, phys / 1e9);
-        return FMB_ERR_NOMEM;
-    }
-    bm->ke = malloc((size_t)36 * (nn - 1) * sizeof *bm->ke + 1);
-    bm->me = malloc((size_t)36 * (nn - 1) * sizeof *bm->me + 1);
-    if (!bm->ke || !bm->me) {
-        snprintf(msg, len, "out of memory: %d elements need %.3g GB for the beam's matrices",
-                 nn - 1, need / 1e9);
-        return FMB_ERR_NOMEM;
-    }
-    for (int e = 0; e + 1 < nn; e++)
-        element_matrices(bm, e, bm->ke + 36 * (size_t)e, bm->me + 36 * (size_t)e);
-    if (build_nonzeros(bm)) {
-        snprintf(msg, len, "out of memory for the beam's %d elements", nn - 1);
-        return FMB_ERR_NOMEM;
-    }
-    return 0;
-}
-
-extern void dsygv_(const int *itype, const char *jobz, const char *uplo, const int *n, double *a,
-                   const int *lda, double *b, const int *ldb, double *w, double *work,
-                   const int *lwork, int *info);
-
-/* Dense generalized symmetric-definite eigenproblem A x = w B x (n x n, column-major, A
- * and B overwritten; eigenvectors in A when vectors). */
-static int dense_gev(int n, double *A, double *B, double *w, int vectors)
-{
-    int itype = 1, info = 0, lwork = 3 * n + 64;
-    double *work = malloc((size_t)lwork * sizeof *work);
-    if (!work) return FMB_ERR_NOMEM;
-    dsygv_(&itype, vectors ? "V" : "N", "U", &n, A, &n, B, &n, w, work, &lwork, &info);
-    free(work);
-    return info ? FMB_ERR_LINSOLVE : 0;
-}
-
-int fmb_beam_modes_dense(const fmb_beam_t *bm, double *omega, int nmax)
-{
-    const int ne = bm->ndof - 3;
-    double *K = malloc((size_t)ne * ne * sizeof *K), *M = malloc((size_t)ne * ne * sizeof *M);
-    double *w = malloc((size_t)ne * sizeof *w);
-    int rc = (!K || !M || !w) ? FMB_ERR_NOMEM : 0, count = 0;
-    if (!rc) {
-        memset(K, 0, (size_t)ne * ne * sizeof *K);
-        memset(M, 0, (size_t)ne * ne * sizeof *M);
-        for (int z = 0; z < bm->nnz; z++) {
-            K[bm->nz_i[z] + (size_t)ne * bm->nz_j[z]] = bm->Kz[z];
-            M[bm->nz_i[z] + (size_t)ne * bm->nz_j[z]] = bm->Mz[z];
-        }
-        rc = dense_gev(ne, K, M, w, 0);
-        for (int k = 0; !rc && k < ne && count < nmax; k++)
-            omega[count++] = sqrt(fmax(w[k], 0.0));
-    }
-    free(K), free(M), free(w);
-    return rc ? rc : count;
-}
-
-/* y = A x over the banded nonzeros of A (Kz or Mz). */
-static void band_mult(const fmb_beam_t *bm, const double *Az, const double *x, double *y)
-{
-    const int ne = bm->ndof - 3;
-    for (int i = 0; i < ne; i++)
-        y[i] = 0.0;
-    for (int z = 0; z < bm->nnz; z++)
-        y[bm->nz_i[z]] += Az[z] * x[bm->nz_j[z]];
-}
-
-/*
- * Lowest modes of large beams: subspace iteration with a sparse Cholesky factorization
- * of K (CHOLMOD) and Rayleigh-Ritz on p = nmax + 8 vectors (Bathe's method):
- *   Y = K^{-1} M X,   Kr = Y^T K Y,   Mr = Y^T M Y,   Kr phi = w Mr phi,   X = Y phi
- * until the first nmax eigenvalues change by less than 1e-8 relative between iterations
- * (the projected K of a fine mesh is formed with cancellation: below ~1e-9 the change
- * is round-off; the discretization error of the frequencies is far larger).
- */
-int fmb_beam_modes_sparse(const fmb_beam_t *bm, double *omega, int nmax)
-{
-    const int ne = bm->ndof - 3;
-    if (nmax > ne) nmax = ne;
-    int p = nmax + 8 < ne ? nmax + 8 : ne;
-    cholmod_common cc;
-    cholmod_start(&cc);
-    int rc = 0, count = 0;
-    int nup = 0;
-    for (int z = 0; z < bm->nnz; z++)
-        nup += bm->nz_i[z] <= bm->nz_j[z];
-    cholmod_triplet *T =
-        cholmod_allocate_triplet((size_t)ne, (size_t)ne, (size_t)nup, 1, CHOLMOD_REAL, &cc);
-    cholmod_sparse *A = NULL;
-    cholmod_factor *L = NULL;
-    cholmod_dense *B = NULL, *Y = NULL;
-    double *X = malloc((size_t)ne * p * sizeof *X), *KY = malloc((size_t)ne * p * sizeof *KY);
-    double *MY = malloc((size_t)ne * p * sizeof *MY), *Kr = malloc((size_t)p * p * sizeof *Kr);
-    double *Mr = malloc((size_t)p * p * sizeof *Mr), *w = malloc((size_t)p * sizeof *w);
-    double *wold = calloc((size_t)p, sizeof *wold);
-    if (!T || !X || !KY || !MY || !Kr || !Mr || !w || !wold) rc = FMB_ERR_NOMEM;
-    if (!rc) {
-        int *Ti = T->i, *Tj = T->j;
-        double *Tx = T->x;
-        for (int z = 0; z < bm->nnz; z++) {
-            const int i = bm->nz_i[z], j = bm->nz_j[z];
-            if (i > j) continue;
-            Ti[T->nnz] = i, Tj[T->nnz] = j, Tx[T->nnz] = bm->Kz[z];
-            T->nnz++;
-        }
-        A = cholmod_triplet_to_sparse(T, T->nnz, &cc);
-        L = A ? cholmod_analyze(A, &cc) : NULL;
-        if (!L || !cholmod_factorize(A, L, &cc) || cc.status != CHOLMOD_OK || L->minor < (size_t)ne)
-            rc = FMB_ERR_LINSOLVE; /* K not positive definite: frame not fixed */
-        B = cholmod_allocate_dense((size_t)ne, (size_t)p, (size_t)ne, CHOLMOD_REAL, &cc);
-        if (!B) rc = FMB_ERR_NOMEM;
-    }
-    /* start vectors: deterministic, rich in low modes (x^(k+1) along the bar and noise) */
-    for (int k = 0; !rc && k < p; k++)
-        for (int i = 0; i < ne; i++)
-            X[i + (size_t)ne * k] = sin((k + 1) * 0.7 * (i + 1)) + 1e-3 * k;
-    for (int iter = 0; !rc && iter < 200; iter++) {
-        double *Bx = B->x;
-        for (int k = 0; k < p; k++)
-            band_mult(bm, bm->Mz, X + (size_t)ne * k, Bx + (size_t)ne * k);
-        if (Y) cholmod_free_dense(&Y, &cc);
-        Y = cholmod_solve(CHOLMOD_A, L, B, &cc);
-        if (!Y) {
-            rc = FMB_ERR_LINSOLVE;
-            break;
-        }
-        const double *Yx = Y->x;
-        for (int k = 0; k < p; k++) {
-            band_mult(bm, bm->Kz, Yx + (size_t)ne * k, KY + (size_t)ne * k);
-            band_mult(bm, bm->Mz, Yx + (size_t)ne * k, MY + (size_t)ne * k);
-        }
-        for (int a = 0; a < p; a++)
-            for (int b = 0; b < p; b++) {
-                double kr = 0, mr = 0;
-                for (int i = 0; i < ne; i++) {
-                    kr += Yx[i + (size_t)ne * a] * KY[i + (size_t)ne * b];
-                    mr += Yx[i + (size_t)ne * a] * MY[i + (size_t)ne * b];
-                }
-                Kr[a + p * b] = kr, Mr[a + p * b] = mr;
-            }
-        if ((rc = dense_gev(p, Kr, Mr, w, 1))) break;
-        /* X = Y phi */
-        for (int k = 0; k < p; k++)
-            for (int i = 0; i < ne; i++) {
-                double v = 0;
-                for (int a = 0; a < p; a++)
-                    v += Yx[i + (size_t)ne * a] * Kr[a + p * k];
-                X[i + (size_t)ne * k] = v;
-            }
-        double change = 0;
-        for (int k = 0; k < nmax; k++)
-            change = fmax(change, fabs(w[k] - wold[k]) / fabs(w[k]));
-        memcpy(wold, w, (size_t)p * sizeof *w);
-        if (iter > 0 && change < 1e-8) {
-            for (int k = 0; k < nmax; k++)
-                omega[count++] = sqrt(fmax(w[k], 0.0));
-            break;
-        }
-    }
-    if (!rc && count == 0) rc = FMB_ERR_CONVERGENCE;
-    cholmod_free_dense(&Y, &cc);
-    cholmod_free_dense(&B, &cc);
-    cholmod_free_factor(&L, &cc);
-    cholmod_free_sparse(&A, &cc);
-    cholmod_free_triplet(&T, &cc);
-    cholmod_finish(&cc);
-    free(X), free(KY), free(MY), free(Kr), free(Mr), free(w), free(wold);
-    return rc ? rc : count;
-}
-
