@@ -174,6 +174,17 @@ static void slider_cols(const fmb_joint_t *j, fmb_bodyview_t v[2])
         if (c.col[k] >= 0) fmb_view_add_cols(&v[1], 1, &c.col[k]);
 }
 
+/* Every column the slider's columns can include: the slider's rigid ones, and every
+ * column of the guide (the slider may reach any element). */
+static int slider_reach(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, int *cols)
+{
+    (void)j;
+    const int n = b ? v[1].ndof : (v[0].ndof ? 3 : 0);
+    for (int k = 0; k < n; k++)
+        cols[k] = k;
+    return n;
+}
+
 static int slider_check(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len)
 {
     const fmb_body_t *s = &m->bodies[j->body[0]], *g = &m->bodies[j->body[1]];
@@ -311,6 +322,7 @@ const fmb_joint_class_t fmb_slider_beam_class = {
     .eval = slider_eval,
     .hess = slider_hess,
     .cols = slider_cols,
+    .reach = slider_reach,
     .time = NULL,
     .check = slider_check,
     .valid = slider_valid,

@@ -149,6 +149,13 @@ typedef struct fmb_joint_class {
      * columns with the state (a slider moving along its guide): the assembler then
      * places its entries by lookup and grows the matrix pattern when needed. */
     void (*cols)(const fmb_joint_t *j, fmb_bodyview_t v[2]);
+    /* Optional, with cols(): every column of body b that the element's columns can ever
+     * include (ascending; returns the count; cols holds up to the body's ndof). The
+     * assembler reserves, once per matrix pattern, the Jacobian rows on these columns and
+     * the Hessian between them and the rigid columns, so that the pattern and its
+     * fill-reducing order stay fixed while the element moves (a slider along its guide:
+     * an arrow of O(ndof) entries, linear in the mesh). */
+    int (*reach)(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, int *cols);
     /* Phi_t and Phi_tt (nrows each); NULL means scleronomic. */
     void (*time)(const fmb_joint_t *j, double t, double *phit, double *phitt);
     /* Validation at model build time (0 or negative status with message). */

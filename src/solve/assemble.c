@@ -266,6 +266,38 @@ static void add_seq(fmb_kkt_t *k, int i, int j, double x)
     fmb_kkt_add(k, i, j, x);
 }
 
+/* Reserve (as explicit zeros, once per pattern) the entries a joint with a reach() can
+ * ever have: its Jacobian rows on every reachable column (and the transpose) and the
+ * Hessian between the reachable and the rigid columns. */
+static void reserve_reach(fmb_sim_t *s, const fmb_joint_t *j, const fmb_bodyview_t v[2])
+{
+    fmb_kkt_t *k = &s->kkt;
+    const int nr = j->klass->nrows;
+    for (int b = 0; b < 2; b++) {
+        const int off = v[b].body ? v[b].body->offset : -1;
+        if (off < 0) continue;
+        int *cols = malloc((size_t)v[b].ndof * sizeof *cols + 1);
+        if (!cols) return; /* only a reservation: the entries then grow the pattern */
+        const int nc = j->klass->reach(j, v, b, cols);
+        for (int x = 0; x < nc; x++) {
+            const int g = off + cols[x];
+            for (int r = 0; r < nr; r++) {
+                fmb_kkt_addx(k, s->n + j->row + r, g, 0.0);
+                fmb_kkt_addx(k, g, s->n + j->row + r, 0.0);
+            }
+            for (int bb = 0; bb < 2; bb++) {
+                const int o2 = v[bb].body ? v[bb].body->offset : -1;
+                if (o2 < 0) continue;
+                for (int rc = 0; rc < 3; rc++) {
+                    fmb_kkt_addx(k, o2 + rc, g, 0.0);
+                    fmb_kkt_addx(k, g, o2 + rc, 0.0);
+                }
+            }
+        }
+        free(cols);
+    }
+}
+
 /* An element's nl x nl block B (local columns of the views) times a into the matrix;
  * elastic_rows: the carrier rows get zeros (quasi-static start). */
 static void add_block(fmb_kkt_t *k, kkt_add_fn add, const fmb_bodyview_t v[2], const double *B,
@@ -347,6 +379,7 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
         fmb_bodyview_t v[2];
         fmb_sim_joint_views(s, j, q, qd, v);
         const kkt_add_fn add = j->klass->cols ? fmb_kkt_addx : add_seq;
+        if (!k->mapped && j->klass->cols && j->klass->reach) reserve_reach(s, j, v);
         const int nr = j->klass->nrows, n0 = v[0].nc, nl = n0 + v[1].nc;
         double *phi = s->sphi, *J[2] = {fmb_zeroed(s->sJ[0], (size_t)(nr * v[0].nc)),
                                         fmb_zeroed(s->sJ[1], (size_t)(nr * v[1].nc))};
