@@ -154,7 +154,8 @@ typedef struct fmb_joint_class {
      * assembler reserves, once per matrix pattern, the Jacobian rows on these columns and
      * the Hessian between them and the rigid columns, so that the pattern and its
      * fill-reducing order stay fixed while the element moves (a slider along its guide:
-     * an arrow of O(ndof) entries, linear in the mesh). */
+     * an arrow of O(ndof) entries, linear in the mesh). Used for KKT systems above
+     * FMB_KKT_LARGE unknowns (solve/kkt.h). */
     int (*reach)(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, int *cols);
     /* Phi_t and Phi_tt (nrows each); NULL means scleronomic. */
     void (*time)(const fmb_joint_t *j, double t, double *phit, double *phitt);

@@ -379,7 +379,8 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
         fmb_bodyview_t v[2];
         fmb_sim_joint_views(s, j, q, qd, v);
         const kkt_add_fn add = j->klass->cols ? fmb_kkt_addx : add_seq;
-        if (!k->mapped && j->klass->cols && j->klass->reach) reserve_reach(s, j, v);
+        if (!k->mapped && j->klass->cols && j->klass->reach && k->n > FMB_KKT_LARGE)
+            reserve_reach(s, j, v); /* large systems (small ones keep their pattern) */
         const int nr = j->klass->nrows, n0 = v[0].nc, nl = n0 + v[1].nc;
         double *phi = s->sphi, *J[2] = {fmb_zeroed(s->sJ[0], (size_t)(nr * v[0].nc)),
                                         fmb_zeroed(s->sJ[1], (size_t)(nr * v[1].nc))};

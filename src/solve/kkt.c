@@ -11,8 +11,6 @@
 /* KKT systems above this size are factored with the large-mesh settings of KLU
  * (COLAMD, symmetric scaling, pivot threshold 1e-6; see large()); smaller ones with
  * KLU's defaults (AMD, threshold 1e-3, row scaling), unchanged. */
-#define FMB_KKT_LARGE 200
-
 static int large(const fmb_kkt_t *k)
 {
     return k->solver != FMB_KKT_UMFPACK && k->n > FMB_KKT_LARGE;

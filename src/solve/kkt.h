@@ -16,6 +16,10 @@
 
 enum { FMB_KKT_KLU = 0, FMB_KKT_UMFPACK = 1 };
 
+/* KKT systems above this size are "large": KLU's large-system settings (kkt.c) and the
+ * reserved reach of moving elements (assemble.c); smaller ones keep KLU's defaults. */
+#define FMB_KKT_LARGE 200
+
 typedef struct fmb_kkt {
     int n;
     int solver;   /* FMB_KKT_KLU or FMB_KKT_UMFPACK */
