@@ -17,23 +17,10 @@ int fmb_sim_restart(fmb_sim_t *s)
 {
     if (s->ncontacts || s->nsw) return 0;
     const int n = s->n, m = s->m, N = n + m;
-    const fmb_model_t *md = s->model;
     double e0[FMB_ENERGY_COLUMNS], e1[FMB_ENERGY_COLUMNS];
     fmb_sim_energy(s, e0);
-    double *rhs = s->work, *x = s->work + N;
-    const fmb_coeffs_t c = {.cM = 1, .cA = 1};
-    fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
-    fmb_sim_eval_forces(s, s->q, s->qd, s->qd, s->lam, s->t, rhs, NULL); /* M qd- */
-    memset(rhs + n, 0, (size_t)m * sizeof *rhs);
-    for (int i = 0; i < md->njoints; i++) {
-        const fmb_joint_t *j = &md->joints[i];
-        if (!j->klass->time) continue;
-        double *pt = s->sphi, *ptt = s->sphi2;
-        j->klass->time(j, s->t, pt, ptt);
-        for (int r = 0; r < j->klass->nrows; r++)
-            rhs[n + j->row + r] = -pt[r];
-    }
-    int rc = fmb_sim_solve_kkt(s, rhs, x, s->q, s->t, "while projecting the velocities at a kink");
+    double *x = s->work + N;
+    int rc = fmb_sim_mass_projection(s, x, "while projecting the velocities at a kink");
     if (rc) return rc;
     memcpy(s->qd, x, (size_t)n * sizeof *x);
     if ((rc = fmb_sim_accel_solve(s, 0, 0.0, s->qdd, s->lam))) return rc;

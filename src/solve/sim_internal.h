@@ -61,6 +61,8 @@ int fmb_sim_solve_kkt(fmb_sim_t *s, const double *rhs, double *x, const double *
 /* ---- start.c */
 /* Velocities at the start: elastic ones as given, carrier ones projected on the
  * velocity constraints (docs/theory.md, "Consistent start"). */
+/* Velocities projected onto the velocity constraints in the mass metric, into x (start.c). */
+int fmb_sim_mass_projection(fmb_sim_t *s, double *x, const char *when);
 int fmb_sim_start_velocities(fmb_sim_t *s);
 /* Accelerations and multipliers consistent with (q, qd, t); factor = 0 reuses the last
  * factorization; ee as in fmb_coeffs_t (0: the plain mass matrix). */

@@ -389,15 +389,36 @@ int fmb_sim_accel_solve(fmb_sim_t *s, int factor, double ee, double *qdd, double
     return 0;
 }
 
+/* The velocities closest to s->qd in the mass metric that satisfy the velocity
+ * constraints: [M Phi_q^T; Phi_q 0] [qd+; mu] = [M qd; -Phi_t] at (q, t), qd+ into x
+ * (n values; x needs n + m). Leaves that matrix factored. when: for messages. */
+int fmb_sim_mass_projection(fmb_sim_t *s, double *x, const char *when)
+{
+    const int n = s->n, m = s->m;
+    const fmb_model_t *md = s->model;
+    double *rhs = s->work;
+    const fmb_coeffs_t c = {.cM = 1, .cA = 1};
+    fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
+    fmb_sim_eval_forces(s, s->q, s->qd, s->qd, s->lam, s->t, rhs, NULL); /* M qd */
+    memset(rhs + n, 0, (size_t)m * sizeof *rhs);
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        if (!j->klass->time) continue;
+        double *pt = s->sphi, *ptt = s->sphi2;
+        j->klass->time(j, s->t, pt, ptt);
+        for (int r = 0; r < j->klass->nrows; r++)
+            rhs[n + j->row + r] = -pt[r];
+    }
+    return fmb_sim_solve_kkt(s, rhs, x, s->q, s->t, when);
+}
+
 /* Velocities: elastic ones as given, carrier ones projected (project_velocities); when
  * that cannot satisfy the constraints, [M Phi_q^T; Phi_q 0] [qd; mu] = [M qd0; -Phi_t]
  * for all of them. Leaves [M Phi_q^T; Phi_q 0] factored at (q, t). */
 int fmb_sim_start_velocities(fmb_sim_t *s)
 {
     const int n = s->n, m = s->m, N = n + m;
-    const fmb_model_t *md = s->model;
     double *rhs = s->work, *x = s->work + N;
-    const fmb_coeffs_t c = {1, 0, 0, 0, 1, 0, 0, 0};
     int rc, rigid_only = 0;
     if ((rc = project_velocities(s, &rigid_only))) return rc;
     { /* the forces at the start must be finite before any matrix is built from them */
@@ -408,19 +429,7 @@ int fmb_sim_start_velocities(fmb_sim_t *s)
         if (!isfinite(rsum)) return fmb_sim_nonfinite_error(s, s->q, s->qd, s->qdd, s->t);
     }
     /* factored even when rigid_only: the accelerations reuse this matrix */
-    fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
-    fmb_sim_eval_forces(s, s->q, s->qd, s->qd, s->lam, s->t, rhs, NULL); /* M qd0 */
-    memset(rhs + n, 0, (size_t)m * sizeof *rhs);
-    for (int i = 0; i < md->njoints; i++) {
-        const fmb_joint_t *j = &md->joints[i];
-        if (!j->klass->time) continue;
-        double *pt = s->sphi, *ptt = s->sphi2;
-        j->klass->time(j, s->t, pt, ptt);
-        for (int r = 0; r < j->klass->nrows; r++)
-            rhs[n + j->row + r] = -pt[r];
-    }
-    if ((rc = fmb_sim_solve_kkt(s, rhs, x, s->q, s->t, "while projecting the initial velocities")))
-        return rc;
+    if ((rc = fmb_sim_mass_projection(s, x, "while projecting the initial velocities"))) return rc;
     if (!rigid_only) memcpy(s->qd, x, (size_t)n * sizeof *x);
     return 0;
 }
