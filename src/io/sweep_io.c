@@ -128,6 +128,36 @@ static double wrap360(double deg)
     return w < 0 ? w + 360.0 : w;
 }
 
+/* Clearance-joint metrics of /joints/<name>/clearance, if the joint has one (0 or a status). */
+static int clearance_metrics(hid_t file, const char *name, fmb_run_summary_t *s, long nt)
+{
+    char p[SW_PATH], m[SW_PATH];
+    long rows, cols, rc, cc, at;
+    int st = 0;
+    snprintf(p, sizeof p, "/joints/%s/clearance/normal_force", name);
+    double *v = fmb_h5_read(file, p, &rows, &cols);
+    snprintf(p, sizeof p, "/joints/%s/clearance/contact", name);
+    double *c = v ? fmb_h5_read(file, p, &rc, &cc) : NULL;
+    if (v && c && rc == rows && cc == 1) {
+        rows = rows < nt ? rows : nt;
+        long in = 0, starts = 0;
+        for (long i = 0; i < rows; i++) {
+            in += c[i] != 0.0;
+            starts += c[i] != 0.0 && (i == 0 || c[i - 1] == 0.0);
+        }
+        const double fmax = abs_max(v, rows, cols, &at);
+        snprintf(m, sizeof m, "impact_force_max.%s", name);
+        st = fmb_run_summary_add(s, m, rows > 0 ? fmax : NAN);
+        snprintf(m, sizeof m, "contact_fraction.%s", name);
+        if (!st) st = fmb_run_summary_add(s, m, rows > 0 ? (double)in / (double)rows : NAN);
+        snprintf(m, sizeof m, "impacts.%s", name);
+        if (!st) st = fmb_run_summary_add(s, m, (double)starts);
+    }
+    free(v);
+    free(c);
+    return st;
+}
+
 static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const double *t, long nt)
 {
     int st = 0;
@@ -162,7 +192,10 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
             snprintf(p, sizeof p, "/joints/%s/%s", names[k], joint_ds[d][0]);
             v = fmb_h5_read(file, p, &rows, &cols);
         }
-        if (!v) continue;
+        if (!v) { /* a clearance joint (a force pair) has its own metrics */
+            st = clearance_metrics(file, names[k], s, nt);
+            continue;
+        }
         double fmax = abs_max(v, rows < nt ? rows : nt, cols, &at);
         free(v);
         snprintf(m, sizeof m, "%s.%s", joint_ds[d - 1][1], names[k]);
@@ -179,32 +212,6 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
         free(v);
         snprintf(m, sizeof m, "contact_max.%s", names[k]);
         st = fmb_run_summary_add(s, m, rows > 0 ? fmax : NAN);
-    }
-    fmb_h5_free_names(names, n);
-    n = fmb_h5_members(file, "/joints", "index", &names); /* clearance joints */
-    for (int k = 0; k < n && st == 0; k++) {
-        long rows, cols, rc, cc, at;
-        snprintf(p, sizeof p, "/joints/%s/clearance/normal_force", names[k]);
-        double *v = fmb_h5_read(file, p, &rows, &cols);
-        snprintf(p, sizeof p, "/joints/%s/clearance/contact", names[k]);
-        double *c = v ? fmb_h5_read(file, p, &rc, &cc) : NULL;
-        if (v && c && rc == rows && cc == 1) {
-            rows = rows < nt ? rows : nt;
-            long in = 0, starts = 0;
-            for (long i = 0; i < rows; i++) {
-                in += c[i] != 0.0;
-                starts += c[i] != 0.0 && (i == 0 || c[i - 1] == 0.0);
-            }
-            const double fmax = abs_max(v, rows, cols, &at);
-            snprintf(m, sizeof m, "impact_force_max.%s", names[k]);
-            st = fmb_run_summary_add(s, m, rows > 0 ? fmax : NAN);
-            snprintf(m, sizeof m, "contact_fraction.%s", names[k]);
-            if (!st) st = fmb_run_summary_add(s, m, rows > 0 ? (double)in / (double)rows : NAN);
-            snprintf(m, sizeof m, "impacts.%s", names[k]);
-            if (!st) st = fmb_run_summary_add(s, m, (double)starts);
-        }
-        free(v);
-        free(c);
     }
     fmb_h5_free_names(names, n);
     n = fmb_h5_members(file, "/switches", "force_index", &names);
