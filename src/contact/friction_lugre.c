@@ -39,7 +39,7 @@ static int lugre_check(const fmb_friction_desc_t *f, char *msg, size_t len)
  * starts sliding (no start-up spike of the sigma1 zdot term). */
 static void lugre_start(fmb_contact_t *c, double v)
 {
-    if (v != 0.0) c->z = c->z_n = (v > 0 ? 1.0 : -1.0) * fmb_lugre_g(&c->d, v) / c->d.sigma0;
+    if (v != 0.0) c->z = c->z_n = fmb_lugre_steady(&c->d, v);
 }
 
 /* the shared law (contact/lugre.c) over the step: z, mu, dmu/dv */

@@ -57,3 +57,8 @@ fmb_lugre_t fmb_lugre_level(const fmb_friction_desc_t *d, double z, double zd, d
     const fmb_lugre_t o = {z, zd, d->sigma0 * z + s1 * zd + d->sigma2 * v, ds1 * zd + d->sigma2};
     return o;
 }
+
+double fmb_lugre_steady(const fmb_friction_desc_t *d, double v)
+{
+    return v != 0.0 ? (v > 0 ? 1.0 : -1.0) * fmb_lugre_g(d, v) / d->sigma0 : 0.0;
+}

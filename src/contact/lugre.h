@@ -18,6 +18,10 @@ typedef struct fmb_lugre {
 /* Stribeck curve g(v) = mu + (mu0 - mu) exp(-(|v|/vs)^gamma). */
 double fmb_lugre_g(const fmb_friction_desc_t *d, double v);
 
+/* Steady-sliding bristle state z = sgn(v) g(v) / sigma0 (0 at rest): the start state of a
+ * friction pair that is already sliding (no start-up spike of the sigma1 zdot term). */
+double fmb_lugre_steady(const fmb_friction_desc_t *d, double v);
+
 /* dz/dt = v - sigma0 |v| z / g(v) by backward Euler from z_n over h >= 0:
  *   zd = (v - a z_n) / (1 + h a),  a = sigma0 |v| / g(v),  z = z_n + h zd
  * (= (z_n + h v) / (1 + h a)); f = sigma0 z + s1(v) zd + sigma2 v with s1 = sigma1, or

@@ -106,10 +106,17 @@ enum { LG_Z = 0, LG_T = 1, LG_ZD = 2 };
 /* The law over the step t_n -> t; at t = t_n (the accepted state, the start) the level
  * of the accepted z and zd, so that the output, the power and the start's accelerations
  * are those of the converged step. */
+/* The LuGre parameters with the element's static and kinetic values as the levels. */
+static fmb_friction_desc_t lg_desc(const fmb_force_t *f)
+{
+    fmb_friction_desc_t d = f->fr;
+    d.mu = f->par[FMB_SW_FR_KINETIC], d.mu0 = f->par[FMB_SW_FR_STATIC];
+    return d;
+}
+
 static fmb_lugre_t lg_law(const fmb_force_t *f, double v, double t)
 {
-    fmb_friction_desc_t d = f->fr; /* levels: the element's static and kinetic values */
-    d.mu = f->par[FMB_SW_FR_KINETIC], d.mu0 = f->par[FMB_SW_FR_STATIC];
+    const fmb_friction_desc_t d = lg_desc(f);
     const double h = t - f->state[LG_T];
     if (!(h > 0)) return fmb_lugre_level(&d, f->state[LG_Z], f->state[LG_ZD], v);
     return fmb_lugre_step(&d, f->state[LG_Z], v, h);
@@ -140,9 +147,8 @@ static void lg_reset(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
      * starts sliding (as the slider contacts, solve/start.c) */
     double x, xd;
     fmb_rel_coord(f, v, &x, &xd, NULL, NULL);
-    fmb_friction_desc_t d = f->fr;
-    d.mu = f->par[FMB_SW_FR_KINETIC], d.mu0 = f->par[FMB_SW_FR_STATIC];
-    f->state[LG_Z] = xd != 0.0 ? (xd > 0 ? 1.0 : -1.0) * fmb_lugre_g(&d, xd) / d.sigma0 : 0.0;
+    const fmb_friction_desc_t d = lg_desc(f);
+    f->state[LG_Z] = fmb_lugre_steady(&d, xd);
     f->state[LG_ZD] = 0.0;
     f->state[LG_T] = t;
 }
