@@ -23,3 +23,10 @@ fmb_c_test(test_beam_nl_dynamics)
 foreach(t initial_mode spin_energy spin_up)
   add_test(NAME beam_nl_${t} COMMAND test_beam_nl_dynamics ${t})
 endforeach()
+
+# Beam inertia from per-element shape integrals against a direct Gauss quadrature of the
+# formulas in src/bodies/beam.c's header (tests/test_beam_inertia.c).
+fmb_c_test(test_beam_inertia)
+foreach(t linear rotary corot)
+  add_test(NAME beam_inertia_${t} COMMAND test_beam_inertia ${t})
+endforeach()

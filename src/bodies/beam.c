@@ -21,6 +21,8 @@
  *   dQ/dq  += w [ e_t (Itil^T f)^T P + L^T (Itil^T a e_t^T + thd^2 P) ]
  *   dQ/dqd += w L^T [ -2 thd Itil P + (-2 Itil pd + 2 thd p) e_t^T ]
  *   d(M qdd)/dq += w [ e_t (Itil^T (L qdd))^T P + thdd L^T Itil P ]
+ * The mass matrix and M v come in closed form from per-element shape integrals over the
+ * same mass points, computed once at build (beam_inertia.c, beam_internal.h).
  * Rotary inertia (optional) adds the same with the section's second moment: a point at
  * distance y across the section, integrated, gives rho I times the terms of the points
  * (x, +-y) minus the centre line; we include it as lumped Gauss points at y0 = +-sqrt(I/A)
@@ -152,41 +154,60 @@ static void mass_visit(const fmb_beam_t *bm, const gpoint_t *g, void *vctx)
                 g->w * (lc.L[0][a] * lc.L[0][b] + lc.L[1][a] * lc.L[1][b]);
 }
 
+/* Element e's 9 local slots (rbar, theta, u1 .. phi2) of a body vector (removed dofs 0). */
+static void element_slots(const fmb_beam_t *bm, int e, const double *v, double z[9])
+{
+    const int *d = bm->dof + 3 * e;
+    z[0] = v[0], z[1] = v[1], z[2] = v[2];
+    for (int i = 0; i < 6; i++)
+        z[3 + i] = d[i] >= 0 ? v[d[i]] : 0.0;
+}
+
+/* Add a 9 x 9 local block B to the dense nd x nd matrix A. */
+static void scatter_block(const fmb_beam_elem_t *el, const double B[81], double *A, size_t nd)
+{
+    for (int j = 0; j < 9; j++) {
+        if (el->pos[j] < 0) continue;
+        const size_t cj = nd * (size_t)el->cols[el->pos[j]];
+        for (int i = 0; i < 9; i++)
+            if (el->pos[i] >= 0) A[el->cols[el->pos[i]] + cj] += B[i + 9 * j];
+    }
+}
+
+/* Add a local 9-vector to the body vector. */
+static void scatter_vec(const fmb_beam_elem_t *el, const double z[9], double *v)
+{
+    for (int i = 0; i < 9; i++)
+        if (el->pos[i] >= 0) v[el->cols[el->pos[i]]] += z[i];
+}
+
 static void beam_mass(const fmb_body_t *b, const double *q, double *M)
 {
     const fmb_beam_t *bm = b->data;
     memset(M, 0, (size_t)bm->ndof * bm->ndof * sizeof *M);
-    mass_ctx_t c = {q, M, bm->ndof};
-    for_each_point(bm, mass_visit, &c);
-}
-
-typedef struct mv_ctx {
-    const double *q, *v;
-    double *out;
-} mv_ctx_t;
-
-static void mass_times_visit(const fmb_beam_t *bm, const gpoint_t *g, void *vctx)
-{
-    (void)bm;
-    mv_ctx_t *c = vctx;
-    local_t lc;
-    make_local(g, c->q, NULL, &lc);
-    double Lv[2] = {0, 0};
-    for (int k = 0; k < lc.n; k++) {
-        Lv[0] += lc.L[0][k] * c->v[lc.col[k]];
-        Lv[1] += lc.L[1][k] * c->v[lc.col[k]];
+    static const double cf[4] = {1, 0, 0, 0}, z9[9] = {0};
+    for (int e = 0; e + 1 < bm->nnodes; e++) {
+        fmb_beam_istate_t st;
+        double B[81] = {0};
+        fmb_beam_istate(bm, e, q, NULL, &st);
+        fmb_beam_inertia_matrix(bm, e, &st, z9, z9, cf, B);
+        scatter_block(bm->el + e, B, M, (size_t)bm->ndof);
     }
-    for (int k = 0; k < lc.n; k++)
-        c->out[lc.col[k]] += g->w * (lc.L[0][k] * Lv[0] + lc.L[1][k] * Lv[1]);
 }
 
-/* M v by the same Gauss points as M, without forming M: O(elements) instead of ndof^2. */
+/* M v element by element, without forming M: O(elements) instead of ndof^2. */
 static void beam_mass_times(const fmb_body_t *b, const double *q, const double *v, double *out)
 {
     const fmb_beam_t *bm = b->data;
     memset(out, 0, (size_t)bm->ndof * sizeof *out);
-    mv_ctx_t c = {q, v, out};
-    for_each_point(bm, mass_times_visit, &c);
+    for (int e = 0; e + 1 < bm->nnodes; e++) {
+        fmb_beam_istate_t st;
+        double vl[9], ol[9];
+        fmb_beam_istate(bm, e, q, NULL, &st);
+        element_slots(bm, e, v, vl);
+        fmb_beam_inertia_mv(bm, e, &st, vl, ol);
+        scatter_vec(bm->el + e, ol, out);
+    }
 }
 
 typedef struct force_ctx {
@@ -367,7 +388,7 @@ static void beam_forces(const fmb_body_t *b, const double *q, const double *qd, 
  * columns): its block cM M + cKm Kmq - cK Kq - cC Cq is formed by the same Gauss-point
  * visitors as the dense matrices, on local copies of q, qd, qdd, and emitted once. */
 typedef struct blk_ctx {
-    int loc[6];  /* local column of the element's dofs (-1 removed) */
+    int loc[6];   /* local column of the element's dofs (-1 removed) */
     const int *d; /* the element's body columns */
     mass_ctx_t mc;
     force_ctx_t fc;
@@ -470,7 +491,7 @@ static void beam_destroy(fmb_body_t *b)
 {
     fmb_beam_t *bm = b->data;
     if (!bm) return;
-    free(bm->x), free(bm->dof), free(bm->ke), free(bm->me);
+    free(bm->x), free(bm->dof), free(bm->ke), free(bm->me), free(bm->el);
     free(bm->nz_i), free(bm->nz_j), free(bm->Kz), free(bm->Mz), free(bm->U0);
     free(bm);
     b->data = NULL;

@@ -19,6 +19,8 @@ typedef struct fmb_beam {
      * 36 per element, column-major: the linear stiffness ke and the consistent mass me of
      * the elastic dofs (rotary inertia included). Constant; computed once at build. */
     double *ke, *me;
+    /* per element: inertia shape integrals and column maps (beam_internal.h), built once */
+    struct fmb_beam_elem *el;
     /* 0: linear elastic forces ke U (constant tangent, the fast path). Nonzero: the
      * element force and tangent are recomputed from the element's dofs every evaluation
      * (geometrically nonlinear elements, issue 7): see element_elastic in beam.c. */

@@ -1,8 +1,9 @@
 /*
  * Beam data built once (the equations: beam.c's header): the dof map of the reference
  * conditions, the constant element matrices k_e (linear stiffness) and m_e (consistent
- * mass of the elastic dofs, by the Gauss points of beam.c), the assembled K and Muu as
- * nonzero lists, and the natural frequencies (dense dsygv or CHOLMOD subspace iteration).
+ * mass of the elastic dofs), the element's inertia shape integrals (beam_internal.h) and
+ * column maps, the assembled K and Muu as nonzero lists, and the natural frequencies
+ * (dense dsygv or CHOLMOD subspace iteration).
  * Memory is linear in the element count (FMB_BEAM_BYTES_PER_ELEMENT per element of a run).
  */
 #include "bodies/beam_internal.h"
@@ -13,14 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Element matrices of element e in its local dofs: linear stiffness and the consistent
- * mass of the elastic dofs (the Gauss points of for_each_point, rotary pairs included). */
-static void element_matrices(const fmb_beam_t *bm, int e, double *ke, double *me)
+/* Linear stiffness of element e in its local dofs (u1 v1 phi1 u2 v2 phi2). */
+static void element_stiffness(const fmb_beam_t *bm, int e, double *ke)
 {
     const double l = bm->x[e + 1] - bm->x[e];
     const double ea = bm->E * bm->A / l, ei = bm->E * bm->I / (l * l * l);
     for (int k = 0; k < 36; k++)
-        ke[k] = me[k] = 0.0;
+        ke[k] = 0.0;
     ke[0] = ke[3 + 6 * 3] = ea, ke[3] = ke[6 * 3] = -ea;
     const int v[4] = {1, 2, 4, 5};
     const double kb[16] = {12,  6 * l,  -12, 6 * l,  6 * l, 4 * l * l, -6 * l, 2 * l * l,
@@ -28,6 +28,18 @@ static void element_matrices(const fmb_beam_t *bm, int e, double *ke, double *me
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++)
             ke[v[i] + 6 * v[j]] = ei * kb[i + 4 * j];
+}
+
+/* Inertia shape integrals of element e (beam_internal.h) and its consistent mass me, summed
+ * over the element's mass points: the 4 Gauss points (exact for the degree-6 products of
+ * the shape functions), each split into the pair y0 = +-sqrt(I/A) of half mass with rotary
+ * inertia. Column maps of the element's local slots. */
+void fmb_beam_element_inertia(const fmb_beam_t *bm, int e, fmb_beam_elem_t *el, double me[36])
+{
+    const double l = bm->x[e + 1] - bm->x[e];
+    memset(el, 0, sizeof *el);
+    for (int k = 0; k < 36; k++)
+        me[k] = 0.0;
     const double ry = bm->rotary ? sqrt(bm->I / bm->A) : 0.0;
     for (int k = 0; k < 4; k++) {
         const double x = bm->x[e] + 0.5 * l * (1 + fmb_beam_gauss_x[k]);
@@ -36,10 +48,26 @@ static void element_matrices(const fmb_beam_t *bm, int e, double *ke, double *me
             const double y0 = bm->rotary ? (s ? ry : -ry) : 0.0, ws = bm->rotary ? 0.5 * w : w;
             double nx[6], ny[6];
             fmb_beam_local_shape(bm, e, x, y0, nx, ny);
-            for (int i = 0; i < 6; i++)
-                for (int j = 0; j < 6; j++)
+            el->m += ws;
+            el->s0[0] += ws * x, el->s0[1] += ws * y0;
+            el->J0 += ws * (x * x + y0 * y0);
+            for (int i = 0; i < 6; i++) {
+                el->Sx[i] += ws * nx[i], el->Sy[i] += ws * ny[i];
+                el->s1[i] += ws * (nx[i] * x + ny[i] * y0);
+                el->c1[i] += ws * (-nx[i] * y0 + ny[i] * x); /* Itil u = (-y0, x) */
+                for (int j = 0; j < 6; j++) {
                     me[i + 6 * j] += ws * (nx[i] * nx[j] + ny[i] * ny[j]);
+                    el->Sb[i + 6 * j] += ws * (-nx[i] * ny[j] + ny[i] * nx[j]);
+                }
+            }
         }
+    }
+    const int *d = bm->dof + 3 * e;
+    el->nl = 0;
+    for (int k = 0; k < 9; k++) {
+        const int c = k < 3 ? k : d[k - 3];
+        el->pos[k] = c < 0 ? -1 : el->nl;
+        if (c >= 0) el->cols[el->nl++] = c;
     }
 }
 
@@ -133,13 +161,16 @@ int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
     }
     bm->ke = malloc((size_t)36 * (nn - 1) * sizeof *bm->ke + 1);
     bm->me = malloc((size_t)36 * (nn - 1) * sizeof *bm->me + 1);
-    if (!bm->ke || !bm->me) {
+    bm->el = malloc((size_t)(nn - 1) * sizeof *bm->el + 1);
+    if (!bm->ke || !bm->me || !bm->el) {
         snprintf(msg, len, "out of memory: %d elements need %.3g GB for the beam's matrices",
                  nn - 1, need / 1e9);
         return FMB_ERR_NOMEM;
     }
-    for (int e = 0; e + 1 < nn; e++)
-        element_matrices(bm, e, bm->ke + 36 * (size_t)e, bm->me + 36 * (size_t)e);
+    for (int e = 0; e + 1 < nn; e++) {
+        element_stiffness(bm, e, bm->ke + 36 * (size_t)e);
+        fmb_beam_element_inertia(bm, e, bm->el + e, bm->me + 36 * (size_t)e);
+    }
     if (build_nonzeros(bm)) {
         snprintf(msg, len, "out of memory for the beam's %d elements", nn - 1);
         return FMB_ERR_NOMEM;

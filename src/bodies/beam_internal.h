@@ -1,5 +1,5 @@
 /* Private declarations shared by the beam body's files (beam.c, beam_shape.c,
- * beam_build.c). */
+ * beam_build.c, beam_inertia.c). */
 #ifndef FMB_BODIES_BEAM_INTERNAL_H
 #define FMB_BODIES_BEAM_INTERNAL_H
 
@@ -13,5 +13,58 @@ void fmb_beam_local_shape(const fmb_beam_t *bm, int e, double x, double y0, doub
                           double ny[6]);
 /* Shape functions at body-frame point (x, y0) of element e, on the body's columns. */
 void fmb_beam_element_shape(const fmb_beam_t *bm, int e, double x, double y0, fmb_shape_t *N);
+
+/* Inertia shape integrals of one element over its mass points g (the 4 Gauss points, or
+ * their rotary-inertia pairs; beam.c's header), with u_g the undeformed body-frame
+ * position, w_g the mass and N_g the 2 x 6 shape functions of the element's local dofs
+ * (u1 v1 phi1 u2 v2 phi2), Itil = [0 -1; 1 0]. Computed once at build (beam_build.c);
+ * the mass block of the elastic dofs, Mff = sum w N^T N, is bm->me. With them the
+ * element's inertia is a closed form in its coordinates (beam_inertia.c). */
+typedef struct fmb_beam_elem {
+    double m;            /* sum w */
+    double s0[2];        /* sum w u */
+    double J0;           /* sum w u.u */
+    double Sx[6], Sy[6]; /* S = sum w N (rows x and y) */
+    double s1[6];        /* sum w N^T u */
+    double c1[6];        /* sum w N^T Itil u */
+    double Sb[36];       /* Sbar = sum w N^T Itil N (skew), column-major */
+    /* the element's columns: local slots k = 0..8 (rbar_x, rbar_y, theta, u1 .. phi2) sit
+     * at pos[k] of the compressed columns cols[0..nl-1] (body columns, -1: removed dof) */
+    int nl, cols[9], pos[9];
+} fmb_beam_elem_t;
+
+/* An element's inertia terms at a state (beam_inertia.c; equations there): z = [rbar,
+ * theta, U_e] in the element's 9 local slots (removed dofs 0). */
+typedef struct fmb_beam_istate {
+    double r[2], U[6]; /* rbar, U_e */
+    double Pm[2];      /* sum w p = m rbar + s0 + S U */
+    double pU[6];      /* sum w N^T p = S^T rbar + s1 + Mff U */
+    double g[6];       /* M_U,theta = sum w N^T Itil p = S^T Itil rbar + c1 + Sbar U */
+    double J;          /* M_theta,theta = sum w p.p */
+    int rates;         /* the members below are set */
+    double rd[2], thd, Ud[6];
+    double Vm[2];  /* sum w pd = m rbard + S Ud */
+    double W;      /* sum w p.pd */
+    double hU[6];  /* sum w N^T Itil pd = S^T Itil rbard + Sbar Ud */
+    double MUd[6]; /* Mff Ud */
+} fmb_beam_istate_t;
+
+/* Shape integrals and the mass matrix me (36, column-major) of element e by its mass
+ * points (beam_build.c). */
+void fmb_beam_element_inertia(const fmb_beam_t *bm, int e, fmb_beam_elem_t *el, double me[36]);
+/* Element e's inertia state at body coordinates q (and rates qd, or NULL). */
+void fmb_beam_istate(const fmb_beam_t *bm, int e, const double *q, const double *qd,
+                     fmb_beam_istate_t *s);
+/* out (9) = M_e v (v: 9 local slots). */
+void fmb_beam_inertia_mv(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s, const double v[9],
+                         double out[9]);
+/* Inertia force Q_e (9) with a = A^T g (needs rates). */
+void fmb_beam_inertia_q(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s, const double a[2],
+                        double Q[9]);
+/* B (9 x 9, column-major) += cf[0] M + cf[1] d(M qdd)/dq - cf[2] dQ/dq - cf[3] dQ/dqd of
+ * element e (qdd: 9 local slots; needs rates unless cf[2] = cf[3] = 0). */
+void fmb_beam_inertia_matrix(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s,
+                             const double a[2], const double qdd[9], const double cf[4],
+                             double B[81]);
 
 #endif
