@@ -1,12 +1,14 @@
 /*
  * fmb_bench: stepping speed of the quick-return linkage at several rocker meshes and of a
  * rigid seven-bar mechanism, with the cost of one bare factorization + solve of the same
- * KKT matrix and of one residual evaluation measured in the same process (the overhead
- * ratios of issue 8). A measurement, not a test: no thresholds. See bench/README.md.
+ * KKT matrix, of one assembly, one residual, one Phi and one solve measured in the same
+ * process (the overhead ratios of issue 8). A measurement, not a test: no thresholds.
+ * See bench/README.md.
  *
- *   build/fmb_bench [-b SECONDS] [-u] [-r 0|1] [-s NAME=VALUE]... [ELEMENTS...]
+ *   build/fmb_bench [-b SECONDS] [-u] [-r 0|1] [-v] [-n] [-s NAME=VALUE]... [ELEMENTS...]
  *
- * ELEMENTS: rocker element counts (default 10 20 80 320 1000); the seven-bar always runs.
+ * ELEMENTS: rocker element counts (default 10 20 80 320 1000); the seven-bar runs unless -n.
+ * -v: after the table, where the Newton iterations go (histograms, failed criteria).
  * -b: wall-clock budget per case (default 5 s): a case stops after one crank revolution
  *     (h = 1e-4 s, 20 rad/s: 3142 steps) or when its budget is spent.
  * -u: factor with UMFPACK instead of KLU.  -r: reuse_jacobian 0 (full Newton) or 1
@@ -40,7 +42,37 @@ static double now(void)
 }
 
 /* Run one case; prints one table row (without the memory column) to stdout. */
-static int use_umfpack = 0, reuse = -1;
+static int use_umfpack = 0, reuse = -1, verbose = 0, no_rigid = 0;
+static FILE *trace_out; /* -v: the children's traces, printed after the table */
+
+/* -v: where the Newton iterations go (the counts of fmb_sim_try_step, solve/sim.h) */
+static void trace_print(FILE *out, const char *label, const fmb_newton_trace_t *tr)
+{
+    static const char *crit[8] = {"-",       "dq",         "phi",        "dq+phi",
+                                  "lambda", "dq+lambda", "phi+lambda", "dq+phi+lambda"};
+    for (int k = 0; k < 2; k++) {
+        if (!tr->steps[k]) continue;
+        long sum = 0;
+        fprintf(out, "%s: %ld steps starting on a %s matrix; iterations:", label,
+                tr->steps[k], k ? "kept" : "new");
+        for (int i = 0; i <= FMB_TRACE_MAXIT; i++)
+            if (tr->iters[k][i]) {
+                fprintf(out, " %d%s:%ld", i, i == FMB_TRACE_MAXIT ? "+" : "", tr->iters[k][i]);
+                sum += i * tr->iters[k][i];
+            }
+        fprintf(out, " (mean %.2f)\n", (double)sum / tr->steps[k]);
+    }
+    for (int k = 0; k < 2; k++) {
+        fprintf(out, "%s: failed tests after an increment on a %s matrix (all / each step's last):",
+                label, k ? "kept" : "new");
+        for (int f = 1; f < 8; f++)
+            if (tr->fail[k][f]) fprintf(out, " %s %ld/%ld", crit[f], tr->fail[k][f], tr->last[k][f]);
+        fprintf(out, "\n");
+    }
+    fprintf(out, "%s: kept matrices refreshed: %ld at the iteration limit, %ld not contracting; "
+            "Phi evaluations %ld, residuals %ld\n",
+            label, tr->drop_limit, tr->drop_ratio, tr->phi_evals, tr->force_evals);
+}
 
 static int bench_case(const char *label, const char *path, const char **ov, int nov,
                       double budget)
@@ -102,14 +134,21 @@ static int bench_case(const char *label, const char *path, const char **ov, int 
         ra++;
     } while (now() - tasm < 0.2 && ra < 100000);
     tasm = (now() - tasm) / ra;
+    /* the residual: M qdd and the forces (fmb_sim_eval_forces), and Phi alone */
     int rr = 0;
     tres = now();
     do {
         fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, s->t, M, R);
-        fmb_sim_eval_phi(s, s->q, s->t, R + s->n, NULL);
         rr++;
     } while (now() - tres < 0.2 && rr < 100000);
     tres = (now() - tres) / rr;
+    int rp = 0;
+    double tphi = now();
+    do {
+        fmb_sim_eval_phi(s, s->q, s->t, R + s->n, NULL);
+        rp++;
+    } while (now() - tphi < 0.1 && rp < 100000);
+    tphi = (now() - tphi) / rp;
     const double fs = tf - tasm; /* bare factor + solve */
     /* one solve alone */
     int rs = 0;
@@ -121,12 +160,22 @@ static int bench_case(const char *label, const char *path, const char **ov, int 
     tsol = (now() - tsol) / rs;
     const double us = steps ? 1e6 * wall / steps : NAN;
     const long nnz = s->kkt.Ap ? s->kkt.Ap[N] : -1;
-    printf("| %s | %d | %ld | %ld | %.0f | %.1f | %.2f | %.3f | %.1f | %.1f | %.1f | %.2f | %.2f |",
-           label, N, nnz, steps, steps / wall, us,
-           steps ? (double)(st.newton_iterations - st0.newton_iterations) / steps : NAN,
-           steps ? (double)(st.factorizations - st0.factorizations) / steps : NAN, 1e6 * fs,
-           1e6 * tres, 1e6 * tsol, us / (1e6 * fs), us / (1e6 * (tres + tsol)));
+    const fmb_newton_trace_t *tr = &s->trace;
+    const long tries = tr->steps[0] + tr->steps[1];
+    const double its = steps ? (double)(st.newton_iterations - st0.newton_iterations) / steps : NAN;
+    const double fps = steps ? (double)(st.factorizations - st0.factorizations) / steps : NAN;
+    /* a step's cost from its counts and the pieces' times: residuals, Phi evaluations,
+     * solves (one per iteration), assemblies + factorizations; the rest of us/step is the
+     * step's own work (predictor, updates, error estimate, step loop) */
+    const double fe = tries ? (double)tr->force_evals / tries : NAN;
+    const double pe = tries ? (double)tr->phi_evals / tries : NAN;
+    const double acc = fe * tres + pe * tphi + fe * tsol + fps * (tasm + fs - tsol);
+    printf("| %s | %d | %ld | %ld | %.0f | %.1f | %.2f | %.3f | %.1f | %.1f | %.1f | %.1f | %.1f "
+           "| %.1f | %.2f | %.2f |",
+           label, N, nnz, steps, steps / wall, us, its, fps, 1e6 * fs, 1e6 * tasm, 1e6 * tres,
+           1e6 * tphi, 1e6 * tsol, 1e6 * acc, us / (1e6 * fs), us / (1e6 * (tres + tsol)));
     fflush(stdout);
+    if (verbose && trace_out) trace_print(trace_out, label, tr), fflush(trace_out);
     free(b), free(x), free(R), free(M);
     fmb_sim_destroy(&s);
     fmb_case_destroy(&c);
@@ -156,21 +205,26 @@ int main(int argc, char **argv)
     double budget = 5.0;
     const char *ov[64];
     int nov = 0, opt;
-    while ((opt = getopt(argc, argv, "b:s:ur:h")) != -1) {
+    while ((opt = getopt(argc, argv, "b:s:ur:vnh")) != -1) {
         if (opt == 'b')
             budget = atof(optarg);
         else if (opt == 'u')
             use_umfpack = 1;
         else if (opt == 'r')
             reuse = atoi(optarg);
+        else if (opt == 'v')
+            verbose = 1;
+        else if (opt == 'n')
+            no_rigid = 1;
         else if (opt == 's' && nov < 60)
             ov[nov++] = optarg;
         else {
-            fprintf(stderr, "usage: %s [-b SECONDS] [-u] [-r 0|1] [-s NAME=VALUE]... [ELEMENTS...]\n",
+            fprintf(stderr, "usage: %s [-b SECONDS] [-u] [-r 0|1] [-v] [-n] [-s NAME=VALUE]... [ELEMENTS...]\n",
                     argv[0]);
             return opt == 'h' ? 0 : 1;
         }
     }
+    if (verbose && !(trace_out = tmpfile())) perror("tmpfile");
     static const int def[] = {10, 20, 80, 320, 1000};
     int nel[64], ne = 0;
     for (int i = optind; i < argc && ne < 64; i++)
@@ -179,10 +233,10 @@ int main(int argc, char **argv)
         for (ne = 0; ne < 5; ne++)
             nel[ne] = def[ne];
     printf("| case | KKT n | KKT nnz | steps | steps/s | us/step | Newton it/step | "
-           "factorizations/step | factor+solve us | residual us | solve us | "
-           "step / (factor+solve) | step / (residual+solve) | max RSS MB |\n");
+           "factorizations/step | factor+solve us | assembly us | residual us | Phi us | solve us | "
+           "accounted us/step | step / (factor+solve) | step / (residual+solve) | max RSS MB |\n");
     printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
-           "| ---: | ---: |\n");
+           "| ---: | ---: | ---: | ---: | ---: |\n");
     char qr[1024], sb[1024], buf[64][64];
     snprintf(qr, sizeof qr, "%s/cases/quick_return.yaml", FMB_SOURCE_DIR);
     snprintf(sb, sizeof sb, "%s/bench/cases/seven_body.yaml", FMB_SOURCE_DIR);
@@ -198,6 +252,14 @@ int main(int argc, char **argv)
         snprintf(label, sizeof label, "quick-return %d el", nel[i]);
         run_child(label, qr, o2, n2, budget);
     }
-    run_child("seven-bar (rigid)", sb, ov, nov, budget);
+    if (!no_rigid) run_child("seven-bar (rigid)", sb, ov, nov, budget);
+    if (trace_out) {
+        char line[512];
+        rewind(trace_out);
+        printf("\n");
+        while (fgets(line, sizeof line, trace_out))
+            fputs(line, stdout);
+        fclose(trace_out);
+    }
     return 0;
 }

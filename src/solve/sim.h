@@ -18,6 +18,21 @@ typedef struct fmb_switch {
     int mode;            /* mode there (index into the class's mode_names) */
 } fmb_switch_t;
 
+/* Newton iteration counts of fmb_sim_try_step, by the matrix the step started on (index
+ * 0: factored in the step, 1: kept from an earlier step) -- bench/fmb_bench -v. */
+#define FMB_TRACE_MAXIT 12
+typedef struct fmb_newton_trace {
+    long steps[2];                      /* try_step calls */
+    long iters[2][FMB_TRACE_MAXIT + 1]; /* histogram of iterations per step (last bin: more) */
+    /* failed convergence tests after an increment, by the criteria that failed (bit 1:
+     * scaled increment of q, 2: |Phi|, 4: multiplier increment, also where it is not
+     * required), index: the matrix of the increment (0 factored in this step, 1 kept) */
+    long fail[2][8];
+    long last[2][8];           /* the same, each step's last failed test only */
+    long drop_limit, drop_ratio; /* kept matrices refreshed: 4-iteration limit, contraction */
+    long phi_evals, force_evals; /* evaluations of Phi and of the residual */
+} fmb_newton_trace_t;
+
 struct fmb_sim {
     fmb_model_t *model;
     fmb_sim_options_t opts;
@@ -84,6 +99,7 @@ struct fmb_sim {
     double restart_t;               /* time of the last restart (fmb_sim_restart), -1: none */
     char errmsg[1024];
     int errline; /* case-file line of the joint the last error is about, 0 if none */
+    fmb_newton_trace_t trace; /* where the Newton iterations go (step.c; bench/fmb_bench -v) */
 };
 
 int fmb_sim_error(fmb_sim_t *s, int status, const char *fmt, ...)

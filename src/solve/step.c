@@ -215,8 +215,13 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
     if (s->keep_pause > 0) s->keep_pause--;
     int reused = 0; /* iterations of this step on a kept factorization */
     double damp = 1.0; /* factor the last increment was shortened by (LuGre reversal) */
+    fmb_newton_trace_t *tr = &s->trace;
+    const int tk = keep ? 1 : 0;
+    int lastfail = -1; /* criteria of the last failed test (trace) */
+    tr->steps[tk]++;
     for (it = 0; it <= s->opts.max_newton; it++) {
         double viol = fmb_sim_eval_phi(s, s->q, t1, phi, NULL);
+        tr->phi_evals++;
         if (!isfinite(viol)) {
             /* a driver function that is not finite at t1 fails every step size: stop */
             int rc = fmb_sim_functions_nonfinite(s, t1);
@@ -231,9 +236,19 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             }
             break;
         }
+        if (it > 0) { /* trace: which criteria hold the step back */
+            const int f = (dq_norm > 1.0) | (viol > s->opts.phi_tol) << 1 | (dl_norm > 1.0) << 2;
+            const int fm = !(f & 3) && !reused ? 0 : f; /* lambda alone: not required */
+            if (fm) {
+                tr->fail[fresh ? 0 : 1][f]++;
+                lastfail = f | (fresh ? 0 : 8);
+            }
+        }
         /* with a kept (older) matrix the multipliers converge linearly too: then their
          * increment must also be small (dl_norm, relative to the largest multiplier) */
         if (dq_norm <= 1.0 && viol <= s->opts.phi_tol && (!reused || dl_norm <= 1.0)) {
+            tr->iters[tk][it < FMB_TRACE_MAXIT ? it : FMB_TRACE_MAXIT]++;
+            if (lastfail >= 0) tr->last[lastfail >> 3][lastfail & 7]++;
             int bad = invalid_state(s, t1);
             if (bad) {
                 restore_state(s);
@@ -253,6 +268,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         if (it == s->opts.max_newton) break;
         if (s->ncontacts) fmb_sim_contact_update(s, h);
         fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, t1, Mqdd, R);
+        tr->force_evals++;
         double rsum = 0.0; /* one pass: NaN or Inf anywhere makes the sum non-finite */
         for (int i = 0; i < n; i++)
             rsum += R[i] + Mqdd[i];
@@ -280,7 +296,11 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             /* a kept matrix that stopped contracting: refresh at every step's start for
              * a while before trying to keep one again (the iteration matrix is changing
              * fast: slider crossing elements, large rotation per step) */
-            if (keep && !fresh) s->keep_pause = 16;
+            if (keep && !fresh) {
+                s->keep_pause = 16;
+                if (it >= 4) tr->drop_limit++;
+                else tr->drop_ratio++;
+            }
             fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, t1, &c);
             rc = fmb_kkt_factor(&s->kkt);
             s->stats.factorizations = s->kkt.nnumeric;
