@@ -103,7 +103,10 @@ grep_in out "joint 'twin'" "redundant rows name the joint"
 expect 4 "output directory missing" -- "$FLEXMB" run "$CASES/pendulum.yaml" -q \
     -o "$TMP/no/such/dir/out.h5"
 grep_in err "cannot create HDF5 file" "output error message"
-sed 's/^solver:.*/solver: {integrator: hht, h: 0.05, t_end: 5, max_newton: 2, halving: 0}/;
+# one Newton iteration allowed: the first step (predictor qdd_{n+1} = qdd_n, no history to
+# extrapolate) cannot converge in it at h = 0.05 (with 2 allowed, the extrapolating
+# predictor converges every step of this pendulum)
+sed 's/^solver:.*/solver: {integrator: hht, h: 0.05, t_end: 5, max_newton: 1, halving: 0}/;
      s/^output:.*//' "$CASES/pendulum.yaml" >"$TMP/diverge.yaml"
 expect 4 "step failure" -- "$FLEXMB" run "$TMP/diverge.yaml" -o "$TMP/diverge.h5"
 # the joint with the largest violation is named with its line when the violation is not

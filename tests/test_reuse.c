@@ -4,14 +4,17 @@
  * quick-return linkage with its elastic rocker (cases/quick_return.yaml, 10 elements,
  * h = 1e-4 s, 300 steps = 0.03 s, covering steps on kept matrices and refreshes).
  *
- * Independent reference: full Newton with the factorization refreshed every iteration.
- * Both runs stop each step when the scaled increment max |dq_i| / (atol + rtol |q_i|)
- * is <= 1 (rtol 1e-10), so each accepted step is within ~rtol |q| of the exact discrete
- * solution (a linearly contracting iteration with ratio <= 1/4 leaves at most 1/3 of its
- * last increment). Over 300 steps of a stable scheme these per-step differences add up
+ * Independent reference: full Newton with the factorization refreshed every iteration,
+ * run with tolerances 1000 times tighter (rtol 1e-13, atol 1e-15, phi_tol 1e-14), i.e.
+ * the exact discrete solution to ~1e-13 |q|. The case's runs stop each step when the
+ * scaled increment max |dq_i| / (atol + rtol |q_i|) is <= 1 (rtol 1e-10), so each
+ * accepted step is within ~rtol |q| of the exact discrete solution (a linearly
+ * contracting iteration with ratio <= 1/4 leaves at most 1/3 of its last increment). Over 300 steps of a stable scheme these per-step differences add up
  * to at most ~300 rtol |q|: the bound asserted is 300 * 1e-10 * max|q|, and for the
  * multipliers (whose increments are held to 1e-8 of the largest multiplier under
- * modified Newton) 300 * 1e-8 * max|lambda|. KLU and UMFPACK solve the same systems to
+ * modified Newton) 300 * 1e-8 * max|lambda|. Both the modified Newton run and full
+ * Newton at the case's tolerance are held to these bounds against the tight reference
+ * (and, as before, against each other). KLU and UMFPACK solve the same systems to
  * round-off, so their runs must agree to the same bounds.
  * Checked to fail: with the stopping test on kept matrices loosened to a scaled increment
  * of 1e4 and no multiplier test, the multipliers differ by 6.5e-3 (bound 9.3e-5); the
@@ -33,7 +36,7 @@ typedef struct run {
     fmb_sim_t *s;
 } run_t;
 
-static int start(run_t *r, int reuse, fmb_linear_solver ls)
+static int start(run_t *r, int reuse, fmb_linear_solver ls, int tight)
 {
     char path[1024], err[1024];
     snprintf(path, sizeof path, "%s/cases/quick_return.yaml", FMB_SOURCE_DIR);
@@ -46,6 +49,7 @@ static int start(run_t *r, int reuse, fmb_linear_solver ls)
     fmb_sim_options_t o = *fmb_case_options(r->c);
     o.reuse_jacobian = reuse;
     o.linear_solver = ls;
+    if (tight) o.rtol = 1e-13, o.atol = 1e-15, o.phi_tol = 1e-14;
     r->s = fmb_sim_create(fmb_case_model(r->c), &o);
     if (!r->s || fmb_sim_initialize(r->s)) {
         fprintf(stderr, "start failed\n");
@@ -71,18 +75,21 @@ static int compare(const char *what, run_t *a, run_t *b, int n, int m)
 
 int main(void)
 {
-    run_t full = {0}, reuse = {0}, umf = {0};
-    if (start(&full, 0, FMB_LINEAR_KLU) || start(&reuse, 1, FMB_LINEAR_KLU) ||
-        start(&umf, 0, FMB_LINEAR_UMFPACK))
+    run_t full = {0}, reuse = {0}, umf = {0}, ref = {0};
+    if (start(&full, 0, FMB_LINEAR_KLU, 0) || start(&reuse, 1, FMB_LINEAR_KLU, 0) ||
+        start(&umf, 0, FMB_LINEAR_UMFPACK, 0) || start(&ref, 0, FMB_LINEAR_KLU, 1))
         return 1;
     const int n = fmb_model_num_coords(fmb_case_model(full.c));
     const int m = fmb_model_num_constraints(fmb_case_model(full.c));
     for (int k = 0; k < 300; k++)
-        if (fmb_sim_step(full.s) || fmb_sim_step(reuse.s) || fmb_sim_step(umf.s)) {
+        if (fmb_sim_step(full.s) || fmb_sim_step(reuse.s) || fmb_sim_step(umf.s) ||
+            fmb_sim_step(ref.s)) {
             fprintf(stderr, "step %d failed\n", k);
             return 1;
         }
     int fails = compare("reuse vs full Newton", &reuse, &full, n, m);
+    fails += compare("reuse vs tight full Newton", &reuse, &ref, n, m);
+    fails += compare("full Newton vs tight full Newton", &full, &ref, n, m);
     fails += compare("UMFPACK vs KLU", &umf, &full, n, m);
     fmb_sim_stats_t st;
     fmb_sim_get_stats(reuse.s, &st);
@@ -93,7 +100,9 @@ int main(void)
         fails++;
     }
     fmb_sim_destroy(&full.s), fmb_sim_destroy(&reuse.s), fmb_sim_destroy(&umf.s);
+    fmb_sim_destroy(&ref.s);
     fmb_case_destroy(&full.c), fmb_case_destroy(&reuse.c), fmb_case_destroy(&umf.c);
+    fmb_case_destroy(&ref.c);
     printf(fails ? "FAIL\n" : "OK\n");
     return fails != 0;
 }

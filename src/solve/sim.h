@@ -74,6 +74,7 @@ struct fmb_sim {
     double *qscale;     /* largest |q_i| so far (the scale of rtol_step) */
     double *accp;       /* a_{n-1} (the two-step difference of the estimate) */
     double *accpp;      /* a_{n-2} (alternation test of the estimate) */
+    double *lamp;       /* lambda_{n-1} (the predictor's extrapolation; valid when nhist >= 1) */
     long nhist;         /* accepted steps since the start or the last restart */
     double h_prev;      /* the last accepted step (0 before the first) */
     double *acc1;       /* a_{n+1} of the candidate step (committed into acc on acceptance) */

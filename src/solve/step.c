@@ -30,6 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef FMB_EXTRAPOLATE
+#define FMB_EXTRAPOLATE 1
+#endif
+
 /* Generalized-alpha family (Chung and Hulbert 1993; Arnold and Bruels 2007):
  *   (1 - am) a_{n+1} + am a_n = (1 - af) qdd_{n+1} + af qdd_n
  * HHT-alpha is am = 0, af = -alpha, beta = (1 - alpha)^2 / 4, gamma = 1/2 - alpha;
@@ -151,6 +155,7 @@ void fmb_sim_commit_step(fmb_sim_t *s, double h)
     memcpy(s->accp, s->acc, (size_t)s->n * sizeof(double));
     s->nhist++;
     memcpy(s->acc, s->acc1, (size_t)s->n * sizeof(double));
+    memcpy(s->lamp, s->save + 4 * s->n, (size_t)s->m * sizeof(double)); /* lambda_n */
     s->h_prev = h;
     for (int i = 0; i < s->n; i++)
         if (fabs(s->q[i]) > s->qscale[i]) s->qscale[i] = fabs(s->q[i]);
@@ -171,6 +176,32 @@ void fmb_sim_reject_step(fmb_sim_t *s)
 {
     restore_state(s);
     s->newton_stale = 1;
+}
+
+/* Predictor (docs/theory.md "Predictor"). With one accepted step behind (nhist >= 1),
+ * a and lambda are extrapolated linearly from t_{n-1} and t_n,
+ *   a_{n+1} = a_n + (h / h_{n-1}) (a_n - a_{n-1}),  lambda likewise,
+ * and qdd_{n+1} follows from (1 - am) a_{n+1} + am a_n = (1 - af) qdd_{n+1} + af qdd_n;
+ * otherwise qdd_{n+1} = qdd_n, lambda_{n+1} = lambda_n. q and qd follow from Newmark's
+ * formulas. The predictor is only the iteration's starting point: the converged step is
+ * the same to the Newton tolerance (the scheme's stability is untouched). */
+static void predict(fmb_sim_t *s, double h, double am, double af, double beta, double gamma)
+{
+    const int n = s->n, m = s->m;
+    const double ex = FMB_EXTRAPOLATE && s->nhist >= 1 && s->h_prev > 0 ? h / s->h_prev : 0.0;
+    for (int i = 0; i < n; i++) {
+        const double a0 = s->acc[i];
+        double a1 = (s->qdd[i] - am * a0) / (1.0 - am);
+        if (ex > 0) {
+            a1 = a0 + ex * (a0 - s->accp[i]);
+            s->qdd[i] = ((1.0 - am) * a1 + am * a0 - af * s->qdd[i]) / (1.0 - af);
+        }
+        s->q[i] += h * s->qd[i] + h * h * ((0.5 - beta) * a0 + beta * a1);
+        s->qd[i] += h * ((1.0 - gamma) * a0 + gamma * a1);
+    }
+    if (ex > 0)
+        for (int k = 0; k < m; k++)
+            s->lam[k] += ex * (s->lam[k] - s->lamp[k]);
 }
 
 /* Multiplier increment tolerance under modified Newton across steps, relative to the
@@ -196,12 +227,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
      * kinetic while sliding) */
     for (int ic = 0; ic < s->ncontacts; ic++)
         if (s->contacts[ic].fk->begin_step) s->contacts[ic].fk->begin_step(&s->contacts[ic]);
-    /* Predictor: qdd_{n+1} = qdd_n. */
-    for (int i = 0; i < n; i++) {
-        const double a0 = s->acc[i], a1 = (s->qdd[i] - am * a0) / (1.0 - am);
-        s->q[i] += h * s->qd[i] + h * h * ((0.5 - beta) * a0 + beta * a1);
-        s->qd[i] += h * ((1.0 - gamma) * a0 + gamma * a1);
-    }
+    predict(s, h, am, af, beta, gamma);
     const fmb_coeffs_t c = {1.0, bh2, bh2, gp * h, 1.0, 0.0, 0.0, 0};
     double dq_norm = INFINITY, dq_prev = INFINITY, dl_norm = INFINITY;
     int it, fresh = 0; /* the factorization belongs to this step's current iterate */
