@@ -239,7 +239,6 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
     const int keep = s->opts.reuse_jacobian && !s->newton_stale && !s->ncontacts &&
                      s->kkt_iter > 0 && s->kkt_iter == s->kkt.nnumeric && s->keep_pause == 0;
     if (s->keep_pause > 0) s->keep_pause--;
-    int reused = 0; /* iterations of this step on a kept factorization */
     double damp = 1.0; /* factor the last increment was shortened by (LuGre reversal) */
     fmb_newton_trace_t *tr = &s->trace;
     const int tk = keep ? 1 : 0;
@@ -264,15 +263,17 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         }
         if (it > 0) { /* trace: which criteria hold the step back */
             const int f = (dq_norm > 1.0) | (viol > s->opts.phi_tol) << 1 | (dl_norm > 1.0) << 2;
-            const int fm = !(f & 3) && !reused ? 0 : f; /* lambda alone: not required */
+            const int fm = !(f & 3) && fresh ? 0 : f; /* lambda alone: not required */
             if (fm) {
                 tr->fail[fresh ? 0 : 1][f]++;
                 lastfail = f | (fresh ? 0 : 8);
             }
         }
         /* with a kept (older) matrix the multipliers converge linearly too: then their
-         * increment must also be small (dl_norm, relative to the largest multiplier) */
-        if (dq_norm <= 1.0 && viol <= s->opts.phi_tol && (!reused || dl_norm <= 1.0)) {
+         * increment must also be small (dl_norm, relative to the largest multiplier). Once
+         * the step has refactored (fresh), its increments are those of a step that started
+         * on a new matrix, which has no multiplier test */
+        if (dq_norm <= 1.0 && viol <= s->opts.phi_tol && (fresh || dl_norm <= 1.0)) {
             tr->iters[tk][it < FMB_TRACE_MAXIT ? it : FMB_TRACE_MAXIT]++;
             if (lastfail >= 0) tr->last[lastfail >> 3][lastfail & 7]++;
             int bad = invalid_state(s, t1);
@@ -335,7 +336,6 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             s->newton_stale = 0;
             fresh = 1;
         }
-        if (!fresh) reused++;
         if (rc == 0) rc = fmb_kkt_solve(&s->kkt, R, x);
         if (rc == 0 && s->ncontacts) { /* with switching elements: both LCPs coupled */
             rc = s->nswz ? fmb_sim_lcp_coupled(s, bh2, gp / (bp * h), t1, x)
