@@ -5,3 +5,9 @@ foreach(t case1_normal case1_slip_start lugre_vs_coulomb case2_modes slider_pend
           step_convergence energy)
   add_test(NAME friction_${t} COMMAND test_friction ${t})
 endforeach()
+
+# Friction in the consistent start (docs/validation.md, "Friction at the start").
+fmb_c_test(test_friction_start)
+foreach(t coulomb_up coulomb_down coulomb_stick coulomb_break lugre_up coulomb_rotating)
+  add_test(NAME friction_start_${t} COMMAND test_friction_start ${t})
+endforeach()

@@ -271,7 +271,6 @@ static void test_ratchet_energy(void)
 static void test_coupled(void)
 {
     const double m = 1, g = 9.81, mu = 0.3, Fd = 5, phi = PI / 6, P = 20, v0 = 1, h = 1e-3;
-    (void)v0;
     fmb_model_t *md = fmb_model_create();
     fmb_model_set_gravity(md, 0, -g);
     fmb_body_desc_t b = {.name = "block",
@@ -312,16 +311,22 @@ static void test_coupled(void)
         printf("FAIL start: %s\n", s ? fmb_sim_last_error(s) : "no memory");
         exit(1);
     }
-    /* the acceleration from v(0.1) to v(0.2): the start's consistent acceleration of a
-     * Coulomb slider omits its friction (fmb_sim_contact_decompose), an error h/2 mu N / m
-     * in the first step only */
     const int off = fmb_model_body_offset(md, ib);
+    const double a = (P - mu * (m * g + Fd * sin(phi)) - Fd * cos(phi)) / m;
+    const double a_seq = (P - mu * m * g - Fd * cos(phi)) / m;
+    /* the start: both LCPs coupled there too (start.c start_lcps); the start without the
+     * slider's friction gave (P - Fd cos phi) / m, one after the other a_seq */
+    double N[4], fr4[4];
+    fmb_sim_contact_state(s, ij, N, fr4, NULL, NULL, NULL);
+    check("coupled: start acceleration = a (m/s^2)", fmb_sim_qdd(s)[off], a, 1e-12);
+    check("coupled: start normal force = m g + Fd sin(phi) (N)", N[0] + N[1] + N[2] + N[3],
+          m * g + Fd * sin(phi), 1e-12);
+    check("coupled: velocity after the first step = v0 + a h (m/s)",
+          (fmb_sim_step(s), fmb_sim_qd(s)[off]), v0 + a * h, 1e-9);
+    /* the acceleration from v(0.1) to v(0.2) */
     run_to(s, 0.1);
     const double v1 = fmb_sim_qd(s)[off];
     run_to(s, 0.2);
-    const double a = (P - mu * (m * g + Fd * sin(phi)) - Fd * cos(phi)) / m;
-    const double a_seq = (P - mu * m * g - Fd * cos(phi)) / m;
-    double N[4], fr4[4];
     fmb_sim_contact_state(s, ij, N, fr4, NULL, NULL, NULL);
     const double acc = (fmb_sim_qd(s)[off] - v1) / 0.1;
     printf("coupled: acceleration %.12g, hand %.12g (the LCPs one after the other: %.12g)\n", acc,

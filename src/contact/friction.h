@@ -16,7 +16,7 @@ typedef struct fmb_contact {
     int joint;
     fmb_friction_desc_t d;
     const fmb_friction_class_t *fk; /* the friction model's class (model/params.h) */
-    double z_n, z;         /* LuGre bristle state at t_n and at the current iterate */
+    double z_n, z;                  /* LuGre bristle state at t_n and at the current iterate */
     double v, v_n;         /* relative sliding velocity (slider minus guide) along e, m/s */
     double mu, dmu;        /* friction coefficient and d mu / d v at the current iterate */
     double F[FMB_CORNERS]; /* corner normal forces, N (>= 0) */
@@ -24,6 +24,12 @@ typedef struct fmb_contact {
                               (beta[2f] - beta[2f+1]) e on the slider at that face */
     double mu_e;           /* Coulomb: coefficient of this step (mu0 after a stick, else mu) */
     int mode;              /* 0 none, 1 single point, 2 single face, 3 diagonal */
+    /* Consistent start (src/solve/start.c, docs/theory.md "Friction at the start"): the
+     * contact LCP is then solved for the accelerations (unknowns [qdd; lambda]), and a
+     * set-valued model decides by the start state: sliding (|v| >= v_stick) friction
+     * opposes v, at rest the rows are on the sliding acceleration Dv qdd + vq */
+    int at_start;
+    double vq; /* (dv/dq) qd at the start: the sliding acceleration at qdd = 0, m/s^2 */
 } fmb_contact_t;
 
 /* LuGre with backward Euler for z over a step h from z_n at velocity v:

@@ -17,10 +17,14 @@
 
 static const fmb_param_t coulomb_params[] = {FMB_FRICTION_BLOCK_PARAMS, {0}};
 
+static double stick_velocity(const fmb_contact_t *c)
+{
+    return c->d.v_stick > 0 ? c->d.v_stick : 1e-4;
+}
+
 static void coulomb_begin_step(fmb_contact_t *c)
 {
-    const double vst = c->d.v_stick > 0 ? c->d.v_stick : 1e-4;
-    c->mu_e = fabs(c->v_n) < vst ? c->d.mu0 : c->d.mu;
+    c->mu_e = fabs(c->v_n) < stick_velocity(c) ? c->d.mu0 : c->d.mu;
 }
 
 /* friction through beta in the LCP, none through mu */
@@ -34,16 +38,25 @@ static void coulomb_update(fmb_contact_t *c, double v, double h)
 /* columns 4..7: unit friction forces +e, -e at the lower face, +e, -e at the upper face */
 static const int coulomb_col_unknown[4] = {2, 3, 5, 6};
 
+/* At the start (c->at_start, the LCP in accelerations: gfac = 1, x = [qdd; lambda]) the
+ * "velocity" of the rows is the start state's: sliding (|v| >= v_stick), the rows see the
+ * velocity v alone (vrow 0), so that beta = mu_e N_f on the side opposing v: f = -mu N
+ * sign(v) whatever the acceleration; at rest, the sliding acceleration
+ * dv/dt = Dv qdd + (dv/dq) qd (L->v0 - v + vq): stick (dv/dt = 0) while the friction
+ * needed stays within mu_e N_f (mu_e = mu0 at rest), else slip against dv/dt. */
 static void coulomb_rows(const fmb_contact_t *c, const fmb_friction_lcp_t *L)
 {
     const int nu = L->nu, nf = L->nf, u0 = L->u0, ic = L->ic;
     const double *P = L->P, *p0 = L->p0;
     double *M = L->M, *qv = L->q;
+    const int sliding_start = c->at_start && fabs(c->v) >= stick_velocity(c);
+    const double v0 = !c->at_start ? L->v0 : sliding_start ? c->v : L->v0 - c->v + c->vq;
     for (int face = 0; face < 2; face++) { /* 0 lower: normal forces F+, 1 upper: F- */
         const int b1 = u0 + 2 + 3 * face, b2 = b1 + 1, sg = b1 + 2;
         for (int cc = 0; cc < nu; cc++) {
-            M[b1 + nu * cc] = L->vrow[cc];
-            M[b2 + nu * cc] = -L->vrow[cc];
+            const double vr = sliding_start ? 0.0 : L->vrow[cc];
+            M[b1 + nu * cc] = vr;
+            M[b2 + nu * cc] = -vr;
             /* mu_e N_face - beta_f1 - beta_f2; N_lower = F+_1 + F+_2 = P u + p0 */
             M[sg + nu * cc] =
                 face ? 0.0 : c->mu_e * (P[(2 * ic) + nf * cc] + P[(2 * ic + 1) + nf * cc]);
@@ -51,7 +64,7 @@ static void coulomb_rows(const fmb_contact_t *c, const fmb_friction_lcp_t *L)
         M[b1 + nu * sg] += 1.0, M[b2 + nu * sg] += 1.0;
         if (face) M[sg + nu * (u0 + 0)] += c->mu_e, M[sg + nu * (u0 + 1)] += c->mu_e;
         M[sg + nu * b1] -= 1.0, M[sg + nu * b2] -= 1.0;
-        qv[b1] = L->v0, qv[b2] = -L->v0;
+        qv[b1] = v0, qv[b2] = -v0;
         qv[sg] = face ? 0.0 : c->mu_e * (p0[2 * ic] + p0[2 * ic + 1]);
     }
 }

@@ -295,26 +295,6 @@ double fmb_sim_contact_damping(fmb_sim_t *s, double gfac, double *x)
     return alpha;
 }
 
-/* Corner forces from the multipliers alone (no friction coupling): N = S lambda,
- * F+ = max(N, 0), F- = max(-N, 0). Used at the start. */
-void fmb_sim_contact_decompose(fmb_sim_t *s)
-{
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        fmb_contact_t *c = &s->contacts[ic];
-        const fmb_joint_t *j = &s->model->joints[c->joint];
-        fmb_bodyview_t v[2];
-        fmb_sim_joint_views(s, j, s->q, s->qd, v);
-        double S[16], N[2] = {0, 0};
-        fmb_contact_normal_map(c, j, v, S);
-        for (int l = 0; l < 2; l++)
-            for (int r = 0; r < j->klass->nrows; r++)
-                N[l] += S[l + 2 * r] * s->lam[j->row + r];
-        c->F[0] = fmax(N[0], 0), c->F[1] = fmax(N[1], 0);
-        c->F[2] = fmax(-N[0], 0), c->F[3] = fmax(-N[1], 0);
-        c->mode = fmb_contact_mode(c->F);
-    }
-}
-
 /* A joint that reports the state invalid (a slider off its guide) ends the run. */
 
 /* LuGre stick-slip step control (docs/theory.md, "Stick-slip"). An implicit step of the

@@ -106,8 +106,6 @@ double fmb_sim_contact_damping(fmb_sim_t *s, double gfac, double *x);
 /* LuGre breakaway step control on the candidate (1: reject; *h_max lowered to the limit,
  * why: the contact); see contact_step.c. */
 int fmb_sim_contact_step_control(fmb_sim_t *s, double h, double *h_max, char *why, size_t len);
-/* Corner forces from the multipliers alone (no friction coupling). */
-void fmb_sim_contact_decompose(fmb_sim_t *s);
 
 /* ---- switch_step.c */
 /* Set up the switching elements (after the scratch sizes are known). */

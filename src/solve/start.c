@@ -434,6 +434,107 @@ int fmb_sim_start_velocities(fmb_sim_t *s)
     return 0;
 }
 
+/* Sliding velocity of contact c at (q, qd). */
+static double sliding_velocity(const fmb_sim_t *s, const fmb_contact_t *c, const double *q,
+                               const double *qd)
+{
+    const fmb_joint_t *j = &s->model->joints[c->joint];
+    fmb_bodyview_t v[2];
+    fmb_sim_joint_views(s, j, q, qd, v);
+    double e[2], vt, ug[2];
+    fmb_contact_kinematics(j, v, e, &vt, ug);
+    return vt;
+}
+
+/* Friction at the start (docs/theory.md, "Friction at the start"). The accelerations of
+ * fmb_sim_accel_solve leave the sliding contacts' friction out; here the contact LCP of the
+ * step (fmb_sim_contact_lcp) is solved on the acceleration matrix [M Phi_q^T; Phi_q 0]
+ * (still factored at (q, t)) with x = [qdd; lambda] (bh2 = 1, gfac = 1, multipliers from
+ * x alone), so the corner forces, the friction and the accelerations are consistent:
+ *   LuGre: mu of the continuous law at the start state (h = 0; bristles at rest, or in
+ *          their steady state when sliding: mu = g(v) sign(v) + sigma2 v);
+ *   Coulomb: sliding (|v| >= v_stick) -mu N sign(v); at rest the stick/slip decision on
+ *          the sliding acceleration dv/dt = Dv qdd + (dv/dq) qd with mu0 (as the first
+ *          step: its coefficient after a stick), contact/friction_coulomb.c.
+ * (dv/dq) qd, the acceleration of a contact at rest when qdd = 0, is a central difference
+ * of the sliding velocity along q +- d qd (d = 1e-6 s: truncation ~d^2, rounding
+ * ~1e-16 |v| / d). It vanishes when the slider and a rigid guide move as one rigid body
+ * (v = 0): the sliding velocity is invariant under rigid motions; it is not zero on an
+ * elastic guide that deforms. */
+static void start_contact_states(fmb_sim_t *s, double *qp, double *qm)
+{
+    const int n = s->n;
+    const double d = 1e-6;
+    for (int i = 0; i < n; i++)
+        qp[i] = s->q[i] + d * s->qd[i], qm[i] = s->q[i] - d * s->qd[i];
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        fmb_contact_t *c = &s->contacts[ic];
+        const double vt = sliding_velocity(s, c, s->q, s->qd);
+        /* the model's state (LuGre: bristles at rest, or steady when sliding) */
+        c->v = c->v_n = vt;
+        c->z = c->z_n = 0.0;
+        if (c->fk->start) c->fk->start(c, vt);
+        if (c->fk->begin_step) c->fk->begin_step(c); /* Coulomb: mu0 at rest, else mu */
+        c->vq = (sliding_velocity(s, c, qp, s->qd) - sliding_velocity(s, c, qm, s->qd)) / (2 * d);
+        c->at_start = 1;
+    }
+    fmb_sim_contact_update(s, 0.0); /* mu at the start state (continuous law) */
+}
+
+/* The start's LCPs: slider contacts (above) and switching elements (fmb_sim_switch_start:
+ * stick/slip and engagement decided on qd / tau + qdd). With both, they are iterated to a
+ * common solution like fmb_sim_lcp_coupled in a step (block Gauss-Seidel on
+ * x = x0 + c + w, x0 the accelerations without either: contact LCP on x0 + w, switching
+ * LCP on x0 + c, until w changes by less than 1e-12 of |x|; docs/switching.md). */
+#define FMB_START_COUPLED_MAX 200
+static int start_lcps(fmb_sim_t *s)
+{
+    if (!s->ncontacts) return fmb_sim_switch_start(s);
+    const int n = s->n, m = s->m, N = n + m;
+    double *buf = malloc(3 * (size_t)N * sizeof *buf + 2 * (size_t)n * sizeof *buf);
+    if (!buf) return fmb_sim_error(s, FMB_ERR_NOMEM, "out of memory");
+    double *x0 = buf, *xw = x0 + N, *y = xw + N;
+    start_contact_states(s, y + N, y + N + n);
+    memcpy(x0, s->qdd, (size_t)n * sizeof *x0);
+    memcpy(x0 + n, s->lam, (size_t)m * sizeof *x0);
+    memset(xw, 0, (size_t)N * sizeof *xw);
+    int rc = 0, it;
+    for (it = 0; it < FMB_START_COUPLED_MAX; it++) {
+        for (int i = 0; i < N; i++)
+            y[i] = x0[i] + xw[i];
+        memset(s->lam, 0, (size_t)m * sizeof *s->lam); /* the LCP's multipliers: lam + y */
+        if ((rc = fmb_sim_contact_lcp(s, 1.0, 1.0, s->t, y))) break;
+        for (int i = 0; i < n; i++) /* x0 + c */
+            s->qdd[i] = y[i] - xw[i];
+        for (int k = 0; k < m; k++)
+            s->lam[k] = y[n + k] - xw[n + k];
+        if (!s->nswz) break;
+        if ((rc = fmb_sim_switch_start(s))) break; /* x0 + c + w' */
+        double dw = 0.0, mx = 0.0;
+        for (int i = 0; i < N; i++) {
+            const double xi = i < n ? s->qdd[i] : s->lam[i - n];
+            const double w = xi - (y[i] - xw[i]);
+            dw = fmax(dw, fabs(w - xw[i]));
+            mx = fmax(mx, fabs(xi));
+            xw[i] = w;
+        }
+        if (dw <= 1e-12 * mx) break;
+    }
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        fmb_contact_t *c = &s->contacts[ic];
+        c->at_start = 0;
+        c->mode = fmb_contact_mode(c->F);
+    }
+    free(buf);
+    if (rc) return rc;
+    if (it == FMB_START_COUPLED_MAX)
+        return fmb_sim_error(s, FMB_ERR_CONVERGENCE,
+                             "the slider contacts' and the switching elements' LCPs at the start "
+                             "did not reach a common solution in %d rounds",
+                             FMB_START_COUPLED_MAX);
+    return s->nswz ? 0 : fmb_sim_switch_start(s);
+}
+
 int fmb_sim_initialize(fmb_sim_t *s)
 {
     int rc = check_options(s);
@@ -479,23 +580,8 @@ int fmb_sim_initialize(fmb_sim_t *s)
             s->vel_change[3 * b + k] = v[k] - bd->vel0[k];
     }
 
-    memcpy(s->acc, s->qdd, (size_t)n * sizeof *s->qdd);
-    /* Friction state at the start: the model's (LuGre: bristles at rest, or in their steady
-     * state when the slider starts sliding) */
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        fmb_contact_t *c = &s->contacts[ic];
-        const fmb_joint_t *j = &md->joints[c->joint];
-        fmb_bodyview_t v[2];
-        fmb_sim_joint_views(s, j, s->q, s->qd, v);
-        double e[2], vt, ug[2];
-        fmb_contact_kinematics(j, v, e, &vt, ug);
-        c->v = c->v_n = vt;
-        c->z = c->z_n = 0.0;
-        if (c->fk->start) c->fk->start(c, vt);
-    }
-    fmb_sim_contact_decompose(s);
     fmb_sim_force_history(s, 1);
-    if ((rc = fmb_sim_switch_start(s))) return rc;
+    if ((rc = start_lcps(s))) return rc; /* friction and switching elements at the start */
     memcpy(s->acc, s->qdd, (size_t)n * sizeof *s->qdd);
     s->P = fmb_sim_power(s);
     double viol = fmb_sim_eval_phi(s, s->q, s->t, s->work + 2 * N, NULL);
