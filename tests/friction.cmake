@@ -8,6 +8,7 @@ endforeach()
 
 # Friction in the consistent start (docs/validation.md, "Friction at the start").
 fmb_c_test(test_friction_start)
-foreach(t coulomb_up coulomb_down coulomb_stick coulomb_break lugre_up coulomb_rotating)
+foreach(t coulomb_up coulomb_down coulomb_stick coulomb_break lugre_up coulomb_rotating
+          default_vstick)
   add_test(NAME friction_start_${t} COMMAND test_friction_start ${t})
 endforeach()

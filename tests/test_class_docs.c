@@ -3,7 +3,7 @@
  * extending.md): every joint and force type has a row "| `type` | ..." naming each key of
  * its class's parameter table (and the body keys its item flags give), and every key of a
  * friction model has a row "| `key` | ..." in the friction table whose stated default
- * ("default X") is the table's. Fails when a class gains a key the docs do not mention, or
+ * ("default X", or "default X (model), Y (other model)") is the table's. Fails when a class gains a key the docs do not mention, or
  * a documented default drifts from the code.
  * usage: test_class_docs docs/case-format.md
  */
@@ -109,7 +109,14 @@ int main(int argc, char **argv)
                 failures++;
                 continue;
             }
-            const double x = strtod(d + 8, NULL);
+            /* a default per model: "default 1e-6 (coulomb), 1e-4 (lugre)" */
+            char tag[64];
+            snprintf(tag, sizeof tag, " (%s)", mk->name);
+            const char *t = strstr(d, tag), *num = d + 8;
+            if (t)
+                for (num = t; num > d && num[-1] != ' '; num--)
+                    ;
+            const double x = strtod(num, NULL);
             if (!(fabs(x - p->dflt[0]) <= 1e-12 * fabs(p->dflt[0]))) {
                 printf("FAIL friction key '%s': docs default %g, code %g\n", p->key, x,
                        p->dflt[0]);

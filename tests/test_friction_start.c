@@ -29,6 +29,7 @@
  *   coulomb_break   phi = 0.8, at rest (tan phi = 1.03 > mu0): slides off with mu0
  *   lugre_up        phi = 0.3, v0 = +2 m/s, LuGre (start acceleration and forces)
  *   coulomb_rotating  a block at rest on a driven rotating guide (test_coulomb_rotating)
+ *   default_vstick  the Coulomb slider's default stick velocity (test_default_vstick)
  */
 #include <math.h>
 #include <stdio.h>
@@ -51,7 +52,7 @@ typedef struct incline {
     double phi;
 } incline_t;
 
-static int build(incline_t *s, fmb_friction_model fm, double phi, double v0)
+static int build_vs(incline_t *s, fmb_friction_model fm, double phi, double v0, double v_stick)
 {
     memset(s, 0, sizeof *s);
     s->phi = phi;
@@ -74,7 +75,7 @@ static int build(incline_t *s, fmb_friction_model fm, double phi, double v0)
     jd.friction.model = fm;
     jd.friction.a = A, jd.friction.b = B;
     jd.friction.mu = MU, jd.friction.mu0 = MU0;
-    jd.friction.v_stick = VSTICK;
+    jd.friction.v_stick = v_stick;
     jd.friction.sigma0 = SIGMA0, jd.friction.sigma1 = SIGMA1, jd.friction.vs = VS;
     jd.friction.gamma = 2.0;
     s->joint = fmb_model_add_joint(s->model, &jd);
@@ -91,6 +92,11 @@ static int build(incline_t *s, fmb_friction_model fm, double phi, double v0)
         return -1;
     }
     return 0;
+}
+
+static int build(incline_t *s, fmb_friction_model fm, double phi, double v0)
+{
+    return build_vs(s, fm, phi, v0, VSTICK);
 }
 
 static void finish(incline_t *s)
@@ -226,6 +232,40 @@ static int test_lugre_up(void)
     return failures;
 }
 
+/* The stick velocity's default (v_stick = 0: FMB_V_STICK_COULOMB = 1e-6 m/s) and meaning.
+ * The block at rest on an incline just steeper than the static limit,
+ * phi = atan(mu0) + asin(0.05 / (g sqrt(1 + mu0^2))), breaks away with the static level:
+ * s'' = -g (sin phi - mu0 cos phi) = -0.05 m/s^2, so after the first step v_1 = -5e-5 m/s.
+ * The second step uses the kinetic coefficient when |v_1| >= v_stick: its acceleration
+ * (true at t_2: M qdd_2 + F_2 = 0) is -g (sin phi - mu cos phi) with the default 1e-6, and
+ * still -0.05 with v_stick = 1e-4 (the Coulomb slider's default before session 3). */
+static int test_default_vstick(void)
+{
+    const double phi = atan(MU0) + asin(0.05 / (G * sqrt(1 + MU0 * MU0)));
+    const double as = -G * (sin(phi) - MU0 * cos(phi)), ak = -G * (sin(phi) - MU * cos(phi));
+    for (int pass = 0; pass < 2; pass++) {
+        incline_t s;
+        const double vst = pass ? 1e-4 : 0.0; /* 0: the model's default */
+        if (build_vs(&s, FMB_FRICTION_COULOMB, phi, 0.0, vst)) return 1;
+        double a0, v1, a2;
+        along(&s, NULL, NULL, &a0);
+        CHECK(fabs(a0 - as) <= 1e-12 * G, "default_vstick: start acceleration %.15g vs %.15g",
+              a0, as);
+        if (fmb_sim_step(s.sim) || (along(&s, NULL, &v1, NULL), fmb_sim_step(s.sim))) {
+            printf("default_vstick: %s\n", fmb_sim_last_error(s.sim));
+            return 1;
+        }
+        along(&s, NULL, NULL, &a2);
+        CHECK(fabs(v1 - as * H) <= 1e-12, "default_vstick: v_1 %.15g vs %.15g", v1, as * H);
+        const double want = pass ? as : ak;
+        CHECK(fabs(a2 - want) <= 1e-12 * G,
+              "default_vstick (v_stick %g): second step's acceleration %.15g vs %.15g", vst, a2,
+              want);
+        finish(&s);
+    }
+    return failures;
+}
+
 /* Inertial acceleration of a rigid body's frame origin from its carrier coordinates
  * (rbar = A^T R, docs/theory.md): R'' = A (rbar'' + th'' I~ rbar + 2 th' I~ rbar' - th'^2 rbar). */
 static void origin_acceleration(const double *q, const double *qd, const double *qdd, double a[2])
@@ -315,7 +355,8 @@ int main(int argc, char **argv)
     } tests[] = {
         {"coulomb_up", test_coulomb_up},       {"coulomb_down", test_coulomb_down},
         {"coulomb_stick", test_coulomb_stick}, {"coulomb_break", test_coulomb_break},
-        {"lugre_up", test_lugre_up},           {"coulomb_rotating", test_coulomb_rotating}};
+        {"lugre_up", test_lugre_up},           {"coulomb_rotating", test_coulomb_rotating},
+                 {"default_vstick", test_default_vstick}};
     if (argc < 2) {
         printf("usage: %s TEST\n", argv[0]);
         return 2;

@@ -156,8 +156,20 @@ typedef struct fmb_friction_desc {
     double gamma;   /* Stribeck exponent */
     double vd;      /* LuGre: sigma1 decays as exp(-(v/vd)^2) (Canudas de Wit et al. 1995);
                        0 = constant sigma1 (seed 000) */
-    double v_stick; /* |v| below which the slider counts as sticking (output); m/s */
+    double v_stick; /* |v| below which the slider counts as sticking, m/s; 0: the model's
+                       default FMB_V_STICK_COULOMB / FMB_V_STICK_LUGRE. Used for the static
+                       coefficient of the next step (coulomb), the breakaway step control
+                       (lugre), the start (rest or sliding) and the output flag `stick` */
 } fmb_friction_desc_t;
+
+/* Default stick velocities (docs/case-format.md, "Stick velocity"), m/s (rad/s for a
+ * rotational element). Set-valued Coulomb friction (slider `coulomb`, `dry_friction`
+ * coulomb, `screw`) sticks at v = 0 to rounding, so its threshold only tells rest from
+ * motion and is small: the static level holds until |v| exceeds it. LuGre friction (slider
+ * and `dry_friction` lugre) creeps in presliding: its threshold tells presliding creep from
+ * sliding, a fraction of the Stribeck velocity (seed 000: vs = 9e-4 m/s). */
+#define FMB_V_STICK_COULOMB 1e-6
+#define FMB_V_STICK_LUGRE 1e-4
 
 typedef enum fmb_joint_type {
     FMB_JOINT_REVOLUTE = 0,

@@ -15,11 +15,12 @@
 #include "contact/friction.h"
 #include "contact/friction_models.h"
 
-static const fmb_param_t coulomb_params[] = {FMB_FRICTION_BLOCK_PARAMS, {0}};
+static const fmb_param_t coulomb_params[] = {
+    FMB_FRICTION_BLOCK_PARAMS, FMB_FRICTION_VSTICK_PARAM(FMB_V_STICK_COULOMB), {0}};
 
 static double stick_velocity(const fmb_contact_t *c)
 {
-    return c->d.v_stick > 0 ? c->d.v_stick : 1e-4;
+    return fmb_friction_stick_velocity(&c->d);
 }
 
 static void coulomb_begin_step(fmb_contact_t *c)
@@ -84,6 +85,7 @@ static double coulomb_face_force(const fmb_contact_t *c, int face, double Nf)
 const fmb_friction_class_t fmb_friction_coulomb_class = {
     .name = "coulomb",
     .model = FMB_FRICTION_COULOMB,
+    .v_stick = FMB_V_STICK_COULOMB,
     .params = coulomb_params,
     .prepare = fmb_friction_prepare_block,
     .check = fmb_friction_check_block,

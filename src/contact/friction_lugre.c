@@ -11,6 +11,7 @@
 
 static const fmb_param_t lugre_params[] = {
     FMB_FRICTION_BLOCK_PARAMS,
+    FMB_FRICTION_VSTICK_PARAM(FMB_V_STICK_LUGRE),
     LUGRE_NUM("sigma0", sigma0, FMB_PARAM_MIN_OPEN, 1.3e6, "1/m",
               "bristle stiffness per unit normal force"),
     LUGRE_NUM("sigma1", sigma1, FMB_PARAM_MIN, 350, "s/m", "bristle damping"),
@@ -57,6 +58,7 @@ static double lugre_face_force(const fmb_contact_t *c, int face, double Nf)
 const fmb_friction_class_t fmb_friction_lugre_class = {
     .name = "lugre",
     .model = FMB_FRICTION_LUGRE,
+    .v_stick = FMB_V_STICK_LUGRE,
     .params = lugre_params,
     .prepare = fmb_friction_prepare_block,
     .check = lugre_check,

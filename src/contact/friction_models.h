@@ -13,7 +13,7 @@ extern const fmb_friction_class_t fmb_friction_coulomb_class;
 int fmb_friction_check_block(const fmb_friction_desc_t *f, char *msg, size_t len);
 int fmb_friction_prepare_block(fmb_item_env_t *env, fmb_friction_desc_t *f);
 
-/* Table entries shared by the block models (slider geometry, coefficients, stick flag). */
+/* Table entries shared by the block models (slider geometry, coefficients). */
 #define FMB_FRICTION_BLOCK_PARAMS                                                                  \
     {.key = "a",                                                                                   \
      .kind = FMB_PARAM_NUMBER,                                                                     \
@@ -34,17 +34,19 @@ int fmb_friction_prepare_block(fmb_item_env_t *env, fmb_friction_desc_t *f);
          .dflt = {0.56},                                                                           \
          .unit = "-",                                                                              \
          .doc = "kinetic friction coefficient"},                                                   \
-        {.key = "mu0",                                                                             \
-         .kind = FMB_PARAM_NUMBER,                                                                 \
-         .flags = FMB_PARAM_MIN,                                                                   \
-         .offset = offsetof(fmb_friction_desc_t, mu0),                                             \
-         .dflt = {0.75},                                                                           \
-         .unit = "-",                                                                              \
-         .doc = "static friction coefficient (>= mu)"},                                            \
+    {                                                                                              \
+        .key = "mu0", .kind = FMB_PARAM_NUMBER, .flags = FMB_PARAM_MIN,                            \
+        .offset = offsetof(fmb_friction_desc_t, mu0), .dflt = {0.75}, .unit = "-",                 \
+        .doc = "static friction coefficient (>= mu)"                                               \
+    }
+
+/* The stick velocity, with the model's default (flexmb.h FMB_V_STICK_*). */
+#define FMB_FRICTION_VSTICK_PARAM(d)                                                               \
     {                                                                                              \
         .key = "v_stick", .kind = FMB_PARAM_NUMBER, .flags = FMB_PARAM_MIN_OPEN,                   \
-        .offset = offsetof(fmb_friction_desc_t, v_stick), .dflt = {1e-4}, .unit = "m/s",           \
-        .doc = "|v| below which the slider counts as sticking (output)"                            \
+        .offset = offsetof(fmb_friction_desc_t, v_stick), .dflt = {d}, .unit = "m/s",              \
+        .doc = "|v| below which the slider counts as sticking (static coefficient next step, "     \
+               "start, output flag)"                                                               \
     }
 
 #endif

@@ -3,6 +3,8 @@
  * keys and ignores them (docs/case-format.md). */
 #include "contact/friction_models.h"
 
+#include <math.h>
+
 static const fmb_friction_class_t none_class = {.name = "none", .model = FMB_FRICTION_NONE};
 
 static const fmb_friction_class_t *const registry[FMB_FRICTION_MODEL_COUNT] = {
@@ -21,6 +23,13 @@ const fmb_friction_class_t *fmb_friction_class_for(fmb_friction_model model)
     return registry[model];
 }
 
+double fmb_friction_stick_velocity(const fmb_friction_desc_t *d)
+{
+    if (d->v_stick > 0) return d->v_stick;
+    const fmb_friction_class_t *fk = fmb_friction_class_for(d->model);
+    return fk && fk->v_stick > 0 ? fk->v_stick : FMB_V_STICK_COULOMB;
+}
+
 const fmb_friction_class_t *fmb_friction_class_at(int k)
 {
     if (k < 0 || k >= FMB_FRICTION_MODEL_COUNT) return NULL;
@@ -37,6 +46,11 @@ int fmb_friction_check_block(const fmb_friction_desc_t *f, char *msg, size_t len
     }
     if (!(f->mu >= 0) || !(f->mu0 >= f->mu)) {
         snprintf(msg, len, "friction needs 0 <= mu <= mu0 (got mu = %g, mu0 = %g)", f->mu, f->mu0);
+        return FMB_ERR_MODEL;
+    }
+    if (!(f->v_stick >= 0) || !isfinite(f->v_stick)) {
+        snprintf(msg, len, "friction needs v_stick >= 0 (0: the model's default; got %g)",
+                 f->v_stick);
         return FMB_ERR_MODEL;
     }
     return 0;

@@ -47,9 +47,15 @@ static void fr_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, d
     (void)f, (void)v, (void)t, (void)Q0, (void)Q1, (void)K, (void)C;
 }
 
+/* v_stick, or the law's default when 0 (flexmb.h FMB_V_STICK_*) */
 static double fr_vstick(const fmb_force_t *f)
 {
-    return f->par[FMB_SW_FR_VSTICK] > 0 ? f->par[FMB_SW_FR_VSTICK] : 1e-6;
+    return f->par[FMB_SW_FR_VSTICK] > 0 ? f->par[FMB_SW_FR_VSTICK] : FMB_V_STICK_COULOMB;
+}
+
+static double lg_vstick(const fmb_force_t *f)
+{
+    return f->par[FMB_SW_FR_VSTICK] > 0 ? f->par[FMB_SW_FR_VSTICK] : FMB_V_STICK_LUGRE;
 }
 
 static void fr_lcp(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double v_n, double *G,
@@ -169,7 +175,7 @@ static int lg_mode(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, co
     double x;
     fmb_rel_coord(f, v, &x, vrel, NULL, NULL);
     *force = -lg_law(f, *vrel, t).f;
-    return fabs(*vrel) < fr_vstick(f) ? 0 : 1;
+    return fabs(*vrel) < lg_vstick(f) ? 0 : 1;
 }
 
 static int lg_check(const fmb_force_t *f, char *msg, size_t len)
@@ -220,8 +226,10 @@ static const fmb_param_t fr_params[] = {
                   "N or N m", "kinetic friction level"),
     FMB_FORCE_NUM("static", param[FMB_SW_FR_STATIC], FMB_PARAM_MIN | FMB_PARAM_DERIVED, 0, 0,
                   "N or N m", "static friction level (>= kinetic; default: kinetic)"),
-    FMB_FORCE_NUM("v_stick", param[FMB_SW_FR_VSTICK], FMB_PARAM_MIN_OPEN, 0, 1e-6, "m/s or rad/s",
-                  "relative velocity below which the element may stick"),
+    FMB_FORCE_NUM("v_stick", param[FMB_SW_FR_VSTICK], FMB_PARAM_MIN_OPEN | FMB_PARAM_DERIVED, 0, 0,
+                  "m/s or rad/s",
+                  "relative velocity below which the element may stick (default 1e-6, lugre "
+                  "1e-4: FMB_V_STICK_COULOMB, FMB_V_STICK_LUGRE)"),
     {.key = "model",
      .kind = FMB_PARAM_ENUM,
      .offset = offsetof(fmb_force_desc_t, friction.model),

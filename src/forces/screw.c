@@ -95,7 +95,7 @@ static double screw_power(const fmb_force_t *f, const fmb_bodyview_t v[2], doubl
 
 static double screw_vstick(const fmb_force_t *f)
 {
-    return f->par[FMB_SW_SCREW_VSTICK] > 0 ? f->par[FMB_SW_SCREW_VSTICK] : 1e-6;
+    return f->par[FMB_SW_SCREW_VSTICK] > 0 ? f->par[FMB_SW_SCREW_VSTICK] : FMB_V_STICK_COULOMB;
 }
 
 static void screw_lcp(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double v_n,
@@ -162,8 +162,8 @@ static const fmb_param_t screw_params[] = {
     FMB_FORCE_NUM("stiffness", stiffness, FMB_PARAM_REQUIRED | FMB_PARAM_MIN_OPEN, 0, 0, "N/m",
                   "thread stiffness"),
     FMB_FORCE_NUM("damping", damping, FMB_PARAM_MIN, 0, 0, "N s/m", "thread damping"),
-    FMB_FORCE_NUM("v_stick", param[FMB_SW_SCREW_VSTICK], FMB_PARAM_MIN_OPEN, 0, 1e-6, "m/s",
-                  "relative velocity below which the thread may stick"),
+    FMB_FORCE_NUM("v_stick", param[FMB_SW_SCREW_VSTICK], FMB_PARAM_MIN_OPEN, 0, FMB_V_STICK_COULOMB,
+                  "m/s", "relative velocity below which the thread may stick"),
     FMB_FORCE_NUM("preload", param[FMB_SW_SCREW_PRELOAD], 0, 0, 0, "N",
                   "thread force F_n on the nut (+axis) in the initial poses (e.g. minus an axial "
                   "load the thread carries at rest: no start-up transient)"),

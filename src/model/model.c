@@ -420,6 +420,8 @@ int fmb_model_add_joint(fmb_model_t *m, const fmb_joint_desc_t *d)
         fmb_expr_destroy(&j->fn);
         return rc;
     }
+    if (j->friction.model != FMB_FRICTION_NONE) /* 0: the model's default, stored */
+        j->friction.v_stick = fmb_friction_stick_velocity(&j->friction);
     j->row = m->nrows;
     m->nrows += k->nrows;
     return m->njoints++;

@@ -136,6 +136,7 @@ typedef struct fmb_friction_lcp {
 typedef struct fmb_friction_class {
     const char *name; /* "lugre", "coulomb", "none" */
     fmb_friction_model model;
+    double v_stick; /* default stick velocity (v_stick = 0; flexmb.h FMB_V_STICK_*), m/s */
     const fmb_param_t *params; /* keys besides 'model' */
     /* Cross-key rules of the case layer (may be NULL). */
     int (*prepare)(fmb_item_env_t *env, fmb_friction_desc_t *f);
@@ -166,6 +167,8 @@ typedef struct fmb_friction_class {
 } fmb_friction_class_t;
 
 const fmb_friction_class_t *fmb_friction_class_for(fmb_friction_model model);
+/* The stick velocity of a friction description: v_stick, or its model's default when 0. */
+double fmb_friction_stick_velocity(const fmb_friction_desc_t *d);
 /* k-th registered friction class (0 ..), NULL past the end. */
 const fmb_friction_class_t *fmb_friction_class_at(int k);
 

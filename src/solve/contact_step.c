@@ -353,7 +353,7 @@ int fmb_sim_contact_step_control(fmb_sim_t *s, double h, double *h_max, char *wh
         const fmb_contact_t *c = &s->contacts[ic];
         if (!c->fk->smooth || !(c->d.mu0 > 0)) continue;
         const fmb_joint_t *j = &s->model->joints[c->joint];
-        const double vst = c->d.v_stick > 0 ? c->d.v_stick : 1e-4;
+        const double vst = fmb_friction_stick_velocity(&c->d);
         const int stick0 = fabs(c->v_n) < vst, stick1 = fabs(c->v) < vst;
         const double u0 = c->d.sigma0 * fabs(c->z_n) / c->d.mu0;
         const double u1 = c->d.sigma0 * fabs(c->z) / c->d.mu0;
