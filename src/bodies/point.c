@@ -19,6 +19,22 @@
  */
 #include "model/model.h"
 
+void fmb_view_rot_slow(const fmb_bodyview_t *v, double th)
+{
+    fmb_bodyview_t *w = (fmb_bodyview_t *)v;
+    fmb_body_t *b = (fmb_body_t *)v->body;
+    if (!b) {
+        w->rot_c = cos(th), w->rot_s = sin(th);
+    } else {
+        if (!b->rot_ok || b->rot_th != th) {
+            const double c = cos(th), s = sin(th); /* one sincos */
+            b->rot_th = th, b->rot_c = c, b->rot_s = s, b->rot_ok = 1;
+        }
+        w->rot_c = b->rot_c, w->rot_s = b->rot_s;
+    }
+    w->rot_th = th, w->rot_ok = 1;
+}
+
 void fmb_view_rigid(fmb_bodyview_t *v)
 {
     v->nc = v->ndof ? 3 : 0;
@@ -96,7 +112,7 @@ void fmb_point_pos(const fmb_bodyview_t *v, const double u[2], double r[2])
     fmb_shape_t N;
     shape(v, u, &N);
     carrier_point(v, u, &N, p);
-    fmb_rot(fmb_body_angle(v), A);
+    fmb_view_rot(v, A);
     r[0] = A[0] * p[0] + A[2] * p[1];
     r[1] = A[1] * p[0] + A[3] * p[1];
 }
@@ -108,7 +124,7 @@ void fmb_point_jac(const fmb_bodyview_t *v, const double u[2], double *J)
     fmb_shape_t N;
     shape(v, u, &N);
     carrier_point(v, u, &N, p);
-    fmb_rot(v->q[2], A);
+    fmb_view_rot(v, A);
     for (int k = 0; k < 2 * v->nc; k++)
         J[k] = 0.0;
     J[0] = A[0], J[1] = A[1]; /* column rbar_x */
@@ -131,7 +147,7 @@ void fmb_point_hess(const fmb_bodyview_t *v, const double u[2], const double w[2
     fmb_shape_t N;
     shape(v, u, &N);
     carrier_point(v, u, &N, p);
-    fmb_rot(v->q[2], A);
+    fmb_view_rot(v, A);
     double a[2] = {A[0] * w[0] + A[1] * w[1], A[2] * w[0] + A[3] * w[1]};
     double b[2] = {a[1], -a[0]};
     H[0 + 2 * n] += b[0];
@@ -191,7 +207,7 @@ void fmb_point_vel(const fmb_bodyview_t *v, const double u[2], double rd[2])
     shape(v, u, &N);
     carrier_point(v, u, &N, p);
     carrier_velocity(v, &N, pd);
-    fmb_rot(v->q[2], A);
+    fmb_view_rot(v, A);
     double w = v->qd[2];
     double c[2] = {pd[0] - w * p[1], pd[1] + w * p[0]};
     rd[0] = A[0] * c[0] + A[2] * c[1];
@@ -206,7 +222,7 @@ void fmb_point_veljac(const fmb_bodyview_t *v, const double u[2], double *Jv)
     shape(v, u, &N);
     carrier_point(v, u, &N, p);
     carrier_velocity(v, &N, pd);
-    fmb_rot(v->q[2], A);
+    fmb_view_rot(v, A);
     for (int k = 0; k < 2 * v->nc; k++)
         Jv[k] = 0.0;
     double w = v->qd[2];

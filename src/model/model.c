@@ -569,15 +569,25 @@ int fmb_model_row_joint(const fmb_model_t *m, int row, int *local)
     return FMB_ERR_NOTFOUND;
 }
 
-fmb_bodyview_t fmb_model_view(const fmb_model_t *m, int b, const double *q, const double *qd)
+void fmb_model_view_into(const fmb_model_t *m, int b, const double *q, const double *qd,
+                         fmb_bodyview_t *v)
 {
     const fmb_body_t *bd = &m->bodies[b];
-    fmb_bodyview_t v = {bd, bd->ndof, NULL, NULL, 0, {0}};
+    v->body = bd;
+    v->ndof = bd->ndof;
+    v->q = v->qd = NULL;
     if (bd->offset >= 0) {
-        v.q = q ? q + bd->offset : NULL;
-        v.qd = qd ? qd + bd->offset : NULL;
+        v->q = q ? q + bd->offset : NULL;
+        v->qd = qd ? qd + bd->offset : NULL;
     }
-    fmb_view_rigid(&v);
+    v->rot_ok = 0;
+    fmb_view_rigid(v);
+}
+
+fmb_bodyview_t fmb_model_view(const fmb_model_t *m, int b, const double *q, const double *qd)
+{
+    fmb_bodyview_t v = {0};
+    fmb_model_view_into(m, b, q, qd, &v);
     return v;
 }
 
@@ -608,15 +618,15 @@ void fmb_force_cols(const fmb_force_t *f, fmb_bodyview_t v[2])
 void fmb_joint_views(const fmb_model_t *m, const fmb_joint_t *j, const double *q, const double *qd,
                      fmb_bodyview_t v[2])
 {
-    v[0] = fmb_model_view(m, j->body[0], q, qd);
-    v[1] = fmb_model_view(m, j->body[1], q, qd);
+    fmb_model_view_into(m, j->body[0], q, qd, &v[0]);
+    fmb_model_view_into(m, j->body[1], q, qd, &v[1]);
     fmb_joint_cols(j, v);
 }
 
 void fmb_force_views(const fmb_model_t *m, const fmb_force_t *f, const double *q, const double *qd,
                      fmb_bodyview_t v[2])
 {
-    v[0] = fmb_model_view(m, f->body[0], q, qd);
-    v[1] = fmb_model_view(m, f->body[1], q, qd);
+    fmb_model_view_into(m, f->body[0], q, qd, &v[0]);
+    fmb_model_view_into(m, f->body[1], q, qd, &v[1]);
     fmb_force_cols(f, v);
 }

@@ -220,8 +220,8 @@ void fmb_sim_contact_views(const fmb_sim_t *s, const fmb_contact_t *c, const dou
                            const double *qd, fmb_bodyview_t v[2])
 {
     const fmb_joint_t *j = &s->model->joints[c->joint];
-    v[0] = fmb_model_view(s->model, j->body[0], q, qd);
-    v[1] = fmb_model_view(s->model, j->body[1], q, qd);
+    fmb_model_view_into(s->model, j->body[0], q, qd, &v[0]);
+    fmb_model_view_into(s->model, j->body[1], q, qd, &v[1]);
     fmb_contact_cols(c, j, v);
 }
 
