@@ -249,8 +249,8 @@ static int test_default_vstick(void)
         if (build_vs(&s, FMB_FRICTION_COULOMB, phi, 0.0, vst)) return 1;
         double a0, v1, a2;
         along(&s, NULL, NULL, &a0);
-        CHECK(fabs(a0 - as) <= 1e-12 * G, "default_vstick: start acceleration %.15g vs %.15g",
-              a0, as);
+        CHECK(fabs(a0 - as) <= 1e-12 * G, "default_vstick: start acceleration %.15g vs %.15g", a0,
+              as);
         if (fmb_sim_step(s.sim) || (along(&s, NULL, &v1, NULL), fmb_sim_step(s.sim))) {
             printf("default_vstick: %s\n", fmb_sim_last_error(s.sim));
             return 1;
@@ -352,10 +352,12 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         int (*fn)(void);
-    } tests[] = {
-        {"coulomb_up", test_coulomb_up},       {"coulomb_down", test_coulomb_down},
-        {"coulomb_stick", test_coulomb_stick}, {"coulomb_break", test_coulomb_break},
-        {"lugre_up", test_lugre_up},           {"coulomb_rotating", test_coulomb_rotating},
+    } tests[] = {{"coulomb_up", test_coulomb_up},
+                 {"coulomb_down", test_coulomb_down},
+                 {"coulomb_stick", test_coulomb_stick},
+                 {"coulomb_break", test_coulomb_break},
+                 {"lugre_up", test_lugre_up},
+                 {"coulomb_rotating", test_coulomb_rotating},
                  {"default_vstick", test_default_vstick}};
     if (argc < 2) {
         printf("usage: %s TEST\n", argv[0]);
