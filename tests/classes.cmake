@@ -11,3 +11,9 @@ add_test(NAME class_keys_documented COMMAND test_class_docs ${FMB_SRC}/docs/case
 # `flexmb keys`: the keys printed from the tables against the values the docs state.
 add_test(NAME cli_keys COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_keys.py
          $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/docs/case-format.md)
+
+# Library descriptions against the class tables (docs/extending.md, "Library users").
+fmb_c_test(test_model_params)
+foreach(t forces friction)
+  add_test(NAME model_params_${t} COMMAND test_model_params ${t})
+endforeach()

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bodies/beam.h"
+#include "model/params_check.h"
 #include "bodies/rigid.h"
 
 int fmb_model_error(fmb_model_t *m, int status, const char *fmt, ...)
@@ -420,6 +421,11 @@ int fmb_model_add_joint(fmb_model_t *m, const fmb_joint_desc_t *d)
         fmb_expr_destroy(&j->fn);
         return rc;
     }
+    /* the class table's bounds (the case loader's, for library users too) */
+    if ((rc = fmb_params_check(k->params, d, "", msg, sizeof msg))) {
+        fmb_expr_destroy(&j->fn);
+        return fmb_model_error(m, rc, "joint '%s': %s", name, msg);
+    }
     if (j->friction.model != FMB_FRICTION_NONE) /* 0: the model's default, stored */
         j->friction.v_stick = fmb_friction_stick_velocity(&j->friction);
     j->row = m->nrows;
@@ -471,6 +477,12 @@ int fmb_model_add_force(fmb_model_t *m, const fmb_force_desc_t *d)
         fmb_expr_destroy(&f->fn[0]);
         fmb_expr_destroy(&f->fn[1]);
         return fmb_model_error(m, rc, "%s", msg);
+    }
+    /* the table's bounds (that of the type: a specialized law shares its keys) */
+    if ((rc = fmb_params_check(fmb_force_class_for(d->type)->params, d, "", msg, sizeof msg))) {
+        fmb_expr_destroy(&f->fn[0]);
+        fmb_expr_destroy(&f->fn[1]);
+        return fmb_model_error(m, rc, "force '%s': %s", name, msg);
     }
     if (k->nstate > 0 && !(f->state = calloc((size_t)k->nstate, sizeof(double)))) {
         fmb_expr_destroy(&f->fn[0]);

@@ -16,8 +16,9 @@
  *      fmb_item_fail(env, "key", ...) and the loader reports that key's line.
  *
  * The model-level check of the class (k->check in model.h) still validates what library
- * users pass to fmb_model_add_*; prepare is the case-file layer (defaults, key-level
- * messages). Both must accept every description the other accepts.
+ * users pass to fmb_model_add_*, and fmb_model_add_* then apply the table's bounds too
+ * (model/params_check.c: a field left 0 is a default); prepare is the case-file layer
+ * (defaults, key-level messages). Both must accept every description the other accepts.
  */
 #ifndef FMB_MODEL_PARAMS_H
 #define FMB_MODEL_PARAMS_H
