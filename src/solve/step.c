@@ -204,6 +204,16 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
             s->lam[k] += ex * (s->lam[k] - s->lamp[k]);
 }
 
+/* Keeping a factorization across steps (reuse_jacobian): at most FMB_KEEP_ITERS
+ * iterations of a step on a kept matrix, refactor when an increment is above
+ * FMB_KEEP_RATIO times the previous one, and after a kept matrix was given up refactor at
+ * the start of the next FMB_KEEP_PAUSE steps. Chosen by instruction counts
+ * (docs/performance.md "Newton iterations per step"): a refresh (assembly +
+ * factorization) cost 3.8-5.5 Newton iterations at 10 elements. */
+#define FMB_KEEP_ITERS 6
+#define FMB_KEEP_RATIO 0.25
+#define FMB_KEEP_PAUSE 4
+
 /* Multiplier increment tolerance under modified Newton across steps, relative to the
  * largest multiplier (docs/performance.md). */
 #define FMB_LAMBDA_RTOL 1e-8
@@ -235,7 +245,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
      * step is kept when it is this integrator's (nobody factored since), h is unchanged
      * and no step was rejected since (newton_stale, set by the step loop), no frictional
      * contact is active (its LCP is built on the factorization) and no kept matrix
-     * failed to contract in the last 16 steps (keep_pause). */
+     * failed to contract in the last FMB_KEEP_PAUSE steps (keep_pause). */
     const int keep = s->opts.reuse_jacobian && !s->newton_stale && !s->ncontacts &&
                      s->kkt_iter > 0 && s->kkt_iter == s->kkt.nnumeric && s->keep_pause == 0;
     if (s->keep_pause > 0) s->keep_pause--;
@@ -317,15 +327,16 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
          * contract fast (ratio <= 1/4); refactor otherwise. The stopping test is the
          * same, so the accuracy is too. */
         int rc = 0;
-        const int have = fresh || (keep && it < 4); /* a kept matrix: at most 4 iterations */
-        const int refactor = !s->opts.reuse_jacobian || !have || dq_norm > 0.25 * dq_prev;
+        const int have = fresh || (keep && it < FMB_KEEP_ITERS);
+        const int refactor =
+            !s->opts.reuse_jacobian || !have || dq_norm > FMB_KEEP_RATIO * dq_prev;
         if (refactor) {
             /* a kept matrix that stopped contracting: refresh at every step's start for
              * a while before trying to keep one again (the iteration matrix is changing
              * fast: slider crossing elements, large rotation per step) */
             if (keep && !fresh) {
-                s->keep_pause = 16;
-                if (it >= 4) tr->drop_limit++;
+                s->keep_pause = FMB_KEEP_PAUSE;
+                if (it >= FMB_KEEP_ITERS) tr->drop_limit++;
                 else tr->drop_ratio++;
             }
             fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, t1, &c);
