@@ -459,8 +459,8 @@ static double sliding_velocity(const fmb_sim_t *s, const fmb_contact_t *c, const
  * (dv/dq) qd, the acceleration of a contact at rest when qdd = 0, is a central difference
  * of the sliding velocity along q +- d qd (d = 1e-6 s: truncation ~d^2, rounding
  * ~1e-16 |v| / d). It vanishes when the slider and a rigid guide move as one rigid body
- * (v = 0): the sliding velocity is invariant under rigid motions; it is not zero on an
- * elastic guide that deforms. */
+ * (v = 0): the sliding velocity is invariant under rigid motions; on an elastic guide it
+ * carries what the deformation rates add (no test has a start where it matters). */
 static void start_contact_states(fmb_sim_t *s, double *qp, double *qm)
 {
     const int n = s->n;
