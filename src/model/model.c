@@ -603,16 +603,39 @@ fmb_bodyview_t fmb_model_view(const fmb_model_t *m, int b, const double *q, cons
     return v;
 }
 
+/* Default columns: the rigid ones plus the shape columns of point[b] on each body. They
+ * depend only on the points and the bodies, so they are kept in the element (written
+ * through the const pointer: a model's elements are not const objects, and no threads
+ * share a model) and rebuilt when a point or a view's ndof differs from the kept ones. */
+static void default_cols(const double point[2][2], const fmb_elem_cols_t *cc, fmb_bodyview_t v[2])
+{
+    fmb_elem_cols_t *c = (fmb_elem_cols_t *)cc;
+    if (!(c->ok && c->ndof[0] == v[0].ndof && c->ndof[1] == v[1].ndof &&
+          c->point[0][0] == point[0][0] && c->point[0][1] == point[0][1] &&
+          c->point[1][0] == point[1][0] && c->point[1][1] == point[1][1])) {
+        for (int b = 0; b < 2; b++) {
+            fmb_view_rigid(&v[b]);
+            fmb_view_add_point(&v[b], point[b]);
+            c->ndof[b] = v[b].ndof, c->nc[b] = v[b].nc;
+            memcpy(c->point[b], point[b], sizeof c->point[b]);
+            memcpy(c->cols[b], v[b].cols, (size_t)v[b].nc * sizeof *v[b].cols);
+        }
+        c->ok = 1;
+        return;
+    }
+    for (int b = 0; b < 2; b++) {
+        v[b].nc = c->nc[b];
+        memcpy(v[b].cols, c->cols[b], (size_t)c->nc[b] * sizeof *v[b].cols);
+    }
+}
+
 void fmb_joint_cols(const fmb_joint_t *j, fmb_bodyview_t v[2])
 {
     if (j->klass->cols) {
         j->klass->cols(j, v);
         return;
     }
-    for (int b = 0; b < 2; b++) {
-        fmb_view_rigid(&v[b]);
-        fmb_view_add_point(&v[b], j->point[b]);
-    }
+    default_cols(j->point, &j->colcache, v);
 }
 
 void fmb_force_cols(const fmb_force_t *f, fmb_bodyview_t v[2])
@@ -621,10 +644,7 @@ void fmb_force_cols(const fmb_force_t *f, fmb_bodyview_t v[2])
         f->klass->cols(f, v);
         return;
     }
-    for (int b = 0; b < 2; b++) {
-        fmb_view_rigid(&v[b]);
-        fmb_view_add_point(&v[b], f->point[b]);
-    }
+    default_cols(f->point, &f->colcache, v);
 }
 
 void fmb_joint_views(const fmb_model_t *m, const fmb_joint_t *j, const double *q, const double *qd,

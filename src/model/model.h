@@ -137,6 +137,17 @@ double fmb_body_angle(const fmb_bodyview_t *v);
 void fmb_point_rotjac(const fmb_bodyview_t *v, const double u[2], double *W);
 double fmb_point_rotrate(const fmb_bodyview_t *v, const double u[2]);
 
+/* Default element columns of a joint / force (class cols() NULL: the rigid columns plus
+ * point[b]'s shape columns) are the same at every state: computed once and kept here,
+ * keyed on the points and the views' ndof (fmb_joint_cols / fmb_force_cols, model.c). */
+typedef struct fmb_elem_cols {
+    int ok;
+    int ndof[2];
+    double point[2][2];
+    int nc[2];
+    int cols[2][FMB_VIEW_COLS];
+} fmb_elem_cols_t;
+
 /* ---- joints ---------------------------------------------------------------
  * A joint class fills a small function table; the solver never switches on type. */
 typedef struct fmb_joint fmb_joint_t;
@@ -224,6 +235,7 @@ struct fmb_joint {
     double par[FMB_JOINT_PARAMS]; /* per class (fmb_joint_desc_t.param) */
     int row;                      /* first global constraint row */
     int line;
+    fmb_elem_cols_t colcache;     /* default columns (model.c; not with class cols()) */
 };
 
 /* Registry: joint class for a type (one line per type in joints/registry.c). */
@@ -321,6 +333,7 @@ struct fmb_force {
     double par[6];  /* per type (FMB_SW_* indices in flexmb.h) */
     fmb_friction_desc_t fr; /* dry_friction: the LuGre law (force units) */
     int line;
+    fmb_elem_cols_t colcache; /* default columns (model.c; not with class cols()) */
 };
 
 const fmb_force_class_t *fmb_force_class_for(fmb_force_type type);
@@ -367,6 +380,18 @@ static inline int fmb_elem_gidx(const fmb_bodyview_t v[2], int k)
 {
     const int b = k >= v[0].nc, off = v[b].body ? v[b].body->offset : -1;
     return off < 0 ? -1 : off + v[b].cols[b ? k - v[0].nc : k];
+}
+/* All of them at once: g[k] = fmb_elem_gidx(v, k) for k < nl (g holds FMB_ELEM_COLS);
+ * returns nl = v[0].nc + v[1].nc. */
+static inline int fmb_elem_gidx_map(const fmb_bodyview_t v[2], int *g)
+{
+    int nl = 0;
+    for (int b = 0; b < 2; b++) {
+        const int off = v[b].body ? v[b].body->offset : -1;
+        for (int k = 0; k < v[b].nc; k++)
+            g[nl++] = off < 0 ? -1 : off + v[b].cols[k];
+    }
+    return nl;
 }
 
 /* Small dense helpers (column-major). */

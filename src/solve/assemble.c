@@ -235,20 +235,45 @@ typedef struct body_emit {
 static void body_emit(void *ctx, int n, const int *cols, const double *B)
 {
     const body_emit_t *be = ctx;
+    fmb_kkt_t *k = be->k;
+    int g[FMB_ELEM_COLS];
+    if (n > FMB_ELEM_COLS) { /* no such block today: the plain loop */
+        for (int x = 0; x < n; x++)
+            for (int y = 0; y < n; y++)
+                fmb_kkt_add(k, be->offset + cols[y], be->offset + cols[x], B[y + n * x]);
+        return;
+    }
+    for (int x = 0; x < n; x++)
+        g[x] = be->offset + cols[x];
+    if (be->ee == 0.0 && be->rows == 0) { /* every dynamic assembly */
+        for (int x = 0; x < n; x++)
+            for (int y = 0; y < n; y++)
+                fmb_kkt_add(k, g[y], g[x], B[y + n * x]);
+        return;
+    }
     for (int x = 0; x < n; x++)
         for (int y = 0; y < n; y++) {
             double v = B[y + n * x];
             if (be->ee != 0.0 && cols[x] >= 3 && cols[y] >= 3) v *= be->ee;
             if (be->rows == 1 && cols[y] < 3) v = 0.0;
-            fmb_kkt_add(be->k, be->offset + cols[y], be->offset + cols[x], v);
+            fmb_kkt_add(k, g[y], g[x], v);
         }
 }
 
-/* Is local element column k a carrier (rigid) coordinate of its body? */
-static int carrier_row(const fmb_bodyview_t v[2], int k)
+/* Global index of every local column of an element (-1 on ground) into g; with
+ * carrier non-NULL, whether each is a carrier (rigid) coordinate of its body. Returns
+ * nl = v[0].nc + v[1].nc. */
+static int elem_map(const fmb_bodyview_t v[2], int *g, unsigned char *carrier)
 {
-    const int b = k >= v[0].nc;
-    return v[b].cols[b ? k - v[0].nc : k] < 3;
+    int nl = 0;
+    for (int b = 0; b < 2; b++) {
+        const int off = v[b].body ? v[b].body->offset : -1;
+        for (int k = 0; k < v[b].nc; k++, nl++) {
+            g[nl] = off < 0 ? -1 : off + v[b].cols[k];
+            if (carrier) carrier[nl] = v[b].cols[k] < 3;
+        }
+    }
+    return nl;
 }
 
 /* Assemble the KKT matrix
@@ -257,13 +282,15 @@ static int carrier_row(const fmb_bodyview_t v[2], int k)
  * always emitting the same triplets in the same order (fixed pattern, also with the
  * modifiers ee and elastic_rows of the quasi-static start, sim_internal.h). */
 
-/* Element blocks go in through add (the fixed recorded sequence) when the element's
- * columns never change, else through addx (placed by search; the pattern grows). */
-typedef void (*kkt_add_fn)(fmb_kkt_t *k, int i, int j, double x);
-
-static void add_seq(fmb_kkt_t *k, int i, int j, double x)
+/* Element blocks go in through fmb_kkt_add (the fixed recorded sequence) when the
+ * element's columns never change, else (search = 1) through fmb_kkt_addx (placed by
+ * search; the pattern grows). */
+static inline void add_entry(fmb_kkt_t *k, int search, int i, int j, double x)
 {
-    fmb_kkt_add(k, i, j, x);
+    if (search)
+        fmb_kkt_addx(k, i, j, x);
+    else
+        fmb_kkt_add(k, i, j, x);
 }
 
 /* Reserve (as explicit zeros, once per pattern) the entries a joint with a reach() can
@@ -300,23 +327,36 @@ static void reserve_reach(fmb_sim_t *s, const fmb_joint_t *j, const fmb_bodyview
 
 /* An element's nl x nl block B (local columns of the views) times a into the matrix;
  * elastic_rows: the carrier rows get zeros (quasi-static start). */
-static void add_block(fmb_kkt_t *k, kkt_add_fn add, const fmb_bodyview_t v[2], const double *B,
+static void add_block(fmb_kkt_t *k, int search, const fmb_bodyview_t v[2], const double *B,
                       double a, int elastic_rows)
 {
-    const int nl = v[0].nc + v[1].nc;
+    int g[FMB_ELEM_COLS];
+    unsigned char carrier[FMB_ELEM_COLS];
+    const int nl = elem_map(v, g, carrier);
     for (int cc = 0; cc < nl; cc++) {
-        const int gc = fmb_elem_gidx(v, cc);
+        const int gc = g[cc];
         if (gc < 0) continue;
-        for (int r = 0; r < nl; r++) {
-            const int gr = fmb_elem_gidx(v, r);
-            if (gr >= 0)
-                add(k, gr, gc, elastic_rows && carrier_row(v, r) ? 0.0 : a * B[r + nl * cc]);
+        const double *Bc = B + (size_t)nl * cc;
+        if (elastic_rows) {
+            for (int r = 0; r < nl; r++)
+                if (g[r] >= 0) add_entry(k, search, g[r], gc, carrier[r] ? 0.0 : a * Bc[r]);
+        } else if (search) {
+            for (int r = 0; r < nl; r++)
+                if (g[r] >= 0) fmb_kkt_addx(k, g[r], gc, a * Bc[r]);
+        } else {
+            for (int r = 0; r < nl; r++)
+                if (g[r] >= 0) fmb_kkt_add(k, g[r], gc, a * Bc[r]);
         }
     }
 }
 
-void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
-                      const double *lam, double t, const fmb_coeffs_t *c)
+static int has_shape(const fmb_body_t *b)
+{
+    return b && b->klass && b->klass->shape;
+}
+
+static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
+                          const double *lam, double t, const fmb_coeffs_t *c)
 {
     const fmb_model_t *md = s->model;
     fmb_kkt_t *k = &s->kkt;
@@ -329,19 +369,21 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
             const double cf[4] = {c->elastic_rows ? 0.0 : c->cM, c->cKm, c->cK, c->cC};
             body_emit_t be = {k, o, c->ee, c->elastic_rows ? 1 : 0};
             bd->klass->blocks(bd, q + o, qd + o, qdd + o, md->g, cf, body_emit, &be);
-            /* the carrier block once more: zero, or with elastic_rows the carrier rows' mass
-             * term cM M_rr (the emitted entries are the same in every assembly, so the
-             * factorization's pattern and analysis are kept) */
+            /* with elastic_rows (quasi-static start) the carrier block once more: the
+             * carrier rows' mass term cM M_rr. Its entries are among the body blocks'
+             * (the carrier columns of every block): placed by search, so that the
+             * recorded entry sequence is that of the dynamic assemblies, which do not
+             * emit it. */
+            if (!c->elastic_rows) continue;
             double *e = s->sQ[0], *Me = s->sQ[1];
             for (int cc = 0; cc < 3; cc++) {
-                if (c->elastic_rows && bd->klass->mass_times) {
+                if (bd->klass->mass_times) {
                     memset(e, 0, (size_t)nd * sizeof *e);
                     e[cc] = 1.0;
                     bd->klass->mass_times(bd, q + o, e, Me);
                 }
                 for (int r = 0; r < 3; r++)
-                    fmb_kkt_add(k, o + r, o + cc,
-                                c->elastic_rows && bd->klass->mass_times ? c->cM * Me[r] : 0.0);
+                    fmb_kkt_addx(k, o + r, o + cc, bd->klass->mass_times ? c->cM * Me[r] : 0.0);
             }
             continue;
         }
@@ -372,13 +414,13 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
         f->klass->eval(f, v, t, Q[0], Q[1], K, C);
         for (size_t e = 0; e < nl2; e++)
             K[e] = -c->cK * K[e] - c->cC * C[e];
-        add_block(k, f->klass->cols ? fmb_kkt_addx : add_seq, v, K, 1.0, c->elastic_rows);
+        add_block(k, f->klass->cols != NULL, v, K, 1.0, c->elastic_rows);
     }
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
         fmb_bodyview_t v[2];
         fmb_sim_joint_views(s, j, q, qd, v);
-        const kkt_add_fn add = j->klass->cols ? fmb_kkt_addx : add_seq;
+        const int search = j->klass->cols != NULL;
         if (!k->mapped && j->klass->cols && j->klass->reach && k->n > FMB_KKT_LARGE)
             reserve_reach(s, j, v); /* large systems (small ones keep their pattern) */
         const int nr = j->klass->nrows, n0 = v[0].nc, nl = n0 + v[1].nc;
@@ -387,17 +429,19 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
         double *H = fmb_zeroed(s->sH, (size_t)nl * nl);
         j->klass->eval(j, v, t, phi, J[0], J[1]);
         j->klass->hess(j, v, t, lam + j->row, H);
+        int g[FMB_ELEM_COLS];
+        elem_map(v, g, NULL);
+        const int row0 = n + j->row;
         for (int x = 0; x < nl; x++) {
-            const int gc = fmb_elem_gidx(v, x);
+            const int gc = g[x];
             if (gc < 0) continue;
-            const double *Jb = x < n0 ? J[0] : J[1];
-            const int kc = x < n0 ? x : x - n0;
+            const double *Jx = x < n0 ? J[0] + nr * x : J[1] + nr * (x - n0);
             for (int r = 0; r < nr; r++) {
-                add(k, n + j->row + r, gc, Jb[r + nr * kc]);
-                add(k, gc, n + j->row + r, c->cA * Jb[r + nr * kc]);
+                add_entry(k, search, row0 + r, gc, Jx[r]);
+                add_entry(k, search, gc, row0 + r, c->cA * Jx[r]);
             }
         }
-        add_block(k, add, v, H, c->cK, c->elastic_rows);
+        add_block(k, search, v, H, c->cK, c->elastic_rows);
     }
     for (int ic = 0; ic < s->ncontacts; ic++) {
         const fmb_contact_t *ct = &s->contacts[ic];
@@ -407,10 +451,25 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
         const int nl = v[0].nc + v[1].nc;
         double *C = fmb_zeroed(s->sC, (size_t)nl * nl);
         fmb_contact_tangent(ct, j, v, ct->F, C);
-        add_block(k, fmb_kkt_addx, v, C, -c->cC, c->elastic_rows);
+        /* the contact points move along the guide: placed by search, unless no body has
+         * shape columns and the joint's columns are fixed (then always the rigid ones) */
+        const int search = j->klass->cols || has_shape(v[0].body) || has_shape(v[1].body);
+        add_block(k, search, v, C, -c->cC, c->elastic_rows);
     }
     for (int r = 0; r < s->m; r++)
         fmb_kkt_add(k, n + r, n + r, c->c22);
+}
+
+void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
+                      const double *lam, double t, const fmb_coeffs_t *c)
+{
+    assemble_pass(s, q, qd, qdd, lam, t, c);
+    /* off the recorded pattern (a new searched entry, another sequence): once more, with
+     * every entry recorded for the rebuild (kkt.h) */
+    if (fmb_kkt_end(&s->kkt)) {
+        assemble_pass(s, q, qd, qdd, lam, t, c);
+        fmb_kkt_end(&s->kkt); /* unmapped: always 0 */
+    }
 }
 
 /* Name of the joint owning constraint row `row`, for messages. */

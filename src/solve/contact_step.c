@@ -120,12 +120,12 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
         fmb_contact_columns(c, j, v, cols);
         const int ncol = contact_ncols(c);
         if (c->fk->extra_columns) c->fk->extra_columns(c, j, v, cols + (size_t)nn * 4);
+        int g[FMB_ELEM_COLS];
+        fmb_elem_gidx_map(v, g);
         for (int k = 0; k < ncol; k++) {
             memset(col, 0, (size_t)N * sizeof *col);
-            for (int r = 0; r < nn; r++) {
-                int g = fmb_elem_gidx(v, r);
-                if (g >= 0) col[g] += bh2 * cols[r + (size_t)nn * k];
-            }
+            for (int r = 0; r < nn; r++)
+                if (g[r] >= 0) col[g[r]] += bh2 * cols[r + (size_t)nn * k];
             double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * ic + k);
             int rc = fmb_kkt_solve(&s->kkt, col, X);
             if (rc) return fmb_sim_error(s, rc, "linear solve failed for the contact forces");
@@ -197,22 +197,20 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
         const int nn = v[0].nc + v[1].nc;
         double Dv[FMB_ELEM_COLS];
         fmb_contact_velocity_row(j, v, Dv);
+        int g[FMB_ELEM_COLS];
+        fmb_elem_gidx_map(v, g);
         double v0 = 0.0;
         for (int cc = 0; cc < nu; cc++)
             vrow[cc] = 0.0;
-        for (int r = 0; r < nn; r++) {
-            int g = fmb_elem_gidx(v, r);
-            if (g >= 0) v0 += Dv[r] * (s->qd[g] + gfac * x[g]);
-        }
+        for (int r = 0; r < nn; r++)
+            if (g[r] >= 0) v0 += Dv[r] * (s->qd[g[r]] + gfac * x[g[r]]);
         for (int jc = 0; jc < nc; jc++) {
             const int ncol = contact_ncols(&s->contacts[jc]);
             for (int k = 0; k < ncol; k++) {
                 const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * jc + k);
                 double ak = 0.0;
-                for (int r = 0; r < nn; r++) {
-                    int g = fmb_elem_gidx(v, r);
-                    if (g >= 0) ak += gfac * Dv[r] * X[g];
-                }
+                for (int r = 0; r < nn; r++)
+                    if (g[r] >= 0) ak += gfac * Dv[r] * X[g[r]];
                 if (k < 2) { /* F+ = P u + p0 */
                     for (int cc = 0; cc < nu; cc++)
                         vrow[cc] += ak * P[(2 * jc + k) + nf * cc];

@@ -51,12 +51,34 @@ void fmb_kkt_begin(fmb_kkt_t *k)
 {
     k->nt = 0;
     k->nf = 0;
+    k->redo = 0;
     if (k->mapped) memset(k->Ax, 0, (size_t)k->Ap[k->n] * sizeof *k->Ax);
+}
+
+int fmb_kkt_end(fmb_kkt_t *k)
+{
+    if (k->nt < 0) return 0; /* out of memory: fmb_kkt_factor reports it */
+    if (k->redo || (k->mapped && k->nt != k->pattern_nt)) {
+        k->mapped = 0; /* the repeated assembly records every entry with its value */
+        k->redo = 0;
+        return 1;
+    }
+    return 0;
 }
 
 void fmb_kkt_add_slow(fmb_kkt_t *k, int i, int j, double x)
 {
     if (k->nt < 0) return;
+    if (k->mapped) {
+        /* off the recorded sequence in a mapped assembly: the values so far went into Ax
+         * unrecorded, so the assembly is repeated (fmb_kkt_end) */
+        k->mapped = 0;
+        k->redo = 1;
+    }
+    if (k->redo) {
+        k->nt++;
+        return;
+    }
     if (k->nt == k->cap) {
         int cap = k->cap ? 2 * k->cap : 1024;
         int *Ti = realloc(k->Ti, (size_t)cap * sizeof *Ti);
@@ -81,7 +103,26 @@ void fmb_kkt_add_slow(fmb_kkt_t *k, int i, int j, double x)
 
 void fmb_kkt_addx(fmb_kkt_t *k, int i, int j, double x)
 {
-    if (k->nt < 0) return;
+    if (k->nt < 0 || k->redo) return;
+    if (k->mapped) {
+        int lo = k->Ap[j], hi = k->Ap[j + 1] - 1; /* rows ascending within a column */
+        while (lo <= hi) {
+            const int mid = (lo + hi) / 2;
+            if (k->Ai[mid] == i) {
+                k->Ax[mid] += x;
+                return;
+            }
+            if (k->Ai[mid] < i)
+                lo = mid + 1;
+            else
+                hi = mid - 1;
+        }
+        /* a new entry: the pattern grows; the searched values so far were not recorded,
+         * so the assembly is repeated (fmb_kkt_end) */
+        k->mapped = 0;
+        k->redo = 1;
+        return;
+    }
     if (k->nf == k->fcap) {
         int cap = k->fcap ? 2 * k->fcap : 256;
         int *Fi = realloc(k->Fi, (size_t)cap * sizeof *Fi);
@@ -96,23 +137,9 @@ void fmb_kkt_addx(fmb_kkt_t *k, int i, int j, double x)
         }
         k->fcap = cap;
     }
-    /* kept for a rebuild of the pattern (which needs every value of this assembly) */
+    /* unmapped: recorded for the rebuild of the pattern (needs every value) */
     k->Fi[k->nf] = i, k->Fj[k->nf] = j, k->Fx[k->nf] = x;
     k->nf++;
-    if (!k->mapped) return;
-    int lo = k->Ap[j], hi = k->Ap[j + 1] - 1; /* rows ascending within a column */
-    while (lo <= hi) {
-        const int mid = (lo + hi) / 2;
-        if (k->Ai[mid] == i) {
-            k->Ax[mid] += x;
-            return;
-        }
-        if (k->Ai[mid] < i)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    k->mapped = 0; /* a new entry: rebuild (the pattern grows) */
 }
 
 static int analyze(fmb_kkt_t *k)
@@ -281,6 +308,7 @@ static int klu_numeric_factor(fmb_kkt_t *k)
 int fmb_kkt_factor(fmb_kkt_t *k)
 {
     if (k->nt < 0) return FMB_ERR_NOMEM;
+    if (k->redo) return FMB_ERR_LINSOLVE; /* an assembly without fmb_kkt_end: a bug */
     int rc;
     if (!k->mapped || k->pattern_nt != k->nt)
         if ((rc = build_pattern(k))) return rc;

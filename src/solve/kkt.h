@@ -26,9 +26,10 @@ typedef struct fmb_kkt {
     int ordering; /* fmb_ordering (UMFPACK; KLU orders with AMD) */
     int nt, cap;  /* entries emitted in the current assembly; capacity */
     int *Ti, *Tj; /* recorded entry order */
-    double *Tx;   /* values while a pattern is (re)recorded */
+    double *Tx;   /* values while a pattern is (re)recorded (not kept while mapped) */
     int pattern_nt; /* entry count of the recorded pattern, 0 if none */
     int mapped;     /* pattern valid: values go straight into Ax through Map */
+    int redo;       /* a mapped assembly left its pattern: repeat it (fmb_kkt_end) */
     int *Ap, *Ai, *Map;
     int nf, fcap;   /* searched entries of the current assembly (fmb_kkt_addx) */
     int *Fi, *Fj;
@@ -47,7 +48,13 @@ typedef struct fmb_kkt {
 
 int fmb_kkt_init(fmb_kkt_t *k, int n);
 void fmb_kkt_free(fmb_kkt_t *k);
+/* An assembly is fmb_kkt_begin, the entries (fmb_kkt_add, fmb_kkt_addx), then
+ * fmb_kkt_end: when it returns 1, the assembly left the recorded pattern (an entry in a
+ * new place, fewer entries) and must be repeated once with the same entries, which are
+ * then all recorded for the rebuild of the pattern (a mapped assembly keeps no copy of its
+ * values: it adds them straight into the matrix). */
 void fmb_kkt_begin(fmb_kkt_t *k);
+int fmb_kkt_end(fmb_kkt_t *k);
 void fmb_kkt_add_slow(fmb_kkt_t *k, int i, int j, double x);
 /* Record a(i, j) += x (allocation failures are reported by fmb_kkt_factor). */
 static inline void fmb_kkt_add(fmb_kkt_t *k, int i, int j, double x)
@@ -55,7 +62,6 @@ static inline void fmb_kkt_add(fmb_kkt_t *k, int i, int j, double x)
     const int t = k->nt;
     if (k->mapped && t < k->pattern_nt && k->Ti[t] == i && k->Tj[t] == j) {
         k->Ax[k->Map[t]] += x;
-        k->Tx[t] = x;
         k->nt = t + 1;
         return;
     }

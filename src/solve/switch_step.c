@@ -106,12 +106,12 @@ int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base
         double *D = Dall + (size_t)e * FMB_ELEM_COLS;
         memset(G, 0, (size_t)nn * SW_MAXZ * sizeof *G);
         f->klass->lcp(f, v, t, sw->v_n, G, D, sw->av, sw->Az, sw->b);
+        int g[FMB_ELEM_COLS];
+        fmb_elem_gidx_map(v, g);
         for (int k = 0; k < ne; k++) {
             memset(col, 0, (size_t)N * sizeof *col);
-            for (int r = 0; r < nn; r++) {
-                const int g = fmb_elem_gidx(v, r);
-                if (g >= 0) col[g] += bh2 * G[r + (size_t)nn * k];
-            }
+            for (int r = 0; r < nn; r++)
+                if (g[r] >= 0) col[g[r]] += bh2 * G[r + (size_t)nn * k];
             int rc = fmb_kkt_solve(&s->kkt, col, X + (size_t)N * (sw->zoff + k));
             if (rc)
                 return fmb_sim_error(s, rc, "linear solve failed for the switching element '%s'",
@@ -130,12 +130,13 @@ int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base
         double v0 = 0.0;
         for (int j = 0; j < nz; j++)
             V[j] = 0.0;
+        int g[FMB_ELEM_COLS];
+        fmb_elem_gidx_map(v, g);
         for (int r = 0; r < nn; r++) {
-            const int g = fmb_elem_gidx(v, r);
-            if (g < 0) continue;
-            v0 += D[r] * (base[g] + gfac * x[g]);
+            if (g[r] < 0) continue;
+            v0 += D[r] * (base[g[r]] + gfac * x[g[r]]);
             for (int j = 0; j < nz; j++)
-                V[j] += gfac * D[r] * X[g + (size_t)N * j];
+                V[j] += gfac * D[r] * X[g[r] + (size_t)N * j];
         }
         for (int k = 0; k < ne; k++) {
             const int row = sw->zoff + k;
@@ -221,11 +222,11 @@ static void switch_forces(const fmb_sim_t *s, double *Q)
             b[SW_MAXZ];
         memset(G, 0, sizeof G);
         f->klass->lcp(f, v, s->t, sw->v_n, G, D, av, Az, b);
+        int g[FMB_ELEM_COLS];
+        fmb_elem_gidx_map(v, g);
         for (int k = 0; k < ne; k++)
-            for (int r = 0; r < nn; r++) {
-                const int g = fmb_elem_gidx(v, r);
-                if (g >= 0) Q[g] += sw->z[k] * G[r + (size_t)nn * k];
-            }
+            for (int r = 0; r < nn; r++)
+                if (g[r] >= 0) Q[g[r]] += sw->z[k] * G[r + (size_t)nn * k];
     }
 }
 
