@@ -239,7 +239,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         if (s->contacts[ic].fk->begin_step) s->contacts[ic].fk->begin_step(&s->contacts[ic]);
     predict(s, h, am, af, beta, gamma);
     const fmb_coeffs_t c = {1.0, bh2, bh2, gp * h, 1.0, 0.0, 0.0, 0};
-    double dq_norm = INFINITY, dq_prev = INFINITY, dl_norm = INFINITY;
+    double dq_norm = INFINITY, dq_prev = INFINITY, dl_norm = INFINITY, dl_prev = INFINITY;
     int it, fresh = 0; /* the factorization belongs to this step's current iterate */
     /* Modified Newton across steps (reuse_jacobian): the factorization of an earlier
      * step is kept when it is this integrator's (nobody factored since), h is unchanged
@@ -271,8 +271,23 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             }
             break;
         }
+        /* On a kept matrix the iteration contracts linearly; with the observed rate r of
+         * its last two increments (both from that matrix; r <= FMB_KEEP_RATIO, a slower
+         * one refactors), the state's remaining error is at most r / (1 - r) times the
+         * last increment (contraction mapping), so that bound, not the increment itself,
+         * is held to the state tolerance (the Newton test of DASSL and IDA). The
+         * multipliers keep their increment test: with the same bound for them the state
+         * stopped ~1 tolerance unit from the solution instead of ~0.1, and through the
+         * rocker's axial stiffness that moved the multipliers by 2e-4 N over 300 steps,
+         * above tests/test_reuse.c's bound (9.3e-5 N). Elsewhere (matrix factored in this
+         * step) the increment is the test, as before. */
+        double eq = dq_norm, el = dl_norm;
+        if (!fresh && it >= 2) {
+            const double rate = fmax(dq_norm / dq_prev, dl_norm / dl_prev);
+            if (rate <= FMB_KEEP_RATIO) eq *= rate / (1.0 - rate);
+        }
         if (it > 0) { /* trace: which criteria hold the step back */
-            const int f = (dq_norm > 1.0) | (viol > s->opts.phi_tol) << 1 | (dl_norm > 1.0) << 2;
+            const int f = (eq > 1.0) | (viol > s->opts.phi_tol) << 1 | (el > 1.0) << 2;
             const int fm = !(f & 3) && fresh ? 0 : f; /* lambda alone: not required */
             if (fm) {
                 tr->fail[fresh ? 0 : 1][f]++;
@@ -283,7 +298,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
          * increment must also be small (dl_norm, relative to the largest multiplier). Once
          * the step has refactored (fresh), its increments are those of a step that started
          * on a new matrix, which has no multiplier test */
-        if (dq_norm <= 1.0 && viol <= s->opts.phi_tol && (fresh || dl_norm <= 1.0)) {
+        if (eq <= 1.0 && viol <= s->opts.phi_tol && (fresh || el <= 1.0)) {
             tr->iters[tk][it < FMB_TRACE_MAXIT ? it : FMB_TRACE_MAXIT]++;
             if (lastfail >= 0) tr->last[lastfail >> 3][lastfail & 7]++;
             int bad = invalid_state(s, t1);
@@ -393,6 +408,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             lmax = fmax(lmax, fabs(s->lam[k]));
             dl = fmax(dl, fabs(x[n + k] / bh2) / damp);
         }
+        dl_prev = dl_norm;
         dl_norm = dl / (s->opts.atol + FMB_LAMBDA_RTOL * lmax);
     }
     int row = -1, line = 0;
