@@ -3,13 +3,13 @@
 include(FindPackageHandleStandardArgs)
 
 find_path(SUITESPARSE_INCLUDE_DIR umfpack.h PATH_SUFFIXES suitesparse)
-foreach(lib umfpack klu btf cholmod amd colamd suitesparseconfig cxsparse)
+foreach(lib umfpack klu btf cholmod amd camd colamd suitesparseconfig cxsparse)
   string(TOUPPER ${lib} LIBU)
   find_library(${LIBU}_LIBRARY ${lib})
 endforeach()
 find_package_handle_standard_args(SuiteSparse DEFAULT_MSG SUITESPARSE_INCLUDE_DIR
   UMFPACK_LIBRARY CHOLMOD_LIBRARY AMD_LIBRARY SUITESPARSECONFIG_LIBRARY CXSPARSE_LIBRARY
-  KLU_LIBRARY BTF_LIBRARY)
+  KLU_LIBRARY BTF_LIBRARY CAMD_LIBRARY)
 
 find_path(METIS_INCLUDE_DIR metis.h)
 find_library(METIS_LIBRARY metis)

@@ -8,9 +8,10 @@
 
 #include "flexmb/flexmb.h"
 
-/* KKT systems above this size are factored with the large-mesh settings of KLU
- * (COLAMD, symmetric scaling, pivot threshold 1e-6; see large()); smaller ones with
- * KLU's defaults (AMD, threshold 1e-3, row scaling), unchanged. */
+/* KKT systems above this size are factored with the large-mesh settings of KLU (an order
+ * of the pattern that keeps the dense carrier rows and their multipliers last, symmetric
+ * scaling, pivot threshold FMB_KKT_LARGE_TOL; see kkt_order.c, scale_matrix); smaller ones
+ * with KLU's defaults (AMD, threshold 1e-3, row scaling), unchanged. */
 static int large(const fmb_kkt_t *k)
 {
     return k->solver != FMB_KKT_UMFPACK && k->n > FMB_KKT_LARGE;
@@ -21,6 +22,24 @@ int fmb_kkt_init(fmb_kkt_t *k, int n)
     memset(k, 0, sizeof *k);
     k->n = n;
     return 0;
+}
+
+/* KLU analysis of a large system: the order of kkt_order.c (from the pattern alone), used
+ * as the row and column order (diagonal pivots preferred), in one block (no BTF: a
+ * multiplier with its zero diagonal must be able to pivot on a neighbouring row). */
+static int analyze_large(fmb_kkt_t *k, klu_common *kc)
+{
+    int *P = malloc(((size_t)k->n + 1) * sizeof *P);
+    if (!P) return FMB_ERR_NOMEM;
+    int rc = fmb_kkt_order(k, P, &k->ndense);
+    if (rc == 0) {
+        kc->btf = 0;
+        k->ksymbolic = klu_analyze_given(k->n, k->Ap, k->Ai, P, P, kc);
+        if (!k->ksymbolic)
+            rc = kc->status == KLU_OUT_OF_MEMORY ? FMB_ERR_NOMEM : FMB_ERR_LINSOLVE;
+    }
+    free(P);
+    return rc;
 }
 
 static void free_factors(fmb_kkt_t *k)
@@ -164,24 +183,24 @@ static int analyze(fmb_kkt_t *k)
             if (!(k->kcommon = malloc(sizeof(klu_common)))) return FMB_ERR_NOMEM;
             klu_defaults(k->kcommon);
             /* large systems (large()) come symmetrically scaled (scale_matrix): no row
-             * scaling on top;
-             * pivot threshold 1e-6 instead of KLU's 1e-3: on the scaled matrix a diagonal
-             * pivot can be accepted down to 1e-6 of its column. With 1e-3 (or 1e-5) the
-             * quick-return at 1,000 elements takes a few off-diagonal pivots from the dense
-             * carrier rows and U fills: 2.5 million entries, 35 Mflop per factorization,
-             * against 24,000 and 0.33 Mflop with 1e-6 (Newton corrects the rest) */
+             * scaling on top; their order (kkt_order.c) keeps the dense rows out of reach
+             * of the multipliers' off-diagonal pivots, so KLU's usual threshold applies
+             * (the COLAMD order used before needed 1e-6 and the slider's reach to stay off
+             * the dense carrier rows, and filled U when a full factorization pivoted
+             * differently) */
             if (large(k)) {
                 ((klu_common *)k->kcommon)->scale = 0;
-                ((klu_common *)k->kcommon)->tol = 1e-6;
+                ((klu_common *)k->kcommon)->tol = FMB_KKT_LARGE_TOL;
             }
         }
         klu_common *kc = k->kcommon;
-        /* Large systems: column ordering COLAMD. AMD (on A + A^T) keeps the fill small
-         * only while the pivots stay on the diagonal; the constraint rows' zero diagonals
-         * make KLU pivot off it, and a row swapped in from the dense carrier rows of a
-         * floating-frame beam fills U (quick-return, 80 elements: 32,000 entries in U with
-         * AMD against 2,900 with COLAMD; 1,000 elements: 4.5 million against 33,000). */
-        kc->ordering = large(k) ? 1 : 0;
+        if (large(k)) {
+            int rc = analyze_large(k, kc);
+            if (rc) return rc;
+            k->nsymbolic++;
+            return 0;
+        }
+        kc->ordering = 0;
         k->ksymbolic = klu_analyze(k->n, k->Ap, k->Ai, kc);
         if (!k->ksymbolic)
             return kc->status == KLU_OUT_OF_MEMORY ? FMB_ERR_NOMEM : FMB_ERR_LINSOLVE;

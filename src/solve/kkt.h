@@ -19,11 +19,17 @@ enum { FMB_KKT_KLU = 0, FMB_KKT_UMFPACK = 1 };
 /* KKT systems above this size are "large": KLU's large-system settings (kkt.c) and the
  * reserved reach of moving elements (assemble.c); smaller ones keep KLU's defaults. */
 #define FMB_KKT_LARGE 200
+/* KLU's partial-pivoting threshold for large systems: a diagonal pivot is kept while it is
+ * at least this fraction of the largest entry in its column (kkt.c, kkt_order.c). */
+#define FMB_KKT_LARGE_TOL 1e-3
 
 typedef struct fmb_kkt {
     int n;
+    int ncoord;   /* rows/columns 0..ncoord-1 are coordinates, the rest multipliers (the
+                   * large-system order puts the multipliers of dense coordinates last with
+                   * them; 0: unknown, all count as coordinates) */
     int solver;   /* FMB_KKT_KLU or FMB_KKT_UMFPACK */
-    int ordering; /* fmb_ordering (UMFPACK; KLU orders with AMD) */
+    int ordering; /* fmb_ordering (UMFPACK; KLU: AMD, large systems kkt_order.c) */
     int nt, cap;  /* entries emitted in the current assembly; capacity */
     int *Ti, *Tj; /* recorded entry order */
     double *Tx;   /* values while a pattern is (re)recorded (not kept while mapped) */
@@ -44,9 +50,14 @@ typedef struct fmb_kkt {
     int need_analyze;
     long nsymbolic, nnumeric, nfull; /* analyses, numeric factorizations, full KLU ones */
     double rcond, rcond_full;
+    int ndense;     /* large systems: unknowns ordered last as dense (kkt_order.c) */
 } fmb_kkt_t;
 
 int fmb_kkt_init(fmb_kkt_t *k, int n);
+/* Fill-reducing order of a large KKT pattern (kkt_order.c), from the pattern alone: P[k] =
+ * the unknown eliminated k-th; *nlast = unknowns ordered last (dense carrier coordinates
+ * and the multipliers coupled to them). Returns 0 or FMB_ERR_NOMEM / FMB_ERR_LINSOLVE. */
+int fmb_kkt_order(const fmb_kkt_t *k, int *P, int *nlast);
 void fmb_kkt_free(fmb_kkt_t *k);
 /* An assembly is fmb_kkt_begin, the entries (fmb_kkt_add, fmb_kkt_addx), then
  * fmb_kkt_end: when it returns 1, the assembly left the recorded pattern (an entry in a

@@ -138,6 +138,7 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
         return NULL;
     }
     fmb_kkt_init(&s->kkt, (int)N);
+    s->kkt.ncoord = (int)s->n; /* coordinates first, then the multipliers */
     s->kkt.ordering = (int)s->opts.ordering;
     s->kkt.solver = s->opts.linear_solver == FMB_LINEAR_UMFPACK ? FMB_KKT_UMFPACK : FMB_KKT_KLU;
     return s;
