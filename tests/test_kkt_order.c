@@ -31,9 +31,9 @@
 #include "flexmb/flexmb.h"
 #include "solve/kkt.h"
 
-#define NC 400          /* chain coordinates */
-#define NQ (NC + 3)     /* coordinates: chain, then 3 carrier */
-#define NM 5            /* multipliers */
+#define NC 400      /* chain coordinates */
+#define NQ (NC + 3) /* coordinates: chain, then 3 carrier */
+#define NM 5        /* multipliers */
 #define N (NQ + NM)
 
 static int fails = 0;
@@ -89,9 +89,11 @@ static void build(trip_t *t, int hard)
         put(t, NC + r, NC + r, 1.0 + sum);
     }
     /* multipliers (zero diagonals stored, as the assembler does) */
-    const int rows[NM][3] = {{0, NC + 0, -1}, {0, NC + 1, NC + 2},  /* revolute at the end */
-                             {NC / 2, NC + 0, NC + 2}, {NC / 2 + 1, NC + 1, -1}, /* slider */
-                             {100, 101, -1}};                                    /* sparse */
+    const int rows[NM][3] = {{0, NC + 0, -1},
+                             {0, NC + 1, NC + 2}, /* revolute at the end */
+                             {NC / 2, NC + 0, NC + 2},
+                             {NC / 2 + 1, NC + 1, -1}, /* slider */
+                             {100, 101, -1}};          /* sparse */
     for (int k = 0; k < NM; k++) {
         for (int e = 0; e < 3; e++)
             if (rows[k][e] >= 0) {

@@ -35,8 +35,7 @@ static int analyze_large(fmb_kkt_t *k, klu_common *kc)
     if (rc == 0) {
         kc->btf = 0;
         k->ksymbolic = klu_analyze_given(k->n, k->Ap, k->Ai, P, P, kc);
-        if (!k->ksymbolic)
-            rc = kc->status == KLU_OUT_OF_MEMORY ? FMB_ERR_NOMEM : FMB_ERR_LINSOLVE;
+        if (!k->ksymbolic) rc = kc->status == KLU_OUT_OF_MEMORY ? FMB_ERR_NOMEM : FMB_ERR_LINSOLVE;
     }
     free(P);
     return rc;
