@@ -16,7 +16,8 @@
  * taken from the class at rest without gravity (where every inertia term above is zero),
  * and the beam is undamped.
  * Compared: mass, mass_times, forces (Q, dQ/dq, dQ/dqd, d(M qdd)/dq), blocks (summed to a
- * dense matrix, against cf0 M + cf1 Km - cf2 K - cf3 C) and potential, at random states
+ * dense matrix, against cf0 M + cf1 Km - cf2 K - cf3 C, each term alone and combined) and
+ * potential, at random states
  * of non-uniform meshes with both reference conditions, to 1e-12 relative after scaling
  * rows and columns by diag(M)^(-1/2) (units of the coordinates differ). The library sums
  * the same mass points in a different order (and with cancellation between m |rbar|^2,
@@ -290,14 +291,22 @@ static void run(const char *cfg, int rotary, int corot, fmb_beam_reference refc,
         memset(Q, 0, sizeof Q);
         b->klass->forces(b, q, qd, qdd, g, Q, NULL, NULL, NULL);
         check("forces Q (alone)", cfg, Q, r->Q, nd, 1, dg);
-        const double cf[4] = {urand(0.5, 2), urand(0.5, 2), urand(0.5, 2) * 1e-8,
-                              urand(0.5, 2) * 1e-4};
-        memset(Bl, 0, n2 * sizeof *Bl);
-        sum_ctx_t sc = {nd, Bl};
-        b->klass->blocks(b, q, qd, qdd, g, cf, sum_emit, &sc);
-        for (size_t z = 0; z < n2; z++)
-            Br[z] = cf[0] * r->M[z] + cf[1] * r->Km[z] - cf[2] * r->K[z] - cf[3] * r->C[z];
-        check("blocks", cfg, Bl, Br, nd, nd, dg);
+        /* blocks: each term alone (unit coefficients), then a combination of the sizes
+         * an integrator uses (cM 1, cK ~ beta h^2, cC ~ gamma h) */
+        static const char *bname[5] = {"blocks M", "blocks d(M qdd)/dq", "blocks dQ/dq",
+                                       "blocks dQ/dqd", "blocks combined"};
+        for (int t = 0; t < 5; t++) {
+            double cf[4] = {t == 0, t == 1, t == 2, t == 3};
+            if (t == 4)
+                cf[0] = urand(0.5, 2), cf[1] = urand(0.5, 2) * 2.5e-9,
+                cf[2] = urand(0.5, 2) * 2.5e-9, cf[3] = urand(0.5, 2) * 5e-5;
+            memset(Bl, 0, n2 * sizeof *Bl);
+            sum_ctx_t sc = {nd, Bl};
+            b->klass->blocks(b, q, qd, qdd, g, cf, sum_emit, &sc);
+            for (size_t z = 0; z < n2; z++)
+                Br[z] = cf[0] * r->M[z] + cf[1] * r->Km[z] - cf[2] * r->K[z] - cf[3] * r->C[z];
+            check(bname[t], cfg, Bl, Br, nd, nd, dg);
+        }
         const double V = b->klass->potential(b, q, g);
         const double rel = fabs(V - r->V) / fabs(r->V);
         printf("%s %-8s %-28s rel. error %.2e\n", rel <= 1e-12 ? "ok  " : "FAIL", cfg, "potential",

@@ -105,7 +105,7 @@ static void beam_mass(const fmb_body_t *b, const double *q, double *M)
     for (int e = 0; e + 1 < bm->nnodes; e++) {
         fmb_beam_istate_t st;
         double B[81] = {0};
-        fmb_beam_istate(bm, e, q, NULL, &st);
+        fmb_beam_istate(bm, e, q, NULL, FMB_IS_MASS, &st);
         fmb_beam_inertia_matrix(bm, e, &st, z9, z9, cf, B);
         scatter_block(bm->el + e, B, M, (size_t)bm->ndof);
     }
@@ -119,7 +119,7 @@ static void beam_mass_times(const fmb_body_t *b, const double *q, const double *
     for (int e = 0; e + 1 < bm->nnodes; e++) {
         fmb_beam_istate_t st;
         double vl[9], ol[9];
-        fmb_beam_istate(bm, e, q, NULL, &st);
+        fmb_beam_istate(bm, e, q, NULL, FMB_IS_MASS, &st);
         element_slots(bm, e, v, vl);
         fmb_beam_inertia_mv(bm, e, &st, vl, ol);
         scatter_vec(bm->el + e, ol, out);
@@ -239,7 +239,7 @@ static void beam_forces(const fmb_body_t *b, const double *q, const double *qd, 
         const fmb_beam_elem_t *el = bm->el + e;
         fmb_beam_istate_t st;
         double Ql[9], qddl[9];
-        fmb_beam_istate(bm, e, q, qd, &st);
+        fmb_beam_istate(bm, e, q, qd, Kq || Cq || Kmq ? FMB_IS_ALL : FMB_IS_FORCE, &st);
         fmb_beam_inertia_q(bm, e, &st, a, Ql);
         scatter_vec(el, Ql, Q);
         if (Kmq) element_slots(bm, e, qdd, qddl);
@@ -269,7 +269,7 @@ static void beam_blocks(const fmb_body_t *b, const double *q, const double *qd, 
         const int nl = el->nl, *pos = el->pos;
         fmb_beam_istate_t st;
         double qddl[9], B[81] = {0}, Bc[81];
-        fmb_beam_istate(bm, e, q, qd, &st);
+        fmb_beam_istate(bm, e, q, qd, FMB_IS_ALL, &st);
         element_slots(bm, e, qdd, qddl);
         fmb_beam_inertia_matrix(bm, e, &st, a, qddl, cf, B);
         /* elastic and damping: -cK (-K_e) - cC (-C_e) on the elastic slots */
@@ -299,7 +299,7 @@ static double beam_potential(const fmb_body_t *b, const double *q, const double 
     for (int e = 0; e + 1 < bm->nnodes; e++) {
         fmb_beam_istate_t st;
         double fe[6], w;
-        fmb_beam_istate(bm, e, q, NULL, &st);
+        fmb_beam_istate(bm, e, q, NULL, 0, &st);
         Pm[0] += st.Pm[0], Pm[1] += st.Pm[1];
         element_elastic(bm, e, st.U, fe, NULL, &w);
         V += w;

@@ -42,11 +42,11 @@
  */
 #include "bodies/beam_internal.h"
 
-void fmb_beam_istate(const fmb_beam_t *bm, int e, const double *q, const double *qd,
+void fmb_beam_istate(const fmb_beam_t *bm, int e, const double *q, const double *qd, int what,
                      fmb_beam_istate_t *s)
 {
     const fmb_beam_elem_t *el = bm->el + e;
-    const double *Mff = bm->me + 36 * (size_t)e;
+    const double *Mff = bm->me + 36 * (size_t)e, *Sb = el->Sb;
     const int *d = bm->dof + 3 * e;
     s->r[0] = q[0], s->r[1] = q[1];
     for (int i = 0; i < 6; i++)
@@ -57,19 +57,24 @@ void fmb_beam_istate(const fmb_beam_t *bm, int e, const double *q, const double 
         SU[0] += el->Sx[i] * U[i], SU[1] += el->Sy[i] * U[i];
     s->Pm[0] = el->m * r[0] + el->s0[0] + SU[0];
     s->Pm[1] = el->m * r[1] + el->s0[1] + SU[1];
-    double J = s->Pm[0] * r[0] + s->Pm[1] * r[1] + r[0] * el->s0[0] + r[1] * el->s0[1] + el->J0;
     for (int i = 0; i < 6; i++) {
-        double mu = 0.0, sbu = 0.0;
+        double mu = 0.0;
         for (int j = 0; j < 6; j++)
-            mu += Mff[i + 6 * j] * U[j], sbu += el->Sb[i + 6 * j] * U[j];
+            mu += Mff[i + 6 * j] * U[j];
         s->pU[i] = el->Sx[i] * r[0] + el->Sy[i] * r[1] + el->s1[i] + mu;
-        s->g[i] = -el->Sx[i] * r[1] + el->Sy[i] * r[0] + el->c1[i] + sbu;
     }
-    for (int i = 0; i < 6; i++)
-        J += U[i] * (el->s1[i] + s->pU[i]);
-    s->J = J;
-    s->rates = qd != NULL;
-    if (!qd) return;
+    if (what & FMB_IS_MASS) {
+        double J = s->Pm[0] * r[0] + s->Pm[1] * r[1] + r[0] * el->s0[0] + r[1] * el->s0[1] + el->J0;
+        for (int i = 0; i < 6; i++) {
+            double sbu = 0.0;
+            for (int j = 0; j < 6; j++)
+                sbu += Sb[i + 6 * j] * U[j];
+            s->g[i] = -el->Sx[i] * r[1] + el->Sy[i] * r[0] + el->c1[i] + sbu;
+            J += U[i] * (el->s1[i] + s->pU[i]);
+        }
+        s->J = J;
+    }
+    if (!(what & (FMB_IS_FORCE | FMB_IS_TANGENT))) return;
     s->rd[0] = qd[0], s->rd[1] = qd[1], s->thd = qd[2];
     for (int i = 0; i < 6; i++)
         s->Ud[i] = d[i] >= 0 ? qd[d[i]] : 0.0;
@@ -80,14 +85,20 @@ void fmb_beam_istate(const fmb_beam_t *bm, int e, const double *q, const double 
     s->Vm[0] = el->m * rd[0] + SUd[0], s->Vm[1] = el->m * rd[1] + SUd[1];
     double W = s->Pm[0] * rd[0] + s->Pm[1] * rd[1];
     for (int i = 0; i < 6; i++) {
-        double mu = 0.0, sbu = 0.0;
+        double sbu = 0.0;
         for (int j = 0; j < 6; j++)
-            mu += Mff[i + 6 * j] * Ud[j], sbu += el->Sb[i + 6 * j] * Ud[j];
-        s->MUd[i] = mu;
+            sbu += Sb[i + 6 * j] * Ud[j];
         s->hU[i] = -el->Sx[i] * rd[1] + el->Sy[i] * rd[0] + sbu;
         W += s->pU[i] * Ud[i];
     }
     s->W = W;
+    if (!(what & FMB_IS_TANGENT)) return;
+    for (int i = 0; i < 6; i++) {
+        double mu = 0.0;
+        for (int j = 0; j < 6; j++)
+            mu += Mff[i + 6 * j] * Ud[j];
+        s->MUd[i] = mu;
+    }
 }
 
 void fmb_beam_inertia_mv(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s, const double v[9],

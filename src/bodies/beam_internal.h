@@ -34,35 +34,41 @@ typedef struct fmb_beam_elem {
 } fmb_beam_elem_t;
 
 /* An element's inertia terms at a state (beam_inertia.c; equations there): z = [rbar,
- * theta, U_e] in the element's 9 local slots (removed dofs 0). */
+ * theta, U_e] in the element's 9 local slots (removed dofs 0). Only what a caller needs
+ * is computed (fmb_beam_istate `what`): FMB_IS_MASS for M and M v, FMB_IS_FORCE for Q,
+ * FMB_IS_ALL for the tangents as well. */
+enum { FMB_IS_MASS = 1, FMB_IS_FORCE = 2, FMB_IS_TANGENT = 4, FMB_IS_ALL = 7 };
 typedef struct fmb_beam_istate {
     double r[2], U[6]; /* rbar, U_e */
     double Pm[2];      /* sum w p = m rbar + s0 + S U */
     double pU[6];      /* sum w N^T p = S^T rbar + s1 + Mff U */
-    double g[6];       /* M_U,theta = sum w N^T Itil p = S^T Itil rbar + c1 + Sbar U */
-    double J;          /* M_theta,theta = sum w p.p */
-    int rates;         /* the members below are set */
+    /* FMB_IS_MASS: */
+    double g[6]; /* M_U,theta = sum w N^T Itil p = S^T Itil rbar + c1 + Sbar U */
+    double J;    /* M_theta,theta = sum w p.p */
+    /* FMB_IS_FORCE (rates): */
     double rd[2], thd, Ud[6];
-    double Vm[2];  /* sum w pd = m rbard + S Ud */
-    double W;      /* sum w p.pd */
-    double hU[6];  /* sum w N^T Itil pd = S^T Itil rbard + Sbar Ud */
+    double Vm[2]; /* sum w pd = m rbard + S Ud */
+    double W;     /* sum w p.pd */
+    double hU[6]; /* sum w N^T Itil pd = S^T Itil rbard + Sbar Ud */
+    /* FMB_IS_TANGENT: */
     double MUd[6]; /* Mff Ud */
 } fmb_beam_istate_t;
 
 /* Shape integrals and the mass matrix me (36, column-major) of element e by its mass
  * points (beam_build.c). */
 void fmb_beam_element_inertia(const fmb_beam_t *bm, int e, fmb_beam_elem_t *el, double me[36]);
-/* Element e's inertia state at body coordinates q (and rates qd, or NULL). */
-void fmb_beam_istate(const fmb_beam_t *bm, int e, const double *q, const double *qd,
+/* Element e's inertia state at body coordinates q and rates qd (read with FMB_IS_FORCE
+ * or FMB_IS_TANGENT); what: the FMB_IS_* parts to compute. */
+void fmb_beam_istate(const fmb_beam_t *bm, int e, const double *q, const double *qd, int what,
                      fmb_beam_istate_t *s);
-/* out (9) = M_e v (v: 9 local slots). */
+/* out (9) = M_e v (v: 9 local slots; state with FMB_IS_MASS). */
 void fmb_beam_inertia_mv(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s, const double v[9],
                          double out[9]);
-/* Inertia force Q_e (9) with a = A^T g (needs rates). */
+/* Inertia force Q_e (9) with a = A^T g (state with FMB_IS_FORCE). */
 void fmb_beam_inertia_q(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s, const double a[2],
                         double Q[9]);
 /* B (9 x 9, column-major) += cf[0] M + cf[1] d(M qdd)/dq - cf[2] dQ/dq - cf[3] dQ/dqd of
- * element e (qdd: 9 local slots; needs rates unless cf[2] = cf[3] = 0). */
+ * element e (qdd: 9 local slots; state with FMB_IS_ALL, or FMB_IS_MASS if cf[2] = cf[3] = 0). */
 void fmb_beam_inertia_matrix(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s,
                              const double a[2], const double qdd[9], const double cf[4],
                              double B[81]);
