@@ -273,7 +273,8 @@ double fmb_sim_contact_damping(fmb_sim_t *s, double gfac, double *x)
     double alpha = 1.0;
     for (int ic = 0; ic < s->ncontacts; ic++) {
         const fmb_contact_t *c = &s->contacts[ic];
-        if (!c->fk->smooth || c->v == 0.0) continue;
+        /* below the velocity the Newton test resolves (gfac atol) a sign change is rounding */
+        if (!c->fk->smooth || fabs(c->v) <= gfac * s->opts.atol) continue;
         const fmb_joint_t *j = &md->joints[c->joint];
         fmb_bodyview_t v[2];
         fmb_sim_contact_views(s, c, s->q, s->qd, v);
