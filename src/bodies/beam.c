@@ -27,11 +27,15 @@
  * carrying half the mass each, which reproduces rho I exactly for these quadratic terms.
  * These sums are not evaluated point by point at run time: every term is a polynomial of
  * degree <= 2 in (rbar, U_e), linear in the rates, so per element they are closed forms
- * in ten shape integrals over the same mass points, computed once at build
+ * in eight shape integrals over the same mass points, computed once at build
  * (m = sum w, s0 = sum w u, J0 = sum w u.u, S = sum w N, s1 = sum w N^T u,
- * c1 = sum w N^T Itil u, Mff = sum w N^T N = m_e, Sbar = sum w N^T Itil N; the closed
- * forms of M, Q and the three tangents: beam_inertia.c). Gravity's potential is
- * -g . (A sum w p) with sum w p = m rbar + s0 + S U_e per element.
+ * c1 = sum w N^T Itil u, Mff = sum w N^T N = m_e, Sbar = sum w N^T Itil N). With
+ * Pm = m rbar + s0 + S U, pU = S^T rbar + s1 + Mff U, g = S^T Itil rbar + c1 + Sbar U,
+ * J = sum w p.p, Vm = m rbard + S Ud, W = Pm.rbard + pU.Ud, hU = S^T Itil rbard + Sbar Ud:
+ *   M = [m I2, Itil Pm, S; (Itil Pm)^T, J, g^T; S^T, g, Mff]
+ *   Q = [m a - 2 thd Itil Vm + thd^2 Pm; (Itil Pm).a - 2 thd W; S^T a - 2 thd hU + thd^2 pU]
+ * and the three tangents are their exact derivatives (written out in beam_inertia.c).
+ * Gravity's potential is -g . (A sum_e Pm_e).
  * Elastic forces, element by element (element_elastic): with u_e the element's six
  * local dofs (u1 v1 phi1 u2 v2 phi2, body frame, removed dofs zero), Q_U -= f_e(u_e) and
  * dQ/dU -= K_e(u_e) = df_e/du_e. Linear beams: f_e = k_e u_e with the constant
