@@ -130,6 +130,13 @@ int fmb_sim_nonfinite_error(fmb_sim_t *s, const double *q, const double *qd, con
 void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
                          const double *lam, double t, double *Mqdd, double *F)
 {
+    fmb_sim_eval_residual(s, q, qd, qdd, lam, t, Mqdd, F, NULL);
+}
+
+void fmb_sim_eval_residual(const fmb_sim_t *s, const double *q, const double *qd,
+                           const double *qdd, const double *lam, double t, double *Mqdd,
+                           double *F, double *phi)
+{
     const fmb_model_t *md = s->model;
     const int n = s->n;
     if (Mqdd) memset(Mqdd, 0, (size_t)n * sizeof *Mqdd);
@@ -169,6 +176,7 @@ void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd, 
         fmb_bodyview_t v[2];
         double *J[2];
         const int nr = joint_jacobian(s, j, q, t, v, J);
+        if (phi) memcpy(phi + j->row, s->sphi, (size_t)nr * sizeof *phi);
         for (int b = 0; b < 2; b++) {
             const int o = md->bodies[j->body[b]].offset;
             for (int k = 0; k < v[b].nc; k++)

@@ -113,6 +113,11 @@ int fmb_sim_error(fmb_sim_t *s, int status, const char *fmt, ...)
  * (any may be NULL). */
 void fmb_sim_eval_forces(const fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
                          const double *lam, double t, double *Mqdd, double *F);
+/* The same and Phi(q, t) (m values, when phi is non-NULL and F is: the joints are
+ * evaluated once for both). */
+void fmb_sim_eval_residual(const fmb_sim_t *s, const double *q, const double *qd,
+                           const double *qdd, const double *lam, double t, double *Mqdd,
+                           double *F, double *phi);
 /* Phi(q, t) (m values); returns max |Phi| and its row in *row when non-NULL. */
 double fmb_sim_eval_phi(const fmb_sim_t *s, const double *q, double t, double *phi, int *row);
 /* Newton on Phi(q, 0) = 0 from the current q (c22 < 0 regularizes for redundant rows). */

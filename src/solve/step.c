@@ -218,6 +218,31 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
  * largest multiplier (docs/performance.md). */
 #define FMB_LAMBDA_RTOL 1e-8
 
+/* trace: a failed convergence test (criteria f: bit 1 dq, 2 phi, 4 lambda) on a matrix
+ * factored in the step (fresh) or kept; lambda alone on a fresh matrix is not a failure */
+static void trace_fail(fmb_newton_trace_t *tr, int f, int fresh, int *lastfail)
+{
+    if (!(f & 3) && fresh) return;
+    tr->fail[fresh ? 0 : 1][f]++;
+    *lastfail = f | (fresh ? 0 : 8);
+}
+
+/* Phi is not finite at t1: a driver function that is not finite fails every step size
+ * (returns its error, the state restored); 0 when no driver is to blame. */
+static int phi_nonfinite(fmb_sim_t *s, double t1)
+{
+    int rc = fmb_sim_functions_nonfinite(s, t1);
+    if (rc) {
+        char msg[sizeof s->errmsg];
+        const int line = s->errline;
+        snprintf(msg, sizeof msg, "%s", s->errmsg);
+        restore_state(s);
+        snprintf(s->errmsg, sizeof s->errmsg, "%s", msg);
+        s->errline = line;
+    }
+    return rc;
+}
+
 /* One step of size h from the current state (t_n): on success the candidate state at
  * t_n + h is in place (s->t unchanged) with its error estimate; on failure the state is
  * restored. */
@@ -255,22 +280,6 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
     int lastfail = -1; /* criteria of the last failed test (trace) */
     tr->steps[tk]++;
     for (it = 0; it <= s->opts.max_newton; it++) {
-        double viol = fmb_sim_eval_phi(s, s->q, t1, phi, NULL);
-        tr->phi_evals++;
-        if (!isfinite(viol)) {
-            /* a driver function that is not finite at t1 fails every step size: stop */
-            int rc = fmb_sim_functions_nonfinite(s, t1);
-            if (rc) {
-                char msg[sizeof s->errmsg];
-                const int line = s->errline;
-                snprintf(msg, sizeof msg, "%s", s->errmsg);
-                restore_state(s);
-                snprintf(s->errmsg, sizeof s->errmsg, "%s", msg);
-                s->errline = line;
-                return rc;
-            }
-            break;
-        }
         /* On a kept matrix the iteration contracts linearly; with the observed rate r of
          * its last two increments (both from that matrix; r <= FMB_KEEP_RATIO, a slower
          * one refactors), the state's remaining error is at most r / (1 - r) times the
@@ -286,19 +295,26 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             const double rate = fmax(dq_norm / dq_prev, dl_norm / dl_prev);
             if (rate <= FMB_KEEP_RATIO) eq *= rate / (1.0 - rate);
         }
-        if (it > 0) { /* trace: which criteria hold the step back */
-            const int f = (eq > 1.0) | (viol > s->opts.phi_tol) << 1 | (el > 1.0) << 2;
-            const int fm = !(f & 3) && fresh ? 0 : f; /* lambda alone: not required */
-            if (fm) {
-                tr->fail[fresh ? 0 : 1][f]++;
-                lastfail = f | (fresh ? 0 : 8);
-            }
-        }
         /* with a kept (older) matrix the multipliers converge linearly too: then their
          * increment must also be small (dl_norm, relative to the largest multiplier). Once
          * the step has refactored (fresh), its increments are those of a step that started
          * on a new matrix, which has no multiplier test */
-        if (eq <= 1.0 && viol <= s->opts.phi_tol && (fresh || el <= 1.0)) {
+        const int inc_ok = it > 0 && eq <= 1.0 && (fresh || el <= 1.0);
+        /* Phi on its own only when it can decide convergence (the increments passed);
+         * otherwise it comes with the residual below (fmb_sim_eval_residual evaluates
+         * every joint anyway) */
+        double viol = NAN;
+        if (inc_ok) {
+            viol = fmb_sim_eval_phi(s, s->q, t1, phi, NULL);
+            tr->phi_evals++;
+            if (!isfinite(viol)) {
+                int rc = phi_nonfinite(s, t1);
+                if (rc) return rc;
+                break;
+            }
+            if (viol > s->opts.phi_tol) trace_fail(tr, 2, fresh, &lastfail);
+        }
+        if (inc_ok && viol <= s->opts.phi_tol) {
             tr->iters[tk][it < FMB_TRACE_MAXIT ? it : FMB_TRACE_MAXIT]++;
             if (lastfail >= 0) tr->last[lastfail >> 3][lastfail & 7]++;
             int bad = invalid_state(s, t1);
@@ -319,7 +335,24 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         }
         if (it == s->opts.max_newton) break;
         if (s->ncontacts) fmb_sim_contact_update(s, h);
-        fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, t1, Mqdd, R);
+        if (inc_ok) {
+            fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, t1, Mqdd, R);
+        } else {
+            fmb_sim_eval_residual(s, s->q, s->qd, s->qdd, s->lam, t1, Mqdd, R, phi);
+            viol = 0.0;
+            for (int k = 0; k < m; k++) {
+                const double a = fabs(phi[k]);
+                if (!(a <= viol)) viol = a; /* NaN propagates */
+            }
+            if (!isfinite(viol)) {
+                int rc = phi_nonfinite(s, t1);
+                if (rc) return rc;
+                break;
+            }
+            if (it > 0) /* trace: which criteria hold the step back */
+                trace_fail(tr, (eq > 1.0) | (viol > s->opts.phi_tol) << 1 | (el > 1.0) << 2, fresh,
+                           &lastfail);
+        }
         tr->force_evals++;
         double rsum = 0.0; /* one pass: NaN or Inf anywhere makes the sum non-finite */
         for (int i = 0; i < n; i++)
