@@ -43,6 +43,7 @@ const fmb_joint_class_t fmb_revolute_class = {
     .nrows = 2,
     .eval = revolute_eval,
     .hess = fmb_joint_pin_hess,
+    .hess_kind = FMB_HESS_POINTS,
     .time = NULL,
     .check = fmb_joint_check_distinct,
     .case_type = "revolute",

@@ -40,6 +40,7 @@ const fmb_joint_class_t fmb_weld_class = {
     .nrows = 3,
     .eval = weld_eval,
     .hess = fmb_joint_pin_hess, /* Phi_3 is linear */
+    .hess_kind = FMB_HESS_POINTS,
     .time = NULL,
     .check = fmb_joint_check_distinct,
     .case_type = "weld",

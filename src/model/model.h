@@ -140,6 +140,8 @@ double fmb_point_rotrate(const fmb_bodyview_t *v, const double u[2]);
 /* Default element columns of a joint / force (class cols() NULL: the rigid columns plus
  * point[b]'s shape columns) are the same at every state: computed once and kept here,
  * keyed on the points and the views' ndof (fmb_joint_cols / fmb_force_cols, model.c). */
+enum { FMB_HESS_DENSE = 0, FMB_HESS_POINTS = 1 };
+
 typedef struct fmb_elem_cols {
     int ok;
     int ndof[2];
@@ -163,6 +165,13 @@ typedef struct fmb_joint_class {
      * nl = v[0].nc + v[1].nc, body 1's columns after body 0's). */
     void (*hess)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
                  double *H);
+    /* Structure of hess()'s block, stated by the class (value-independent, so the matrix
+     * pattern stays fixed): FMB_HESS_DENSE (0, the default): any entry of the nl x nl
+     * block; FMB_HESS_POINTS: a sum of fmb_point_hess terms, each on one body's own
+     * columns, so nonzero only in a body's theta row and theta column (local column 2 of
+     * that body) and never between the two bodies. The assembler emits only those
+     * entries; the conformance test checks the statement against finite differences. */
+    int hess_kind;
     /* The views' columns at the current state (v[b].nc, v[b].cols; use fmb_view_rigid /
      * fmb_view_add_point / fmb_view_add_cols). NULL: the rigid columns plus the shape
      * columns of point[b], the same at every state. A class with cols() may change its

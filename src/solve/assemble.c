@@ -358,6 +358,29 @@ static void add_block(fmb_kkt_t *k, int search, const fmb_bodyview_t v[2], const
     }
 }
 
+/* A joint Hessian stated FMB_HESS_POINTS (model.h): only each body's theta row and
+ * column, on that body's own columns (a value-independent subset of the nl x nl block). */
+static void add_points_hess(fmb_kkt_t *k, const fmb_bodyview_t v[2], const double *H, double a,
+                            int elastic_rows)
+{
+    int g[FMB_ELEM_COLS];
+    unsigned char carrier[FMB_ELEM_COLS];
+    const int nl = elem_map(v, g, carrier);
+    for (int b = 0, o = 0; b < 2; o += v[b].nc, b++) {
+        if (v[b].nc < 3 || g[o] < 0) continue; /* ground: nothing */
+        const int th = o + 2;                   /* the body's theta column */
+        for (int cc = o; cc < o + v[b].nc; cc++) {
+            const double *Bc = H + (size_t)nl * cc;
+            if (cc == th) { /* the whole theta column */
+                for (int r = o; r < o + v[b].nc; r++)
+                    fmb_kkt_add(k, g[r], g[cc], elastic_rows && carrier[r] ? 0.0 : a * Bc[r]);
+            } else { /* the theta row only */
+                fmb_kkt_add(k, g[th], g[cc], elastic_rows ? 0.0 : a * Bc[th]);
+            }
+        }
+    }
+}
+
 static int has_shape(const fmb_body_t *b)
 {
     return b && b->klass && b->klass->shape;
@@ -449,7 +472,10 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
                 add_entry(k, search, gc, row0 + r, c->cA * Jx[r]);
             }
         }
-        add_block(k, search, v, H, c->cK, c->elastic_rows);
+        if (!search && j->klass->hess_kind == FMB_HESS_POINTS)
+            add_points_hess(k, v, H, c->cK, c->elastic_rows);
+        else
+            add_block(k, search, v, H, c->cK, c->elastic_rows);
     }
     for (int ic = 0; ic < s->ncontacts; ic++) {
         const fmb_contact_t *ct = &s->contacts[ic];
