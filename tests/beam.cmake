@@ -30,3 +30,7 @@ fmb_c_test(test_beam_inertia)
 foreach(t linear rotary corot)
   add_test(NAME beam_inertia_${t} COMMAND test_beam_inertia ${t})
 endforeach()
+# Rounding floor of a fine mesh's elastic force: exact cubic deflection, interior nodal forces
+# exactly zero (tests/test_beam_floor.c).
+fmb_c_test(test_beam_floor)
+add_test(NAME beam_force_floor COMMAND test_beam_floor)

@@ -130,6 +130,20 @@ static void beam_mass_times(const fmb_body_t *b, const double *q, const double *
     }
 }
 
+/* The deformation part of element e's local dofs ul = (u1, v1, phi1, u2, v2, phi2): ul
+ * minus the rigid-body motion of the element (translation u1, v1 and the chord rotation
+ * psi = (v2 - v1) / l), which k_e maps to zero. k_e ud equals k_e ul in exact arithmetic,
+ * but its rounding scales with the deformation instead of the displacements: on a fine
+ * mesh the products 12 EI / l^3 v cancel to ~EI v'''' l, and at 10,000 elements their
+ * rounding put the Newton increments above the tolerance (docs/performance.md; tests/
+ * test_beam_floor.c). */
+static void deformation(const fmb_beam_t *bm, int e, const double ul[6], double ud[6])
+{
+    const double psi = (ul[4] - ul[1]) / (bm->x[e + 1] - bm->x[e]);
+    ud[0] = 0.0, ud[1] = 0.0, ud[2] = ul[2] - psi;
+    ud[3] = ul[3] - ul[0], ud[4] = 0.0, ud[5] = ul[5] - psi;
+}
+
 /* Element e's elastic force f_e (6) at its local dofs u_e, its strain energy, and when kt
  * is non-NULL the tangent df_e/du_e: returns the tangent (the constant k_e for linear
  * beams, else kt). This is the one place a geometrically nonlinear element (issue 7,
@@ -143,13 +157,14 @@ static const double *element_elastic(const fmb_beam_t *bm, int e, const double u
         return kt;
     }
     const double *k = bm->ke + 36 * (size_t)e;
-    double w = 0.0;
+    double ud[6], w = 0.0;
+    deformation(bm, e, ul, ud);
     for (int i = 0; i < 6; i++) {
         double v = 0.0;
         for (int j = 0; j < 6; j++)
-            v += k[i + 6 * j] * ul[j];
+            v += k[i + 6 * j] * ud[j];
         fe[i] = v;
-        w += 0.5 * ul[i] * v;
+        w += 0.5 * ud[i] * v;
     }
     if (energy) *energy = w;
     return k;
@@ -176,9 +191,11 @@ static const double *element_damping(const fmb_beam_t *bm, int e, const double u
     const double bl = bm->nonconstant_stiffness ? 0.0 : bm->beta;
     for (int z = 0; z < 36; z++)
         ct[z] = bm->alpha * m0[z] + bl * k0[z];
+    double vd[6]; /* beta k_e on the deformation rates (as element_elastic) */
+    deformation(bm, e, vl, vd);
     for (int i = 0; i < 6; i++)
         for (int j = 0; j < 6; j++)
-            fe[i] += ct[i + 6 * j] * vl[j];
+            fe[i] += bm->alpha * m0[i + 6 * j] * vl[j] + bl * k0[i + 6 * j] * vd[j];
     if (!bm->nonconstant_stiffness || bm->beta == 0.0) return k;
     double fd[6], cd[36];
     fmb_corot_damping(bm->x[e + 1] - bm->x[e], bm->E * bm->A, bm->E * bm->I, bm->beta, ul, vl, fd,
