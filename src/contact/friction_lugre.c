@@ -26,6 +26,11 @@ static int lugre_check(const fmb_friction_desc_t *f, char *msg, size_t len)
 {
     int rc = fmb_friction_check_block(f, msg, len);
     if (rc) return rc;
+    if (!(f->mu0 > 0)) {
+        snprintf(msg, len, "LuGre needs mu0 > 0 (g(v) divides the bristle rate); for no "
+                           "friction use model none");
+        return FMB_ERR_MODEL;
+    }
     if (!(f->sigma0 > 0) || !(f->vd >= 0) || !(f->sigma1 >= 0) || !(f->sigma2 >= 0) ||
         !(f->vs > 0) || !(f->gamma > 0)) {
         snprintf(msg, len,
@@ -33,6 +38,22 @@ static int lugre_check(const fmb_friction_desc_t *f, char *msg, size_t len)
                  "vd >= 0");
         return FMB_ERR_MODEL;
     }
+    return 0;
+}
+
+/* The shared block checks, and mu0 > 0: g(v) = mu + (mu0 - mu) exp(-(|v|/vs)^gamma) divides
+ * the bristle rate sigma0 |v| z / g (mu = mu0 = 0 gave a NaN contact solve: "linear solve
+ * failed for the contact forces"). */
+static int lugre_prepare(fmb_item_env_t *env, fmb_friction_desc_t *f)
+{
+    int rc = fmb_friction_prepare_block(env, f);
+    if (rc) return rc;
+    if (!(f->mu0 > 0))
+        return fmb_item_fail(env, fmb_item_given(env, "mu0") ? "mu0" : "mu", -1,
+                             "LuGre needs mu0 > 0 (got %g): g(v) = mu + (mu0 - mu) "
+                             "exp(-(|v|/vs)^gamma) divides the bristle rate; for no friction "
+                             "use model: none",
+                             f->mu0);
     return 0;
 }
 
@@ -60,7 +81,7 @@ const fmb_friction_class_t fmb_friction_lugre_class = {
     .model = FMB_FRICTION_LUGRE,
     .v_stick = FMB_V_STICK_LUGRE,
     .params = lugre_params,
-    .prepare = fmb_friction_prepare_block,
+    .prepare = lugre_prepare,
     .check = lugre_check,
     .start = lugre_start,
     .update = lugre_update,
