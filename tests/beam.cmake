@@ -3,7 +3,7 @@
 # guide, energy order of a free spinning beam, slider crossing element ends.
 fmb_c_test(test_beam)
 foreach(t modes_pinned modes_cantilever static_point_load moving_slider spin_energy
-          slider_crossing)
+          damped_energy slider_crossing)
   add_test(NAME beam_${t} COMMAND test_beam ${t})
 endforeach()
 

@@ -27,6 +27,10 @@
  *       free spinning steel rod, trapezoidal rule (alpha = 0): RMS over the run of the
  *       energy error E(t) - E0 for three step sizes (4 elements: h = 1e-4 .. 2.5e-5;
  *       10 elements: h = 2e-5 .. 5e-6), observed order >= 1.8 (max error printed).
+ *   damped_energy:
+ *       pinned-pinned rod released from its first mode with Rayleigh damping (zeta_1 =
+ *       0.05), trapezoidal rule: T + V - W constant within 1e-3 of the dissipated energy
+ *       (which the damping's power must put in W), error order >= 1.8 over h = T/100..T/400.
  *   slider_crossing:
  *       slider driven at 1 m/s across the 9 interior nodes of an elastic guide (gravity,
  *       dynamic run): the step-to-step change of the slider reaction force at a crossing
@@ -35,7 +39,7 @@
  *       (it steps at the nodes: Hermite slope under a moving load is only C1 in a);
  *       constraint violation < 1e-10.
  * Usage: test_beam modes_pinned|modes_cantilever|static_point_load|moving_slider|
- *                  spin_energy|slider_crossing
+ *                  spin_energy|damped_energy|slider_crossing
  */
 #include <math.h>
 #include <stdio.h>
@@ -472,6 +476,102 @@ static void test_spin_energy(void)
     }
 }
 
+/* ---------------------------------------------------------------- damped energy */
+
+/* Pinned-pinned rod released from its first mode with Rayleigh damping (alpha and beta
+ * giving zeta_1 = 0.05): the dissipated energy D = -W must be booked in W, so that
+ * total = T + V - W stays at its initial value V0 up to the trapezoidal rule's O(h^2)
+ * error. Returns max |E - E0| and D at the end. */
+static void damped_drift(double h_per_T, double *dmax, double *D, double *V0)
+{
+    const int nel = 8, nn = nel + 1;
+    const double L = 0.6, zeta = 0.05;
+    const section_t sec = round_rod(0.012);
+    const double w1 = pow(PI / L, 2) * sqrt(E_STEEL * sec.I / (RHO_STEEL * sec.A));
+    double x[9];
+    for (int k = 0; k <= nel; k++)
+        x[k] = L * k / nel;
+    fmb_model_t *m = fmb_model_create();
+    fmb_model_set_gravity(m, 0, 0);
+    fmb_beam_desc_t d = {.name = "rod",
+                         .E = E_STEEL,
+                         .rho = RHO_STEEL,
+                         .area = sec.A,
+                         .inertia = sec.I,
+                         .nnodes = nn,
+                         .x = x,
+                         .reference = FMB_BEAM_SIMPLY_SUPPORTED,
+                         .damping_alpha = zeta * w1, /* zeta_1 = (alpha/w1 + beta w1)/2 */
+                         .damping_beta = zeta / w1};
+    const int b = fmb_model_add_beam(m, &d);
+    CHECK(b > 0, "add_beam: %s", fmb_model_last_error(m));
+    fmb_joint_desc_t j0 = {.name = "pin0", .type = FMB_JOINT_REVOLUTE, .body = {b, FMB_GROUND}};
+    fmb_joint_desc_t j1 = {.name = "pin1", .type = FMB_JOINT_REVOLUTE, .body = {b, FMB_GROUND},
+                           .point = {{L, 0}, {L, 0}}};
+    add_joint(m, &j0), add_joint(m, &j1);
+    double shape[27] = {0}, U[27];
+    CHECK(fmb_model_beam_mode_shape(m, b, 1, shape, NULL) == 0, "mode: %s",
+          fmb_model_last_error(m));
+    double vmax = 0.0;
+    for (int n = 0; n < nn; n++)
+        vmax = fmax(vmax, fabs(shape[3 * n + 1]));
+    for (int i = 0; i < 3 * nn; i++)
+        U[i] = 5e-3 / vmax * shape[i]; /* 5 mm mid-span deflection */
+    CHECK(fmb_model_set_beam_initial(m, b, U, NULL) == 0, "initial: %s", fmb_model_last_error(m));
+    const double T = 2 * PI / w1;
+    fmb_sim_options_t o;
+    fmb_sim_options_default(&o);
+    o.alpha = 0.0; /* trapezoidal rule: no numerical dissipation */
+    o.h = T / h_per_T;
+    o.t_end = 4 * T;
+    fmb_sim_t *s = fmb_sim_create(m, &o);
+    CHECK(fmb_sim_initialize(s) == 0, "initialize: %s", fmb_sim_last_error(s));
+    double e[FMB_ENERGY_COLUMNS];
+    fmb_sim_energy(s, e);
+    *V0 = e[1];
+    const double E0 = e[3];
+    double mx = 0.0;
+    const long n = lround(4 * h_per_T);
+    for (long k = 1; k <= n; k++) {
+        if (fmb_sim_step(s)) {
+            CHECK(0, "step: %s", fmb_sim_last_error(s));
+            break;
+        }
+        fmb_sim_energy(s, e);
+        mx = fmax(mx, fabs(e[3] - E0));
+    }
+    *dmax = mx, *D = -e[2];
+    /* independent: a damped mode's energy falls like exp(-2 zeta w1 t) (at whole periods) */
+    const double ratio = (e[0] + e[1]) / *V0, decay = exp(-2 * zeta * w1 * 4 * T);
+    CHECK(fabs(ratio / decay - 1) < 0.02, "T + V after 4 periods %.4f V0, expected %.4f V0", ratio,
+          decay);
+    printf("    h = T/%g: max |E - E0| = %.4e J, dissipated D = %.6e J, T + V at the end "
+           "%.6e J (V0 = %.6e J)\n",
+           h_per_T, mx, *D, e[0] + e[1], *V0);
+    fmb_sim_destroy(&s);
+    fmb_model_destroy(&m);
+}
+
+/* Energy balance with internal damping: D is most of V0 (exp(-2 zeta w1 t) over four
+ * periods leaves ~8 %), and T + V - W stays within 1e-3 D with an O(h^2) error. Without
+ * the damping's power in W the error would be D itself. */
+static void test_damped_energy(void)
+{
+    printf("damped energy: pinned-pinned 12 mm steel rod, 8 elements, first mode 5 mm, "
+           "Rayleigh zeta_1 = 0.05, alpha = 0\n");
+    double mx[3], D[3], V0 = 0.0;
+    const double hs[3] = {100, 200, 400};
+    for (int i = 0; i < 3; i++)
+        damped_drift(hs[i], &mx[i], &D[i], &V0);
+    CHECK(D[2] > 0.8 * V0 && D[2] < V0, "dissipated %.4e J of V0 = %.4e J", D[2], V0);
+    CHECK(mx[2] < 1e-3 * D[2], "energy balance error %.3e J > 1e-3 of D = %.3e J", mx[2], D[2]);
+    for (int i = 0; i < 2; i++) {
+        const double ord = log2(mx[i] / mx[i + 1]);
+        printf("    observed order T/%g -> T/%g: %.3f\n", hs[i], hs[i + 1], ord);
+        CHECK(ord >= 1.8, "energy balance error order %.3f < 1.8", ord);
+    }
+}
+
 /* ---------------------------------------------------------------- slider crossing */
 
 /* Slope of the guide under the slider, theta_s(a) = v_h'(a), for the quasi-static load
@@ -662,6 +762,7 @@ int main(int argc, char **argv)
     RUN("static_point_load", test_static_point_load());
     RUN("moving_slider", test_moving_slider());
     RUN("spin_energy", test_spin_energy());
+    RUN("damped_energy", test_damped_energy());
     RUN("slider_crossing", test_slider_crossing());
 #undef RUN
     if (!known) {

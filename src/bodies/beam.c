@@ -329,6 +329,24 @@ static double beam_potential(const fmb_body_t *b, const double *q, const double 
     return V - (g[0] * (A[0] * Pm[0] + A[2] * Pm[1]) + g[1] * (A[1] * Pm[0] + A[3] * Pm[1]));
 }
 
+/* Power of the Rayleigh damping forces, P = -sum_e f_d,e . ud_e (the damping part of the
+ * element force that element_damping adds, on the element's local rates). */
+static double beam_power(const fmb_body_t *b, const double *q, const double *qd)
+{
+    const fmb_beam_t *bm = b->data;
+    if (bm->alpha == 0.0 && bm->beta == 0.0) return 0.0;
+    double P = 0.0;
+    for (int e = 0; e + 1 < bm->nnodes; e++) {
+        double ul[6], vl[6], fd[6] = {0}, ct[36];
+        element_dofs(bm, e, q, ul);
+        element_dofs(bm, e, qd, vl);
+        element_damping(bm, e, ul, vl, fd, NULL, NULL, ct);
+        for (int i = 0; i < 6; i++)
+            P -= fd[i] * vl[i];
+    }
+    return P;
+}
+
 static void beam_destroy(fmb_body_t *b)
 {
     fmb_beam_t *bm = b->data;
@@ -346,6 +364,7 @@ const fmb_body_class_t fmb_beam_body_class = {
     .mass_times = beam_mass_times,
     .forces = beam_forces,
     .potential = beam_potential,
+    .power = beam_power,
     .shape = beam_shape,
     .destroy = beam_destroy,
     .blocks = beam_blocks,

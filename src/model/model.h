@@ -50,6 +50,9 @@ typedef struct fmb_body_class {
                    const double g[2], double *Q, double *Kq, double *Cq, double *Kmq);
     /* Gravity and strain potential energy. */
     double (*potential)(const fmb_body_t *b, const double *q, const double g[2]);
+    /* Power of the body's own non-conservative forces (internal damping), <= 0; NULL: none.
+     * Booked in the work W of /energy like the applied forces' power. */
+    double (*power)(const fmb_body_t *b, const double *q, const double *qd);
     /* Shape functions at an undeformed body-frame point (NULL: rigid, no elastic dofs). */
     void (*shape)(const fmb_body_t *b, const double u[2], fmb_shape_t *N);
     /* Release body data (NULL if none). */

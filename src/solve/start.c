@@ -310,6 +310,10 @@ double fmb_sim_power(const fmb_sim_t *s)
 {
     const fmb_model_t *md = s->model;
     double P = 0.0;
+    for (int b = 1; b < md->nbodies; b++) { /* internal damping (beams' Rayleigh damping) */
+        const fmb_body_t *bd = &md->bodies[b];
+        if (bd->klass->power) P += bd->klass->power(bd, s->q + bd->offset, s->qd + bd->offset);
+    }
     for (int i = 0; i < md->nforces; i++) {
         const fmb_force_t *f = &md->forces[i];
         fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], s->q, s->qd),
