@@ -227,20 +227,24 @@ static void trace_fail(fmb_newton_trace_t *tr, int f, int fresh, int *lastfail)
     *lastfail = f | (fresh ? 0 : 8);
 }
 
+/* Restore t_n's state but keep the error message (and line) just set; returns rc. */
+static int restore_with_error(fmb_sim_t *s, int rc)
+{
+    char msg[sizeof s->errmsg];
+    const int line = s->errline;
+    snprintf(msg, sizeof msg, "%s", s->errmsg);
+    restore_state(s);
+    snprintf(s->errmsg, sizeof s->errmsg, "%s", msg);
+    s->errline = line;
+    return rc;
+}
+
 /* Phi is not finite at t1: a driver function that is not finite fails every step size
  * (returns its error, the state restored); 0 when no driver is to blame. */
 static int phi_nonfinite(fmb_sim_t *s, double t1)
 {
     int rc = fmb_sim_functions_nonfinite(s, t1);
-    if (rc) {
-        char msg[sizeof s->errmsg];
-        const int line = s->errline;
-        snprintf(msg, sizeof msg, "%s", s->errmsg);
-        restore_state(s);
-        snprintf(s->errmsg, sizeof s->errmsg, "%s", msg);
-        s->errline = line;
-    }
-    return rc;
+    return rc ? restore_with_error(s, rc) : 0;
 }
 
 /* One step of size h from the current state (t_n): on success the candidate state at
@@ -357,16 +361,8 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         double rsum = 0.0; /* one pass: NaN or Inf anywhere makes the sum non-finite */
         for (int i = 0; i < n; i++)
             rsum += R[i] + Mqdd[i];
-        if (!isfinite(rsum)) {
-            int rc = fmb_sim_nonfinite_error(s, s->q, s->qd, s->qdd, t1);
-            char msg[sizeof s->errmsg];
-            const int line = s->errline;
-            snprintf(msg, sizeof msg, "%s", s->errmsg);
-            restore_state(s);
-            snprintf(s->errmsg, sizeof s->errmsg, "%s", msg);
-            s->errline = line;
-            return rc;
-        }
+        if (!isfinite(rsum))
+            return restore_with_error(s, fmb_sim_nonfinite_error(s, s->q, s->qd, s->qdd, t1));
         for (int i = 0; i < n; i++)
             R[i] = -bh2 * (Mqdd[i] + R[i]);
         for (int k = 0; k < m; k++)
