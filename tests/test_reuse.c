@@ -8,10 +8,11 @@
  * run with tolerances 100 times tighter (rtol 1e-12, atol 1e-14, phi_tol 1e-13), i.e.
  * the exact discrete solution to ~1e-12 |q|. (1000 times tighter is below the residual's
  * rounding floor: an increment of ~1.5e-15 on the rocker's end slope 2-cycles at 1.3-1.5
- * tolerance units in one of the 300 steps, which is then halved -- measured by "inertia".) The case's runs stop each step when the
- * scaled increment max |dq_i| / (atol + rtol |q_i|) is <= 1 (rtol 1e-10), so each
- * accepted step is within ~rtol |q| of the exact discrete solution (a linearly
- * contracting iteration with ratio <= 1/4 leaves at most 1/3 of its last increment). Over 300 steps of a stable scheme these per-step differences add up
+ * tolerance units in one of the 300 steps, which is then halved.) The case's runs stop
+ * each step when the scaled increment max |dq_i| / (atol + rtol |q_i|) is <= 1 (rtol
+ * 1e-10), so each accepted step is within ~rtol |q| of the exact discrete solution (a
+ * linearly contracting iteration with ratio <= 1/4 leaves at most 1/3 of its last
+ * increment). Over 300 steps of a stable scheme these per-step differences add up
  * to at most ~300 rtol |q|: the bound asserted is 300 * 1e-10 * max|q|, and for the
  * multipliers (whose increments are held to 1e-8 of the largest multiplier under
  * modified Newton) 300 * 1e-8 * max|lambda|. Both the modified Newton run and full

@@ -74,13 +74,19 @@ static int beam_ndof(const fmb_body_t *b)
     return ((const fmb_beam_t *)b->data)->ndof;
 }
 
+/* Gather element e's local dofs from the body's q (removed dofs zero). */
+static void element_dofs(const fmb_beam_t *bm, int e, const double *q, double ul[6])
+{
+    const int *d = bm->dof + 3 * e;
+    for (int i = 0; i < 6; i++)
+        ul[i] = d[i] >= 0 ? q[d[i]] : 0.0;
+}
+
 /* Element e's 9 local slots (rbar, theta, u1 .. phi2) of a body vector (removed dofs 0). */
 static void element_slots(const fmb_beam_t *bm, int e, const double *v, double z[9])
 {
-    const int *d = bm->dof + 3 * e;
     z[0] = v[0], z[1] = v[1], z[2] = v[2];
-    for (int i = 0; i < 6; i++)
-        z[3 + i] = d[i] >= 0 ? v[d[i]] : 0.0;
+    element_dofs(bm, e, v, z + 3);
 }
 
 /* Add a 9 x 9 local block B to the dense nd x nd matrix A. */
@@ -168,14 +174,6 @@ static const double *element_elastic(const fmb_beam_t *bm, int e, const double u
     }
     if (energy) *energy = w;
     return k;
-}
-
-/* Gather element e's local dofs from the body's q (removed dofs zero). */
-static void element_dofs(const fmb_beam_t *bm, int e, const double *q, double ul[6])
-{
-    const int *d = bm->dof + 3 * e;
-    for (int i = 0; i < 6; i++)
-        ul[i] = d[i] >= 0 ? q[d[i]] : 0.0;
 }
 
 /* Rayleigh damping of element e at local dofs ul, rates vl: adds the damping force to fe

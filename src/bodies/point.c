@@ -19,20 +19,11 @@
  */
 #include "model/model.h"
 
-void fmb_view_rot_slow(const fmb_bodyview_t *v, double th)
+void fmb_body_rot_update(const fmb_body_t *body, double th)
 {
-    fmb_bodyview_t *w = (fmb_bodyview_t *)v;
-    fmb_body_t *b = (fmb_body_t *)v->body;
-    if (!b) {
-        w->rot_c = cos(th), w->rot_s = sin(th);
-    } else {
-        if (!b->rot_ok || b->rot_th != th) {
-            const double c = cos(th), s = sin(th); /* one sincos */
-            b->rot_th = th, b->rot_c = c, b->rot_s = s, b->rot_ok = 1;
-        }
-        w->rot_c = b->rot_c, w->rot_s = b->rot_s;
-    }
-    w->rot_th = th, w->rot_ok = 1;
+    fmb_body_t *b = (fmb_body_t *)body;
+    b->rot_c = cos(th), b->rot_s = sin(th); /* one sincos */
+    b->rot_th = th, b->rot_ok = 1;
 }
 
 void fmb_view_rigid(fmb_bodyview_t *v)

@@ -592,7 +592,6 @@ void fmb_model_view_into(const fmb_model_t *m, int b, const double *q, const dou
         v->q = q ? q + bd->offset : NULL;
         v->qd = qd ? qd + bd->offset : NULL;
     }
-    v->rot_ok = 0;
     fmb_view_rigid(v);
 }
 

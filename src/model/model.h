@@ -104,11 +104,6 @@ typedef struct fmb_bodyview {
     const double *q;  /* body's coordinates (NULL for ground) */
     const double *qd; /* body's velocities (NULL for ground) */
     int nc;           /* element columns on this body (0 for ground) */
-    /* Rotation cache (fmb_view_rot): cos and sin of the angle rot_th, valid when rot_ok
-     * (0 in a new view). Keyed on the angle's value, so a view whose q is changed in place
-     * (finite differences) recomputes instead of using a stale rotation. */
-    int rot_ok;
-    double rot_th, rot_c, rot_s;
     int cols[FMB_VIEW_COLS];
 } fmb_bodyview_t;
 
@@ -373,7 +368,7 @@ int fmb_model_error(fmb_model_t *m, int status, const char *fmt, ...)
     ;
 
 /* Build a view of body b from global vectors (q, qd may be NULL); its columns are the
- * rigid ones (0 1 2); its rotation cache is empty (fmb_view_rot fills it). */
+ * rigid ones (0 1 2). */
 fmb_bodyview_t fmb_model_view(const fmb_model_t *m, int b, const double *q, const double *qd);
 /* The same into *v, writing only the fields in use (not the unused tail of cols). */
 void fmb_model_view_into(const fmb_model_t *m, int b, const double *q, const double *qd,
@@ -413,17 +408,22 @@ static inline void fmb_rot(double th, double A[4])
 }
 
 /* A(theta) of a view's body (identity for ground). The cosine and sine of an angle are
- * computed once and kept in the view and in its body (bitwise the same values as
- * fmb_rot), keyed on the angle's value: every element on a body at the same state shares
- * one evaluation, and a q changed in place (finite differences) is recomputed. Views are
- * transient, never-const objects and a model's bodies are not const either, so the caches
- * are written through the const pointers the classes receive (no threads share a model). */
-void fmb_view_rot_slow(const fmb_bodyview_t *v, double th);
+ * computed once and kept in the body (bitwise the same values as fmb_rot), keyed on the
+ * angle's value: every element on a body at the same state shares one evaluation, and a
+ * q changed in place (finite differences) is recomputed. A model's bodies are not const
+ * objects, so the cache is written through the const pointer the classes receive (no
+ * threads share a model). */
+void fmb_body_rot_update(const fmb_body_t *b, double th);
 static inline void fmb_view_rot(const fmb_bodyview_t *v, double A[4])
 {
     const double th = v->ndof ? v->q[2] : 0.0;
-    if (!v->rot_ok || th != v->rot_th) fmb_view_rot_slow(v, th);
-    A[0] = v->rot_c, A[1] = v->rot_s, A[2] = -v->rot_s, A[3] = v->rot_c;
+    const fmb_body_t *b = v->body;
+    if (!b) {
+        fmb_rot(th, A);
+        return;
+    }
+    if (!b->rot_ok || th != b->rot_th) fmb_body_rot_update(b, th);
+    A[0] = b->rot_c, A[1] = b->rot_s, A[2] = -b->rot_s, A[3] = b->rot_c;
 }
 
 #endif

@@ -31,7 +31,8 @@ static int analyze_large(fmb_kkt_t *k, klu_common *kc)
 {
     int *P = malloc(((size_t)k->n + 1) * sizeof *P);
     if (!P) return FMB_ERR_NOMEM;
-    int rc = fmb_kkt_order(k, P, &k->ndense);
+    int nlast;
+    int rc = fmb_kkt_order(k, P, &nlast);
     if (rc == 0) {
         kc->btf = 0;
         k->ksymbolic = klu_analyze_given(k->n, k->Ap, k->Ai, P, P, kc);

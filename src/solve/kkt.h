@@ -50,7 +50,6 @@ typedef struct fmb_kkt {
     int need_analyze;
     long nsymbolic, nnumeric, nfull; /* analyses, numeric factorizations, full KLU ones */
     double rcond, rcond_full;
-    int ndense; /* large systems: unknowns ordered last as dense (kkt_order.c) */
 } fmb_kkt_t;
 
 int fmb_kkt_init(fmb_kkt_t *k, int n);

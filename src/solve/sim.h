@@ -29,7 +29,7 @@ typedef struct fmb_newton_trace {
      * required), index: the matrix of the increment (0 factored in this step, 1 kept) */
     long fail[2][8];
     long last[2][8];           /* the same, each step's last failed test only */
-    long drop_limit, drop_ratio; /* kept matrices refreshed: 4-iteration limit, contraction */
+    long drop_limit, drop_ratio; /* kept matrices refreshed: iteration limit, contraction */
     long phi_evals, force_evals; /* evaluations of Phi and of the residual */
 } fmb_newton_trace_t;
 

@@ -30,10 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef FMB_EXTRAPOLATE
-#define FMB_EXTRAPOLATE 1
-#endif
-
 /* Generalized-alpha family (Chung and Hulbert 1993; Arnold and Bruels 2007):
  *   (1 - am) a_{n+1} + am a_n = (1 - af) qdd_{n+1} + af qdd_n
  * HHT-alpha is am = 0, af = -alpha, beta = (1 - alpha)^2 / 4, gamma = 1/2 - alpha;
@@ -188,7 +184,7 @@ void fmb_sim_reject_step(fmb_sim_t *s)
 static void predict(fmb_sim_t *s, double h, double am, double af, double beta, double gamma)
 {
     const int n = s->n, m = s->m;
-    const double ex = FMB_EXTRAPOLATE && s->nhist >= 1 && s->h_prev > 0 ? h / s->h_prev : 0.0;
+    const double ex = s->nhist >= 1 && s->h_prev > 0 ? h / s->h_prev : 0.0;
     for (int i = 0; i < n; i++) {
         const double a0 = s->acc[i];
         double a1 = (s->qdd[i] - am * a0) / (1.0 - am);
