@@ -16,4 +16,22 @@
         }                                                                                          \
     } while (0)
 
+#include <math.h>
+
+/* |got - want| <= tol, printed either way with both values (the switching tests' report
+ * line); counts a failure in the test's `failures` */
+static inline int check_near_report(const char *what, double got, double want, double tol)
+{
+    const double err = fabs(got - want);
+    const int ok = err <= tol;
+    printf("%s %-58s got %.12g want %.12g (|err| %.3g, tol %.3g)\n", ok ? "ok  " : "FAIL", what,
+           got, want, err, tol);
+    return ok;
+}
+
+#define CHECK_NEAR(what, got, want, tol)                                                           \
+    do {                                                                                           \
+        if (!check_near_report((what), (got), (want), (tol))) failures++;                          \
+    } while (0)
+
 #endif

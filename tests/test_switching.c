@@ -31,20 +31,13 @@
 
 #include "flexmb/flexmb.h"
 
+#include "check.h"
+
 /* defined in io/writer.c, declared where used (as in cli/main.c) */
 const char *fmb_model_force_name(const fmb_model_t *model, int force);
 
 static int failures = 0;
 static const double PI = 3.14159265358979323846;
-
-static void check(const char *what, double got, double want, double tol)
-{
-    const double err = fabs(got - want);
-    const int ok = err <= tol;
-    printf("%s %-58s got %.12g want %.12g (|err| %.3g, tol %.3g)\n", ok ? "ok  " : "FAIL", what,
-           got, want, err, tol);
-    if (!ok) failures++;
-}
 
 static fmb_sim_t *make_sim(fmb_model_t *m, double h, double t_end)
 {
@@ -148,13 +141,13 @@ static void test_brake(void)
     double fo = 0;
     fmb_sim_switch_state(s, ib, NULL, &fo, NULL);
     printf("brake: t* = %.9g, first step at rest ends %.9g\n", tstar, t_stop);
-    check("brake: stop inside the step containing t* (t_stop - t*)", t_stop - tstar, 0.5 * h,
-          0.5 * h);
-    check("brake: stop angle J w0^2/(2 Tk)", th_stop, thstar, 0.5 * Tk / J * h * h);
-    check("brake: no creep under T1 < Ts from 3 s to 4 s (rad)", th4 - th3, 0.0, 1e-12);
-    check("brake: at rest under T1 (max |omega|, rad/s)", w_max_stuck, 0.0, 1e-12);
-    check("brake: mode stick under T1", mode_stuck, 0, 0);
-    check("brake: friction torque balances T1 while stuck (N m)", fo, -T1, 1e-9 * T1);
+    CHECK_NEAR("brake: stop inside the step containing t* (t_stop - t*)", t_stop - tstar, 0.5 * h,
+               0.5 * h);
+    CHECK_NEAR("brake: stop angle J w0^2/(2 Tk)", th_stop, thstar, 0.5 * Tk / J * h * h);
+    CHECK_NEAR("brake: no creep under T1 < Ts from 3 s to 4 s (rad)", th4 - th3, 0.0, 1e-12);
+    CHECK_NEAR("brake: at rest under T1 (max |omega|, rad/s)", w_max_stuck, 0.0, 1e-12);
+    CHECK_NEAR("brake: mode stick under T1", mode_stuck, 0, 0);
+    CHECK_NEAR("brake: friction torque balances T1 while stuck (N m)", fo, -T1, 1e-9 * T1);
     /* T2 > Ts from 4 s: slip, omega = (T2 - Tk)/J (t - 4) after the breakaway step (the
      * first step leaves stick with the static level) */
     while (fmb_sim_time(s) < 5.0 - 1e-9)
@@ -162,8 +155,8 @@ static void test_brake(void)
     const double w5 = fmb_sim_qd(s)[o + 2];
     /* tolerance: the breakaway step at the static level, (Ts - Tk)/J h, plus the O(h) error
      * of the trapezoidal velocity update at a jump of the acceleration, (T2 - Tk)/J h */
-    check("brake: slip under T2 > Ts, omega(5 s) = (T2 - Tk)/J * 1 s", w5, (T2 - Tk) / J,
-          (Ts - Tk) / J * h + (T2 - Tk) / J * h);
+    CHECK_NEAR("brake: slip under T2 > Ts, omega(5 s) = (T2 - Tk)/J * 1 s", w5, (T2 - Tk) / J,
+               (Ts - Tk) / J * h + (T2 - Tk) / J * h);
     fmb_sim_destroy(&s);
     fmb_model_destroy(&m);
 }
@@ -221,19 +214,20 @@ static void test_ratchet(void)
         }
     }
     const double wmax = T0 * P / (PI * (J1 + J2));
-    check("ratchet: transmitted torque J2/(J1+J2) T while driving (N m)", err_eng, 0, 1e-6 * T0);
-    check("ratchet: output speed at P/2 = T0 P / (pi (J1+J2))", w_out_half, wmax, 1e-5 * wmax);
-    check("ratchet: zero torque while the output overruns (N m)", max_coast_tq, 0, 1e-12 * T0);
-    check("ratchet: output coasts at constant speed (rad/s)", dw_coast, 0, 1e-12 * wmax);
-    check("ratchet: coasting speed = speed at P/2 to O(h) (rad/s)", w_coast, w_out_half,
-          T0 / (J1 + J2) * 2 * PI / P * h * h + 1e-12); /* change of the sine's slope */
-    check("ratchet: complementarity |lambda w| (W)", max_compl, 0, 1e-12 * T0 * wmax);
-    check("ratchet: mode engaged, then free", bad_mode, 0, 0);
+    CHECK_NEAR("ratchet: transmitted torque J2/(J1+J2) T while driving (N m)", err_eng, 0,
+               1e-6 * T0);
+    CHECK_NEAR("ratchet: output speed at P/2 = T0 P / (pi (J1+J2))", w_out_half, wmax, 1e-5 * wmax);
+    CHECK_NEAR("ratchet: zero torque while the output overruns (N m)", max_coast_tq, 0, 1e-12 * T0);
+    CHECK_NEAR("ratchet: output coasts at constant speed (rad/s)", dw_coast, 0, 1e-12 * wmax);
+    CHECK_NEAR("ratchet: coasting speed = speed at P/2 to O(h) (rad/s)", w_coast, w_out_half,
+               T0 / (J1 + J2) * 2 * PI / P * h * h + 1e-12); /* change of the sine's slope */
+    CHECK_NEAR("ratchet: complementarity |lambda w| (W)", max_compl, 0, 1e-12 * T0 * wmax);
+    CHECK_NEAR("ratchet: mode engaged, then free", bad_mode, 0, 0);
     /* power balance: the work of the input torque is the kinetic energy of both (no loss:
      * no impact, the drive is rigid) */
     const double wi = fmb_sim_qd(s)[oi + 2], wo = fmb_sim_qd(s)[oo + 2];
     const double KE = 0.5 * J1 * wi * wi + 0.5 * J2 * wo * wo;
-    check("ratchet: input work = kinetic energy (J)", W, KE, 1e-5 * KE);
+    CHECK_NEAR("ratchet: input work = kinetic energy (J)", W, KE, 1e-5 * KE);
     fmb_sim_destroy(&s);
     fmb_model_destroy(&m);
 }
@@ -293,9 +287,10 @@ static void test_gap(void)
     printf("gap: contact from %.9g s (analytic %.9g), reference peak %.6g N, rebound %.6g m/s "
            "after %.6g s\n",
            t_on, g / v0, Fref, vsep, tsep);
-    check("gap: contact starts in the step containing g / v0 (s)", t_on - g / v0, 0.5 * h, 0.5 * h);
-    check("gap: peak force, linear law (relative)", Fpeak / Fref, 1.0, 0.01);
-    check("gap: rebound velocity (relative)", v_out / vsep, 1.0, 0.01);
+    CHECK_NEAR("gap: contact starts in the step containing g / v0 (s)", t_on - g / v0, 0.5 * h,
+               0.5 * h);
+    CHECK_NEAR("gap: peak force, linear law (relative)", Fpeak / Fref, 1.0, 0.01);
+    CHECK_NEAR("gap: rebound velocity (relative)", v_out / vsep, 1.0, 0.01);
     (void)t_off;
     fmb_sim_destroy(&s);
     fmb_model_destroy(&m);
@@ -365,12 +360,12 @@ static void test_screw(void)
             char what[128];
             snprintf(what, sizeof what, "screw: %s torque, %s (N m)", dir ? "lowering" : "raising",
                      lock ? "self-locking" : "back-drivable");
-            check(what, T, want, 1e-6 * W * r);
+            CHECK_NEAR(what, T, want, 1e-6 * W * r);
             if (!dir) {
                 const double eta = W * L * om / (T * om);
                 snprintf(what, sizeof what, "screw: efficiency tan(l)/tan(l+phi), %s",
                          lock ? "self-locking" : "back-drivable");
-                check(what, eta, tan(lam) / tan(lam + phi), 1e-6);
+                CHECK_NEAR(what, eta, tan(lam) / tan(lam + phi), 1e-6);
             }
             fmb_sim_destroy(&s);
             fmb_model_destroy(&R.m);
@@ -393,12 +388,12 @@ static void test_screw(void)
         fmb_sim_switch_state(s, R.isc, &mode, &Fn, NULL);
         /* at rest the screw carries no torque: L F_n + f r cos(lambda) = 0 and the nut
          * F_n - f sin(lambda) = W give F_n = W cos^2(lambda), |f| = W sin cos <= mu N */
-        check("screw: self-locked thread force W cos^2(lambda) (N)", Fn, W * cos(lam) * cos(lam),
-              1e-9 * W);
-        check("screw: nut held within the thread compliance (|s| <= W/k, m)",
-              fabs(s1) <= W / k ? 0.0 : fabs(s1), 0, 0);
-        check("screw: no creep from 0.2 s to 1 s (m)", smax - smin, 0, 1e-6 * W / k);
-        check("screw: mode stick", mode, 0, 0);
+        CHECK_NEAR("screw: self-locked thread force W cos^2(lambda) (N)", Fn,
+                   W * cos(lam) * cos(lam), 1e-9 * W);
+        CHECK_NEAR("screw: nut held within the thread compliance (|s| <= W/k, m)",
+                   fabs(s1) <= W / k ? 0.0 : fabs(s1), 0, 0);
+        CHECK_NEAR("screw: no creep from 0.2 s to 1 s (m)", smax - smin, 0, 1e-6 * W / k);
+        CHECK_NEAR("screw: mode stick", mode, 0, 0);
         fmb_sim_destroy(&s);
         fmb_model_destroy(&R.m);
     }
@@ -417,7 +412,7 @@ static void test_screw(void)
         }
         const double a = (x[2] - 2 * x[1] + x[0]) / (0.1 * 0.1);
         const double want = -W / (mn + J * (1 + mu * tan(lam)) / (L * (L - mu * r)));
-        check("screw: back-drive acceleration (m/s^2)", a, want, 1e-4 * fabs(want));
+        CHECK_NEAR("screw: back-drive acceleration (m/s^2)", a, want, 1e-4 * fabs(want));
         fmb_sim_destroy(&s);
         fmb_model_destroy(&R.m);
     }
@@ -468,10 +463,12 @@ static void test_seed(const char *path)
         fmb_case_destroy(&c);
         const double d0 = seed_nut_drop(path, "0"), dp = seed_nut_drop(path, "-Fn");
         printf("seed: nut drop in the first ms: unloaded thread %.4g m, preloaded %.4g m (W/k = "
-               "%.4g m)\n", d0, dp, W / k);
-        check("seed: unloaded thread, peak drop within [W/k, 2W/k] (m)",
-              d0 >= W / k && d0 <= 2 * W / k ? 0.0 : d0, 0, 0);
-        check("seed: preloaded thread starts at rest (m)", dp <= 1e-3 * W / k ? 0.0 : dp, 0, 0);
+               "%.4g m)\n",
+               d0, dp, W / k);
+        CHECK_NEAR("seed: unloaded thread, peak drop within [W/k, 2W/k] (m)",
+                   d0 >= W / k && d0 <= 2 * W / k ? 0.0 : d0, 0, 0);
+        CHECK_NEAR("seed: preloaded thread starts at rest (m)", dp <= 1e-3 * W / k ? 0.0 : dp, 0,
+                   0);
     }
     char err[512];
     fmb_case_t *c = fmb_case_load(path, NULL, 0, err, sizeof err);
@@ -511,12 +508,12 @@ static void test_seed(const char *path)
         if (t_stop > 0 && t > t_stop + 0.1) creep = fmax(creep, fabs(fmb_sim_q(s)[oc] - x_stop));
     }
     printf("seed 004 system: contact at %.4g s, screw stops at %.4g s\n", t_contact, t_stop);
-    check("seed: the wheel never turns backwards (min omega, rad/s)", wmin, 0, 1e-9);
-    check("seed: friction reaches the static level at breakaway (N)", fmax_abs, Fs, 1e-6 * Fs);
-    check("seed: kinetic level while D slides (N)", slip_err, 0, 1e-9 * Fk);
-    check("seed: contact, then the screw sticks after the input stops", t_contact > 0 && t_stop > 4,
-          1, 0);
-    check("seed: nut does not creep under 800 N after the stop (m)", creep, 0, 1e-12);
+    CHECK_NEAR("seed: the wheel never turns backwards (min omega, rad/s)", wmin, 0, 1e-9);
+    CHECK_NEAR("seed: friction reaches the static level at breakaway (N)", fmax_abs, Fs, 1e-6 * Fs);
+    CHECK_NEAR("seed: kinetic level while D slides (N)", slip_err, 0, 1e-9 * Fk);
+    CHECK_NEAR("seed: contact, then the screw sticks after the input stops",
+               t_contact > 0 && t_stop > 4, 1, 0);
+    CHECK_NEAR("seed: nut does not creep under 800 N after the stop (m)", creep, 0, 1e-12);
     fmb_sim_destroy(&s);
     fmb_case_destroy(&c);
 }

@@ -21,17 +21,10 @@
 
 #include "flexmb/flexmb.h"
 
+#include "check.h"
+
 static int failures = 0;
 static const double PI = 3.14159265358979323846;
-
-static void check(const char *what, double got, double want, double tol)
-{
-    const double err = fabs(got - want);
-    const int ok = err <= tol;
-    printf("%s %-58s got %.12g want %.12g (|err| %.3g, tol %.3g)\n", ok ? "ok  " : "FAIL", what,
-           got, want, err, tol);
-    if (!ok) failures++;
-}
 
 static void fail_model(fmb_model_t *m)
 {
@@ -128,12 +121,13 @@ static void test_gap(void)
     printf("gap: t1 = %.9g s (%.3f h into its step), separation after %.9g s at %.9g m/s; "
            "x(T = %g) located %.12g, unlocated %.12g, reference %.12g, bound %.3g\n",
            t1, fmod(t1, h) / h, taus, dds, T, x_loc, x_no, x_ref, bound);
-    check("gap: rebound velocity with location (m/s)", v_loc, dds, ph * w * taus * fabs(dds) * 2);
-    check("gap: x(T) with the onset and end located", x_loc, x_ref, bound);
+    CHECK_NEAR("gap: rebound velocity with location (m/s)", v_loc, dds,
+               ph * w * taus * fabs(dds) * 2);
+    CHECK_NEAR("gap: x(T) with the onset and end located", x_loc, x_ref, bound);
     /* the same bound without location: must be missed (the test can fail) */
     printf("gap: without location |x(T) - x_ref| = %.3g (bound %.3g)\n", fabs(x_no - x_ref), bound);
     const double miss = fabs(x_no - x_ref) > bound ? 1.0 : 0.0;
-    check("gap: without location the bound is missed (1 = missed)", miss, 1.0, 0.0);
+    CHECK_NEAR("gap: without location the bound is missed (1 = missed)", miss, 1.0, 0.0);
 }
 
 /* ------------------------------------------------------------------ ratchet */
@@ -203,15 +197,16 @@ static void test_ratchet_impact(void)
     fmb_sim_energy(w.s, e);
     printf("ratchet impact: omega %.15g %.15g (hand %.15g), W %.15g (hand -%.15g)\n",
            fmb_sim_qd(w.s)[w.oa], fmb_sim_qd(w.s)[w.ob], wc, e[2], loss);
-    check("impact: input speed = (J1 wa + J2 wb)/(J1 + J2)", fmb_sim_qd(w.s)[w.oa], wc, 1e-14);
-    check("impact: output speed = (J1 wa + J2 wb)/(J1 + J2)", fmb_sim_qd(w.s)[w.ob], wc, 1e-14);
-    check("impact: work column = -J1 J2/(J1+J2) (wa-wb)^2/2 (J)", e[2], -loss, 1e-14);
-    check("impact: T + V - W = T before the impact (J)", e[3], T_before, 1e-14);
+    CHECK_NEAR("impact: input speed = (J1 wa + J2 wb)/(J1 + J2)", fmb_sim_qd(w.s)[w.oa], wc, 1e-14);
+    CHECK_NEAR("impact: output speed = (J1 wa + J2 wb)/(J1 + J2)", fmb_sim_qd(w.s)[w.ob], wc,
+               1e-14);
+    CHECK_NEAR("impact: work column = -J1 J2/(J1+J2) (wa-wb)^2/2 (J)", e[2], -loss, 1e-14);
+    CHECK_NEAR("impact: T + V - W = T before the impact (J)", e[3], T_before, 1e-14);
     run_to(w.s, 1.0);
     fmb_sim_energy(w.s, e);
-    check("impact: omega(1 s) = omega_c + T0 / (J1 + J2)", fmb_sim_qd(w.s)[w.oa],
-          wc + T0 / (J1 + J2), 1e-12);
-    check("impact: T + V - W conserved over 1 s (J)", e[3], T_before, 1e-12);
+    CHECK_NEAR("impact: omega(1 s) = omega_c + T0 / (J1 + J2)", fmb_sim_qd(w.s)[w.oa],
+               wc + T0 / (J1 + J2), 1e-12);
+    CHECK_NEAR("impact: T + V - W conserved over 1 s (J)", e[3], T_before, 1e-12);
     wheels_free(&w);
 }
 
@@ -246,16 +241,17 @@ static void test_ratchet_energy(void)
     printf("ratchet catch-up: discrete engagement loss D = %.6g J (T0 theta %.12g, dT %.12g), "
            "W %.12g\n",
            D, T0 * th, T_1 - T_0, e[2]);
-    check("catch-up: work column = T0 theta_a - D (J)", e[2], T0 * th - D, 1e-12);
-    check("catch-up: max |T + V - W - T(0)| over the run (J)", worst, 0.0, 1e-12);
-    check("catch-up: omega(1 s) = wb + T0 (1 - t*) / (J1 + J2)", oa, wb + T0 * (1 - ts) / (J1 + J2),
-          T0 * h / J1);
+    CHECK_NEAR("catch-up: work column = T0 theta_a - D (J)", e[2], T0 * th - D, 1e-12);
+    CHECK_NEAR("catch-up: max |T + V - W - T(0)| over the run (J)", worst, 0.0, 1e-12);
+    CHECK_NEAR("catch-up: omega(1 s) = wb + T0 (1 - t*) / (J1 + J2)", oa,
+               wb + T0 * (1 - ts) / (J1 + J2), T0 * h / J1);
     /* hand bound of the engaging step's work: h lambda |v_n| / 4 with the engaged torque
      * lambda = T0 J2 / (J1 + J2) and |v_n| <= (T0 / J1) h */
     const double Dmax = h * h * T0 * T0 * J2 / (4 * J1 * (J1 + J2));
-    check("catch-up: the engaging step's work is not 0 (|D| > 1e-12: 1)",
-          fabs(D) > 1e-12 ? 1.0 : 0.0, 1.0, 0.0);
-    check("catch-up: |D| <= h^2 T0^2 J2 / (4 J1 (J1 + J2)) (J)", fmin(fabs(D), Dmax), fabs(D), 0.0);
+    CHECK_NEAR("catch-up: the engaging step's work is not 0 (|D| > 1e-12: 1)",
+               fabs(D) > 1e-12 ? 1.0 : 0.0, 1.0, 0.0);
+    CHECK_NEAR("catch-up: |D| <= h^2 T0^2 J2 / (4 J1 (J1 + J2)) (J)", fmin(fabs(D), Dmax), fabs(D),
+               0.0);
     wheels_free(&w);
 }
 
@@ -318,11 +314,11 @@ static void test_coupled(void)
      * slider's friction gave (P - Fd cos phi) / m, one after the other a_seq */
     double N[4], fr4[4];
     fmb_sim_contact_state(s, ij, N, fr4, NULL, NULL, NULL);
-    check("coupled: start acceleration = a (m/s^2)", fmb_sim_qdd(s)[off], a, 1e-12);
-    check("coupled: start normal force = m g + Fd sin(phi) (N)", N[0] + N[1] + N[2] + N[3],
-          m * g + Fd * sin(phi), 1e-12);
-    check("coupled: velocity after the first step = v0 + a h (m/s)",
-          (fmb_sim_step(s), fmb_sim_qd(s)[off]), v0 + a * h, 1e-9);
+    CHECK_NEAR("coupled: start acceleration = a (m/s^2)", fmb_sim_qdd(s)[off], a, 1e-12);
+    CHECK_NEAR("coupled: start normal force = m g + Fd sin(phi) (N)", N[0] + N[1] + N[2] + N[3],
+               m * g + Fd * sin(phi), 1e-12);
+    CHECK_NEAR("coupled: velocity after the first step = v0 + a h (m/s)",
+               (fmb_sim_step(s), fmb_sim_qd(s)[off]), v0 + a * h, 1e-9);
     /* the acceleration from v(0.1) to v(0.2) */
     run_to(s, 0.1);
     const double v1 = fmb_sim_qd(s)[off];
@@ -331,9 +327,9 @@ static void test_coupled(void)
     const double acc = (fmb_sim_qd(s)[off] - v1) / 0.1;
     printf("coupled: acceleration %.12g, hand %.12g (the LCPs one after the other: %.12g)\n", acc,
            a, a_seq);
-    check("coupled: (v(0.2) - v(0.1)) / 0.1 = a (m/s^2)", acc, a, 1e-8);
-    check("coupled: normal force = m g + Fd sin(phi) (N)", N[0] + N[1] + N[2] + N[3],
-          m * g + Fd * sin(phi), 1e-9);
+    CHECK_NEAR("coupled: (v(0.2) - v(0.1)) / 0.1 = a (m/s^2)", acc, a, 1e-8);
+    CHECK_NEAR("coupled: normal force = m g + Fd sin(phi) (N)", N[0] + N[1] + N[2] + N[3],
+               m * g + Fd * sin(phi), 1e-9);
     fmb_sim_destroy(&s);
     fmb_model_destroy(&md);
 }

@@ -32,17 +32,10 @@
 
 #include "flexmb/flexmb.h"
 
+#include "check.h"
+
 static int failures = 0;
 static const double PI = 3.14159265358979323846;
-
-static void check(const char *what, double got, double want, double tol)
-{
-    const double err = fabs(got - want);
-    const int ok = err <= tol;
-    printf("%s %-58s got %.12g want %.12g (|err| %.3g, tol %.3g)\n", ok ? "ok  " : "FAIL", what,
-           got, want, err, tol);
-    if (!ok) failures++;
-}
 
 /* law parameters */
 static const double Tk = 2, Ts = 3, ws = 0.01, sigma0 = 1e5;
@@ -147,12 +140,12 @@ static void test_stop(void)
     }
     printf("stop: t_s = %.6f, Coulomb t_C = %.6f, bracket [t_C - %.6f, t_C + h]\n", t_stop, tC,
            dmax);
-    check("stop: t_s within [t_C - dmax, t_C + h] (centre)", t_stop, tC - 0.5 * (dmax - h),
-          0.5 * (dmax + h));
-    check("stop: friction while sliding >= Tk (min - Tk >= 0)", fmin(fmin_slide - Tk, 0.0), 0.0,
-          1e-12 * Tk);
+    CHECK_NEAR("stop: t_s within [t_C - dmax, t_C + h] (centre)", t_stop, tC - 0.5 * (dmax - h),
+               0.5 * (dmax + h));
+    CHECK_NEAR("stop: friction while sliding >= Tk (min - Tk >= 0)", fmin(fmin_slide - Tk, 0.0),
+               0.0, 1e-12 * Tk);
     /* at rest afterwards, no load: the bristles unload, the wheel ends at rest (|w| small) */
-    check("stop: at rest at 3 s (|omega|)", fabs(omega(&r)), 0.0, 1e-9);
+    CHECK_NEAR("stop: at rest at 3 s (|omega|)", fabs(omega(&r)), 0.0, 1e-9);
     done(&r);
 }
 
@@ -173,16 +166,16 @@ static void test_hold(void)
     const double dth = 1.1 * wmax * h; /* largest angle step */
     printf("hold: theta = %.9g, hand %.9g, linear T1/sigma0 = %.9g, max omega %.3g (ws %.3g)\n",
            angle(&r), th, T1 / sigma0, wmax, ws);
-    check("hold: quasi-static loading (omega >= 0 throughout)", wmin, 0.0, 1e-12);
-    check("hold: presliding angle -(Ts/sigma0) ln(1 - T1/Ts)", angle(&r), th,
-          th * (sigma0 * dth / (2 * Ts) + (wmax / ws) * (wmax / ws)) + 1e-12);
+    CHECK_NEAR("hold: quasi-static loading (omega >= 0 throughout)", wmin, 0.0, 1e-12);
+    CHECK_NEAR("hold: presliding angle -(Ts/sigma0) ln(1 - T1/Ts)", angle(&r), th,
+               th * (sigma0 * dth / (2 * Ts) + (wmax / ws) * (wmax / ws)) + 1e-12);
     double F;
     fmb_sim_switch_state(r.s, r.brake, NULL, &F, NULL);
-    check("hold: friction torque = -T1", F, -T1, 1e-9 * T1);
+    CHECK_NEAR("hold: friction torque = -T1", F, -T1, 1e-9 * T1);
     const double th2 = angle(&r);
     while (fmb_sim_time(r.s) < 3 - 1e-9)
         step(&r);
-    check("hold: no creep over 1 s (rad)", angle(&r) - th2, 0.0, 1e-13);
+    CHECK_NEAR("hold: no creep over 1 s (rad)", angle(&r) - th2, 0.0, 1e-13);
     done(&r);
 }
 
@@ -204,8 +197,8 @@ static void test_stribeck(void)
          * bristle time g / (sigma0 w) (+ h for the backward-Euler step); twice that */
         const double x = v / ws, dg = 2 * (Ts - Tk) * x / ws * exp(-x * x);
         const double lag = dg * fabs(F / J) * (stribeck(v) / (sigma0 * v) + h);
-        check(what, F, want, 2 * lag + 1e-12 * fabs(want));
-        check("stribeck: velocity reported = omega", v, omega(&r), 1e-15);
+        CHECK_NEAR(what, F, want, 2 * lag + 1e-12 * fabs(want));
+        CHECK_NEAR("stribeck: velocity reported = omega", v, omega(&r), 1e-15);
         done(&r);
     }
 }
