@@ -112,11 +112,10 @@ static void beam_mass(const fmb_body_t *b, const double *q, double *M)
     const fmb_beam_t *bm = b->data;
     memset(M, 0, (size_t)bm->ndof * bm->ndof * sizeof *M);
     static const double cf[4] = {1, 0, 0, 0}, z9[9] = {0};
+    const fmb_beam_istate_t *st = fmb_beam_states(bm, q, NULL, FMB_IS_MASS);
     for (int e = 0; e + 1 < bm->nnodes; e++) {
-        fmb_beam_istate_t st;
         double B[81] = {0};
-        fmb_beam_istate(bm, e, q, NULL, FMB_IS_MASS, &st);
-        fmb_beam_inertia_matrix(bm, e, &st, z9, z9, cf, B);
+        fmb_beam_inertia_matrix(bm, e, st + e, z9, z9, cf, B);
         scatter_block(bm->el + e, B, M, (size_t)bm->ndof);
     }
 }
@@ -126,12 +125,11 @@ static void beam_mass_times(const fmb_body_t *b, const double *q, const double *
 {
     const fmb_beam_t *bm = b->data;
     memset(out, 0, (size_t)bm->ndof * sizeof *out);
+    const fmb_beam_istate_t *st = fmb_beam_states(bm, q, NULL, FMB_IS_MASS);
     for (int e = 0; e + 1 < bm->nnodes; e++) {
-        fmb_beam_istate_t st;
         double vl[9], ol[9];
-        fmb_beam_istate(bm, e, q, NULL, FMB_IS_MASS, &st);
         element_slots(bm, e, v, vl);
-        fmb_beam_inertia_mv(bm, e, &st, vl, ol);
+        fmb_beam_inertia_mv(bm, e, st + e, vl, ol);
         scatter_vec(bm->el + e, ol, out);
     }
 }
@@ -228,6 +226,7 @@ static void beam_elastic(const fmb_beam_t *bm, const double *q, const double *qd
         for (int i = 0; i < 6; i++) {
             if (d[i] < 0) continue;
             Q[d[i]] -= fe[i];
+            if (!Kq && !Cq) continue; /* the residual: forces only */
             for (int j = 0; j < 6; j++) {
                 if (d[j] < 0) continue;
                 if (Kq) Kq[d[i] + nd * d[j]] -= k[i + 6 * j];
@@ -254,18 +253,19 @@ static void beam_forces(const fmb_body_t *b, const double *q, const double *qd, 
     body_gravity(q[2], g, a);
     double *out[3] = {Kq, Cq, Kmq};
     static const double sel[3][4] = {{0, 0, -1, 0}, {0, 0, 0, -1}, {0, 1, 0, 0}};
+    const fmb_beam_istate_t *sts =
+        fmb_beam_states(bm, q, qd, Kq || Cq || Kmq ? FMB_IS_ALL : FMB_IS_FORCE);
     for (int e = 0; e + 1 < bm->nnodes; e++) {
         const fmb_beam_elem_t *el = bm->el + e;
-        fmb_beam_istate_t st;
+        const fmb_beam_istate_t *st = sts + e;
         double Ql[9], qddl[9];
-        fmb_beam_istate(bm, e, q, qd, Kq || Cq || Kmq ? FMB_IS_ALL : FMB_IS_FORCE, &st);
-        fmb_beam_inertia_q(bm, e, &st, a, Ql);
+        fmb_beam_inertia_q(bm, e, st, a, Ql);
         scatter_vec(el, Ql, Q);
         if (Kmq) element_slots(bm, e, qdd, qddl);
         for (int k = 0; k < 3; k++) {
             if (!out[k]) continue;
             double B[81] = {0};
-            fmb_beam_inertia_matrix(bm, e, &st, a, qddl, sel[k], B);
+            fmb_beam_inertia_matrix(bm, e, st, a, qddl, sel[k], B);
             scatter_block(el, B, out[k], nd);
         }
     }
@@ -283,18 +283,20 @@ static void beam_blocks(const fmb_body_t *b, const double *q, const double *qd, 
     double a[2];
     body_gravity(q[2], g, a);
     const int damped = bm->alpha != 0.0 || bm->beta != 0.0;
+    const fmb_beam_istate_t *sts = fmb_beam_states(bm, q, qd, FMB_IS_ALL);
     for (int e = 0; e + 1 < bm->nnodes; e++) {
         const fmb_beam_elem_t *el = bm->el + e;
+        const fmb_beam_istate_t *st = sts + e;
         const int nl = el->nl, *pos = el->pos;
-        fmb_beam_istate_t st;
         double qddl[9], B[81] = {0}, Bc[81];
-        fmb_beam_istate(bm, e, q, qd, FMB_IS_ALL, &st);
         element_slots(bm, e, qdd, qddl);
-        fmb_beam_inertia_matrix(bm, e, &st, a, qddl, cf, B);
-        /* elastic and damping: -cK (-K_e) - cC (-C_e) on the elastic slots */
+        fmb_beam_inertia_matrix(bm, e, st, a, qddl, cf, B);
+        /* elastic and damping: -cK (-K_e) - cC (-C_e) on the elastic slots (the linear
+         * beam's tangent is the constant k_e: no force needed) */
         double fe[6], kt[36], kd[36], ct[36];
-        const double *k = element_elastic(bm, e, st.U, fe, kt, NULL);
-        if (damped) k = element_damping(bm, e, st.U, st.Ud, fe, k, kd, ct);
+        const double *k = bm->nonconstant_stiffness ? element_elastic(bm, e, st->U, fe, kt, NULL)
+                                                    : bm->ke + 36 * (size_t)e;
+        if (damped) k = element_damping(bm, e, st->U, st->Ud, fe, k, kd, ct);
         for (int j = 0; j < 6; j++)
             for (int i = 0; i < 6; i++) {
                 double v = cf[2] * k[i + 6 * j];
@@ -315,12 +317,11 @@ static double beam_potential(const fmb_body_t *b, const double *q, const double 
     const fmb_beam_t *bm = b->data;
     double A[4], Pm[2] = {0, 0}, V = 0.0;
     fmb_rot(q[2], A);
+    const fmb_beam_istate_t *st = fmb_beam_states(bm, q, NULL, 0);
     for (int e = 0; e + 1 < bm->nnodes; e++) {
-        fmb_beam_istate_t st;
         double fe[6], w;
-        fmb_beam_istate(bm, e, q, NULL, 0, &st);
-        Pm[0] += st.Pm[0], Pm[1] += st.Pm[1];
-        element_elastic(bm, e, st.U, fe, NULL, &w);
+        Pm[0] += st[e].Pm[0], Pm[1] += st[e].Pm[1];
+        element_elastic(bm, e, st[e].U, fe, NULL, &w);
         V += w;
     }
     /* gravity: -g . (A sum w p) */
@@ -349,6 +350,7 @@ static void beam_destroy(fmb_body_t *b)
 {
     fmb_beam_t *bm = b->data;
     if (!bm) return;
+    if (bm->cache) free(bm->cache->q), free(bm->cache->st), free(bm->cache);
     free(bm->x), free(bm->dof), free(bm->ke), free(bm->me), free(bm->el);
     free(bm->nz_i), free(bm->nz_j), free(bm->Kz), free(bm->Mz), free(bm->U0);
     free(bm);

@@ -21,6 +21,8 @@ typedef struct fmb_beam {
     double *ke, *me;
     /* per element: inertia shape integrals and column maps (beam_internal.h), built once */
     struct fmb_beam_elem *el;
+    /* per element: the inertia states of the last (q, qd) evaluated (beam_inertia.c) */
+    struct fmb_beam_cache *cache;
     /* 0: linear elastic forces ke U (constant tangent, the fast path). Nonzero: the
      * element force and tangent are recomputed from the element's dofs every evaluation
      * (geometrically nonlinear elements, issue 7): see element_elastic in beam.c. */

@@ -162,7 +162,13 @@ int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
     bm->ke = malloc((size_t)36 * (nn - 1) * sizeof *bm->ke + 1);
     bm->me = malloc((size_t)36 * (nn - 1) * sizeof *bm->me + 1);
     bm->el = malloc((size_t)(nn - 1) * sizeof *bm->el + 1);
-    if (!bm->ke || !bm->me || !bm->el) {
+    bm->cache = calloc(1, sizeof *bm->cache);
+    if (bm->cache) {
+        bm->cache->q = malloc(2 * (size_t)nd * sizeof *bm->cache->q);
+        bm->cache->qd = bm->cache->q ? bm->cache->q + nd : NULL;
+        bm->cache->st = malloc((size_t)(nn - 1) * sizeof *bm->cache->st + 1);
+    }
+    if (!bm->ke || !bm->me || !bm->el || !bm->cache || !bm->cache->q || !bm->cache->st) {
         snprintf(msg, len, "out of memory: %d elements need %.3g GB for the beam's matrices",
                  nn - 1, need / 1e9);
         return FMB_ERR_NOMEM;

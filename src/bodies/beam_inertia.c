@@ -42,11 +42,15 @@
  */
 #include "bodies/beam_internal.h"
 
-void fmb_beam_istate(const fmb_beam_t *bm, int e, const double *q, const double *qd, int what,
-                     fmb_beam_istate_t *s)
+#include <string.h>
+
+/* The parts of an element's inertia state (fmb_beam_istate_t's groups), each from the
+ * parts before it: position part (r, U, Pm, pU) from q; FMB_IS_MASS (g, J); rates (Vm, W,
+ * hU) from qd; FMB_IS_TANGENT (Mff Ud). */
+static void istate_q(const fmb_beam_t *bm, int e, const double *q, fmb_beam_istate_t *s)
 {
     const fmb_beam_elem_t *el = bm->el + e;
-    const double *Mff = bm->me + 36 * (size_t)e, *Sb = el->Sb;
+    const double *Mff = bm->me + 36 * (size_t)e;
     const int *d = bm->dof + 3 * e;
     s->r[0] = q[0], s->r[1] = q[1];
     for (int i = 0; i < 6; i++)
@@ -63,18 +67,28 @@ void fmb_beam_istate(const fmb_beam_t *bm, int e, const double *q, const double 
             mu += Mff[i + 6 * j] * U[j];
         s->pU[i] = el->Sx[i] * r[0] + el->Sy[i] * r[1] + el->s1[i] + mu;
     }
-    if (what & FMB_IS_MASS) {
-        double J = s->Pm[0] * r[0] + s->Pm[1] * r[1] + r[0] * el->s0[0] + r[1] * el->s0[1] + el->J0;
-        for (int i = 0; i < 6; i++) {
-            double sbu = 0.0;
-            for (int j = 0; j < 6; j++)
-                sbu += Sb[i + 6 * j] * U[j];
-            s->g[i] = -el->Sx[i] * r[1] + el->Sy[i] * r[0] + el->c1[i] + sbu;
-            J += U[i] * (el->s1[i] + s->pU[i]);
-        }
-        s->J = J;
+}
+
+static void istate_mass(const fmb_beam_t *bm, int e, fmb_beam_istate_t *s)
+{
+    const fmb_beam_elem_t *el = bm->el + e;
+    const double *Sb = el->Sb, *r = s->r, *U = s->U;
+    double J = s->Pm[0] * r[0] + s->Pm[1] * r[1] + r[0] * el->s0[0] + r[1] * el->s0[1] + el->J0;
+    for (int i = 0; i < 6; i++) {
+        double sbu = 0.0;
+        for (int j = 0; j < 6; j++)
+            sbu += Sb[i + 6 * j] * U[j];
+        s->g[i] = -el->Sx[i] * r[1] + el->Sy[i] * r[0] + el->c1[i] + sbu;
+        J += U[i] * (el->s1[i] + s->pU[i]);
     }
-    if (!(what & (FMB_IS_FORCE | FMB_IS_TANGENT))) return;
+    s->J = J;
+}
+
+static void istate_rate(const fmb_beam_t *bm, int e, const double *qd, fmb_beam_istate_t *s)
+{
+    const fmb_beam_elem_t *el = bm->el + e;
+    const double *Sb = el->Sb;
+    const int *d = bm->dof + 3 * e;
     s->rd[0] = qd[0], s->rd[1] = qd[1], s->thd = qd[2];
     for (int i = 0; i < 6; i++)
         s->Ud[i] = d[i] >= 0 ? qd[d[i]] : 0.0;
@@ -92,13 +106,65 @@ void fmb_beam_istate(const fmb_beam_t *bm, int e, const double *q, const double 
         W += s->pU[i] * Ud[i];
     }
     s->W = W;
-    if (!(what & FMB_IS_TANGENT)) return;
+}
+
+static void istate_tangent(const fmb_beam_t *bm, int e, fmb_beam_istate_t *s)
+{
+    const double *Mff = bm->me + 36 * (size_t)e;
     for (int i = 0; i < 6; i++) {
         double mu = 0.0;
         for (int j = 0; j < 6; j++)
-            mu += Mff[i + 6 * j] * Ud[j];
+            mu += Mff[i + 6 * j] * s->Ud[j];
         s->MUd[i] = mu;
     }
+}
+
+void fmb_beam_istate(const fmb_beam_t *bm, int e, const double *q, const double *qd, int what,
+                     fmb_beam_istate_t *s)
+{
+    istate_q(bm, e, q, s);
+    if (what & FMB_IS_MASS) istate_mass(bm, e, s);
+    if (!(what & (FMB_IS_FORCE | FMB_IS_TANGENT))) return;
+    istate_rate(bm, e, qd, s);
+    if (what & FMB_IS_TANGENT) istate_tangent(bm, e, s);
+}
+
+/* Cached states of all elements. The residual evaluates M qdd (mass_times) and then Q
+ * (forces) at the same q, and the iteration matrix is assembled at the iterate of the
+ * last residual, so the states are kept with the q (and qd) they were computed from and
+ * only the missing parts are computed: same operations on the same numbers, so the
+ * results are bitwise those of fmb_beam_istate. The key is the bit pattern of q, qd
+ * (memcmp): nothing about the caller's state is assumed. */
+const fmb_beam_istate_t *fmb_beam_states(const fmb_beam_t *bm, const double *q, const double *qd,
+                                         int what)
+{
+    fmb_beam_cache_t *c = bm->cache;
+    const size_t nb = (size_t)bm->ndof * sizeof *q;
+    const int ne = bm->nnodes - 1;
+    if (what & FMB_IS_TANGENT) what |= FMB_IS_FORCE;
+    if (c->have & FMB_IS_Q && memcmp(c->q, q, nb) != 0) c->have = 0;
+    if (c->have & FMB_IS_FORCE && what & FMB_IS_FORCE && memcmp(c->qd, qd, nb) != 0)
+        c->have &= ~(FMB_IS_FORCE | FMB_IS_TANGENT);
+    if (!(c->have & FMB_IS_Q)) {
+        memcpy(c->q, q, nb);
+        for (int e = 0; e < ne; e++)
+            istate_q(bm, e, q, c->st + e);
+        c->have = FMB_IS_Q;
+    }
+    const int need = what & ~c->have;
+    if (need & FMB_IS_MASS)
+        for (int e = 0; e < ne; e++)
+            istate_mass(bm, e, c->st + e);
+    if (need & FMB_IS_FORCE) {
+        memcpy(c->qd, qd, nb);
+        for (int e = 0; e < ne; e++)
+            istate_rate(bm, e, qd, c->st + e);
+    }
+    if (need & FMB_IS_TANGENT)
+        for (int e = 0; e < ne; e++)
+            istate_tangent(bm, e, c->st + e);
+    c->have |= need;
+    return c->st;
 }
 
 void fmb_beam_inertia_mv(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s, const double v[9],

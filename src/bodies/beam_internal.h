@@ -37,7 +37,7 @@ typedef struct fmb_beam_elem {
  * theta, U_e] in the element's 9 local slots (removed dofs 0). Only what a caller needs
  * is computed (fmb_beam_istate `what`): FMB_IS_MASS for M and M v, FMB_IS_FORCE for Q,
  * FMB_IS_ALL for the tangents as well. */
-enum { FMB_IS_MASS = 1, FMB_IS_FORCE = 2, FMB_IS_TANGENT = 4, FMB_IS_ALL = 7 };
+enum { FMB_IS_MASS = 1, FMB_IS_FORCE = 2, FMB_IS_TANGENT = 4, FMB_IS_ALL = 7, FMB_IS_Q = 8 };
 typedef struct fmb_beam_istate {
     double r[2], U[6]; /* rbar, U_e */
     double Pm[2];      /* sum w p = m rbar + s0 + S U */
@@ -54,6 +54,17 @@ typedef struct fmb_beam_istate {
     double MUd[6]; /* Mff Ud */
 } fmb_beam_istate_t;
 
+/* The element states of a beam at one (q, qd), kept between calls (fmb_beam_states):
+ * st[e] holds the parts in `have` (FMB_IS_Q: the position part; FMB_IS_MASS, FMB_IS_FORCE,
+ * FMB_IS_TANGENT) computed from the key values q (and qd for the rate parts), ndof each.
+ * Allocated with the beam (fmb_beam_build); not for concurrent use (no body is evaluated
+ * from two threads). */
+typedef struct fmb_beam_cache {
+    int have;
+    double *q, *qd;
+    fmb_beam_istate_t *st;
+} fmb_beam_cache_t;
+
 /* Shape integrals and the mass matrix me (36, column-major) of element e by its mass
  * points (beam_build.c). */
 void fmb_beam_element_inertia(const fmb_beam_t *bm, int e, fmb_beam_elem_t *el, double me[36]);
@@ -61,6 +72,10 @@ void fmb_beam_element_inertia(const fmb_beam_t *bm, int e, fmb_beam_elem_t *el, 
  * or FMB_IS_TANGENT); what: the FMB_IS_* parts to compute. */
 void fmb_beam_istate(const fmb_beam_t *bm, int e, const double *q, const double *qd, int what,
                      fmb_beam_istate_t *s);
+/* All elements' states at q, qd with at least the parts `what` (qd may be NULL without
+ * FMB_IS_FORCE/TANGENT), from the beam's cache: bitwise equal to fmb_beam_istate's. */
+const fmb_beam_istate_t *fmb_beam_states(const fmb_beam_t *bm, const double *q, const double *qd,
+                                         int what);
 /* out (9) = M_e v (v: 9 local slots; state with FMB_IS_MASS). */
 void fmb_beam_inertia_mv(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s, const double v[9],
                          double out[9]);
