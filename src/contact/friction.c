@@ -133,6 +133,7 @@ void fmb_contact_columns(const fmb_contact_t *c, const fmb_joint_t *j, const fmb
 void fmb_contact_tangent(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_bodyview_t v[2],
                          const double *F, double *C)
 {
+    if (c->exact) return; /* the law is solved in the contact problem (contact_step.c) */
     const int nn = v[0].nc + v[1].nc;
     double e[2], vt, ug0[2];
     fmb_contact_kinematics(j, v, e, &vt, ug0);

@@ -30,6 +30,11 @@ typedef struct fmb_contact {
      * opposes v, at rest the rows are on the sliding acceleration Dv qdd + vq */
     int at_start;
     double vq; /* (dv/dq) qd at the start: the sliding acceleration at qdd = 0, m/s^2 */
+    /* In a step (h > 0), a smooth law (LuGre) is solved exactly inside the contact problem
+     * (src/solve/contact_step.c, docs/theory.md "Newton at v = 0"): its velocity tangent is
+     * then not in the iteration matrix (fmb_contact_tangent adds nothing) */
+    int exact;
+    double h; /* the step of the last update (the law over the step depends on it) */
 } fmb_contact_t;
 
 /* LuGre with backward Euler for z over a step h from z_n at velocity v:
@@ -61,7 +66,8 @@ void fmb_contact_columns(const fmb_contact_t *c, const fmb_joint_t *j, const fmb
                          double *cols);
 
 /* Velocity tangent of the friction forces at corner forces F: dQ_f/dqd, block
- * nl x nl added to C (through d mu / d v only). */
+ * nl x nl added to C (through d mu / d v only); nothing for a contact whose law is solved
+ * exactly in the contact problem (c->exact). */
 void fmb_contact_tangent(const fmb_contact_t *c, const fmb_joint_t *j, const fmb_bodyview_t v[2],
                          const double *F, double *C);
 

@@ -1,6 +1,8 @@
 /* Frictional sliding contacts inside a Newton iteration (docs/theory.md section 9):
- * LuGre state update, the corner-force LCP built from the factorized KKT matrix, the
- * friction damping correction and the decomposition of multipliers into corner forces. */
+ * LuGre state update, the corner-force LCP built from the factorized KKT matrix with the
+ * LuGre law over the step solved exactly in it (a bracketed root in the sliding velocity),
+ * and the decomposition of multipliers into corner forces. The stick-slip step control of
+ * adaptive runs is contact_stepctl.c. */
 #include "solve/sim_internal.h"
 
 #include "contact/lcp.h"
@@ -20,6 +22,8 @@ void fmb_sim_contact_update(fmb_sim_t *s, double h)
         fmb_sim_joint_views(s, j, s->q, s->qd, v);
         double e[2], vt, ug[2];
         fmb_contact_kinematics(j, v, e, &vt, ug);
+        c->h = h;
+        c->exact = h > 0 && c->fk->smooth && !c->at_start; /* in a step: the law exactly */
         if (c->fk->update) {
             c->fk->update(c, vt, h); /* the model's mu (and dmu/dv) at this iterate */
         } else {
@@ -80,10 +84,19 @@ static int small_solve(int n, double *A, int nb, double *B)
  *   beta_f1 >= 0 _|_ v + sigma_f >= 0,  beta_f2 >= 0 _|_ -v + sigma_f >= 0,
  *   sigma_f >= 0 _|_ mu_e N_f - beta_f1 - beta_f2 >= 0
  * is solved by lexicographic Lemke (Siconos numerics). x is updated in place.
+ *
+ * LuGre in a step (c->exact): the law is not linearized. The contact's friction columns
+ * are the responses to a unit coefficient, times mu(v^) of the law over the step
+ * (contact/lugre.c), and v^ is a root of
+ *   rho(v^) = v_new(mu(v^)) - v^,
+ * v_new the sliding velocity of the increment with the LCP solved at mu(v^) (exact_root).
+ * The linearized law had several roots in a step where N |dmu/dv| > m / h on its falling
+ * branch, and Newton cycled across v = 0 (docs/theory.md "Newton at v = 0").
  */
 #define FMB_CONTACT_COLS                                                                           \
     8 /* 4 corners + at most 4 friction-model columns (Coulomb: +-e                                \
          at each face) */
+#define SLOT(jc, k) (FMB_CONTACT_COLS * (jc) + (k))
 
 /* Column k of contact jc -> its unknown: -1 for F+ (eliminated), else the index in u (the
  * contact's F-, then the friction model's unknowns, model/params.h). */
@@ -99,66 +112,44 @@ static int contact_ncols(const fmb_contact_t *c)
     return 4 + c->fk->ncols_extra;
 }
 
-int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *x)
+/* The contact problem of one iteration on the responses X (in s->clcp, which holds
+ * 8 nc (8 nc + 2) + 16 doubles: this takes at most 108 nc^2 + 52 nc). */
+typedef struct {
+    int nc, nf, nu;
+    double *Dp, *P, *p0, *M, *qv, *zz, *ww, *vrow;
+    double *G;    /* nf x 8 nc: net corner forces of each column's response, S X / bh2 */
+    double *Av;   /* nc x 8 nc: sliding velocity of each column's response, gfac Dv . X */
+    double *lam0; /* nf: net corner forces of lambda + x0 / bh2 */
+    double *v0;   /* nc: sliding velocity of qd + gfac x0 */
+    double *sc;   /* nc: factor of the contact's corner columns (exact: mu(v^), else 1) */
+    double *val;  /* 8 nc: each column's value (corner forces, model unknowns) */
+} contact_ws_t;
+
+static double col_scale(const contact_ws_t *w, int jc, int k)
+{
+    return k < 4 ? w->sc[jc] : 1.0;
+}
+
+/* The LCP at the factors w->sc: every column's value into w->val. */
+static int lcp_eval(fmb_sim_t *s, contact_ws_t *w, double t)
 {
     const fmb_model_t *md = s->model;
-    const int n = s->n, N = n + s->m, nc = s->ncontacts, nf = 2 * nc;
-    double *col = s->work + 3 * (size_t)N;
-    int *uoff = s->cuoff;
-    uoff[0] = 0;
+    const int nc = w->nc, nf = w->nf, nu = w->nu;
+    const int *uoff = s->cuoff;
+    double *Dp = w->Dp, *P = w->P, *p0 = w->p0, *M = w->M, *qv = w->qv, *zz = w->zz;
+    double *vrow = w->vrow;
+    memset(Dp, 0, (size_t)nf * nf * sizeof *Dp);
+    memset(P, 0, (size_t)nf * (nu + 1) * sizeof *P);
     for (int ic = 0; ic < nc; ic++)
-        uoff[ic + 1] = uoff[ic] + 2 + s->contacts[ic].fk->nunknowns_extra;
-    const int nu = uoff[nc];
-    /* responses to the unit generalized forces */
-    for (int ic = 0; ic < nc; ic++) {
-        const fmb_contact_t *c = &s->contacts[ic];
-        const fmb_joint_t *j = &md->joints[c->joint];
-        fmb_bodyview_t v[2];
-        fmb_sim_contact_views(s, c, s->q, s->qd, v);
-        const int nn = v[0].nc + v[1].nc;
-        double *cols = fmb_zeroed(s->sK, (size_t)nn * FMB_CONTACT_COLS);
-        fmb_contact_columns(c, j, v, cols);
-        const int ncol = contact_ncols(c);
-        if (c->fk->extra_columns) c->fk->extra_columns(c, j, v, cols + (size_t)nn * 4);
-        int g[FMB_ELEM_COLS];
-        fmb_elem_gidx_map(v, g);
-        for (int k = 0; k < ncol; k++) {
-            memset(col, 0, (size_t)N * sizeof *col);
-            for (int r = 0; r < nn; r++)
-                if (g[r] >= 0) col[g[r]] += bh2 * cols[r + (size_t)nn * k];
-            double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * ic + k);
-            int rc = fmb_kkt_solve(&s->kkt, col, X);
-            if (rc) return fmb_sim_error(s, rc, "linear solve failed for the contact forces");
-        }
-    }
-    /* workspace */
-    double *Dp = s->clcp, *P = Dp + nf * nf, *p0 = P + (size_t)nf * (nu + 1);
-    double *M = p0 + nf, *qv = M + (size_t)nu * nu, *zz = qv + nu, *ww = zz + nu;
-    double *vrow = ww + nu; /* nu: one velocity row (the workspace holds 8 nc (8 nc + 2)) */
-    memset(s->clcp, 0, ((size_t)nf * nf + (size_t)nf * (nu + 1) + nf) * sizeof(double));
-    for (int ic = 0; ic < nc; ic++) {
-        const fmb_contact_t *c = &s->contacts[ic];
-        const fmb_joint_t *j = &md->joints[c->joint];
-        fmb_bodyview_t v[2];
-        fmb_sim_joint_views(s, j, s->q, s->qd, v);
-        const int nr = j->klass->nrows;
-        double S[2 * 8];
-        fmb_contact_normal_map(c, j, v, S);
         for (int l = 0; l < 2; l++) {
-            const int row = 2 * ic + l;
-            double acc = 0.0;
-            for (int r = 0; r < nr; r++)
-                acc += S[l + 2 * r] * (s->lam[j->row + r] + x[n + j->row + r] / bh2);
             /* (I - D+) F+ = c + (Du + E) u: right-hand side columns in P, c in p0 */
-            p0[row] = acc;
+            const int row = 2 * ic + l;
+            p0[row] = w->lam0[row];
             P[row + (size_t)nf * (uoff[ic] + l)] += 1.0; /* E: F-_l of this contact */
             for (int jc = 0; jc < nc; jc++) {
                 const int ncol = contact_ncols(&s->contacts[jc]);
                 for (int k = 0; k < ncol; k++) {
-                    const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * jc + k);
-                    double d = 0.0;
-                    for (int r = 0; r < nr; r++)
-                        d += S[l + 2 * r] * X[n + j->row + r] / bh2;
+                    const double d = w->G[row + (size_t)nf * SLOT(jc, k)] * col_scale(w, jc, k);
                     if (k < 2)
                         Dp[row + nf * (2 * jc + k)] = d;
                     else
@@ -166,7 +157,6 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
                 }
             }
         }
-    }
     for (int cc = 0; cc < nf; cc++)
         for (int r = 0; r < nf; r++)
             Dp[r + nf * cc] = (r == cc) - Dp[r + nf * cc];
@@ -191,26 +181,13 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
         }
         if (!c->fk->lcp_rows) continue; /* the model adds no rows (LuGre) */
         /* v_new = v0 + sum_col a_col value_col; a_col = gfac * Dv . X_col(q) */
-        const fmb_joint_t *j = &md->joints[c->joint];
-        fmb_bodyview_t v[2];
-        fmb_sim_contact_views(s, c, s->q, s->qd, v);
-        const int nn = v[0].nc + v[1].nc;
-        double Dv[FMB_ELEM_COLS];
-        fmb_contact_velocity_row(j, v, Dv);
-        int g[FMB_ELEM_COLS];
-        fmb_elem_gidx_map(v, g);
-        double v0 = 0.0;
+        double v0 = w->v0[ic];
         for (int cc = 0; cc < nu; cc++)
             vrow[cc] = 0.0;
-        for (int r = 0; r < nn; r++)
-            if (g[r] >= 0) v0 += Dv[r] * (s->qd[g[r]] + gfac * x[g[r]]);
         for (int jc = 0; jc < nc; jc++) {
             const int ncol = contact_ncols(&s->contacts[jc]);
             for (int k = 0; k < ncol; k++) {
-                const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * jc + k);
-                double ak = 0.0;
-                for (int r = 0; r < nn; r++)
-                    if (g[r] >= 0) ak += gfac * Dv[r] * X[g[r]];
+                const double ak = w->Av[ic + (size_t)nc * SLOT(jc, k)] * col_scale(w, jc, k);
                 if (k < 2) { /* F+ = P u + p0 */
                     for (int cc = 0; cc < nu; cc++)
                         vrow[cc] += ak * P[(2 * jc + k) + nf * cc];
@@ -225,35 +202,236 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
         c->fk->lcp_rows(c, &lcp);
     }
     char msg[256];
-    int rc = fmb_lcp_solve(nu, M, qv, zz, ww, msg, sizeof msg);
+    int rc = fmb_lcp_solve(nu, M, qv, zz, w->ww, msg, sizeof msg);
     if (rc) {
         const fmb_joint_t *j = &md->joints[s->contacts[0].joint];
         return fmb_sim_error(s, rc, "contact LCP failed at t = %.9g (joint '%s', line %d): %s", t,
                              j->name, j->line, msg);
     }
     for (int ic = 0; ic < nc; ic++) {
-        fmb_contact_t *c = &s->contacts[ic];
-        const int u0 = uoff[ic];
-        double Fp[2];
+        const int u0 = uoff[ic], ncol = contact_ncols(&s->contacts[ic]);
         for (int l = 0; l < 2; l++) {
             double f = p0[2 * ic + l];
             for (int cc = 0; cc < nu; cc++)
                 f += P[(2 * ic + l) + nf * cc] * zz[cc];
-            Fp[l] = fmax(f, 0.0);
+            w->val[SLOT(ic, l)] = fmax(f, 0.0);
         }
-        c->F[0] = Fp[0], c->F[1] = Fp[1];
-        c->F[2] = zz[u0], c->F[3] = zz[u0 + 1];
-        for (int k = 0; k < 4; k++)
-            c->beta[k] = 0.0;
-        if (c->fk->decode) c->fk->decode(c, zz + u0);
-        const int ncol = contact_ncols(c);
-        double val[FMB_CONTACT_COLS] = {c->F[0], c->F[1], c->F[2], c->F[3]};
+        w->val[SLOT(ic, 2)] = zz[u0], w->val[SLOT(ic, 3)] = zz[u0 + 1];
         for (int k = 4; k < ncol; k++)
-            val[k] = zz[col_unknown(s, uoff, ic, k)];
+            w->val[SLOT(ic, k)] = zz[col_unknown(s, uoff, ic, k)];
+    }
+    return 0;
+}
+
+/* Sliding velocity of contact ic after the increment with the values in w. */
+static double new_velocity(const fmb_sim_t *s, const contact_ws_t *w, int ic)
+{
+    double v = w->v0[ic];
+    for (int jc = 0; jc < w->nc; jc++) {
+        const int ncol = contact_ncols(&s->contacts[jc]);
+        for (int k = 0; k < ncol; k++)
+            v +=
+                w->Av[ic + (size_t)w->nc * SLOT(jc, k)] * col_scale(w, jc, k) * w->val[SLOT(jc, k)];
+    }
+    return v;
+}
+
+/* rho(v^) = v_new - v^ with contact ic's law (state z, mu, dmu) at v^ and the LCP at
+ * mu(v^) (the other contacts' factors fixed). */
+static int rho_eval(fmb_sim_t *s, contact_ws_t *w, int ic, double vh, double t, double *r)
+{
+    fmb_contact_t *c = &s->contacts[ic];
+    c->fk->update(c, vh, c->h);
+    w->sc[ic] = c->mu;
+    int rc = lcp_eval(s, w, t);
+    if (rc) return rc;
+    *r = new_velocity(s, w, ic) - vh;
+    if (!isfinite(*r))
+        return fmb_sim_error(s, FMB_ERR_LINSOLVE,
+                             "non-finite sliding velocity in the contact problem at t = %.9g", t);
+    return 0;
+}
+
+#define FMB_EXACT_TOL 1e-3  /* of the velocity the Newton test resolves, gfac atol */
+#define FMB_EXACT_EVALS 200 /* rho evaluations per root (bisection halves 1 m/s to 1e-60) */
+#define FMB_EXACT_SWEEPS 50 /* Gauss-Seidel sweeps over several exact contacts */
+
+/*
+ * A root of rho for contact ic, searched from the iterate's velocity c->v (the law's
+ * state is left at it, the LCP values in w). rho -> -+inf as v^ -> +-inf (mu is bounded)
+ * and is continuous (so is the law over a step and the LCP's solution), so a root lies on
+ * the side sgn rho(c->v). Search: Newton steps while the law rises (the slope
+ * d rho / d v^ = (d v_new / d mu) dmu/dv - 1 <= -1, d v_new / d mu at fixed corner
+ * forces); else (falling branch, where the linearized law pointed to the wrong root)
+ * steps of max(|rho|, 2 |last step|) towards the root, until rho changes sign; then
+ * Illinois (regula falsi that halves the retained end's value when it is kept twice),
+ * superlinear and never leaving the bracket. The root found is the first one from the
+ * iterate: several roots exist only where N |dmu/dv| > m / h (theory.md "Stick-slip"), and
+ * the iteration then continues along the branch it started on.
+ */
+static int exact_root(fmb_sim_t *s, contact_ws_t *w, int ic, double tolv, double t)
+{
+    fmb_contact_t *c = &s->contacts[ic];
+    double a = c->v, fa, b = a, fb, d = 0.0;
+    int rc = rho_eval(s, w, ic, a, t, &fa), k;
+    if (rc || fabs(fa) <= tolv) return rc;
+    for (k = 0; k < FMB_EXACT_EVALS; k++) {
+        double dvdmu = 0.0; /* d v_new / d mu at the corner forces of this evaluation */
+        for (int l = 0; l < 4; l++)
+            dvdmu += w->Av[ic + (size_t)w->nc * SLOT(ic, l)] * w->val[SLOT(ic, l)];
+        const double sl = dvdmu * c->dmu - 1.0;
+        d = sl <= -1.0 ? -fa / sl : copysign(fmax(fabs(fa), 2.0 * fabs(d)), fa);
+        b = a + d;
+        if ((rc = rho_eval(s, w, ic, b, t, &fb))) return rc;
+        if (fabs(fb) <= tolv) return 0;
+        if ((fb > 0) != (fa > 0)) break;
+        a = b, fa = fb;
+    }
+    if (k == FMB_EXACT_EVALS)
+        return fmb_sim_error(s, FMB_ERR_LINSOLVE, "no root of the LuGre step law at t = %.9g", t);
+    /* Illinois on [a, b], b the newest */
+    for (; k < FMB_EXACT_EVALS; k++) {
+        double m = (a * fb - b * fa) / (fb - fa);
+        if (!(m > fmin(a, b) && m < fmax(a, b))) m = 0.5 * (a + b);
+        double fm;
+        if ((rc = rho_eval(s, w, ic, m, t, &fm))) return rc;
+        if (fabs(fm) <= tolv) return 0;
+        if ((fm > 0) != (fb > 0))
+            a = b, fa = fb;
+        else
+            fa *= 0.5;
+        b = m, fb = fm;
+        if (fabs(b - a) <= tolv) return 0; /* the law's state and w are at b */
+    }
+    return 0; /* the best of FMB_EXACT_EVALS: the outer iteration goes on from it */
+}
+
+/* Every exact contact's root (Gauss-Seidel over several), then the LCP is at them. */
+static int exact_solve(fmb_sim_t *s, contact_ws_t *w, double gfac, double t)
+{
+    int nexact = 0;
+    for (int ic = 0; ic < w->nc; ic++)
+        nexact += s->contacts[ic].exact;
+    for (int sweep = 0; sweep < FMB_EXACT_SWEEPS; sweep++) {
+        double change = 0.0;
+        for (int ic = 0; ic < w->nc; ic++) {
+            fmb_contact_t *c = &s->contacts[ic];
+            if (!c->exact) continue;
+            const double v_in = c->v;
+            const double tolv = fmax(FMB_EXACT_TOL * gfac * s->opts.atol, 1e-14 * fabs(w->v0[ic]));
+            int rc = exact_root(s, w, ic, tolv, t);
+            if (rc) return rc;
+            change = fmax(change, fabs(c->v - v_in) / tolv);
+        }
+        if (nexact == 1 || change <= 1.0) break;
+    }
+    return 0;
+}
+
+int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *x)
+{
+    const fmb_model_t *md = s->model;
+    const int n = s->n, N = n + s->m, nc = s->ncontacts, nf = 2 * nc;
+    double *col = s->work + 3 * (size_t)N;
+    int *uoff = s->cuoff;
+    uoff[0] = 0;
+    for (int ic = 0; ic < nc; ic++)
+        uoff[ic + 1] = uoff[ic] + 2 + s->contacts[ic].fk->nunknowns_extra;
+    const int nu = uoff[nc];
+    int nexact = 0;
+    /* responses to the unit generalized forces */
+    for (int ic = 0; ic < nc; ic++) {
+        const fmb_contact_t *c = &s->contacts[ic];
+        const fmb_joint_t *j = &md->joints[c->joint];
+        fmb_bodyview_t v[2];
+        fmb_sim_contact_views(s, c, s->q, s->qd, v);
+        const int nn = v[0].nc + v[1].nc;
+        double *cols = fmb_zeroed(s->sK, (size_t)nn * FMB_CONTACT_COLS);
+        fmb_contact_t cu = *c; /* exact: friction columns per unit coefficient */
+        if (c->exact) cu.mu = 1.0, nexact++;
+        fmb_contact_columns(&cu, j, v, cols);
+        const int ncol = contact_ncols(c);
+        if (c->fk->extra_columns) c->fk->extra_columns(c, j, v, cols + (size_t)nn * 4);
+        int g[FMB_ELEM_COLS];
+        fmb_elem_gidx_map(v, g);
         for (int k = 0; k < ncol; k++) {
-            const double *X = s->cX + (size_t)N * (FMB_CONTACT_COLS * ic + k);
+            memset(col, 0, (size_t)N * sizeof *col);
+            for (int r = 0; r < nn; r++)
+                if (g[r] >= 0) col[g[r]] += bh2 * cols[r + (size_t)nn * k];
+            double *X = s->cX + (size_t)N * SLOT(ic, k);
+            int rc = fmb_kkt_solve(&s->kkt, col, X);
+            if (rc) return fmb_sim_error(s, rc, "linear solve failed for the contact forces");
+        }
+    }
+    /* workspace */
+    contact_ws_t w = {.nc = nc, .nf = nf, .nu = nu};
+    w.Dp = s->clcp, w.P = w.Dp + nf * nf, w.p0 = w.P + (size_t)nf * (nu + 1);
+    w.M = w.p0 + nf, w.qv = w.M + (size_t)nu * nu, w.zz = w.qv + nu, w.ww = w.zz + nu;
+    w.vrow = w.ww + nu, w.G = w.vrow + nu, w.Av = w.G + (size_t)nf * SLOT(nc, 0);
+    w.lam0 = w.Av + (size_t)nc * SLOT(nc, 0), w.v0 = w.lam0 + nf, w.sc = w.v0 + nc;
+    w.val = w.sc + nc;
+    for (int ic = 0; ic < nc; ic++) {
+        const fmb_contact_t *c = &s->contacts[ic];
+        const fmb_joint_t *j = &md->joints[c->joint];
+        fmb_bodyview_t v[2];
+        fmb_sim_joint_views(s, j, s->q, s->qd, v);
+        const int nr = j->klass->nrows;
+        double S[2 * 8];
+        fmb_contact_normal_map(c, j, v, S);
+        for (int l = 0; l < 2; l++) {
+            const int row = 2 * ic + l;
+            double acc = 0.0;
+            for (int r = 0; r < nr; r++)
+                acc += S[l + 2 * r] * (s->lam[j->row + r] + x[n + j->row + r] / bh2);
+            w.lam0[row] = acc;
+            for (int jc = 0; jc < nc; jc++) {
+                const int ncol = contact_ncols(&s->contacts[jc]);
+                for (int k = 0; k < ncol; k++) {
+                    const double *X = s->cX + (size_t)N * SLOT(jc, k);
+                    double d = 0.0;
+                    for (int r = 0; r < nr; r++)
+                        d += S[l + 2 * r] * X[n + j->row + r] / bh2;
+                    w.G[row + (size_t)nf * SLOT(jc, k)] = d;
+                }
+            }
+        }
+        w.sc[ic] = c->exact ? c->mu : 1.0;
+        if (!c->fk->lcp_rows && !c->exact) continue;
+        /* sliding velocity: v0 + sum_col Av_col value_col */
+        fmb_sim_contact_views(s, c, s->q, s->qd, v);
+        const int nn = v[0].nc + v[1].nc;
+        double Dv[FMB_ELEM_COLS];
+        fmb_contact_velocity_row(j, v, Dv);
+        int g[FMB_ELEM_COLS];
+        fmb_elem_gidx_map(v, g);
+        double v0 = 0.0;
+        for (int r = 0; r < nn; r++)
+            if (g[r] >= 0) v0 += Dv[r] * (s->qd[g[r]] + gfac * x[g[r]]);
+        w.v0[ic] = v0;
+        for (int jc = 0; jc < nc; jc++) {
+            const int ncol = contact_ncols(&s->contacts[jc]);
+            for (int k = 0; k < ncol; k++) {
+                const double *X = s->cX + (size_t)N * SLOT(jc, k);
+                double ak = 0.0;
+                for (int r = 0; r < nn; r++)
+                    if (g[r] >= 0) ak += gfac * Dv[r] * X[g[r]];
+                w.Av[ic + (size_t)nc * SLOT(jc, k)] = ak;
+            }
+        }
+    }
+    int rc = nexact ? exact_solve(s, &w, gfac, t) : lcp_eval(s, &w, t);
+    if (rc) return rc;
+    for (int ic = 0; ic < nc; ic++) {
+        fmb_contact_t *c = &s->contacts[ic];
+        for (int k = 0; k < 4; k++)
+            c->F[k] = w.val[SLOT(ic, k)], c->beta[k] = 0.0;
+        if (c->fk->decode) c->fk->decode(c, w.zz + uoff[ic]);
+        const int ncol = contact_ncols(c);
+        for (int k = 0; k < ncol; k++) {
+            const double *X = s->cX + (size_t)N * SLOT(ic, k);
+            const double f = w.val[SLOT(ic, k)] * col_scale(&w, ic, k);
             for (int i = 0; i < N; i++)
-                x[i] += X[i] * val[k];
+                x[i] += X[i] * f;
         }
     }
     return 0;
@@ -261,12 +439,12 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
 
 /* LuGre friction is a steep sigmoid of the sliding velocity around v = 0 (slope
  * sigma0 h + sigma1, saturating within g / (sigma0 h)); a full Newton step across v = 0
- * overshoots to the other side and the iteration can cycle. When an increment would
- * reverse a LuGre contact's sliding velocity, the whole increment is shortened to land
- * that velocity on zero; the next iteration starts at the kink, where the tangent is
- * exact on both sides. (Coulomb contacts resolve the reversal in the LCP.) Returns the
- * factor (1: the increment is unchanged). A shortened increment is no evidence of
- * convergence: try_step does not stop on it. */
+ * on the linearized law overshoots to the other side and the iteration can cycle. When an
+ * increment would reverse a smooth contact's sliding velocity, the whole increment is
+ * shortened to land that velocity on zero. Returns the factor (1: unchanged); a
+ * shortened increment is no evidence of convergence: try_step does not stop on it.
+ * In a step the LuGre law is solved exactly in the contact problem (c->exact, above),
+ * whose velocity needs no cut: the cut applies to a smooth law that is linearized. */
 double fmb_sim_contact_damping(fmb_sim_t *s, double gfac, double *x)
 {
     const fmb_model_t *md = s->model;
@@ -274,7 +452,7 @@ double fmb_sim_contact_damping(fmb_sim_t *s, double gfac, double *x)
     for (int ic = 0; ic < s->ncontacts; ic++) {
         const fmb_contact_t *c = &s->contacts[ic];
         /* below the velocity the Newton test resolves (gfac atol) a sign change is rounding */
-        if (!c->fk->smooth || fabs(c->v) <= gfac * s->opts.atol) continue;
+        if (!c->fk->smooth || c->exact || fabs(c->v) <= gfac * s->opts.atol) continue;
         const fmb_joint_t *j = &md->joints[c->joint];
         fmb_bodyview_t v[2];
         fmb_sim_contact_views(s, c, s->q, s->qd, v);
@@ -292,110 +470,4 @@ double fmb_sim_contact_damping(fmb_sim_t *s, double gfac, double *x)
         for (int i = 0; i < s->n + s->m; i++)
             x[i] *= alpha;
     return alpha;
-}
-
-/* A joint that reports the state invalid (a slider off its guide) ends the run. */
-
-/* LuGre stick-slip step control (docs/theory.md, "Stick-slip"). An implicit step of the
- * slider's momentum balance m (v1 - v0) / h = F - N g(v1) + ... has a unique velocity when
- * m / h > N |g'| over the velocities it can reach; a longer step can converge to a sliding
- * root while the load is still below the static limit (slip starts early), and it jumps
- * over the breakaway, whose timing sets the velocity of the whole slip that follows. The
- * error estimate sees neither (a state at rest has no error). With h_b(v) = m / (N S(v)),
- * S(v) the steepest |g'| at speeds >= |v| (m: the slider body's mass, N the normal force):
- *   - sticking at both ends (|v| < v_stick), loaded towards the static limit: the
- *     breakaway is an event near the static utilization u = sigma0 |z| / mu0 = 1 (u follows
- *     load / (mu0 N) in a stick). A step longer than 1.5 h_b(0) may cover at most the
- *     fraction FMB_APPROACH of the remaining distance 1 - u0 (else it is rejected and
- *     retried with that fraction of the time to u = 1 at the rate it showed) and the next
- *     step is capped the same way: the steps shrink geometrically towards the breakaway,
- *     ~log(T / h_b) of them, instead of marching at h_b(0) through the whole approach
- *     (seed 000: 0.27 s from u = 0.95, 480 steps of h_b);
- *   - a step longer than 1.5 h_b(0) that ends sliding after a stick is rejected: below
- *     u = 0.95 it picked the sliding root (retry with h_b(0)); near the limit the
- *     breakaway lies inside it (u saturates below 1 in the creep just before it, so the
- *     approach alone cannot place it): retried with a quarter of the step, down to h_b(0);
- *   - sliding: the next step is capped at h_b(v) (h_b(0) inside the Stribeck region,
- *     growing like 1 / |g'(v)| beyond it) for the first steps of a slip.
- * Adaptive runs only (stepctl.c). */
-#define FMB_BREAKAWAY_U 0.95
-#define FMB_APPROACH 0.25 /* fraction of the remaining distance to the static limit per step */
-
-/* Steepest fall |g'(w)| of the Stribeck curve over |w| >= |v|. */
-static double stribeck_slope(const fmb_friction_desc_t *d, double v)
-{
-    const double gm = d->gamma > 0 ? d->gamma : 2.0;
-    /* |g'| = (mu0 - mu) gamma / vs x^(gamma-1) e^(-x^gamma), x = |v| / vs; for gamma > 1
-     * largest at x^gamma = 1 - 1/gamma, for gamma <= 1 at x -> 0 (bounded here by its
-     * value at x = 1e-3) */
-    const double xs = gm > 1 ? pow(1.0 - 1.0 / gm, 1.0 / gm) : 1e-3;
-    const double x = fmax(fabs(v) / d->vs, xs);
-    return fabs(d->mu0 - d->mu) * gm / d->vs * pow(x, gm - 1.0) * exp(-pow(x, gm));
-}
-
-static double breakaway_step(const fmb_sim_t *s, const fmb_contact_t *c, double v)
-{
-    const double S = stribeck_slope(&c->d, v);
-    double N = 0.0;
-    for (int k = 0; k < FMB_CORNERS; k++)
-        N += c->F[k];
-    const fmb_joint_t *j = &s->model->joints[c->joint];
-    const fmb_body_t *b = &s->model->bodies[j->body[0] != FMB_GROUND ? j->body[0] : j->body[1]];
-    if (!(S > 0) || !(N > 0)) return INFINITY;
-    return b->mass / (N * S);
-}
-
-int fmb_sim_contact_step_control(fmb_sim_t *s, double h, double *h_max, char *why, size_t len)
-{
-    int reject = 0;
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        const fmb_contact_t *c = &s->contacts[ic];
-        if (!c->fk->smooth || !(c->d.mu0 > 0)) continue;
-        const fmb_joint_t *j = &s->model->joints[c->joint];
-        const double vst = fmb_friction_stick_velocity(&c->d);
-        const int stick0 = fabs(c->v_n) < vst, stick1 = fabs(c->v) < vst;
-        const double u0 = c->d.sigma0 * fabs(c->z_n) / c->d.mu0;
-        const double u1 = c->d.sigma0 * fabs(c->z) / c->d.mu0;
-        const double hb = breakaway_step(s, c, 0.0);
-        if (!(hb < INFINITY)) continue;
-        double lim = INFINITY;
-        const char *what = "";
-        if (!stick1) { /* sliding at the end */
-            if (stick0 && h > 1.5 * hb) {
-                /* a long step that broke loose: below the static limit it picked the
-                 * sliding root (retry with h_b); near it, the breakaway lies somewhere
-                 * inside the step: locate it by quarter steps down to h_b */
-                reject = 1;
-                lim = u0 < FMB_BREAKAWAY_U ? hb : fmax(hb, 0.25 * h);
-                what = "broke loose within a long step";
-            } else {
-                lim = breakaway_step(s, c, c->v), what = "sliding on the Stribeck curve";
-            }
-        } else if (stick0 && u1 > u0) { /* sticking, loaded towards the static limit */
-            /* time left to the breakaway at the rate of this step, from u -> 1 and from the
-             * creep velocity, which grows like 1 / (t_b - t) (|v| ~ z' / (1 - u)), so that
-             * 1 / |v| falls linearly to 0 at t_b; u itself saturates just below 1 */
-            const double rate = (u1 - u0) / h;
-            double tau0 = fmax(1.0 - u0, 0.0) / rate, tau1 = fmax(1.0 - u1, 0.0) / rate;
-            const double av0 = fabs(c->v_n), av1 = fabs(c->v);
-            if (av0 > 0 && av1 > av0 && c->v * c->v_n > 0) {
-                const double irate = (1.0 / av0 - 1.0 / av1) / h;
-                tau0 = fmin(tau0, 1.0 / av0 / irate);
-                tau1 = fmin(tau1, 1.0 / av1 / irate);
-            }
-            if (h > 1.5 * hb && h > FMB_APPROACH * tau0) {
-                reject = 1;
-                lim = fmax(hb, FMB_APPROACH * tau0);
-            } else {
-                lim = fmax(hb, FMB_APPROACH * tau1);
-            }
-            what = "approaching the static limit";
-        }
-        if (lim < *h_max) {
-            *h_max = lim;
-            snprintf(why, len, "joint '%s' (line %d): %s (%.0f %% of the static limit)", j->name,
-                     j->line, what, 100.0 * u1);
-        }
-    }
-    return reject;
 }
