@@ -36,6 +36,9 @@ import sys
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from flexmb_results import frames, records, series  # noqa: E402  (committed rows only)
+
 
 UNITS = {"deflection": "m", "curvature": "1/m", "moment": "N m", "axial_force": "N"}
 
@@ -71,16 +74,17 @@ def deflection_plot(f, prefix):
     if "beams" not in f or len(f["beams"]) == 0:
         print("paraview_animate: no beam: no deflection plot")
         return 0
-    t = f["time"][:]
-    cols, series = ["t"], [t]
+    n = records(f)
+    t = f["time"][:n]
+    cols, columns = ["t"], [t]
     for name, g in f["beams"].items():
-        v, phi, x0 = g["deflection"][:], g["slope"][:], g["x0"][:]
+        v, phi, x0 = g["deflection"][:n], g["slope"][:n], g["x0"][:]
         cols += ["%s_mid" % name, "%s_max_abs" % name]
-        series += [hermite_mid(v, phi, x0), np.max(np.abs(v), axis=1)]
+        columns += [hermite_mid(v, phi, x0), np.max(np.abs(v), axis=1)]
     with open(prefix + "_deflection.csv", "w", newline="") as out:
         w = csv.writer(out)
         w.writerow(cols)
-        for row in zip(*series):
+        for row in zip(*columns):
             w.writerow(["%.17g" % x for x in row])
     import matplotlib
     matplotlib.use("Agg")
@@ -88,8 +92,8 @@ def deflection_plot(f, prefix):
     fig, ax = plt.subplots(figsize=(8, 4.5))
     for k in range(1, len(cols), 2):
         name = cols[k][:-4]
-        ax.plot(t, 1e3 * series[k], label="%s: v at mid-span" % name)
-        ax.plot(t, 1e3 * series[k + 1], "--", lw=0.8, label="%s: max |v| along the beam" % name)
+        ax.plot(t, 1e3 * columns[k], label="%s: v at mid-span" % name)
+        ax.plot(t, 1e3 * columns[k + 1], "--", lw=0.8, label="%s: max |v| along the beam" % name)
     ax.set_xlabel("t (s)")
     ax.set_ylabel("deflection (mm, body frame)")
     ax.axhline(0, color="k", lw=0.5)
@@ -108,7 +112,7 @@ def sweep_box(f):
     lo, hi = np.array([np.inf, np.inf]), np.array([-np.inf, -np.inf])
     for name, g in f["viz"].items():
         if isinstance(g, h5py.Group) and "points" in g:
-            p = g["points"][()]
+            p = series(f, g["points"].name, frames(f))
             p = p.reshape(-1, 3)[:, :2]
             if len(p):
                 lo, hi = np.minimum(lo, p.min(axis=0)), np.maximum(hi, p.max(axis=0))
@@ -119,13 +123,19 @@ def field_range(f, field):
     ds = f.get("viz/beams/%s" % field)
     if ds is None or ds.size == 0:
         return None
-    m = float(np.max(np.abs(ds[()])))
+    v = series(f, ds.name, frames(f))
+    if v.size == 0:
+        return None
+    m = float(np.max(np.abs(v)))
     return m if m > 0 else 1.0
 
 
 def max_force(f):
     ds = f.get("viz/joints/force")
-    return float(np.max(np.linalg.norm(ds[()], axis=-1))) if ds is not None and ds.size else 0.0
+    if ds is None or ds.size == 0:
+        return 0.0
+    v = series(f, ds.name, frames(f))
+    return float(np.max(np.linalg.norm(v, axis=-1))) if v.size else 0.0
 
 
 def main(argv):
@@ -178,7 +188,7 @@ def render(a):
         lo, hi = sweep_box(f)
         crange = field_range(f, a.color)
         fmax = max_force(f)
-        t_frames = f["viz/time"][()]
+        t_frames = f["viz/time"][:frames(f)]
 
     from paraview.simple import (ColorBy, ExtractBlock, GetActiveViewOrCreate,
                                  GetColorTransferFunction, GetScalarBar, Glyph, Render,

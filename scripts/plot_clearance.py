@@ -24,7 +24,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from flexmb_results import parameters  # noqa: E402
+from flexmb_results import parameters, records  # noqa: E402
 
 
 def ideal_acceleration(th, w, r, L):
@@ -38,11 +38,12 @@ def load(path, joint="B", slider="slider", crank="crank"):
     clearance outputs and the parameters of one run."""
     with h5py.File(path, "r") as f:
         p = parameters(f)
-        t = f["time"][:]
-        a = f["bodies/%s/qdd" % slider][:, 0]  # slider frame never turns (prismatic)
-        th = f["bodies/%s/q" % crank][:, 2]
+        n = records(f)  # committed records (a killed run's file may hold more rows)
+        t = f["time"][:n]
+        a = f["bodies/%s/qdd" % slider][:n, 0]  # slider frame never turns (prismatic)
+        th = f["bodies/%s/q" % crank][:n, 2]
         g = f["joints/%s/clearance" % joint]
-        out = {k: g[k][:] for k in ("eccentricity", "penetration", "normal_force",
+        out = {k: g[k][:n] for k in ("eccentricity", "penetration", "normal_force",
                                     "friction_force", "contact")}
     w = p["rpm"] * 2 * np.pi / 60
     return dict(t=t, th=th, a=a, ideal=ideal_acceleration(th, w, p["r"], p["L"]), p=p, w=w,

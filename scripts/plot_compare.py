@@ -25,7 +25,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from flexmb_results import legend_labels  # noqa: E402
+from flexmb_results import legend_labels, records  # noqa: E402
 
 MAX_PANELS = 6
 
@@ -59,8 +59,9 @@ def pick(rows):
 def hermite_station(f, dataset, xs):
     """Deflection at x = xs from the nodes of beam dataset /beams/B/deflection."""
     g = f[dataset.rsplit("/", 1)[0]]
-    x0, v = g["x0"][:], g["deflection"][:]
-    ph = g["slope"][:] if "slope" in g else None
+    n = records(f)
+    x0, v = g["x0"][:], g["deflection"][:n]
+    ph = g["slope"][:n] if "slope" in g else None
     e = int(np.clip(np.searchsorted(x0, xs, side="right") - 1, 0, len(x0) - 2))
     l = x0[e + 1] - x0[e]
     xi = (xs - x0[e]) / l
@@ -75,7 +76,7 @@ def series(f, r, by):
     if r["kind"] == "deflection":
         y = hermite_station(f, r["dataset"], float(r["column_name"].split("=", 1)[1]))
     else:
-        d = f[r["dataset"]][:]
+        d = f[r["dataset"]][:records(f)]
         y = d.reshape(d.shape[0], -1)[:, r["column"]]
     n = len(y)
     x = np.degrees(f["bodies/%s/pose" % by][:n, 2]) if by else f["time"][:n]

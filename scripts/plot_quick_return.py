@@ -43,7 +43,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from flexmb_results import legend_labels  # noqa: E402
+from flexmb_results import legend_labels, records  # noqa: E402
 
 
 def hermite(x0, v, phi, x):
@@ -77,19 +77,20 @@ def load(path, crank, rocker, slider):
             if need not in f:
                 sys.exit("%s: no /%s (options --crank, --rocker, --slider name the crank, "
                          "the beam and the slider joint)" % (path, need))
-        t = f["time"][:]
-        th = np.unwrap(f["bodies/%s/pose" % crank][:, 2])
-        speed = f["bodies/%s/qd" % crank][:, 2]
+        n = records(f)  # committed records (a killed run's file may hold more rows)
+        t = f["time"][:n]
+        th = np.unwrap(f["bodies/%s/pose" % crank][:n, 2])
+        speed = f["bodies/%s/qd" % crank][:n, 2]
         b = f["beams/%s" % rocker]
         x0 = b["x0"][:]
-        v = b["deflection"][:]
-        phi = b["slope"][:] if "slope" in b else None
-        s = f["sliders/%s/s" % slider][:]
+        v = b["deflection"][:n]
+        phi = b["slope"][:n] if "slope" in b else None
+        s = f["sliders/%s/s" % slider][:n]
         geo = b.attrs.get("geometry", b"linear")
         geo = geo.decode() if isinstance(geo, bytes) else str(geo)
         # Check: the slider point's transverse coordinate in the rocker frame.
-        pose = f["bodies/%s/pose" % rocker][:]
-        pos = f["joints/%s/position" % slider][:] if "joints/%s" % slider in f else None
+        pose = f["bodies/%s/pose" % rocker][:n]
+        pos = f["joints/%s/position" % slider][:n] if "joints/%s" % slider in f else None
     if phi is not None:
         vD = hermite(x0, v, phi, s)
         m = 8

@@ -26,15 +26,18 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from flexmb_results import records  # noqa: E402
+
 CORNERS = ("F1+", "F2+", "F1-", "F2-")
 COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red")
 STYLES = ("-", "--", ":", "-.")
 
 
-def body_velocity(g):
+def body_velocity(g, n):
     """Inertial velocity of a rigid body's frame origin from its carrier coordinates:
     R = A(theta) rbar, so Rdot = A(theta) (rbar_dot + thetadot J rbar), J = [0 -1; 1 0]."""
-    q, qd = g["q"][:], g["qd"][:]
+    q, qd = g["q"][:n], g["qd"][:n]
     th, w = q[:, 2], qd[:, 2]
     ux = qd[:, 0] - w * q[:, 1]
     uy = qd[:, 1] + w * q[:, 0]
@@ -68,11 +71,12 @@ def load(path, joint, body, pendulum):
         body = body or f["joints"][joint].attrs["body1"]
         if body not in f["bodies"]:
             raise SystemExit("%s: no body '%s'" % (path, body))
-        d = {"t": f["time"][:], "N": c["normal"][:], "Ff": c["friction"][:],
-             "ft": c["friction_total"][:], "mode": c["mode"][:], "stick": c["stick"][:],
-             "v": c["v"][:], "joint": joint, "body": body,
-             "x": f["bodies"][body]["pose"][:, 0]}
-        d["vx"], _ = body_velocity(f["bodies"][body])
+        n = records(f)  # committed records (a killed run's file may hold more rows)
+        d = {"t": f["time"][:n], "N": c["normal"][:n], "Ff": c["friction"][:n],
+             "ft": c["friction_total"][:n], "mode": c["mode"][:n], "stick": c["stick"][:n],
+             "v": c["v"][:n], "joint": joint, "body": body,
+             "x": f["bodies"][body]["pose"][:n, 0]}
+        d["vx"], _ = body_velocity(f["bodies"][body], n)
         if pendulum:
             if pendulum not in f["bodies"]:
                 raise SystemExit("%s: no body '%s'" % (path, pendulum))

@@ -15,6 +15,7 @@ One column of panels against time, in the style of seed 004, Figs. 12-15:
 Needs h5py and matplotlib (/usr/bin/python3 has them). Writes a PNG.
 """
 import argparse
+import os
 import sys
 
 import h5py
@@ -23,6 +24,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from flexmb_results import records  # noqa: E402
 
 
 def main():
@@ -36,13 +40,14 @@ def main():
     with h5py.File(a.run, "r") as f:
         if "switches" not in f:
             sys.exit(f"{a.run}: no /switches group (no switching elements in this run)")
-        t = f["time"][:]
+        n = records(f)  # committed records (a killed run's file may hold more rows)
+        t = f["time"][:n]
         sw = {}
         for name, g in f["switches"].items():
             vals = g["mode"].attrs.get("values", b"")
             vals = vals.decode() if isinstance(vals, bytes) else str(vals)
-            sw[name] = dict(type=g.attrs.get("type", b""), mode=g["mode"][:],
-                            force=g["force"][:], v=g["relative_velocity"][:], values=vals)
+            sw[name] = dict(type=g.attrs.get("type", b""), mode=g["mode"][:n],
+                            force=g["force"][:n], v=g["relative_velocity"][:n], values=vals)
             if isinstance(sw[name]["type"], bytes):
                 sw[name]["type"] = sw[name]["type"].decode()
         speed = None

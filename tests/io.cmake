@@ -24,11 +24,18 @@ add_test(NAME io_modes
           $<TARGET_FILE:flexmb_cli> modes ${FMB_SRC}/cases/quick_return.yaml)
 
 # SIGINT / SIGTERM after ~1 s: exit 130 / 143, the file holds the completed steps;
-# SIGKILL: the file flushed so far still opens with whole records.
+# SIGKILL: the staged file keeps the contract of tests/kill_check.py (committed records
+# complete in every dataset). bench/kill_stress.py repeats the SIGKILL many times.
 add_test(NAME io_interrupt
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_sigint.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/cases/pendulum.yaml)
 set_tests_properties(io_interrupt PROPERTIES TIMEOUT 180)
+
+# Readers take the committed records (committed_records, else the fewest rows):
+# scripts/flexmb_results.py and flexmb compare on files shaped like a killed run's.
+add_test(NAME io_committed
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_committed.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/cases/pendulum.yaml)
 
 # Command line: help, version, usage errors, every exit status, default output names.
 add_test(NAME io_cli

@@ -143,7 +143,9 @@ static int open_run(cmp_ctx_t *c, cmp_run_t *r, const char *path)
     r->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (r->file < 0) return cmp_error(c, FMB_ERR_HDF5, "%s: cannot open as an HDF5 file", path);
     long cols;
-    r->t = fmb_h5_read(r->file, "/time", &r->n, &cols);
+    /* the committed records only: a killed run's file may hold more rows in some
+     * datasets (docs/output.md, "Records and crash safety") */
+    r->t = fmb_h5_read_rows(r->file, "/time", fmb_h5_records(r->file), &r->n, &cols);
     if (!r->t || cols != 1)
         return cmp_error(c, FMB_ERR_HDF5, "%s: no /time dataset (not a flexmb results file?)",
                          path);
@@ -158,7 +160,7 @@ static int open_run(cmp_ctx_t *c, cmp_run_t *r, const char *path)
     char dpath[CMP_PATH_MAX];
     snprintf(dpath, sizeof dpath, "/bodies/%s/pose", c->o.by);
     long rows, pcols;
-    double *pose = fmb_h5_read(r->file, dpath, &rows, &pcols);
+    double *pose = fmb_h5_read_rows(r->file, dpath, r->n, &rows, &pcols);
     if (!pose || pcols != 3 || rows < r->n) {
         free(pose);
         return cmp_error(c, FMB_ERR_NOTFOUND, "%s: no body '%s' (needed for --by)", path, c->o.by);
@@ -379,8 +381,8 @@ static int compare_dataset(cmp_ctx_t *c, const char *path, long ncmp, int per_co
     if (ncmp <= 0 && ca != cb) return 0;
     if (cols > ca || cols > cb || ra < c->i1 || rb < c->b.n)
         return 0; /* fewer rows than records (a file still being written) */
-    double *va = fmb_h5_read(c->a.file, path, &ra, &ca);
-    double *vb = fmb_h5_read(c->b.file, path, &rb, &cb);
+    double *va = fmb_h5_read_rows(c->a.file, path, c->a.n, &ra, &ca);
+    double *vb = fmb_h5_read_rows(c->b.file, path, c->b.n, &rb, &cb);
     if (!va || !vb) {
         free(va);
         free(vb);
@@ -426,16 +428,17 @@ static int compare_dataset(cmp_ctx_t *c, const char *path, long ncmp, int per_co
 /* Deflection of a beam at ns stations x_k = x0 + L k / (ns - 1), record by record, from the
  * nodal deflections v and slopes phi with the cubic Hermite functions of the element that
  * holds x_k (linear in v when the file has no slopes): [rows x ns], NULL on failure. */
-static double *stations(hid_t file, const char *beam, int ns, double xlo, double len, long *rows)
+static double *stations(hid_t file, long nrec, const char *beam, int ns, double xlo, double len,
+                        long *rows)
 {
     char path[CMP_PATH_MAX];
     long nn, one, r2, c2, r3 = 0, c3 = 0;
     snprintf(path, sizeof path, "/beams/%s/x0", beam);
     double *x = fmb_h5_read(file, path, &nn, &one);
     snprintf(path, sizeof path, "/beams/%s/deflection", beam);
-    double *v = fmb_h5_read(file, path, &r2, &c2);
+    double *v = fmb_h5_read_rows(file, path, nrec, &r2, &c2);
     snprintf(path, sizeof path, "/beams/%s/slope", beam);
-    double *ph = fmb_h5_read(file, path, &r3, &c3);
+    double *ph = fmb_h5_read_rows(file, path, nrec, &r3, &c3);
     double *out = x && v && c2 == nn && nn >= 2 ? malloc((size_t)r2 * ns * sizeof *out) : NULL;
     if (out) {
         if (!ph || c3 != nn || r3 != r2) free(ph), ph = NULL;
@@ -476,8 +479,8 @@ static int compare_beam(cmp_ctx_t *c, const char *name)
     if (!ok) return 0;
     const int ns = c->o.stations;
     long ra = 0, rb = 0;
-    double *sa = stations(c->a.file, name, ns, lo, len, &ra);
-    double *sb = stations(c->b.file, name, ns, lo, len, &rb);
+    double *sa = stations(c->a.file, c->a.n, name, ns, lo, len, &ra);
+    double *sb = stations(c->b.file, c->b.n, name, ns, lo, len, &rb);
     if (sa && sb && ra >= c->i1 && rb >= c->b.n) {
         snprintf(path, sizeof path, "/beams/%s/deflection", name);
         c->unit = "m";

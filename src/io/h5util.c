@@ -60,6 +60,18 @@ int fmb_h5_attr_int(hid_t loc, const char *name, int value)
     return fmb_h5_attr_scalar(loc, name, H5T_STD_I32LE, H5T_NATIVE_INT, &value);
 }
 
+int fmb_h5_attr_put_long(hid_t loc, const char *name, long value)
+{
+    const long long v = value;
+    const htri_t ex = H5Aexists(loc, name);
+    if (ex < 0) return -1;
+    if (!ex) return fmb_h5_attr_scalar(loc, name, H5T_STD_I64LE, H5T_NATIVE_LLONG, &v);
+    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
+    const herr_t st = a >= 0 ? H5Awrite(a, H5T_NATIVE_LLONG, &v) : -1;
+    if (a >= 0) H5Aclose(a);
+    return st < 0 ? -1 : 0;
+}
+
 /* A 1-D array of variable-length UTF-8 strings (n may be 0): a static dataset, or with
  * as_attr an attribute of loc. */
 int fmb_h5_strings_put(hid_t loc, const char *name, const char *const *values, hsize_t n,
@@ -175,22 +187,41 @@ int fmb_h5_shape(hid_t file, const char *path, long *rows, long *cols)
     return 0;
 }
 
-/* Whole numeric dataset as doubles, row-major [rows x cols]; NULL on failure. */
-double *fmb_h5_read(hid_t file, const char *path, long *rows, long *cols)
+/* The first min(rows, maxrows) rows (all for maxrows < 0) of a numeric dataset as doubles,
+ * row-major [rows x cols]; NULL on failure. */
+double *fmb_h5_read_rows(hid_t file, const char *path, long maxrows, long *rows, long *cols)
 {
     if (fmb_h5_shape(file, path, rows, cols) < 0) return NULL;
+    if (maxrows >= 0 && maxrows < *rows) *rows = maxrows;
     size_t n = (size_t)(*rows) * (size_t)(*cols);
     double *v = malloc((n ? n : 1) * sizeof *v);
     if (!v) return NULL;
     hid_t ds = H5Dopen2(file, path, H5P_DEFAULT);
-    herr_t st = ds >= 0 && n ? H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v)
-                             : (ds >= 0 ? 0 : -1);
+    hid_t fs = ds >= 0 ? H5Dget_space(ds) : -1;
+    herr_t st = fs >= 0 ? 0 : -1;
+    if (st == 0 && n) {
+        hsize_t start[3] = {0, 0, 0}, count[3];
+        const int rank = H5Sget_simple_extent_ndims(fs);
+        st = rank >= 1 && rank <= 3 && H5Sget_simple_extent_dims(fs, count, NULL) == rank ? 0 : -1;
+        count[0] = (hsize_t)*rows;
+        hid_t ms = st == 0 ? H5Screate_simple(rank, count, NULL) : -1;
+        if (ms < 0 || H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
+            H5Dread(ds, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, v) < 0)
+            st = -1;
+        if (ms >= 0) H5Sclose(ms);
+    }
+    if (fs >= 0) H5Sclose(fs);
     if (ds >= 0) H5Dclose(ds);
     if (st < 0) {
         free(v);
         return NULL;
     }
     return v;
+}
+
+double *fmb_h5_read(hid_t file, const char *path, long *rows, long *cols)
+{
+    return fmb_h5_read_rows(file, path, -1, rows, cols);
 }
 
 /* String attribute `name` of the object at path into out ("" if absent). */
@@ -233,6 +264,43 @@ int fmb_h5_attr_number(hid_t file, const char *path, const char *name, double *o
     herr_t st = a >= 0 ? H5Aread(a, H5T_NATIVE_DOUBLE, out) : -1;
     if (a >= 0) H5Aclose(a);
     return st < 0 ? -1 : 0;
+}
+
+/* Fewest rows over the time series (unlimited first dimension) outside /viz. */
+static herr_t min_rows_cb(hid_t root, const char *name, const H5L_info_t *info, void *data)
+{
+    if (strncmp(name, "viz", 3) == 0 && (name[3] == '/' || name[3] == '\0')) return 0;
+    if (info->type != H5L_TYPE_HARD) return 0;
+    hid_t ds = H5Oopen(root, name, H5P_DEFAULT);
+    if (ds >= 0 && H5Iget_type(ds) != H5I_DATASET) {
+        H5Oclose(ds);
+        return 0;
+    }
+    hid_t sp = ds >= 0 ? H5Dget_space(ds) : -1;
+    hsize_t dims[8], maxdims[8];
+    const int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
+    if (rank >= 1 && rank <= 8 && H5Sget_simple_extent_dims(sp, dims, maxdims) == rank &&
+        maxdims[0] == H5S_UNLIMITED) {
+        long *min = data;
+        if (*min < 0 || (long)dims[0] < *min) *min = (long)dims[0];
+    }
+    if (sp >= 0) H5Sclose(sp);
+    if (ds >= 0) H5Oclose(ds);
+    return 0;
+}
+
+long fmb_h5_records(hid_t file)
+{
+    long rows, cols;
+    if (fmb_h5_shape(file, "/time", &rows, &cols) < 0) return -1;
+    long min = -1;
+    H5Lvisit(file, H5_INDEX_NAME, H5_ITER_NATIVE, min_rows_cb, &min);
+    if (min < 0 || min > rows) min = rows;
+    double committed;
+    if (fmb_h5_attr_number(file, "/", "committed_records", &committed) == 0 && committed >= 0 &&
+        committed < (double)min)
+        min = (long)committed;
+    return min;
 }
 
 /* Names of the members of group path, sorted by name or, with idx_attr, by that numeric

@@ -14,6 +14,8 @@ int fmb_h5_attr_scalar(hid_t loc, const char *name, hid_t file_type, hid_t mem_t
                        const void *value);
 int fmb_h5_attr_double(hid_t loc, const char *name, double value);
 int fmb_h5_attr_int(hid_t loc, const char *name, int value);
+/* Scalar 64-bit integer attribute, created or overwritten in place. */
+int fmb_h5_attr_put_long(hid_t loc, const char *name, long value);
 /* 1-D arrays of variable-length UTF-8 strings (n may be 0): a static dataset, or with
  * as_attr an attribute of loc. */
 int fmb_h5_strings_put(hid_t loc, const char *name, const char *const *values, hsize_t n,
@@ -36,9 +38,17 @@ int fmb_h5_exists(hid_t file, const char *path);
 int fmb_h5_shape(hid_t file, const char *path, long *rows, long *cols);
 /* Whole numeric dataset as doubles, row-major [rows x cols]; NULL on failure. */
 double *fmb_h5_read(hid_t file, const char *path, long *rows, long *cols);
+/* The same, at most the first maxrows rows (maxrows < 0: all): a results file's time
+ * series up to its committed records (fmb_h5_records), whatever follows them. */
+double *fmb_h5_read_rows(hid_t file, const char *path, long maxrows, long *rows, long *cols);
 /* String attribute `name` of the object at path into out ("" if absent). */
 void fmb_h5_attr_text(hid_t file, const char *path, const char *name, char *out, size_t len);
 int fmb_h5_attr_number(hid_t file, const char *path, const char *name, double *out);
+/* Records of a results file a reader may use (docs/output.md, "Records and crash safety"):
+ * the root attribute committed_records, bounded by the rows of every time series (the
+ * datasets with an unlimited first dimension outside /viz); without the attribute (files
+ * of older versions) the fewest rows of these. -1 if the file has no /time. */
+long fmb_h5_records(hid_t file);
 int fmb_h5_members(hid_t file, const char *path, const char *idx_attr, char ***names);
 void fmb_h5_free_names(char **names, int n);
 

@@ -98,7 +98,7 @@ static double *crank_angles(hid_t file, const char *crank, long nt)
     char p[SW_PATH];
     snprintf(p, sizeof p, "/bodies/%s/pose", body);
     long rows = 0, cols = 0;
-    double *pose = fmb_h5_read(file, p, &rows, &cols);
+    double *pose = fmb_h5_read_rows(file, p, nt, &rows, &cols);
     if (!pose || cols != 3 || rows < nt) {
         free(pose);
         return NULL;
@@ -135,9 +135,9 @@ static int clearance_metrics(hid_t file, const char *name, fmb_run_summary_t *s,
     long rows, cols, rc, cc, at;
     int st = 0;
     snprintf(p, sizeof p, "/joints/%s/clearance/normal_force", name);
-    double *v = fmb_h5_read(file, p, &rows, &cols);
+    double *v = fmb_h5_read_rows(file, p, nt, &rows, &cols);
     snprintf(p, sizeof p, "/joints/%s/clearance/contact", name);
-    double *c = v ? fmb_h5_read(file, p, &rc, &cc) : NULL;
+    double *c = v ? fmb_h5_read_rows(file, p, nt, &rc, &cc) : NULL;
     if (v && c && rc == rows && cc == 1) {
         rows = rows < nt ? rows : nt;
         long in = 0, starts = 0;
@@ -167,7 +167,7 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
     for (int k = 0; k < n && st == 0; k++) {
         long rows, cols, at;
         snprintf(p, sizeof p, "/beams/%s/deflection", names[k]);
-        double *v = fmb_h5_read(file, p, &rows, &cols);
+        double *v = fmb_h5_read_rows(file, p, nt, &rows, &cols);
         if (!v) continue;
         rows = rows < nt ? rows : nt;
         double vmax = abs_max(v, rows, cols, &at);
@@ -190,7 +190,7 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
         int d = 0;
         for (; d < 3 && !v; d++) { /* a driver's drive, else the reaction force */
             snprintf(p, sizeof p, "/joints/%s/%s", names[k], joint_ds[d][0]);
-            v = fmb_h5_read(file, p, &rows, &cols);
+            v = fmb_h5_read_rows(file, p, nt, &rows, &cols);
         }
         if (!v) { /* a clearance joint (a force pair) has its own metrics */
             st = clearance_metrics(file, names[k], s, nt);
@@ -206,7 +206,7 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
     for (int k = 0; k < n && st == 0; k++) {
         long rows, cols, at;
         snprintf(p, sizeof p, "/contacts/%s/normal", names[k]);
-        double *v = fmb_h5_read(file, p, &rows, &cols);
+        double *v = fmb_h5_read_rows(file, p, nt, &rows, &cols);
         if (!v) continue;
         double fmax = abs_max(v, rows < nt ? rows : nt, cols, &at);
         free(v);
@@ -218,7 +218,7 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
     for (int k = 0; k < n && st == 0; k++) {
         long rows, cols;
         snprintf(p, sizeof p, "/switches/%s/mode", names[k]);
-        double *v = fmb_h5_read(file, p, &rows, &cols);
+        double *v = fmb_h5_read_rows(file, p, nt, &rows, &cols);
         if (!v || cols != 1) {
             free(v);
             continue;
@@ -233,7 +233,7 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
     }
     fmb_h5_free_names(names, n);
     long rows = 0, cols = 0;
-    double *e = st == 0 ? fmb_h5_read(file, "/energy", &rows, &cols) : NULL;
+    double *e = st == 0 ? fmb_h5_read_rows(file, "/energy", nt, &rows, &cols) : NULL;
     if (e && cols >= 4 && rows > 0) {
         double drift = 0.0;
         for (long i = 0; i < rows && i < nt; i++)
@@ -274,7 +274,8 @@ int fmb_run_summary_read(const char *path, const char *crank, fmb_run_summary_t 
         if (fmb_h5_attr_number(file, stat, "wall_time", &x) == 0) s->wall_time = x;
     }
     long nt = 0, cols = 0;
-    double *t = fmb_h5_read(file, "/time", &nt, &cols);
+    /* the committed records (docs/output.md, "Records and crash safety") */
+    double *t = fmb_h5_read_rows(file, "/time", fmb_h5_records(file), &nt, &cols);
     int st = 0;
     if (t && cols == 1) {
         s->records = nt;

@@ -81,6 +81,7 @@ struct fmb_writer {
     fmb_viz_t *viz; /* /viz and the .xmf sidecar (NULL: --no-viz) */
     long viz_every; /* records per visualization frame */
     int failed;     /* sticky status after an HDF5 failure */
+    int mdc_held;   /* metadata cache evictions off between commits (writer.c) */
     char err[512];
 };
 
