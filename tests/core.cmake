@@ -6,7 +6,7 @@ foreach(family joints forces bodies slider friction)
 endforeach()
 # Public API: self-contained headers without third-party includes; the CLI uses only them.
 add_test(NAME public_api COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_public_api.sh ${FMB_SRC})
-# Large KKT systems: value-independent order (dense carrier rows and their multipliers last),
-# fill and manufactured solution (tests/test_kkt_order.c).
+# KKT systems (large n = 408, small n = 48): value-independent order (dense carrier rows and
+# their multipliers last), fill and manufactured solution (tests/test_kkt_order.c).
 fmb_c_test(test_kkt_order)
 add_test(NAME kkt_order_arrow COMMAND test_kkt_order)

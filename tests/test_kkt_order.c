@@ -18,7 +18,12 @@
  * diagonal is 1e-8 of its neighbours' and the carrier's 1e6 (a beam's rotational
  * coordinates against its displacements and the carrier, which made KLU's own orders
  * pivot onto a dense row and fill U: docs/performance.md).
- * Checked to fail: with the previous large-system settings (KLU's COLAMD order, threshold
+ * Both at a large size (NC = 400, n = 408: KLU's large-system settings) and a small one
+ * (NC = 40, n = 48: KLU's row scaling; "dense" = more than 16 entries, kkt_order.c).
+ * Checked to fail: at n = 48 with the small-system analysis before issue 8's fourth session
+ * (KLU's AMD with BTF, 10 sqrt(n) as the dense threshold) the order test fails and U holds
+ * 1,129 (benign) and 1,025 (adversarial) entries (bound 480).
+ * With the previous large-system settings (KLU's COLAMD order, threshold
  * 1e-3 or 1e-6) U holds 83,127 entries (bound 4,080: a dense carrier row pivoted early)
  * for both sets; with every unknown in one set (CAMD = AMD) the order test fails and U
  * holds 82,636 entries.
@@ -31,10 +36,10 @@
 #include "flexmb/flexmb.h"
 #include "solve/kkt.h"
 
-#define NC 400      /* chain coordinates */
-#define NQ (NC + 3) /* coordinates: chain, then 3 carrier */
-#define NM 5        /* multipliers */
-#define N (NQ + NM)
+#define NCMAX 400 /* chain coordinates of the large system */
+#define NM 5      /* multipliers */
+#define NMAX (NCMAX + 3 + NM)
+static int NC, NQ, N; /* chain coordinates; coordinates: chain, then 3 carrier; all */
 
 static int fails = 0;
 
@@ -93,7 +98,7 @@ static void build(trip_t *t, int hard)
                              {0, NC + 1, NC + 2}, /* revolute at the end */
                              {NC / 2, NC + 0, NC + 2},
                              {NC / 2 + 1, NC + 1, -1}, /* slider */
-                             {100, 101, -1}};          /* sparse */
+                             {NC / 4, NC / 4 + 1, -1}}; /* sparse */
     for (int k = 0; k < NM; k++) {
         for (int e = 0; e < 3; e++)
             if (rows[k][e] >= 0) {
@@ -106,8 +111,9 @@ static void build(trip_t *t, int hard)
         t->x[e] *= cscale(t->i[e], hard) * cscale(t->j[e], hard);
 }
 
-static void run(int hard)
+static void run(int nc, int hard)
 {
+    NC = nc, NQ = nc + 3, N = nc + 3 + NM;
     static trip_t t;
     build(&t, hard);
     fmb_kkt_t k;
@@ -125,7 +131,7 @@ static void run(int hard)
         check(fmb_kkt_factor(&k) == 0, "factorization");
     }
     /* manufactured solution */
-    double xt[N], b[N] = {0}, x[N];
+    double xt[NMAX], b[NMAX] = {0}, x[NMAX];
     for (int i = 0; i < N; i++)
         xt[i] = sin(1.0 + i) + (i >= NQ ? 3.0 : 0.0);
     for (int e = 0; e < t.n; e++)
@@ -134,18 +140,18 @@ static void run(int hard)
     double err = 0.0, xn = 0.0;
     for (int i = 0; i < N; i++)
         err = fmax(err, fabs(x[i] - xt[i])), xn = fmax(xn, fabs(xt[i]));
-    double res = 0.0, ax[N] = {0}, aabs[N] = {0};
+    double res = 0.0, ax[NMAX] = {0}, aabs[NMAX] = {0};
     for (int e = 0; e < t.n; e++)
         ax[t.i[e]] += t.x[e] * x[t.j[e]], aabs[t.i[e]] += fabs(t.x[e] * x[t.j[e]]);
     for (int i = 0; i < N; i++)
         res = fmax(res, fabs(b[i] - ax[i]) / (aabs[i] + fabs(b[i])));
-    printf("%s values: |x - x_true| / |x_true| = %.3e, backward error %.3e\n",
-           hard ? "adversarial" : "benign", err / xn, res);
+    printf("n = %d, %s values: |x - x_true| / |x_true| = %.3e, backward error %.3e\n",
+           N, hard ? "adversarial" : "benign", err / xn, res);
     /* the benign matrix is well conditioned (diagonally dominant): forward error ~ eps */
     if (!hard) check(err <= 1e-12 * xn, "manufactured solution");
     check(res <= 1e-13, "backward error of the solve");
     /* the order: the 7 unknowns coupled to the carrier last, in any order among them */
-    int P[N], nlast = 0;
+    int P[NMAX], nlast = 0;
     check(fmb_kkt_order(&k, P, &nlast) == 0, "order");
     check(nlast == 3 + 4, "7 unknowns ordered last (3 carrier, 4 multipliers)");
     for (int p = 0; p < N; p++) {
@@ -166,8 +172,10 @@ static void run(int hard)
 
 int main(void)
 {
-    run(0);
-    run(1);
+    run(NCMAX, 0); /* large: n = 408 > FMB_KKT_LARGE */
+    run(NCMAX, 1);
+    run(40, 0); /* small: n = 48, KLU's row scaling, dense = more than 16 entries */
+    run(40, 1);
     if (fails) return 1;
     printf("PASS\n");
     return 0;

@@ -29,7 +29,7 @@ typedef struct fmb_kkt {
                    * large-system order puts the multipliers of dense coordinates last with
                    * them; 0: unknown, all count as coordinates) */
     int solver;   /* FMB_KKT_KLU or FMB_KKT_UMFPACK */
-    int ordering; /* fmb_ordering (UMFPACK; KLU: AMD, large systems kkt_order.c) */
+    int ordering; /* fmb_ordering (UMFPACK only; KLU: the order of kkt_order.c) */
     int nt, cap;  /* entries emitted in the current assembly; capacity */
     int *Ti, *Tj; /* recorded entry order */
     double *Tx;   /* values while a pattern is (re)recorded (not kept while mapped) */
@@ -53,7 +53,7 @@ typedef struct fmb_kkt {
 } fmb_kkt_t;
 
 int fmb_kkt_init(fmb_kkt_t *k, int n);
-/* Fill-reducing order of a large KKT pattern (kkt_order.c), from the pattern alone: P[k] =
+/* Fill-reducing order of a KKT pattern for KLU (kkt_order.c), from the pattern alone: P[k] =
  * the unknown eliminated k-th; *nlast = unknowns ordered last (dense carrier coordinates
  * and the multipliers coupled to them). Returns 0 or FMB_ERR_NOMEM / FMB_ERR_LINSOLVE. */
 int fmb_kkt_order(const fmb_kkt_t *k, int *P, int *nlast);

@@ -1,5 +1,6 @@
-/* Fill-reducing order for large KKT systems (n > FMB_KKT_LARGE), computed from the pattern
- * alone, so that no dense row can be pivoted early, whatever the values.
+/* Fill-reducing order for the KKT systems factored by KLU (every size since issue 8's fourth
+ * session; large ones n > FMB_KKT_LARGE before), computed from the pattern alone, so that
+ * no dense row can be pivoted early, whatever the values.
  *
  * The KKT matrix of a floating-frame beam is [S G^T; G 0] with S = M + c K (+ Hessian
  * terms): banded along the beam, except for a few dense rows and columns: the 3 rigid
@@ -22,7 +23,12 @@
  * makes the Schur complement G S^-1 G^T dense for a chain of joints: a chain of 8,000
  * rigid bodies, tests/fuzz_cases, then took minutes instead of a second.)
  * "Dense": more than max(16, 10 sqrt(n)) off-diagonal entries in its row or column (AMD's
- * own definition of a dense row). */
+ * own definition of a dense row) for large systems (n > FMB_KKT_LARGE); more than 16 for
+ * small ones, where 10 sqrt(n) (77 at n = 60) would miss the carrier coordinates of a beam of
+ * 6-60 elements (3 per element + joints): ordered by minimum degree with the rest, they
+ * were eliminated early with the multipliers' off-diagonal pivots and the factors filled
+ * (quick-return, 10 elements: 12,708 flops against 7,149 with them last; 20 elements:
+ * 35,179 against 12,319; docs/performance.md "KLU at small sizes"). */
 #include <camd.h>
 #include <math.h>
 #include <stdlib.h>
@@ -42,7 +48,7 @@ int fmb_kkt_order(const fmb_kkt_t *k, int *P, int *nlast)
     for (int j = 0; j < n; j++)
         for (int p = Ap[j]; p < Ap[j + 1]; p++)
             if (Ai[p] != j) rdeg[Ai[p]]++;
-    const double thr = fmax(16.0, 10.0 * sqrt((double)n));
+    const double thr = n > FMB_KKT_LARGE ? fmax(16.0, 10.0 * sqrt((double)n)) : 16.0;
     for (int j = 0; j < n; j++) {
         const int cdeg = Ap[j + 1] - Ap[j];
         const int dense = j < nq && (cdeg - 1 > thr || rdeg[j] > thr);
