@@ -10,3 +10,7 @@ add_test(NAME public_api COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_public_api.
 # their multipliers last), fill and manufactured solution (tests/test_kkt_order.c).
 fmb_c_test(test_kkt_order)
 add_test(NAME kkt_order_arrow COMMAND test_kkt_order)
+# Block and list adds into the KKT matrix against a dense reference and the per-entry adds,
+# mapped, first and off-pattern assemblies (tests/test_kkt_block.c).
+fmb_c_test(test_kkt_block)
+add_test(NAME kkt_block_adds COMMAND test_kkt_block)

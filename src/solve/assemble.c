@@ -254,9 +254,7 @@ static void body_emit(void *ctx, int n, const int *cols, const double *B)
     for (int x = 0; x < n; x++)
         g[x] = be->offset + cols[x];
     if (be->ee == 0.0 && be->rows == 0) { /* every dynamic assembly */
-        for (int x = 0; x < n; x++)
-            for (int y = 0; y < n; y++)
-                fmb_kkt_add(k, g[y], g[x], B[y + n * x]);
+        fmb_kkt_add_block(k, n, g, n, g, B, 1, n, 1.0);
         return;
     }
     for (int x = 0; x < n; x++)
@@ -270,17 +268,19 @@ static void body_emit(void *ctx, int n, const int *cols, const double *B)
 
 /* Global index of every local column of an element (-1 on ground) into g; with
  * carrier non-NULL, whether each is a carrier (rigid) coordinate of its body. Returns
- * nl = v[0].nc + v[1].nc. */
-static int elem_map(const fmb_bodyview_t v[2], int *g, unsigned char *carrier)
+ * nl = v[0].nc + v[1].nc; *all (if non-NULL): no column is on ground. */
+static int elem_map(const fmb_bodyview_t v[2], int *g, unsigned char *carrier, int *all)
 {
-    int nl = 0;
+    int nl = 0, neg = 0;
     for (int b = 0; b < 2; b++) {
         const int off = v[b].body ? v[b].body->offset : -1;
+        neg |= off < 0 && v[b].nc > 0;
         for (int k = 0; k < v[b].nc; k++, nl++) {
             g[nl] = off < 0 ? -1 : off + v[b].cols[k];
             if (carrier) carrier[nl] = v[b].cols[k] < 3;
         }
     }
+    if (all) *all = !neg;
     return nl;
 }
 
@@ -338,9 +338,13 @@ static void reserve_reach(fmb_sim_t *s, const fmb_joint_t *j, const fmb_bodyview
 static void add_block(fmb_kkt_t *k, int search, const fmb_bodyview_t v[2], const double *B,
                       double a, int elastic_rows)
 {
-    int g[FMB_ELEM_COLS];
+    int g[FMB_ELEM_COLS], all;
     unsigned char carrier[FMB_ELEM_COLS];
-    const int nl = elem_map(v, g, carrier);
+    const int nl = elem_map(v, g, carrier, &all);
+    if (all && !search && !elastic_rows) { /* the fixed sequence: one block */
+        fmb_kkt_add_block(k, nl, g, nl, g, B, 1, nl, a);
+        return;
+    }
     for (int cc = 0; cc < nl; cc++) {
         const int gc = g[cc];
         if (gc < 0) continue;
@@ -363,12 +367,25 @@ static void add_block(fmb_kkt_t *k, int search, const fmb_bodyview_t v[2], const
 static void add_points_hess(fmb_kkt_t *k, const fmb_bodyview_t v[2], const double *H, double a,
                             int elastic_rows)
 {
-    int g[FMB_ELEM_COLS];
+    int g[FMB_ELEM_COLS], I[2 * FMB_ELEM_COLS], Jc[2 * FMB_ELEM_COLS], ne = 0;
+    double X[2 * FMB_ELEM_COLS];
     unsigned char carrier[FMB_ELEM_COLS];
-    const int nl = elem_map(v, g, carrier);
+    const int nl = elem_map(v, g, carrier, NULL);
     for (int b = 0, o = 0; b < 2; o += v[b].nc, b++) {
         if (v[b].nc < 3 || g[o] < 0) continue; /* ground: nothing */
         const int th = o + 2;                   /* the body's theta column */
+        if (!elastic_rows) { /* the same entries in the same order, as one list */
+            for (int cc = o; cc < o + v[b].nc; cc++) {
+                const double *Bc = H + (size_t)nl * cc;
+                if (cc == th) {
+                    for (int r = o; r < o + v[b].nc; r++)
+                        I[ne] = g[r], Jc[ne] = g[cc], X[ne++] = a * Bc[r];
+                } else {
+                    I[ne] = g[th], Jc[ne] = g[cc], X[ne++] = a * Bc[th];
+                }
+            }
+            continue;
+        }
         for (int cc = o; cc < o + v[b].nc; cc++) {
             const double *Bc = H + (size_t)nl * cc;
             if (cc == th) { /* the whole theta column */
@@ -379,6 +396,7 @@ static void add_points_hess(fmb_kkt_t *k, const fmb_bodyview_t v[2], const doubl
             }
         }
     }
+    if (ne) fmb_kkt_add_list(k, ne, I, Jc, X);
 }
 
 static int has_shape(const fmb_body_t *b)
@@ -431,8 +449,18 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
                 if (c->elastic_rows) /* carrier rows: mass alone; elastic rows: no mass */
                     val = r < 3 ? c->cM * M[e] : c->cKm * Km[e] - c->cK * Kq[e] - c->cC * Cq[e];
                 if (c->ee != 0.0 && r >= 3 && cc >= 3) val *= c->ee;
-                fmb_kkt_add(k, o + r, o + cc, val);
+                Kq[e] = val; /* Kq[e] is read for this entry only: reused for the block */
             }
+        int gi[FMB_ELEM_COLS];
+        if (nd <= FMB_ELEM_COLS) {
+            for (int r = 0; r < nd; r++)
+                gi[r] = o + r;
+            fmb_kkt_add_block(k, nd, gi, nd, gi, Kq, 1, nd, 1.0);
+        } else {
+            for (int cc = 0; cc < nd; cc++)
+                for (int r = 0; r < nd; r++)
+                    fmb_kkt_add(k, o + r, o + cc, Kq[r + nd * cc]);
+        }
     }
     for (int i = 0; i < md->nforces; i++) {
         const fmb_force_t *f = &md->forces[i];
@@ -455,21 +483,31 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
         if (!k->mapped && j->klass->cols && j->klass->reach && k->n > FMB_KKT_LARGE)
             reserve_reach(s, j, v); /* large systems (small ones keep their pattern) */
         const int nr = j->klass->nrows, n0 = v[0].nc, nl = n0 + v[1].nc;
-        double *phi = s->sphi, *J[2] = {fmb_zeroed(s->sJ[0], (size_t)(nr * v[0].nc)),
-                                        fmb_zeroed(s->sJ[1], (size_t)(nr * v[1].nc))};
+        /* J[1] right after J[0] (sJ[0] and sJ[1] are adjacent, maxr x FMB_VIEW_COLS each:
+         * sim.c): the element's Jacobian is one nr x nl block */
+        double *phi = s->sphi, *J[2] = {fmb_zeroed(s->sJ[0], (size_t)(nr * nl)), NULL};
+        J[1] = J[0] + (size_t)nr * n0;
         double *H = fmb_zeroed(s->sH, (size_t)nl * nl);
         j->klass->eval(j, v, t, phi, J[0], J[1]);
         j->klass->hess(j, v, t, lam + j->row, H);
-        int g[FMB_ELEM_COLS];
-        elem_map(v, g, NULL);
+        int g[FMB_ELEM_COLS], all;
+        elem_map(v, g, NULL, &all);
         const int row0 = n + j->row;
-        for (int x = 0; x < nl; x++) {
-            const int gc = g[x];
-            if (gc < 0) continue;
-            const double *Jx = x < n0 ? J[0] + nr * x : J[1] + nr * (x - n0);
-            for (int r = 0; r < nr; r++) {
-                add_entry(k, search, row0 + r, gc, Jx[r]);
-                add_entry(k, search, gc, row0 + r, c->cA * Jx[r]);
+        int R[FMB_ELEM_COLS];
+        if (!search && all && nr <= FMB_ELEM_COLS) { /* J (nr x nl), then J^T as blocks */
+            for (int r = 0; r < nr; r++)
+                R[r] = row0 + r;
+            fmb_kkt_add_block(k, nr, R, nl, g, J[0], 1, nr, 1.0);
+            fmb_kkt_add_block(k, nl, g, nr, R, J[0], nr, 1, c->cA);
+        } else {
+            for (int x = 0; x < nl; x++) {
+                const int gc = g[x];
+                if (gc < 0) continue;
+                const double *Jx = J[0] + nr * x; /* J[1] follows J[0] */
+                for (int r = 0; r < nr; r++) {
+                    add_entry(k, search, row0 + r, gc, Jx[r]);
+                    add_entry(k, search, gc, row0 + r, c->cA * Jx[r]);
+                }
             }
         }
         if (!search && j->klass->hess_kind == FMB_HESS_POINTS)

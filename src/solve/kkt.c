@@ -121,6 +121,50 @@ void fmb_kkt_add_slow(fmb_kkt_t *k, int i, int j, double x)
     k->nt++;
 }
 
+void fmb_kkt_add_block(fmb_kkt_t *k, int nr, const int *rows, int nc, const int *cols,
+                       const double *B, int rs, int cs, double a)
+{
+    int t = k->nt, x = 0, y = 0;
+    if (k->mapped && t >= 0 && nr * nc <= k->pattern_nt - t) {
+        /* fmb_kkt_add's fast path with k's fields held in registers; at the first entry
+         * off the recorded sequence the rest goes through fmb_kkt_add (the mapped values
+         * added so far are then discarded: the assembly is repeated, fmb_kkt_end) */
+        const int *Ti = k->Ti, *Tj = k->Tj, *Map = k->Map;
+        double *Ax = k->Ax;
+        for (x = 0; x < nc; x++) {
+            const int c = cols[x];
+            const double *b = B + (size_t)cs * x;
+            for (y = 0; y < nr; y++, t++) {
+                if (Ti[t] != rows[y] || Tj[t] != c) goto slow;
+                Ax[Map[t]] += a * b[(size_t)rs * y];
+            }
+        }
+        k->nt = t;
+        return;
+    }
+slow:
+    k->nt = t;
+    for (; x < nc; x++, y = 0)
+        for (; y < nr; y++)
+            fmb_kkt_add(k, rows[y], cols[x], a * B[(size_t)rs * y + (size_t)cs * x]);
+}
+
+void fmb_kkt_add_list(fmb_kkt_t *k, int ne, const int *I, const int *J, const double *X)
+{
+    int t = k->nt, e = 0;
+    if (k->mapped && t >= 0 && ne <= k->pattern_nt - t) {
+        const int *Ti = k->Ti, *Tj = k->Tj, *Map = k->Map;
+        double *Ax = k->Ax;
+        for (; e < ne; e++, t++) {
+            if (Ti[t] != I[e] || Tj[t] != J[e]) break;
+            Ax[Map[t]] += X[e];
+        }
+        k->nt = t;
+    }
+    for (; e < ne; e++)
+        fmb_kkt_add(k, I[e], J[e], X[e]);
+}
+
 void fmb_kkt_addx(fmb_kkt_t *k, int i, int j, double x)
 {
     if (k->nt < 0 || k->redo) return;

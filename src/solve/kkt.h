@@ -77,6 +77,17 @@ static inline void fmb_kkt_add(fmb_kkt_t *k, int i, int j, double x)
     }
     fmb_kkt_add_slow(k, i, j, x);
 }
+/* A block of the fixed sequence: a(rows[y], cols[x]) += a * B[y * rs + x * cs] for
+ * x < nc (outer), y < nr (inner), every index >= 0: the same entries in the same order, and
+ * the same matrix bitwise, as nr * nc fmb_kkt_add calls (a = 1 multiplies exactly). While
+ * mapped, fmb_kkt_add's check and scatter run in one loop with k's fields held in
+ * registers (the inline add reloads them around its slow-path call); from the first entry
+ * off the recorded sequence on, the rest goes through fmb_kkt_add (the assembly is then
+ * repeated, fmb_kkt_end). */
+void fmb_kkt_add_block(fmb_kkt_t *k, int nr, const int *rows, int nc, const int *cols,
+                       const double *B, int rs, int cs, double a);
+/* The same for a list of entries: a(I[e], J[e]) += X[e], e < ne (every index >= 0). */
+void fmb_kkt_add_list(fmb_kkt_t *k, int ne, const int *I, const int *J, const double *X);
 /* a(i, j) += x for an entry whose place may change between assemblies (found by binary
  * search in the pattern; a new entry grows the pattern at the next factorization). */
 void fmb_kkt_addx(fmb_kkt_t *k, int i, int j, double x);
