@@ -108,6 +108,25 @@ void fmb_point_pos(const fmb_bodyview_t *v, const double u[2], double r[2])
     r[1] = A[1] * p[0] + A[3] * p[1];
 }
 
+/* J from the point's shape functions N, carrier position p and rotation A. */
+static void jac_of(const fmb_bodyview_t *v, const fmb_shape_t *N, const double p[2],
+                   const double A[4], double *J)
+{
+    for (int k = 0; k < 2 * v->nc; k++)
+        J[k] = 0.0;
+    J[0] = A[0], J[1] = A[1]; /* column rbar_x */
+    J[2] = A[2], J[3] = A[3]; /* column rbar_y */
+    double ip[2] = {-p[1], p[0]};
+    J[4] = A[0] * ip[0] + A[2] * ip[1];
+    J[5] = A[1] * ip[0] + A[3] * ip[1];
+    for (int k = 0; k < N->n; k++) {
+        const int c = fmb_view_col(v, N->col[k]);
+        if (c < 0) continue; /* not among the element's columns: a class error */
+        J[2 * c] += A[0] * N->Nx[k] + A[2] * N->Ny[k];
+        J[2 * c + 1] += A[1] * N->Nx[k] + A[3] * N->Ny[k];
+    }
+}
+
 void fmb_point_jac(const fmb_bodyview_t *v, const double u[2], double *J)
 {
     if (!v->ndof) return;
@@ -116,19 +135,19 @@ void fmb_point_jac(const fmb_bodyview_t *v, const double u[2], double *J)
     shape(v, u, &N);
     carrier_point(v, u, &N, p);
     fmb_view_rot(v, A);
-    for (int k = 0; k < 2 * v->nc; k++)
-        J[k] = 0.0;
-    J[0] = A[0], J[1] = A[1]; /* column rbar_x */
-    J[2] = A[2], J[3] = A[3]; /* column rbar_y */
-    double ip[2] = {-p[1], p[0]};
-    J[4] = A[0] * ip[0] + A[2] * ip[1];
-    J[5] = A[1] * ip[0] + A[3] * ip[1];
-    for (int k = 0; k < N.n; k++) {
-        const int c = fmb_view_col(v, N.col[k]);
-        if (c < 0) continue; /* not among the element's columns: a class error */
-        J[2 * c] += A[0] * N.Nx[k] + A[2] * N.Ny[k];
-        J[2 * c + 1] += A[1] * N.Nx[k] + A[3] * N.Ny[k];
-    }
+    jac_of(v, &N, p, A, J);
+}
+
+void fmb_point_posjac(const fmb_bodyview_t *v, const double u[2], double r[2], double *J)
+{
+    double p[2], A[4];
+    fmb_shape_t N;
+    shape(v, u, &N);
+    carrier_point(v, u, &N, p);
+    fmb_view_rot(v, A);
+    r[0] = A[0] * p[0] + A[2] * p[1];
+    r[1] = A[1] * p[0] + A[3] * p[1];
+    if (J && v->ndof) jac_of(v, &N, p, A, J);
 }
 
 void fmb_point_hess(const fmb_bodyview_t *v, const double u[2], const double w[2], double *H, int n)

@@ -35,10 +35,9 @@ static void coord_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t
                        double *phi, double *J0)
 {
     double r[2], Jp[2 * FMB_VIEW_COLS];
-    fmb_point_pos(&v[0], j->point[0], r);
+    fmb_point_posjac(&v[0], j->point[0], r, J0 ? Jp : NULL);
     phi[0] = r[c] - fmb_expr_eval(j->fn, t, 0);
     if (J0 && v[0].ndof) {
-        fmb_point_jac(&v[0], j->point[0], Jp);
         for (int k = 0; k < v[0].nc; k++)
             J0[k] = Jp[c + 2 * k];
     }

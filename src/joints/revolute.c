@@ -16,16 +16,13 @@ static void revolute_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], doubl
 {
     (void)t;
     double r0[2], r1[2];
-    fmb_point_pos(&v[0], j->point[0], r0);
-    fmb_point_pos(&v[1], j->point[1], r1);
+    fmb_point_posjac(&v[0], j->point[0], r0, J0);
+    fmb_point_posjac(&v[1], j->point[1], r1, J1);
     phi[0] = r0[0] - r1[0];
     phi[1] = r0[1] - r1[1];
-    if (J0) fmb_point_jac(&v[0], j->point[0], J0);
-    if (J1) {
-        fmb_point_jac(&v[1], j->point[1], J1);
+    if (J1 && v[1].ndof)
         for (int k = 0; k < 2 * v[1].nc; k++)
             J1[k] = -J1[k];
-    }
 }
 
 void fmb_joint_pin_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,

@@ -13,21 +13,19 @@ static void weld_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
                       double *J0, double *J1)
 {
     (void)t;
-    double r0[2], r1[2];
-    fmb_point_pos(&v[0], j->point[0], r0);
-    fmb_point_pos(&v[1], j->point[1], r1);
-    phi[0] = r0[0] - r1[0];
-    phi[1] = r0[1] - r1[1];
+    double r[2][2], Jp[2][2 * FMB_VIEW_COLS];
+    for (int b = 0; b < 2; b++)
+        fmb_point_posjac(&v[b], j->point[b], r[b], (b ? J1 : J0) ? Jp[b] : NULL);
+    phi[0] = r[0][0] - r[1][0];
+    phi[1] = r[0][1] - r[1][1];
     phi[2] = fmb_body_angle(&v[0]) - fmb_body_angle(&v[1]) - j->ref;
     for (int b = 0; b < 2; b++) {
         double *Jb = b ? J1 : J0;
         if (!Jb || !v[b].ndof) continue;
         const double sgn = b ? -1.0 : 1.0;
-        double Jp[2 * FMB_VIEW_COLS];
-        fmb_point_jac(&v[b], j->point[b], Jp);
         for (int c = 0; c < v[b].nc; c++) {
-            Jb[0 + 3 * c] = sgn * Jp[0 + 2 * c];
-            Jb[1 + 3 * c] = sgn * Jp[1 + 2 * c];
+            Jb[0 + 3 * c] = sgn * Jp[b][0 + 2 * c];
+            Jb[1 + 3 * c] = sgn * Jp[b][1 + 2 * c];
             Jb[2 + 3 * c] = c == 2 ? sgn : 0.0;
         }
     }

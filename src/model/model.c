@@ -581,8 +581,9 @@ int fmb_model_row_joint(const fmb_model_t *m, int row, int *local)
     return FMB_ERR_NOTFOUND;
 }
 
-void fmb_model_view_into(const fmb_model_t *m, int b, const double *q, const double *qd,
-                         fmb_bodyview_t *v)
+/* The view's body, ndof and state pointers (not its columns). */
+static inline void view_state(const fmb_model_t *m, int b, const double *q, const double *qd,
+                              fmb_bodyview_t *v)
 {
     const fmb_body_t *bd = &m->bodies[b];
     v->body = bd;
@@ -592,6 +593,12 @@ void fmb_model_view_into(const fmb_model_t *m, int b, const double *q, const dou
         v->q = q ? q + bd->offset : NULL;
         v->qd = qd ? qd + bd->offset : NULL;
     }
+}
+
+void fmb_model_view_into(const fmb_model_t *m, int b, const double *q, const double *qd,
+                         fmb_bodyview_t *v)
+{
+    view_state(m, b, q, qd, v);
     fmb_view_rigid(v);
 }
 
@@ -622,9 +629,9 @@ static void default_cols(const double point[2][2], const fmb_elem_cols_t *cc, fm
         c->ok = 1;
         return;
     }
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < 2; b++) { /* a fixed-size copy: a few moves, no library call */
         v[b].nc = c->nc[b];
-        memcpy(v[b].cols, c->cols[b], (size_t)c->nc[b] * sizeof *v[b].cols);
+        memcpy(v[b].cols, c->cols[b], sizeof v[b].cols);
     }
 }
 
@@ -646,18 +653,31 @@ void fmb_force_cols(const fmb_force_t *f, fmb_bodyview_t v[2])
     default_cols(f->point, &f->colcache, v);
 }
 
+/* The element's views: with the default columns straight from the element's cache
+ * (default_cols sets the rigid columns itself when it rebuilds it); a class cols() starts
+ * from the rigid columns, as fmb_model_view_into leaves them. */
 void fmb_joint_views(const fmb_model_t *m, const fmb_joint_t *j, const double *q, const double *qd,
                      fmb_bodyview_t v[2])
 {
-    fmb_model_view_into(m, j->body[0], q, qd, &v[0]);
-    fmb_model_view_into(m, j->body[1], q, qd, &v[1]);
-    fmb_joint_cols(j, v);
+    view_state(m, j->body[0], q, qd, &v[0]);
+    view_state(m, j->body[1], q, qd, &v[1]);
+    if (j->klass->cols) {
+        fmb_view_rigid(&v[0]), fmb_view_rigid(&v[1]);
+        j->klass->cols(j, v);
+        return;
+    }
+    default_cols(j->point, &j->colcache, v);
 }
 
 void fmb_force_views(const fmb_model_t *m, const fmb_force_t *f, const double *q, const double *qd,
                      fmb_bodyview_t v[2])
 {
-    fmb_model_view_into(m, f->body[0], q, qd, &v[0]);
-    fmb_model_view_into(m, f->body[1], q, qd, &v[1]);
-    fmb_force_cols(f, v);
+    view_state(m, f->body[0], q, qd, &v[0]);
+    view_state(m, f->body[1], q, qd, &v[1]);
+    if (f->klass->cols) {
+        fmb_view_rigid(&v[0]), fmb_view_rigid(&v[1]);
+        f->klass->cols(f, v);
+        return;
+    }
+    default_cols(f->point, &f->colcache, v);
 }

@@ -108,6 +108,9 @@ typedef struct fmb_bodyview {
 } fmb_bodyview_t;
 
 void fmb_point_pos(const fmb_bodyview_t *v, const double u[2], double r[2]);
+/* fmb_point_pos and (J non-NULL, body not ground) fmb_point_jac in one evaluation of the
+ * point's shape functions and carrier position: the same values bitwise. */
+void fmb_point_posjac(const fmb_bodyview_t *v, const double u[2], double r[2], double *J);
 /* J (2 x v->nc, column-major) on the view's columns. The point's shape columns must be
  * among them (fmb_view_add_point). */
 void fmb_point_jac(const fmb_bodyview_t *v, const double u[2], double *J);
