@@ -116,6 +116,20 @@ void fmb_sim_switch_free(fmb_sim_t *s);
  * rows' constants b (force capacities: 1 for forces, 0 for impulses). */
 int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base, double bscale,
                        double t, double *x);
+/* The two halves of the coupled LCP and its stopping rule (switch_step.c,
+ * fmb_sim_lcp_blocks): contact(y) adds the slider contacts' part to y, switching(x) the
+ * switching elements' part to x; each with the problem's bh2, gfac, t. Stop when the
+ * switching part changes by at most rtol_part |part| + rtol_total |x| + atol (max norms). */
+typedef struct fmb_lcp_blocks {
+    int (*contact)(fmb_sim_t *s, const struct fmb_lcp_blocks *p, double *y);
+    int (*switching)(fmb_sim_t *s, const struct fmb_lcp_blocks *p, double *x);
+    double bh2, gfac, t;
+    double rtol_part, rtol_total, atol;
+    const char *when; /* in the failure message ("at the start"), NULL: "at t = ..." */
+} fmb_lcp_blocks_t;
+/* Both LCPs to a common solution by block Gauss-Seidel on x = x0 + c + w (x0: x on entry,
+ * c: contact part, w: switching part); x (n + m) on exit. work: 3 (n + m) doubles. */
+int fmb_sim_lcp_blocks(fmb_sim_t *s, const fmb_lcp_blocks_t *p, double *x, double *work);
 /* Both LCPs (slider contacts and switching elements) to a common solution (block
  * Gauss-Seidel); corrects x like each of them. */
 int fmb_sim_lcp_coupled(fmb_sim_t *s, double bh2, double gfac, double t, double *x);

@@ -485,44 +485,52 @@ static void start_contact_states(fmb_sim_t *s, double *qp, double *qm)
     fmb_sim_contact_update(s, 0.0); /* mu at the start state (continuous law) */
 }
 
+/* The start's halves of the coupled LCP (fmb_sim_lcp_blocks) on x = [qdd; lambda]: the
+ * contact LCP takes its multipliers from x alone (s->lam + x with s->lam = 0); the
+ * switching start (fmb_sim_switch_start) works on s->qdd and s->lam. */
+static int start_contact(fmb_sim_t *s, const fmb_lcp_blocks_t *p, double *y)
+{
+    memset(s->lam, 0, (size_t)s->m * sizeof *s->lam);
+    return fmb_sim_contact_lcp(s, p->bh2, p->gfac, p->t, y);
+}
+
+static int start_switching(fmb_sim_t *s, const fmb_lcp_blocks_t *p, double *x)
+{
+    (void)p;
+    memcpy(s->qdd, x, (size_t)s->n * sizeof *x);
+    memcpy(s->lam, x + s->n, (size_t)s->m * sizeof *x);
+    const int rc = fmb_sim_switch_start(s);
+    memcpy(x, s->qdd, (size_t)s->n * sizeof *x);
+    memcpy(x + s->n, s->lam, (size_t)s->m * sizeof *x);
+    return rc;
+}
+
 /* The start's LCPs: slider contacts (above) and switching elements (fmb_sim_switch_start:
  * stick/slip and engagement decided on qd / tau + qdd). With both, they are iterated to a
- * common solution like fmb_sim_lcp_coupled in a step (block Gauss-Seidel on
- * x = x0 + c + w, x0 the accelerations without either: contact LCP on x0 + w, switching
- * LCP on x0 + c, until w changes by less than 1e-12 of |x|; docs/switching.md). */
-#define FMB_START_COUPLED_MAX 200
+ * common solution by the step's block Gauss-Seidel (fmb_sim_lcp_blocks, docs/switching.md)
+ * on x = [qdd; lambda] with bh2 = gfac = 1, until the switching part changes by less than
+ * 1e-12 of |x|. */
 static int start_lcps(fmb_sim_t *s)
 {
     if (!s->ncontacts) return fmb_sim_switch_start(s);
     const int n = s->n, m = s->m, N = n + m;
-    double *buf = malloc(3 * (size_t)N * sizeof *buf + 2 * (size_t)n * sizeof *buf);
+    double *buf = malloc(4 * (size_t)N * sizeof *buf + 2 * (size_t)n * sizeof *buf);
     if (!buf) return fmb_sim_error(s, FMB_ERR_NOMEM, "out of memory");
-    double *x0 = buf, *xw = x0 + N, *y = xw + N;
-    start_contact_states(s, y + N, y + N + n);
-    memcpy(x0, s->qdd, (size_t)n * sizeof *x0);
-    memcpy(x0 + n, s->lam, (size_t)m * sizeof *x0);
-    memset(xw, 0, (size_t)N * sizeof *xw);
-    int rc = 0, it;
-    for (it = 0; it < FMB_START_COUPLED_MAX; it++) {
-        for (int i = 0; i < N; i++)
-            y[i] = x0[i] + xw[i];
-        memset(s->lam, 0, (size_t)m * sizeof *s->lam); /* the LCP's multipliers: lam + y */
-        if ((rc = fmb_sim_contact_lcp(s, 1.0, 1.0, s->t, y))) break;
-        for (int i = 0; i < n; i++) /* x0 + c */
-            s->qdd[i] = y[i] - xw[i];
-        for (int k = 0; k < m; k++)
-            s->lam[k] = y[n + k] - xw[n + k];
-        if (!s->nswz) break;
-        if ((rc = fmb_sim_switch_start(s))) break; /* x0 + c + w' */
-        double dw = 0.0, mx = 0.0;
-        for (int i = 0; i < N; i++) {
-            const double xi = i < n ? s->qdd[i] : s->lam[i - n];
-            const double w = xi - (y[i] - xw[i]);
-            dw = fmax(dw, fabs(w - xw[i]));
-            mx = fmax(mx, fabs(xi));
-            xw[i] = w;
-        }
-        if (dw <= 1e-12 * mx) break;
+    double *x = buf, *work = x + N, *scratch = work + 3 * (size_t)N;
+    start_contact_states(s, scratch, scratch + n);
+    memcpy(x, s->qdd, (size_t)n * sizeof *x);
+    memcpy(x + n, s->lam, (size_t)m * sizeof *x);
+    const fmb_lcp_blocks_t p = {.contact = start_contact,
+                                .switching = start_switching,
+                                .bh2 = 1.0,
+                                .gfac = 1.0,
+                                .t = s->t,
+                                .rtol_total = 1e-12,
+                                .when = "at the start"};
+    const int rc = fmb_sim_lcp_blocks(s, &p, x, work);
+    if (!rc) {
+        memcpy(s->qdd, x, (size_t)n * sizeof *x);
+        memcpy(s->lam, x + n, (size_t)m * sizeof *x);
     }
     for (int ic = 0; ic < s->ncontacts; ic++) {
         fmb_contact_t *c = &s->contacts[ic];
@@ -531,11 +539,6 @@ static int start_lcps(fmb_sim_t *s)
     }
     free(buf);
     if (rc) return rc;
-    if (it == FMB_START_COUPLED_MAX)
-        return fmb_sim_error(s, FMB_ERR_CONVERGENCE,
-                             "the slider contacts' and the switching elements' LCPs at the start "
-                             "did not reach a common solution in %d rounds",
-                             FMB_START_COUPLED_MAX);
     return s->nswz ? 0 : fmb_sim_switch_start(s);
 }
 

@@ -284,43 +284,76 @@ int fmb_sim_switch_impulse(fmb_sim_t *s)
 /* Slider contacts and switching elements in one model (docs/switching.md, "Both LCPs"):
  * the contact LCP (contact_step.c) and the switching LCP are the two blocks of one
  * coupled LCP: each element's force moves the other's rows through the factorized
- * iteration matrix (a switching force that presses a slider onto its guide raises its
- * normal and friction forces). Solved by block Gauss-Seidel on the increment
- * x = x0 + c + s (x0: without either, c: contact part, s: switching part): contact LCP
- * on x0 + s, switching LCP on x0 + c, until s stops changing (1e-10 of its size + 1e-3
- * atol); the fixed point satisfies both LCPs at the same x: the coupled solution. Each
- * LCP alone, once after the other, leaves the first one solved without the second's
- * forces: at Newton convergence (the totals z never enter the residual) that offset
- * stays (test switching_events_coupled: the slider friction misses mu F sin(phi)). */
+ * matrix (a switching force that presses a slider onto its guide raises its normal and
+ * friction forces). Solved by block Gauss-Seidel on x = x0 + c + w (x0: without either,
+ * c: contact part, w: switching part): contact LCP on x0 + w, switching LCP on x0 + c,
+ * until w stops changing (p's rule); the fixed point satisfies both LCPs at the same x:
+ * the coupled solution. Each LCP alone, once after the other, leaves the first one solved
+ * without the second's forces: at Newton convergence (the totals z never enter the
+ * residual) that offset stays (test switching_events_coupled: the slider friction misses
+ * mu F sin(phi)). Used by the step (fmb_sim_lcp_coupled, on the Newton increment) and by
+ * the start (start.c, on the accelerations and multipliers). */
 #define FMB_COUPLED_MAX 200
-int fmb_sim_lcp_coupled(fmb_sim_t *s, double bh2, double gfac, double t, double *x)
+int fmb_sim_lcp_blocks(fmb_sim_t *s, const fmb_lcp_blocks_t *p, double *x, double *work)
 {
     const int N = s->n + s->m;
-    double *x0 = s->swQ + s->n, *xs = x0 + N, *y = xs + N;
+    double *x0 = work, *xs = x0 + N, *y = xs + N;
     memcpy(x0, x, (size_t)N * sizeof *x);
     memset(xs, 0, (size_t)N * sizeof *xs);
     for (int it = 0; it < FMB_COUPLED_MAX; it++) {
         for (int i = 0; i < N; i++)
             y[i] = x0[i] + xs[i];
-        int rc = fmb_sim_contact_lcp(s, bh2, gfac, t, y); /* y = x0 + s + c */
+        int rc = p->contact(s, p, y); /* y = x0 + w + c */
         if (rc) return rc;
         for (int i = 0; i < N; i++)
-            x[i] = y[i] - xs[i];                                 /* x0 + c */
-        rc = fmb_sim_switch_lcp(s, bh2, gfac, s->qd, 1.0, t, x); /* x0 + c + s' */
-        if (rc) return rc;
-        double d = 0.0, mx = 0.0;
+            x[i] = y[i] - xs[i]; /* x0 + c */
+        if (!s->nswz) return 0;
+        if ((rc = p->switching(s, p, x))) return rc; /* x0 + c + w' */
+        double d = 0.0, mw = 0.0, mx = 0.0;
         for (int i = 0; i < N; i++) {
             const double xn = x[i] - (y[i] - xs[i]);
             d = fmax(d, fabs(xn - xs[i]));
-            mx = fmax(mx, fabs(xn));
+            mw = fmax(mw, fabs(xn));
+            mx = fmax(mx, fabs(x[i]));
             xs[i] = xn;
         }
-        if (d <= 1e-10 * mx + 1e-3 * s->opts.atol) return 0;
+        double tol = p->atol; /* a zero rtol adds nothing (not even 0 * inf) */
+        if (p->rtol_part != 0.0) tol = p->rtol_part * mw + tol;
+        if (p->rtol_total != 0.0) tol = p->rtol_total * mx + tol;
+        if (d <= tol) return 0;
     }
+    if (p->when)
+        return fmb_sim_error(s, FMB_ERR_CONVERGENCE,
+                             "the slider contacts' and the switching elements' LCPs %s did not "
+                             "reach a common solution in %d rounds",
+                             p->when, FMB_COUPLED_MAX);
     return fmb_sim_error(s, FMB_ERR_CONVERGENCE,
                          "the slider contacts' and the switching elements' LCPs did not reach a "
                          "common solution in %d rounds at t = %.9g",
-                         FMB_COUPLED_MAX, t);
+                         FMB_COUPLED_MAX, p->t);
+}
+
+static int step_contact(fmb_sim_t *s, const fmb_lcp_blocks_t *p, double *y)
+{
+    return fmb_sim_contact_lcp(s, p->bh2, p->gfac, p->t, y);
+}
+
+static int step_switching(fmb_sim_t *s, const fmb_lcp_blocks_t *p, double *x)
+{
+    return fmb_sim_switch_lcp(s, p->bh2, p->gfac, s->qd, 1.0, p->t, x);
+}
+
+/* The step: x the Newton increment; w until it changes by 1e-10 of its size + 1e-3 atol. */
+int fmb_sim_lcp_coupled(fmb_sim_t *s, double bh2, double gfac, double t, double *x)
+{
+    const fmb_lcp_blocks_t p = {.contact = step_contact,
+                                .switching = step_switching,
+                                .bh2 = bh2,
+                                .gfac = gfac,
+                                .t = t,
+                                .rtol_part = 1e-10,
+                                .atol = 1e-3 * s->opts.atol};
+    return fmb_sim_lcp_blocks(s, &p, x, s->swQ + s->n);
 }
 
 int fmb_sim_switch_state(const fmb_sim_t *s, int force, int *mode, double *fout, double *vrel)
