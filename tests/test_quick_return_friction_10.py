@@ -14,11 +14,10 @@ Checks against independent references:
    1.84, 1.92, 1.96 over [0, 0.6] s). A wrong root at the reversal (a false stick, the
    other branch of the non-monotone step law) would leave a difference that does not go
    to zero.
-3. Energy: T + V - W of the solver stays within 3e-3 of the friction work over the run
-   (measured 1.5e-3; the same drift to 5 digits as the old solver's up to t = 0.6 s: the
-   friction acts at the block's faces, offset b = 6 mm across the curved rocker, and
-   their relative velocity differs from the centre's v, which the work W books, by
-   b kappa v, kappa the rocker's curvature: b kappa ~ 1.6e-3 here, 0 on a straight guide).
+3. Energy: the solver's T + V - W stays within 1e-4 of the friction work over the run
+   (measured 2.8e-6). Friction acts at the block's faces, +-b = 6 mm across the curved
+   rocker, which slide at v (1 -+ b kappa); W booked it as f v at the centre until
+   fmb_contact_friction_power, and drifted by 1.5e-3 (b kappa ~ 1.6e-3; 1 % at 20 rad/s).
 
 Usage: test_quick_return_friction_10.py FLEXMB CASE WORKDIR
 """
@@ -93,8 +92,8 @@ drift = np.abs(E[:, 3] - E[0, 3]).max()
 print(f"friction work {Dw:.3f} J, max |T + V - W - (T + V - W)(0)| {drift:.3e} J ({drift / Dw:.2e})")
 if not Dw > 50.0:
     fails.append(f"friction work only {Dw:.3g} J: the check would be vacuous")
-if not drift <= 3e-3 * Dw:
-    fails.append(f"T + V - W drifts by {drift:.3e} J > 3e-3 x {Dw:.3f} J")
+if not drift <= 1e-4 * Dw:
+    fails.append(f"T + V - W drifts by {drift:.3e} J > 1e-4 x {Dw:.3f} J")
 
 for msg in fails:
     print("FAIL:", msg)

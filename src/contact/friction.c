@@ -225,3 +225,22 @@ double fmb_contact_friction(const fmb_contact_t *c, double per_corner[FMB_CORNER
     }
     return f;
 }
+
+double fmb_contact_friction_power(const fmb_contact_t *c, const fmb_joint_t *j,
+                                  const fmb_bodyview_t v[2])
+{
+    double per[FMB_CORNERS], e[2];
+    fmb_contact_friction(c, per);
+    j->klass->slide_direction(j, v, e);
+    double P = 0.0;
+    for (int k = 0; k < FMB_CORNERS; k++) {
+        if (per[k] == 0.0) continue;
+        double us[2], ug[2], vs[2], vg[2];
+        face_points(c, j, v, e, k, us, ug);
+        fmb_point_vel(&v[0], us, vs);
+        fmb_point_vel(&v[1], ug, vg);
+        /* force -per[k] e on the slider at its face point, +per[k] e on the guide */
+        P -= per[k] * (e[0] * (vs[0] - vg[0]) + e[1] * (vs[1] - vg[1]));
+    }
+    return P;
+}

@@ -84,6 +84,12 @@ void fmb_contact_velocity_row(const fmb_joint_t *j, const fmb_bodyview_t v[2], d
  * corner shares are mu F_k for LuGre; for Coulomb proportional to F_k). */
 double fmb_contact_friction(const fmb_contact_t *c, double per_corner[FMB_CORNERS]);
 
+/* Power of the friction forces on both bodies, W: each corner's force at its face points
+ * times their relative velocity along e (not the centre's v: on a curved guide the faces,
+ * +-b across it, slide at v (1 -+ b kappa)). Views with the contact's columns and qd. */
+double fmb_contact_friction_power(const fmb_contact_t *c, const fmb_joint_t *j,
+                                  const fmb_bodyview_t v[2]);
+
 /* Contact mode from the corner forces (threshold: tiny relative to the largest). */
 int fmb_contact_mode(const double F[FMB_CORNERS]);
 

@@ -328,10 +328,12 @@ double fmb_sim_power(const fmb_sim_t *s)
         for (int r = 0; r < j->klass->nrows; r++)
             P += s->lam[j->row + r] * pt[r];
     }
-    /* friction: -mu v sum F (both bodies together) */
+    /* friction: the corner forces at the faces' relative velocities (both bodies) */
     for (int ic = 0; ic < s->ncontacts; ic++) {
         const fmb_contact_t *c = &s->contacts[ic];
-        P += fmb_contact_friction(c, NULL) * c->v;
+        fmb_bodyview_t v[2];
+        fmb_sim_contact_views(s, c, s->q, s->qd, v);
+        P += fmb_contact_friction_power(c, &md->joints[c->joint], v);
     }
     return P; /* the LCP forces' work: fmb_sim_switch_work (switch_step.c) */
 }
