@@ -21,7 +21,7 @@ fmb_case_check(slider_crank 9 9 0)     # 3 bodies, 3 revolutes + 1 prismatic + 1
 # 1 prismatic, 1 slider_beam (2 rows each) + 1 driver = 15 rows; the rigid linkage has no
 # freedom left, so the 30 degrees of freedom are the rocker's elastic coordinates
 fmb_case_check(quick_return_friction 45 15 30)
-# ... and RUN as shipped past both reversals of D (1.05 revolutions, ~4 s): work-energy
+# ... and RUN at 5 rad/s past both reversals of D (1.05 revolutions, ~4 s): work-energy
 # balance and the frictionless limit mu -> 0 against cases/quick_return.yaml
 # (docs/quick_return.md "Rigid against flexible rocker, and friction at D")
 add_test(NAME quick_return_friction_run
