@@ -133,8 +133,12 @@ void fmb_beam_istate(const fmb_beam_t *bm, int e, const double *q, const double 
  * (forces) at the same q, and the iteration matrix is assembled at the iterate of the
  * last residual, so the states are kept with the q (and qd) they were computed from and
  * only the missing parts are computed: same operations on the same numbers, so the
- * results are bitwise those of fmb_beam_istate. The key is the bit pattern of q, qd
- * (memcmp): nothing about the caller's state is assumed. */
+ * results are bitwise those of fmb_beam_istate. The key is the bit pattern of the body's
+ * q and qd (memcmp over all ndof; the rate parts also need qd's): nothing about the
+ * caller's state is assumed. It is complete: a state reads only the body's own q (carrier
+ * rbar and theta included) and qd and the element constants fixed at build (shape
+ * integrals, Mff, the dof map); neither h, t, gravity nor another body enter it
+ * (gravity's a = A^T g is applied by the callers, fmb_beam_inertia_q). */
 const fmb_beam_istate_t *fmb_beam_states(const fmb_beam_t *bm, const double *q, const double *qd,
                                          int what)
 {
