@@ -34,7 +34,7 @@ endforeach()
 # exactly zero (tests/test_beam_floor.c).
 fmb_c_test(test_beam_floor)
 add_test(NAME beam_force_floor COMMAND test_beam_floor)
-# The beam's element-state cache: cached evaluations bitwise equal to cold ones
+# The beam's element-state cache and decoupled kernels: equal to cold, dense evaluations
 # (tests/test_beam_cache.c).
 fmb_c_test(test_beam_cache)
 add_test(NAME beam_state_cache COMMAND test_beam_cache)

@@ -56,6 +56,7 @@
  */
 #include "bodies/beam_internal.h"
 #include "bodies/beam_corot.h"
+#include "bodies/beam_kernels.h"
 
 #include <cholmod.h>
 #include <stdint.h>
@@ -163,10 +164,14 @@ static const double *element_elastic(const fmb_beam_t *bm, int e, const double u
     const double *k = bm->ke + 36 * (size_t)e;
     double ud[6], w = 0.0;
     deformation(bm, e, ul, ud);
+    /* k_e ud: ud's slots 0, 1, 4 are exact zeros, and a decoupled beam's axial rows have
+     * only column 3, its bending rows columns 2 and 5 (the dense sum without its zero
+     * products, beam_kernels.h) */
     for (int i = 0; i < 6; i++) {
         double v = 0.0;
-        for (int j = 0; j < 6; j++)
-            v += k[i + 6 * j] * ud[j];
+        if (!bm->decoupled || !fmb_beam_axial(i)) v += k[i + 12] * ud[2];
+        if (!bm->decoupled || fmb_beam_axial(i)) v += k[i + 18] * ud[3];
+        if (!bm->decoupled || !fmb_beam_axial(i)) v += k[i + 30] * ud[5];
         fe[i] = v;
         w += 0.5 * ud[i] * v;
     }

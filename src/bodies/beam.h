@@ -23,6 +23,13 @@ typedef struct fmb_beam {
     struct fmb_beam_elem *el;
     /* per element: the inertia states of the last (q, qd) evaluated (beam_inertia.c) */
     struct fmb_beam_cache *cache;
+    /* 1: the axial slots (u1, u2) and the bending slots (v1, phi1, v2, phi2) are
+     * uncoupled in every element's Mff and k_e, Sbar couples only axial with bending, and
+     * S's x row lives on the axial slots, its y row on the bending ones, all as EXACT zeros
+     * (checked entry by entry at build; so far every beam: without rotary inertia the mass
+     * points lie on the centre line, with it the +-y0 pairs cancel exactly). The kernels
+     * then skip the zero products (beam_kernels.h): the same sums, about half the work. */
+    int decoupled;
     /* 0: linear elastic forces ke U (constant tangent, the fast path). Nonzero: the
      * element force and tangent are recomputed from the element's dofs every evaluation
      * (geometrically nonlinear elements, issue 7): see element_elastic in beam.c. */

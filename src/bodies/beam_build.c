@@ -121,6 +121,26 @@ static int build_nonzeros(fmb_beam_t *bm)
     return 0;
 }
 
+/* 1 if every element's Mff, k_e, Sbar and S have exact zeros where beam.h's `decoupled`
+ * says (slot classes: axial 0, 3; bending 1, 2, 4, 5). */
+static int decoupled(const fmb_beam_t *bm)
+{
+    static const int axial[6] = {1, 0, 0, 1, 0, 0};
+    for (int e = 0; e + 1 < bm->nnodes; e++) {
+        const double *M = bm->me + 36 * (size_t)e, *K = bm->ke + 36 * (size_t)e;
+        const fmb_beam_elem_t *el = bm->el + e;
+        for (int i = 0; i < 6; i++) {
+            if ((axial[i] ? el->Sy[i] : el->Sx[i]) != 0.0) return 0;
+            for (int j = 0; j < 6; j++) {
+                const int same = axial[i] == axial[j], z = i + 6 * j;
+                if (!same && (M[z] != 0.0 || K[z] != 0.0)) return 0;
+                if (same && el->Sb[z] != 0.0) return 0;
+            }
+        }
+    }
+    return 1;
+}
+
 int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
 {
     const int nn = bm->nnodes;
@@ -177,6 +197,7 @@ int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
         element_stiffness(bm, e, bm->ke + 36 * (size_t)e);
         fmb_beam_element_inertia(bm, e, bm->el + e, bm->me + 36 * (size_t)e);
     }
+    bm->decoupled = decoupled(bm);
     if (build_nonzeros(bm)) {
         snprintf(msg, len, "out of memory for the beam's %d elements", nn - 1);
         return FMB_ERR_NOMEM;

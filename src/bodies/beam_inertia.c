@@ -41,6 +41,7 @@
  * to rounding (tests/test_beam_inertia.c checks that against a direct quadrature).
  */
 #include "bodies/beam_internal.h"
+#include "bodies/beam_kernels.h"
 
 #include <string.h>
 
@@ -56,15 +57,11 @@ static void istate_q(const fmb_beam_t *bm, int e, const double *q, fmb_beam_ista
     for (int i = 0; i < 6; i++)
         s->U[i] = d[i] >= 0 ? q[d[i]] : 0.0;
     const double *r = s->r, *U = s->U;
-    double SU[2] = {0, 0};
-    for (int i = 0; i < 6; i++)
-        SU[0] += el->Sx[i] * U[i], SU[1] += el->Sy[i] * U[i];
+    const double SU[2] = {fmb_beam_srow(bm, el->Sx, 1, U), fmb_beam_srow(bm, el->Sy, 0, U)};
     s->Pm[0] = el->m * r[0] + el->s0[0] + SU[0];
     s->Pm[1] = el->m * r[1] + el->s0[1] + SU[1];
     for (int i = 0; i < 6; i++) {
-        double mu = 0.0;
-        for (int j = 0; j < 6; j++)
-            mu += Mff[i + 6 * j] * U[j];
+        const double mu = fmb_beam_row(bm, Mff, i, 0, U);
         s->pU[i] = el->Sx[i] * r[0] + el->Sy[i] * r[1] + el->s1[i] + mu;
     }
 }
@@ -75,9 +72,7 @@ static void istate_mass(const fmb_beam_t *bm, int e, fmb_beam_istate_t *s)
     const double *Sb = el->Sb, *r = s->r, *U = s->U;
     double J = s->Pm[0] * r[0] + s->Pm[1] * r[1] + r[0] * el->s0[0] + r[1] * el->s0[1] + el->J0;
     for (int i = 0; i < 6; i++) {
-        double sbu = 0.0;
-        for (int j = 0; j < 6; j++)
-            sbu += Sb[i + 6 * j] * U[j];
+        const double sbu = fmb_beam_row(bm, Sb, i, 1, U);
         s->g[i] = -el->Sx[i] * r[1] + el->Sy[i] * r[0] + el->c1[i] + sbu;
         J += U[i] * (el->s1[i] + s->pU[i]);
     }
@@ -93,15 +88,11 @@ static void istate_rate(const fmb_beam_t *bm, int e, const double *qd, fmb_beam_
     for (int i = 0; i < 6; i++)
         s->Ud[i] = d[i] >= 0 ? qd[d[i]] : 0.0;
     const double *rd = s->rd, *Ud = s->Ud;
-    double SUd[2] = {0, 0};
-    for (int i = 0; i < 6; i++)
-        SUd[0] += el->Sx[i] * Ud[i], SUd[1] += el->Sy[i] * Ud[i];
+    const double SUd[2] = {fmb_beam_srow(bm, el->Sx, 1, Ud), fmb_beam_srow(bm, el->Sy, 0, Ud)};
     s->Vm[0] = el->m * rd[0] + SUd[0], s->Vm[1] = el->m * rd[1] + SUd[1];
     double W = s->Pm[0] * rd[0] + s->Pm[1] * rd[1];
     for (int i = 0; i < 6; i++) {
-        double sbu = 0.0;
-        for (int j = 0; j < 6; j++)
-            sbu += Sb[i + 6 * j] * Ud[j];
+        const double sbu = fmb_beam_row(bm, Sb, i, 1, Ud);
         s->hU[i] = -el->Sx[i] * rd[1] + el->Sy[i] * rd[0] + sbu;
         W += s->pU[i] * Ud[i];
     }
@@ -111,12 +102,8 @@ static void istate_rate(const fmb_beam_t *bm, int e, const double *qd, fmb_beam_
 static void istate_tangent(const fmb_beam_t *bm, int e, fmb_beam_istate_t *s)
 {
     const double *Mff = bm->me + 36 * (size_t)e;
-    for (int i = 0; i < 6; i++) {
-        double mu = 0.0;
-        for (int j = 0; j < 6; j++)
-            mu += Mff[i + 6 * j] * s->Ud[j];
-        s->MUd[i] = mu;
-    }
+    for (int i = 0; i < 6; i++)
+        s->MUd[i] = fmb_beam_row(bm, Mff, i, 0, s->Ud);
 }
 
 void fmb_beam_istate(const fmb_beam_t *bm, int e, const double *q, const double *qd, int what,
@@ -180,12 +167,32 @@ void fmb_beam_inertia_mv(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s
     out[0] = el->m * v[0] + itp[0] * v[2];
     out[1] = el->m * v[1] + itp[1] * v[2];
     out[2] = itp[0] * v[0] + itp[1] * v[1] + s->J * v[2];
+    if (bm->decoupled) { /* the same sums without S's exact zeros (beam_kernels.h) */
+        out[0] += el->Sx[0] * vU[0], out[0] += el->Sx[3] * vU[3];
+        out[1] += el->Sy[1] * vU[1], out[1] += el->Sy[2] * vU[2];
+        out[1] += el->Sy[4] * vU[4], out[1] += el->Sy[5] * vU[5];
+    } else {
+        for (int i = 0; i < 6; i++)
+            out[0] += el->Sx[i] * vU[i], out[1] += el->Sy[i] * vU[i];
+    }
     for (int i = 0; i < 6; i++) {
-        out[0] += el->Sx[i] * vU[i], out[1] += el->Sy[i] * vU[i];
         out[2] += s->g[i] * vU[i];
         double mv = el->Sx[i] * v[0] + el->Sy[i] * v[1] + s->g[i] * v[2];
-        for (int j = 0; j < 6; j++)
-            mv += Mff[i + 6 * j] * vU[j];
+        if (bm->decoupled) {
+            const int ax = fmb_beam_axial(i);
+            if (ax) {
+                mv += Mff[i] * vU[0];
+                mv += Mff[i + 18] * vU[3];
+            } else {
+                mv += Mff[i + 6] * vU[1];
+                mv += Mff[i + 12] * vU[2];
+                mv += Mff[i + 24] * vU[4];
+                mv += Mff[i + 30] * vU[5];
+            }
+        } else {
+            for (int j = 0; j < 6; j++)
+                mv += Mff[i + 6 * j] * vU[j];
+        }
         out[3 + i] = mv;
     }
 }
