@@ -1,5 +1,5 @@
 /*
- * Two bitwise claims of the beam kernels, checked on two identical damped linear beams
+ * Bitwise claims of the beam kernels, checked on two identical damped linear beams
  * with rotary inertia (`decoupled`, src/bodies/beam.h: the +-y0 mass-point pairs cancel
  * the u-v coupling exactly):
  * 1. the element-state cache (src/bodies/beam_inertia.c fmb_beam_states): a beam keeps
@@ -14,6 +14,8 @@
  * in sign only). The test fails if a cache key is not compared (without the qd comparison
  * 5 of the 18 steps fail) or a kernel drops a nonzero term (dropping the slot-3 term of
  * the axial-class sums: all 18 fail).
+ * 3. fmb_beam_hermite_all equals four fmb_beam_hermite calls bitwise (memcmp) at 61 points
+ *    (fails if one expression is written differently, e.g. H[1][0] as 6 (xi^2 - xi) / l).
  */
 #include <math.h>
 #include <stdio.h>
@@ -124,6 +126,20 @@ int main(void)
               seq[s][0] == 0 ? "no change" : seq[s][0] == 1 ? "a qd change" : "a q change");
         ncmp++;
     }
+    /* 3. fmb_beam_hermite_all (the slider's four derivative orders at once) equals the four
+     * fmb_beam_hermite calls bitwise, inside and just outside the mesh */
+    const fmb_beam_t *bm = A->data;
+    int nh = 0;
+    for (int k = 0; k <= 60; k++) {
+        const double xs = -0.01 + (x[NN - 1] + 0.02) * k / 60.0;
+        const int e = fmb_beam_element_at(bm, xs);
+        double H[4][4], Hd[4][4];
+        fmb_beam_hermite_all(bm, e, xs, H);
+        for (int dd = 0; dd < 4; dd++)
+            fmb_beam_hermite(bm, e, xs, dd, Hd[dd]);
+        nh += memcmp(H, Hd, sizeof H) != 0;
+    }
+    CHECK(nh == 0, "fmb_beam_hermite_all differs from fmb_beam_hermite at %d of 61 points", nh);
     printf("%d cached, decoupled evaluations compared with cold, dense ones: %s\n", ncmp,
            failures ? "FAILED" : "passed");
     fmb_model_destroy(&m);

@@ -105,7 +105,7 @@ static void scatter_block(const fmb_beam_elem_t *el, const double B[81], double 
 static void scatter_vec(const fmb_beam_elem_t *el, const double z[9], double *v)
 {
     for (int i = 0; i < 9; i++)
-        if (el->pos[i] >= 0) v[el->cols[el->pos[i]]] += z[i];
+        if (el->bcol[i] >= 0) v[el->bcol[i]] += z[i];
 }
 
 static void beam_mass(const fmb_body_t *b, const double *q, double *M)
@@ -212,22 +212,20 @@ static const double *element_damping(const fmb_beam_t *bm, int e, const double u
 }
 
 /* Elastic and Rayleigh damping forces, element by element: Q -= f_e + (alpha m_e +
- * beta k_e) ud_e, Kq -= K_e, Cq -= alpha m_e + beta k_e (dense nd x nd blocks). */
-static void beam_elastic(const fmb_beam_t *bm, const double *q, const double *qd, double *Q,
-                         double *Kq, double *Cq)
+ * beta k_e) ud_e, Kq -= K_e, Cq -= alpha m_e + beta k_e (dense nd x nd blocks); st: the
+ * elements' states with their rate parts (U_e, Ud_e gathered there). */
+static void beam_elastic(const fmb_beam_t *bm, const fmb_beam_istate_t *st, double *Q, double *Kq,
+                         double *Cq)
 {
     const size_t nd = (size_t)bm->ndof;
     const int damped = bm->alpha != 0.0 || bm->beta != 0.0;
     for (int e = 0; e + 1 < bm->nnodes; e++) {
         const int *d = bm->dof + 3 * e;
-        double ul[6], vl[6], fe[6], kt[36];
-        element_dofs(bm, e, q, ul);
+        const double *ul = st[e].U, *vl = st[e].Ud; /* the element's dofs and rates */
+        double fe[6], kt[36];
         const double *k = element_elastic(bm, e, ul, fe, Kq ? kt : NULL, NULL);
         double ct[36], kd[36];
-        if (damped) {
-            element_dofs(bm, e, qd, vl);
-            k = element_damping(bm, e, ul, vl, fe, k, Kq ? kd : NULL, ct);
-        }
+        if (damped) k = element_damping(bm, e, ul, vl, fe, k, Kq ? kd : NULL, ct);
         for (int i = 0; i < 6; i++) {
             if (d[i] < 0) continue;
             Q[d[i]] -= fe[i];
@@ -274,7 +272,7 @@ static void beam_forces(const fmb_body_t *b, const double *q, const double *qd, 
             scatter_block(el, B, out[k], nd);
         }
     }
-    beam_elastic(bm, q, qd, Q, Kq, Cq);
+    beam_elastic(bm, sts, Q, Kq, Cq);
 }
 
 /* ---- iteration-matrix blocks, element by element --------------------------
@@ -308,6 +306,10 @@ static void beam_blocks(const fmb_body_t *b, const double *q, const double *qd, 
                 if (damped) v += cf[3] * ct[i + 6 * j];
                 B[3 + i + 9 * (3 + j)] += v;
             }
+        if (nl == 9) { /* no removed dof: pos is the identity */
+            emit(ctx, nl, el->cols, B);
+            continue;
+        }
         for (int j = 0; j < 9; j++) {
             if (pos[j] < 0) continue;
             for (int i = 0; i < 9; i++)

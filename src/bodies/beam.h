@@ -50,6 +50,8 @@ int fmb_beam_element_at(const fmb_beam_t *bm, double x);
 /* Hermite functions (d-th x-derivative, d = 0..3) of element e at x, for the dofs
  * v1, phi1, v2, phi2. */
 void fmb_beam_hermite(const fmb_beam_t *bm, int e, double x, int d, double H[4]);
+/* All four at once: H[d] bitwise equal to fmb_beam_hermite(bm, e, x, d, H[d]). */
+void fmb_beam_hermite_all(const fmb_beam_t *bm, int e, double x, double H[4][4]);
 /* Columns of element e's v1, phi1, v2, phi2 in the body's q (-1 if removed). */
 void fmb_beam_vcols(const fmb_beam_t *bm, int e, int col[4]);
 /* Natural frequencies under the reference conditions (ascending, rad/s): all of them by

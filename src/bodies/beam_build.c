@@ -67,6 +67,7 @@ void fmb_beam_element_inertia(const fmb_beam_t *bm, int e, fmb_beam_elem_t *el, 
     for (int k = 0; k < 9; k++) {
         const int c = k < 3 ? k : d[k - 3];
         el->pos[k] = c < 0 ? -1 : el->nl;
+        el->bcol[k] = c < 0 ? -1 : c;
         if (c >= 0) el->cols[el->nl++] = c;
     }
 }

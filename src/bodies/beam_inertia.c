@@ -219,6 +219,8 @@ void fmb_beam_inertia_matrix(const fmb_beam_t *bm, int e, const fmb_beam_istate_
     const fmb_beam_elem_t *el = bm->el + e;
     const double *Mff = bm->me + 36 * (size_t)e, *Sb = el->Sb, *Sx = el->Sx, *Sy = el->Sy;
     const double m = el->m, *Pm = s->Pm;
+    /* the elastic-elastic block's coefficients of Mff, Sbar, Mff, Sbar (sections below) */
+    double cu[4] = {0, 0, 0, 0};
     if (cf[0] != 0.0) { /* mass */
         const double c = cf[0];
         B_(0, 0) += c * m, B_(1, 1) += c * m;
@@ -229,12 +231,12 @@ void fmb_beam_inertia_matrix(const fmb_beam_t *bm, int e, const fmb_beam_istate_
             B_(0, 3 + i) += c * Sx[i], B_(1, 3 + i) += c * Sy[i];
             B_(3 + i, 0) += c * Sx[i], B_(3 + i, 1) += c * Sy[i];
             B_(2, 3 + i) += c * s->g[i], B_(3 + i, 2) += c * s->g[i];
-            for (int j = 0; j < 6; j++)
-                B_(3 + i, 3 + j) += c * Mff[i + 6 * j];
         }
+        cu[0] = c;
     }
     if (cf[1] != 0.0) { /* d(M qdd)/dq */
         const double c = cf[1], *rdd = qdd, tdd = qdd[2], *Udd = qdd + 3;
+        cu[1] = c * tdd;
         double SUdd[2] = {0, 0};
         for (int i = 0; i < 6; i++)
             SUdd[0] += Sx[i] * Udd[i], SUdd[1] += Sy[i] * Udd[i];
@@ -244,11 +246,7 @@ void fmb_beam_inertia_matrix(const fmb_beam_t *bm, int e, const fmb_beam_istate_
         for (int i = 0; i < 6; i++) {
             B_(0, 3 + i) += -c * tdd * Sy[i], B_(1, 3 + i) += c * tdd * Sx[i];
             B_(3 + i, 0) += c * tdd * Sy[i], B_(3 + i, 1) += -c * tdd * Sx[i];
-            double sbu = 0.0;
-            for (int j = 0; j < 6; j++) {
-                sbu += Sb[i + 6 * j] * Udd[j];
-                B_(3 + i, 3 + j) += c * tdd * Sb[i + 6 * j];
-            }
+            const double sbu = fmb_beam_row(bm, Sb, i, 1, Udd);
             B_(2, 3 + i) += c * (Sx[i] * rdd[1] - Sy[i] * rdd[0] + 2 * tdd * s->pU[i] - sbu);
         }
     }
@@ -267,9 +265,8 @@ void fmb_beam_inertia_matrix(const fmb_beam_t *bm, int e, const fmb_beam_istate_
             B_(3 + i, 0) += c * t2 * Sx[i], B_(3 + i, 1) += c * t2 * Sy[i];
             B_(2, 3 + i) += c * (t - 2 * th * b);
             B_(3 + i, 2) += c * t;
-            for (int j = 0; j < 6; j++)
-                B_(3 + i, 3 + j) += c * t2 * Mff[i + 6 * j];
         }
+        cu[2] = c * t2;
     }
     if (cf[3] != 0.0) { /* -dQ/dqd */
         const double c = -cf[3], th = s->thd, *Vm = s->Vm;
@@ -283,8 +280,23 @@ void fmb_beam_inertia_matrix(const fmb_beam_t *bm, int e, const fmb_beam_istate_
             B_(3 + i, 0) += -c * 2 * th * Sy[i], B_(3 + i, 1) += c * 2 * th * Sx[i];
             B_(2, 3 + i) += -c * 2 * th * s->pU[i];
             B_(3 + i, 2) += c * (-2 * s->hU[i] + 2 * th * s->pU[i]);
-            for (int j = 0; j < 6; j++)
-                B_(3 + i, 3 + j) += -c * 2 * th * Sb[i + 6 * j];
         }
+        cu[3] = -c * 2 * th;
     }
+    /* elastic-elastic block: each entry gets the four sections' terms in their order
+     * (mass, d(M qdd)/dq, -dQ/dq, -dQ/dqd; a section not asked for, cu = 0, adds +-0,
+     * which leaves the entry as it is); a decoupled beam's exact zeros are skipped */
+    for (int j = 0; j < 6; j++)
+        for (int i = 0; i < 6; i++) {
+            const int z = i + 6 * j;
+            double v = B_(3 + i, 3 + j);
+            if (!bm->decoupled) {
+                v += cu[0] * Mff[z], v += cu[1] * Sb[z], v += cu[2] * Mff[z], v += cu[3] * Sb[z];
+            } else if (fmb_beam_axial(i) == fmb_beam_axial(j)) {
+                v += cu[0] * Mff[z], v += cu[2] * Mff[z];
+            } else {
+                v += cu[1] * Sb[z], v += cu[3] * Sb[z];
+            }
+            B_(3 + i, 3 + j) = v;
+        }
 }

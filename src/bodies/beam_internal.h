@@ -31,6 +31,7 @@ typedef struct fmb_beam_elem {
     /* the element's columns: local slots k = 0..8 (rbar_x, rbar_y, theta, u1 .. phi2) sit
      * at pos[k] of the compressed columns cols[0..nl-1] (body columns, -1: removed dof) */
     int nl, cols[9], pos[9];
+    int bcol[9]; /* = cols[pos[k]]: slot k's body column, -1: removed */
 } fmb_beam_elem_t;
 
 /* An element's inertia terms at a state (beam_inertia.c; equations there): z = [rbar,

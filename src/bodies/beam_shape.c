@@ -48,6 +48,21 @@ void fmb_beam_hermite(const fmb_beam_t *bm, int e, double x, int d, double Hx[4]
     }
 }
 
+void fmb_beam_hermite_all(const fmb_beam_t *bm, int e, double x, double H[4][4])
+{
+    /* fmb_beam_hermite's expressions for d = 0..3, with l, xi and its powers once */
+    const double l = bm->x[e + 1] - bm->x[e], xi = (x - bm->x[e]) / l;
+    const double x2 = xi * xi, x3 = x2 * xi;
+    H[0][0] = 1 - 3 * x2 + 2 * x3, H[0][1] = l * (xi - 2 * x2 + x3);
+    H[0][2] = 3 * x2 - 2 * x3, H[0][3] = l * (x3 - x2);
+    H[1][0] = (-6 * xi + 6 * x2) / l, H[1][1] = 1 - 4 * xi + 3 * x2;
+    H[1][2] = (6 * xi - 6 * x2) / l, H[1][3] = -2 * xi + 3 * x2;
+    H[2][0] = (-6 + 12 * xi) / (l * l), H[2][1] = (-4 + 6 * xi) / l;
+    H[2][2] = (6 - 12 * xi) / (l * l), H[2][3] = (-2 + 6 * xi) / l;
+    H[3][0] = 12 / (l * l * l), H[3][1] = 6 / (l * l);
+    H[3][2] = -12 / (l * l * l), H[3][3] = 6 / (l * l);
+}
+
 /* Columns (in the body's q) of element e's transverse dofs v1, phi1, v2, phi2 (-1 if
  * removed). */
 void fmb_beam_vcols(const fmb_beam_t *bm, int e, int col[4])
