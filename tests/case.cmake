@@ -28,8 +28,9 @@ add_test(NAME quick_return_friction_run
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_quick_return_friction.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/cases/quick_return_friction.yaml
           ${FMB_SRC}/cases/quick_return.yaml ${CMAKE_CURRENT_BINARY_DIR}/quick_return_friction_run)
-# ... and at 10 rad/s undamped (the LuGre reversal that stopped Newton at t = 0.626 s, ~8 s):
-# completes, converges to the damped runs as zeta -> 0 at first order, T + V - W (1e-4)
+# ... and at 10 rad/s undamped (the LuGre reversal that stopped Newton at t = 0.626 s, ~15 s):
+# completes, converges to the damped runs as zeta -> 0 at first order, T + V - W (1e-4),
+# dt refinement through the reversal at zeta = 0.02 (order 2)
 add_test(NAME quick_return_friction_10
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_quick_return_friction_10.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/cases/quick_return_friction.yaml
