@@ -44,8 +44,9 @@ typedef struct fmb_kkt {
     void *symbolic, *numeric; /* UMFPACK */
     double *control;          /* UMFPACK Control array (kept: no defaults per call) */
     void *kcommon, *ksymbolic, *knumeric; /* KLU */
-    double *xwork;
-    double *dscale; /* KLU: symmetric scaling D A D of the factored matrix (n) */
+    double *dscale;  /* KLU: symmetric scaling D A D of the factored matrix (n) */
+    double *uweight; /* KLU: weights w_k of the diagonal of U in the scaled matrix of the last
+                      * full factorization (n; kkt.c, factor_rcond) */
     int *dpos;      /* position of each diagonal entry in Ax, -1 if none (n) */
     int need_analyze;
     long nsymbolic, nnumeric, nfull; /* analyses, numeric factorizations, full KLU ones */
