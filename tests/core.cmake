@@ -14,3 +14,6 @@ add_test(NAME kkt_order_arrow COMMAND test_kkt_order)
 # mapped, first and off-pattern assemblies (tests/test_kkt_block.c).
 fmb_c_test(test_kkt_block)
 add_test(NAME kkt_block_adds COMMAND test_kkt_block)
+# Searched KKT entries (fmb_kkt_addx) and their kept places against a dense sum.
+fmb_c_test(test_kkt_addx)
+add_test(NAME kkt_addx_places COMMAND test_kkt_addx)

@@ -64,6 +64,7 @@ void fmb_kkt_free(fmb_kkt_t *k)
     free(k->Ti), free(k->Tj), free(k->Tx);
     free(k->Ap), free(k->Ai), free(k->Ax), free(k->Map);
     free(k->Fi), free(k->Fj), free(k->Fx);
+    free(k->Xi), free(k->Xj), free(k->Xp);
     memset(k, 0, sizeof *k);
 }
 
@@ -71,6 +72,7 @@ void fmb_kkt_begin(fmb_kkt_t *k)
 {
     k->nt = 0;
     k->nf = 0;
+    k->nx = 0;
     k->redo = 0;
     if (k->mapped) memset(k->Ax, 0, (size_t)k->Ap[k->n] * sizeof *k->Ax);
 }
@@ -165,15 +167,37 @@ void fmb_kkt_add_list(fmb_kkt_t *k, int ne, const int *I, const int *J, const do
         fmb_kkt_add(k, I[e], J[e], X[e]);
 }
 
-void fmb_kkt_addx(fmb_kkt_t *k, int i, int j, double x)
+/* Keep the place p of the t-th searched entry (i, j) for the next assembly (fmb_kkt_addx);
+ * the kept places stay contiguous from call 0 (a failed allocation only stops keeping). */
+static void keep_place(fmb_kkt_t *k, int t, int i, int j, int p)
+{
+    if (t > k->nxvalid) return;
+    if (t == k->xcap) {
+        int cap = k->xcap ? 2 * k->xcap : 256;
+        int *Xi = realloc(k->Xi, (size_t)cap * sizeof *Xi);
+        if (Xi) k->Xi = Xi;
+        int *Xj = realloc(k->Xj, (size_t)cap * sizeof *Xj);
+        if (Xj) k->Xj = Xj;
+        int *Xp = realloc(k->Xp, (size_t)cap * sizeof *Xp);
+        if (Xp) k->Xp = Xp;
+        if (!Xi || !Xj || !Xp) return;
+        k->xcap = cap;
+    }
+    k->Xi[t] = i, k->Xj[t] = j, k->Xp[t] = p;
+    if (t == k->nxvalid) k->nxvalid = t + 1;
+}
+
+void fmb_kkt_addx_slow(fmb_kkt_t *k, int i, int j, double x)
 {
     if (k->nt < 0 || k->redo) return;
     if (k->mapped) {
+        const int t = k->nx++;
         int lo = k->Ap[j], hi = k->Ap[j + 1] - 1; /* rows ascending within a column */
         while (lo <= hi) {
             const int mid = (lo + hi) / 2;
             if (k->Ai[mid] == i) {
                 k->Ax[mid] += x;
+                keep_place(k, t, i, j, mid);
                 return;
             }
             if (k->Ai[mid] < i)
@@ -298,6 +322,7 @@ static int build_pattern(fmb_kkt_t *k)
             if (k->Ai[p] == c) k->dpos[c] = p;
     }
     k->need_analyze = 1;
+    k->nxvalid = 0; /* places of searched entries in the old pattern */
     k->pattern_nt = k->nt;
     k->mapped = 1;
     return 0;

@@ -40,6 +40,9 @@ typedef struct fmb_kkt {
     int nf, fcap;   /* searched entries of the current assembly (fmb_kkt_addx) */
     int *Fi, *Fj;
     double *Fx;
+    int nx, nxvalid, xcap; /* fmb_kkt_addx's places by call: the t-th call of a mapped
+                            * assembly for (Xi[t], Xj[t]) is at Ax[Xp[t]] (t < nxvalid) */
+    int *Xi, *Xj, *Xp;
     double *Ax;
     void *symbolic, *numeric; /* UMFPACK */
     double *control;          /* UMFPACK Control array (kept: no defaults per call) */
@@ -89,9 +92,21 @@ void fmb_kkt_add_block(fmb_kkt_t *k, int nr, const int *rows, int nc, const int 
                        const double *B, int rs, int cs, double a);
 /* The same for a list of entries: a(I[e], J[e]) += X[e], e < ne (every index >= 0). */
 void fmb_kkt_add_list(fmb_kkt_t *k, int ne, const int *I, const int *J, const double *X);
+void fmb_kkt_addx_slow(fmb_kkt_t *k, int i, int j, double x);
 /* a(i, j) += x for an entry whose place may change between assemblies (found by binary
- * search in the pattern; a new entry grows the pattern at the next factorization). */
-void fmb_kkt_addx(fmb_kkt_t *k, int i, int j, double x);
+ * search in the pattern; a new entry grows the pattern at the next factorization). The
+ * place found by the t-th call of an assembly is kept for the t-th call of the next one:
+ * while the element under a slider stays the same, the calls repeat and need no search. */
+static inline void fmb_kkt_addx(fmb_kkt_t *k, int i, int j, double x)
+{
+    const int t = k->nx;
+    if (k->mapped && t < k->nxvalid && k->Xi[t] == i && k->Xj[t] == j) {
+        k->Ax[k->Xp[t]] += x;
+        k->nx = t + 1;
+        return;
+    }
+    fmb_kkt_addx_slow(k, i, j, x);
+}
 /* Factor the assembled matrix: 0, FMB_ERR_SINGULAR, FMB_ERR_NOMEM or FMB_ERR_LINSOLVE. */
 int fmb_kkt_factor(fmb_kkt_t *k);
 /* Solve A x = b with the last factorization (b and x may not alias). */
