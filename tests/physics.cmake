@@ -67,3 +67,6 @@ endforeach()
 add_test(NAME start_static_quick_return
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_static_quick_return.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+fmb_c_test(test_newton_once)
+target_compile_definitions(test_newton_once PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
+add_test(NAME newton_once_vs_exact_step COMMAND test_newton_once)

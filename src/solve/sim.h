@@ -54,6 +54,11 @@ struct fmb_sim {
     double *sb;                /* maxq: a body vector */
     int *cuoff;                /* contacts + 1: first LCP unknown per contact */
     int keep_pause;   /* steps before a factorization may be kept across steps again */
+    double newton_K[4]; /* Newton's observed quadratic constants |dq_2| / |dq_1|^2 and
+                           |dlambda_2| / |dq_1|^2 on a matrix factored at the step's
+                           predictor, the last measurement and the one before (step.c;
+                           0: none) */
+    int newton_K_age; /* steps since newton_K was measured */
     long kkt_iter;    /* kkt.nnumeric of the integrator's last iteration matrix (0: none) */
     int initialized;
     double W, P; /* work of non-conservative forces and drivers; last power */
@@ -84,6 +89,7 @@ struct fmb_sim {
                            transient of a velocity mismatch; stepctl.c restarts) */
     double cand_viol;   /* constraint violation of the candidate */
     int cand_iters;     /* Newton iterations of the candidate */
+    int cand_once;      /* 1: the candidate was accepted after one increment (step.c) */
     double t_span;      /* t_end - start time: the error per unit step is scaled by it */
     double h_next;      /* proposed next step (adaptive) */
     double ev_cap;      /* elements' cap on the next step (step_control; 0: none), kept
@@ -101,6 +107,10 @@ struct fmb_sim {
     char errmsg[1024];
     int errline; /* case-file line of the joint the last error is about, 0 if none */
     fmb_newton_trace_t trace; /* where the Newton iterations go (step.c; bench/fmb_bench -v) */
+    /* tests only: called by the step loop with each accepted candidate before it is
+     * committed (s->save: the state at t_n; s->q...: the candidate at t_n + h) */
+    void (*accept_hook)(fmb_sim_t *s, double h, void *user);
+    void *accept_hook_user;
 };
 
 int fmb_sim_error(fmb_sim_t *s, int status, const char *fmt, ...)

@@ -210,6 +210,30 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
 #define FMB_KEEP_RATIO 0.25
 #define FMB_KEEP_PAUSE 4
 
+/* One Newton iteration on a matrix factored at the step's predictor. From a matrix
+ * factored at the iterate, Newton's second increment is bounded by the first,
+ * |d_2| <= K |d_1|^2 (Newton-Kantorovich: K = beta gamma / 2, beta a bound of the inverse
+ * iteration matrix, gamma the Lipschitz constant of the residual's Jacobian, in the
+ * scaled norm), and the error left after the first increment is ~|d_2|. K belongs to the
+ * problem near its solution, not to one matrix: it is measured (for the state, and for
+ * the multipliers in their own units against the state's first increment) on every step
+ * that takes a second increment on its predictor's matrix. A later step whose first
+ * increment gives FMB_NEWTON_K_SAFETY K |d_1|^2 <= 1 for both, with K the larger of the
+ * last two measurements, i.e. an estimated remaining error 100 times below the
+ * tolerance, is accepted after that increment (and the Phi check). The constants are
+ * forgotten after FMB_NEWTON_K_AGE steps and on every event that changes h or the
+ * problem: h changed, a step rejected or restarted (newton_stale), an element changed
+ * its discrete state (stepctl.c: a slider crossing a beam element's end; a candidate
+ * accepted after one increment across it is retried), and they are never used with
+ * contacts or switching elements. Measured increments below FMB_NEWTON_K_FLOOR units
+ * (the solve's rounding, ~3e-7 of the first increment here) count as that floor, which
+ * overestimates K. docs/performance.md "One Newton iteration on a fresh matrix" (the
+ * measurements, and tests/test_newton_once.c, which checks every such step against the
+ * exact discrete step). */
+#define FMB_NEWTON_K_SAFETY 100.0
+#define FMB_NEWTON_K_AGE 16
+#define FMB_NEWTON_K_FLOOR 1e-3
+
 /* Multiplier increment tolerance under modified Newton across steps, relative to the
  * largest multiplier (docs/performance.md). */
 #define FMB_LAMBDA_RTOL 1e-8
@@ -266,6 +290,15 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
     const fmb_coeffs_t c = {1.0, bh2, bh2, gp * h, 1.0, 0.0, 0.0, 0};
     double dq_norm = INFINITY, dq_prev = INFINITY, dl_norm = INFINITY, dl_prev = INFINITY;
     int it, fresh = 0; /* the factorization belongs to this step's current iterate */
+    int fresh0 = 0;    /* ... and was factored at the predictor (it = 0) */
+    double dq_first = INFINITY; /* the first increment (scaled) */
+    /* Newton's quadratic constant carried from an earlier step (see FMB_NEWTON_K_SAFETY):
+     * forgotten on every event that changes the problem or h (newton_stale: h changed, a
+     * step was rejected, a restart), with contacts or switching elements (non-smooth), and
+     * after FMB_NEWTON_K_AGE steps */
+    if (s->newton_stale || s->ncontacts || s->nsw || s->newton_K_age >= FMB_NEWTON_K_AGE)
+        s->newton_K[0] = s->newton_K[1] = s->newton_K[2] = s->newton_K[3] = 0.0;
+    s->newton_K_age++;
     /* Modified Newton across steps (reuse_jacobian): the factorization of an earlier
      * step is kept when it is this integrator's (nobody factored since), h is unchanged
      * and no step was rejected since (newton_stale, set by the step loop), no frictional
@@ -291,6 +324,12 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
          * above tests/test_reuse.c's bound (9.3e-5 N). Elsewhere (matrix factored in this
          * step) the increment is the test, as before. */
         double eq = dq_norm, el = dl_norm;
+        int once = 0; /* accepted after one increment on the carried constants */
+        if (fresh0 && it == 1 && s->newton_K[2] > 0.0) {
+            const double d2 = FMB_NEWTON_K_SAFETY * dq_norm * dq_norm;
+            once = d2 * fmax(s->newton_K[0], s->newton_K[2]) <= 1.0 &&
+                   d2 * fmax(s->newton_K[1], s->newton_K[3]) <= 1.0;
+        }
         if (!fresh && it >= 2) {
             const double rate = fmax(dq_norm / dq_prev, dl_norm / dl_prev);
             if (rate <= FMB_KEEP_RATIO) eq *= rate / (1.0 - rate);
@@ -299,7 +338,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
          * increment must also be small (dl_norm, relative to the largest multiplier). Once
          * the step has refactored (fresh), its increments are those of a step that started
          * on a new matrix, which has no multiplier test */
-        const int inc_ok = it > 0 && eq <= 1.0 && (fresh || el <= 1.0);
+        const int inc_ok = once || (it > 0 && eq <= 1.0 && (fresh || el <= 1.0));
         /* Phi on its own only when it can decide convergence (the increments passed);
          * otherwise it comes with the residual below (fmb_sim_eval_residual evaluates
          * every joint anyway) */
@@ -330,6 +369,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
                     (1.0 - am);
             error_estimate(s, h, beta, gamma, am - af);
             s->cand_iters = it;
+            s->cand_once = once;
             s->cand_viol = viol;
             return 0;
         }
@@ -386,6 +426,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             s->kkt_iter = rc ? 0 : s->kkt.nnumeric;
             s->newton_stale = 0;
             fresh = 1;
+            fresh0 = it == 0;
         }
         if (rc == 0) rc = fmb_kkt_solve(&s->kkt, R, x);
         if (rc == 0 && s->ncontacts) { /* with switching elements: both LCPs coupled */
@@ -435,6 +476,14 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         }
         dl_prev = dl_norm;
         dl_norm = dl / (s->opts.atol + FMB_LAMBDA_RTOL * lmax);
+        if (it == 0) dq_first = dq_norm;
+        /* the second increment on the predictor's matrix: Newton's quadratic constant */
+        if (fresh0 && it == 1 && dq_first > 0.0) {
+            s->newton_K[2] = s->newton_K[0], s->newton_K[3] = s->newton_K[1];
+            s->newton_K[0] = fmax(dq_norm, FMB_NEWTON_K_FLOOR) / (dq_first * dq_first);
+            s->newton_K[1] = fmax(dl_norm, FMB_NEWTON_K_FLOOR) / (dq_first * dq_first);
+            s->newton_K_age = 0;
+        }
     }
     int row = -1, line = 0;
     double viol = fmb_sim_eval_phi(s, s->q, t1, phi, &row);

@@ -230,6 +230,7 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
 
 static void accept(fmb_sim_t *s, double h)
 {
+    if (s->accept_hook) s->accept_hook(s, h, s->accept_hook_user);
     fmb_sim_stats_t *st = &s->stats;
     const double t1 = s->t + h;
     if (st->h_min_used == 0.0 || h < st->h_min_used) st->h_min_used = h;
@@ -274,6 +275,17 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
             return fail_step(s, FMB_ERR_CONVERGENCE, L, s->t, "the step fell below h_min");
         }
         return 1;
+    }
+    if (restart) {
+        /* an element changed its discrete state in the step (a slider crossing a beam
+         * element's end: the constraint's second derivatives jump): Newton's carried
+         * quadratic constant (step.c) does not hold across it, and a candidate accepted on
+         * it after one increment is retried with the constant measured anew */
+        s->newton_K[0] = s->newton_K[1] = s->newton_K[2] = s->newton_K[3] = 0.0;
+        if (s->cand_once) {
+            fmb_sim_reject_step(s);
+            return attempt(s, h, h_cap, L, h_floor);
+        }
     }
     const double r = s->err_ratio;
     /* A jump in the accelerations (contact onset, a slider crossing a beam element's end)
