@@ -106,21 +106,11 @@ static void istate_tangent(const fmb_beam_t *bm, int e, fmb_beam_istate_t *s)
         s->MUd[i] = fmb_beam_row(bm, Mff, i, 0, s->Ud);
 }
 
-void fmb_beam_istate(const fmb_beam_t *bm, int e, const double *q, const double *qd, int what,
-                     fmb_beam_istate_t *s)
-{
-    istate_q(bm, e, q, s);
-    if (what & FMB_IS_MASS) istate_mass(bm, e, s);
-    if (!(what & (FMB_IS_FORCE | FMB_IS_TANGENT))) return;
-    istate_rate(bm, e, qd, s);
-    if (what & FMB_IS_TANGENT) istate_tangent(bm, e, s);
-}
-
 /* Cached states of all elements. The residual evaluates M qdd (mass_times) and then Q
  * (forces) at the same q, and the iteration matrix is assembled at the iterate of the
  * last residual, so the states are kept with the q (and qd) they were computed from and
  * only the missing parts are computed: same operations on the same numbers, so the
- * results are bitwise those of fmb_beam_istate. The key is the bit pattern of the body's
+ * results are bitwise those of a computation from scratch. The key is the bit pattern of the body's
  * q and qd (memcmp over all ndof; the rate parts also need qd's): nothing about the
  * caller's state is assumed. It is complete: a state reads only the body's own q (carrier
  * rbar and theta included) and qd and the element constants fixed at build (shape

@@ -36,7 +36,7 @@ typedef struct fmb_beam_elem {
 
 /* An element's inertia terms at a state (beam_inertia.c; equations there): z = [rbar,
  * theta, U_e] in the element's 9 local slots (removed dofs 0). Only what a caller needs
- * is computed (fmb_beam_istate `what`): FMB_IS_MASS for M and M v, FMB_IS_FORCE for Q,
+ * is computed (fmb_beam_states `what`): FMB_IS_MASS for M and M v, FMB_IS_FORCE for Q,
  * FMB_IS_ALL for the tangents as well. */
 enum { FMB_IS_MASS = 1, FMB_IS_FORCE = 2, FMB_IS_TANGENT = 4, FMB_IS_ALL = 7, FMB_IS_Q = 8 };
 typedef struct fmb_beam_istate {
@@ -69,12 +69,9 @@ typedef struct fmb_beam_cache {
 /* Shape integrals and the mass matrix me (36, column-major) of element e by its mass
  * points (beam_build.c). */
 void fmb_beam_element_inertia(const fmb_beam_t *bm, int e, fmb_beam_elem_t *el, double me[36]);
-/* Element e's inertia state at body coordinates q and rates qd (read with FMB_IS_FORCE
- * or FMB_IS_TANGENT); what: the FMB_IS_* parts to compute. */
-void fmb_beam_istate(const fmb_beam_t *bm, int e, const double *q, const double *qd, int what,
-                     fmb_beam_istate_t *s);
 /* All elements' states at q, qd with at least the parts `what` (qd may be NULL without
- * FMB_IS_FORCE/TANGENT), from the beam's cache: bitwise equal to fmb_beam_istate's. */
+ * FMB_IS_FORCE/TANGENT), from the beam's cache: bitwise equal to states computed from
+ * scratch (tests/test_beam_cache.c). */
 const fmb_beam_istate_t *fmb_beam_states(const fmb_beam_t *bm, const double *q, const double *qd,
                                          int what);
 /* out (9) = M_e v (v: 9 local slots; state with FMB_IS_MASS). */
