@@ -26,6 +26,8 @@
  * another element the columns change; the assembler places the entries by lookup and
  * adds the new element's entries to the matrix pattern once.
  */
+#include <string.h>
+
 #include "bodies/beam.h"
 #include "joints/joints.h"
 
@@ -37,21 +39,72 @@ typedef struct sb {
     double v[4];    /* v, v', v'', v''' */
 } sb_t;
 
-static void sb_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], sb_t *c)
+/* The slider's place on the guide at the views' state: everything in sb_t but v[] depends
+ * only on the rigid coordinates of both bodies (and the slider point), so it is kept in the
+ * joint (evalcache) keyed on their bit patterns: slider_cols, slider_eval and slider_hess at
+ * one iterate (the residual, then the assembly) share one sincos, one element search and
+ * one set of Hermite values, bitwise the same. Two states are kept (the last two used):
+ * the step's event control alternates between the state at t_n and the candidate. v[]
+ * (the guide's deflection there) is summed afresh from the element's four coordinates at
+ * every call. */
+typedef struct sb_memo {
+    double key[8];
+    const fmb_beam_t *bm;
+    int ok;
+    sb_t c;
+} sb_memo_t;
+typedef struct sb_cache {
+    sb_memo_t m[2];
+    int last; /* the slot used last */
+} sb_cache_t;
+_Static_assert(sizeof(sb_cache_t) <= sizeof(((fmb_joint_t *)0)->evalcache),
+               "slider_beam's cache must fit the joint's evalcache");
+
+static void sb_place(const fmb_joint_t *j, const fmb_bodyview_t v[2], sb_t *c)
 {
-    c->bm = v[1].body->data;
-    const double th0 = fmb_body_angle(&v[0]), th1 = v[1].q[2];
-    fmb_rot(th0 - th1, c->B);
-    c->p0[0] = j->point[0][0] + (v[0].ndof ? v[0].q[0] : 0.0);
-    c->p0[1] = j->point[0][1] + (v[0].ndof ? v[0].q[1] : 0.0);
+    const double key[8] = {fmb_body_angle(&v[0]),
+                           v[1].q[2],
+                           v[0].ndof ? v[0].q[0] : 0.0,
+                           v[0].ndof ? v[0].q[1] : 0.0,
+                           v[1].q[0],
+                           v[1].q[1],
+                           j->point[0][0],
+                           j->point[0][1]};
+    sb_cache_t *cc = (sb_cache_t *)(void *)((fmb_joint_t *)j)->evalcache;
+    const fmb_beam_t *bm = v[1].body->data;
+    for (int i = 0; i < 2; i++) {
+        const int k = i ? 1 - cc->last : cc->last;
+        const sb_memo_t *m = &cc->m[k];
+        if (m->ok && m->bm == bm && !memcmp(m->key, key, sizeof key)) {
+            *c = m->c;
+            cc->last = k;
+            return;
+        }
+    }
+    c->bm = bm;
+    fmb_rot(key[0] - key[1], c->B);
+    c->p0[0] = j->point[0][0] + key[2];
+    c->p0[1] = j->point[0][1] + key[3];
     c->Bp[0] = c->B[0] * c->p0[0] + c->B[2] * c->p0[1];
     c->Bp[1] = c->B[1] * c->p0[0] + c->B[3] * c->p0[1];
-    c->s[0] = c->Bp[0] - v[1].q[0];
-    c->s[1] = c->Bp[1] - v[1].q[1];
+    c->s[0] = c->Bp[0] - key[4];
+    c->s[1] = c->Bp[1] - key[5];
     c->e = fmb_beam_element_at(c->bm, c->s[0]);
     fmb_beam_vcols(c->bm, c->e, c->col);
-    for (int d = 0; d < 4; d++) {
+    for (int d = 0; d < 4; d++)
         fmb_beam_hermite(c->bm, c->e, c->s[0], d, c->H[d]);
+    sb_memo_t *m = &cc->m[1 - cc->last]; /* replaces the older state */
+    memcpy(m->key, key, sizeof key);
+    m->bm = bm;
+    m->c = *c;
+    m->ok = 1;
+    cc->last = 1 - cc->last;
+}
+
+static void sb_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], sb_t *c)
+{
+    sb_place(j, v, c);
+    for (int d = 0; d < 4; d++) {
         c->v[d] = 0.0;
         for (int k = 0; k < 4; k++)
             if (c->col[k] >= 0) c->v[d] += c->H[d][k] * v[1].q[c->col[k]];
@@ -169,7 +222,7 @@ static void slider_cols(const fmb_joint_t *j, fmb_bodyview_t v[2])
     fmb_view_rigid(&v[1]);
     if (!v[1].q || !v[1].ndof || (v[0].ndof && !v[0].q)) return;
     sb_t c;
-    sb_eval(j, v, &c);
+    sb_place(j, v, &c); /* the element's columns only */
     for (int k = 0; k < 4; k++)
         if (c.col[k] >= 0) fmb_view_add_cols(&v[1], 1, &c.col[k]);
 }

@@ -142,6 +142,7 @@ double fmb_point_rotrate(const fmb_bodyview_t *v, const double u[2]);
  * point[b]'s shape columns) are the same at every state: computed once and kept here,
  * keyed on the points and the views' ndof (fmb_joint_cols / fmb_force_cols, model.c). */
 enum { FMB_HESS_DENSE = 0, FMB_HESS_POINTS = 1 };
+#define FMB_JOINT_CACHE 96 /* doubles of fmb_joint_t.evalcache */
 
 typedef struct fmb_elem_cols {
     int ok;
@@ -246,6 +247,11 @@ struct fmb_joint {
     int row;                      /* first global constraint row */
     int line;
     fmb_elem_cols_t colcache;     /* default columns (model.c; not with class cols()) */
+    /* Class-owned derived values of the state (e.g. slider_beam's guide element and Hermite
+     * values at the slider), keyed by the class on the bit patterns of every input they
+     * depend on, so a hit is bitwise the evaluation it replaces. Written through the const
+     * pointer the classes receive, as colcache (no threads share a model); zero at creation. */
+    double evalcache[FMB_JOINT_CACHE];
 };
 
 /* Registry: joint class for a type (one line per type in joints/registry.c). */
