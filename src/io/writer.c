@@ -262,18 +262,18 @@ fail:
  * 4 % of the records' bytes (measured: 25 MB more resident memory for a 0.7 GB file), so
  * the limit is reached by files of about 7 GB. */
 #define WRITER_MDC_MAX (256.0 * 1024 * 1024)
-static int set_evictions(fmb_writer_t *w, int enabled)
+/* Hold: evictions and resizing off (the configuration before is kept in w->mdc_default);
+ * release: back to that configuration (HDF5's adaptive cache). 0 or -1. */
+static int hold_cache(fmb_writer_t *w)
 {
-    H5AC_cache_config_t cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.version = H5AC__CURR_CACHE_CONFIG_VERSION;
-    if (H5Fget_mdc_config(w->file, &cfg) < 0) return -1;
-    if (!enabled) {
-        cfg.incr_mode = H5C_incr__off;
-        cfg.flash_incr_mode = H5C_flash_incr__off;
-        cfg.decr_mode = H5C_decr__off;
-    }
-    cfg.evictions_enabled = enabled != 0;
+    memset(&w->mdc_default, 0, sizeof w->mdc_default);
+    w->mdc_default.version = H5AC__CURR_CACHE_CONFIG_VERSION;
+    if (H5Fget_mdc_config(w->file, &w->mdc_default) < 0) return -1;
+    H5AC_cache_config_t cfg = w->mdc_default;
+    cfg.incr_mode = H5C_incr__off;
+    cfg.flash_incr_mode = H5C_flash_incr__off;
+    cfg.decr_mode = H5C_decr__off;
+    cfg.evictions_enabled = 0;
     return H5Fset_mdc_config(w->file, &cfg) < 0 ? -1 : 0;
 }
 
@@ -282,7 +282,8 @@ static void bound_cache(fmb_writer_t *w)
     size_t max = 0, min_clean = 0, cur = 0;
     int n = 0;
     if (!w->mdc_held || H5Fget_mdc_size(w->file, &max, &min_clean, &cur, &n) < 0) return;
-    if ((double)cur > WRITER_MDC_MAX) w->mdc_held = set_evictions(w, 1) < 0;
+    if ((double)cur > WRITER_MDC_MAX && H5Fset_mdc_config(w->file, &w->mdc_default) >= 0)
+        w->mdc_held = 0;
 }
 
 static int flush_all(fmb_writer_t *w, int full_xdmf)
@@ -446,7 +447,7 @@ fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim, const 
         remove(newname);
         return NULL;
     }
-    w->mdc_held = set_evictions(w, 0) == 0;
+    w->mdc_held = hold_cache(w) == 0;
     return w;
 }
 

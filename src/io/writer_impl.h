@@ -78,10 +78,11 @@ struct fmb_writer {
     long nrec; /* records in the file */
     int nbuf;  /* records buffered */
     double last_flush;
-    fmb_viz_t *viz; /* /viz and the .xmf sidecar (NULL: --no-viz) */
-    long viz_every; /* records per visualization frame */
-    int failed;     /* sticky status after an HDF5 failure */
-    int mdc_held;   /* metadata cache evictions off between commits (writer.c) */
+    fmb_viz_t *viz;                  /* /viz and the .xmf sidecar (NULL: --no-viz) */
+    long viz_every;                  /* records per visualization frame */
+    int failed;                      /* sticky status after an HDF5 failure */
+    int mdc_held;                    /* metadata cache evictions off between commits (writer.c) */
+    H5AC_cache_config_t mdc_default; /* the cache's configuration before (restored) */
     char err[512];
 };
 
