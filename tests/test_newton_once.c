@@ -17,13 +17,17 @@
  * Asserted: every step accepted after one increment is within 0.25 units in q and lambda
  * (the design predicts <= 0.01; measured <= 0.1), at the case's h = 1e-4 s, at h = 4e-4 s
  * (first increments 100 times larger) and with h switched between the two every 2.5 ms
- * (the constants must be forgotten at each change); at h = 1e-4 s every accepted step,
- * whatever its path, is within 1 unit; one-increment steps occur (>= 20).
+ * (the constants must be forgotten at each change); at h = 1e-4 and 4e-4 s every accepted
+ * step, whatever its path (kept matrices: step.c's r / (1 - r) bound), is within 1 unit;
+ * one-increment steps occur (>= 20). (The switching run's worst step on a kept matrix is
+ * 1.1 units, after the index-3 transient of each change of h: reported, not asserted.)
  * Checked to fail: with every first increment accepted (safety factor ~0) the runs had
  * one-increment steps 3.3, 214 and 14 units off in lambda; without the retry of a
  * one-increment step across an element crossing (stepctl.c) the h = 4e-4 s run had one
- * 0.38 units off in lambda. (With the constants of one measurement instead of the larger
- * of two and a keep pause of 16 steps, the switching run had one 0.77 units off in q.)
+ * 0.38 units off in lambda; with the kept-matrix bound on the rate of the last two
+ * increments only (before 2026-11-24 23:20) it had a step 1.18 units off in q. (With the
+ * constants of one measurement instead of the larger of two and a keep pause of 16 steps,
+ * the switching run had one 0.77 units off in q.)
  */
 #include <math.h>
 #include <stdio.h>
@@ -163,7 +167,7 @@ static void scenario(const char *name, double h, double t_end, double h1, double
 int main(void)
 {
     scenario("h 1e-4", 1e-4, 0.06, 0, 0, 1, 20);
-    scenario("h 4e-4", 4e-4, 0.12, 0, 0, 0, 20);
+    scenario("h 4e-4", 4e-4, 0.12, 0, 0, 1, 20);
     scenario("h 1e-4 / 4e-4 every 2.5 ms", 1e-4, 0.12, 4e-4, 2.5e-3, 0, 0);
     printf(failures ? "FAIL\n" : "OK\n");
     return failures != 0;
