@@ -11,11 +11,16 @@
  * columns (the pattern grows: repeated assembly and rebuild), moving back (entries already
  * stored: search, no rebuild), a different number of searched calls, the same (i, j) in a
  * different call order (kept place must not be used for another entry), and entries added
- * twice in one assembly.
+ * twice in one assembly; then the pattern's memory: after FMB_KKT_KEEP_RECENT + 10
+ * assemblies on one element, moving on drops the entries of the elements left (the stored
+ * count equals the entries this assembly emits, counted here), and going back at once keeps
+ * them (no further rebuild).
  * Checked to fail: with the kept place used without comparing (i, j) (the fast path of
  * fmb_kkt_addx accepting any call t < nxvalid), assemblies 3, 4 and 9 of the 10 differ from
  * the dense sum; without resetting the kept places when the pattern is rebuilt, assembly 8
- * (the calls of assembly 7, whose pattern grew: kept places of the old pattern) differs.
+ * (the calls of assembly 7, whose pattern grew: kept places of the old pattern) differs;
+ * with the pattern only growing (every rebuild keeping the old entries, as before issue 8's
+ * fourth session) the drop check fails (128 stored against 80 emitted).
  */
 #include <math.h>
 #include <stdio.h>
@@ -38,23 +43,24 @@ static void check(int ok, const char *what, int a)
 }
 
 static double D[N][N];
+static int E[N][N]; /* entries emitted by the current assembly */
 
 /* fixed part: an SPD band (tridiagonal, diagonally dominant) on the coordinates and two
  * multiplier rows on fixed columns */
 static void fixed_part(fmb_kkt_t *k, double s)
 {
     for (int a = 0; a < NQ; a++) {
-        fmb_kkt_add(k, a, a, 4.0 * s + 0.01 * a), D[a][a] += 4.0 * s + 0.01 * a;
+        fmb_kkt_add(k, a, a, 4.0 * s + 0.01 * a), D[a][a] += 4.0 * s + 0.01 * a, E[a][a] = 1;
         if (a + 1 < NQ) {
-            fmb_kkt_add(k, a, a + 1, -s), D[a][a + 1] -= s;
-            fmb_kkt_add(k, a + 1, a, -s), D[a + 1][a] -= s;
+            fmb_kkt_add(k, a, a + 1, -s), D[a][a + 1] -= s, E[a][a + 1] = 1;
+            fmb_kkt_add(k, a + 1, a, -s), D[a + 1][a] -= s, E[a + 1][a] = 1;
         }
     }
     for (int r = 0; r < 2; r++) {
         const int i = NQ + r, c = 2 + 5 * r;
-        fmb_kkt_add(k, i, c, 1.0 + r), D[i][c] += 1.0 + r;
-        fmb_kkt_add(k, c, i, 1.0 + r), D[c][i] += 1.0 + r;
-        fmb_kkt_add(k, i, i, 0.0);
+        fmb_kkt_add(k, i, c, 1.0 + r), D[i][c] += 1.0 + r, E[i][c] = 1;
+        fmb_kkt_add(k, c, i, 1.0 + r), D[c][i] += 1.0 + r, E[c][i] = 1;
+        fmb_kkt_add(k, i, i, 0.0), E[i][i] = 1;
     }
 }
 
@@ -68,11 +74,67 @@ static void slider(fmb_kkt_t *k, int e, int rev, int twice, double s)
         for (int q = 0; q < 4; q++) {
             const int cq = rev ? 3 - q : q, c = 2 * e + cq; /* the value goes with the column */
             const double g = s * (1.0 + 0.25 * cq + r * (0.5 + 0.1 * cq * cq));
-            fmb_kkt_addx(k, i, c, g), D[i][c] += g;
-            fmb_kkt_addx(k, c, i, g), D[c][i] += g;
+            fmb_kkt_addx(k, i, c, g), D[i][c] += g, E[i][c] = 1;
+            fmb_kkt_addx(k, c, i, g), D[c][i] += g, E[c][i] = 1;
         }
     }
     if (twice) fmb_kkt_addx(k, NQ + 2, 2 * e, 0.5 * s), D[NQ + 2][2 * e] += 0.5 * s;
+}
+
+/* One assembly (repeated once if fmb_kkt_end asks), factorization and checks: the slider on
+ * elements e, e + 2, ... (m of them); returns the number of distinct entries emitted. */
+static int assemble_check(fmb_kkt_t *k, int a, int e, int rev, int twice, int m, int quiet)
+{
+    const double s = 1.0 + 0.1 * a; /* values change from one assembly to the next */
+    int again = 1;
+    for (int r = 0; again && r < 2; r++) { /* fmb_kkt_end: repeat once if asked */
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++)
+                D[i][j] = 0.0, E[i][j] = 0;
+        fmb_kkt_begin(k);
+        fixed_part(k, s);
+        for (int q = 0; q < m; q++)
+            slider(k, e + 2 * q, rev, twice, s);
+        again = fmb_kkt_end(k);
+    }
+    check(!again, "assembly repeated more than once", a);
+    check(fmb_kkt_factor(k) == 0, "factorization", a);
+    /* the compressed matrix against the dense sum, before the factorization scaled it
+     * (n = 24: no scaling in place) */
+    static double C[N][N];
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            C[i][j] = 0.0;
+    for (int j = 0; j < N; j++)
+        for (int p = k->Ap[j]; p < k->Ap[j + 1]; p++)
+            C[k->Ai[p]][j] += k->Ax[p];
+    double d = 0.0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            d = fmax(d, fabs(C[i][j] - D[i][j]));
+    check(d == 0.0, "compressed matrix differs from the dense sum of the triplets", a);
+    /* manufactured solution through the factors */
+    double xt[N], b[N] = {0}, x[N];
+    for (int i = 0; i < N; i++)
+        xt[i] = cos(0.3 + i);
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            b[i] += D[i][j] * xt[j];
+    check(fmb_kkt_solve(k, b, x) == 0, "solve", a);
+    double err = 0.0;
+    for (int i = 0; i < N; i++)
+        err = fmax(err, fabs(x[i] - xt[i]));
+    check(err <= 1e-12, "manufactured solution", a);
+    if (!quiet)
+        printf("assembly %d: slider on element %d%s%s x%d: |C - D| = %g, |x - x_true| = %.2e, "
+               "stored %d, analyses %ld\n",
+               a, e, rev ? " reversed" : "", twice ? " +duplicate" : "", m, d, err, k->Ap[N],
+               k->nsymbolic);
+    int ne = 0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            ne += E[i][j];
+    return ne;
 }
 
 int main(void)
@@ -85,52 +147,22 @@ int main(void)
     fmb_kkt_t k;
     fmb_kkt_init(&k, N);
     k.ncoord = NQ;
-    for (int a = 0; a < na; a++) {
-        const double s = 1.0 + 0.1 * a; /* values change from one assembly to the next */
-        int again = 1;
-        for (int r = 0; again && r < 2; r++) { /* fmb_kkt_end: repeat once if asked */
-            for (int i = 0; i < N; i++)
-                for (int j = 0; j < N; j++)
-                    D[i][j] = 0.0;
-            fmb_kkt_begin(&k);
-            fixed_part(&k, s);
-            for (int m = 0; m < seq[a][3]; m++)
-                slider(&k, seq[a][0] + 2 * m, seq[a][1], seq[a][2], s);
-            again = fmb_kkt_end(&k);
-        }
-        check(!again, "assembly repeated more than once", a);
-        check(fmb_kkt_factor(&k) == 0, "factorization", a);
-        /* the compressed matrix against the dense sum, before the factorization scaled it
-         * (n = 24: no scaling in place) */
-        static double C[N][N];
-        for (int i = 0; i < N; i++)
-            for (int j = 0; j < N; j++)
-                C[i][j] = 0.0;
-        for (int j = 0; j < N; j++)
-            for (int p = k.Ap[j]; p < k.Ap[j + 1]; p++)
-                C[k.Ai[p]][j] += k.Ax[p];
-        double d = 0.0;
-        for (int i = 0; i < N; i++)
-            for (int j = 0; j < N; j++)
-                d = fmax(d, fabs(C[i][j] - D[i][j]));
-        check(d == 0.0, "compressed matrix differs from the dense sum of the triplets", a);
-        /* manufactured solution through the factors */
-        double xt[N], b[N] = {0}, x[N];
-        for (int i = 0; i < N; i++)
-            xt[i] = cos(0.3 + i);
-        for (int i = 0; i < N; i++)
-            for (int j = 0; j < N; j++)
-                b[i] += D[i][j] * xt[j];
-        check(fmb_kkt_solve(&k, b, x) == 0, "solve", a);
-        double err = 0.0;
-        for (int i = 0; i < N; i++)
-            err = fmax(err, fabs(x[i] - xt[i]));
-        check(err <= 1e-12, "manufactured solution", a);
-        printf("assembly %d: slider on element %d%s%s x%d: |C - D| = %g, |x - x_true| = %.2e, "
-               "stored %d, analyses %ld\n",
-               a, seq[a][0], seq[a][1] ? " reversed" : "", seq[a][2] ? " +duplicate" : "",
-               seq[a][3], d, err, k.Ap[N], k.nsymbolic);
-    }
+    for (int a = 0; a < na; a++)
+        assemble_check(&k, a, seq[a][0], seq[a][1], seq[a][2], seq[a][3], 0);
+    /* the pattern after a longer stay: FMB_KKT_KEEP_RECENT + 10 assemblies on element 5, then
+     * element 7: the rebuild keeps only what this assembly emits (elements 1 and 3 and 5
+     * dropped); back to element 5 at once: the rebuild is recent, element 7's 16 entries stay */
+    int a = na;
+    for (int r = 0; r < FMB_KKT_KEEP_RECENT + 10; r++, a++)
+        assemble_check(&k, a, 5, 0, 0, 1, 1);
+    long an = k.nsymbolic;
+    int ne = assemble_check(&k, a++, 7, 0, 0, 1, 0);
+    check(k.Ap[N] == ne, "left elements' entries dropped after a long stay", a - 1);
+    check(k.nsymbolic == an + 1, "one rebuild", a - 1);
+    ne = assemble_check(&k, a++, 5, 0, 0, 1, 0);
+    check(k.Ap[N] == ne + 16, "entries kept by a recent rebuild", a - 1);
+    assemble_check(&k, a++, 7, 0, 0, 1, 0);
+    check(k.nsymbolic == an + 2, "no rebuild when both elements are stored", a - 1);
     fmb_kkt_free(&k);
     if (fails) return 1;
     printf("PASS\n");

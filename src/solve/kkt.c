@@ -74,6 +74,7 @@ void fmb_kkt_begin(fmb_kkt_t *k)
     k->nf = 0;
     k->nx = 0;
     k->redo = 0;
+    k->nbegin++;
     if (k->mapped) memset(k->Ax, 0, (size_t)k->Ap[k->n] * sizeof *k->Ax);
 }
 
@@ -267,14 +268,20 @@ static int analyze(fmb_kkt_t *k)
 }
 
 /* Pattern = the recorded sequence, this assembly's searched entries and, when entries
- * are only added (searched entries, fmb_kkt_addx), every entry of the previous
- * searched entries (as explicit zeros), so that places found once stay valid. */
+ * are only added (searched entries, fmb_kkt_addx) and the previous rebuild was less than
+ * FMB_KKT_KEEP_RECENT assemblies ago, every entry of the previous pattern (as explicit
+ * zeros). A slider going back and forth across an element boundary thus rebuilds twice and
+ * then finds both elements stored; one that moved on after a longer stay drops the entries
+ * of the elements it left (explicit zeros that KLU would compute with: at 10 elements they
+ * were a third of a refactorization's flops, docs/performance.md "KLU at small sizes"). */
 static int build_pattern(fmb_kkt_t *k)
 {
     /* the previous pattern's entries that came from searched adds are kept: collect
      * them as (i, j) pairs before the arrays are replaced */
     int nold = 0, *Oi = NULL, *Oj = NULL;
-    if (k->Ap && k->pattern_nt >= 0 && k->Ap[k->n] > 0 && k->nf > 0) {
+    const int recent = k->nbegin - k->rebuilt_at < FMB_KKT_KEEP_RECENT;
+    k->rebuilt_at = k->nbegin;
+    if (recent && k->Ap && k->pattern_nt >= 0 && k->Ap[k->n] > 0 && k->nf > 0) {
         const int nz = k->Ap[k->n];
         Oi = malloc((size_t)nz * sizeof *Oi + 1), Oj = malloc((size_t)nz * sizeof *Oj + 1);
         if (!Oi || !Oj) {

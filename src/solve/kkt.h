@@ -9,8 +9,9 @@
  * Entries whose place varies from one assembly to the next (an element whose columns
  * follow the state, e.g. a slider moving along its guide) go through fmb_kkt_addx: it
  * finds the entry in the pattern by binary search; an entry not in it yet marks the
- * pattern for a rebuild that keeps every entry stored so far (the pattern only grows, so
- * a slider that comes back costs nothing). */
+ * pattern for a rebuild, which keeps every entry stored so far when the previous rebuild
+ * was recent (a slider going back and forth across an element boundary) and else drops the
+ * searched entries no longer emitted (a slider that moved on: its old elements' zeros). */
 #ifndef FMB_SOLVE_KKT_H
 #define FMB_SOLVE_KKT_H
 
@@ -22,6 +23,9 @@ enum { FMB_KKT_KLU = 0, FMB_KKT_UMFPACK = 1 };
 /* KLU's partial-pivoting threshold for large systems: a diagonal pivot is kept while it is
  * at least this fraction of the largest entry in its column (kkt.c, kkt_order.c). */
 #define FMB_KKT_LARGE_TOL 1e-3
+/* A pattern rebuilt within this many assemblies of the previous rebuild keeps every entry of
+ * the previous pattern (kkt.c build_pattern). */
+#define FMB_KKT_KEEP_RECENT 50
 
 typedef struct fmb_kkt {
     int n;
@@ -52,6 +56,7 @@ typedef struct fmb_kkt {
                       * full factorization (n; kkt.c, factor_rcond) */
     int *dpos;      /* position of each diagonal entry in Ax, -1 if none (n) */
     int need_analyze;
+    long nbegin, rebuilt_at; /* assemblies begun; nbegin at the last rebuild of the pattern */
     long nsymbolic, nnumeric, nfull; /* analyses, numeric factorizations, full KLU ones */
     double rcond, rcond_full;
 } fmb_kkt_t;
