@@ -335,12 +335,10 @@ static void reserve_reach(fmb_sim_t *s, const fmb_joint_t *j, const fmb_bodyview
 
 /* An element's nl x nl block B (local columns of the views) times a into the matrix;
  * elastic_rows: the carrier rows get zeros (quasi-static start). */
-static void add_block(fmb_kkt_t *k, int search, const fmb_bodyview_t v[2], const double *B,
-                      double a, int elastic_rows)
+static void add_block_g(fmb_kkt_t *k, int search, int nl, const int *g,
+                        const unsigned char *carrier, int all, const double *B, double a,
+                        int elastic_rows)
 {
-    int g[FMB_ELEM_COLS], all;
-    unsigned char carrier[FMB_ELEM_COLS];
-    const int nl = elem_map(v, g, carrier, &all);
     if (all && !search && !elastic_rows) { /* the fixed sequence: one block */
         fmb_kkt_add_block(k, nl, g, nl, g, B, 1, nl, a);
         return;
@@ -362,15 +360,24 @@ static void add_block(fmb_kkt_t *k, int search, const fmb_bodyview_t v[2], const
     }
 }
 
+/* The same with the element's index map computed here (elem_map). */
+static void add_block(fmb_kkt_t *k, int search, const fmb_bodyview_t v[2], const double *B,
+                      double a, int elastic_rows)
+{
+    int g[FMB_ELEM_COLS], all;
+    unsigned char carrier[FMB_ELEM_COLS];
+    const int nl = elem_map(v, g, carrier, &all);
+    add_block_g(k, search, nl, g, carrier, all, B, a, elastic_rows);
+}
+
 /* A joint Hessian stated FMB_HESS_POINTS (model.h): only each body's theta row and
  * column, on that body's own columns (a value-independent subset of the nl x nl block). */
-static void add_points_hess(fmb_kkt_t *k, const fmb_bodyview_t v[2], const double *H, double a,
+static void add_points_hess(fmb_kkt_t *k, const fmb_bodyview_t v[2], int nl, const int *g,
+                            const unsigned char *carrier, const double *H, double a,
                             int elastic_rows)
 {
-    int g[FMB_ELEM_COLS], I[2 * FMB_ELEM_COLS], Jc[2 * FMB_ELEM_COLS], ne = 0;
+    int I[2 * FMB_ELEM_COLS], Jc[2 * FMB_ELEM_COLS], ne = 0;
     double X[2 * FMB_ELEM_COLS];
-    unsigned char carrier[FMB_ELEM_COLS];
-    const int nl = elem_map(v, g, carrier, NULL);
     for (int b = 0, o = 0; b < 2; o += v[b].nc, b++) {
         if (v[b].nc < 3 || g[o] < 0) continue; /* ground: nothing */
         const int th = o + 2;                   /* the body's theta column */
@@ -490,8 +497,9 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
         double *H = fmb_zeroed(s->sH, (size_t)nl * nl);
         j->klass->eval(j, v, t, phi, J[0], J[1]);
         j->klass->hess(j, v, t, lam + j->row, H);
-        int g[FMB_ELEM_COLS], all;
-        elem_map(v, g, NULL, &all);
+        int g[FMB_ELEM_COLS], all; /* the element's index map, for J and H */
+        unsigned char carrier[FMB_ELEM_COLS];
+        elem_map(v, g, carrier, &all);
         const int row0 = n + j->row;
         int R[FMB_ELEM_COLS];
         if (!search && all && nr <= FMB_ELEM_COLS) { /* J (nr x nl), then J^T as blocks */
@@ -511,9 +519,9 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
             }
         }
         if (!search && j->klass->hess_kind == FMB_HESS_POINTS)
-            add_points_hess(k, v, H, c->cK, c->elastic_rows);
+            add_points_hess(k, v, nl, g, carrier, H, c->cK, c->elastic_rows);
         else
-            add_block(k, search, v, H, c->cK, c->elastic_rows);
+            add_block_g(k, search, nl, g, carrier, all, H, c->cK, c->elastic_rows);
     }
     for (int ic = 0; ic < s->ncontacts; ic++) {
         const fmb_contact_t *ct = &s->contacts[ic];
