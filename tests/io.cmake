@@ -110,6 +110,10 @@ add_test(NAME run_slider_off_guide
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_run_errors.py
           $<TARGET_FILE:flexmb_cli> ${CMAKE_CURRENT_SOURCE_DIR}/run_cases/slider_off_guide.yaml
           ${CMAKE_CURRENT_BINARY_DIR}/run_errors)
+# An element's step control below h_min names itself (the reason is formatted only then).
+add_test(NAME run_error_step_control
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_stepctl_message.sh $<TARGET_FILE:flexmb_cli>
+          ${FMB_SRC}/cases/slider_crank_clearance.yaml ${CMAKE_CURRENT_BINARY_DIR}/stepctl_msg)
 
 # Joint reactions in joint and body axes, force magnitude, drive torque: Newton's laws
 # for a pendulum and a bar spun up at constant angular acceleration.

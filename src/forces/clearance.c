@@ -309,8 +309,10 @@ static int clearance_step_control(const fmb_force_t *f, const fmb_bodyview_t v0[
          * with the step that (interpolating delta linearly) ends at 1.2 d0 + tol / 2 */
         const double target = 1.2 * d0 + 0.5 * tol;
         *h_max = h * (target - g0.delta) / (g1.delta - g0.delta);
-        snprintf(why, len, "%s (penetration %.3g m -> %.3g m in one step)",
-                 g0.delta <= 0 ? "contact onset" : "penetration growing fast", g0.delta, g1.delta);
+        if (why)
+            snprintf(why, len, "%s (penetration %.3g m -> %.3g m in one step)",
+                     g0.delta <= 0 ? "contact onset" : "penetration growing fast", g0.delta,
+                     g1.delta);
         return 1;
     }
     if (g1.delta > 0) {
@@ -321,7 +323,9 @@ static int clearance_step_control(const fmb_force_t *f, const fmb_bodyview_t v0[
         if (acc > 0) cap = fmin(cap, 0.1 * sqrt(d / acc));
         if (cap < *h_max) {
             *h_max = cap;
-            snprintf(why, len, "in contact (penetration %.3g m, rate %.3g m/s)", g1.delta, g1.dd);
+            if (why)
+                snprintf(why, len, "in contact (penetration %.3g m, rate %.3g m/s)", g1.delta,
+                         g1.dd);
         }
     }
     return 0;

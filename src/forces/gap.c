@@ -173,7 +173,9 @@ static int gap_step_control(const fmb_force_t *f, const fmb_bodyview_t v0[2],
     const double target =
         fabs(e0) > et ? 0.5 * et * (e0 > 0 ? 1 : -1) : 0.5 * et * (e1 > 0 ? 1 : -1);
     *h_max = h * (target - e0) / (e1 - e0);
-    snprintf(why, len, "%s located (penetration %.3g -> %.3g, tolerance %.3g)", what, d0, d1, tol);
+    if (why)
+        snprintf(why, len, "%s located (penetration %.3g -> %.3g, tolerance %.3g)", what, d0, d1,
+                 tol);
     return 1;
 }
 

@@ -319,8 +319,9 @@ static int slider_step_control(const fmb_joint_t *j, const fmb_bodyview_t v0[2],
             const double tau = (bm->x[k] - c1.s[0]) / ds * h;
             if (tau >= 0) {
                 *h_max = tau + SB_PAST * h;
-                snprintf(why, len, "slider reaches the guide's element end at x = %.6g m",
-                         bm->x[k]);
+                if (why)
+                    snprintf(why, len, "slider reaches the guide's element end at x = %.6g m",
+                             bm->x[k]);
             }
         }
     }

@@ -102,8 +102,9 @@ int fmb_sim_contact_step_control(fmb_sim_t *s, double h, double *h_max, char *wh
         }
         if (lim < *h_max) {
             *h_max = lim;
-            snprintf(why, len, "joint '%s' (line %d): %s (%.0f %% of the static limit)", j->name,
-                     j->line, what, 100.0 * u1);
+            if (why)
+                snprintf(why, len, "joint '%s' (line %d): %s (%.0f %% of the static limit)",
+                         j->name, j->line, what, 100.0 * u1);
         }
     }
     return reject;

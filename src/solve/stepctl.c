@@ -89,7 +89,10 @@ const char *fmb_sim_coord_name(const fmb_sim_t *s, int i, char *buf, size_t len)
 }
 
 /* Element step control on the candidate: 1 reject (h_cap < h), 0 accept; *h_cap may cap
- * the next step; *restart: an element asked for a restart after the step (return 2). */
+ * the next step; *restart: an element asked for a restart after the step (return 2).
+ * why: the reason for the cap, for messages, or NULL: the step loop passes NULL and asks
+ * again (the same pure evaluation) only when it reports a failure, so that no string is
+ * formatted per step. */
 static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, int *restart)
 {
     *restart = 0;
@@ -109,10 +112,10 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, 
         fmb_sim_joint_views(s, j, s->q, s->qd, v1);
         double hm = INFINITY;
         char w[160] = "";
-        int r = j->klass->step_control(j, v0, v1, s->t, h, &hm, w, sizeof w);
+        int r = j->klass->step_control(j, v0, v1, s->t, h, &hm, why ? w : NULL, sizeof w);
         if (hm < *h_cap) {
             *h_cap = hm;
-            snprintf(why, len, "joint '%s' (line %d): %s", j->name, j->line, w);
+            if (why) snprintf(why, len, "joint '%s' (line %d): %s", j->name, j->line, w);
         }
         if (r == 2)
             *restart = 1;
@@ -129,10 +132,10 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, 
         }
         double hm = INFINITY;
         char w[160] = "";
-        int r = f->klass->step_control(f, v0, v1, s->t, h, &hm, w, sizeof w);
+        int r = f->klass->step_control(f, v0, v1, s->t, h, &hm, why ? w : NULL, sizeof w);
         if (hm < *h_cap) {
             *h_cap = hm;
-            snprintf(why, len, "force '%s' (line %d): %s", f->name, f->line, w);
+            if (why) snprintf(why, len, "force '%s' (line %d): %s", f->name, f->line, w);
         }
         if (r == 2)
             *restart = 1;
@@ -262,13 +265,17 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
         log_try(L, h, reason(rc));
         return rc;
     }
-    char why[240] = "";
     int restart = 0;
-    if (events(s, h, h_cap, why, sizeof why, &restart)) {
+    if (events(s, h, h_cap, NULL, 0, &restart)) {
+        const double hn = *h_cap < h ? *h_cap : 0.5 * h;
+        char why[240] = "";
+        if (hn < h_floor) { /* the reason, from the same evaluation of the candidate */
+            double cap;
+            events(s, h, &cap, why, sizeof why, &restart);
+        }
         fmb_sim_reject_step(s);
         s->stats.rejected_event++;
         log_try(L, h, "rejected by an element's step control");
-        const double hn = *h_cap < h ? *h_cap : 0.5 * h;
         if (hn < h_floor) {
             fmb_sim_error(s, FMB_ERR_CONVERGENCE, "step control of %s asks for h = %.3g", why,
                           hn);
