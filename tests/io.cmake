@@ -110,6 +110,10 @@ add_test(NAME run_slider_off_guide
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_run_errors.py
           $<TARGET_FILE:flexmb_cli> ${CMAKE_CURRENT_SOURCE_DIR}/run_cases/slider_off_guide.yaml
           ${CMAKE_CURRENT_BINARY_DIR}/run_errors)
+# Chunks of at most 1 MiB: a 3,000-element rocker's file holds only the chunks it uses.
+add_test(NAME io_chunk_size
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_chunks.py $<TARGET_FILE:flexmb_cli>
+          ${FMB_SRC}/cases/quick_return.yaml ${CMAKE_CURRENT_BINARY_DIR}/chunks)
 # An element's step control below h_min names itself (the reason is formatted only then).
 add_test(NAME run_error_step_control
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_stepctl_message.sh $<TARGET_FILE:flexmb_cli>

@@ -79,11 +79,17 @@ int fmb_writer_ds_create(fmb_writer_t *w, hid_t loc, const char *name, int is_in
     d->rowlen = 1;
     hsize_t dims[WRITER_MAX_RANK] = {0}, maxdims[WRITER_MAX_RANK], chunk[WRITER_MAX_RANK];
     maxdims[0] = H5S_UNLIMITED;
-    chunk[0] = WRITER_BATCH;
     for (int i = 1; i < rank; i++) {
         d->tail[i - 1] = dims[i] = maxdims[i] = chunk[i] = tail[i - 1];
         d->rowlen *= (size_t)tail[i - 1];
     }
+    /* a chunk is allocated and written whole: WRITER_BATCH records, but at most
+     * WRITER_CHUNK_BYTES (at least one record), so that a long row (a 10,000-element beam's
+     * coordinates, 240 kB) does not make every file hold 61 MB chunks per dataset */
+    const size_t rowbytes = d->rowlen * d->esize;
+    chunk[0] = rowbytes * WRITER_BATCH <= WRITER_CHUNK_BYTES ? WRITER_BATCH
+               : rowbytes >= WRITER_CHUNK_BYTES             ? 1
+                                                            : WRITER_CHUNK_BYTES / rowbytes;
     d->buf = malloc(WRITER_BATCH * d->rowlen * d->esize);
     if (!d->buf) return fmb_writer_err(w, FMB_ERR_NOMEM, "out of memory");
     hid_t space = H5Screate_simple(rank, dims, maxdims);

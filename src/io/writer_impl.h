@@ -9,7 +9,8 @@
 #include "io/viz.h"
 #include "io/writer.h"
 
-#define WRITER_BATCH 256         /* records per batch, also the chunk length */
+#define WRITER_BATCH 256         /* records per batch, also the chunk length... */
+#define WRITER_CHUNK_BYTES (1u << 20) /* ...up to this many bytes per chunk */
 #define WRITER_FLUSH_SECONDS 1.0 /* wall time between flushes, at most */
 #define WRITER_MAX_RANK 3
 

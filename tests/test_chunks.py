@@ -1,0 +1,65 @@
+#!/usr/bin/python3
+"""Chunk size of the results file (src/io/writer.c): a chunk holds 256 records or at
+most 1 MiB (at least one record), because HDF5 allocates and writes chunks whole. The
+quick-return with a 3,000-element rocker (rows of 9,003 coordinates = 72 kB) and 17
+records (16 steps) must have (1) every growing dataset's chunk = min(256, max(1, floor(2^20 /
+row bytes))) records, computed here from the dataset's own row shape, and (2) a file no
+larger than its chunks in use, ceil(records / chunk) x chunk bytes summed over the
+datasets, plus 2 MiB for metadata and fixed datasets. With 256-record chunks the same
+file is 99 MB (the test fails); the bound is 13.6 MB, the file 12.1 MB.
+
+usage: test_chunks.py FLEXMB CASE OUTDIR
+"""
+import os
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+
+MIB = 1 << 20
+
+
+def main():
+    flexmb, case, outdir = sys.argv[1:4]
+    os.makedirs(outdir, exist_ok=True)
+    out = os.path.join(outdir, "chunks.h5")
+    p = subprocess.run([flexmb, "run", case, "-o", out, "--quiet", "--no-viz",
+                        "--set", "n_el=3000", "--set", "revolutions=0.005",
+                        "--set", "out_every=1"], capture_output=True, text=True)
+    if p.returncode != 0:
+        print("FAIL: run exit %d: %s" % (p.returncode, p.stderr[-500:]))
+        return 1
+    bad = 0
+    used = 0
+    longest = 0
+    with h5py.File(out, "r") as f:
+        nrec = f["time"].shape[0]
+        dsets = []
+        f.visititems(lambda n, o: dsets.append(o) if isinstance(o, h5py.Dataset) and
+                     o.maxshape and o.maxshape[0] is None else None)
+        for d in dsets:
+            rowbytes = d.dtype.itemsize * int(np.prod(d.shape[1:], dtype=np.int64))
+            want = min(256, max(1, MIB // rowbytes))
+            if d.chunks is None or d.chunks[0] != want or tuple(d.chunks[1:]) != d.shape[1:]:
+                print("FAIL: %s row %d B: chunk %s, want (%d, %s)" % (d.name, rowbytes,
+                      d.chunks, want, d.shape[1:]))
+                bad += 1
+            used += -(-nrec // want) * want * rowbytes
+            longest = max(longest, rowbytes)
+    size = os.path.getsize(out)
+    print("%d records, %d growing datasets, longest row %d B, file %d B, chunk bound %d B + 2 MiB"
+          % (nrec, len(dsets), longest, size, used))
+    if nrec < 10 or longest < 9003 * 8:
+        print("FAIL: the run is not the intended one (records %d, longest row %d B)"
+              % (nrec, longest))
+        bad += 1
+    if size > used + 2 * MIB:
+        print("FAIL: file larger than its chunks in use + 2 MiB")
+        bad += 1
+    print("ok" if not bad else "%d failures" % bad)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
