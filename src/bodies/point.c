@@ -97,17 +97,6 @@ static void carrier_point(const fmb_bodyview_t *v, const double u[2], const fmb_
     }
 }
 
-void fmb_point_pos(const fmb_bodyview_t *v, const double u[2], double r[2])
-{
-    double p[2], A[4];
-    fmb_shape_t N;
-    shape(v, u, &N);
-    carrier_point(v, u, &N, p);
-    fmb_view_rot(v, A);
-    r[0] = A[0] * p[0] + A[2] * p[1];
-    r[1] = A[1] * p[0] + A[3] * p[1];
-}
-
 /* J from the point's shape functions N, carrier position p and rotation A. */
 static void jac_of(const fmb_bodyview_t *v, const fmb_shape_t *N, const double p[2],
                    const double A[4], double *J)
@@ -127,16 +116,6 @@ static void jac_of(const fmb_bodyview_t *v, const fmb_shape_t *N, const double p
     }
 }
 
-void fmb_point_jac(const fmb_bodyview_t *v, const double u[2], double *J)
-{
-    if (!v->ndof) return;
-    double p[2], A[4];
-    fmb_shape_t N;
-    shape(v, u, &N);
-    carrier_point(v, u, &N, p);
-    fmb_view_rot(v, A);
-    jac_of(v, &N, p, A, J);
-}
 
 void fmb_point_posjac(const fmb_bodyview_t *v, const double u[2], double r[2], double *J)
 {
@@ -291,4 +270,16 @@ double fmb_point_rotrate(const fmb_bodyview_t *v, const double u[2])
     for (int k = 0; k < N0.n; k++)
         w += N0.Nx[k] * v->qd[N0.col[k]];
     return w;
+}
+
+/* the position alone, or the Jacobian alone: the same evaluation (bitwise) */
+void fmb_point_pos(const fmb_bodyview_t *v, const double u[2], double r[2])
+{
+    fmb_point_posjac(v, u, r, NULL);
+}
+
+void fmb_point_jac(const fmb_bodyview_t *v, const double u[2], double *J)
+{
+    double r[2];
+    if (v->ndof) fmb_point_posjac(v, u, r, J);
 }
