@@ -126,24 +126,23 @@ const fmb_beam_istate_t *fmb_beam_states(const fmb_beam_t *bm, const double *q, 
     if (c->have & FMB_IS_Q && memcmp(c->q, q, nb) != 0) c->have = 0;
     if (c->have & FMB_IS_FORCE && what & FMB_IS_FORCE && memcmp(c->qd, qd, nb) != 0)
         c->have &= ~(FMB_IS_FORCE | FMB_IS_TANGENT);
-    if (!(c->have & FMB_IS_Q)) {
+    const int doq = !(c->have & FMB_IS_Q);
+    if (doq) {
         memcpy(c->q, q, nb);
-        for (int e = 0; e < ne; e++)
-            istate_q(bm, e, q, c->st + e);
         c->have = FMB_IS_Q;
     }
     const int need = what & ~c->have;
-    if (need & FMB_IS_MASS)
-        for (int e = 0; e < ne; e++)
-            istate_mass(bm, e, c->st + e);
-    if (need & FMB_IS_FORCE) {
-        memcpy(c->qd, qd, nb);
-        for (int e = 0; e < ne; e++)
-            istate_rate(bm, e, qd, c->st + e);
+    if (need & FMB_IS_FORCE) memcpy(c->qd, qd, nb);
+    /* one pass over the elements, each element's parts in their order (the same
+     * operations as part by part: bitwise equal): a large mesh's states (~60 doubles per
+     * element) are then written once while in cache instead of streamed once per part */
+    for (int e = 0; e < ne; e++) {
+        fmb_beam_istate_t *st = c->st + e;
+        if (doq) istate_q(bm, e, q, st);
+        if (need & FMB_IS_MASS) istate_mass(bm, e, st);
+        if (need & FMB_IS_FORCE) istate_rate(bm, e, qd, st);
+        if (need & FMB_IS_TANGENT) istate_tangent(bm, e, st);
     }
-    if (need & FMB_IS_TANGENT)
-        for (int e = 0; e < ne; e++)
-            istate_tangent(bm, e, c->st + e);
     c->have |= need;
     return c->st;
 }
