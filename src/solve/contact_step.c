@@ -436,38 +436,3 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
     }
     return 0;
 }
-
-/* LuGre friction is a steep sigmoid of the sliding velocity around v = 0 (slope
- * sigma0 h + sigma1, saturating within g / (sigma0 h)); a full Newton step across v = 0
- * on the linearized law overshoots to the other side and the iteration can cycle. When an
- * increment would reverse a smooth contact's sliding velocity, the whole increment is
- * shortened to land that velocity on zero. Returns the factor (1: unchanged); a
- * shortened increment is no evidence of convergence: try_step does not stop on it.
- * In a step the LuGre law is solved exactly in the contact problem (c->exact, above),
- * whose velocity needs no cut: the cut applies to a smooth law that is linearized. */
-double fmb_sim_contact_damping(fmb_sim_t *s, double gfac, double *x)
-{
-    const fmb_model_t *md = s->model;
-    double alpha = 1.0;
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        const fmb_contact_t *c = &s->contacts[ic];
-        /* below the velocity the Newton test resolves (gfac atol) a sign change is rounding */
-        if (!c->fk->smooth || c->exact || fabs(c->v) <= gfac * s->opts.atol) continue;
-        const fmb_joint_t *j = &md->joints[c->joint];
-        fmb_bodyview_t v[2];
-        fmb_sim_contact_views(s, c, s->q, s->qd, v);
-        const int nn = v[0].nc + v[1].nc;
-        double D[FMB_ELEM_COLS], dv = 0.0;
-        fmb_contact_velocity_row(j, v, D);
-        for (int r = 0; r < nn; r++) {
-            int g = fmb_elem_gidx(v, r);
-            if (g >= 0) dv += D[r] * gfac * x[g];
-        }
-        const double vnew = c->v + dv;
-        if (vnew * c->v < 0.0) alpha = fmin(alpha, fabs(c->v) / fabs(dv));
-    }
-    if (alpha < 1.0)
-        for (int i = 0; i < s->n + s->m; i++)
-            x[i] *= alpha;
-    return alpha;
-}

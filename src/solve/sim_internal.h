@@ -101,8 +101,6 @@ int fmb_sim_fastest_mode_estimate(fmb_sim_t *s, double *omega_max, int *coord, i
 void fmb_sim_contact_update(fmb_sim_t *s, double h);
 /* Corner forces from the contact LCP inside a Newton iteration; corrects x. */
 int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *x);
-/* Friction damping correction of the increment x; returns its factor (1: unchanged). */
-double fmb_sim_contact_damping(fmb_sim_t *s, double gfac, double *x);
 /* LuGre breakaway step control on the candidate (1: reject; *h_max lowered to the limit,
  * why: the contact); see contact_step.c. */
 int fmb_sim_contact_step_control(fmb_sim_t *s, double h, double *h_max, char *why, size_t len);

@@ -308,7 +308,6 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
     const int keep = s->opts.reuse_jacobian && !s->newton_stale && !s->ncontacts &&
                      s->kkt_iter > 0 && s->kkt_iter == s->kkt.nnumeric && s->keep_pause == 0;
     if (s->keep_pause > 0) s->keep_pause--;
-    double damp = 1.0; /* factor the last increment was shortened by (LuGre reversal) */
     fmb_newton_trace_t *tr = &s->trace;
     const int tk = keep ? 1 : 0;
     int lastfail = -1; /* criteria of the last failed test (trace) */
@@ -338,8 +337,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
              * iteration's error has components of different rates, and the ratio of two
              * increments can dip below the rate that returns a step later) */
             rate_max = fmax(rate_max, fmax(dq_norm / dq_prev, dl_norm / dl_prev));
-            const double rate = rate_max;
-            if (rate <= FMB_KEEP_RATIO) eq *= rate / (1.0 - rate);
+            if (rate_max <= FMB_KEEP_RATIO) eq *= rate_max / (1.0 - rate_max);
         }
         /* with a kept (older) matrix the multipliers converge linearly too: then their
          * increment must also be small (dl_norm, relative to the largest multiplier). Once
@@ -446,7 +444,6 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
                 restore_state(s);
                 return rc == FMB_ERR_SINGULAR || rc == FMB_ERR_LINSOLVE ? FMB_ERR_CONVERGENCE : rc;
             }
-            damp = fmb_sim_contact_damping(s, gp / (bp * h), x);
         }
         if (rc == 0 && s->nswz && !s->ncontacts) {
             rc = fmb_sim_switch_lcp(s, bh2, gp / (bp * h), s->qd, 1.0, t1, x);
@@ -463,23 +460,19 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         }
         dq_prev = dq_norm;
         dq_norm = 0.0;
-        /* convergence is judged on the Newton increment before a LuGre reversal shortened
-         * it (x / damp): a shortened increment is small because it was cut, and a Newton
-         * that cycles across v = 0 stopped on it at a state that does not satisfy the
-         * momentum balance (a false stick; docs/theory.md "Stick-slip") */
         for (int i = 0; i < n; i++) {
             double d = x[i];
             s->q[i] += d;
             s->qd[i] += gp / (bp * h) * d;
             s->qdd[i] += d / bh2;
-            double w = fabs(d) / damp / (s->opts.atol + s->opts.rtol * fabs(s->q[i]));
+            double w = fabs(d) / (s->opts.atol + s->opts.rtol * fabs(s->q[i]));
             if (!(w <= dq_norm)) dq_norm = w;
         }
         double lmax = 0.0, dl = 0.0;
         for (int k = 0; k < m; k++) {
             s->lam[k] += x[n + k] / bh2;
             lmax = fmax(lmax, fabs(s->lam[k]));
-            dl = fmax(dl, fabs(x[n + k] / bh2) / damp);
+            dl = fmax(dl, fabs(x[n + k] / bh2));
         }
         dl_prev = dl_norm;
         dl_norm = dl / (s->opts.atol + FMB_LAMBDA_RTOL * lmax);
