@@ -28,6 +28,13 @@
  * increments only (before 2026-11-24 23:20) it had a step 1.18 units off in q. (With the
  * constants of one measurement instead of the larger of two and a keep pause of 16 steps,
  * the switching run had one 0.77 units off in q.)
+ * Constants renewed after they expired (step.c FMB_NEWTON_K_AGE: the new measurement paired
+ * with the expired one; cand_once == 2): such steps occur (>= 3 at h = 1e-4 s; 6 and 21 of
+ * the 43 and 53 one-increment steps at 1e-4 and 4e-4 s) and are within 0.25 units (measured:
+ * 0.0015 / 0.025 in q / lambda). With the safety factor removed (1e-6) they are 3.2, 18 and
+ * 3.2 units off in lambda and the test fails. Renewing on the new measurement alone, or
+ * never letting the constants expire, kept every step within 0.03 units here: the test
+ * does not single out those two guards (the safety factor of 100 covers them on this case).
  */
 #include <math.h>
 #include <stdio.h>
@@ -79,7 +86,8 @@ static void finish(run_t *r)
 typedef struct cmp {
     fmb_sim_t *B;
     double wq, wl, wq1, wl1; /* worst q and lambda errors (units): all steps; one-increment */
-    long once, steps, fail;
+    double wq2, wl2;         /* ... one-increment steps on a renewed pair of constants */
+    long once, renewed, steps, fail;
     long o0; /* A's count of one-increment steps before the current step */
 } cmp_t;
 
@@ -102,8 +110,10 @@ static void hook(fmb_sim_t *A, double h, void *user)
         return;
     }
     const int one = A->trace.iters[0][1] > c->o0;
+    const int renewed = one && A->cand_once == 2;
     c->o0 = A->trace.iters[0][1];
     c->once += one;
+    c->renewed += renewed;
     c->steps++;
     double lmax = 0;
     for (size_t k = 0; k < m; k++)
@@ -112,11 +122,13 @@ static void hook(fmb_sim_t *A, double h, void *user)
         const double e = fabs(A->q[i] - B->q[i]) / (A->opts.atol + A->opts.rtol * fabs(B->q[i]));
         c->wq = fmax(c->wq, e);
         if (one) c->wq1 = fmax(c->wq1, e);
+        if (renewed) c->wq2 = fmax(c->wq2, e);
     }
     for (size_t k = 0; k < m; k++) {
         const double e = fabs(A->lam[k] - B->lam[k]) / (A->opts.atol + 1e-8 * lmax);
         c->wl = fmax(c->wl, e);
         if (one) c->wl1 = fmax(c->wl1, e);
+        if (renewed) c->wl2 = fmax(c->wl2, e);
     }
     fmb_sim_reject_step(B); /* B's state is replaced before its next step anyway */
 }
@@ -124,7 +136,7 @@ static void hook(fmb_sim_t *A, double h, void *user)
 /* the quick-return at step h for t_end; the h of the case is changed to h1 at t_switch
  * and back at 2 t_switch, ... when t_switch > 0 */
 static void scenario(const char *name, double h, double t_end, double h1, double t_switch,
-                     int all_within, long min_once)
+                     int all_within, long min_once, long min_renewed)
 {
     run_t a = {0}, b = {0};
     if (start(&a, 1, 0) || start(&b, 0, 1)) {
@@ -148,9 +160,10 @@ static void scenario(const char *name, double h, double t_end, double h1, double
             break;
         }
     }
-    printf("%s: %ld steps, %ld after one increment; worst step: q %.3g, lambda %.3g tolerance "
-           "units (one-increment steps: q %.3g, lambda %.3g)\n",
-           name, c.steps, c.once, c.wq, c.wl, c.wq1, c.wl1);
+    printf("%s: %ld steps, %ld after one increment (%ld on a renewed pair); worst step: q %.3g, "
+           "lambda %.3g tolerance units (one-increment steps: q %.3g, lambda %.3g; on a renewed "
+           "pair: q %.3g, lambda %.3g)\n",
+           name, c.steps, c.once, c.renewed, c.wq, c.wl, c.wq1, c.wl1, c.wq2, c.wl2);
     CHECK(c.fail == 0, "%s: %ld reference steps failed", name, c.fail);
     CHECK(c.wq1 <= 0.25 && c.wl1 <= 0.25,
           "%s: a one-increment step %.3g (q), %.3g (lambda) tolerance units from the exact step",
@@ -160,15 +173,22 @@ static void scenario(const char *name, double h, double t_end, double h1, double
               "%s: a step %.3g (q), %.3g (lambda) tolerance units from the exact step", name, c.wq,
               c.wl);
     if (min_once) CHECK(c.once >= min_once, "%s: only %ld one-increment steps", name, c.once);
+    CHECK(c.wq2 <= 0.25 && c.wl2 <= 0.25,
+          "%s: a one-increment step on a renewed pair %.3g (q), %.3g (lambda) tolerance units from "
+          "the exact step",
+          name, c.wq2, c.wl2);
+    if (min_renewed)
+        CHECK(c.renewed >= min_renewed, "%s: only %ld one-increment steps on a renewed pair", name,
+              c.renewed);
     finish(&a);
     finish(&b);
 }
 
 int main(void)
 {
-    scenario("h 1e-4", 1e-4, 0.06, 0, 0, 1, 20);
-    scenario("h 4e-4", 4e-4, 0.12, 0, 0, 1, 20);
-    scenario("h 1e-4 / 4e-4 every 2.5 ms", 1e-4, 0.12, 4e-4, 2.5e-3, 0, 0);
+    scenario("h 1e-4", 1e-4, 0.06, 0, 0, 1, 20, 3);
+    scenario("h 4e-4", 4e-4, 0.12, 0, 0, 1, 20, 0);
+    scenario("h 1e-4 / 4e-4 every 2.5 ms", 1e-4, 0.12, 4e-4, 2.5e-3, 0, 0, 0);
     printf(failures ? "FAIL\n" : "OK\n");
     return failures != 0;
 }

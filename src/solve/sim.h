@@ -59,6 +59,8 @@ struct fmb_sim {
                            predictor, the last measurement and the one before (step.c;
                            0: none) */
     int newton_K_age; /* steps since newton_K was measured */
+    int newton_K_old; /* 1: newton_K[2..3] were measured more than FMB_NEWTON_K_AGE steps
+                         before newton_K[0..1] (a pair renewed after it expired; step.c) */
     long kkt_iter;    /* kkt.nnumeric of the integrator's last iteration matrix (0: none) */
     int initialized;
     double W, P; /* work of non-conservative forces and drivers; last power */
@@ -89,7 +91,8 @@ struct fmb_sim {
                            transient of a velocity mismatch; stepctl.c restarts) */
     double cand_viol;   /* constraint violation of the candidate */
     int cand_iters;     /* Newton iterations of the candidate */
-    int cand_once;      /* 1: the candidate was accepted after one increment (step.c) */
+    int cand_once;      /* 1: the candidate was accepted after one increment (step.c); 2: the
+                           same on a renewed pair of constants (newton_K_old) */
     double t_span;      /* t_end - start time: the error per unit step is scaled by it */
     double h_next;      /* proposed next step (adaptive) */
     double ev_cap;      /* elements' cap on the next step (step_control; 0: none), kept

@@ -211,27 +211,34 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
 #define FMB_KEEP_PAUSE 4
 
 /* One Newton iteration on a matrix factored at the step's predictor. From a matrix
- * factored at the iterate, Newton's second increment is bounded by the first,
- * |d_2| <= K |d_1|^2 (Newton-Kantorovich: K = beta gamma / 2, beta a bound of the inverse
- * iteration matrix, gamma the Lipschitz constant of the residual's Jacobian, in the
- * scaled norm), and the error left after the first increment is ~|d_2|. K belongs to the
- * problem near its solution, not to one matrix: it is measured (for the state, and for
- * the multipliers in their own units against the state's first increment) on every step
- * that takes a second increment on its predictor's matrix. A later step whose first
- * increment gives FMB_NEWTON_K_SAFETY K |d_1|^2 <= 1 for both, with K the larger of the
- * last two measurements, i.e. an estimated remaining error 100 times below the
- * tolerance, is accepted after that increment (and the Phi check). The constants are
- * forgotten after FMB_NEWTON_K_AGE steps and on every event that changes h or the
- * problem: h changed, a step rejected or restarted (newton_stale), an element changed
- * its discrete state (stepctl.c: a slider crossing a beam element's end; a candidate
- * accepted after one increment across it is retried), and they are never used with
- * contacts or switching elements. Measured increments below FMB_NEWTON_K_FLOOR units
- * (the solve's rounding, ~3e-7 of the first increment here) count as that floor, which
- * overestimates K. docs/performance.md "One Newton iteration on a fresh matrix" (the
- * measurements, and tests/test_newton_once.c, which checks every such step against the
- * exact discrete step). */
+ * factored at the iterate, Newton's second increment is bounded by the first, |d_2| <= K
+ * |d_1|^2 (Newton-Kantorovich: K = beta gamma / 2, beta a bound of the inverse iteration
+ * matrix, gamma the Lipschitz constant of the residual's Jacobian, in the scaled norm),
+ * and the error left after the first increment is ~|d_2|. K belongs to the problem near
+ * its solution, not to one matrix: it is measured (for the state, and for the multipliers
+ * in their own units against the state's first increment) on every step that takes a
+ * second increment on its predictor's matrix. A later step whose first increment gives
+ * FMB_NEWTON_K_SAFETY K |d_1|^2 <= 1 for both, with K the larger of the last two
+ * measurements, i.e. an estimated remaining error 100 times below the tolerance, is
+ * accepted after that increment (and the Phi check). The constants are used for
+ * FMB_NEWTON_K_AGE steps after the last measurement; after that the next step on a fresh
+ * matrix measures anew, and the new measurement is paired with the expired one (the larger
+ * of the two still decides: the old one can only make the test stricter), so that one
+ * measurement, not two, renews them (kept matrices between fresh steps made every expiry
+ * cost two measuring steps: 10 elements 9,106 -> 9,003 residuals per revolution;
+ * docs/performance.md "Newton's constants renewed by one measurement"); a measurement
+ * older than FMB_NEWTON_K_KEEP steps is not paired. They are forgotten entirely on every
+ * event that changes h or the problem: h changed, a step rejected or restarted
+ * (newton_stale), an element changed its discrete state (stepctl.c: a slider crossing a
+ * beam element's end; a candidate accepted after one increment across it is retried), and
+ * they are never used with contacts or switching elements. Measured increments below
+ * FMB_NEWTON_K_FLOOR units (the solve's rounding, ~3e-7 of the first increment here) count
+ * as that floor, which overestimates K. docs/performance.md "One Newton iteration on a
+ * fresh matrix" (the measurements, and tests/test_newton_once.c, which checks every such
+ * step against the exact discrete step). */
 #define FMB_NEWTON_K_SAFETY 100.0
 #define FMB_NEWTON_K_AGE 16
+#define FMB_NEWTON_K_KEEP 64
 #define FMB_NEWTON_K_FLOOR 1e-3
 
 /* Multiplier increment tolerance under modified Newton across steps, relative to the
@@ -296,10 +303,12 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
     /* Newton's quadratic constant carried from an earlier step (see FMB_NEWTON_K_SAFETY):
      * forgotten on every event that changes the problem or h (newton_stale: h changed, a
      * step was rejected, a restart), with contacts or switching elements (non-smooth), and
-     * after FMB_NEWTON_K_AGE steps */
-    if (s->newton_stale || s->ncontacts || s->nsw || s->newton_K_age >= FMB_NEWTON_K_AGE)
+     * FMB_NEWTON_K_KEEP steps after the last measurement; usable while the last measurement
+     * is at most FMB_NEWTON_K_AGE steps old and has one before it */
+    if (s->newton_stale || s->ncontacts || s->nsw || s->newton_K_age >= FMB_NEWTON_K_KEEP)
         s->newton_K[0] = s->newton_K[1] = s->newton_K[2] = s->newton_K[3] = 0.0;
     s->newton_K_age++;
+    const int K_ok = s->newton_K[2] > 0.0 && s->newton_K_age <= FMB_NEWTON_K_AGE;
     /* Modified Newton across steps (reuse_jacobian): the factorization of an earlier
      * step is kept when it is this integrator's (nobody factored since), h is unchanged
      * and no step was rejected since (newton_stale, set by the step loop), no frictional
@@ -327,7 +336,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
          * step) the increment is the test, as before. */
         double eq = dq_norm, el = dl_norm;
         int once = 0; /* accepted after one increment on the carried constants */
-        if (fresh0 && it == 1 && s->newton_K[2] > 0.0) {
+        if (fresh0 && it == 1 && K_ok) {
             const double d2 = FMB_NEWTON_K_SAFETY * dq_norm * dq_norm;
             once = d2 * fmax(s->newton_K[0], s->newton_K[2]) <= 1.0 &&
                    d2 * fmax(s->newton_K[1], s->newton_K[3]) <= 1.0;
@@ -374,7 +383,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
                     (1.0 - am);
             error_estimate(s, h, beta, gamma, am - af);
             s->cand_iters = it;
-            s->cand_once = once;
+            s->cand_once = once ? 1 + s->newton_K_old : 0;
             s->cand_viol = viol;
             return 0;
         }
@@ -482,6 +491,9 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             s->newton_K[2] = s->newton_K[0], s->newton_K[3] = s->newton_K[1];
             s->newton_K[0] = fmax(dq_norm, FMB_NEWTON_K_FLOOR) / (dq_first * dq_first);
             s->newton_K[1] = fmax(dl_norm, FMB_NEWTON_K_FLOOR) / (dq_first * dq_first);
+            /* the measurement before may be older than FMB_NEWTON_K_AGE (the pair was
+             * forgotten for use, not for pairing): then the pair is a renewed one */
+            s->newton_K_old = s->newton_K_age > FMB_NEWTON_K_AGE;
             s->newton_K_age = 0;
         }
     }
