@@ -446,7 +446,8 @@ typedef struct fmb_sim_stats {
     double max_error_time;  /* end time of that step */
     int max_error_coord;    /* global coordinate where it was largest (-1: none) */
     long restarts;          /* restarts at constraint kinks (adaptive; a slider crossing a
-                               guide element's end) */
+                               guide element's end) and after located switches of
+                               switching elements (fixed and adaptive; docs/switching.md) */
 } fmb_sim_stats_t;
 
 /* The simulation holds a pointer to the model, which must outlive it. */

@@ -16,6 +16,12 @@
  * a total in every Newton iteration (solve/switch_step.c). G and D are on the element's
  * columns (model.h, column-compressed).
  *
+ * Stick and reversal events (step_control; docs/switching.md "Switch events"): a sliding
+ * element (|v0| > v_stick) whose step ends at or past v = 0 (sg v1 <= v_stick, sg = sgn v0)
+ * is located as the ratchet's engagement (forces/relative.c fmb_rel_zero_event; the
+ * friction force jumps from -Fk sgn v to the sticking force or to +Fk sgn v there) and the
+ * accelerations re-solved after it (return 3). The breakaway (stick -> slip) is not located.
+ *
  * LuGre variant (`model: lugre`; a second class chosen by fr_specialize): a smooth force
  * with a bristle state, no LCP. Levels in force units: g(v) = Fk + (Fs - Fk)
  * exp(-(|v|/vs)^gamma), sigma0 in N/m or N m/rad, and F = -f with f the LuGre level of
@@ -74,6 +80,32 @@ static void fr_lcp(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, do
     Az[0 + 3 * 2] = 1.0, Az[1 + 3 * 2] = 1.0;
     Az[2 + 3 * 0] = -1.0, Az[2 + 3 * 1] = -1.0;
     b[0] = b[1] = 0.0, b[2] = cap;
+}
+
+static double fr_velocity(const fmb_force_t *f, const fmb_bodyview_t v[2])
+{
+    double x, xd;
+    fmb_rel_coord(f, v, &x, &xd, NULL, NULL);
+    return xd;
+}
+
+static void fr_reset(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    fmb_rel_history_reset(f, t, fr_velocity(f, v));
+}
+
+static void fr_accept(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    fmb_rel_history_accept(f, t, fr_velocity(f, v));
+}
+
+static int fr_step_control(const fmb_force_t *f, const fmb_bodyview_t v0[2],
+                           const fmb_bodyview_t v1[2], double t0, double h, double *h_max,
+                           char *why, size_t len)
+{
+    const double w0 = fr_velocity(f, v0);
+    return fmb_rel_zero_event(f, w0 < 0 ? -1.0 : 1.0, fr_vstick(f), t0, h, w0, fr_velocity(f, v1),
+                              h_max, why, len, "stick or reversal");
 }
 
 static int fr_mode(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, const double *z,
@@ -280,6 +312,10 @@ const fmb_force_class_t fmb_friction_class = {
     .nbodies = 2,
     .eval = fr_eval,
     .check = fr_check,
+    .step_control = fr_step_control,
+    .nstate = FMB_REL_HIST,
+    .reset = fr_reset,
+    .accept = fr_accept,
     .nz = 3,
     .lcp = fr_lcp,
     .mode = fr_mode,

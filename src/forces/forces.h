@@ -53,4 +53,24 @@ void fmb_rel_apply(const fmb_bodyview_t v[2], const double *D, double F, double 
 /* Common checks: distinct bodies, unit axis, known coordinate. */
 int fmb_rel_check(const fmb_force_t *f, char *msg, size_t len);
 
+/* Switch events on a relative velocity reaching zero (relative.c; docs/switching.md
+ * "Switch events"): a ratchet engaging, a dry friction or a screw thread sticking or
+ * reversing. The element keeps the last FMB_REL_HIST_PTS accepted (t, v) in its force
+ * history (nstate >= FMB_REL_HIST from offset 0, reset() and accept() calling the two
+ * functions below). */
+enum { FMB_REL_HIST_PTS = 3, FMB_REL_HIST = 1 + 2 * FMB_REL_HIST_PTS };
+void fmb_rel_history_reset(const fmb_force_t *f, double t, double v);
+void fmb_rel_history_accept(const fmb_force_t *f, double t, double v);
+/* The step t0 -> t0 + h (v0, v1: the relative velocity at its ends) in the sense
+ * e = sg v: a switch when e0 > vtol and e1 <= 1e-6 vtol (the element reached zero relative
+ * velocity inside the step). Returns the step_control code: 0 no switch; 3 the switch is
+ * located (the step ends within FMB_REL_EVENT_FRAC of the previous step after the root
+ * of e, fitted through the history) or cannot be (no root of the fit in the step: accept);
+ * the caller then re-solves the accelerations; 1 rejected with *h_max the step that ends
+ * just past the root. */
+#define FMB_REL_EVENT_FRAC 1e-3
+int fmb_rel_zero_event(const fmb_force_t *f, double sg, double vtol, double t0, double h,
+                       double v0, double v1, double *h_max, char *why, size_t len,
+                       const char *what);
+
 #endif

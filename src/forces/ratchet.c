@@ -11,6 +11,16 @@
  * and s = -1 it is a backstop (body 0 cannot turn backwards). Engagement from overrun is
  * a perfectly plastic impact (the relative velocity is zero after the step).
  * Modes: "free" (lambda = 0: overrunning or idle), "engaged" (lambda > 0).
+ *
+ * Engagement event (step_control; docs/switching.md "Switch events"): e = -s v > 0 while
+ * the drive overruns, e = 0 engaged; the relative velocity reaches zero with a jump of the
+ * relative acceleration (lambda switches on). A step that starts overrunning (e0 > v_tol =
+ * FMB_V_STICK_COULOMB) and ends engaged is accepted only when it ends within
+ * FMB_REL_EVENT_FRAC of the previous step after the root of e(t), fitted through the last
+ * accepted states (forces/relative.c fmb_rel_zero_event); otherwise it is retried ending
+ * just past that root. The located step returns 3: the accelerations are re-solved with the
+ * element engaged (stepctl.c), so the next step starts in the new mode. A release
+ * (lambda -> 0) is continuous in the accelerations and not located.
  */
 #include "forces/forces.h"
 
@@ -49,6 +59,31 @@ static int ra_mode(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, co
     return lam > 0.0 ? 1 : 0;
 }
 
+static double ra_velocity(const fmb_force_t *f, const fmb_bodyview_t v[2])
+{
+    double x, xd;
+    fmb_rel_coord(f, v, &x, &xd, NULL, NULL);
+    return xd;
+}
+
+static void ra_reset(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    fmb_rel_history_reset(f, t, ra_velocity(f, v));
+}
+
+static void ra_accept(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    fmb_rel_history_accept(f, t, ra_velocity(f, v));
+}
+
+static int ra_step_control(const fmb_force_t *f, const fmb_bodyview_t v0[2],
+                           const fmb_bodyview_t v1[2], double t0, double h, double *h_max,
+                           char *why, size_t len)
+{
+    return fmb_rel_zero_event(f, -ra_sense(f), FMB_V_STICK_COULOMB, t0, h, ra_velocity(f, v0),
+                              ra_velocity(f, v1), h_max, why, len, "engagement");
+}
+
 static int ra_check(const fmb_force_t *f, char *msg, size_t len)
 {
     int rc = fmb_rel_check(f, msg, len);
@@ -85,6 +120,10 @@ const fmb_force_class_t fmb_ratchet_class = {
     .nbodies = 2,
     .eval = ra_eval,
     .check = ra_check,
+    .step_control = ra_step_control,
+    .nstate = FMB_REL_HIST,
+    .reset = ra_reset,
+    .accept = ra_accept,
     .nz = 1,
     .lcp = ra_lcp,
     .mode = ra_mode,

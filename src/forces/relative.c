@@ -116,3 +116,75 @@ int fmb_rel_prepare(fmb_item_env_t *env, fmb_force_desc_t *d, double *x0)
               : d->axis[0] * (r0[0] - r1[0]) + d->axis[1] * (r0[1] - r1[1]);
     return 0;
 }
+
+/* ---- switch events on the relative velocity (docs/switching.md "Switch events") ------
+ * History in f->state: state[0] = number of points k (<= FMB_REL_HIST_PTS), then (t, v) of
+ * the accepted states, newest first: state[1 + 2i], state[2 + 2i]. */
+void fmb_rel_history_reset(const fmb_force_t *f, double t, double v)
+{
+    f->state[0] = 1.0;
+    f->state[1] = t, f->state[2] = v;
+}
+
+void fmb_rel_history_accept(const fmb_force_t *f, double t, double v)
+{
+    double *s = f->state;
+    const int k = (int)s[0];
+    if (k > 0 && t == s[1]) { /* the same time again (a restart of the accelerations) */
+        s[2] = v;
+        return;
+    }
+    memmove(s + 3, s + 1, 2 * (FMB_REL_HIST_PTS - 1) * sizeof *s);
+    s[1] = t, s[2] = v;
+    s[0] = k < FMB_REL_HIST_PTS ? k + 1 : FMB_REL_HIST_PTS;
+}
+
+/* Smallest root tau > 0 of e0 + B tau + c tau^2 (-1: none). */
+static double first_root(double e0, double B, double c)
+{
+    if (c == 0.0) return B < 0 ? -e0 / B : -1.0;
+    const double disc = B * B - 4.0 * c * e0;
+    if (disc < 0) return -1.0;
+    const double q = -0.5 * (B + (B < 0 ? -1.0 : 1.0) * sqrt(disc));
+    const double r1 = q / c, r2 = q != 0.0 ? e0 / q : -1.0;
+    double r = -1.0;
+    if (r1 > 0) r = r1;
+    if (r2 > 0 && (r < 0 || r2 < r)) r = r2;
+    return r;
+}
+
+/* The free motion's e(t) = sg v(t) through the step's start (0, e0) and the history
+ * points before it: the Newton form through the last three points,
+ *   e(tau) = e0 + b tau + c tau (tau - ta)   (tau = t - t0, ta < 0 the previous point),
+ * b the slope to the previous point, c the second divided difference; its first root in
+ * tau > 0, or the linear one when the parabola has none. */
+int fmb_rel_zero_event(const fmb_force_t *f, double sg, double vtol, double t0, double h, double v0,
+                       double v1, double *h_max, char *why, size_t len, const char *what)
+{
+    /* moving at the start (above the element's stick velocity), at zero or past it at the
+     * end (zero: below 1e-6 vtol, far below the stick velocity and far above the rounding
+     * of a velocity the LCP holds at zero) */
+    const double e0 = sg * v0, e1 = sg * v1;
+    if (!(e0 > vtol) || e1 > 1e-6 * vtol) return 0;
+    const double *s = f->state;
+    const int k = (int)s[0];
+    /* the history must end at this step's start (else: not locatable, accept) */
+    if (k < 2 || !(fabs(s[1] - t0) <= 1e-12 * (fabs(t0) + h)) || !(s[3] < s[1])) return 3;
+    const double ta = s[3] - t0, ea = sg * s[4], b = (e0 - ea) / -ta;
+    double c = 0.0;
+    if (k >= 3 && s[5] < s[3]) {
+        const double tb = s[5] - t0, eb = sg * s[6];
+        c = (b - (ea - eb) / (ta - tb)) / -tb;
+    }
+    double tau = first_root(e0, b - c * ta, c);
+    if (!(tau > 0 && tau <= h)) tau = first_root(e0, b, 0.0);
+    const double dt = FMB_REL_EVENT_FRAC * -ta; /* a fixed fraction of the previous step */
+    /* no root of the fit inside the step (a history across another switch): accepted as
+     * found, unlocated; ending within dt past the root: located */
+    if (!(tau > 0 && tau <= h) || h - tau <= dt) return 3;
+    *h_max = tau + 0.5 * dt;
+    if (why)
+        snprintf(why, len, "%s located at t = %.9g (relative velocity %.3g -> %.3g)", what,
+                 t0 + tau, v0, v1);
+    return 1;
+}

@@ -21,6 +21,9 @@
  * x = e . (r_P0 - r_P1) = -s) and D_v = d(deltadot)/dq = d(xdot)/dq:
  *   dQ/dq = -D_d^T (k D_d + c D_v) - F_n d2x/dq2,   dQ/dqd = -c D_d^T D_d.
  * All rows and blocks on the element's columns (model.h, column-compressed).
+ * Stick and reversal of the thread (v reaching 0 from sliding) are located as the dry
+ * friction's (step_control, forces/relative.c fmb_rel_zero_event; docs/switching.md
+ * "Switch events"), on the helix sliding velocity v.
  */
 #include "forces/forces.h"
 
@@ -127,6 +130,32 @@ static int screw_mode(const fmb_force_t *f, const fmb_bodyview_t v[2], double t,
     return fabs(w) < screw_vstick(f) ? 0 : 1;
 }
 
+static double screw_velocity(const fmb_force_t *f, const fmb_bodyview_t v[2])
+{
+    screw_geom_t g;
+    screw_geometry(f, v, &g, NULL, NULL, NULL);
+    return -g.sl * g.xd + g.r * g.cl * g.thd;
+}
+
+static void screw_reset(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    fmb_rel_history_reset(f, t, screw_velocity(f, v));
+}
+
+static void screw_accept(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    fmb_rel_history_accept(f, t, screw_velocity(f, v));
+}
+
+static int screw_step_control(const fmb_force_t *f, const fmb_bodyview_t v0[2],
+                              const fmb_bodyview_t v1[2], double t0, double h, double *h_max,
+                              char *why, size_t len)
+{
+    const double w0 = screw_velocity(f, v0);
+    return fmb_rel_zero_event(f, w0 < 0 ? -1.0 : 1.0, screw_vstick(f), t0, h, w0,
+                              screw_velocity(f, v1), h_max, why, len, "thread stick or reversal");
+}
+
 static int screw_check(const fmb_force_t *f, char *msg, size_t len)
 {
     int rc = fmb_rel_check(f, msg, len);
@@ -190,6 +219,10 @@ const fmb_force_class_t fmb_screw_class = {
     .potential = screw_potential,
     .power = screw_power,
     .check = screw_check,
+    .step_control = screw_step_control,
+    .nstate = FMB_REL_HIST,
+    .reset = screw_reset,
+    .accept = screw_accept,
     .nz = 3,
     .lcp = screw_lcp,
     .mode = screw_mode,

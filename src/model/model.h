@@ -284,7 +284,11 @@ typedef struct fmb_force_class {
      * t0, v1 the candidate at t0 + h. Return 0 to accept, 1 to reject: the step is retried
      * with a step <= *h_max (which must then be < h, e.g. the estimated onset time minus
      * t0). On acceptance, lowering *h_max caps the next step. *h_max arrives as INFINITY;
-     * why (len bytes) takes a short reason for messages; it is NULL when no message is wanted (the step loop asks for one only to report a failure: no string work per step). */
+     * why (len bytes) takes a short reason for messages; it is NULL when no message is wanted (the step loop asks for one only to report a failure: no string work per step).
+     * Return 3 to accept a step that ends at a located switch of the element's LCP mode
+     * (ratchet engaged, friction stuck): the accelerations are then re-solved in the new
+     * mode and the step history restarts, in fixed and adaptive runs
+     * (fmb_sim_switch_restart; docs/switching.md "Switch events"). */
     int (*step_control)(const fmb_force_t *f, const fmb_bodyview_t v0[2],
                         const fmb_bodyview_t v1[2], double t0, double h, double *h_max,
                         char *why, size_t len);

@@ -36,3 +36,29 @@ int fmb_sim_restart(fmb_sim_t *s)
     s->stats.restarts++;
     return 0;
 }
+
+/* After a located switch (docs/switching.md "Switch events"): the step that ends at the
+ * switch carries the old mode's accelerations in a_{n+1} (the trapezoidal update made the
+ * element's velocity zero with them), and the next step would spread the jump of the
+ * accelerations over its length (an O(h) error; the error estimate's two-step difference
+ * would span it). The accelerations, multipliers and LCP forces are re-solved at the
+ * accepted state exactly as at the start (fmb_sim_accel_solve, then the switching LCP on
+ * v / tau + D . qdd: an element at zero relative velocity decides on its acceleration),
+ * and the step history starts anew. The velocities are not changed (the element's
+ * velocity is already at its switch), so the energy balance is untouched. */
+int fmb_sim_switch_restart(fmb_sim_t *s)
+{
+    if (s->ncontacts || !s->nswz) return 0;
+    int rc = fmb_sim_accel_solve(s, 1, 0.0, s->qdd, s->lam);
+    if (rc) return rc;
+    if ((rc = fmb_sim_switch_start(s))) return rc;
+    memcpy(s->acc, s->qdd, (size_t)s->n * sizeof *s->qdd);
+    memcpy(s->accp, s->qdd, (size_t)s->n * sizeof *s->qdd);
+    s->h_prev = 0.0;
+    s->nhist = 0;
+    s->newton_stale = 1;
+    s->kkt_iter = 0; /* the factorization is the accelerations', not an iteration matrix */
+    s->P = fmb_sim_power(s);
+    s->stats.restarts++;
+    return 0;
+}

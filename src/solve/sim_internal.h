@@ -91,6 +91,11 @@ void fmb_sim_force_history(fmb_sim_t *s, int reset);
 /* ---- start.c: restart at a constraint kink (velocity projection, consistent
  * accelerations, fresh step history; adaptive runs, stepctl.c) */
 int fmb_sim_restart(fmb_sim_t *s);
+/* After a located switch of an LCP element (step_control returned 3; docs/switching.md
+ * "Switch events"): accelerations, multipliers and the elements' forces re-solved at the
+ * accepted state with the switching LCP on the accelerations (as at the start), and a
+ * fresh step history; velocities untouched. Models with slider contacts: nothing. */
+int fmb_sim_switch_restart(fmb_sim_t *s);
 
 /* ---- fastmode.c: largest omega of K x = omega^2 M x on Phi_q x = 0 at the current state
  * by power iteration (coord: the coordinate with the largest kinetic share, iters) */

@@ -6,7 +6,10 @@
  * that cannot be completed.
  *
  * Fixed steps: a step rejected by an element's step control with a step h' < h (an event
- * located inside it) is taken as h' and h - h'; otherwise halved.
+ * located inside it) is taken as h' and h - h'; otherwise halved. An element that accepts
+ * with 3 (a located switch of an LCP element: ratchet engaged, friction stuck) has the
+ * accelerations re-solved in the new mode after the step, in fixed and adaptive runs
+ * (fmb_sim_switch_restart).
  * A failed step (Newton, singular, non-finite) is retried as two halves,
  * recursively, up to opts.halving levels, unless the error estimate exceeded its tolerance
  * RESCUE_LIMIT-fold on more than 10 % of the steps: the run then stops and names the step
@@ -138,7 +141,9 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, 
             if (why) snprintf(why, len, "force '%s' (line %d): %s", f->name, f->line, w);
         }
         if (r == 2)
-            *restart = 1;
+            *restart |= 1;
+        else if (r == 3)
+            *restart |= 2; /* a located switch of an LCP element */
         else if (r)
             reject = 1;
     }
@@ -283,7 +288,7 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
         }
         return 1;
     }
-    if (restart) {
+    if (restart & 1) {
         /* an element changed its discrete state in the step (a slider crossing a beam
          * element's end: the constraint's second derivatives jump): Newton's carried
          * quadratic constant (step.c) does not hold across it, and a candidate accepted on
@@ -337,7 +342,11 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
     }
     accept(s, h);
     L->n = 0;
-    if (restart && s->opts.adaptive) {
+    if (restart & 2) { /* a located switch: accelerations of the new mode (fixed or adaptive) */
+        const int rc = fmb_sim_switch_restart(s);
+        if (rc) return rc;
+    }
+    if ((restart & 1) && s->opts.adaptive) {
         s->restart_t = s->t;
         return fmb_sim_restart(s);
     }
