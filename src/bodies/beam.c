@@ -51,12 +51,14 @@
  * maps per element, and the assembled K and Muu as nonzero lists (for the modes).
  * Files: beam.c (this: the body class: mass, forces, iteration-matrix blocks, potential),
  * beam_inertia.c (closed-form element inertia), beam_shape.c (mesh and shape functions),
+ * beam_state.h (an element's inertia state, inline for the element loops),
  * beam_build.c (element matrices and shape integrals, dof map, modes), beam_init.c
  * (initial state), beam_corot.c (co-rotational element).
  */
 #include "bodies/beam_internal.h"
 #include "bodies/beam_corot.h"
 #include "bodies/beam_kernels.h"
+#include "bodies/beam_state.h"
 
 #include <cholmod.h>
 #include <stdint.h>
@@ -126,9 +128,11 @@ static void beam_mass_times(const fmb_body_t *b, const double *q, const double *
 {
     const fmb_beam_t *bm = b->data;
     memset(out, 0, (size_t)bm->ndof * sizeof *out);
-    const fmb_beam_istate_t *st = fmb_beam_states(bm, q, NULL, FMB_IS_MASS);
+    fmb_beam_plan_t p;
+    fmb_beam_istate_t *st = fmb_beam_states_begin(bm, q, NULL, FMB_IS_MASS, &p);
     for (int e = 0; e + 1 < bm->nnodes; e++) {
         double vl[9], ol[9];
+        fmb_beam_state(bm, e, q, NULL, &p, st + e); /* in the same pass (beam_state.h) */
         element_slots(bm, e, v, vl);
         fmb_beam_inertia_mv(bm, e, st + e, vl, ol);
         scatter_vec(bm->el + e, ol, out);
@@ -211,34 +215,6 @@ static const double *element_damping(const fmb_beam_t *bm, int e, const double u
     return kbuf;
 }
 
-/* Elastic and Rayleigh damping forces, element by element: Q -= f_e + (alpha m_e +
- * beta k_e) ud_e, Kq -= K_e, Cq -= alpha m_e + beta k_e (dense nd x nd blocks); st: the
- * elements' states with their rate parts (U_e, Ud_e gathered there). */
-static void beam_elastic(const fmb_beam_t *bm, const fmb_beam_istate_t *st, double *Q, double *Kq,
-                         double *Cq)
-{
-    const size_t nd = (size_t)bm->ndof;
-    const int damped = bm->alpha != 0.0 || bm->beta != 0.0;
-    for (int e = 0; e + 1 < bm->nnodes; e++) {
-        const int *d = bm->dof + 3 * e;
-        const double *ul = st[e].U, *vl = st[e].Ud; /* the element's dofs and rates */
-        double fe[6], kt[36];
-        const double *k = element_elastic(bm, e, ul, fe, Kq ? kt : NULL, NULL);
-        double ct[36], kd[36];
-        if (damped) k = element_damping(bm, e, ul, vl, fe, k, Kq ? kd : NULL, ct);
-        for (int i = 0; i < 6; i++) {
-            if (d[i] < 0) continue;
-            Q[d[i]] -= fe[i];
-            if (!Kq && !Cq) continue; /* the residual: forces only */
-            for (int j = 0; j < 6; j++) {
-                if (d[j] < 0) continue;
-                if (Kq) Kq[d[i] + nd * d[j]] -= k[i + 6 * j];
-                if (Cq && damped) Cq[d[i] + nd * d[j]] -= ct[i + 6 * j];
-            }
-        }
-    }
-}
-
 /* A = rotation of theta; a = A^T g (gravity in the body frame). */
 static void body_gravity(double theta, const double g[2], double a[2])
 {
@@ -256,23 +232,50 @@ static void beam_forces(const fmb_body_t *b, const double *q, const double *qd, 
     body_gravity(q[2], g, a);
     double *out[3] = {Kq, Cq, Kmq};
     static const double sel[3][4] = {{0, 0, -1, 0}, {0, 0, 0, -1}, {0, 1, 0, 0}};
-    const fmb_beam_istate_t *sts =
-        fmb_beam_states(bm, q, qd, Kq || Cq || Kmq ? FMB_IS_ALL : FMB_IS_FORCE);
-    for (int e = 0; e + 1 < bm->nnodes; e++) {
-        const fmb_beam_elem_t *el = bm->el + e;
-        const fmb_beam_istate_t *st = sts + e;
-        double Ql[9], qddl[9];
-        fmb_beam_inertia_q(bm, e, st, a, Ql);
-        scatter_vec(el, Ql, Q);
-        if (Kmq) element_slots(bm, e, qdd, qddl);
-        for (int k = 0; k < 3; k++) {
-            if (!out[k]) continue;
-            double B[81] = {0};
-            fmb_beam_inertia_matrix(bm, e, st, a, qddl, sel[k], B);
-            scatter_block(el, B, out[k], nd);
+    fmb_beam_plan_t p;
+    fmb_beam_istate_t *sts =
+        fmb_beam_states_begin(bm, q, qd, Kq || Cq || Kmq ? FMB_IS_ALL : FMB_IS_FORCE, &p);
+    /* One pass: element e's state, its inertia force and tangents, then element e - 1's
+     * elastic force. The lag keeps every entry's sum in the order of an inertia pass
+     * followed by an elastic pass (bitwise): an elastic entry (node k's dofs) gets the
+     * inertia of elements k - 1 and k before the elastic terms of k - 1 and k; the rigid
+     * entries 0-2 get no elastic terms. */
+    const int ne = bm->nnodes - 1, damped = bm->alpha != 0.0 || bm->beta != 0.0;
+    for (int e = 0; e <= ne; e++) {
+        if (e < ne) { /* element e's inertia */
+            const fmb_beam_elem_t *el = bm->el + e;
+            fmb_beam_istate_t *st = sts + e;
+            double Ql[9], qddl[9];
+            fmb_beam_state(bm, e, q, qd, &p, st);
+            fmb_beam_inertia_q(bm, e, st, a, Ql);
+            scatter_vec(el, Ql, Q);
+            if (Kmq) element_slots(bm, e, qdd, qddl);
+            for (int k = 0; k < 3; k++) {
+                if (!out[k]) continue;
+                double B[81] = {0};
+                fmb_beam_inertia_matrix(bm, e, st, a, qddl, sel[k], B);
+                scatter_block(el, B, out[k], nd);
+            }
+        }
+        if (e == 0) continue;
+        /* element e - 1's elastic and Rayleigh damping forces: Q -= f_e + (alpha m_e +
+         * beta k_e) ud_e, Kq -= K_e, Cq -= alpha m_e + beta k_e (U_e, Ud_e from its state) */
+        const int el = e - 1, *d = bm->dof + 3 * el;
+        const double *ul = sts[el].U, *vl = sts[el].Ud;
+        double fe[6], kt[36], ct[36], kd[36];
+        const double *k = element_elastic(bm, el, ul, fe, Kq ? kt : NULL, NULL);
+        if (damped) k = element_damping(bm, el, ul, vl, fe, k, Kq ? kd : NULL, ct);
+        for (int i = 0; i < 6; i++) {
+            if (d[i] < 0) continue;
+            Q[d[i]] -= fe[i];
+            if (!Kq && !Cq) continue; /* the residual: forces only */
+            for (int j = 0; j < 6; j++) {
+                if (d[j] < 0) continue;
+                if (Kq) Kq[d[i] + nd * d[j]] -= k[i + 6 * j];
+                if (Cq && damped) Cq[d[i] + nd * d[j]] -= ct[i + 6 * j];
+            }
         }
     }
-    beam_elastic(bm, sts, Q, Kq, Cq);
 }
 
 /* ---- iteration-matrix blocks, element by element --------------------------
@@ -286,11 +289,13 @@ static void beam_blocks(const fmb_body_t *b, const double *q, const double *qd, 
     double a[2];
     body_gravity(q[2], g, a);
     const int damped = bm->alpha != 0.0 || bm->beta != 0.0;
-    const fmb_beam_istate_t *sts = fmb_beam_states(bm, q, qd, FMB_IS_ALL);
+    fmb_beam_plan_t p;
+    fmb_beam_istate_t *sts = fmb_beam_states_begin(bm, q, qd, FMB_IS_ALL, &p);
     for (int e = 0; e + 1 < bm->nnodes; e++) {
         const fmb_beam_elem_t *el = bm->el + e;
-        const fmb_beam_istate_t *st = sts + e;
+        fmb_beam_istate_t *st = sts + e;
         const int nl = el->nl, *pos = el->pos;
+        fmb_beam_state(bm, e, q, qd, &p, st); /* in the same pass (beam_state.h) */
         double qddl[9], B[81] = {0}, Bc[81];
         element_slots(bm, e, qdd, qddl);
         fmb_beam_inertia_matrix(bm, e, st, a, qddl, cf, B);

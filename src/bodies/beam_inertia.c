@@ -42,69 +42,9 @@
  */
 #include "bodies/beam_internal.h"
 #include "bodies/beam_kernels.h"
+#include "bodies/beam_state.h"
 
 #include <string.h>
-
-/* The parts of an element's inertia state (fmb_beam_istate_t's groups), each from the
- * parts before it: position part (r, U, Pm, pU) from q; FMB_IS_MASS (g, J); rates (Vm, W,
- * hU) from qd; FMB_IS_TANGENT (Mff Ud). */
-static void istate_q(const fmb_beam_t *bm, int e, const double *q, fmb_beam_istate_t *s)
-{
-    const fmb_beam_elem_t *el = bm->el + e;
-    const double *Mff = bm->me + 36 * (size_t)e;
-    const int *d = bm->dof + 3 * e;
-    s->r[0] = q[0], s->r[1] = q[1];
-    for (int i = 0; i < 6; i++)
-        s->U[i] = d[i] >= 0 ? q[d[i]] : 0.0;
-    const double *r = s->r, *U = s->U;
-    const double SU[2] = {fmb_beam_srow(bm, el->Sx, 1, U), fmb_beam_srow(bm, el->Sy, 0, U)};
-    s->Pm[0] = el->m * r[0] + el->s0[0] + SU[0];
-    s->Pm[1] = el->m * r[1] + el->s0[1] + SU[1];
-    for (int i = 0; i < 6; i++) {
-        const double mu = fmb_beam_row(bm, Mff, i, 0, U);
-        s->pU[i] = el->Sx[i] * r[0] + el->Sy[i] * r[1] + el->s1[i] + mu;
-    }
-}
-
-static void istate_mass(const fmb_beam_t *bm, int e, fmb_beam_istate_t *s)
-{
-    const fmb_beam_elem_t *el = bm->el + e;
-    const double *Sb = el->Sb, *r = s->r, *U = s->U;
-    double J = s->Pm[0] * r[0] + s->Pm[1] * r[1] + r[0] * el->s0[0] + r[1] * el->s0[1] + el->J0;
-    for (int i = 0; i < 6; i++) {
-        const double sbu = fmb_beam_row(bm, Sb, i, 1, U);
-        s->g[i] = -el->Sx[i] * r[1] + el->Sy[i] * r[0] + el->c1[i] + sbu;
-        J += U[i] * (el->s1[i] + s->pU[i]);
-    }
-    s->J = J;
-}
-
-static void istate_rate(const fmb_beam_t *bm, int e, const double *qd, fmb_beam_istate_t *s)
-{
-    const fmb_beam_elem_t *el = bm->el + e;
-    const double *Sb = el->Sb;
-    const int *d = bm->dof + 3 * e;
-    s->rd[0] = qd[0], s->rd[1] = qd[1], s->thd = qd[2];
-    for (int i = 0; i < 6; i++)
-        s->Ud[i] = d[i] >= 0 ? qd[d[i]] : 0.0;
-    const double *rd = s->rd, *Ud = s->Ud;
-    const double SUd[2] = {fmb_beam_srow(bm, el->Sx, 1, Ud), fmb_beam_srow(bm, el->Sy, 0, Ud)};
-    s->Vm[0] = el->m * rd[0] + SUd[0], s->Vm[1] = el->m * rd[1] + SUd[1];
-    double W = s->Pm[0] * rd[0] + s->Pm[1] * rd[1];
-    for (int i = 0; i < 6; i++) {
-        const double sbu = fmb_beam_row(bm, Sb, i, 1, Ud);
-        s->hU[i] = -el->Sx[i] * rd[1] + el->Sy[i] * rd[0] + sbu;
-        W += s->pU[i] * Ud[i];
-    }
-    s->W = W;
-}
-
-static void istate_tangent(const fmb_beam_t *bm, int e, fmb_beam_istate_t *s)
-{
-    const double *Mff = bm->me + 36 * (size_t)e;
-    for (int i = 0; i < 6; i++)
-        s->MUd[i] = fmb_beam_row(bm, Mff, i, 0, s->Ud);
-}
 
 /* Cached states of all elements. The residual evaluates M qdd (mass_times) and then Q
  * (forces) at the same q, and the iteration matrix is assembled at the iterate of the
@@ -115,36 +55,39 @@ static void istate_tangent(const fmb_beam_t *bm, int e, fmb_beam_istate_t *s)
  * caller's state is assumed. It is complete: a state reads only the body's own q (carrier
  * rbar and theta included) and qd and the element constants fixed at build (shape
  * integrals, Mff, the dof map); neither h, t, gravity nor another body enter it
- * (gravity's a = A^T g is applied by the callers, fmb_beam_inertia_q). */
-const fmb_beam_istate_t *fmb_beam_states(const fmb_beam_t *bm, const double *q, const double *qd,
-                                         int what)
+ * (gravity's a = A^T g is applied by the callers, fmb_beam_inertia_q).
+ * fmb_beam_states_begin decides the parts and moves the key; the caller then brings every
+ * element up to date with fmb_beam_state (inside its own element loop, so that a large
+ * mesh's states, ~60 doubles per element, are used while in cache: one pass instead of
+ * one for the states and one per consumer). */
+fmb_beam_istate_t *fmb_beam_states_begin(const fmb_beam_t *bm, const double *q, const double *qd,
+                                         int what, fmb_beam_plan_t *p)
 {
     fmb_beam_cache_t *c = bm->cache;
     const size_t nb = (size_t)bm->ndof * sizeof *q;
-    const int ne = bm->nnodes - 1;
     if (what & FMB_IS_TANGENT) what |= FMB_IS_FORCE;
     if (c->have & FMB_IS_Q && memcmp(c->q, q, nb) != 0) c->have = 0;
     if (c->have & FMB_IS_FORCE && what & FMB_IS_FORCE && memcmp(c->qd, qd, nb) != 0)
         c->have &= ~(FMB_IS_FORCE | FMB_IS_TANGENT);
-    const int doq = !(c->have & FMB_IS_Q);
-    if (doq) {
+    p->doq = !(c->have & FMB_IS_Q);
+    if (p->doq) {
         memcpy(c->q, q, nb);
         c->have = FMB_IS_Q;
     }
-    const int need = what & ~c->have;
-    if (need & FMB_IS_FORCE) memcpy(c->qd, qd, nb);
-    /* one pass over the elements, each element's parts in their order (the same
-     * operations as part by part: bitwise equal): a large mesh's states (~60 doubles per
-     * element) are then written once while in cache instead of streamed once per part */
-    for (int e = 0; e < ne; e++) {
-        fmb_beam_istate_t *st = c->st + e;
-        if (doq) istate_q(bm, e, q, st);
-        if (need & FMB_IS_MASS) istate_mass(bm, e, st);
-        if (need & FMB_IS_FORCE) istate_rate(bm, e, qd, st);
-        if (need & FMB_IS_TANGENT) istate_tangent(bm, e, st);
-    }
-    c->have |= need;
+    p->need = what & ~c->have;
+    if (p->need & FMB_IS_FORCE) memcpy(c->qd, qd, nb);
+    c->have |= p->need;
     return c->st;
+}
+
+const fmb_beam_istate_t *fmb_beam_states(const fmb_beam_t *bm, const double *q, const double *qd,
+                                         int what)
+{
+    fmb_beam_plan_t p;
+    fmb_beam_istate_t *st = fmb_beam_states_begin(bm, q, qd, what, &p);
+    for (int e = 0; e + 1 < bm->nnodes; e++)
+        fmb_beam_state(bm, e, q, qd, &p, st + e);
+    return st;
 }
 
 void fmb_beam_inertia_mv(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s, const double v[9],

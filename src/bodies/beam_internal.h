@@ -74,6 +74,15 @@ void fmb_beam_element_inertia(const fmb_beam_t *bm, int e, fmb_beam_elem_t *el, 
  * scratch (tests/test_beam_cache.c). */
 const fmb_beam_istate_t *fmb_beam_states(const fmb_beam_t *bm, const double *q, const double *qd,
                                          int what);
+/* The same inside a caller's element loop: begin moves the cache's key to (q, qd) and
+ * returns the states with the plan of missing parts; the caller must then call
+ * fmb_beam_state(bm, e, q, qd, &plan, st + e) (beam_state.h) for EVERY element e (each before its
+ * use, in any order) before the next call of the cache. */
+typedef struct fmb_beam_plan {
+    int doq, need; /* the position part; the parts FMB_IS_* still missing */
+} fmb_beam_plan_t;
+fmb_beam_istate_t *fmb_beam_states_begin(const fmb_beam_t *bm, const double *q, const double *qd,
+                                         int what, fmb_beam_plan_t *p);
 /* out (9) = M_e v (v: 9 local slots; state with FMB_IS_MASS). */
 void fmb_beam_inertia_mv(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s, const double v[9],
                          double out[9]);
