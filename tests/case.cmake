@@ -35,6 +35,12 @@ add_test(NAME quick_return_friction_10
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_quick_return_friction_10.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/cases/quick_return_friction.yaml
           ${CMAKE_CURRENT_BINARY_DIR}/quick_return_friction_10)
+# ... and at 20 rad/s with constant bristle damping (vd_D = 0): the corner LCP that jammed at
+# t = 0.6221 s (the LuGre root search started inside a jam); completes, T + V - W (1e-4), ~2 s
+add_test(NAME quick_return_friction_vd0
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_quick_return_friction_vd0.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/cases/quick_return_friction.yaml
+          ${CMAKE_CURRENT_BINARY_DIR}/quick_return_friction_vd0)
 fmb_case_check(slider_coulomb_1 3 2 1)         # a block on a prismatic guide
 fmb_case_check(slider_coulomb_2 3 2 1)
 fmb_case_check(slider_pendulum_coulomb 6 4 2)  # block on a guide + a pendulum on it

@@ -256,6 +256,41 @@ static int rho_eval(fmb_sim_t *s, contact_ws_t *w, int ic, double vh, double t, 
 #define FMB_EXACT_EVALS 200 /* rho evaluations per root (bisection halves 1 m/s to 1e-60) */
 #define FMB_EXACT_SWEEPS 50 /* Gauss-Seidel sweeps over several exact contacts */
 
+/* rho at vh as rho_eval, but a contact problem without solution at mu(vh) (the slider
+ * jams: the corner forces grow without bound as the coefficient approaches that level) is
+ * reported in *jam (1) instead of failing; the first such message is kept in jmsg. */
+static int rho_try(fmb_sim_t *s, contact_ws_t *w, int ic, double vh, double t, double *r, int *jam,
+                   char *jmsg, size_t jlen)
+{
+    *jam = 0;
+    const int rc = rho_eval(s, w, ic, vh, t, r);
+    if (rc != FMB_ERR_LINSOLVE && rc != FMB_ERR_SINGULAR) return rc;
+    if (!jmsg[0]) snprintf(jmsg, jlen, "%s", s->errmsg);
+    *jam = 1;
+    return 0;
+}
+
+/* The step's law jams the slider: no root where the contact problem has a solution (jmsg:
+ * the contact problem's own message at the last jammed trial). */
+static int jam_error(fmb_sim_t *s, int ic, double vh, double t, const char *jmsg)
+{
+    const fmb_contact_t *c = &s->contacts[ic];
+    const fmb_joint_t *j = &s->model->joints[c->joint];
+    char m[sizeof s->errmsg];
+    snprintf(m, sizeof m, "%s", jmsg);
+    return fmb_sim_error(
+        s, FMB_ERR_LINSOLVE,
+        "slider of joint '%s' (line %d) jams at t = %.9g: the LuGre coefficient over the step "
+        "(%.3g at v = %.3g m/s) is beyond what its corner forces can carry (a/b = %.3g) and no "
+        "root of the step's law was found where they can (%s); with constant bristle damping "
+        "(vd = 0) sigma1 dz/dt spikes at a velocity reversal, up to 2 sigma1 mu0 / (h sigma0) = "
+        "%.3g over this step (h = %.3g s): set vd > 0 (sigma1 active in presliding only)",
+        j->name, j->line, t, c->mu, vh, c->d.b > 0 ? c->d.a / c->d.b : INFINITY, m,
+        2.0 * c->d.sigma1 * c->d.mu0 / (c->h * c->d.sigma0), c->h);
+}
+
+#define FMB_EXACT_BACKTRACK 60 /* halvings of a step into a jam */
+
 /*
  * A root of rho for contact ic, searched from the iterate's velocity c->v (the law's
  * state is left at it, the LCP values in w). rho -> -+inf as v^ -> +-inf (mu is bounded)
@@ -268,33 +303,59 @@ static int rho_eval(fmb_sim_t *s, contact_ws_t *w, int ic, double vh, double t, 
  * superlinear and never leaving the bracket. The root found is the first one from the
  * iterate: several roots exist only where N |dmu/dv| > m / h (theory.md "Stick-slip"), and
  * the iteration then continues along the branch it started on.
+ * Jams: where the law over the step gives a coefficient the corner forces cannot carry,
+ * the contact problem has no solution (constant sigma1 at a reversal: sigma1 dz/dt up to
+ * 2 sigma1 g / (h sigma0)). The search then starts from v^ = 0 instead (dz/dt = 0 there:
+ * mu = sigma0 z_n, the bristle's own level, |mu| <= mu0) and a step that lands in a jam
+ * is halved back towards the last solvable point; rho -> -+inf at the edge of the jam on
+ * the root's side, so the root between is still bracketed (docs/theory.md section 9,
+ * "Jams").
  */
 static int exact_root(fmb_sim_t *s, contact_ws_t *w, int ic, double tolv, double t)
 {
     fmb_contact_t *c = &s->contacts[ic];
+    char jmsg[sizeof s->errmsg] = "";
     double a = c->v, fa, b = a, fb, d = 0.0;
-    int rc = rho_eval(s, w, ic, a, t, &fa), k;
+    int jam, rc = rho_try(s, w, ic, a, t, &fa, &jam, jmsg, sizeof jmsg), k;
+    if (!rc && jam) { /* the iterate's velocity jams: from the bristle's level instead */
+        a = 0.0, b = 0.0;
+        rc = rho_try(s, w, ic, a, t, &fa, &jam, jmsg, sizeof jmsg);
+        if (!rc && jam) return jam_error(s, ic, a, t, jmsg);
+    }
     if (rc || fabs(fa) <= tolv) return rc;
+    double jb = INFINITY; /* the nearest jam found beyond a, on the root's side */
     for (k = 0; k < FMB_EXACT_EVALS; k++) {
         double dvdmu = 0.0; /* d v_new / d mu at the corner forces of this evaluation */
         for (int l = 0; l < 4; l++)
             dvdmu += w->Av[ic + (size_t)w->nc * SLOT(ic, l)] * w->val[SLOT(ic, l)];
         const double sl = dvdmu * c->dmu - 1.0;
         d = sl <= -1.0 ? -fa / sl : copysign(fmax(fabs(fa), 2.0 * fabs(d)), fa);
-        b = a + d;
-        if ((rc = rho_eval(s, w, ic, b, t, &fb))) return rc;
+        if (fabs(d) >= jb) d = copysign(0.5 * jb, d);
+        int back = 0;
+        for (;;) {
+            b = a + d;
+            if ((rc = rho_try(s, w, ic, b, t, &fb, &jam, jmsg, sizeof jmsg))) return rc;
+            if (!jam) break;
+            jb = fabs(d), d *= 0.5;
+            if (++back > FMB_EXACT_BACKTRACK || fabs(d) <= tolv) {
+                rc = rho_try(s, w, ic, a, t, &fa, &jam, jmsg, sizeof jmsg); /* state at a */
+                return rc ? rc : jam_error(s, ic, a + 2.0 * d, t, jmsg);
+            }
+        }
         if (fabs(fb) <= tolv) return 0;
         if ((fb > 0) != (fa > 0)) break;
         a = b, fa = fb;
+        if (jb < INFINITY) jb -= fabs(d);
     }
     if (k == FMB_EXACT_EVALS)
         return fmb_sim_error(s, FMB_ERR_LINSOLVE, "no root of the LuGre step law at t = %.9g", t);
-    /* Illinois on [a, b], b the newest */
+    /* Illinois on [a, b], b the newest (both ends solvable) */
     for (; k < FMB_EXACT_EVALS; k++) {
         double m = (a * fb - b * fa) / (fb - fa);
         if (!(m > fmin(a, b) && m < fmax(a, b))) m = 0.5 * (a + b);
         double fm;
-        if ((rc = rho_eval(s, w, ic, m, t, &fm))) return rc;
+        if ((rc = rho_try(s, w, ic, m, t, &fm, &jam, jmsg, sizeof jmsg))) return rc;
+        if (jam) return jam_error(s, ic, m, t, jmsg); /* a jam inside the bracket */
         if (fabs(fm) <= tolv) return 0;
         if ((fm > 0) != (fb > 0))
             a = b, fa = fb;
