@@ -36,17 +36,16 @@ typedef struct sb {
     double B[4], p0[2], s[2], Bp[2];
     int e, col[4];
     double H[4][4]; /* d-th derivative of the Hermite functions at x */
-    double v[4];    /* v, v', v'', v''' */
 } sb_t;
 
-/* The slider's place on the guide at the views' state: everything in sb_t but v[] depends
- * only on the rigid coordinates of both bodies (and the slider point), so it is kept in the
- * joint (evalcache) keyed on their bit patterns: slider_cols, slider_eval and slider_hess at
- * one iterate (the residual, then the assembly) share one sincos, one element search and
- * one set of Hermite values, bitwise the same. Two states are kept (the last two used):
- * the step's event control alternates between the state at t_n and the candidate. v[]
- * (the guide's deflection there) is summed afresh from the element's four coordinates at
- * every call. */
+/* The slider's place on the guide at the views' state: sb_t depends only on the rigid
+ * coordinates of both bodies (and the slider point), so it is kept in the joint (evalcache)
+ * keyed on their bit patterns: slider_cols, slider_eval and slider_hess at one iterate (the
+ * residual, then the assembly) share one sincos, one element search and one set of Hermite
+ * values, bitwise the same, read in place (sb_place returns the kept copy). Two states are
+ * kept (the last two used): the step's event control alternates between the state at t_n
+ * and the candidate. The guide's deflection there (v, v', v'', v''': sb_eval) is summed
+ * afresh from the element's four coordinates at every call. */
 typedef struct sb_memo {
     double key[8];
     const fmb_beam_t *bm;
@@ -60,7 +59,7 @@ typedef struct sb_cache {
 _Static_assert(sizeof(sb_cache_t) <= sizeof(((fmb_joint_t *)0)->evalcache),
                "slider_beam's cache must fit the joint's evalcache");
 
-static void sb_place(const fmb_joint_t *j, const fmb_bodyview_t v[2], sb_t *c)
+static const sb_t *sb_place(const fmb_joint_t *j, const fmb_bodyview_t v[2])
 {
     const double key[8] = {fmb_body_angle(&v[0]),
                            v[1].q[2],
@@ -76,11 +75,12 @@ static void sb_place(const fmb_joint_t *j, const fmb_bodyview_t v[2], sb_t *c)
         const int k = i ? 1 - cc->last : cc->last;
         const sb_memo_t *m = &cc->m[k];
         if (m->ok && m->bm == bm && !memcmp(m->key, key, sizeof key)) {
-            *c = m->c;
             cc->last = k;
-            return;
+            return &m->c;
         }
     }
+    sb_memo_t *m = &cc->m[1 - cc->last]; /* replaces the older state */
+    sb_t *c = &m->c;
     c->bm = bm;
     fmb_rot(key[0] - key[1], c->B);
     c->p0[0] = j->point[0][0] + key[2];
@@ -93,22 +93,24 @@ static void sb_place(const fmb_joint_t *j, const fmb_bodyview_t v[2], sb_t *c)
     fmb_beam_vcols(c->bm, c->e, c->col);
     for (int d = 0; d < 4; d++)
         fmb_beam_hermite(c->bm, c->e, c->s[0], d, c->H[d]);
-    sb_memo_t *m = &cc->m[1 - cc->last]; /* replaces the older state */
     memcpy(m->key, key, sizeof key);
     m->bm = bm;
-    m->c = *c;
     m->ok = 1;
     cc->last = 1 - cc->last;
+    return c;
 }
 
-static void sb_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], sb_t *c)
+/* The place (in the joint's cache, not copied: it stays valid through one more sb_place of
+ * another state) and vv = v, v', v'', v''' of the deflected guide there. */
+static const sb_t *sb_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double vv[4])
 {
-    sb_place(j, v, c);
+    const sb_t *c = sb_place(j, v);
     for (int d = 0; d < 4; d++) {
-        c->v[d] = 0.0;
+        vv[d] = 0.0;
         for (int k = 0; k < 4; k++)
-            if (c->col[k] >= 0) c->v[d] += c->H[d][k] * v[1].q[c->col[k]];
+            if (c->col[k] >= 0) vv[d] += c->H[d][k] * v[1].q[c->col[k]];
     }
+    return c;
 }
 
 /* ds_c/dq over the element's columns (length v[0].nc + v[1].nc). */
@@ -132,17 +134,17 @@ static void slider_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
                         double *J0, double *J1)
 {
     (void)t;
-    sb_t c;
-    sb_eval(j, v, &c);
-    phi[0] = c.s[1] - c.v[0];
-    phi[1] = fmb_body_angle(&v[0]) - v[1].q[2] - j->ref - c.v[1];
+    double vv[4];
+    const sb_t *c = sb_eval(j, v, vv);
+    phi[0] = c->s[1] - vv[0];
+    phi[1] = fmb_body_angle(&v[0]) - v[1].q[2] - j->ref - vv[1];
     if (!J0 && !J1) return;
     const int n0 = v[0].nc, n = n0 + v[1].nc;
     double dsx[FMB_ELEM_COLS], dsy[FMB_ELEM_COLS];
-    ds_dq(&c, v, 0, dsx);
-    ds_dq(&c, v, 1, dsy);
+    ds_dq(c, v, 0, dsx);
+    ds_dq(c, v, 1, dsy);
     for (int k = 0; k < n; k++) {
-        double r1 = dsy[k] - c.v[1] * dsx[k], r2 = -c.v[2] * dsx[k];
+        double r1 = dsy[k] - vv[1] * dsx[k], r2 = -vv[2] * dsx[k];
         double *J = k < n0 ? J0 : J1;
         int kk = k < n0 ? k : k - n0;
         if (!J) continue;
@@ -153,10 +155,10 @@ static void slider_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
     if (J1) {
         J1[1 + 2 * 2] -= 1.0;
         for (int k = 0; k < 4; k++) {
-            const int p = c.col[k] < 0 ? -1 : fmb_view_col(&v[1], c.col[k]);
+            const int p = c->col[k] < 0 ? -1 : fmb_view_col(&v[1], c->col[k]);
             if (p < 0) continue;
-            J1[0 + 2 * p] -= c.H[0][k];
-            J1[1 + 2 * p] -= c.H[1][k];
+            J1[0 + 2 * p] -= c->H[0][k];
+            J1[1 + 2 * p] -= c->H[1][k];
         }
     }
 }
@@ -165,15 +167,15 @@ static void slider_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
                         double *Hm)
 {
     (void)t;
-    sb_t c;
-    sb_eval(j, v, &c);
+    double vv[4];
+    const sb_t *c = sb_eval(j, v, vv);
     const int n0 = v[0].nc, n = n0 + v[1].nc;
     const double w1 = w[0], w2 = w[1];
-    const double om[2] = {-w1 * c.v[1] - w2 * c.v[2], w1};
+    const double om[2] = {-w1 * vv[1] - w2 * vv[2], w1};
     /* om . d2s */
-    const double bto[2] = {c.B[0] * om[0] + c.B[1] * om[1], c.B[2] * om[0] + c.B[3] * om[1]};
+    const double bto[2] = {c->B[0] * om[0] + c->B[1] * om[1], c->B[2] * om[0] + c->B[3] * om[1]};
     const double itb[2] = {bto[1], -bto[0]}; /* Itil^T B^T om */
-    const double obp = om[0] * c.Bp[0] + om[1] * c.Bp[1];
+    const double obp = om[0] * c->Bp[0] + om[1] * c->Bp[1];
     const int t0 = n0 ? 2 : -1, t1 = n0 + 2;
 #define ADD(r, cc, val)                                                                            \
     do {                                                                                           \
@@ -191,15 +193,15 @@ static void slider_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
     ADD(t1, t1, -obp);
 #undef ADD
     double dsx[FMB_ELEM_COLS], g[FMB_ELEM_COLS];
-    ds_dq(&c, v, 0, dsx);
+    ds_dq(c, v, 0, dsx);
     for (int k = 0; k < n; k++)
         g[k] = 0.0;
     int pos[4];
     for (int k = 0; k < 4; k++) {
-        pos[k] = c.col[k] < 0 ? -1 : fmb_view_col(&v[1], c.col[k]);
-        if (pos[k] >= 0) g[n0 + pos[k]] = w1 * c.H[1][k] + w2 * c.H[2][k];
+        pos[k] = c->col[k] < 0 ? -1 : fmb_view_col(&v[1], c->col[k]);
+        if (pos[k] >= 0) g[n0 + pos[k]] = w1 * c->H[1][k] + w2 * c->H[2][k];
     }
-    const double a = w1 * c.v[2] + w2 * c.v[3];
+    const double a = w1 * vv[2] + w2 * vv[3];
     /* dsx lives on the rigid coordinates (n0 + 3), g on the element's four columns: the
      * outer products only touch those */
     int S[FMB_SHAPE_MAX + 6], ns = 0;
@@ -221,10 +223,9 @@ static void slider_cols(const fmb_joint_t *j, fmb_bodyview_t v[2])
     fmb_view_rigid(&v[0]);
     fmb_view_rigid(&v[1]);
     if (!v[1].q || !v[1].ndof || (v[0].ndof && !v[0].q)) return;
-    sb_t c;
-    sb_place(j, v, &c); /* the element's columns only */
+    const sb_t *c = sb_place(j, v); /* the element's columns only */
     for (int k = 0; k < 4; k++)
-        if (c.col[k] >= 0) fmb_view_add_cols(&v[1], 1, &c.col[k]);
+        if (c->col[k] >= 0) fmb_view_add_cols(&v[1], 1, &c->col[k]);
 }
 
 /* Every column the slider's columns can include: the slider's rigid ones, and every
@@ -257,14 +258,14 @@ static int slider_check(const fmb_model_t *m, const fmb_joint_t *j, char *msg, s
 static int slider_valid(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, char *msg,
                         size_t len)
 {
-    sb_t c;
-    sb_eval(j, v, &c);
-    const double x0 = c.bm->x[0], x1 = c.bm->x[c.bm->nnodes - 1];
-    if (c.s[0] < x0 || c.s[0] > x1) {
+    double vv[4];
+    const sb_t *c = sb_eval(j, v, vv);
+    const double x0 = c->bm->x[0], x1 = c->bm->x[c->bm->nnodes - 1];
+    if (c->s[0] < x0 || c->s[0] > x1) {
         snprintf(msg, len,
                  "slider '%s' ran off its guide '%s' at t = %.9g: axial position %.6g m, guide "
                  "from %.6g to %.6g m",
-                 j->name, v[1].body->name, t, c.s[0], x0, x1);
+                 j->name, v[1].body->name, t, c->s[0], x0, x1);
         return FMB_ERR_MODEL;
     }
     return 0;
@@ -277,17 +278,17 @@ static void slider_reaction_point(const fmb_joint_t *j, const fmb_bodyview_t v[2
         u[0] = j->point[0][0], u[1] = j->point[0][1];
         return;
     }
-    sb_t c;
-    sb_eval(j, v, &c);
-    u[0] = c.s[0], u[1] = 0.0;
+    double vv[4];
+    const sb_t *c = sb_eval(j, v, vv);
+    u[0] = c->s[0], u[1] = 0.0;
 }
 
 /* Sliding direction: the deflected guide's tangent at the slider, angle theta1 + v'(s_x). */
 static void slider_slide_direction(const fmb_joint_t *j, const fmb_bodyview_t v[2], double e[2])
 {
-    sb_t c;
-    sb_eval(j, v, &c);
-    const double th = v[1].q[2] + c.v[1];
+    double vv[4];
+    sb_eval(j, v, vv);
+    const double th = v[1].q[2] + vv[1];
     e[0] = cos(th), e[1] = sin(th);
 }
 
@@ -308,15 +309,14 @@ static int slider_step_control(const fmb_joint_t *j, const fmb_bodyview_t v0[2],
                                char *why, size_t len)
 {
     (void)t0;
-    sb_t c0, c1;
-    sb_eval(j, v0, &c0);
-    sb_eval(j, v1, &c1);
-    const fmb_beam_t *bm = c1.bm;
-    const double ds = c1.s[0] - c0.s[0];
+    double vv0[4], vv1[4];
+    const sb_t *c0 = sb_eval(j, v0, vv0), *c1 = sb_eval(j, v1, vv1);
+    const fmb_beam_t *bm = c1->bm;
+    const double ds = c1->s[0] - c0->s[0];
     if (ds != 0.0 && h > 0) {
-        const int k = ds > 0 ? c1.e + 1 : c1.e; /* the next element end ahead */
+        const int k = ds > 0 ? c1->e + 1 : c1->e; /* the next element end ahead */
         if (k >= 1 && k <= bm->nnodes - 2) {
-            const double tau = (bm->x[k] - c1.s[0]) / ds * h;
+            const double tau = (bm->x[k] - c1->s[0]) / ds * h;
             if (tau >= 0) {
                 *h_max = tau + SB_PAST * h;
                 if (why)
@@ -325,7 +325,7 @@ static int slider_step_control(const fmb_joint_t *j, const fmb_bodyview_t v0[2],
             }
         }
     }
-    return c1.e != c0.e ? 2 : 0;
+    return c1->e != c0->e ? 2 : 0;
 }
 
 static const char *const slider_output_names[] = {"s", "element"};
@@ -333,10 +333,10 @@ static const char *const slider_output_names[] = {"s", "element"};
 static void slider_outputs(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *val)
 {
     (void)t;
-    sb_t c;
-    sb_eval(j, v, &c);
-    val[0] = c.s[0];
-    val[1] = c.e;
+    double vv[4];
+    const sb_t *c = sb_eval(j, v, vv);
+    val[0] = c->s[0];
+    val[1] = c->e;
 }
 
 /* Case keys: the slider's angle relative to the beam's carrier frame, friction. A guide
