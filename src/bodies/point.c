@@ -117,25 +117,35 @@ static void jac_of(const fmb_bodyview_t *v, const fmb_shape_t *N, const double p
 }
 
 
-void fmb_point_posjac(const fmb_bodyview_t *v, const double u[2], double r[2], double *J)
+int fmb_point_shape(const fmb_bodyview_t *v, const double u[2], fmb_shape_t *N)
+{
+    return shape(v, u, N);
+}
+
+void fmb_point_posjac_n(const fmb_bodyview_t *v, const double u[2], const fmb_shape_t *N,
+                        double r[2], double *J)
 {
     double p[2], A[4];
-    fmb_shape_t N;
-    shape(v, u, &N);
-    carrier_point(v, u, &N, p);
+    carrier_point(v, u, N, p);
     fmb_view_rot(v, A);
     r[0] = A[0] * p[0] + A[2] * p[1];
     r[1] = A[1] * p[0] + A[3] * p[1];
-    if (J && v->ndof) jac_of(v, &N, p, A, J);
+    if (J && v->ndof) jac_of(v, N, p, A, J);
 }
 
-void fmb_point_hess(const fmb_bodyview_t *v, const double u[2], const double w[2], double *H, int n)
+void fmb_point_posjac(const fmb_bodyview_t *v, const double u[2], double r[2], double *J)
+{
+    fmb_shape_t N;
+    shape(v, u, &N);
+    fmb_point_posjac_n(v, u, &N, r, J);
+}
+
+void fmb_point_hess_n(const fmb_bodyview_t *v, const double u[2], const fmb_shape_t *N,
+                      const double w[2], double *H, int n)
 {
     if (!v->ndof) return;
     double p[2], A[4];
-    fmb_shape_t N;
-    shape(v, u, &N);
-    carrier_point(v, u, &N, p);
+    carrier_point(v, u, N, p);
     fmb_view_rot(v, A);
     double a[2] = {A[0] * w[0] + A[1] * w[1], A[2] * w[0] + A[3] * w[1]};
     double b[2] = {a[1], -a[0]};
@@ -144,13 +154,21 @@ void fmb_point_hess(const fmb_bodyview_t *v, const double u[2], const double w[2
     H[2 + 0 * n] += b[0];
     H[2 + 1 * n] += b[1];
     H[2 + 2 * n] += -(p[0] * a[0] + p[1] * a[1]);
-    for (int k = 0; k < N.n; k++) {
-        const int c = fmb_view_col(v, N.col[k]);
+    for (int k = 0; k < N->n; k++) {
+        const int c = fmb_view_col(v, N->col[k]);
         if (c < 0) continue;
-        double bn = b[0] * N.Nx[k] + b[1] * N.Ny[k];
+        double bn = b[0] * N->Nx[k] + b[1] * N->Ny[k];
         H[2 + (size_t)c * n] += bn;
         H[c + 2 * (size_t)n] += bn;
     }
+}
+
+void fmb_point_hess(const fmb_bodyview_t *v, const double u[2], const double w[2], double *H, int n)
+{
+    if (!v->ndof) return;
+    fmb_shape_t N;
+    shape(v, u, &N);
+    fmb_point_hess_n(v, u, &N, w, H, n);
 }
 
 int fmb_point_support(const fmb_bodyview_t *v, const double u[2], int *cols)

@@ -16,6 +16,9 @@ extern const fmb_joint_class_t fmb_driver_y_class;
  * w[0], w[1]): blockdiag(H_P0(w), -H_P1(w)). Shared by revolute and weld joints. */
 void fmb_joint_pin_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
                         double *H);
+/* The shape functions of joint point b (fmb_point_shape), kept in the joint's evalcache
+ * (revolute and weld joints: two fmb_shape_t with their keys). */
+const fmb_shape_t *fmb_joint_pin_shape(const fmb_joint_t *j, const fmb_bodyview_t *v, int b);
 
 /* Shared check: the two bodies differ. */
 int fmb_joint_check_distinct(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len);

@@ -11,13 +11,44 @@
  */
 #include "joints/joints.h"
 
+#include <string.h>
+
+/* The joint points' shape functions (fmb_point_shape: a beam's Hermite functions at a fixed
+ * material point; none on a rigid body) depend on the body and the point alone, so they are
+ * kept in the joint (evalcache), keyed on the body, its data, its ndof and the point's bit
+ * patterns: every evaluation (residual, Phi, assembly) reuses them, bitwise the same values.
+ * At 10 rocker elements the two pins on the rocker searched the element and evaluated its
+ * shape functions ~14 times per step. */
+typedef struct pin_memo {
+    const fmb_body_t *body;
+    const void *data;
+    double u[2];
+    int ndof, ok;
+    fmb_shape_t N;
+} pin_memo_t;
+_Static_assert(2 * sizeof(pin_memo_t) <= sizeof(((fmb_joint_t *)0)->evalcache),
+               "the pin joints' shape cache must fit the joint's evalcache");
+
+const fmb_shape_t *fmb_joint_pin_shape(const fmb_joint_t *j, const fmb_bodyview_t *v, int b)
+{
+    pin_memo_t *m = (pin_memo_t *)(void *)((fmb_joint_t *)j)->evalcache + b;
+    const void *data = v->body ? v->body->data : NULL;
+    if (!(m->ok && m->body == v->body && m->data == data && m->ndof == v->ndof &&
+          !memcmp(m->u, j->point[b], sizeof m->u))) {
+        fmb_point_shape(v, j->point[b], &m->N);
+        m->body = v->body, m->data = data, m->ndof = v->ndof, m->ok = 1;
+        memcpy(m->u, j->point[b], sizeof m->u);
+    }
+    return &m->N;
+}
+
 static void revolute_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *phi,
                           double *J0, double *J1)
 {
     (void)t;
     double r0[2], r1[2];
-    fmb_point_posjac(&v[0], j->point[0], r0, J0);
-    fmb_point_posjac(&v[1], j->point[1], r1, J1);
+    fmb_point_posjac_n(&v[0], j->point[0], fmb_joint_pin_shape(j, &v[0], 0), r0, J0);
+    fmb_point_posjac_n(&v[1], j->point[1], fmb_joint_pin_shape(j, &v[1], 1), r1, J1);
     phi[0] = r0[0] - r1[0];
     phi[1] = r0[1] - r1[1];
     if (J1 && v[1].ndof)
@@ -31,8 +62,9 @@ void fmb_joint_pin_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
     (void)t;
     const int n0 = v[0].nc, ld = n0 + v[1].nc;
     double mw[2] = {-w[0], -w[1]};
-    fmb_point_hess(&v[0], j->point[0], w, H, ld);
-    fmb_point_hess(&v[1], j->point[1], mw, H + n0 + (size_t)n0 * ld, ld);
+    fmb_point_hess_n(&v[0], j->point[0], fmb_joint_pin_shape(j, &v[0], 0), w, H, ld);
+    fmb_point_hess_n(&v[1], j->point[1], fmb_joint_pin_shape(j, &v[1], 1), mw,
+                     H + n0 + (size_t)n0 * ld, ld);
 }
 
 const fmb_joint_class_t fmb_revolute_class = {

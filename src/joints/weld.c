@@ -15,7 +15,8 @@ static void weld_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
     (void)t;
     double r[2][2], Jp[2][2 * FMB_VIEW_COLS];
     for (int b = 0; b < 2; b++)
-        fmb_point_posjac(&v[b], j->point[b], r[b], (b ? J1 : J0) ? Jp[b] : NULL);
+        fmb_point_posjac_n(&v[b], j->point[b], fmb_joint_pin_shape(j, &v[b], b), r[b],
+                           (b ? J1 : J0) ? Jp[b] : NULL);
     phi[0] = r[0][0] - r[1][0];
     phi[1] = r[0][1] - r[1][1];
     phi[2] = fmb_body_angle(&v[0]) - fmb_body_angle(&v[1]) - j->ref;
