@@ -50,7 +50,7 @@ static void rigid_forces(const fmb_body_t *b, const double *q, const double *qd,
     const double m = b->mass, w = qd[2];
     double c[2], A[4];
     first_moment(b, q, c);
-    fmb_rot(q[2], A);
+    fmb_body_rot(b, q[2], A); /* the body's cached cos, sin (point.c) */
     double a[2] = {A[0] * g[0] + A[1] * g[1], A[2] * g[0] + A[3] * g[1]}; /* A^T g */
     double ita[2] = {a[1], -a[0]};                                        /* Itil^T a */
     const double *rd = qd;
@@ -91,7 +91,7 @@ static double rigid_potential(const fmb_body_t *b, const double *q, const double
 {
     double c[2], A[4];
     first_moment(b, q, c);
-    fmb_rot(q[2], A);
+    fmb_body_rot(b, q[2], A); /* the body's cached cos, sin (point.c) */
     double r[2] = {A[0] * c[0] + A[2] * c[1], A[1] * c[0] + A[3] * c[1]};
     return -(g[0] * r[0] + g[1] * r[1]);
 }

@@ -23,7 +23,11 @@
 static void prismatic_parts(const fmb_joint_t *j, const fmb_bodyview_t v[2], double B[4],
                             double n[2], double p0[2], double p1[2])
 {
-    fmb_rot(fmb_body_angle(&v[0]) - fmb_body_angle(&v[1]), B);
+    /* on a ground guide theta0 - 0 is theta0 bitwise: the slider body's cached rotation */
+    if (!v[1].ndof && v[0].ndof)
+        fmb_view_rot(&v[0], B);
+    else
+        fmb_rot(fmb_body_angle(&v[0]) - fmb_body_angle(&v[1]), B);
     n[0] = -j->axis[1], n[1] = j->axis[0];
     p0[0] = j->point[0][0] + (v[0].ndof ? v[0].q[0] : 0.0);
     p0[1] = j->point[0][1] + (v[0].ndof ? v[0].q[1] : 0.0);

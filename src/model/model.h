@@ -436,6 +436,12 @@ static inline void fmb_rot(double th, double A[4])
  * objects, so the cache is written through the const pointer the classes receive (no
  * threads share a model). */
 void fmb_body_rot_update(const fmb_body_t *b, double th);
+/* A(th) through body b's cache (a body class's own functions: rigid.c). */
+static inline void fmb_body_rot(const fmb_body_t *b, double th, double A[4])
+{
+    if (!b->rot_ok || th != b->rot_th) fmb_body_rot_update(b, th);
+    A[0] = b->rot_c, A[1] = b->rot_s, A[2] = -b->rot_s, A[3] = b->rot_c;
+}
 static inline void fmb_view_rot(const fmb_bodyview_t *v, double A[4])
 {
     const double th = v->ndof ? v->q[2] : 0.0;
@@ -444,8 +450,7 @@ static inline void fmb_view_rot(const fmb_bodyview_t *v, double A[4])
         fmb_rot(th, A);
         return;
     }
-    if (!b->rot_ok || th != b->rot_th) fmb_body_rot_update(b, th);
-    A[0] = b->rot_c, A[1] = b->rot_s, A[2] = -b->rot_s, A[3] = b->rot_c;
+    fmb_body_rot(b, th, A);
 }
 
 #endif
