@@ -522,6 +522,11 @@ void fmb_sim_joint_reaction(const fmb_sim_t *sim, int joint, double out[6]);
  * body's axes (seed 003's "joint (body) axes"). Moments are unchanged (planar). */
 typedef enum fmb_axes { FMB_AXES_INERTIAL, FMB_AXES_JOINT, FMB_AXES_BODY } fmb_axes;
 void fmb_sim_joint_reaction_axes(const fmb_sim_t *sim, int joint, fmb_axes axes, double out[6]);
+/* The same from the joint's inertial reaction `in` already at hand (fmb_sim_joint_reaction
+ * at the current state): out = fmb_sim_joint_reaction_axes's values bitwise without
+ * evaluating the joint again (in and out may be the same array). */
+void fmb_sim_reaction_in_axes(const fmb_sim_t *sim, int joint, fmb_axes axes, const double in[6],
+                              double out[6]);
 /* Drivers: the name of the generalized force the driver applies ("drive_torque" for an
  * angle driver, "drive_force" for x/y drivers) and its column in the reaction (the
  * component on the driven body 1), or NULL for joints that drive nothing. */

@@ -494,8 +494,9 @@ int fmb_writer_append(fmb_writer_t *w, const fmb_sim_t *sim)
         const wjoint_t *j = &w->joints[i];
         double *re = row_d(w, j->ds_reaction);
         fmb_sim_joint_reaction(sim, j->j, re);
-        fmb_sim_joint_reaction_axes(sim, j->j, FMB_AXES_JOINT, row_d(w, j->ds_reaction_joint));
-        fmb_sim_joint_reaction_axes(sim, j->j, FMB_AXES_BODY, row_d(w, j->ds_reaction_body));
+        /* the other axes from this reaction (one joint evaluation, not three) */
+        fmb_sim_reaction_in_axes(sim, j->j, FMB_AXES_JOINT, re, row_d(w, j->ds_reaction_joint));
+        fmb_sim_reaction_in_axes(sim, j->j, FMB_AXES_BODY, re, row_d(w, j->ds_reaction_body));
         *row_d(w, j->ds_force) = hypot(re[0], re[1]);
         if (j->ds_drive >= 0) *row_d(w, j->ds_drive) = re[j->drive_column];
         *row_d(w, j->ds_violation) = fmb_sim_joint_violation(sim, j->j);

@@ -103,7 +103,7 @@ void fmb_sim_joint_reaction(const fmb_sim_t *s, int joint, double out[6])
             for (int r = 0; r < nr; r++)
                 Qc[k] -= J[b][r + nr * k] * lam[j->row + r];
         double r[2];
-        fmb_rot(v[b].q[2], A);
+        fmb_view_rot(&v[b], A); /* the body's cached cos, sin (ground: q = 0) */
         double up[2] = {j->point[b][0], j->point[b][1]};
         if (j->klass->reaction_point) j->klass->reaction_point(j, v, b, up);
         fmb_point_pos(&v[b], up, r); /* deformed point: p = A^T r */
@@ -114,19 +114,28 @@ void fmb_sim_joint_reaction(const fmb_sim_t *s, int joint, double out[6])
     }
 }
 
-void fmb_sim_joint_reaction_axes(const fmb_sim_t *s, int joint, fmb_axes axes, double out[6])
+void fmb_sim_reaction_in_axes(const fmb_sim_t *s, int joint, fmb_axes axes, const double in[6],
+                              double out[6])
 {
-    fmb_sim_joint_reaction(s, joint, out);
+    if (out != in) memcpy(out, in, 6 * sizeof *out);
     if (axes == FMB_AXES_INERTIAL || !joint_ok(s, joint)) return;
     const fmb_joint_t *j = &s->model->joints[joint];
     for (int b = 0; b < 2; b++) {
         const int body = j->body[axes == FMB_AXES_JOINT ? 0 : b];
         const fmb_body_t *bd = &s->model->bodies[body];
         const double th = bd->offset < 0 ? 0.0 : s->q[bd->offset + 2];
-        const double c = cos(th), sn = sin(th), fx = out[3 * b], fy = out[3 * b + 1];
+        double A[4];
+        fmb_body_rot(bd, th, A); /* cos, sin (the body's cache) */
+        const double c = A[0], sn = A[1], fx = out[3 * b], fy = out[3 * b + 1];
         out[3 * b] = c * fx + sn * fy; /* A^T F */
         out[3 * b + 1] = -sn * fx + c * fy;
     }
+}
+
+void fmb_sim_joint_reaction_axes(const fmb_sim_t *s, int joint, fmb_axes axes, double out[6])
+{
+    fmb_sim_joint_reaction(s, joint, out);
+    fmb_sim_reaction_in_axes(s, joint, axes, out, out);
 }
 
 int fmb_sim_start_velocity_change(const fmb_sim_t *s, int body, double dv[3])
@@ -142,17 +151,16 @@ void fmb_sim_beam_state(const fmb_sim_t *s, int body, double *x, double *y, doub
 {
     const fmb_model_t *md = s->model;
     const int nn = fmb_model_beam_num_nodes(md, body);
-    const fmb_body_t *bd = &md->bodies[body];
     fmb_bodyview_t view = fmb_model_view(md, body, s->q, s->qd);
     for (int k = 0; k < nn; k++) {
         const double u[2] = {fmb_model_beam_node_x(md, body, k), 0.0};
         double r[2];
-        fmb_point_pos(&view, u, r);
+        fmb_shape_t N; /* one evaluation of the node's shape functions for r and v */
+        fmb_point_shape(&view, u, &N);
+        fmb_point_posjac_n(&view, u, &N, r, NULL);
         if (x) x[k] = r[0];
         if (y) y[k] = r[1];
         if (v) {
-            fmb_shape_t N;
-            bd->klass->shape(bd, u, &N);
             double d = 0.0;
             for (int i = 0; i < N.n; i++)
                 d += N.Ny[i] * view.q[N.col[i]];
