@@ -5,7 +5,8 @@
  * Friction force along x (on body 0; the opposite on body 1): F = beta1 - beta2, a
  * set-valued Coulomb law with capacity Fmax,
  *   v > 0: F = -Fmax,  v < 0: F = +Fmax,  v = 0 (stick): |F| <= Fmax,
- * Fmax = F_static after a step that ended sticking (|v_n| < v_stick), else F_kinetic
+ * Fmax = F_static after a step that ended sticking (|v_n| < v_stick; for a breakaway see
+ * the capacity rule below), else F_kinetic
  * (the seed's Fstick / Fslip; its eq 10: while stuck the friction equals the applied
  * force up to the static level). Written as the LCP (v: relative velocity at the end of
  * the step; the same form as the slider faces of contact_step.c)
@@ -20,7 +21,12 @@
  * element (|v0| > v_stick) whose step ends at or past v = 0 (sg v1 <= v_stick, sg = sgn v0)
  * is located as the ratchet's engagement (forces/relative.c fmb_rel_zero_event; the
  * friction force jumps from -Fk sgn v to the sticking force or to +Fk sgn v there) and the
- * accelerations re-solved after it (return 3). The breakaway (stick -> slip) is not located.
+ * accelerations re-solved after it (return 3). The breakaway (stick -> slip, when static >
+ * kinetic: the force drops from Fs to Fk) is located on e = Fs - |F(t)|, F the sticking
+ * force recorded by mode() at the accepted states (fmb_rel_breakaway_event). Capacity:
+ * Fmax = static when |v_n| < v_stick and the element did not just break away (FR_BREAK:
+ * it slipped at the static level at the last accepted state, and still slips below
+ * v_stick), else kinetic.
  *
  * LuGre variant (`model: lugre`; a second class chosen by fr_specialize): a smooth force
  * with a bristle state, no LCP. Levels in force units: g(v) = Fk + (Fs - Fk)
@@ -64,6 +70,13 @@ static double lg_vstick(const fmb_force_t *f)
     return f->par[FMB_SW_FR_VSTICK] > 0 ? f->par[FMB_SW_FR_VSTICK] : FMB_V_STICK_LUGRE;
 }
 
+/* f->state: the switch-event history (relative.c), then the breakaway flag: 1 after an
+ * accepted state at the static level (to 1e-9; slipping, or stuck there: a step that
+ * ends at a located breakaway), kept while it slips below v_stick, cleared when it ends
+ * stuck below the static level or reaches v_stick (the kinetic level then follows from
+ * |v_n| anyway). */
+enum { FR_BREAK = FMB_REL_HIST, FR_NSTATE = FMB_REL_HIST + 1 };
+
 static void fr_lcp(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double v_n, double *G,
                    double *D, double *av, double *Az, double *b)
 {
@@ -73,8 +86,9 @@ static void fr_lcp(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, do
     fmb_rel_coord(f, v, &x, &xd, D, NULL);
     for (int k = 0; k < n; k++)
         G[k] = D[k], G[n + k] = -D[k], G[2 * n + k] = 0.0;
-    const double cap =
-        fabs(v_n) < fr_vstick(f) ? f->par[FMB_SW_FR_STATIC] : f->par[FMB_SW_FR_KINETIC];
+    const double cap = fabs(v_n) < fr_vstick(f) && f->state[FR_BREAK] == 0.0
+                           ? f->par[FMB_SW_FR_STATIC]
+                           : f->par[FMB_SW_FR_KINETIC];
     memset(Az, 0, 9 * sizeof *Az);
     av[0] = 1.0, av[1] = -1.0, av[2] = 0.0;
     Az[0 + 3 * 2] = 1.0, Az[1 + 3 * 2] = 1.0;
@@ -92,6 +106,7 @@ static double fr_velocity(const fmb_force_t *f, const fmb_bodyview_t v[2])
 static void fr_reset(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
 {
     fmb_rel_history_reset(f, t, fr_velocity(f, v));
+    f->state[FR_BREAK] = 0.0;
 }
 
 static void fr_accept(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
@@ -103,18 +118,30 @@ static int fr_step_control(const fmb_force_t *f, const fmb_bodyview_t v0[2],
                            const fmb_bodyview_t v1[2], double t0, double h, double *h_max,
                            char *why, size_t len)
 {
-    const double w0 = fr_velocity(f, v0);
-    return fmb_rel_zero_event(f, w0 < 0 ? -1.0 : 1.0, fr_vstick(f), t0, h, w0, fr_velocity(f, v1),
-                              h_max, why, len, "stick or reversal");
+    const double w0 = fr_velocity(f, v0), w1 = fr_velocity(f, v1);
+    const int r = fmb_rel_zero_event(f, w0 < 0 ? -1.0 : 1.0, fr_vstick(f), t0, h, w0, w1, h_max,
+                                     why, len, "stick or reversal");
+    /* the breakaway drops the force from the static to the kinetic level: located when
+     * they differ (else the force is continuous there) */
+    if (r || !(f->par[FMB_SW_FR_STATIC] > f->par[FMB_SW_FR_KINETIC])) return r;
+    return fmb_rel_breakaway_event(f, f->par[FMB_SW_FR_STATIC], fr_vstick(f), t0, h, w0, w1, h_max,
+                                   why, len);
 }
 
 static int fr_mode(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, const double *z,
                    double *force, double *vrel)
 {
-    (void)t;
     double x;
     fmb_rel_coord(f, v, &x, vrel, NULL, NULL);
     *force = z ? z[0] - z[1] : 0.0;
+    /* mode() runs once per accepted state (after accept()) with the step's unknowns:
+     * record the force and the slip (sigma = z[2] > 0) for the breakaway event, and the
+     * breakaway flag of the capacity rule */
+    const int slipping = z && z[2] > 0.0;
+    fmb_rel_history_force(f, t, *force, slipping);
+    if (!slipping || fabs(*vrel) >= fr_vstick(f)) f->state[FR_BREAK] = 0.0;
+    if (fabs(*force) >= (1.0 - 1e-9) * f->par[FMB_SW_FR_STATIC] && fabs(*vrel) < fr_vstick(f))
+        f->state[FR_BREAK] = 1.0; /* at the static level: breaking away (or located there) */
     return fabs(*vrel) < fr_vstick(f) ? 0 : 1;
 }
 
@@ -313,7 +340,7 @@ const fmb_force_class_t fmb_friction_class = {
     .eval = fr_eval,
     .check = fr_check,
     .step_control = fr_step_control,
-    .nstate = FMB_REL_HIST,
+    .nstate = FR_NSTATE,
     .reset = fr_reset,
     .accept = fr_accept,
     .nz = 3,

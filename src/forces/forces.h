@@ -55,22 +55,32 @@ int fmb_rel_check(const fmb_force_t *f, char *msg, size_t len);
 
 /* Switch events on a relative velocity reaching zero (relative.c; docs/switching.md
  * "Switch events"): a ratchet engaging, a dry friction or a screw thread sticking or
- * reversing. The element keeps the last FMB_REL_HIST_PTS accepted (t, v) in its force
- * history (nstate >= FMB_REL_HIST from offset 0, reset() and accept() calling the two
- * functions below). */
-enum { FMB_REL_HIST_PTS = 3, FMB_REL_HIST = 1 + 2 * FMB_REL_HIST_PTS };
+ * reversing; and a dry friction's breakaway. The element keeps the last FMB_REL_HIST_PTS
+ * accepted states in its force history (nstate >= FMB_REL_HIST from offset 0): t and v
+ * by reset() and accept() calling the first two functions below, its LCP force and slip
+ * flag by mode() calling fmb_rel_history_force (mode() runs once per accepted state with
+ * the step's LCP unknowns, after accept()). */
+enum { FMB_REL_HIST_PTS = 3, FMB_REL_PT = 4, FMB_REL_HIST = 1 + FMB_REL_PT * FMB_REL_HIST_PTS };
 void fmb_rel_history_reset(const fmb_force_t *f, double t, double v);
 void fmb_rel_history_accept(const fmb_force_t *f, double t, double v);
+/* Record the LCP force F at the newest state (its time t) and whether it slips there. */
+void fmb_rel_history_force(const fmb_force_t *f, double t, double F, int slipping);
+/* 1: the newest accepted state was slipping (recorded by fmb_rel_history_force). */
+int fmb_rel_history_slipping(const fmb_force_t *f);
 /* The step t0 -> t0 + h (v0, v1: the relative velocity at its ends) in the sense
  * e = sg v: a switch when e0 > vtol and e1 <= 1e-6 vtol (the element reached zero relative
- * velocity inside the step). Returns the step_control code: 0 no switch; 3 the switch is
- * located (the step ends within FMB_REL_EVENT_FRAC of the previous step after the root
- * of e, fitted through the history) or cannot be (no root of the fit in the step: accept);
- * the caller then re-solves the accelerations; 1 rejected with *h_max the step that ends
- * just past the root. */
-#define FMB_REL_EVENT_FRAC 1e-3
+ * velocity inside the step). Returns the step_control code: 1 rejected, *h_max = the root
+ * of e fitted through the history (the retry ends there); 3 the step ends at that root
+ * (within FMB_REL_EVENT_TOL h: the retry), or switched where the fit has no root in the
+ * step (accepted unlocated): the caller then re-solves the accelerations; 0 otherwise. */
+#define FMB_REL_EVENT_TOL 1e-9
 int fmb_rel_zero_event(const fmb_force_t *f, double sg, double vtol, double t0, double h,
                        double v0, double v1, double *h_max, char *why, size_t len,
                        const char *what);
+/* Breakaway: stuck at t0 (|v0| < vtol, the newest state recorded as not slipping) and
+ * slipping at t0 + h (|v1| > 1e-6 vtol): the root of e = Fs - |F(t)| through the recorded
+ * sticking forces, located as fmb_rel_zero_event (same codes). */
+int fmb_rel_breakaway_event(const fmb_force_t *f, double Fs, double vtol, double t0, double h,
+                            double v0, double v1, double *h_max, char *why, size_t len);
 
 #endif

@@ -15,11 +15,10 @@
  * Engagement event (step_control; docs/switching.md "Switch events"): e = -s v > 0 while
  * the drive overruns, e = 0 engaged; the relative velocity reaches zero with a jump of the
  * relative acceleration (lambda switches on). A step that starts overrunning (e0 > v_tol =
- * FMB_V_STICK_COULOMB) and ends engaged is accepted only when it ends within
- * FMB_REL_EVENT_FRAC of the previous step after the root of e(t), fitted through the last
- * accepted states (forces/relative.c fmb_rel_zero_event); otherwise it is retried ending
- * just past that root. The located step returns 3: the accelerations are re-solved with the
- * element engaged (stepctl.c), so the next step starts in the new mode. A release
+ * FMB_V_STICK_COULOMB) and ends engaged is retried to end at the root of e(t) fitted
+ * through the last accepted states (forces/relative.c fmb_rel_zero_event); the step that
+ * ends there returns 3: the accelerations are re-solved with the element engaged
+ * (stepctl.c), so the next step starts in the new mode. A release
  * (lambda -> 0) is continuous in the accelerations and not located.
  */
 #include "forces/forces.h"

@@ -118,25 +118,41 @@ int fmb_rel_prepare(fmb_item_env_t *env, fmb_force_desc_t *d, double *x0)
 }
 
 /* ---- switch events on the relative velocity (docs/switching.md "Switch events") ------
- * History in f->state: state[0] = number of points k (<= FMB_REL_HIST_PTS), then (t, v) of
- * the accepted states, newest first: state[1 + 2i], state[2 + 2i]. */
+ * History in f->state: state[0] = number of points k (<= FMB_REL_HIST_PTS), then per
+ * accepted state, newest first, FMB_REL_PT values from state[1 + FMB_REL_PT i]: t, v, the
+ * element's LCP force F (NAN until fmb_rel_history_force records it) and a slip flag. */
+enum { P_T = 0, P_V = 1, P_F = 2, P_SLIP = 3 };
+#define PT(s, i, w) ((s)[1 + FMB_REL_PT * (i) + (w)])
+
 void fmb_rel_history_reset(const fmb_force_t *f, double t, double v)
 {
-    f->state[0] = 1.0;
-    f->state[1] = t, f->state[2] = v;
+    double *s = f->state;
+    s[0] = 1.0;
+    PT(s, 0, P_T) = t, PT(s, 0, P_V) = v, PT(s, 0, P_F) = NAN, PT(s, 0, P_SLIP) = 0.0;
 }
 
 void fmb_rel_history_accept(const fmb_force_t *f, double t, double v)
 {
     double *s = f->state;
     const int k = (int)s[0];
-    if (k > 0 && t == s[1]) { /* the same time again (a restart of the accelerations) */
-        s[2] = v;
+    if (k > 0 && t == PT(s, 0, P_T)) { /* the same time again (a restart) */
+        PT(s, 0, P_V) = v;
         return;
     }
-    memmove(s + 3, s + 1, 2 * (FMB_REL_HIST_PTS - 1) * sizeof *s);
-    s[1] = t, s[2] = v;
+    memmove(s + 1 + FMB_REL_PT, s + 1, FMB_REL_PT * (FMB_REL_HIST_PTS - 1) * sizeof *s);
+    PT(s, 0, P_T) = t, PT(s, 0, P_V) = v, PT(s, 0, P_F) = NAN, PT(s, 0, P_SLIP) = 0.0;
     s[0] = k < FMB_REL_HIST_PTS ? k + 1 : FMB_REL_HIST_PTS;
+}
+
+void fmb_rel_history_force(const fmb_force_t *f, double t, double F, int slipping)
+{
+    double *s = f->state;
+    if ((int)s[0] > 0 && t == PT(s, 0, P_T)) PT(s, 0, P_F) = F, PT(s, 0, P_SLIP) = slipping;
+}
+
+int fmb_rel_history_slipping(const fmb_force_t *f)
+{
+    return (int)f->state[0] > 0 && PT(f->state, 0, P_SLIP) != 0.0;
 }
 
 /* Smallest root tau > 0 of e0 + B tau + c tau^2 (-1: none). */
@@ -153,11 +169,38 @@ static double first_root(double e0, double B, double c)
     return r;
 }
 
-/* The free motion's e(t) = sg v(t) through the step's start (0, e0) and the history
- * points before it: the Newton form through the last three points,
- *   e(tau) = e0 + b tau + c tau (tau - ta)   (tau = t - t0, ta < 0 the previous point),
- * b the slope to the previous point, c the second divided difference; its first root in
- * tau > 0, or the linear one when the parabola has none. */
+/* An event function e > 0 before the switch, known at the step's start (0, e0) and at
+ * the history points before it (np of them, 1 or 2: times ta > tb, values ea, eb; tau =
+ * t - t0). The Newton form through the points,
+ *   e(tau) = e0 + b tau + c tau (tau - ta),
+ * b the slope to the previous point, c the second divided difference (0 with one point);
+ * its first root tau > 0 (the line's when the parabola has none within 2 h). Returns the
+ * step_control code: 3 when the step ends at the root (within FMB_REL_EVENT_TOL h: the
+ * retry, the same fit on the same history) or switched with no root of the fit inside
+ * (accepted unlocated); 1 when it switched before its end: retry with *h_max = tau; 0 no
+ * switch. */
+static int locate(double e0, int np, double ta, double ea, double tb, double eb, double h,
+                  int switched, double *h_max, double *tau_ev)
+{
+    const double b = (e0 - ea) / -ta;
+    const double c = np >= 2 && tb < ta ? (b - (ea - eb) / (ta - tb)) / -tb : 0.0;
+    double tau = first_root(e0, b - c * ta, c);
+    if (!(tau > 0 && tau <= 2.0 * h)) tau = first_root(e0, b, 0.0);
+    *tau_ev = tau;
+    if (tau > 0 && fabs(h - tau) <= FMB_REL_EVENT_TOL * h) return 3;
+    if (!switched) return 0;
+    if (!(tau > 0 && tau < h)) return 3;
+    *h_max = tau;
+    return 1;
+}
+
+/* the history ends at this step's start (else: not locatable) */
+static int history_at(const double *s, double t0, double h)
+{
+    return (int)s[0] >= 2 && fabs(PT(s, 0, P_T) - t0) <= 1e-12 * (fabs(t0) + h) &&
+           PT(s, 1, P_T) < PT(s, 0, P_T);
+}
+
 int fmb_rel_zero_event(const fmb_force_t *f, double sg, double vtol, double t0, double h, double v0,
                        double v1, double *h_max, char *why, size_t len, const char *what)
 {
@@ -165,26 +208,49 @@ int fmb_rel_zero_event(const fmb_force_t *f, double sg, double vtol, double t0, 
      * end (zero: below 1e-6 vtol, far below the stick velocity and far above the rounding
      * of a velocity the LCP holds at zero) */
     const double e0 = sg * v0, e1 = sg * v1;
-    if (!(e0 > vtol) || e1 > 1e-6 * vtol) return 0;
+    if (!(e0 > vtol)) return 0;
+    const int switched = e1 <= 1e-6 * vtol;
     const double *s = f->state;
-    const int k = (int)s[0];
-    /* the history must end at this step's start (else: not locatable, accept) */
-    if (k < 2 || !(fabs(s[1] - t0) <= 1e-12 * (fabs(t0) + h)) || !(s[3] < s[1])) return 3;
-    const double ta = s[3] - t0, ea = sg * s[4], b = (e0 - ea) / -ta;
-    double c = 0.0;
-    if (k >= 3 && s[5] < s[3]) {
-        const double tb = s[5] - t0, eb = sg * s[6];
-        c = (b - (ea - eb) / (ta - tb)) / -tb;
-    }
-    double tau = first_root(e0, b - c * ta, c);
-    if (!(tau > 0 && tau <= h)) tau = first_root(e0, b, 0.0);
-    const double dt = FMB_REL_EVENT_FRAC * -ta; /* a fixed fraction of the previous step */
-    /* no root of the fit inside the step (a history across another switch): accepted as
-     * found, unlocated; ending within dt past the root: located */
-    if (!(tau > 0 && tau <= h) || h - tau <= dt) return 3;
-    *h_max = tau + 0.5 * dt;
-    if (why)
+    if (!history_at(s, t0, h)) return switched ? 3 : 0;
+    const int np = (int)s[0] >= 3 ? 2 : 1;
+    double tau;
+    const int r =
+        locate(e0, np, PT(s, 1, P_T) - t0, sg * PT(s, 1, P_V), np > 1 ? PT(s, 2, P_T) - t0 : 0.0,
+               np > 1 ? sg * PT(s, 2, P_V) : 0.0, h, switched, h_max, &tau);
+    if (r == 1 && why)
         snprintf(why, len, "%s located at t = %.9g (relative velocity %.3g -> %.3g)", what,
                  t0 + tau, v0, v1);
-    return 1;
+    return r;
+}
+
+int fmb_rel_breakaway_event(const fmb_force_t *f, double Fs, double vtol, double t0, double h,
+                            double v0, double v1, double *h_max, char *why, size_t len)
+{
+    /* stuck at the start (the last accepted state held v = 0: no slip, its force recorded,
+     * below the capacity), slipping at the end */
+    const double *s = f->state;
+    if (!(fabs(v0) < vtol) || !history_at(s, t0, h)) return 0;
+    const int switched = fabs(v1) > 1e-6 * vtol;
+    const double F0 = PT(s, 0, P_F);
+    if (PT(s, 0, P_SLIP) != 0.0 || !isfinite(F0)) return 0;
+    /* e = Fs - |F| through the stuck points before (the same sign of F) */
+    const double sg = F0 < 0 ? -1.0 : 1.0, e0 = Fs - sg * F0;
+    if (!(e0 > 0)) return switched ? 3 : 0;
+    int np = 0;
+    for (int i = 1; i < (int)s[0] && i <= 2; i++) {
+        const double Fi = PT(s, i, P_F);
+        if (PT(s, i, P_SLIP) != 0.0 || !isfinite(Fi) || sg * Fi <= 0 ||
+            !(PT(s, i, P_T) < PT(s, i - 1, P_T)))
+            break;
+        np = i;
+    }
+    if (np == 0) return switched ? 3 : 0;
+    double tau;
+    const int r = locate(e0, np, PT(s, 1, P_T) - t0, Fs - sg * PT(s, 1, P_F),
+                         np > 1 ? PT(s, 2, P_T) - t0 : 0.0, np > 1 ? Fs - sg * PT(s, 2, P_F) : 0.0,
+                         h, switched, h_max, &tau);
+    if (r == 1 && why)
+        snprintf(why, len, "breakaway located at t = %.9g (sticking force %.6g, static level %.6g)",
+                 t0 + tau, F0, Fs);
+    return r;
 }
