@@ -5,7 +5,7 @@
  * Friction force along x (on body 0; the opposite on body 1): F = beta1 - beta2, a
  * set-valued Coulomb law with capacity Fmax,
  *   v > 0: F = -Fmax,  v < 0: F = +Fmax,  v = 0 (stick): |F| <= Fmax,
- * Fmax = F_static after a step that ended sticking (|v_n| < v_stick; for a breakaway see
+ * Fmax = F_static after a step that ended sticking (|v_n| < v_stick and not sliding: see
  * the capacity rule below), else F_kinetic
  * (the seed's Fstick / Fslip; its eq 10: while stuck the friction equals the applied
  * force up to the static level). Written as the LCP (v: relative velocity at the end of
@@ -24,9 +24,9 @@
  * accelerations re-solved after it (return 3). The breakaway (stick -> slip, when static >
  * kinetic: the force drops from Fs to Fk) is located on e = Fs - |F(t)|, F the sticking
  * force recorded by mode() at the accepted states (fmb_rel_breakaway_event). Capacity:
- * Fmax = static when |v_n| < v_stick and the element did not just break away (FR_BREAK:
- * it slipped at the static level at the last accepted state, and still slips below
- * v_stick), else kinetic.
+ * Fmax = static when |v_n| < v_stick and the element was not sliding at the last accepted
+ * state (FR_SLIDING: it slipped, or broke away at the static level; a located stop ends
+ * it), else kinetic: a slow slide below v_stick keeps the kinetic level (Coulomb).
  *
  * LuGre variant (`model: lugre`; a second class chosen by fr_specialize): a smooth force
  * with a bristle state, no LCP. Levels in force units: g(v) = Fk + (Fs - Fk)
@@ -70,12 +70,13 @@ static double lg_vstick(const fmb_force_t *f)
     return f->par[FMB_SW_FR_VSTICK] > 0 ? f->par[FMB_SW_FR_VSTICK] : FMB_V_STICK_LUGRE;
 }
 
-/* f->state: the switch-event history (relative.c), then the breakaway flag: 1 after an
- * accepted state at the static level (to 1e-9; slipping, or stuck there: a step that
- * ends at a located breakaway), kept while it slips below v_stick, cleared when it ends
- * stuck below the static level or reaches v_stick (the kinetic level then follows from
- * |v_n| anyway). */
-enum { FR_BREAK = FMB_REL_HIST, FR_NSTATE = FMB_REL_HIST + 1 };
+/* f->state: the switch-event history (relative.c), then the sliding flag of the capacity
+ * rule: 1 after an accepted state that slips (the LCP's sigma = z[2] > 0) or is at the
+ * static level below v_stick (to 1e-9: breaking away, or stuck there at a located
+ * breakaway); 0 after one that sticks (sigma = 0) or arrives at zero speed (|v| <= 1e-6
+ * v_stick after a state above it: a located stop or reversal, where the static level
+ * applies again); a slip at zero speed from zero speed (round-off) leaves it. */
+enum { FR_SLIDING = FMB_REL_HIST, FR_NSTATE = FMB_REL_HIST + 1 };
 
 static void fr_lcp(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double v_n, double *G,
                    double *D, double *av, double *Az, double *b)
@@ -86,7 +87,7 @@ static void fr_lcp(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, do
     fmb_rel_coord(f, v, &x, &xd, D, NULL);
     for (int k = 0; k < n; k++)
         G[k] = D[k], G[n + k] = -D[k], G[2 * n + k] = 0.0;
-    const double cap = fabs(v_n) < fr_vstick(f) && f->state[FR_BREAK] == 0.0
+    const double cap = fabs(v_n) < fr_vstick(f) && f->state[FR_SLIDING] == 0.0
                            ? f->par[FMB_SW_FR_STATIC]
                            : f->par[FMB_SW_FR_KINETIC];
     memset(Az, 0, 9 * sizeof *Az);
@@ -106,7 +107,7 @@ static double fr_velocity(const fmb_force_t *f, const fmb_bodyview_t v[2])
 static void fr_reset(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
 {
     fmb_rel_history_reset(f, t, fr_velocity(f, v));
-    f->state[FR_BREAK] = 0.0;
+    f->state[FR_SLIDING] = 0.0;
 }
 
 static void fr_accept(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
@@ -136,12 +137,19 @@ static int fr_mode(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, co
     *force = z ? z[0] - z[1] : 0.0;
     /* mode() runs once per accepted state (after accept()) with the step's unknowns:
      * record the force and the slip (sigma = z[2] > 0) for the breakaway event, and the
-     * breakaway flag of the capacity rule */
+     * sliding flag of the capacity rule */
     const int slipping = z && z[2] > 0.0;
     fmb_rel_history_force(f, t, *force, slipping);
-    if (!slipping || fabs(*vrel) >= fr_vstick(f)) f->state[FR_BREAK] = 0.0;
-    if (fabs(*force) >= (1.0 - 1e-9) * f->par[FMB_SW_FR_STATIC] && fabs(*vrel) < fr_vstick(f))
-        f->state[FR_BREAK] = 1.0; /* at the static level: breaking away (or located there) */
+    const double vs = fr_vstick(f), av = fabs(*vrel);
+    if (av < vs && fabs(*force) >= (1.0 - 1e-9) * f->par[FMB_SW_FR_STATIC])
+        f->state[FR_SLIDING] = 1.0; /* at the static level: breaking away (or located there) */
+    else if (!slipping)
+        f->state[FR_SLIDING] = 0.0; /* stuck */
+    else if (av > 1e-6 * vs)
+        f->state[FR_SLIDING] = 1.0; /* slipping */
+    else if (fabs(fmb_rel_history_velocity(f, 1)) > 1e-6 * vs)
+        f->state[FR_SLIDING] = 0.0; /* arrived at zero speed: a located stop or reversal */
+    /* else: at zero speed from zero speed (round-off slip): unchanged */
     return fabs(*vrel) < fr_vstick(f) ? 0 : 1;
 }
 

@@ -150,6 +150,11 @@ void fmb_rel_history_force(const fmb_force_t *f, double t, double F, int slippin
     if ((int)s[0] > 0 && t == PT(s, 0, P_T)) PT(s, 0, P_F) = F, PT(s, 0, P_SLIP) = slipping;
 }
 
+double fmb_rel_history_velocity(const fmb_force_t *f, int i)
+{
+    return i < (int)f->state[0] ? PT(f->state, i, P_V) : NAN;
+}
+
 int fmb_rel_history_slipping(const fmb_force_t *f)
 {
     return (int)f->state[0] > 0 && PT(f->state, 0, P_SLIP) != 0.0;
@@ -179,8 +184,8 @@ static double first_root(double e0, double B, double c)
  * retry, the same fit on the same history) or switched with no root of the fit inside
  * (accepted unlocated); 1 when it switched before its end: retry with *h_max = tau; 0 no
  * switch. */
-static int locate(double e0, int np, double ta, double ea, double tb, double eb, double h,
-                  int switched, double *h_max, double *tau_ev)
+static int locate(double t0, double e0, int np, double ta, double ea, double tb, double eb,
+                  double h, int switched, double *h_max, double *tau_ev)
 {
     const double b = (e0 - ea) / -ta;
     const double c = np >= 2 && tb < ta ? (b - (ea - eb) / (ta - tb)) / -tb : 0.0;
@@ -190,6 +195,10 @@ static int locate(double e0, int np, double ta, double ea, double tb, double eb,
     if (tau > 0 && fabs(h - tau) <= FMB_REL_EVENT_TOL * h) return 3;
     if (!switched) return 0;
     if (!(tau > 0 && tau < h)) return 3;
+    /* at the step's start (a located switch ended the step before just short of the root,
+     * and the accelerations were re-solved there; or a step below 1e-9 of the time, which
+     * its round-off cannot resolve): nothing left to locate */
+    if (tau <= 1e-6 * fmax(h, -ta) || tau <= 1e-9 * (t0 + h)) return 0;
     *h_max = tau;
     return 1;
 }
@@ -204,19 +213,19 @@ static int history_at(const double *s, double t0, double h)
 int fmb_rel_zero_event(const fmb_force_t *f, double sg, double vtol, double t0, double h, double v0,
                        double v1, double *h_max, char *why, size_t len, const char *what)
 {
-    /* moving at the start (above the element's stick velocity), at zero or past it at the
-     * end (zero: below 1e-6 vtol, far below the stick velocity and far above the rounding
-     * of a velocity the LCP holds at zero) */
+    /* moving at the start, at zero or past it at the end (zero: below 1e-6 vtol, far
+     * below the stick velocity and far above the rounding of a velocity the LCP holds at
+     * zero, 1e-16) */
     const double e0 = sg * v0, e1 = sg * v1;
-    if (!(e0 > vtol)) return 0;
+    if (!(e0 > 1e-6 * vtol)) return 0;
     const int switched = e1 <= 1e-6 * vtol;
     const double *s = f->state;
     if (!history_at(s, t0, h)) return switched ? 3 : 0;
     const int np = (int)s[0] >= 3 ? 2 : 1;
     double tau;
-    const int r =
-        locate(e0, np, PT(s, 1, P_T) - t0, sg * PT(s, 1, P_V), np > 1 ? PT(s, 2, P_T) - t0 : 0.0,
-               np > 1 ? sg * PT(s, 2, P_V) : 0.0, h, switched, h_max, &tau);
+    const int r = locate(t0, e0, np, PT(s, 1, P_T) - t0, sg * PT(s, 1, P_V),
+                         np > 1 ? PT(s, 2, P_T) - t0 : 0.0, np > 1 ? sg * PT(s, 2, P_V) : 0.0, h,
+                         switched, h_max, &tau);
     if (r == 1 && why)
         snprintf(why, len, "%s located at t = %.9g (relative velocity %.3g -> %.3g)", what,
                  t0 + tau, v0, v1);
@@ -246,7 +255,7 @@ int fmb_rel_breakaway_event(const fmb_force_t *f, double Fs, double vtol, double
     }
     if (np == 0) return switched ? 3 : 0;
     double tau;
-    const int r = locate(e0, np, PT(s, 1, P_T) - t0, Fs - sg * PT(s, 1, P_F),
+    const int r = locate(t0, e0, np, PT(s, 1, P_T) - t0, Fs - sg * PT(s, 1, P_F),
                          np > 1 ? PT(s, 2, P_T) - t0 : 0.0, np > 1 ? Fs - sg * PT(s, 2, P_F) : 0.0,
                          h, switched, h_max, &tau);
     if (r == 1 && why)
