@@ -61,7 +61,7 @@ void fmb_kkt_free(fmb_kkt_t *k)
 {
     free_factors(k);
     free(k->kcommon), free(k->control), free(k->uweight), free(k->dscale), free(k->dpos);
-    free(k->Ti), free(k->Tj), free(k->Tx);
+    free(k->Ti), free(k->Tj), free(k->Tx), free(k->Tb);
     free(k->Ap), free(k->Ai), free(k->Ax), free(k->Map);
     free(k->Fi), free(k->Fj), free(k->Fx);
     free(k->Xi), free(k->Xj), free(k->Xp);
@@ -110,7 +110,9 @@ void fmb_kkt_add_slow(fmb_kkt_t *k, int i, int j, double x)
         if (Tj) k->Tj = Tj;
         double *Tx = realloc(k->Tx, (size_t)cap * sizeof *Tx);
         if (Tx) k->Tx = Tx;
-        if (!Ti || !Tj || !Tx) {
+        int *Tb = realloc(k->Tb, (size_t)cap * sizeof *Tb);
+        if (Tb) k->Tb = Tb;
+        if (!Ti || !Tj || !Tx || !Tb) {
             k->nt = -1; /* poisoned: factor reports out of memory */
             return;
         }
@@ -121,6 +123,7 @@ void fmb_kkt_add_slow(fmb_kkt_t *k, int i, int j, double x)
     k->Ti[k->nt] = i;
     k->Tj[k->nt] = j;
     k->Tx[k->nt] = x;
+    k->Tb[k->nt] = 0; /* a block's first entry is marked by fmb_kkt_add_block */
     k->nt++;
 }
 
@@ -129,11 +132,36 @@ void fmb_kkt_add_block(fmb_kkt_t *k, int nr, const int *rows, int nc, const int 
 {
     int t = k->nt, x = 0, y = 0;
     if (k->mapped && t >= 0 && nr * nc <= k->pattern_nt - t) {
+        const int *Ti = k->Ti, *Tj = k->Tj, *Map = k->Map;
+        double *Ax = k->Ax;
+        /* recorded as one block of this shape (Tb): entry (y, x) was (rows_rec[y],
+         * cols_rec[x]) at t + x nr + y, so checking the rows on its first column and the
+         * columns on its first row checks every entry (nr + nc tests, not 2 nr nc) */
+        if (nr > 0 && nc > 0 && k->Tb[t] == FMB_KKT_BLOCK(nr, nc)) {
+            int same = 1;
+            for (y = 0; y < nr; y++)
+                same &= Ti[t + y] == rows[y];
+            for (x = 0; x < nc; x++)
+                same &= Tj[t + x * nr] == cols[x];
+            if (same) {
+                const int *M = Map + t;
+                for (x = 0; x < nc; x++, M += nr) {
+                    const double *b = B + (size_t)cs * x;
+                    if (rs == 1)
+                        for (y = 0; y < nr; y++)
+                            Ax[M[y]] += a * b[y];
+                    else
+                        for (y = 0; y < nr; y++)
+                            Ax[M[y]] += a * b[(size_t)rs * y];
+                }
+                k->nt = t + nr * nc;
+                return;
+            }
+            x = y = 0;
+        }
         /* fmb_kkt_add's fast path with k's fields held in registers; at the first entry
          * off the recorded sequence the rest goes through fmb_kkt_add (the mapped values
          * added so far are then discarded: the assembly is repeated, fmb_kkt_end) */
-        const int *Ti = k->Ti, *Tj = k->Tj, *Map = k->Map;
-        double *Ax = k->Ax;
         for (x = 0; x < nc; x++) {
             const int c = cols[x];
             const double *b = B + (size_t)cs * x;
@@ -147,9 +175,12 @@ void fmb_kkt_add_block(fmb_kkt_t *k, int nr, const int *rows, int nc, const int 
     }
 slow:
     k->nt = t;
+    /* recording the whole block (an unmapped assembly from its first entry): mark it */
+    const int mark = x == 0 && y == 0 && !k->mapped && !k->redo && t >= 0 && nr > 0 && nc > 0;
     for (; x < nc; x++, y = 0)
         for (; y < nr; y++)
             fmb_kkt_add(k, rows[y], cols[x], a * B[(size_t)rs * y + (size_t)cs * x]);
+    if (mark && !k->mapped && !k->redo && k->nt == t + nr * nc) k->Tb[t] = FMB_KKT_BLOCK(nr, nc);
 }
 
 void fmb_kkt_add_list(fmb_kkt_t *k, int ne, const int *I, const int *J, const double *X)

@@ -36,6 +36,8 @@ typedef struct fmb_kkt {
     int ordering; /* fmb_ordering (UMFPACK only; KLU: the order of kkt_order.c) */
     int nt, cap;  /* entries emitted in the current assembly; capacity */
     int *Ti, *Tj; /* recorded entry order */
+    int *Tb;      /* Tb[t] = FMB_KKT_BLOCK(nr, nc) when entries t .. t + nr nc - 1 were
+                   * recorded by one fmb_kkt_add_block of nr rows and nc columns, else 0 */
     double *Tx;   /* values while a pattern is (re)recorded (not kept while mapped) */
     int pattern_nt; /* entry count of the recorded pattern, 0 if none */
     int mapped;     /* pattern valid: values go straight into Ax through Map */
@@ -92,9 +94,11 @@ static inline void fmb_kkt_add(fmb_kkt_t *k, int i, int j, double x)
  * mapped, fmb_kkt_add's check and scatter run in one loop with k's fields held in
  * registers (the inline add reloads them around its slow-path call); from the first entry
  * off the recorded sequence on, the rest goes through fmb_kkt_add (the assembly is then
- * repeated, fmb_kkt_end). */
+ * repeated, fmb_kkt_end). A block recorded whole by one call of the same shape (Tb) is
+ * checked on its rows and columns alone (nr + nc tests instead of 2 nr nc). */
 void fmb_kkt_add_block(fmb_kkt_t *k, int nr, const int *rows, int nc, const int *cols,
                        const double *B, int rs, int cs, double a);
+#define FMB_KKT_BLOCK(nr, nc) ((nr) * 65536 + (nc))
 /* The same for a list of entries: a(I[e], J[e]) += X[e], e < ne (every index >= 0). */
 void fmb_kkt_add_list(fmb_kkt_t *k, int ne, const int *I, const int *J, const double *X);
 void fmb_kkt_addx_slow(fmb_kkt_t *k, int i, int j, double x);
