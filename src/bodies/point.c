@@ -101,7 +101,7 @@ static void carrier_point(const fmb_bodyview_t *v, const double u[2], const fmb_
 static void jac_of(const fmb_bodyview_t *v, const fmb_shape_t *N, const double p[2],
                    const double A[4], double *J)
 {
-    for (int k = 0; k < 2 * v->nc; k++)
+    for (int k = 6; k < 2 * v->nc; k++) /* the shape columns (0 1 2 are set below) */
         J[k] = 0.0;
     J[0] = A[0], J[1] = A[1]; /* column rbar_x */
     J[2] = A[2], J[3] = A[3]; /* column rbar_y */

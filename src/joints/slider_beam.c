@@ -224,8 +224,19 @@ static void slider_cols(const fmb_joint_t *j, fmb_bodyview_t v[2])
     fmb_view_rigid(&v[1]);
     if (!v[1].q || !v[1].ndof || (v[0].ndof && !v[0].q)) return;
     const sb_t *c = sb_place(j, v); /* the element's columns only */
+    int add[4], na = 0, asc = 1;
     for (int k = 0; k < 4; k++)
-        if (c->col[k] >= 0) fmb_view_add_cols(&v[1], 1, &c->col[k]);
+        if (c->col[k] >= 0) {
+            asc &= c->col[k] > (na ? add[na - 1] : 2);
+            add[na++] = c->col[k];
+        }
+    if (asc) { /* elastic columns ascending after 0 1 2 (a mesh in node order): appended */
+        for (int k = 0; k < na; k++)
+            v[1].cols[3 + k] = add[k];
+        v[1].nc = 3 + na;
+    } else {
+        fmb_view_add_cols(&v[1], na, add); /* the same insertion, one column at a time */
+    }
 }
 
 /* Every column the slider's columns can include: the slider's rigid ones, and every

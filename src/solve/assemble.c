@@ -177,11 +177,19 @@ void fmb_sim_eval_residual(const fmb_sim_t *s, const double *q, const double *qd
         double *J[2];
         const int nr = joint_jacobian(s, j, q, t, v, J);
         if (phi) memcpy(phi + j->row, s->sphi, (size_t)nr * sizeof *phi);
+        const double *lj = lam + j->row;
         for (int b = 0; b < 2; b++) {
-            const int o = md->bodies[j->body[b]].offset;
-            for (int k = 0; k < v[b].nc; k++)
+            /* F += J_b^T lambda_j, each entry summed over the rows in order in a register
+             * (F, J and lambda do not overlap: the same sums as F[.] += ... row by row) */
+            const int o = md->bodies[j->body[b]].offset, nc = v[b].nc;
+            const int *cols = v[b].cols;
+            const double *Jb = J[b];
+            for (int k = 0; k < nc; k++) {
+                double f = F[o + cols[k]];
                 for (int r = 0; r < nr; r++)
-                    F[o + v[b].cols[k]] += J[b][r + nr * k] * lam[j->row + r];
+                    f += Jb[r + nr * k] * lj[r];
+                F[o + cols[k]] = f;
+            }
         }
     }
 }
