@@ -12,10 +12,15 @@
  * the same compressed values bitwise (the blocks are documented to be that sequence).
  * The matrix is factored and solved against a manufactured x (b = A x from the dense
  * reference) as a check that the pattern is usable.
+ *   5-8. two more 2 x 2 blocks, one whose rows and one whose columns move alone (every
+ *      other block the same): a block recorded whole is checked on its rows and columns
+ *      only (kkt.h, Tb marks), so each of the two checks must catch its own change.
  * Checked to fail: with the block's scatter ignoring the row stride rs (the transposed
  * block read as if column-major) the mapped assemblies differ from the reference (6
  * failures); with an entry off the recorded sequence skipped instead of ending the fast path
- * (so the assembly is not repeated) cases 3 and 4 differ (7 failures).
+ * (so the assembly is not repeated) cases 3 and 4 differ (7 failures); with the marked
+ * block's row check or column check left out, case 5 or case 7 keeps one pass and differs
+ * from the reference.
  */
 #include <math.h>
 #include <stdio.h>
@@ -28,6 +33,9 @@
 static int failures = 0;
 
 #define N 7
+
+/* rows of block E1 (columns 1 2) and columns of block E2 (rows 1 2): cases 5-8 move them */
+static const int *e1_rows, *e2_cols;
 
 /* One assembly: a 3 x 3 block on rows/cols g3, a 2 x 3 block (J) on rows r2 and columns c3
  * and its transpose scaled by a (J^T, strided), a list, and the unit diagonal. mode 0:
@@ -44,11 +52,17 @@ static void assemble(fmb_kkt_t *k, int mode, const int c3[3], double s, double *
     const double a = 0.75;
     const int I[3] = {3, 4, 3}, Jl[3] = {3, 4, 4};
     const double X[3] = {2.0 * s + 5.0, 3.0 * s + 5.0, -s};
+    const int c12[2] = {1, 2};
+    double E[4];
+    for (int e = 0; e < 4; e++)
+        E[e] = 0.01 * s * (1.0 + e);
     if (mode == 0) {
         fmb_kkt_add_block(k, 3, g3, 3, g3, B, 1, 3, 1.0);
         fmb_kkt_add_block(k, 2, r2, 3, c3, J, 1, 2, 1.0);
         fmb_kkt_add_block(k, 3, c3, 2, r2, J, 2, 1, a);
         fmb_kkt_add_list(k, 3, I, Jl, X);
+        fmb_kkt_add_block(k, 2, e1_rows, 2, c12, E, 1, 2, 1.0);
+        fmb_kkt_add_block(k, 2, c12, 2, e2_cols, E, 1, 2, 1.0);
     } else {
         for (int x = 0; x < 3; x++)
             for (int y = 0; y < 3; y++)
@@ -61,6 +75,12 @@ static void assemble(fmb_kkt_t *k, int mode, const int c3[3], double s, double *
                 fmb_kkt_add(k, c3[y], r2[x], a * J[x + 2 * y]);
         for (int e = 0; e < 3; e++)
             fmb_kkt_add(k, I[e], Jl[e], X[e]);
+        for (int x = 0; x < 2; x++)
+            for (int y = 0; y < 2; y++)
+                fmb_kkt_add(k, e1_rows[y], c12[x], E[y + 2 * x]);
+        for (int x = 0; x < 2; x++)
+            for (int y = 0; y < 2; y++)
+                fmb_kkt_add(k, c12[y], e2_cols[x], E[y + 2 * x]);
     }
     for (int i = 5; i < N; i++)
         fmb_kkt_add(k, i, i, -1e-3);
@@ -76,6 +96,11 @@ static void assemble(fmb_kkt_t *k, int mode, const int c3[3], double s, double *
         }
     for (int e = 0; e < 3; e++)
         D[I[e] + N * Jl[e]] += X[e];
+    for (int x = 0; x < 2; x++)
+        for (int y = 0; y < 2; y++) {
+            D[e1_rows[y] + N * c12[x]] += E[y + 2 * x];
+            D[c12[y] + N * e2_cols[x]] += E[y + 2 * x];
+        }
     for (int i = 5; i < N; i++)
         D[i + N * i] += -1e-3;
 }
@@ -129,16 +154,22 @@ int main(void)
     fmb_kkt_init(&ke, N);
     double D[N * N];
     const int c3[3] = {0, 2, 3}, moved[3] = {0, 2, 4};
+    const int er[2] = {3, 4}, er2[2] = {3, 6}, ec[2] = {3, 4}, ec2[2] = {3, 6};
     const struct {
-        const int *cols;
+        const int *cols, *e1, *e2;
         double s;
         int passes;
         const char *what;
-    } steps[] = {{c3, 1.0, 1, "first assembly"},
-                 {c3, 2.0, 1, "mapped assembly"},
-                 {moved, 3.0, 2, "moved column"},
-                 {moved, -1.5, 1, "mapped again after the rebuild"}};
-    for (int i = 0; i < 4; i++) {
+    } steps[] = {{c3, er, ec, 1.0, 1, "first assembly"},
+                 {c3, er, ec, 2.0, 1, "mapped assembly"},
+                 {moved, er, ec, 3.0, 2, "moved column"},
+                 {moved, er, ec, -1.5, 1, "mapped again after the rebuild"},
+                 {moved, er2, ec, 2.5, 2, "one block's rows moved"},
+                 {moved, er2, ec, 1.25, 1, "mapped after the rows moved"},
+                 {moved, er2, ec2, -2.0, 2, "one block's columns moved"},
+                 {moved, er2, ec2, 0.5, 1, "mapped after the columns moved"}};
+    for (int i = 0; i < 8; i++) {
+        e1_rows = steps[i].e1, e2_cols = steps[i].e2;
         const int pb = full_assembly(&kb, 0, steps[i].cols, steps[i].s, D);
         full_assembly(&ke, 1, steps[i].cols, steps[i].s, NULL);
         CHECK(pb == steps[i].passes, "%s: %d passes, expected %d", steps[i].what, pb,
