@@ -96,6 +96,14 @@ static int invalid_state(fmb_sim_t *s, double t)
     return 0;
 }
 
+/* fmax(a, b) without the libm call (GCC calls it unless NaNs are ruled out): the same value
+ * for every pair this file passes, NaN handling included (a NaN argument yields the other
+ * one; equal arguments yield b, as x86-64's maxsd in libm does for +0 / -0) */
+static inline double fmax_inline(double a, double b)
+{
+    return a > b || b != b ? a : b;
+}
+
 /* Local error estimate of the candidate step (docs/theory.md, "Local error estimate"):
  * with a_n = qdd(t_n + D h) + O(h^2), D = am - af, the scheme's one-step errors are
  *   e_q = (beta + D/2 - 1/6) h^3 q''' ,  e_qd = (gamma + D - 1/2) h^2 q'''
@@ -119,11 +127,11 @@ static void error_estimate(fmb_sim_t *s, double h, double beta, double gamma, do
         const double da = s->h_prev > 0
                               ? fabs(s->acc1[i] - s->accp[i]) * h / (h + s->h_prev)
                               : fabs(s->acc1[i] - s->acc[i]);
-        const double w = at + rt * fmax(s->qscale[i], fabs(s->q[i]));
+        const double w = at + rt * fmax_inline(s->qscale[i], fabs(s->q[i]));
         /* Newton's own tolerance on q enters a through 1/(beta' h^2): the part of the
          * estimate below it is iteration noise, not truncation error */
         const double noise = 2.0 * (s->opts.atol + s->opts.rtol * fabs(s->q[i]) + s->opts.phi_tol);
-        const double e = fmax(0.0, (cq + cv) * h * h * da - noise);
+        const double e = fmax_inline(0.0, (cq + cv) * h * h * da - noise);
         const double r = e * s->t_span / h / w;
         if (!(r <= worst)) worst = r, wi = i;
     }
@@ -185,15 +193,17 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
 {
     const int n = s->n, m = s->m;
     const double ex = s->nhist >= 1 && s->h_prev > 0 ? h / s->h_prev : 0.0;
+    double *q = s->q, *qd = s->qd, *qdd = s->qdd;
+    const double *acc = s->acc, *accp = s->accp;
     for (int i = 0; i < n; i++) {
-        const double a0 = s->acc[i];
-        double a1 = (s->qdd[i] - am * a0) / (1.0 - am);
+        const double a0 = acc[i];
+        double a1 = (qdd[i] - am * a0) / (1.0 - am);
         if (ex > 0) {
-            a1 = a0 + ex * (a0 - s->accp[i]);
-            s->qdd[i] = ((1.0 - am) * a1 + am * a0 - af * s->qdd[i]) / (1.0 - af);
+            a1 = a0 + ex * (a0 - accp[i]);
+            qdd[i] = ((1.0 - am) * a1 + am * a0 - af * qdd[i]) / (1.0 - af);
         }
-        s->q[i] += h * s->qd[i] + h * h * ((0.5 - beta) * a0 + beta * a1);
-        s->qd[i] += h * ((1.0 - gamma) * a0 + gamma * a1);
+        q[i] += h * qd[i] + h * h * ((0.5 - beta) * a0 + beta * a1);
+        qd[i] += h * ((1.0 - gamma) * a0 + gamma * a1);
     }
     if (ex > 0)
         for (int k = 0; k < m; k++)
@@ -409,12 +419,13 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         }
         tr->force_evals++;
         double rsum = 0.0; /* one pass: NaN or Inf anywhere makes the sum non-finite */
-        for (int i = 0; i < n; i++)
-            rsum += R[i] + Mqdd[i];
+        for (int i = 0; i < n; i++) {
+            const double ri = R[i] + Mqdd[i];
+            rsum += ri;
+            R[i] = -bh2 * ri; /* (scaled in the same pass; unused if the sum is not finite) */
+        }
         if (!isfinite(rsum))
             return restore_with_error(s, fmb_sim_nonfinite_error(s, s->q, s->qd, s->qdd, t1));
-        for (int i = 0; i < n; i++)
-            R[i] = -bh2 * (Mqdd[i] + R[i]);
         for (int k = 0; k < m; k++)
             R[n + k] = -phi[k];
         /* Modified Newton: keep the step's first factorization while the increments
@@ -469,19 +480,24 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         }
         dq_prev = dq_norm;
         dq_norm = 0.0;
+        /* locals: the stores through q, qd, qdd, lam would otherwise make the compiler
+         * reload s's fields at every coordinate (same operations, same order) */
+        double *q = s->q, *qd = s->qd, *qdd = s->qdd, *lam = s->lam;
+        const double atol = s->opts.atol, rtol = s->opts.rtol, cvel = gp / (bp * h);
         for (int i = 0; i < n; i++) {
-            double d = x[i];
-            s->q[i] += d;
-            s->qd[i] += gp / (bp * h) * d;
-            s->qdd[i] += d / bh2;
-            double w = fabs(d) / (s->opts.atol + s->opts.rtol * fabs(s->q[i]));
+            const double d = x[i];
+            q[i] += d;
+            qd[i] += cvel * d;
+            qdd[i] += d / bh2;
+            const double w = fabs(d) / (atol + rtol * fabs(q[i]));
             if (!(w <= dq_norm)) dq_norm = w;
         }
         double lmax = 0.0, dl = 0.0;
         for (int k = 0; k < m; k++) {
-            s->lam[k] += x[n + k] / bh2;
-            lmax = fmax(lmax, fabs(s->lam[k]));
-            dl = fmax(dl, fabs(x[n + k] / bh2));
+            const double dlk = x[n + k] / bh2;
+            lam[k] += dlk;
+            lmax = fmax_inline(lmax, fabs(lam[k]));
+            dl = fmax_inline(dl, fabs(dlk));
         }
         dl_prev = dl_norm;
         dl_norm = dl / (s->opts.atol + FMB_LAMBDA_RTOL * lmax);
