@@ -36,7 +36,8 @@ add_test(NAME quick_return_friction_10
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/cases/quick_return_friction.yaml
           ${CMAKE_CURRENT_BINARY_DIR}/quick_return_friction_10)
 # ... and at 20 rad/s with constant bristle damping (vd_D = 0): the corner LCP that jammed at
-# t = 0.6221 s (the LuGre root search started inside a jam); completes, T + V - W (1e-4), ~2 s
+# t = 0.6221 s (the LuGre root search started inside a jam); completes, T + V - W never rises;
+# at h = 1e-5 the law's spike wedges the block: the stop names it (~10 s)
 add_test(NAME quick_return_friction_vd0
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_quick_return_friction_vd0.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/cases/quick_return_friction.yaml

@@ -19,6 +19,15 @@ velocity jams and halves steps that land in a jam. Checks:
 3. The coefficient at every record is one the corner forces carried: |mu| = |friction| /
    sum(normal) stays below a/b = 5 (the single-face limit), so no record is a jammed state.
 
+4. With h = 1e-5 s the constant-sigma1 law's spike after a reversal (up to
+   2 sigma1 mu0 / (h sigma0) = 40.4) wedges the block (|mu| 18.6 in an iteration at
+   t = 0.296 s; diagonal contact with 14 kN of friction on ~0.8 kN corner forces at the last
+   record) and Newton stops at t = 0.456 s (|mu| 12.6): a property of
+   the law, not of the step (smaller steps make the spike larger). The run must stop with
+   a message that names the joint and the cause: a coefficient beyond both mu0 = 0.75 and
+   a/b = 5 yet within the hand bound 2 sigma1 mu0 / (h sigma0) quoted in it, and vd as the
+   remedy. The old code stops there with the generic step-size diagnosis only.
+
 Usage: test_quick_return_friction_vd0.py FLEXMB CASE WORKDIR
 """
 import os
@@ -70,6 +79,28 @@ mu = np.abs(c["friction_total"][:]) / np.where(N > 0, N, np.inf)
 print(f"largest |mu| at the records {mu.max():.3f} (a/b = 5)")
 if not mu.max() < 5.0:
     fails.append(f"|mu| reaches {mu.max():.3f} >= a/b = 5 at a record")
+
+# 4. h = 1e-5: stops, naming the joint and the wedge (1.5 revolutions: past t = 0.456 s)
+import re
+path2 = os.path.join(work, "qrf_vd0_h1e-5.h5")
+cmd2 = [flexmb, "run", case, "-o", path2, "--no-viz", "--quiet", "--force", "--set", "vd_D=0",
+        "--set", "dt=1e-5", "--set", "out_every=100", "--set", "revolutions=1.5"]
+p2 = subprocess.run(cmd2, capture_output=True, text=True)
+msg = p2.stdout + p2.stderr
+m = re.search(r"the slider of joint 'D_on_rocker' \(line \d+\) wedges: its LuGre coefficient over "
+              r"the step reached ([-0-9.e+]+) at v = ([-0-9.e+]+) m/s.*?a/b = ([0-9.e+]+).*?"
+              r"2 sigma1 mu0 / \(h sigma0\) = ([0-9.e+]+) at h = ([0-9.e+-]+) s.*?set vd > 0", msg, re.S)
+tm = re.search(r"at t = ([0-9.]+)", msg)
+if p2.returncode == 0 or not m or not tm:
+    fails.append(f"h = 1e-5: expected a stop naming the wedge of 'D_on_rocker' (exit {p2.returncode}):\n"
+                 f"{msg[:1500]}")
+else:
+    mu_w, bound, hh = abs(float(m.group(1))), float(m.group(4)), float(m.group(5))
+    hand = 2 * 350 * 0.75 / (hh * 1.3e6)
+    print(f"h = 1e-5 stops at t = {tm.group(1)}: |mu| {mu_w:.3g}, a/b {m.group(3)}, bound {bound:.3g} "
+          f"(hand {hand:.3g})")
+    if not (mu_w > 5.0 and mu_w > 0.75 and mu_w <= hand * (1 + 1e-9) and abs(bound - hand) <= 1e-3 * hand):
+        fails.append(f"wedge numbers: |mu| {mu_w}, bound {bound}, hand bound {hand}")
 
 for m in fails:
     print("FAIL:", m)

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* LuGre stick-slip step control (docs/theory.md, "Stick-slip"). An implicit step of the
  * slider's momentum balance m (v1 - v0) / h = F - N g(v1) + ... has a unique velocity when
@@ -108,4 +109,38 @@ int fmb_sim_contact_step_control(fmb_sim_t *s, double h, double *h_max, char *wh
         }
     }
     return reject;
+}
+
+/* docs/theory.md section 9, "Jams": the law over a step with constant sigma1 reaches
+ * 2 sigma1 mu0 / (h sigma0) right after a reversal; beyond a/b the friction moment b mu N
+ * exceeds what one face's corners can hold (a N) and the block wedges in its guide (the
+ * corner forces then follow the guide's compliance, not the load): the step's failure is
+ * the law's, not the step size's. */
+int fmb_sim_contact_diagnosis(const fmb_sim_t *s, char *buf, size_t len)
+{
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        const fmb_contact_t *c = &s->contacts[ic];
+        /* beyond a/b and beyond the static level the Stribeck curve allows (mu0, plus the
+         * viscous part): only the sigma1 dz/dt term can put it there */
+        if (!c->fk->smooth || !(c->d.b > 0) || !(fabs(c->mu) * c->d.b > c->d.a) ||
+            !(fabs(c->mu) > c->d.mu0 + c->d.sigma2 * fabs(c->v)))
+            continue;
+        const fmb_joint_t *j = &s->model->joints[c->joint];
+        snprintf(buf, len,
+                 "the slider of joint '%s' (line %d) wedges: its LuGre coefficient over the step "
+                 "reached %.3g at v = %.3g m/s, beyond its static level mu0 = %.3g and beyond "
+                 "a/b = %.3g (the friction moment exceeds what one face's corners can hold)%s",
+                 j->name, j->line, c->mu, c->v, c->d.mu0, c->d.a / c->d.b,
+                 c->d.vd > 0 ? ""
+                             : "; with constant bristle damping (vd = 0) sigma1 dz/dt spikes "
+                               "after a velocity reversal, up to 2 sigma1 mu0 / (h sigma0)");
+        size_t u = strlen(buf);
+        if (!(c->d.vd > 0) && c->h > 0 && u < len)
+            snprintf(buf + u, len - u,
+                     " = %.3g at h = %.3g s, more for smaller steps: set vd > 0 (sigma1 in "
+                     "presliding only)",
+                     2.0 * c->d.sigma1 * c->d.mu0 / (c->h * c->d.sigma0), c->h);
+        return 1;
+    }
+    return 0;
 }

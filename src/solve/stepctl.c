@@ -200,6 +200,12 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
                  "unstable on the index-3 constraints: integrator hht or generalized_alpha "
                  "damps the drift");
     }
+    char wedge[640];
+    if (rc != FMB_ERR_NONFINITE && fmb_sim_contact_diagnosis(s, wedge, sizeof wedge))
+        /* the friction law's failure, not the step size's (contact_stepctl.c): smaller steps
+         * make its spike larger */
+        snprintf(cause, sizeof cause, "likely cause: %s (the error estimate's %.3g times its "
+                 "tolerance is its symptom)", wedge, s->err_hist_max);
     if (rc != FMB_ERR_NONFINITE) {
         /* last (a truncated message loses it first): the fastest mode of the linearized
          * system at t_n and the step that resolves every mode (the scheme damps the
