@@ -36,6 +36,11 @@
  *             and omega(1.5 s) against the closed form converge at order >= 1.75
  *             (measured theta 2.01, 1.95, omega 1.92 over 2 -> 0.5 ms; the capacity before the
  *             breakaway was located kept the static level until |v| > v_stick: fails).
+ *   creep     a braked flywheel whose torque T(t) = Tk + J k (t - 1) slows it to
+ *             w_min = 5e-7 rad/s (below v_stick) at 1 s and speeds it up again: it slides
+ *             on at the kinetic level, omega(2 s) = w_min + k / 2 to k h^2 and never below
+ *             w_min / 2 (before: the static level applied below v_stick, the wheel stuck
+ *             at 1 s for good: fails).
  */
 #include <math.h>
 #include <stdio.h>
@@ -343,6 +348,47 @@ static void test_breakaway(void)
                pw >= 1.75 ? 1.0 : 0.0, 1.0, 0.0);
 }
 
+/* ------------------------------------------------------------------ creep */
+/* A flywheel under a Coulomb brake (kinetic Tk, static Ts) and the torque
+ * T(t) = Tk + J k (t - 1): J w' = J k (t - 1), w(t) = w_min + k (t - 1)^2 / 2 with
+ * w_min = 5e-7 rad/s below v_stick = 1e-6: it slows down to w_min at 1 s without stopping
+ * and speeds up again (T < Ts throughout: had it stopped, it would stay). A Coulomb
+ * element that slides is braked at the kinetic level at any speed; before, the static
+ * level applied whenever a step started below v_stick, and the wheel stuck at 1 s. */
+static void test_creep(void)
+{
+    const double J = 0.5, Tk = 2.0, Ts = 3.0, k = 1.0, wmin = 5e-7, h = 1e-3;
+    fmb_model_t *m = fmb_model_create();
+    const int b = add_body(m, "wheel", 1, J, 0, wmin + 0.5 * k);
+    add_joint(
+        m, (fmb_joint_desc_t){.name = "pin", .type = FMB_JOINT_REVOLUTE, .body = {b, FMB_GROUND}});
+    add_force(m, (fmb_force_desc_t){.name = "brake",
+                                    .type = FMB_FORCE_FRICTION,
+                                    .body = {b, FMB_GROUND},
+                                    .coordinate = FMB_REL_ROTATION,
+                                    .param = {Ts, Tk, 1e-6}});
+    char tz[64];
+    snprintf(tz, sizeof tz, "%.17g + %.17g*(t - 1)", Tk, J * k);
+    add_force(m,
+              (fmb_force_desc_t){
+                  .name = "load", .type = FMB_FORCE_TORQUE, .body = {b, FMB_GROUND}, .expr = {tz}});
+    fmb_sim_t *s = make_sim(m, h, 2.0);
+    const int o = fmb_model_body_offset(m, b);
+    double wlow = INFINITY;
+    while (fmb_sim_time(s) < 2.0 - 1e-12) {
+        run_to(s, fmb_sim_time(s) + h);
+        wlow = fmin(wlow, fmb_sim_qd(s)[o + 2]);
+    }
+    const double w2 = fmb_sim_qd(s)[o + 2], wref = wmin + 0.5 * k;
+    printf("creep: slowest %.4g rad/s (hand %.4g), omega(2 s) %.12g (hand %.12g)\n", wlow, wmin, w2,
+           wref);
+    /* the trapezoidal rule integrates the linear acceleration to its O(h^2) (HHT) */
+    CHECK_NEAR("creep: slowest speed w_min, not stopped (rad/s)", wlow, wmin, 0.5 * wmin);
+    CHECK_NEAR("creep: omega(2 s) = w_min + k/2 (rad/s)", w2, wref, k * h * h);
+    fmb_sim_destroy(&s);
+    fmb_model_destroy(&m);
+}
+
 /* ---------------------------------------------------------------- catchup */
 static void test_catchup(void)
 {
@@ -391,6 +437,7 @@ int main(int argc, char **argv)
     if (all || !strcmp(w, "reversal")) test_reversal();
     if (all || !strcmp(w, "catchup")) test_catchup();
     if (all || !strcmp(w, "breakaway")) test_breakaway();
+    if (all || !strcmp(w, "creep")) test_creep();
     printf("%d failure(s)\n", failures);
     return failures ? 1 : 0;
 }

@@ -330,7 +330,9 @@ typedef struct fmb_force_class {
     /* Mode (index into mode_names) at a state, with the LCP unknowns z (NULL when nz = 0);
      * *force: the element's force along its coordinate (positive pushes x up; N or N m),
      * *vrel: the relative velocity. Non-NULL marks a switching element (output
-     * /switches/<name>, listed by `flexmb check`). */
+     * /switches/<name>, listed by `flexmb check`). Called by the sim once per accepted state
+     * (after accept()) and at the start and a switch restart, with the LCP unknowns of that
+     * state: it may record them into the force history (dry_friction.c does). */
     int (*mode)(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, const double *z,
                 double *force, double *vrel);
     const char *const *mode_names; /* "open", "stick", ... */
