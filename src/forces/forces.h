@@ -76,9 +76,8 @@ int fmb_rel_history_slipping(const fmb_force_t *f);
  * (within FMB_REL_EVENT_TOL h: the retry), or switched where the fit has no root in the
  * step (accepted unlocated): the caller then re-solves the accelerations; 0 otherwise. */
 #define FMB_REL_EVENT_TOL 1e-9
-int fmb_rel_zero_event(const fmb_force_t *f, double sg, double vtol, double t0, double h,
-                       double v0, double v1, double *h_max, char *why, size_t len,
-                       const char *what);
+int fmb_rel_zero_event(const fmb_force_t *f, double sg, double vtol, double t0, double h, double v0,
+                       double v1, double *h_max, char *why, size_t len, const char *what);
 /* Breakaway: stuck at t0 (|v0| < vtol, the newest state recorded as not slipping) and
  * slipping at t0 + h (|v1| > 1e-6 vtol): the root of e = Fs - |F(t)| through the recorded
  * sticking forces, located as fmb_rel_zero_event (same codes). */
