@@ -47,8 +47,9 @@
  * element are not damped, as they would be by beta k_e ud_e).
  * Rayleigh damping: Q_U -= (alpha m_e + beta k_e) ud_e, m_e = int rho N^T N (constant).
  * Potential: sum_e 1/2 u_e^T k_e u_e - sum_w w g . (A p).
- * Storage is linear in the element count: k_e, m_e, the shape integrals and the column
- * maps per element, and the assembled K and Muu as nonzero lists (for the modes).
+ * Storage is linear in the element count: the shape integrals and the column maps per
+ * element, k_e, m_e and Sbar once per bitwise-distinct set (beam.h), and the assembled K
+ * and Muu as nonzero lists (for the modes).
  * Files: beam.c (this: the body class: mass, forces, iteration-matrix blocks, potential),
  * beam_inertia.c (closed-form element inertia), beam_shape.c (mesh and shape functions),
  * beam_state.h (an element's inertia state, inline for the element loops),
@@ -165,7 +166,7 @@ static const double *element_elastic(const fmb_beam_t *bm, int e, const double u
                           energy);
         return kt;
     }
-    const double *k = bm->ke + 36 * (size_t)e;
+    const double *k = fmb_beam_ke(bm, e);
     double ud[6], w = 0.0;
     deformation(bm, e, ul, ud);
     /* k_e ud: ud's slots 0, 1, 4 are exact zeros, and a decoupled beam's axial rows have
@@ -192,7 +193,7 @@ static const double *element_damping(const fmb_beam_t *bm, int e, const double u
                                      const double vl[6], double fe[6], const double *k,
                                      double *kbuf, double ct[36])
 {
-    const double *k0 = bm->ke + 36 * (size_t)e, *m0 = bm->me + 36 * (size_t)e;
+    const double *k0 = fmb_beam_ke(bm, e), *m0 = fmb_beam_me(bm, e);
     const double bl = bm->nonconstant_stiffness ? 0.0 : bm->beta;
     for (int z = 0; z < 36; z++)
         ct[z] = bm->alpha * m0[z] + bl * k0[z];
@@ -303,7 +304,7 @@ static void beam_blocks(const fmb_body_t *b, const double *q, const double *qd, 
          * beam's tangent is the constant k_e: no force needed) */
         double fe[6], kt[36], kd[36], ct[36];
         const double *k = bm->nonconstant_stiffness ? element_elastic(bm, e, st->U, fe, kt, NULL)
-                                                    : bm->ke + 36 * (size_t)e;
+                                                    : fmb_beam_ke(bm, e);
         if (damped) k = element_damping(bm, e, st->U, st->Ud, fe, k, kd, ct);
         for (int j = 0; j < 6; j++)
             for (int i = 0; i < 6; i++) {
@@ -363,7 +364,8 @@ static void beam_destroy(fmb_body_t *b)
     fmb_beam_t *bm = b->data;
     if (!bm) return;
     if (bm->cache) free(bm->cache->q), free(bm->cache->st), free(bm->cache);
-    free(bm->x), free(bm->dof), free(bm->ke), free(bm->me), free(bm->el);
+    free(bm->x), free(bm->dof), free(bm->ke), free(bm->me), free(bm->sb);
+    free(bm->el);
     free(bm->nz_i), free(bm->nz_j), free(bm->Kz), free(bm->Mz), free(bm->U0);
     free(bm);
     b->data = NULL;

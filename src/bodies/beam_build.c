@@ -34,12 +34,13 @@ static void element_stiffness(const fmb_beam_t *bm, int e, double *ke)
  * over the element's mass points: the 4 Gauss points (exact for the degree-6 products of
  * the shape functions), each split into the pair y0 = +-sqrt(I/A) of half mass with rotary
  * inertia. Column maps of the element's local slots. */
-void fmb_beam_element_inertia(const fmb_beam_t *bm, int e, fmb_beam_elem_t *el, double me[36])
+void fmb_beam_element_inertia(const fmb_beam_t *bm, int e, fmb_beam_elem_t *el, double me[36],
+                              double sb[36])
 {
     const double l = bm->x[e + 1] - bm->x[e];
     memset(el, 0, sizeof *el);
     for (int k = 0; k < 36; k++)
-        me[k] = 0.0;
+        me[k] = 0.0, sb[k] = 0.0;
     const double ry = bm->rotary ? sqrt(bm->I / bm->A) : 0.0;
     for (int k = 0; k < 4; k++) {
         const double x = bm->x[e] + 0.5 * l * (1 + fmb_beam_gauss_x[k]);
@@ -57,7 +58,7 @@ void fmb_beam_element_inertia(const fmb_beam_t *bm, int e, fmb_beam_elem_t *el, 
                 el->c1[i] += ws * (-nx[i] * y0 + ny[i] * x); /* Itil u = (-y0, x) */
                 for (int j = 0; j < 6; j++) {
                     me[i + 6 * j] += ws * (nx[i] * nx[j] + ny[i] * ny[j]);
-                    el->Sb[i + 6 * j] += ws * (-nx[i] * ny[j] + ny[i] * nx[j]);
+                    sb[i + 6 * j] += ws * (-nx[i] * ny[j] + ny[i] * nx[j]);
                 }
             }
         }
@@ -114,11 +115,62 @@ static int build_nonzeros(fmb_beam_t *bm)
                 if (d[i] < 0 || d[j] < 0) continue;
                 const int64_t k = (int64_t)(d[j] - 3) * ne + (d[i] - 3);
                 const int64_t *hit = bsearch(&k, key, nz, sizeof *key, cmp_i64);
-                bm->Kz[hit - key] += bm->ke[36 * (size_t)e + i + 6 * j];
-                bm->Mz[hit - key] += bm->me[36 * (size_t)e + i + 6 * j];
+                bm->Kz[hit - key] += fmb_beam_ke(bm, e)[i + 6 * j];
+                bm->Mz[hit - key] += fmb_beam_me(bm, e)[i + 6 * j];
             }
     }
     free(key);
+    return 0;
+}
+
+/* Element e's set (ke, me, Sbar: 108 doubles) at p, for sorting the sets bit pattern by
+ * bit pattern. */
+typedef struct set_ref {
+    const double *p;
+    int e;
+} set_ref_t;
+
+static int cmp_set(const void *a, const void *b)
+{
+    const set_ref_t *x = a, *y = b;
+    const int c = memcmp(x->p, y->p, 108 * sizeof *x->p);
+    return c ? c : (x->e > y->e) - (x->e < y->e);
+}
+
+/* bm->ke, me, sb once per distinct set of the elements' sets (ne x 108 doubles: ke, me,
+ * Sbar), each element pointing at its set (el->ke, Mff, Sb): equal means equal bit for bit
+ * (memcmp), so every element computes with exactly its own numbers. */
+static int share_sets(fmb_beam_t *bm, const double *set, int ne)
+{
+    set_ref_t *r = malloc((size_t)ne * sizeof *r + 1);
+    if (!r) return FMB_ERR_NOMEM;
+    for (int e = 0; e < ne; e++)
+        r[e].p = set + 108 * (size_t)e, r[e].e = e;
+    qsort(r, (size_t)ne, sizeof *r, cmp_set);
+    int n = 0;
+    for (int k = 1; k < ne; k++)
+        n += memcmp(r[k].p, r[k - 1].p, 108 * sizeof *set) != 0;
+    bm->nmat = ne > 0 ? n + 1 : 0;
+    bm->ke = malloc((size_t)36 * bm->nmat * sizeof *bm->ke + 1);
+    bm->me = malloc((size_t)36 * bm->nmat * sizeof *bm->me + 1);
+    bm->sb = malloc((size_t)36 * bm->nmat * sizeof *bm->sb + 1);
+    if (!bm->ke || !bm->me || !bm->sb) {
+        free(r);
+        return FMB_ERR_NOMEM;
+    }
+    for (int k = 0, m = -1; k < ne; k++) {
+        if (k == 0 || memcmp(r[k].p, r[k - 1].p, 108 * sizeof *set) != 0) {
+            m++;
+            memcpy(bm->ke + 36 * (size_t)m, r[k].p, 36 * sizeof *set);
+            memcpy(bm->me + 36 * (size_t)m, r[k].p + 36, 36 * sizeof *set);
+            memcpy(bm->sb + 36 * (size_t)m, r[k].p + 72, 36 * sizeof *set);
+        }
+        fmb_beam_elem_t *el = bm->el + r[k].e;
+        el->ke = bm->ke + 36 * (size_t)m;
+        el->Mff = bm->me + 36 * (size_t)m;
+        el->Sb = bm->sb + 36 * (size_t)m;
+    }
+    free(r);
     return 0;
 }
 
@@ -128,14 +180,14 @@ static int decoupled(const fmb_beam_t *bm)
 {
     static const int axial[6] = {1, 0, 0, 1, 0, 0};
     for (int e = 0; e + 1 < bm->nnodes; e++) {
-        const double *M = bm->me + 36 * (size_t)e, *K = bm->ke + 36 * (size_t)e;
+        const double *M = fmb_beam_me(bm, e), *K = fmb_beam_ke(bm, e), *Sb = fmb_beam_sb(bm, e);
         const fmb_beam_elem_t *el = bm->el + e;
         for (int i = 0; i < 6; i++) {
             if ((axial[i] ? el->Sy[i] : el->Sx[i]) != 0.0) return 0;
             for (int j = 0; j < 6; j++) {
                 const int same = axial[i] == axial[j], z = i + 6 * j;
                 if (!same && (M[z] != 0.0 || K[z] != 0.0)) return 0;
-                if (same && el->Sb[z] != 0.0) return 0;
+                if (same && Sb[z] != 0.0) return 0;
             }
         }
     }
@@ -180,8 +232,8 @@ int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
                  nn - 1, need / 1e9, FMB_BEAM_BYTES_PER_ELEMENT / 1e3, phys / 1e9);
         return FMB_ERR_NOMEM;
     }
-    bm->ke = malloc((size_t)36 * (nn - 1) * sizeof *bm->ke + 1);
-    bm->me = malloc((size_t)36 * (nn - 1) * sizeof *bm->me + 1);
+    /* each element's ke, me, Sbar (108 doubles) first, then stored once per distinct set */
+    double *set = malloc((size_t)108 * (nn - 1) * sizeof *set + 1);
     bm->el = malloc((size_t)(nn - 1) * sizeof *bm->el + 1);
     bm->cache = calloc(1, sizeof *bm->cache);
     if (bm->cache) {
@@ -189,14 +241,22 @@ int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
         bm->cache->qd = bm->cache->q ? bm->cache->q + nd : NULL;
         bm->cache->st = malloc((size_t)(nn - 1) * sizeof *bm->cache->st + 1);
     }
-    if (!bm->ke || !bm->me || !bm->el || !bm->cache || !bm->cache->q || !bm->cache->st) {
+    if (!set || !bm->el || !bm->cache || !bm->cache->q || !bm->cache->st) {
+        free(set);
         snprintf(msg, len, "out of memory: %d elements need %.3g GB for the beam's matrices",
                  nn - 1, need / 1e9);
         return FMB_ERR_NOMEM;
     }
     for (int e = 0; e + 1 < nn; e++) {
-        element_stiffness(bm, e, bm->ke + 36 * (size_t)e);
-        fmb_beam_element_inertia(bm, e, bm->el + e, bm->me + 36 * (size_t)e);
+        double *s = set + 108 * (size_t)e;
+        element_stiffness(bm, e, s);
+        fmb_beam_element_inertia(bm, e, bm->el + e, s + 36, s + 72);
+    }
+    const int rc = share_sets(bm, set, nn - 1);
+    free(set);
+    if (rc) {
+        snprintf(msg, len, "out of memory for the beam's %d elements", nn - 1);
+        return FMB_ERR_NOMEM;
     }
     bm->decoupled = decoupled(bm);
     if (build_nonzeros(bm)) {

@@ -94,7 +94,7 @@ void fmb_beam_inertia_mv(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s
                          double out[9])
 {
     const fmb_beam_elem_t *el = bm->el + e;
-    const double *Mff = bm->me + 36 * (size_t)e, *vU = v + 3;
+    const double *Mff = fmb_beam_me(bm, e), *vU = v + 3;
     const double itp[2] = {-s->Pm[1], s->Pm[0]}; /* Itil Pm */
     out[0] = el->m * v[0] + itp[0] * v[2];
     out[1] = el->m * v[1] + itp[1] * v[2];
@@ -149,7 +149,7 @@ void fmb_beam_inertia_matrix(const fmb_beam_t *bm, int e, const fmb_beam_istate_
                              double B[81])
 {
     const fmb_beam_elem_t *el = bm->el + e;
-    const double *Mff = bm->me + 36 * (size_t)e, *Sb = el->Sb, *Sx = el->Sx, *Sy = el->Sy;
+    const double *Mff = fmb_beam_me(bm, e), *Sb = fmb_beam_sb(bm, e), *Sx = el->Sx, *Sy = el->Sy;
     const double m = el->m, *Pm = s->Pm;
     /* the elastic-elastic block's coefficients of Mff, Sbar, Mff, Sbar (sections below) */
     double cu[4] = {0, 0, 0, 0};

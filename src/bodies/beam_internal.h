@@ -18,8 +18,10 @@ void fmb_beam_element_shape(const fmb_beam_t *bm, int e, double x, double y0, fm
  * their rotary-inertia pairs; beam.c's header), with u_g the undeformed body-frame
  * position, w_g the mass and N_g the 2 x 6 shape functions of the element's local dofs
  * (u1 v1 phi1 u2 v2 phi2), Itil = [0 -1; 1 0]. Computed once at build (beam_build.c);
- * the mass block of the elastic dofs, Mff = sum w N^T N, is bm->me. With them the
- * element's inertia is a closed form in its coordinates (beam_inertia.c). */
+ * the mass block of the elastic dofs, Mff = sum w N^T N, is fmb_beam_me and
+ * Sbar = sum w N^T Itil N is fmb_beam_sb (shared by elements with bitwise equal sets,
+ * beam.h). With them the element's inertia is a closed form in its coordinates
+ * (beam_inertia.c). */
 typedef struct fmb_beam_elem {
     double m;            /* sum w */
     double s0[2];        /* sum w u */
@@ -27,7 +29,8 @@ typedef struct fmb_beam_elem {
     double Sx[6], Sy[6]; /* S = sum w N (rows x and y) */
     double s1[6];        /* sum w N^T u */
     double c1[6];        /* sum w N^T Itil u */
-    double Sb[36];       /* Sbar = sum w N^T Itil N (skew), column-major */
+    /* the element's Mff, Sbar and k_e in the beam's shared sets (beam.h me, sb, ke) */
+    const double *Mff, *Sb, *ke;
     /* the element's columns: local slots k = 0..8 (rbar_x, rbar_y, theta, u1 .. phi2) sit
      * at pos[k] of the compressed columns cols[0..nl-1] (body columns, -1: removed dof) */
     int nl, cols[9], pos[9];
@@ -68,7 +71,22 @@ typedef struct fmb_beam_cache {
 
 /* Shape integrals and the mass matrix me (36, column-major) of element e by its mass
  * points (beam_build.c). */
-void fmb_beam_element_inertia(const fmb_beam_t *bm, int e, fmb_beam_elem_t *el, double me[36]);
+void fmb_beam_element_inertia(const fmb_beam_t *bm, int e, fmb_beam_elem_t *el, double me[36],
+                              double sb[36]);
+/* Element e's Sbar = sum w N^T Itil N (skew, 36, column-major; beam.h `sb`), Mff = me
+ * and k_e. */
+static inline const double *fmb_beam_sb(const fmb_beam_t *bm, int e)
+{
+    return bm->el[e].Sb;
+}
+static inline const double *fmb_beam_me(const fmb_beam_t *bm, int e)
+{
+    return bm->el[e].Mff;
+}
+static inline const double *fmb_beam_ke(const fmb_beam_t *bm, int e)
+{
+    return bm->el[e].ke;
+}
 /* All elements' states at q, qd with at least the parts `what` (qd may be NULL without
  * FMB_IS_FORCE/TANGENT), from the beam's cache: bitwise equal to states computed from
  * scratch (tests/test_beam_cache.c). */

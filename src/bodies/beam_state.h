@@ -14,7 +14,7 @@ static inline void fmb_beam_state_q(const fmb_beam_t *bm, int e, const double *q
                                     fmb_beam_istate_t *s)
 {
     const fmb_beam_elem_t *el = bm->el + e;
-    const double *Mff = bm->me + 36 * (size_t)e;
+    const double *Mff = fmb_beam_me(bm, e);
     const int *d = bm->dof + 3 * e;
     s->r[0] = q[0], s->r[1] = q[1];
     for (int i = 0; i < 6; i++)
@@ -32,7 +32,7 @@ static inline void fmb_beam_state_q(const fmb_beam_t *bm, int e, const double *q
 static inline void fmb_beam_state_mass(const fmb_beam_t *bm, int e, fmb_beam_istate_t *s)
 {
     const fmb_beam_elem_t *el = bm->el + e;
-    const double *Sb = el->Sb, *r = s->r, *U = s->U;
+    const double *Sb = fmb_beam_sb(bm, e), *r = s->r, *U = s->U;
     double J = s->Pm[0] * r[0] + s->Pm[1] * r[1] + r[0] * el->s0[0] + r[1] * el->s0[1] + el->J0;
     for (int i = 0; i < 6; i++) {
         const double sbu = fmb_beam_row(bm, Sb, i, 1, U);
@@ -46,7 +46,7 @@ static inline void fmb_beam_state_rate(const fmb_beam_t *bm, int e, const double
                                        fmb_beam_istate_t *s)
 {
     const fmb_beam_elem_t *el = bm->el + e;
-    const double *Sb = el->Sb;
+    const double *Sb = fmb_beam_sb(bm, e);
     const int *d = bm->dof + 3 * e;
     s->rd[0] = qd[0], s->rd[1] = qd[1], s->thd = qd[2];
     for (int i = 0; i < 6; i++)
@@ -65,7 +65,7 @@ static inline void fmb_beam_state_rate(const fmb_beam_t *bm, int e, const double
 
 static inline void fmb_beam_state_tangent(const fmb_beam_t *bm, int e, fmb_beam_istate_t *s)
 {
-    const double *Mff = bm->me + 36 * (size_t)e;
+    const double *Mff = fmb_beam_me(bm, e);
     for (int i = 0; i < 6; i++)
         s->MUd[i] = fmb_beam_row(bm, Mff, i, 0, s->Ud);
 }
