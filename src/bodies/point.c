@@ -86,7 +86,7 @@ static int shape(const fmb_bodyview_t *v, const double u[2], fmb_shape_t *N)
     return N->n;
 }
 
-static void carrier_point(const fmb_bodyview_t *v, const double u[2], const fmb_shape_t *N,
+static inline void carrier_point(const fmb_bodyview_t *v, const double u[2], const fmb_shape_t *N,
                           double p[2])
 {
     p[0] = u[0] + (v->ndof ? v->q[0] : 0.0);
@@ -98,7 +98,7 @@ static void carrier_point(const fmb_bodyview_t *v, const double u[2], const fmb_
 }
 
 /* J from the point's shape functions N, carrier position p and rotation A. */
-static void jac_of(const fmb_bodyview_t *v, const fmb_shape_t *N, const double p[2],
+static inline void jac_of(const fmb_bodyview_t *v, const fmb_shape_t *N, const double p[2],
                    const double A[4], double *J)
 {
     for (int k = 6; k < 2 * v->nc; k++) /* the shape columns (0 1 2 are set below) */

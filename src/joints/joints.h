@@ -2,6 +2,7 @@
 #ifndef FMB_JOINTS_JOINTS_H
 #define FMB_JOINTS_JOINTS_H
 #include <stdio.h>
+#include <string.h>
 
 #include "model/model.h"
 
@@ -17,8 +18,26 @@ extern const fmb_joint_class_t fmb_driver_y_class;
 void fmb_joint_pin_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
                         double *H);
 /* The shape functions of joint point b (fmb_point_shape), kept in the joint's evalcache
- * (revolute and weld joints: two fmb_shape_t with their keys). */
-const fmb_shape_t *fmb_joint_pin_shape(const fmb_joint_t *j, const fmb_bodyview_t *v, int b);
+ * (revolute and weld joints: two of these, one per body), keyed on the body, its data, its
+ * ndof and the point's bits: a hit returns the kept N, bitwise the evaluation it replaces
+ * (fmb_joint_pin_shape_fill evaluates and keeps it; revolute.c). */
+typedef struct fmb_pin_memo {
+    const fmb_body_t *body;
+    const void *data;
+    double u[2];
+    int ndof, ok;
+    fmb_shape_t N;
+} fmb_pin_memo_t;
+const fmb_shape_t *fmb_joint_pin_shape_fill(const fmb_joint_t *j, const fmb_bodyview_t *v, int b);
+static inline const fmb_shape_t *fmb_joint_pin_shape(const fmb_joint_t *j, const fmb_bodyview_t *v,
+                                                     int b)
+{
+    const fmb_pin_memo_t *m = (const fmb_pin_memo_t *)(const void *)j->evalcache + b;
+    if (m->ok && m->body == v->body && m->ndof == v->ndof &&
+        m->data == (v->body ? v->body->data : NULL) && !memcmp(m->u, j->point[b], sizeof m->u))
+        return &m->N;
+    return fmb_joint_pin_shape_fill(j, v, b);
+}
 
 /* Shared check: the two bodies differ. */
 int fmb_joint_check_distinct(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len);

@@ -19,26 +19,15 @@
  * patterns: every evaluation (residual, Phi, assembly) reuses them, bitwise the same values.
  * At 10 rocker elements the two pins on the rocker searched the element and evaluated its
  * shape functions ~14 times per step. */
-typedef struct pin_memo {
-    const fmb_body_t *body;
-    const void *data;
-    double u[2];
-    int ndof, ok;
-    fmb_shape_t N;
-} pin_memo_t;
-_Static_assert(2 * sizeof(pin_memo_t) <= sizeof(((fmb_joint_t *)0)->evalcache),
+_Static_assert(2 * sizeof(fmb_pin_memo_t) <= sizeof(((fmb_joint_t *)0)->evalcache),
                "the pin joints' shape cache must fit the joint's evalcache");
 
-const fmb_shape_t *fmb_joint_pin_shape(const fmb_joint_t *j, const fmb_bodyview_t *v, int b)
+const fmb_shape_t *fmb_joint_pin_shape_fill(const fmb_joint_t *j, const fmb_bodyview_t *v, int b)
 {
-    pin_memo_t *m = (pin_memo_t *)(void *)((fmb_joint_t *)j)->evalcache + b;
-    const void *data = v->body ? v->body->data : NULL;
-    if (!(m->ok && m->body == v->body && m->data == data && m->ndof == v->ndof &&
-          !memcmp(m->u, j->point[b], sizeof m->u))) {
-        fmb_point_shape(v, j->point[b], &m->N);
-        m->body = v->body, m->data = data, m->ndof = v->ndof, m->ok = 1;
-        memcpy(m->u, j->point[b], sizeof m->u);
-    }
+    fmb_pin_memo_t *m = (fmb_pin_memo_t *)(void *)((fmb_joint_t *)j)->evalcache + b;
+    fmb_point_shape(v, j->point[b], &m->N);
+    m->body = v->body, m->data = v->body ? v->body->data : NULL, m->ndof = v->ndof, m->ok = 1;
+    memcpy(m->u, j->point[b], sizeof m->u);
     return &m->N;
 }
 
