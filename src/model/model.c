@@ -613,20 +613,28 @@ fmb_bodyview_t fmb_model_view(const fmb_model_t *m, int b, const double *q, cons
  * depend only on the points and the bodies, so they are kept in the element (written
  * through the const pointer: a model's elements are not const objects, and no threads
  * share a model) and rebuilt when a point or a view's ndof differs from the kept ones. */
-static void default_cols(const double point[2][2], const fmb_elem_cols_t *cc, fmb_bodyview_t v[2])
+static void default_cols_build(const double point[2][2], fmb_elem_cols_t *c, fmb_bodyview_t v[2])
+{
+    for (int b = 0; b < 2; b++) {
+        fmb_view_rigid(&v[b]);
+        fmb_view_add_point(&v[b], point[b]);
+        c->ndof[b] = v[b].ndof, c->nc[b] = v[b].nc;
+        memcpy(c->point[b], point[b], sizeof c->point[b]);
+        memcpy(c->cols[b], v[b].cols, (size_t)v[b].nc * sizeof *v[b].cols);
+    }
+    c->ok = 1;
+}
+
+/* the check and the copy inline in the views (39 per step of the quick-return), the
+ * rebuild out of line */
+static inline void default_cols(const double point[2][2], const fmb_elem_cols_t *cc,
+                                fmb_bodyview_t v[2])
 {
     fmb_elem_cols_t *c = (fmb_elem_cols_t *)cc;
     if (!(c->ok && c->ndof[0] == v[0].ndof && c->ndof[1] == v[1].ndof &&
           c->point[0][0] == point[0][0] && c->point[0][1] == point[0][1] &&
           c->point[1][0] == point[1][0] && c->point[1][1] == point[1][1])) {
-        for (int b = 0; b < 2; b++) {
-            fmb_view_rigid(&v[b]);
-            fmb_view_add_point(&v[b], point[b]);
-            c->ndof[b] = v[b].ndof, c->nc[b] = v[b].nc;
-            memcpy(c->point[b], point[b], sizeof c->point[b]);
-            memcpy(c->cols[b], v[b].cols, (size_t)v[b].nc * sizeof *v[b].cols);
-        }
-        c->ok = 1;
+        default_cols_build(point, c, v);
         return;
     }
     for (int b = 0; b < 2; b++) { /* a fixed-size copy: a few moves, no library call */
