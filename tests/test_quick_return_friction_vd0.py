@@ -9,7 +9,10 @@ mu = -0.49. The search now starts from v = 0 (mu = sigma0 z_n) when the iterate'
 velocity jams and halves steps that land in a jam. Checks:
 
 1. The run completes its 2 revolutions past D's reversal at t = 0.622 s (the old code
-   stops there: "contact LCP failed at t = 0.6221", exit status 4).
+   stops there: "contact LCP failed at t = 0.6221", exit status 4), at the case's
+   h = 1e-4 s (the search restarts from v = 0 twice) and at h = 5e-5 s (where steps into
+   a jam are also halved back, at 25 steps' searches; the old code stops at t = 0.29835 s).
+   Checks 2 and 3 hold for both (h = 5e-5: drift 1.7e-4 of the friction work, |mu| <= 3.14).
 2. Energy: T + V - W never rises above its start value (the friction and the scheme only
    dissipate: a wrong root, a friction force not opposing the sliding, would add energy;
    measured max rise 0.0 J) and falls by at most 1e-3 of the friction work (measured
@@ -40,45 +43,49 @@ import numpy as np
 flexmb, case, work = sys.argv[1:4]
 os.makedirs(work, exist_ok=True)
 fails = []
-path = os.path.join(work, "qrf_vd0.h5")
-if os.path.exists(path):
-    os.remove(path)
-cmd = [flexmb, "run", case, "-o", path, "--no-viz", "--quiet", "--force", "--set", "vd_D=0"]
-p = subprocess.run(cmd, capture_output=True, text=True)
-if p.returncode != 0:
-    print(f"FAIL: {' '.join(cmd)} exited {p.returncode}:\n{p.stdout}{p.stderr}")
-    sys.exit(1)
-f = h5py.File(path, "r")
-t = f["time"][:]
-t_end = 2 * 2 * np.pi / 20.0
-if abs(t[-1] - t_end) > 1e-9:
-    fails.append(f"run ended at t = {t[-1]:.6f}, expected {t_end:.6f}")
-c = f["contacts/D_on_rocker"]
-v = c["v"][:]
-rev = t[1:][np.diff(np.sign(v)) != 0]
-print("reversals of D's sliding velocity at t =", np.round(rev, 4))
-if not np.any(np.abs(rev - 0.622) < 0.003):
-    fails.append("no reversal near t = 0.622 s: the run does not cover the old stop")
+def checks(dt, every):
+    path = os.path.join(work, f"qrf_vd0_{dt}.h5")
+    if os.path.exists(path):
+        os.remove(path)
+    cmd = [flexmb, "run", case, "-o", path, "--no-viz", "--quiet", "--force", "--set", "vd_D=0",
+           "--set", f"dt={dt}", "--set", f"out_every={every}"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        fails.append(f"{' '.join(cmd)} exited {p.returncode}:\n{p.stdout}{p.stderr}")
+        return
+    f = h5py.File(path, "r")
+    t = f["time"][:]
+    t_end = 2 * 2 * np.pi / 20.0
+    if abs(t[-1] - t_end) > 1e-9:
+        fails.append(f"dt {dt}: run ended at t = {t[-1]:.6f}, expected {t_end:.6f}")
+    c = f["contacts/D_on_rocker"]
+    v = c["v"][:]
+    rev = t[1:][np.diff(np.sign(v)) != 0]
+    print(f"dt {dt}: reversals of D's sliding velocity at t =", np.round(rev, 4))
+    if not np.any(np.abs(rev - 0.622) < 0.003):
+        fails.append(f"dt {dt}: no reversal near t = 0.622 s: the run does not cover the old stop")
+    E = f["energy"][:]
+    pf = np.abs(c["friction_total"][:] * v)
+    Dw = np.sum(0.5 * (pf[1:] + pf[:-1]) * np.diff(t))
+    drift = np.abs(E[:, 3] - E[0, 3]).max()
+    rise = (E[:, 3] - E[0, 3]).max()
+    print(f"dt {dt}: friction work {Dw:.3f} J, max |T + V - W - (T + V - W)(0)| {drift:.3e} J "
+          f"({drift / Dw:.2e}), largest rise {rise:.3e} J")
+    if not Dw > 100.0:
+        fails.append(f"dt {dt}: friction work only {Dw:.3g} J: the check would be vacuous")
+    if not rise <= 1e-9 * Dw:
+        fails.append(f"dt {dt}: T + V - W rises by {rise:.3e} J: energy created")
+    if not drift <= 1e-3 * Dw:
+        fails.append(f"dt {dt}: T + V - W drifts by {drift:.3e} J > 1e-3 x {Dw:.3f} J")
+    N = np.abs(c["normal"][:]).sum(axis=1)
+    mu = np.abs(c["friction_total"][:]) / np.where(N > 0, N, np.inf)
+    print(f"dt {dt}: largest |mu| at the records {mu.max():.3f} (a/b = 5)")
+    if not mu.max() < 5.0:
+        fails.append(f"dt {dt}: |mu| reaches {mu.max():.3f} >= a/b = 5 at a record")
 
-E = f["energy"][:]
-pf = np.abs(c["friction_total"][:] * v)
-Dw = np.sum(0.5 * (pf[1:] + pf[:-1]) * np.diff(t))
-drift = np.abs(E[:, 3] - E[0, 3]).max()
-rise = (E[:, 3] - E[0, 3]).max()
-print(f"friction work {Dw:.3f} J, max |T + V - W - (T + V - W)(0)| {drift:.3e} J ({drift / Dw:.2e}), "
-      f"largest rise {rise:.3e} J")
-if not Dw > 100.0:
-    fails.append(f"friction work only {Dw:.3g} J: the check would be vacuous")
-if not rise <= 1e-9 * Dw:
-    fails.append(f"T + V - W rises by {rise:.3e} J: energy created")
-if not drift <= 1e-3 * Dw:
-    fails.append(f"T + V - W drifts by {drift:.3e} J > 1e-3 x {Dw:.3f} J")
 
-N = np.abs(c["normal"][:]).sum(axis=1)
-mu = np.abs(c["friction_total"][:]) / np.where(N > 0, N, np.inf)
-print(f"largest |mu| at the records {mu.max():.3f} (a/b = 5)")
-if not mu.max() < 5.0:
-    fails.append(f"|mu| reaches {mu.max():.3f} >= a/b = 5 at a record")
+checks("1e-4", 10)
+checks("5e-5", 20)
 
 # 4. h = 1e-5: stops, naming the joint and the wedge (1.5 revolutions: past t = 0.456 s)
 import re
