@@ -12,6 +12,7 @@ add_test(NAME step_cli
 add_test(NAME step_adaptive_lugre COMMAND test_step lugre ${CMAKE_CURRENT_SOURCE_DIR}/step)
 add_test(NAME step_adaptive_crossing COMMAND test_step crossing ${CMAKE_CURRENT_SOURCE_DIR}/step)
 add_test(NAME step_fastest_mode COMMAND test_step fastest_mode ${CMAKE_CURRENT_SOURCE_DIR}/step)
+add_test(NAME step_adaptive_ring_advice COMMAND test_step ring_advice ${CMAKE_CURRENT_SOURCE_DIR}/step)
 # LuGre reversal on an elastic guide: adaptive and fixed steps through the presliding against
 # an RK4 integration of the continuous law (tests/test_lugre_reversal.c, ~3 s)
 fmb_c_test(test_lugre_reversal)

@@ -451,10 +451,54 @@ static int lugre(const char *dir)
     return failures;
 }
 
+/* Adaptive advice (fmb_sim_step_warning on an adaptive run) on DIR/stiff_ring.yaml: two
+ * uncoupled blocks on springs, a slow one (10 rad/s) and a fast undamped one (1e4 rad/s,
+ * amplitude 1e-3 m = 1e4 atol_step). By construction the fast vibration is on b2's x
+ * alone, and the controller must follow it in phase: steps near the step the estimate
+ * allows for it, h^2 = w / ((beta - 1/6) omega^3 A t_span) with w = atol + rtol A (error per
+ * unit step of the trapezoid, beta = 1/4; step.c error_estimate), below 1e-3 of h_max. The advice must name b2 and be absent when
+ * the fast block starts at rest or is damped (zeta = 1): then the steps grow to h_max. */
+static int ring_advice(const char *dir)
+{
+    char path[1024], msg[1000];
+    snprintf(path, sizeof path, "%s/stiff_ring.yaml", dir);
+    const char *ov_rest[] = {"v2=0"}, *ov_damped[] = {"c2=20"};
+    int st;
+    fmb_sim_stats_t ss;
+    fmb_sim_t *s = run(path, NULL, 0, NULL, NULL, &st);
+    CHECK(st == 0, "ringing run failed");
+    if (!s) return failures;
+    int w = fmb_sim_step_warning(s, msg, sizeof msg);
+    fmb_sim_get_stats(s, &ss);
+    const double A = 10.0 / 1e4, om = 1e4, hq = sqrt((1e-7 + 1e-4 * A) / ((0.25 - 1.0 / 6.0) * om * om * om *
+                                                         A * 0.02));
+    printf("ringing: %ld steps (mean %.3g s, hand estimate %.3g s): %s\n", ss.steps,
+           0.02 / (double)ss.steps, hq, w ? msg : "(no advice)");
+    CHECK(w == 1, "no advice on a run that follows a vibration of 1e4 tolerances");
+    CHECK(w && strstr(msg, "body 'b2'") && !strstr(msg, "body 'b1'"),
+          "the advice does not name the fast block b2");
+    CHECK(w && strstr(msg, "100 % were limited"), "b2 did not limit (nearly) every sized step");
+    CHECK(0.02 / (double)ss.steps < 3.0 * hq && 0.02 / (double)ss.steps > hq / 3.0,
+          "mean step %.3g s is not near the hand estimate %.3g s", 0.02 / (double)ss.steps, hq);
+    done(&s);
+    for (int k = 0; k < 2; k++) {
+        s = run(path, k ? ov_damped : ov_rest, 1, NULL, NULL, &st);
+        CHECK(st == 0, "%s run failed", k ? "damped" : "rest");
+        if (!s) continue;
+        w = fmb_sim_step_warning(s, msg, sizeof msg);
+        fmb_sim_get_stats(s, &ss);
+        printf("%s: %ld steps: %s\n", k ? "damped" : "at rest", ss.steps, w ? msg : "(no advice)");
+        CHECK(w == 0, "advice on a run without a sustained fast vibration (%s)",
+              k ? "damped" : "at rest");
+        done(&s);
+    }
+    return failures;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: test_step pendulum|four_bar|quick_return|lugre|crossing|fastest_mode DIR\n");
+        fprintf(stderr, "usage: test_step pendulum|four_bar|quick_return|lugre|crossing|fastest_mode|ring_advice DIR\n");
         return 2;
     }
     int rc = !strcmp(argv[1], "pendulum") ? pendulum(argv[2])
@@ -463,6 +507,7 @@ int main(int argc, char **argv)
              : !strcmp(argv[1], "lugre")        ? lugre(argv[2])
              : !strcmp(argv[1], "crossing")     ? crossing(argv[2])
              : !strcmp(argv[1], "fastest_mode") ? fastest_mode(argv[2])
+             : !strcmp(argv[1], "ring_advice")  ? ring_advice(argv[2])
                                             : (fprintf(stderr, "unknown test\n"), 2);
     if (rc == 0) printf("all checks passed\n");
     return rc ? 1 : 0;

@@ -407,7 +407,7 @@ int cli_cmd_run(const cli_args_t *a)
     }
 
     {
-        char wmsg[700];
+        char wmsg[1024];
         if (st >= 0 && fmb_sim_step_warning(sim, wmsg, sizeof wmsg)) /* a failure says it */
             fprintf(stderr, "%s: warning: %s\n", a->case_path, wmsg);
     }

@@ -65,12 +65,13 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     s->qscale = calloc(n + 1, sizeof(double));
     s->accp = calloc(n + 1, sizeof(double));
     s->accpp = calloc(n + 1, sizeof(double));
+    s->err_lim = calloc(n + 1, sizeof(long));
     s->lamp = calloc(m + 1, sizeof(double));
     s->zero = calloc(m + 1, sizeof(double));
     s->save = calloc(4 * n + m + 1, sizeof(double));
     s->work = calloc(4 * N + 1, sizeof(double));
     if (!s->q || !s->qd || !s->qdd || !s->lam || !s->acc || !s->acc1 || !s->qscale || !s->accp ||
-        !s->accpp || !s->lamp || !s->save || !s->work || !s->zero) {
+        !s->accpp || !s->err_lim || !s->lamp || !s->save || !s->work || !s->zero) {
         fmb_sim_destroy(&s);
         return NULL;
     }
@@ -150,7 +151,7 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     fmb_sim_t *s = *ps;
     fmb_kkt_free(&s->kkt);
     free(s->q), free(s->qd), free(s->qdd), free(s->lam), free(s->acc), free(s->acc1),
-        free(s->qscale), free(s->accp), free(s->accpp), free(s->lamp), free(s->save);
+        free(s->qscale), free(s->accp), free(s->accpp), free(s->err_lim), free(s->lamp), free(s->save);
     free(s->zero);
     free(s->vel_change);
     free(s->work);

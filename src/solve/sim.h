@@ -104,6 +104,9 @@ struct fmb_sim {
     double err_hist_max; /* largest error ratio seen, accepted or not (failure advice) */
     double err_hist_h;   /* the step that gave it */
     long n_over;         /* accepted steps with a ratio above stepctl.c's RESCUE_LIMIT */
+    long *err_lim;       /* adaptive: accepted steps whose error ratio was above
+                            ERR_LIMITED (stepctl.c) counted per worst coordinate (n) */
+    long n_err_lim;      /* their total */
     int static_iterations;          /* iterations of the quasi-static start (0: rigid start) */
     double rej_h, rej_t, rej_ratio; /* last rejection by the error estimate */
     double restart_t;               /* time of the last restart (fmb_sim_restart), -1: none */

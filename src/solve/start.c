@@ -561,6 +561,8 @@ int fmb_sim_initialize(fmb_sim_t *s)
     s->newton_stale = 1;
     s->h_prev = 0.0;
     s->n_over = 0;
+    s->n_err_lim = 0;
+    if (s->err_lim) memset(s->err_lim, 0, (size_t)n * sizeof *s->err_lim);
     s->static_iterations = 0;
     s->restart_t = -1.0;
     s->nhist = 0;

@@ -37,6 +37,15 @@
  * and the failure is the symptom of a step that is too large (issue 15). Isolated
  * excesses (an acceleration jump: stick-slip, impact) still allow halving. */
 #define RESCUE_LIMIT 100.0
+/* Adaptive steps: an accepted step whose error ratio exceeds this was sized by the error
+ * estimate (not by a record time, an element's cap or h_max); its worst coordinate, and
+ * that of every step the estimate rejects, is counted for the end-of-run advice
+ * (fmb_sim_step_warning). */
+#define ERR_LIMITED 0.1
+/* Adaptive advice: given when the run took at least SLOW_STEPS steps and their mean is
+ * below SLOW_RATIO of the largest step allowed. */
+#define SLOW_STEPS 10000
+#define SLOW_RATIO 1e-3
 
 /* Tries of the current step, for the failure message. */
 typedef struct trylog {
@@ -242,6 +251,12 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
     return rc;
 }
 
+/* The worst coordinate of a step the error estimate sized or rejected (adaptive advice) */
+static void count_limit(fmb_sim_t *s)
+{
+    if (s->err_coord >= 0 && s->err_coord < s->n) s->err_lim[s->err_coord]++, s->n_err_lim++;
+}
+
 static void accept(fmb_sim_t *s, double h)
 {
     if (s->accept_hook) s->accept_hook(s, h, s->accept_hook_user);
@@ -256,6 +271,7 @@ static void accept(fmb_sim_t *s, double h)
     }
     if (s->err_ratio > s->err_hist_max) s->err_hist_max = s->err_ratio, s->err_hist_h = h;
     if (s->err_ratio > RESCUE_LIMIT) s->n_over++;
+    if (s->opts.adaptive && s->err_ratio > ERR_LIMITED) count_limit(s);
     fmb_sim_commit_step(s, h);
 }
 
@@ -335,6 +351,7 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
     }
     if (s->opts.adaptive && r > 1.0 && !jump) {
         s->rej_h = h, s->rej_t = s->t, s->rej_ratio = r;
+        count_limit(s);
         fmb_sim_reject_step(s);
         s->stats.rejected_error++;
         if (r > s->err_hist_max) s->err_hist_max = r, s->err_hist_h = h;
@@ -491,9 +508,42 @@ int fmb_sim_run(fmb_sim_t *s, fmb_observer_fn observer, void *user, volatile con
     return 0;
 }
 
+/* Adaptive runs: steps far below the largest allowed, over many steps. Names the coordinate
+ * that sized most of them: in the quick-return with friction (docs/theory.md, "Reversal on
+ * an elastic guide") the undamped rocker's axial and bending modes, excited at every
+ * reversal of a slider, ring above the tolerance and are followed in phase. */
+static int adaptive_advice(const fmb_sim_t *s, char *msg, size_t len)
+{
+    const fmb_sim_stats_t *st = &s->stats;
+    const double hmax = s->opts.h_max > 0 ? s->opts.h_max : s->opts.h * s->opts.output_every;
+    if (st->steps < SLOW_STEPS || !(s->t > 0) || !(hmax > 0)) return 0;
+    const double mean = s->t / (double)st->steps;
+    if (!(mean < SLOW_RATIO * hmax)) return 0;
+    int wi = -1;
+    for (int i = 0; i < s->n; i++)
+        if (s->err_lim[i] > 0 && (wi < 0 || s->err_lim[i] > s->err_lim[wi])) wi = i;
+    char where[160] = "";
+    if (wi >= 0) fmb_sim_coord_name(s, wi, where, sizeof where);
+    const double share = wi >= 0 ? 100.0 * (double)s->err_lim[wi] / (double)s->n_err_lim : 0.0;
+    if (msg && len)
+        snprintf(msg, len,
+                 "adaptive steps averaged %.3g s over %ld steps (%ld rejected), %.2g of the "
+                 "largest step %g s: of the steps the error estimate (rtol_step %g, atol_step "
+                 "%g) sized or rejected, %.0f %% were limited by %s. If that is a lightly "
+                 "damped vibration (an elastic coordinate's high modes, excited e.g. by a "
+                 "slider's stick-slip), the control follows it in phase: damping (a beam's "
+                 "zeta), a looser tolerance or fixed steps make such a run cheaper "
+                 "(docs/theory.md, \"Reversal on an elastic guide\")",
+                 mean, st->steps, st->rejected_error, mean / hmax, hmax, s->opts.rtol_step,
+                 s->opts.atol_step, share, where[0] ? where : "no single coordinate");
+    return 1;
+}
+
 int fmb_sim_step_warning(const fmb_sim_t *s, char *msg, size_t len)
 {
-    if (!s || s->opts.adaptive || !(s->stats.max_error > 1.0)) return 0;
+    if (!s) return 0;
+    if (s->opts.adaptive) return adaptive_advice(s, msg, len);
+    if (!(s->stats.max_error > 1.0)) return 0;
     const fmb_sim_stats_t *st = &s->stats;
     char where[160];
     fmb_sim_coord_name(s, st->max_error_coord, where, sizeof where);
