@@ -17,3 +17,7 @@ add_test(NAME kkt_block_adds COMMAND test_kkt_block)
 # Searched KKT entries (fmb_kkt_addx) and their kept places against a dense sum.
 fmb_c_test(test_kkt_addx)
 add_test(NAME kkt_addx_places COMMAND test_kkt_addx)
+# The body rotation cache (model.h fmb_body_rot, fmb_view_rot) against libm cos/sin bit for
+# bit: hits, misses, -0 / +0 and NaN angles (tests/test_rot_cache.c).
+fmb_c_test(test_rot_cache)
+add_test(NAME rot_cache_bits COMMAND test_rot_cache)

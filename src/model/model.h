@@ -4,6 +4,8 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "flexmb/flexmb.h"
 #include "model/expr.h"
@@ -83,7 +85,7 @@ struct fmb_body {
     int line;
     void *data; /* class data (beam mesh, shape integrals) */
     /* Rotation cache shared by all views of the body (fmb_view_rot): cos and sin of the
-     * angle rot_th, valid when rot_ok; keyed on the angle's value (no state is assumed). */
+     * angle rot_th, valid when rot_ok; keyed on the angle's bit pattern (no state is assumed). */
     int rot_ok;
     double rot_th, rot_c, rot_s;
 };
@@ -433,15 +435,23 @@ static inline void fmb_rot(double th, double A[4])
 
 /* A(theta) of a view's body (identity for ground). The cosine and sine of an angle are
  * computed once and kept in the body (bitwise the same values as fmb_rot), keyed on the
- * angle's value: every element on a body at the same state shares one evaluation, and a
+ * angle's bit pattern: every element on a body at the same state shares one evaluation, and a
  * q changed in place (finite differences) is recomputed. A model's bodies are not const
  * objects, so the cache is written through the const pointer the classes receive (no
  * threads share a model). */
 void fmb_body_rot_update(const fmb_body_t *b, double th);
+/* The cache key is the angle's bit pattern, not its value: -0.0 == +0.0 compares equal
+ * but sin(-0.0) is -0.0 (a value key returned the other zero's sine). A NaN never hits. */
+static inline int fmb_same_angle(double a, double b)
+{
+    uint64_t x, y;
+    memcpy(&x, &a, sizeof x), memcpy(&y, &b, sizeof y);
+    return x == y && a == a;
+}
 /* A(th) through body b's cache (a body class's own functions: rigid.c). */
 static inline void fmb_body_rot(const fmb_body_t *b, double th, double A[4])
 {
-    if (!b->rot_ok || th != b->rot_th) fmb_body_rot_update(b, th);
+    if (!b->rot_ok || !fmb_same_angle(th, b->rot_th)) fmb_body_rot_update(b, th);
     A[0] = b->rot_c, A[1] = b->rot_s, A[2] = -b->rot_s, A[3] = b->rot_c;
 }
 static inline void fmb_view_rot(const fmb_bodyview_t *v, double A[4])
