@@ -27,8 +27,8 @@ static void expect(const double A[4], double th, const char *what)
         return;
     }
     CHECK(memcmp(A, ref, sizeof ref) == 0,
-          "%s: theta %g: A = [%a %a %a %a], cos/sin give [%a %a %a %a]", what, th, A[0], A[1],
-          A[2], A[3], ref[0], ref[1], ref[2], ref[3]);
+          "%s: theta %g: A = [%a %a %a %a], cos/sin give [%a %a %a %a]", what, th, A[0], A[1], A[2],
+          A[3], ref[0], ref[1], ref[2], ref[3]);
 }
 
 int main(void)
