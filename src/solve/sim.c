@@ -93,7 +93,10 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
                             2 * mr + 8,
                         sizeof(double));
     s->cuoff = calloc((size_t)model->njoints + 2, sizeof *s->cuoff);
-    if (!s->scratch || !s->cuoff) {
+    /* Newton's carried constants (step.c): at most two blocks per body, one for lambda */
+    s->newton_nb = 2 * model->nbodies + 1;
+    s->newton_B = calloc(3 * (size_t)s->newton_nb, sizeof(double));
+    if (!s->scratch || !s->cuoff || !s->newton_B) {
         fmb_sim_destroy(&s);
         return NULL;
     }
@@ -155,7 +158,7 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     free(s->zero);
     free(s->vel_change);
     free(s->work);
-    free(s->scratch), free(s->cuoff);
+    free(s->scratch), free(s->cuoff), free(s->newton_B);
     free(s->contacts), free(s->cX), free(s->clcp);
     fmb_sim_switch_free(s);
     free(s);

@@ -54,10 +54,15 @@ struct fmb_sim {
     double *sb;                /* maxq: a body vector */
     int *cuoff;                /* contacts + 1: first LCP unknown per contact */
     int keep_pause;   /* steps before a factorization may be kept across steps again */
-    double newton_K[4]; /* Newton's observed quadratic constants |dq_2| / |dq_1|^2 and
-                           |dlambda_2| / |dq_1|^2 on a matrix factored at the step's
-                           predictor, the last measurement and the one before (step.c;
-                           0: none) */
+    int keep_force;   /* tests: keep factorizations across steps whatever the system's size
+                         (step.c FMB_KEEP_MIN_N) */
+    double newton_K[4]; /* Newton's observed second increments |dq_2|, |dlambda_2| on a
+                           matrix factored at the step's predictor (floored, step.c), the
+                           last measurement and the one before (0: none) */
+    double *newton_B; /* 3 x newton_nb: the first increment's largest scaled entry per
+                         block (each body's rigid and elastic coordinates, the
+                         multipliers): this step's, the last measurement's, the one before */
+    int newton_nb;
     int newton_K_age; /* steps since newton_K was measured */
     int newton_K_old; /* 1: newton_K[2..3] were measured more than FMB_NEWTON_K_AGE steps
                          before newton_K[0..1] (a pair renewed after it expired; step.c) */

@@ -219,6 +219,15 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
 #define FMB_KEEP_ITERS 6
 #define FMB_KEEP_RATIO 0.25
 #define FMB_KEEP_PAUSE 4
+/* ... and only in KKT systems of more than FMB_KEEP_MIN_N unknowns (KLU's small/large
+ * boundary, kkt.h), unless s->keep_force (tests): in smaller ones a refresh (assembly +
+ * factorization) at every step's start, with one-increment acceptance on the carried
+ * constants, is cheaper than the 4-5 linearly contracting increments of a kept matrix
+ * (callgrind, one revolution of the quick-return, with the per-block one-increment test
+ * below: 10 elements (n = 60) -2.0 %, 20 (n = 90) -2.2 %; every step within 0.1 tolerance
+ * units of the exact step instead of 3.84 with kept matrices; docs/performance.md
+ * "One-increment acceptance per block; no kept matrices in small systems"). */
+#define FMB_KEEP_MIN_N FMB_KKT_LARGE
 
 /* One Newton iteration on a matrix factored at the step's predictor. From a matrix
  * factored at the iterate, Newton's second increment is bounded by the first, |d_2| <= K
@@ -245,7 +254,21 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
  * FMB_NEWTON_K_FLOOR units (the solve's rounding, ~3e-7 of the first increment here) count
  * as that floor, which overestimates K. docs/performance.md "One Newton iteration on a
  * fresh matrix" (the measurements, and tests/test_newton_once.c, which checks every such
- * step against the exact discrete step). */
+ * step against the exact discrete step).
+ * The error after one increment is quadratic in the first increment's *direction* too:
+ * measured in the whole increment's scaled max norm, K can be off by 77x (quick-return,
+ * 13 steps after a slider crossing: the error is ~K' d_D^2 in slider D's coordinates,
+ * whose scaled increment is 1/13-1/130 of a rocker elastic coordinate's, which sets the
+ * norm but not the error). So the first increment is measured per block (each body's
+ * rigid coordinates, its elastic ones, the multipliers: largest scaled entry of each),
+ * and a measurement (first-increment blocks B_m, remaining error E_m ~ |d_2|) predicts
+ * E_m a^2 with a = max over blocks of |d_b| / max(B_m,b, FMB_NEWTON_B_FLOOR max B_m): the
+ * error of a quadratic form driven by any one block, scaled by the block that grew most
+ * (one block: exactly K |d_1|^2 as before, checked decision for decision). A block below
+ * FMB_NEWTON_B_FLOOR of the largest at the measurement counts as that floor.
+ * docs/performance.md "One-increment acceptance per block; no kept matrices in small
+ * systems" (issue 8, helper once4). */
+#define FMB_NEWTON_B_FLOOR 1e-2
 #define FMB_NEWTON_K_SAFETY 100.0
 #define FMB_NEWTON_K_AGE 16
 #define FMB_NEWTON_K_KEEP 64
@@ -282,6 +305,37 @@ static int phi_nonfinite(fmb_sim_t *s, double t1)
 {
     int rc = fmb_sim_functions_nonfinite(s, t1);
     return rc ? restore_with_error(s, rc) : 0;
+}
+
+/* The first increment x (scaled as the state's test: |x_i| / (atol + rtol |q_i|), q the
+ * iterate after it) per block into newton_B[0..nb): each body's rigid coordinates, its
+ * elastic ones, then the multipliers (dl: their scaled increment). See
+ * FMB_NEWTON_B_FLOOR. */
+static void first_blocks(fmb_sim_t *s, const double *x, double dl)
+{
+    const fmb_model_t *md = s->model;
+    const double atol = s->opts.atol, rtol = s->opts.rtol, *q = s->q;
+    double *b = s->newton_B;
+    int k = 0;
+    for (int ib = 0; ib < md->nbodies; ib++) {
+        const fmb_body_t *bd = &md->bodies[ib];
+        if (bd->offset < 0) continue;
+        for (int part = 0; part < 2; part++) {
+            const int i0 = bd->offset + (part ? 3 : 0);
+            const int i1 =
+                part ? bd->offset + bd->ndof : bd->offset + (bd->ndof < 3 ? bd->ndof : 3);
+            if (i1 <= i0) continue;
+            double w = 0.0;
+            for (int i = i0; i < i1; i++) {
+                const double wi = fabs(x[i]) / (atol + rtol * fabs(q[i]));
+                if (!(wi <= w)) w = wi;
+            }
+            b[k++] = w;
+        }
+    }
+    b[k++] = dl;
+    for (; k < s->newton_nb; k++)
+        b[k] = 0.0;
 }
 
 /* One step of size h from the current state (t_n): on success the candidate state at
@@ -325,7 +379,8 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
      * contact is active (its LCP is built on the factorization) and no kept matrix
      * failed to contract in the last FMB_KEEP_PAUSE steps (keep_pause). */
     const int keep = s->opts.reuse_jacobian && !s->newton_stale && !s->ncontacts &&
-                     s->kkt_iter > 0 && s->kkt_iter == s->kkt.nnumeric && s->keep_pause == 0;
+                     s->kkt_iter > 0 && s->kkt_iter == s->kkt.nnumeric && s->keep_pause == 0 &&
+                     (N > FMB_KEEP_MIN_N || s->keep_force);
     if (s->keep_pause > 0) s->keep_pause--;
     fmb_newton_trace_t *tr = &s->trace;
     const int tk = keep ? 1 : 0;
@@ -347,9 +402,23 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         double eq = dq_norm, el = dl_norm;
         int once = 0; /* accepted after one increment on the carried constants */
         if (fresh0 && it == 1 && K_ok) {
-            const double d2 = FMB_NEWTON_K_SAFETY * dq_norm * dq_norm;
-            once = d2 * fmax(s->newton_K[0], s->newton_K[2]) <= 1.0 &&
-                   d2 * fmax(s->newton_K[1], s->newton_K[3]) <= 1.0;
+            /* the remaining error predicted by each of the two measurements (see
+             * FMB_NEWTON_B_FLOOR), the larger decides */
+            const int nb = s->newton_nb;
+            const double *b = s->newton_B;
+            double pq = 0.0, pl = 0.0;
+            for (int j = 0; j < 2; j++) {
+                const double *bm = b + (j + 1) * nb;
+                double big = 0.0, a = 0.0;
+                for (int k = 0; k < nb; k++)
+                    big = fmax_inline(big, bm[k]);
+                big *= FMB_NEWTON_B_FLOOR;
+                for (int k = 0; k < nb; k++)
+                    a = fmax_inline(a, b[k] / fmax_inline(bm[k], big));
+                pq = fmax_inline(pq, a * a * s->newton_K[2 * j]);
+                pl = fmax_inline(pl, a * a * s->newton_K[2 * j + 1]);
+            }
+            once = FMB_NEWTON_K_SAFETY * pq <= 1.0 && FMB_NEWTON_K_SAFETY * pl <= 1.0;
         }
         if (!fresh && it >= 2) {
             /* the largest ratio seen on this matrix in the step (not only the last: the
@@ -502,11 +571,15 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         dl_prev = dl_norm;
         dl_norm = dl / (s->opts.atol + FMB_LAMBDA_RTOL * lmax);
         if (it == 0) dq_first = dq_norm;
+        if (fresh0 && it == 0 && !s->ncontacts && !s->nsw) first_blocks(s, x, dl_norm);
         /* the second increment on the predictor's matrix: Newton's quadratic constant */
         if (fresh0 && it == 1 && dq_first > 0.0) {
+            const int nb = s->newton_nb;
+            memcpy(s->newton_B + 2 * nb, s->newton_B + nb, (size_t)nb * sizeof(double));
+            memcpy(s->newton_B + nb, s->newton_B, (size_t)nb * sizeof(double));
             s->newton_K[2] = s->newton_K[0], s->newton_K[3] = s->newton_K[1];
-            s->newton_K[0] = fmax(dq_norm, FMB_NEWTON_K_FLOOR) / (dq_first * dq_first);
-            s->newton_K[1] = fmax(dl_norm, FMB_NEWTON_K_FLOOR) / (dq_first * dq_first);
+            s->newton_K[0] = fmax(dq_norm, FMB_NEWTON_K_FLOOR);
+            s->newton_K[1] = fmax(dl_norm, FMB_NEWTON_K_FLOOR);
             /* the measurement before may be older than FMB_NEWTON_K_AGE (the pair was
              * forgotten for use, not for pairing): then the pair is a renewed one */
             s->newton_K_old = s->newton_K_age > FMB_NEWTON_K_AGE;
