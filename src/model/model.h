@@ -225,14 +225,15 @@ typedef struct fmb_joint_class {
      * t0, v1 the candidate at t0 + h. Return 0 to accept, 1 to reject: the step is retried
      * with a step <= *h_max (which must then be < h, e.g. the estimated onset time minus
      * t0). On acceptance, lowering *h_max caps the next step. *h_max arrives as INFINITY;
-     * why (len bytes) takes a short reason for messages; it is NULL when no message is wanted (the step loop asks for one only to report a failure: no string work per step). Return 2 to accept and have an
-     * adaptive run restart the integrator from the accepted state: the constraint's
+     * why (len bytes) takes a short reason for messages; it is NULL when no message is wanted (the
+     * step loop asks for one only to report a failure: no string work per step). Return 2 to accept
+     * and have an adaptive run restart the integrator from the accepted state: the constraint's
      * Jacobian jumps there (a slider crossing a guide element's end), so the velocities
      * are projected onto the new constraint and the accelerations recomputed (stepctl.c
      * fmb_sim_restart); fixed-step runs take 2 as 0. */
     int (*step_control)(const fmb_joint_t *j, const fmb_bodyview_t v0[2],
-                        const fmb_bodyview_t v1[2], double t0, double h, double *h_max,
-                        char *why, size_t len);
+                        const fmb_bodyview_t v1[2], double t0, double h, double *h_max, char *why,
+                        size_t len);
     /* ---- case-file form (issue 16; model/params.h, docs/extending.md); all optional */
     const char *case_type;     /* `type:` name in case files (NULL: no case-file form) */
     const char *variant_key;   /* several classes share case_type: the value of this key */
@@ -257,7 +258,7 @@ struct fmb_joint {
     double par[FMB_JOINT_PARAMS]; /* per class (fmb_joint_desc_t.param) */
     int row;                      /* first global constraint row */
     int line;
-    fmb_elem_cols_t colcache;     /* default columns (model.c; not with class cols()) */
+    fmb_elem_cols_t colcache; /* default columns (model.c; not with class cols()) */
     /* Class-owned derived values of the state (e.g. slider_beam's guide element and Hermite
      * values at the slider), keyed by the class on the bit patterns of every input they
      * depend on, so a hit is bitwise the evaluation it replaces. Written through the const
@@ -295,14 +296,14 @@ typedef struct fmb_force_class {
      * t0, v1 the candidate at t0 + h. Return 0 to accept, 1 to reject: the step is retried
      * with a step <= *h_max (which must then be < h, e.g. the estimated onset time minus
      * t0). On acceptance, lowering *h_max caps the next step. *h_max arrives as INFINITY;
-     * why (len bytes) takes a short reason for messages; it is NULL when no message is wanted (the step loop asks for one only to report a failure: no string work per step).
-     * Return 3 to accept a step that ends at a located switch of the element's LCP mode
-     * (ratchet engaged, friction stuck): the accelerations are then re-solved in the new
-     * mode and the step history restarts, in fixed and adaptive runs
-     * (fmb_sim_switch_restart; docs/switching.md "Switch events"). */
+     * why (len bytes) takes a short reason for messages; it is NULL when no message is wanted (the
+     * step loop asks for one only to report a failure: no string work per step). Return 3 to accept
+     * a step that ends at a located switch of the element's LCP mode (ratchet engaged, friction
+     * stuck): the accelerations are then re-solved in the new mode and the step history restarts,
+     * in fixed and adaptive runs (fmb_sim_switch_restart; docs/switching.md "Switch events"). */
     int (*step_control)(const fmb_force_t *f, const fmb_bodyview_t v0[2],
-                        const fmb_bodyview_t v1[2], double t0, double h, double *h_max,
-                        char *why, size_t len);
+                        const fmb_bodyview_t v1[2], double t0, double h, double *h_max, char *why,
+                        size_t len);
     /* Optional history of the force law (e.g. the impact velocity of a contact): nstate
      * doubles at f->state (the pointer is const-free: the sim owns the values), set by
      * reset() when the run starts and by accept() after every accepted step; eval reads
@@ -361,10 +362,10 @@ struct fmb_force {
     double k, c, l0;
     fmb_clearance_desc_t clr; /* clearance joint parameters */
     double *state;            /* klass->nstate doubles of history, or NULL */
-    int coord;      /* switching elements: FMB_REL_ROTATION or FMB_REL_DIRECTION */
-    double axis[2]; /* unit inertial axis (FMB_REL_DIRECTION, screw) */
-    double par[6];  /* per type (FMB_SW_* indices in flexmb.h) */
-    fmb_friction_desc_t fr; /* dry_friction: the LuGre law (force units) */
+    int coord;                /* switching elements: FMB_REL_ROTATION or FMB_REL_DIRECTION */
+    double axis[2];           /* unit inertial axis (FMB_REL_DIRECTION, screw) */
+    double par[6];            /* per type (FMB_SW_* indices in flexmb.h) */
+    fmb_friction_desc_t fr;   /* dry_friction: the LuGre law (force units) */
     int line;
     fmb_elem_cols_t colcache; /* default columns (model.c; not with class cols()) */
 };
