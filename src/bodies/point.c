@@ -87,7 +87,7 @@ static int shape(const fmb_bodyview_t *v, const double u[2], fmb_shape_t *N)
 }
 
 static inline void carrier_point(const fmb_bodyview_t *v, const double u[2], const fmb_shape_t *N,
-                          double p[2])
+                                 double p[2])
 {
     p[0] = u[0] + (v->ndof ? v->q[0] : 0.0);
     p[1] = u[1] + (v->ndof ? v->q[1] : 0.0);
@@ -99,7 +99,7 @@ static inline void carrier_point(const fmb_bodyview_t *v, const double u[2], con
 
 /* J from the point's shape functions N, carrier position p and rotation A. */
 static inline void jac_of(const fmb_bodyview_t *v, const fmb_shape_t *N, const double p[2],
-                   const double A[4], double *J)
+                          const double A[4], double *J)
 {
     for (int k = 6; k < 2 * v->nc; k++) /* the shape columns (0 1 2 are set below) */
         J[k] = 0.0;
@@ -115,7 +115,6 @@ static inline void jac_of(const fmb_bodyview_t *v, const fmb_shape_t *N, const d
         J[2 * c + 1] += A[1] * N->Nx[k] + A[3] * N->Ny[k];
     }
 }
-
 
 int fmb_point_shape(const fmb_bodyview_t *v, const double u[2], fmb_shape_t *N)
 {

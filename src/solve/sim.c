@@ -154,7 +154,8 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     fmb_sim_t *s = *ps;
     fmb_kkt_free(&s->kkt);
     free(s->q), free(s->qd), free(s->qdd), free(s->lam), free(s->acc), free(s->acc1),
-        free(s->qscale), free(s->accp), free(s->accpp), free(s->err_lim), free(s->lamp), free(s->save);
+        free(s->qscale), free(s->accp), free(s->accpp), free(s->err_lim), free(s->lamp),
+        free(s->save);
     free(s->zero);
     free(s->vel_change);
     free(s->work);
