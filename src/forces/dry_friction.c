@@ -97,29 +97,22 @@ static void fr_lcp(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, do
     b[0] = b[1] = 0.0, b[2] = cap;
 }
 
-static double fr_velocity(const fmb_force_t *f, const fmb_bodyview_t v[2])
-{
-    double x, xd;
-    fmb_rel_coord(f, v, &x, &xd, NULL, NULL);
-    return xd;
-}
-
 static void fr_reset(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
 {
-    fmb_rel_history_reset(f, t, fr_velocity(f, v));
+    fmb_rel_history_reset(f, t, fmb_rel_velocity(f, v));
     f->state[FR_SLIDING] = 0.0;
 }
 
 static void fr_accept(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
 {
-    fmb_rel_history_accept(f, t, fr_velocity(f, v));
+    fmb_rel_history_accept(f, t, fmb_rel_velocity(f, v));
 }
 
 static int fr_step_control(const fmb_force_t *f, const fmb_bodyview_t v0[2],
                            const fmb_bodyview_t v1[2], double t0, double h, double *h_max,
                            char *why, size_t len)
 {
-    const double w0 = fr_velocity(f, v0), w1 = fr_velocity(f, v1);
+    const double w0 = fmb_rel_velocity(f, v0), w1 = fmb_rel_velocity(f, v1);
     const int r = fmb_rel_zero_event(f, w0 < 0 ? -1.0 : 1.0, fr_vstick(f), t0, h, w0, w1, h_max,
                                      why, len, "stick or reversal");
     /* the breakaway drops the force from the static to the kinetic level: located when

@@ -45,6 +45,9 @@ int fmb_rel_prepare(fmb_item_env_t *env, fmb_force_desc_t *d, double *x0);
  * non-NULL, D = dx/dq and Dv = d(xd)/dq over the two-body block (nn entries each). */
 void fmb_rel_coord(const fmb_force_t *f, const fmb_bodyview_t v[2], double *x, double *xd,
                    double *D, double *Dv);
+/* The relative velocity xd alone (fmb_rel_coord's): the event function of the located
+ * switches (ratchet, dry_friction). */
+double fmb_rel_velocity(const fmb_force_t *f, const fmb_bodyview_t v[2]);
 /* Tangents of a force F(x, xd) along x (F_x = dF/dx, F_xd = dF/dxd) added to K, C. */
 void fmb_rel_tangent(const fmb_force_t *f, const fmb_bodyview_t v[2], double F, double Fx,
                      double Fxd, double *K, double *C);

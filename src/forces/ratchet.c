@@ -58,29 +58,22 @@ static int ra_mode(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, co
     return lam > 0.0 ? 1 : 0;
 }
 
-static double ra_velocity(const fmb_force_t *f, const fmb_bodyview_t v[2])
-{
-    double x, xd;
-    fmb_rel_coord(f, v, &x, &xd, NULL, NULL);
-    return xd;
-}
-
 static void ra_reset(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
 {
-    fmb_rel_history_reset(f, t, ra_velocity(f, v));
+    fmb_rel_history_reset(f, t, fmb_rel_velocity(f, v));
 }
 
 static void ra_accept(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
 {
-    fmb_rel_history_accept(f, t, ra_velocity(f, v));
+    fmb_rel_history_accept(f, t, fmb_rel_velocity(f, v));
 }
 
 static int ra_step_control(const fmb_force_t *f, const fmb_bodyview_t v0[2],
                            const fmb_bodyview_t v1[2], double t0, double h, double *h_max,
                            char *why, size_t len)
 {
-    return fmb_rel_zero_event(f, -ra_sense(f), FMB_V_STICK_COULOMB, t0, h, ra_velocity(f, v0),
-                              ra_velocity(f, v1), h_max, why, len, "engagement");
+    return fmb_rel_zero_event(f, -ra_sense(f), FMB_V_STICK_COULOMB, t0, h, fmb_rel_velocity(f, v0),
+                              fmb_rel_velocity(f, v1), h_max, why, len, "engagement");
 }
 
 static int ra_check(const fmb_force_t *f, char *msg, size_t len)

@@ -53,6 +53,13 @@ void fmb_rel_coord(const fmb_force_t *f, const fmb_bodyview_t v[2], double *x, d
     }
 }
 
+double fmb_rel_velocity(const fmb_force_t *f, const fmb_bodyview_t v[2])
+{
+    double x, xd;
+    fmb_rel_coord(f, v, &x, &xd, NULL, NULL);
+    return xd;
+}
+
 void fmb_rel_tangent(const fmb_force_t *f, const fmb_bodyview_t v[2], double F, double Fx,
                      double Fxd, double *K, double *C)
 {
