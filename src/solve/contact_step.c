@@ -270,9 +270,10 @@ static int rho_try(fmb_sim_t *s, contact_ws_t *w, int ic, double vh, double t, d
     return 0;
 }
 
-/* The step's law jams the slider: no root where the contact problem has a solution (jmsg:
- * the contact problem's own message at the last jammed trial). */
-static int jam_error(fmb_sim_t *s, int ic, double vh, double t, const char *jmsg)
+/* The step's law jams the slider: no root where the contact problem has a solution (mu:
+ * the law's coefficient at the jammed velocity vh; jmsg: the contact problem's own message
+ * at the last jammed trial). */
+static int jam_error(fmb_sim_t *s, int ic, double mu, double vh, double t, const char *jmsg)
 {
     const fmb_contact_t *c = &s->contacts[ic];
     const fmb_joint_t *j = &s->model->joints[c->joint];
@@ -285,7 +286,7 @@ static int jam_error(fmb_sim_t *s, int ic, double vh, double t, const char *jmsg
         "root of the step's law was found where they can (%s); with constant bristle damping "
         "(vd = 0) sigma1 dz/dt spikes at a velocity reversal, up to 2 sigma1 mu0 / (h sigma0) = "
         "%.3g over this step (h = %.3g s): set vd > 0 (sigma1 active in presliding only)",
-        j->name, j->line, t, c->mu, vh, c->d.b > 0 ? c->d.a / c->d.b : INFINITY, m,
+        j->name, j->line, t, mu, vh, c->d.b > 0 ? c->d.a / c->d.b : INFINITY, m,
         2.0 * c->d.sigma1 * c->d.mu0 / (c->h * c->d.sigma0), c->h);
 }
 
@@ -320,7 +321,7 @@ static int exact_root(fmb_sim_t *s, contact_ws_t *w, int ic, double tolv, double
     if (!rc && jam) { /* the iterate's velocity jams: from the bristle's level instead */
         a = 0.0, b = 0.0;
         rc = rho_try(s, w, ic, a, t, &fa, &jam, jmsg, sizeof jmsg);
-        if (!rc && jam) return jam_error(s, ic, a, t, jmsg);
+        if (!rc && jam) return jam_error(s, ic, c->mu, a, t, jmsg);
     }
     if (rc || fabs(fa) <= tolv) return rc;
     double jb = INFINITY; /* the nearest jam found beyond a, on the root's side */
@@ -338,8 +339,9 @@ static int exact_root(fmb_sim_t *s, contact_ws_t *w, int ic, double tolv, double
             if (!jam) break;
             jb = fabs(d), d *= 0.5;
             if (++back > FMB_EXACT_BACKTRACK || fabs(d) <= tolv) {
+                const double mu_jam = c->mu; /* the jammed trial's (at a + 2 d) */
                 rc = rho_try(s, w, ic, a, t, &fa, &jam, jmsg, sizeof jmsg); /* state at a */
-                return rc ? rc : jam_error(s, ic, a + 2.0 * d, t, jmsg);
+                return rc ? rc : jam_error(s, ic, mu_jam, a + 2.0 * d, t, jmsg);
             }
         }
         if (fabs(fb) <= tolv) return 0;
@@ -355,7 +357,7 @@ static int exact_root(fmb_sim_t *s, contact_ws_t *w, int ic, double tolv, double
         if (!(m > fmin(a, b) && m < fmax(a, b))) m = 0.5 * (a + b);
         double fm;
         if ((rc = rho_try(s, w, ic, m, t, &fm, &jam, jmsg, sizeof jmsg))) return rc;
-        if (jam) return jam_error(s, ic, m, t, jmsg); /* a jam inside the bracket */
+        if (jam) return jam_error(s, ic, c->mu, m, t, jmsg); /* a jam inside the bracket */
         if (fabs(fm) <= tolv) return 0;
         if ((fm > 0) != (fb > 0))
             a = b, fa = fb;
