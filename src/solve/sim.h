@@ -54,6 +54,8 @@ struct fmb_sim {
     double *sb;                /* maxq: a body vector */
     int *cuoff;                /* contacts + 1: first LCP unknown per contact */
     int keep_pause;   /* steps before a factorization may be kept across steps again */
+    int keep_age;     /* steps started on the factorization since it was made (step.c
+                         FMB_KEEP_AGE) */
     int keep_force;   /* tests: keep factorizations across steps whatever the system's size
                          (step.c FMB_KEEP_MIN_N) */
     double newton_K[4]; /* Newton's observed second increments |dq_2|, |dlambda_2| on a
