@@ -203,8 +203,10 @@ static void scenario(const char *name, double h, double t_end, double h1, double
             break;
         }
     }
-    printf("%s (%d el): residuals %ld, factorizations %ld, kept-matrix steps %ld\n", name, n_el,
-           A->trace.force_evals, A->stats.factorizations, A->trace.steps[1]);
+    printf("%s (%d el): residuals %ld, factorizations %ld, kept-matrix steps %ld (given up: %ld "
+           "on the ratio, %ld on the iteration limit)\n",
+           name, n_el, A->trace.force_evals, A->stats.factorizations, A->trace.steps[1],
+           A->trace.drop_ratio, A->trace.drop_limit);
     printf("%s: %ld steps, %ld after one increment (%ld on a renewed pair); worst step: q %.3g, "
            "lambda %.3g tolerance units (one-increment steps: q %.3g, lambda %.3g; on a renewed "
            "pair: q %.3g, lambda %.3g)\n",

@@ -231,10 +231,11 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
  * left steps 10.5 units (80 elements) and 14.4 units (320) from the exact discrete step.
  * G grows with dK = K - K0, i.e. with the matrix's age: on a matrix one step old the error
  * after the accepted increment was at most 0.85 times it (80 and 320 elements, over a
- * revolution), and with the target 1/2 every step ended within 0.13 / 0.47 units of the exact
- * step. Both limits together also cost less than the old policy (fewer kept matrices given
- * up after failing to contract): callgrind, one revolution at 80 elements 5,222 M -> 4,747 M
- * instructions, residuals 10,561 -> 9,727, factorizations 1,920 -> 1,697
+ * revolution, steps with errors above 0.03 units), and with the target 1/2 every step ended
+ * within 0.15 / 0.24 units of the exact step. Both limits together also cost less than the
+ * old policy (fewer kept matrices given up after failing to contract: 382 -> 58 at 80
+ * elements): callgrind, one revolution at 80 elements 5,222 M -> 4,771 M instructions,
+ * residuals 10,561 -> 9,704, factorizations 1,920 -> 1,727
  * (docs/performance.md "Kept matrices: one step old, stopped on the increment";
  * tests/test_newton_once.c). */
 #define FMB_KEEP_AGE 1
@@ -380,8 +381,8 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
     predict(s, h, am, af, beta, gamma);
     const fmb_coeffs_t c = {1.0, bh2, bh2, gp * h, 1.0, 0.0, 0.0, 0};
     double dq_norm = INFINITY, dq_prev = INFINITY, dl_norm = INFINITY;
-    int it, fresh = 0; /* the factorization belongs to this step's current iterate */
-    int fresh0 = 0;    /* ... and was factored at the predictor (it = 0) */
+    int it, fresh = 0;          /* the factorization belongs to this step's current iterate */
+    int fresh0 = 0;             /* ... and was factored at the predictor (it = 0) */
     double dq_first = INFINITY; /* the first increment (scaled) */
     /* Newton's quadratic constant carried from an earlier step (see FMB_NEWTON_K_SAFETY):
      * forgotten on every event that changes the problem or h (newton_stale: h changed, a
