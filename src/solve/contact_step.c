@@ -277,8 +277,6 @@ static int jam_error(fmb_sim_t *s, int ic, double mu, double vh, double t, const
 {
     const fmb_contact_t *c = &s->contacts[ic];
     const fmb_joint_t *j = &s->model->joints[c->joint];
-    char m[sizeof s->errmsg];
-    snprintf(m, sizeof m, "%s", jmsg);
     return fmb_sim_error(
         s, FMB_ERR_LINSOLVE,
         "slider of joint '%s' (line %d) jams at t = %.9g: the LuGre coefficient over the step "
@@ -286,7 +284,7 @@ static int jam_error(fmb_sim_t *s, int ic, double mu, double vh, double t, const
         "root of the step's law was found where they can (%s); with constant bristle damping "
         "(vd = 0) sigma1 dz/dt spikes at a velocity reversal, up to 2 sigma1 mu0 / (h sigma0) = "
         "%.3g over this step (h = %.3g s): set vd > 0 (sigma1 active in presliding only)",
-        j->name, j->line, t, mu, vh, c->d.b > 0 ? c->d.a / c->d.b : INFINITY, m,
+        j->name, j->line, t, mu, vh, c->d.b > 0 ? c->d.a / c->d.b : INFINITY, jmsg,
         2.0 * c->d.sigma1 * c->d.mu0 / (c->h * c->d.sigma0), c->h);
 }
 

@@ -4,6 +4,21 @@
 
 #include <string.h>
 
+/* The step history starts anew at the current state, as at t = 0: a_n = a_{n-1} = qdd, no
+ * previous step, the iteration matrix not kept (the last factorization was the
+ * restart's own), the power at the new state. */
+static void history_anew(fmb_sim_t *s)
+{
+    memcpy(s->acc, s->qdd, (size_t)s->n * sizeof *s->qdd);
+    memcpy(s->accp, s->qdd, (size_t)s->n * sizeof *s->qdd);
+    s->h_prev = 0.0;
+    s->nhist = 0;
+    s->newton_stale = 1;
+    s->kkt_iter = 0;
+    s->P = fmb_sim_power(s);
+    s->stats.restarts++;
+}
+
 /* Restart at a kink of a constraint (docs/theory.md, "Element crossings"): the velocities
  * are projected onto the constraint's velocity manifold in the mass metric,
  *   [M Phi_q^T; Phi_q 0] [qd+; mu] = [M qd-; -Phi_t]
@@ -24,16 +39,9 @@ int fmb_sim_restart(fmb_sim_t *s)
     if (rc) return rc;
     memcpy(s->qd, x, (size_t)n * sizeof *x);
     if ((rc = fmb_sim_accel_solve(s, 0, 0.0, s->qdd, s->lam))) return rc;
-    memcpy(s->acc, s->qdd, (size_t)n * sizeof *s->qdd);
-    memcpy(s->accp, s->qdd, (size_t)n * sizeof *s->qdd);
-    s->h_prev = 0.0;
-    s->nhist = 0;
-    s->newton_stale = 1;
-    s->kkt_iter = 0; /* the factorization is the projection's, not an iteration matrix */
     fmb_sim_energy(s, e1);
     s->W += e1[0] - e0[0];
-    s->P = fmb_sim_power(s);
-    s->stats.restarts++;
+    history_anew(s);
     return 0;
 }
 
@@ -52,13 +60,6 @@ int fmb_sim_switch_restart(fmb_sim_t *s)
     int rc = fmb_sim_accel_solve(s, 1, 0.0, s->qdd, s->lam);
     if (rc) return rc;
     if ((rc = fmb_sim_switch_start(s))) return rc;
-    memcpy(s->acc, s->qdd, (size_t)s->n * sizeof *s->qdd);
-    memcpy(s->accp, s->qdd, (size_t)s->n * sizeof *s->qdd);
-    s->h_prev = 0.0;
-    s->nhist = 0;
-    s->newton_stale = 1;
-    s->kkt_iter = 0; /* the factorization is the accelerations', not an iteration matrix */
-    s->P = fmb_sim_power(s);
-    s->stats.restarts++;
+    history_anew(s);
     return 0;
 }

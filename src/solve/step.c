@@ -509,8 +509,9 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         for (int k = 0; k < m; k++)
             R[n + k] = -phi[k];
         /* Modified Newton: keep the step's first factorization while the increments
-         * contract fast (ratio <= 1/4); refactor otherwise. The stopping test is the
-         * same, so the accuracy is too. */
+         * contract fast (ratio <= 1/4); refactor otherwise. A step that refactors is
+         * stopped by the plain increment test, one on a kept matrix by the stricter
+         * FMB_KEEP_TARGET (above). */
         int rc = 0;
         const int have = fresh || (keep && it < FMB_KEEP_ITERS);
         const int refactor =
