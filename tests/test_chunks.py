@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Chunk size of the results file (src/io/writer.c): a chunk holds 256 records or at
+"""Chunk size of the results file (src/io/writer_commit.c): a chunk holds 256 records or at
 most 1 MiB (at least one record), because HDF5 allocates and writes chunks whole. The
 quick-return with a 3,000-element rocker (rows of 9,003 coordinates = 72 kB) and 17
 records (16 steps) must have (1) every growing dataset's chunk = min(256, max(1, floor(2^20 /

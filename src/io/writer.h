@@ -1,4 +1,4 @@
-/* Private declarations of the output module (src/io/writer.c, src/io/xdmf.c). */
+/* Private declarations of the output module (src/io/writer*.c, src/io/xdmf.c). */
 #ifndef FMB_IO_WRITER_H
 #define FMB_IO_WRITER_H
 

@@ -1,5 +1,7 @@
-/* Private state of the results writer shared by writer.c (records, batches, files) and
- * writer_layout.c (the datasets a run writes, docs/output.md). */
+/* Private state of the results writer shared by writer.c (create, flush, destroy: the
+ * files), writer_layout.c (the datasets a run writes, docs/output.md), writer_record.c
+ * (one record's rows), writer_commit.c (datasets, batches, commits) and writer_attrs.c
+ * (provenance, statistics, matrices). */
 #ifndef FMB_IO_WRITER_IMPL_H
 #define FMB_IO_WRITER_IMPL_H
 
@@ -9,9 +11,9 @@
 #include "io/viz.h"
 #include "io/writer.h"
 
-#define WRITER_BATCH 256         /* records per batch, also the chunk length... */
+#define WRITER_BATCH 256              /* records per batch, also the chunk length... */
 #define WRITER_CHUNK_BYTES (1u << 20) /* ...up to this many bytes per chunk */
-#define WRITER_FLUSH_SECONDS 1.0 /* wall time between flushes, at most */
+#define WRITER_FLUSH_SECONDS 1.0      /* wall time between flushes, at most */
 #define WRITER_MAX_RANK 3
 
 typedef struct wds {
@@ -82,7 +84,7 @@ struct fmb_writer {
     fmb_viz_t *viz;                  /* /viz and the .xmf sidecar (NULL: --no-viz) */
     long viz_every;                  /* records per visualization frame */
     int failed;                      /* sticky status after an HDF5 failure */
-    int mdc_held;                    /* metadata cache evictions off between commits (writer.c) */
+    int mdc_held;                    /* metadata cache evictions off between commits */
     H5AC_cache_config_t mdc_default; /* the cache's configuration before (restored) */
     char err[512];
 };
@@ -95,6 +97,15 @@ int fmb_writer_err(fmb_writer_t *w, int status, const char *fmt, ...)
 /* Create an extendible dataset [0 x tail...]; returns its index or a negative status. */
 int fmb_writer_ds_create(fmb_writer_t *w, hid_t loc, const char *name, int is_int, int rank,
                          const hsize_t *tail, const char *columns);
+/* The record just filled in the batch buffers is complete: count it; write the batch when
+ * full, commit when WRITER_FLUSH_SECONDS have passed since the last commit. 0 or status. */
+int fmb_writer_record_done(fmb_writer_t *w);
+/* Write the buffered records, commit them (flush, sync, committed_records marker) and bring
+ * the XDMF sidecar up to date (whole when full_xdmf). 0 or a negative status. */
+int fmb_writer_flush_all(fmb_writer_t *w, int full_xdmf);
+/* Metadata cache evictions off between commits (w->mdc_default keeps the configuration
+ * before). 0 or -1. */
+int fmb_writer_hold_cache(fmb_writer_t *w);
 /* Every group and dataset of a run (before the first record). */
 int fmb_writer_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_text);
 

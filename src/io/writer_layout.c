@@ -310,7 +310,7 @@ int fmb_writer_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_te
     const fmb_model_t *m = w->model;
     hid_t root = w->file;
     /* the commit markers first: small fixed-size messages at the head of the root object
-     * header, rewritten in place at every commit (writer.c) */
+     * header, rewritten in place at every commit (writer_commit.c) */
     if (fmb_h5_attr_put_long(root, "committed_records", 0) < 0 ||
         fmb_h5_attr_put_long(root, "committed_frames", 0) < 0 ||
         fmb_h5_attr_string(root, "creator", "flexmb") < 0 ||
