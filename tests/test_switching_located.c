@@ -126,6 +126,45 @@ static void add_force(fmb_model_t *m, fmb_force_desc_t f)
     if (fmb_model_add_force(m, &f) < 0) fail_model(m);
 }
 
+/* body b on a pin to the ground */
+static void add_pin(fmb_model_t *m, const char *name, int b)
+{
+    add_joint(
+        m, (fmb_joint_desc_t){.name = name, .type = FMB_JOINT_REVOLUTE, .body = {b, FMB_GROUND}});
+}
+
+/* a flywheel "wheel" of inertia J spinning at w0 on a pin, under a Coulomb brake (static
+ * Ts, kinetic Tk, v_stick 1e-6 rad/s): the body */
+static int braked_flywheel(fmb_model_t *m, double J, double w0, double Ts, double Tk)
+{
+    const int b = add_body(m, "wheel", 1, J, 0, w0);
+    add_pin(m, "pin", b);
+    add_force(m, (fmb_force_desc_t){.name = "brake",
+                                    .type = FMB_FORCE_FRICTION,
+                                    .body = {b, FMB_GROUND},
+                                    .coordinate = FMB_REL_ROTATION,
+                                    .param = {Ts, Tk, 1e-6}});
+    return b;
+}
+
+/* a torque T(t) (expression) on body b against the ground */
+static void add_torque(fmb_model_t *m, const char *name, int b, const char *expr)
+{
+    add_force(m,
+              (fmb_force_desc_t){
+                  .name = name, .type = FMB_FORCE_TORQUE, .body = {b, FMB_GROUND}, .expr = {expr}});
+}
+
+/* the run's largest error estimate in units of its tolerance; then both freed */
+static double finish(fmb_sim_t **s, fmb_model_t **m)
+{
+    fmb_sim_stats_t st;
+    fmb_sim_get_stats(*s, &st);
+    fmb_sim_destroy(s);
+    fmb_model_destroy(m);
+    return st.max_error;
+}
+
 /* ------------------------------------------------------------------ stop */
 static void test_stop(void)
 {
@@ -134,14 +173,7 @@ static void test_stop(void)
     const double tstar = 1.2344, w0 = Tk / c * (exp(c * tstar / J) - 1.0);
     const double thstar = (J * w0 - Tk * tstar) / c;
     fmb_model_t *m = fmb_model_create();
-    const int b = add_body(m, "wheel", 1, J, 0, w0);
-    add_joint(
-        m, (fmb_joint_desc_t){.name = "pin", .type = FMB_JOINT_REVOLUTE, .body = {b, FMB_GROUND}});
-    add_force(m, (fmb_force_desc_t){.name = "brake",
-                                    .type = FMB_FORCE_FRICTION,
-                                    .body = {b, FMB_GROUND},
-                                    .coordinate = FMB_REL_ROTATION,
-                                    .param = {Tk, Tk, 1e-6}});
+    const int b = braked_flywheel(m, J, w0, Tk, Tk);
     add_force(
         m, (fmb_force_desc_t){
                .name = "damper", .type = FMB_FORCE_TORSION, .body = {b, FMB_GROUND}, .damping = c});
@@ -150,22 +182,20 @@ static void test_stop(void)
     watch_t w = {.i = o + 2, .j = -1, .t_zero = -1, .t_from = 0};
     s->accept_hook = hook, s->accept_hook_user = &w;
     run_to(s, 2.0);
-    fmb_sim_stats_t st;
-    fmb_sim_get_stats(s, &st);
+    const double theta = fmb_sim_q(s)[o + 2], omega = fmb_sim_qd(s)[o + 2];
+    const double r = finish(&s, &m);
     printf("stop: t* = %.12g, first step end at rest %.12g (h = %g); theta %.12g (hand %.12g); "
            "largest error estimate %.3g of its tolerance\n",
-           tstar, w.t_zero, h, fmb_sim_q(s)[o + 2], thstar, st.max_error);
+           tstar, w.t_zero, h, theta, thstar, r);
     /* located on the discrete velocities: their own error omega'' h^2 t* / 12 (omega'' =
      * theta''' <= c (Tk + c w0) / J^2) shifts the root by that over the deceleration Tk/J */
     const double dtb = c * (Tk + c * w0) / (J * J) * h * h / 12 * tstar / (Tk / J);
     CHECK_NEAR("stop: the step that ends at rest ends at t* (s)", w.t_zero, tstar, dtb);
     /* the smooth deceleration's own error, second order: theta'''/12 h^2 t* with
      * theta''' = c (Tk + c w)/J^2 <= c (Tk + c w0) / J^2 */
-    CHECK_NEAR("stop: angle at rest = (J w0 - Tk t*)/c (rad)", fmb_sim_q(s)[o + 2], thstar,
+    CHECK_NEAR("stop: angle at rest = (J w0 - Tk t*)/c (rad)", theta, thstar,
                c * (Tk + c * w0) / (J * J) * h * h / 12 * tstar);
-    CHECK_NEAR("stop: at rest after t* (rad/s)", fmb_sim_qd(s)[o + 2], 0.0, 1e-12);
-    fmb_sim_destroy(&s);
-    fmb_model_destroy(&m);
+    CHECK_NEAR("stop: at rest after t* (rad/s)", omega, 0.0, 1e-12);
 }
 
 /* --------------------------------------------------------------- reversal */
@@ -222,11 +252,7 @@ static double reversal_run(double h, double T, double *x_end, double *max_error)
     const double xT = fmb_sim_q(s)[o];
     run_to(s, 1.5);
     *x_end = fmb_sim_q(s)[o];
-    fmb_sim_stats_t st;
-    fmb_sim_get_stats(s, &st);
-    *max_error = st.max_error;
-    fmb_sim_destroy(&s);
-    fmb_model_destroy(&m);
+    *max_error = finish(&s, &m);
     return xT;
 }
 
@@ -286,30 +312,17 @@ static void breakaway_closed(double t, double *th, double *w)
 static void breakaway_run(double h, double T, double *th, double *w, double *t_b, double *r)
 {
     fmb_model_t *m = fmb_model_create();
-    const int b = add_body(m, "wheel", 1, B_J, 0, 0);
-    add_joint(
-        m, (fmb_joint_desc_t){.name = "pin", .type = FMB_JOINT_REVOLUTE, .body = {b, FMB_GROUND}});
-    add_force(m, (fmb_force_desc_t){.name = "brake",
-                                    .type = FMB_FORCE_FRICTION,
-                                    .body = {b, FMB_GROUND},
-                                    .coordinate = FMB_REL_ROTATION,
-                                    .param = {B_TS, B_TK, 1e-6}});
+    const int b = braked_flywheel(m, B_J, 0, B_TS, B_TK);
     char tz[64];
     snprintf(tz, sizeof tz, "%.17g*t", B_TS / B_TB);
-    add_force(m,
-              (fmb_force_desc_t){
-                  .name = "load", .type = FMB_FORCE_TORQUE, .body = {b, FMB_GROUND}, .expr = {tz}});
+    add_torque(m, "load", b, tz);
     fmb_sim_t *s = make_sim(m, h, T);
     const int o = fmb_model_body_offset(m, b);
     watch_t wt = {.i = o + 2, .j = -1, .t_zero = -1, .t_from = B_TB};
     s->accept_hook = near_hook, s->accept_hook_user = &wt;
     run_to(s, T);
     *th = fmb_sim_q(s)[o + 2], *w = fmb_sim_qd(s)[o + 2], *t_b = wt.t_zero;
-    fmb_sim_stats_t st;
-    fmb_sim_get_stats(s, &st);
-    *r = st.max_error;
-    fmb_sim_destroy(&s);
-    fmb_model_destroy(&m);
+    *r = finish(&s, &m);
 }
 
 static void test_breakaway(void)
@@ -359,19 +372,10 @@ static void test_creep(void)
 {
     const double J = 0.5, Tk = 2.0, Ts = 3.0, k = 1.0, wmin = 5e-7, h = 1e-3;
     fmb_model_t *m = fmb_model_create();
-    const int b = add_body(m, "wheel", 1, J, 0, wmin + 0.5 * k);
-    add_joint(
-        m, (fmb_joint_desc_t){.name = "pin", .type = FMB_JOINT_REVOLUTE, .body = {b, FMB_GROUND}});
-    add_force(m, (fmb_force_desc_t){.name = "brake",
-                                    .type = FMB_FORCE_FRICTION,
-                                    .body = {b, FMB_GROUND},
-                                    .coordinate = FMB_REL_ROTATION,
-                                    .param = {Ts, Tk, 1e-6}});
+    const int b = braked_flywheel(m, J, wmin + 0.5 * k, Ts, Tk);
     char tz[64];
     snprintf(tz, sizeof tz, "%.17g + %.17g*(t - 1)", Tk, J * k);
-    add_force(m,
-              (fmb_force_desc_t){
-                  .name = "load", .type = FMB_FORCE_TORQUE, .body = {b, FMB_GROUND}, .expr = {tz}});
+    add_torque(m, "load", b, tz);
     fmb_sim_t *s = make_sim(m, h, 2.0);
     const int o = fmb_model_body_offset(m, b);
     double wlow = INFINITY;
@@ -380,13 +384,12 @@ static void test_creep(void)
         wlow = fmin(wlow, fmb_sim_qd(s)[o + 2]);
     }
     const double w2 = fmb_sim_qd(s)[o + 2], wref = wmin + 0.5 * k;
+    finish(&s, &m);
     printf("creep: slowest %.4g rad/s (hand %.4g), omega(2 s) %.12g (hand %.12g)\n", wlow, wmin, w2,
            wref);
     /* the trapezoidal rule integrates the linear acceleration to its O(h^2) (HHT) */
     CHECK_NEAR("creep: slowest speed w_min, not stopped (rad/s)", wlow, wmin, 0.5 * wmin);
     CHECK_NEAR("creep: omega(2 s) = w_min + k/2 (rad/s)", w2, wref, k * h * h);
-    fmb_sim_destroy(&s);
-    fmb_model_destroy(&m);
 }
 
 /* ---------------------------------------------------------------- catchup */
@@ -396,18 +399,14 @@ static void test_catchup(void)
     const double te = J1 * wb / T0; /* 0.5 s: 1666.67 steps */
     fmb_model_t *m = fmb_model_create();
     const int ia = add_body(m, "a", 1, J1, 0, 0), ib = add_body(m, "b", 1, J2, 0, wb);
-    add_joint(
-        m, (fmb_joint_desc_t){.name = "pa", .type = FMB_JOINT_REVOLUTE, .body = {ia, FMB_GROUND}});
-    add_joint(
-        m, (fmb_joint_desc_t){.name = "pb", .type = FMB_JOINT_REVOLUTE, .body = {ib, FMB_GROUND}});
+    add_pin(m, "pa", ia);
+    add_pin(m, "pb", ib);
     add_force(m, (fmb_force_desc_t){.name = "clutch",
                                     .type = FMB_FORCE_RATCHET,
                                     .body = {ia, ib},
                                     .coordinate = FMB_REL_ROTATION,
                                     .param = {1}});
-    add_force(
-        m, (fmb_force_desc_t){
-               .name = "drive", .type = FMB_FORCE_TORQUE, .body = {ia, FMB_GROUND}, .expr = {"1"}});
+    add_torque(m, "drive", ia, "1");
     fmb_sim_t *s = make_sim(m, h, 1.0);
     const int oa = fmb_model_body_offset(m, ia) + 2, ob = fmb_model_body_offset(m, ib) + 2;
     watch_t w = {.i = oa, .j = ob, .t_zero = -1, .t_from = 0};
@@ -423,10 +422,9 @@ static void test_catchup(void)
     CHECK_NEAR("catchup: |D| <= 1e-6 h^2 T0^2 J2 / (4 J1 (J1 + J2)) (J)", fabs(D), 0.0,
                1e-6 * Dmax);
     const double t1 = fmb_sim_time(s); /* the step end at or after 1 s */
+    finish(&s, &m);
     CHECK_NEAR("catchup: omega(t) = wb + T0 (t - t_e)/(J1 + J2) after it (rad/s)", va,
                wb + T0 * (t1 - te) / (J1 + J2), 1e-12);
-    fmb_sim_destroy(&s);
-    fmb_model_destroy(&m);
 }
 
 int main(int argc, char **argv)
