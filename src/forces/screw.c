@@ -137,6 +137,10 @@ static double screw_velocity(const fmb_force_t *f, const fmb_bodyview_t v[2])
     return -g.sl * g.xd + g.r * g.cl * g.thd;
 }
 
+/* History and event location on the helix sliding velocity. These wrappers have the shape
+ * of ratchet.c's and dry_friction.c's, but each is already one call into relative.c; what
+ * differs (the velocity function, the event's sign rule, tolerance and label) is what the
+ * shared code needs, and the class table passes no per-class data that could carry it. */
 static void screw_reset(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
 {
     fmb_rel_history_reset(f, t, screw_velocity(f, v));
