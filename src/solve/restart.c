@@ -26,11 +26,16 @@ static void history_anew(fmb_sim_t *s)
  * the accelerations and multipliers recomputed from the constraint's second derivative;
  * the step history (a_n, a_{n-1}, the last step) starts anew, as at t = 0. The kinetic
  * energy the projection changes is booked as work of the constraint impulse (the energy
- * balance T + V - W stays closed). Models with frictional contacts or switching elements
- * keep their state (their forces come from complementarity problems inside the step). */
+ * balance T + V - W stays closed). Frictional slider contacts: the projection is
+ * frictionless (the kink's impulse is a couple along the slope constraint's normal; the
+ * Coulomb impulse it could carry is bounded by mu0 |corner impulses| and measured far
+ * below the step's own friction impulse: docs/theory.md), and the contact LCP is solved on
+ * the accelerations at the accepted state as at the start, with the LuGre bristles' z kept
+ * (fmb_sim_start_lcps, keep = 1): corner forces, friction (Coulomb: stick/slip decided
+ * anew) and accelerations consistent. Models with switching elements keep their state. */
 int fmb_sim_restart(fmb_sim_t *s)
 {
-    if (s->ncontacts || s->nsw) return 0;
+    if (s->nsw) return 0;
     const int n = s->n, m = s->m, N = n + m;
     double e0[FMB_ENERGY_COLUMNS], e1[FMB_ENERGY_COLUMNS];
     fmb_sim_energy(s, e0);
@@ -39,6 +44,7 @@ int fmb_sim_restart(fmb_sim_t *s)
     if (rc) return rc;
     memcpy(s->qd, x, (size_t)n * sizeof *x);
     if ((rc = fmb_sim_accel_solve(s, 0, 0.0, s->qdd, s->lam))) return rc;
+    if (s->ncontacts && (rc = fmb_sim_start_lcps(s, 1))) return rc;
     fmb_sim_energy(s, e1);
     s->W += e1[0] - e0[0];
     history_anew(s);

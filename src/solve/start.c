@@ -466,8 +466,12 @@ static double sliding_velocity(const fmb_sim_t *s, const fmb_contact_t *c, const
  * of the sliding velocity along q +- d qd (d = 1e-6 s: truncation ~d^2, rounding
  * ~1e-16 |v| / d). It vanishes when the slider and a rigid guide move as one rigid body
  * (v = 0): the sliding velocity is invariant under rigid motions; on an elastic guide it
- * carries what the deformation rates add (no test has a start where it matters). */
-static void start_contact_states(fmb_sim_t *s, double *qp, double *qm)
+ * carries what the deformation rates add (no test has a start where it matters).
+ * At a restart (keep = 1, restart.c) the same problem is solved at the accepted state with
+ * the bristles' z_n kept: the law at h = 0 from z_n = z_{n+1} of the accepted step is the
+ * backward Euler step's own coefficient (zd = v - a z_{n+1} in both), so mu is continuous
+ * across the restart but for the projection's change of v. */
+static void start_contact_states(fmb_sim_t *s, double *qp, double *qm, int keep)
 {
     const int n = s->n;
     const double d = 1e-6;
@@ -476,10 +480,13 @@ static void start_contact_states(fmb_sim_t *s, double *qp, double *qm)
     for (int ic = 0; ic < s->ncontacts; ic++) {
         fmb_contact_t *c = &s->contacts[ic];
         const double vt = sliding_velocity(s, c, s->q, s->qd);
-        /* the model's state (LuGre: bristles at rest, or steady when sliding) */
         c->v = c->v_n = vt;
-        c->z = c->z_n = 0.0;
-        if (c->fk->start) c->fk->start(c, vt);
+        if (keep) { /* a restart: the bristles keep their state (continuous in time) */
+            c->z = c->z_n;
+        } else { /* the model's state (LuGre: bristles at rest, or steady when sliding) */
+            c->z = c->z_n = 0.0;
+            if (c->fk->start) c->fk->start(c, vt);
+        }
         if (c->fk->begin_step) c->fk->begin_step(c); /* Coulomb: mu0 at rest, else mu */
         c->vq = (sliding_velocity(s, c, qp, s->qd) - sliding_velocity(s, c, qm, s->qd)) / (2 * d);
         c->at_start = 1;
@@ -511,15 +518,16 @@ static int start_switching(fmb_sim_t *s, const fmb_lcp_blocks_t *p, double *x)
  * stick/slip and engagement decided on qd / tau + qdd). With both, they are iterated to a
  * common solution by the step's block Gauss-Seidel (fmb_sim_lcp_blocks, docs/switching.md)
  * on x = [qdd; lambda] with bh2 = gfac = 1, until the switching part changes by less than
- * 1e-12 of |x|. */
-static int start_lcps(fmb_sim_t *s)
+ * 1e-12 of |x|. keep = 1 at a restart (restart.c): the LuGre bristles keep z_n, the
+ * contacts' sliding velocities are those of the (projected) state. */
+int fmb_sim_start_lcps(fmb_sim_t *s, int keep)
 {
     if (!s->ncontacts) return fmb_sim_switch_start(s);
     const int n = s->n, m = s->m, N = n + m;
     double *buf = malloc(4 * (size_t)N * sizeof *buf + 2 * (size_t)n * sizeof *buf);
     if (!buf) return fmb_sim_error(s, FMB_ERR_NOMEM, "out of memory");
     double *x = buf, *work = x + N, *scratch = work + 3 * (size_t)N;
-    start_contact_states(s, scratch, scratch + n);
+    start_contact_states(s, scratch, scratch + n, keep);
     memcpy(x, s->qdd, (size_t)n * sizeof *x);
     memcpy(x + n, s->lam, (size_t)m * sizeof *x);
     const fmb_lcp_blocks_t p = {.contact = start_contact,
@@ -592,7 +600,7 @@ int fmb_sim_initialize(fmb_sim_t *s)
     }
 
     fmb_sim_force_history(s, 1);
-    if ((rc = start_lcps(s))) return rc; /* friction and switching elements at the start */
+    if ((rc = fmb_sim_start_lcps(s, 0))) return rc; /* friction, switching elements */
     memcpy(s->acc, s->qdd, (size_t)n * sizeof *s->qdd);
     s->P = fmb_sim_power(s);
     double viol = fmb_sim_eval_phi(s, s->q, s->t, s->work + 2 * N, NULL);

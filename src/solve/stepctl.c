@@ -340,7 +340,7 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
                            log(s->rej_ratio / r) < 0.5 * log(s->rej_h / h)) ||
                           s->err_alt) &&
                          s->restart_t != s->t;
-    if (s->opts.adaptive && r > 1.0 && !jump && stagnant && !s->ncontacts && !s->nsw) {
+    if (s->opts.adaptive && r > 1.0 && !jump && stagnant && !s->nsw) {
         fmb_sim_reject_step(s);
         s->stats.rejected_error++;
         log_try(L, h, "error estimate not falling with h: restart");
