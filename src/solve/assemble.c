@@ -160,6 +160,8 @@ void fmb_sim_eval_residual(const fmb_sim_t *s, const double *q, const double *qd
                 F[o + r] -= Q[r];
         }
     }
+    fmb_joint_memo_t *jm = s->jm;
+    jm->ok = 0;
     if (!F) return;
     for (int i = 0; i < md->nforces; i++) {
         const fmb_force_t *f = &md->forces[i];
@@ -171,11 +173,17 @@ void fmb_sim_eval_residual(const fmb_sim_t *s, const double *q, const double *qd
             for (int k = 0; k < v[b].nc; k++)
                 F[md->bodies[f->body[b]].offset + v[b].cols[k]] -= Q[b][k];
     }
+    /* every joint's views and Jacobian (J_1 right after J_0) go into the memo, where the
+     * assembly of the same iterate may take them (sim.h fmb_joint_memo_t) */
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
-        fmb_bodyview_t v[2];
-        double *J[2];
-        const int nr = joint_jacobian(s, j, q, t, v, J);
+        fmb_bodyview_t *v = jm->v + 2 * i;
+        fmb_sim_joint_views(s, j, q, qd, v);
+        const int nr = j->klass->nrows;
+        double *J[2] = {fmb_zeroed(jm->J + jm->joff[i], (size_t)(nr * (v[0].nc + v[1].nc))),
+                        NULL};
+        J[1] = J[0] + (size_t)nr * v[0].nc;
+        j->klass->eval(j, v, t, s->sphi, J[0], J[1]);
         if (phi) memcpy(phi + j->row, s->sphi, (size_t)nr * sizeof *phi);
         const double *lj = lam + j->row;
         for (int b = 0; b < 2; b++) {
@@ -192,6 +200,17 @@ void fmb_sim_eval_residual(const fmb_sim_t *s, const double *q, const double *qd
             }
         }
     }
+    jm->qp = q, jm->qdp = qd, jm->t = t;
+    memcpy(jm->q, q, (size_t)n * sizeof *q);
+    jm->ok = 1;
+}
+
+/* The memo of the last residual, if the assembly at (q, qd, t) may take it (sim.h). */
+static int joint_memo_valid(const fmb_sim_t *s, const double *q, const double *qd, double t)
+{
+    const fmb_joint_memo_t *jm = s->jm;
+    return jm->handoff && jm->ok && jm->qp == q && jm->qdp == qd &&
+           !memcmp(&jm->t, &t, sizeof t) && !memcmp(jm->q, q, (size_t)s->n * sizeof *q);
 }
 
 double fmb_sim_eval_phi(const fmb_sim_t *s, const double *q, double t, double *phi, int *row)
@@ -490,20 +509,30 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
             K[e] = -c->cK * K[e] - c->cC * C[e];
         add_block(k, f->klass->cols != NULL, v, K, 1.0, c->elastic_rows);
     }
+    /* the joints' views and Jacobians from the residual of this iterate when try_step hands
+     * them over (sim.h fmb_joint_memo_t), else evaluated here */
+    const int memo = joint_memo_valid(s, q, qd, t);
+    if (memo) s->jm->used++;
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
-        fmb_bodyview_t v[2];
-        fmb_sim_joint_views(s, j, q, qd, v);
+        fmb_bodyview_t vl[2];
+        const fmb_bodyview_t *v = memo ? s->jm->v + 2 * i : vl;
+        if (!memo) fmb_sim_joint_views(s, j, q, qd, vl);
         const int search = j->klass->cols != NULL;
         if (!k->mapped && j->klass->cols && j->klass->reach && k->n > FMB_KKT_LARGE)
             reserve_reach(s, j, v); /* large systems (small ones keep their pattern) */
         const int nr = j->klass->nrows, n0 = v[0].nc, nl = n0 + v[1].nc;
-        /* J[1] right after J[0] (sJ[0] and sJ[1] are adjacent, maxr x FMB_VIEW_COLS each:
-         * sim.c): the element's Jacobian is one nr x nl block */
-        double *phi = s->sphi, *J[2] = {fmb_zeroed(s->sJ[0], (size_t)(nr * nl)), NULL};
-        J[1] = J[0] + (size_t)nr * n0;
+        /* J_1 right after J_0 (sJ[0] and sJ[1] are adjacent, maxr x FMB_VIEW_COLS each:
+         * sim.c; the memo likewise): the element's Jacobian is one nr x nl block */
+        const double *J0;
+        if (memo) {
+            J0 = s->jm->J + s->jm->joff[i];
+        } else {
+            double *Jz = fmb_zeroed(s->sJ[0], (size_t)(nr * nl));
+            j->klass->eval(j, v, t, s->sphi, Jz, Jz + (size_t)nr * n0);
+            J0 = Jz;
+        }
         double *H = fmb_zeroed(s->sH, (size_t)nl * nl);
-        j->klass->eval(j, v, t, phi, J[0], J[1]);
         j->klass->hess(j, v, t, lam + j->row, H);
         int g[FMB_ELEM_COLS], all; /* the element's index map, for J and H */
         unsigned char carrier[FMB_ELEM_COLS];
@@ -513,13 +542,13 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
         if (!search && all && nr <= FMB_ELEM_COLS) { /* J (nr x nl), then J^T as blocks */
             for (int r = 0; r < nr; r++)
                 R[r] = row0 + r;
-            fmb_kkt_add_block(k, nr, R, nl, g, J[0], 1, nr, 1.0);
-            fmb_kkt_add_block(k, nl, g, nr, R, J[0], nr, 1, c->cA);
+            fmb_kkt_add_block(k, nr, R, nl, g, J0, 1, nr, 1.0);
+            fmb_kkt_add_block(k, nl, g, nr, R, J0, nr, 1, c->cA);
         } else {
             for (int x = 0; x < nl; x++) {
                 const int gc = g[x];
                 if (gc < 0) continue;
-                const double *Jx = J[0] + nr * x; /* J[1] follows J[0] */
+                const double *Jx = J0 + nr * x; /* J_1 follows J_0 */
                 for (int r = 0; r < nr; r++) {
                     add_entry(k, search, row0 + r, gc, Jx[r]);
                     add_entry(k, search, gc, row0 + r, c->cA * Jx[r]);

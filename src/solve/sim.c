@@ -96,7 +96,22 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     /* Newton's carried constants (step.c): at most two blocks per body, one for lambda */
     s->newton_nb = 2 * model->nbodies + 1;
     s->newton_B = calloc(3 * (size_t)s->newton_nb, sizeof(double));
-    if (!s->scratch || !s->cuoff || !s->newton_B) {
+    /* the joints' evaluation handed from a residual to the assembly (sim.h) */
+    s->jm = calloc(1, sizeof *s->jm);
+    if (s->jm) {
+        size_t nj = (size_t)model->njoints, nJ = 0;
+        s->jm->joff = calloc(nj + 1, sizeof *s->jm->joff);
+        if (s->jm->joff)
+            for (size_t i = 0; i < nj; i++) {
+                s->jm->joff[i] = nJ;
+                nJ += (size_t)model->joints[i].klass->nrows * FMB_ELEM_COLS;
+            }
+        s->jm->q = calloc(n + 1, sizeof(double));
+        s->jm->v = calloc(2 * nj + 1, sizeof *s->jm->v);
+        s->jm->J = calloc(nJ + 1, sizeof(double));
+    }
+    if (!s->scratch || !s->cuoff || !s->newton_B || !s->jm || !s->jm->joff || !s->jm->q ||
+        !s->jm->v || !s->jm->J) {
         fmb_sim_destroy(&s);
         return NULL;
     }
@@ -160,6 +175,7 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     free(s->vel_change);
     free(s->work);
     free(s->scratch), free(s->cuoff), free(s->newton_B);
+    if (s->jm) free(s->jm->q), free(s->jm->v), free(s->jm->J), free(s->jm->joff), free(s->jm);
     free(s->contacts), free(s->cX), free(s->clcp);
     fmb_sim_switch_free(s);
     free(s);

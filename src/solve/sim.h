@@ -33,6 +33,25 @@ typedef struct fmb_newton_trace {
     long phi_evals, force_evals; /* evaluations of Phi and of the residual */
 } fmb_newton_trace_t;
 
+/* The joints' views and Jacobians as the last residual (fmb_sim_eval_residual) evaluated
+ * them, for the assembly of the same Newton iterate (try_step: the residual at an iterate,
+ * then, when it refactors, the matrix at the same iterate): the assembly takes them instead
+ * of evaluating every joint again, when handoff is set (by try_step around its assembly
+ * alone: nothing else the joints depend on can change between the two) and the assembly's
+ * q, qd and t are the residual's (the same arrays, the same bits of q and t). Bitwise the
+ * same matrix (tests/test_joint_memo.c). */
+typedef struct fmb_joint_memo {
+    int ok;               /* 1: filled by the last residual (0 while it runs, or if it had no F) */
+    int handoff;          /* 1: the next assembly may take them (step.c) */
+    const double *qp, *qdp; /* the arrays the residual read */
+    double t;             /* its time */
+    double *q;            /* n: a copy of q's values */
+    fmb_bodyview_t *v;    /* 2 per joint */
+    double *J;            /* joint i's nr x nl Jacobian (J_0 then J_1) at J + joff[i] */
+    size_t *joff;
+    long used;            /* assemblies that took them (tests, bench) */
+} fmb_joint_memo_t;
+
 struct fmb_sim {
     fmb_model_t *model;
     fmb_sim_options_t opts;
@@ -120,6 +139,7 @@ struct fmb_sim {
     char errmsg[1024];
     int errline; /* case-file line of the joint the last error is about, 0 if none */
     fmb_newton_trace_t trace; /* where the Newton iterations go (step.c; bench/fmb_bench -v) */
+    fmb_joint_memo_t *jm;     /* the joints' evaluation of the last residual (assemble.c) */
     /* tests only: called by the step loop with each accepted candidate before it is
      * committed (s->save: the state at t_n; s->q...: the candidate at t_n + h) */
     void (*accept_hook)(fmb_sim_t *s, double h, void *user);

@@ -526,7 +526,11 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
                 else tr->drop_ratio++;
             }
             s->keep_age = 0;
+            /* at the iterate of the residual just evaluated: the assembly may take the
+             * joints' views and Jacobians from it (sim.h fmb_joint_memo_t) */
+            s->jm->handoff = 1;
             fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, t1, &c);
+            s->jm->handoff = 0;
             rc = fmb_kkt_factor(&s->kkt);
             s->stats.factorizations = s->kkt.nnumeric;
             s->stats.symbolic = s->kkt.nsymbolic;
