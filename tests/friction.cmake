@@ -12,3 +12,9 @@ foreach(t coulomb_up coulomb_down coulomb_stick coulomb_break lugre_up coulomb_r
           default_vstick)
   add_test(NAME friction_start_${t} COMMAND test_friction_start ${t})
 endforeach()
+
+# Static and kinetic levels of a Coulomb slider (docs/theory.md section 9).
+fmb_c_test(test_friction_levels)
+foreach(t breakaway creep reversal)
+  add_test(NAME friction_levels_${t} COMMAND test_friction_levels ${t})
+endforeach()

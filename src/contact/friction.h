@@ -22,7 +22,9 @@ typedef struct fmb_contact {
     double F[FMB_CORNERS]; /* corner normal forces, N (>= 0) */
     double beta[4];        /* Coulomb, per face (lower, upper): friction force
                               (beta[2f] - beta[2f+1]) e on the slider at that face */
-    double mu_e;           /* Coulomb: coefficient of this step (mu0 after a stick, else mu) */
+    double mu_e;           /* Coulomb: coefficient of the LCP (mu0 while held, else mu) */
+    int stuck;             /* Coulomb: held at the last accepted state (static level next) */
+    int slip;              /* Coulomb: the last LCP slides it on a loaded face */
     int mode;              /* 0 none, 1 single point, 2 single face, 3 diagonal */
     /* Consistent start (src/solve/start.c, docs/theory.md "Friction at the start"): the
      * contact LCP is then solved for the accelerations (unknowns [qdd; lambda]), and a

@@ -8,8 +8,17 @@
  * Rows, per face f with normal force N_f (lower: F1+ + F2+, upper: F1- + F2-) and the
  * sliding velocity v at the end of the step:
  *   beta_f1 >= 0 _|_ v + sigma_f >= 0,  beta_f2 >= 0 _|_ -v + sigma_f >= 0,
- *   sigma_f >= 0 _|_ mu_e N_f - beta_f1 - beta_f2 >= 0
- * with mu_e = mu0 after a stick (|v_n| < v_stick), else mu. */
+ *   sigma_f >= 0 _|_ mu_e N_f - beta_f1 - beta_f2 >= 0.
+ * Levels (docs/theory.md section 9, "Static and kinetic levels"): the static coefficient
+ * mu0 holds a slider at rest, a sliding one has the kinetic mu. mu_e = mu0 while the slider
+ * is held (`stuck`: the accepted state's LCP held it, |v| < v_stick), else mu; the LCP is
+ * solved again (`coulomb_level`, at most twice) when its solution says otherwise:
+ *   - held at the start of the step, and the LCP at mu0 slides it: a breakaway, which
+ *     slides at mu;
+ *   - sliding at the start, and the LCP at mu reverses the sliding velocity: the slider
+ *     passed rest inside the step, where mu0 holds it: solved at mu0; if that slides too,
+ *     the reversal at mu stands.
+ * A slider that slides slower than v_stick keeps mu (it is not held). */
 #include <math.h>
 
 #include "contact/friction.h"
@@ -23,9 +32,52 @@ static double stick_velocity(const fmb_contact_t *c)
     return fmb_friction_stick_velocity(&c->d);
 }
 
+/* The level of the step's state: mu0 while held, mu while sliding. */
 static void coulomb_begin_step(fmb_contact_t *c)
 {
-    c->mu_e = fabs(c->v_n) < stick_velocity(c) ? c->d.mu0 : c->d.mu;
+    c->mu_e = c->stuck ? c->d.mu0 : c->d.mu;
+}
+
+/* The start: a slider at rest (|v| < v_stick) is held. */
+static void coulomb_start(fmb_contact_t *c, double v)
+{
+    c->stuck = fabs(v) < stick_velocity(c);
+    c->slip = 0;
+}
+
+/* The LCP slides the slider on a loaded face (sigma_f = |v| > 0 with beta_f1 + beta_f2 =
+ * mu_e N_f > 0; above 1e-6 v_stick: round-off slip counts as none). */
+static int coulomb_slipping(const fmb_contact_t *c, const double *u)
+{
+    const double tiny = 1e-6 * stick_velocity(c);
+    return (u[4] > tiny && u[2] + u[3] > 0.0) || (u[7] > tiny && u[5] + u[6] > 0.0);
+}
+
+static int coulomb_level(fmb_contact_t *c, int pass, const double *u, double v)
+{
+    if (pass == 0) {
+        coulomb_begin_step(c);
+        return 0;
+    }
+    if (!(c->d.mu0 > c->d.mu)) return 0; /* one level */
+    if (c->mu_e == c->d.mu0) {           /* held (or passing rest): a slide is at mu */
+        if (!coulomb_slipping(c, u)) return 0;
+        c->mu_e = c->d.mu;
+        return 1;
+    }
+    /* sliding at mu: a reversal passed rest inside the step (not at the start, whose rows
+     * see the start velocity) */
+    if (pass == 1 && !c->stuck && !c->at_start && v * c->v_n < 0.0) {
+        c->mu_e = c->d.mu0;
+        return 1;
+    }
+    return 0;
+}
+
+/* held: the accepted state's LCP did not slide it and it is slower than v_stick */
+static void coulomb_accept(fmb_contact_t *c)
+{
+    c->stuck = !c->slip && fabs(c->v) < stick_velocity(c);
 }
 
 /* friction through beta in the LCP, none through mu */
@@ -74,6 +126,7 @@ static void coulomb_decode(fmb_contact_t *c, const double *u)
 {
     c->beta[0] = u[2], c->beta[1] = u[3];
     c->beta[2] = u[5], c->beta[3] = u[6];
+    c->slip = coulomb_slipping(c, u);
 }
 
 static double coulomb_face_force(const fmb_contact_t *c, int face, double Nf)
@@ -89,6 +142,7 @@ const fmb_friction_class_t fmb_friction_coulomb_class = {
     .params = coulomb_params,
     .prepare = fmb_friction_prepare_block,
     .check = fmb_friction_check_block,
+    .start = coulomb_start,
     .begin_step = coulomb_begin_step,
     .update = coulomb_update,
     .ncols_extra = 4,
@@ -97,5 +151,7 @@ const fmb_friction_class_t fmb_friction_coulomb_class = {
     .extra_columns = fmb_contact_beta_columns,
     .lcp_rows = coulomb_rows,
     .decode = coulomb_decode,
+    .level = coulomb_level,
+    .accept = coulomb_accept,
     .face_force = coulomb_face_force,
 };

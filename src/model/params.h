@@ -160,6 +160,14 @@ typedef struct fmb_friction_class {
     void (*lcp_rows)(const struct fmb_contact *c, const fmb_friction_lcp_t *lcp);
     /* The contact's unknowns after the LCP (u: from u0). */
     void (*decode)(struct fmb_contact *c, const double *u);
+    /* Set-valued levels decided on the LCP's own solution (Coulomb: the static level holds a
+     * slider at rest, a slider that slides has the kinetic level; docs/theory.md section 9):
+     * pass 0 sets the level of the step's state before the first solve; pass > 0 looks at
+     * the solution (u: the contact's unknowns from u0, v: the sliding velocity at the end of
+     * the step) and returns 1 when it changed the level (the LCP is then solved again). */
+    int (*level)(struct fmb_contact *c, int pass, const double *u, double v);
+    /* An accepted state (after the step's last LCP): the model's state for the next step. */
+    void (*accept)(struct fmb_contact *c);
     /* Friction force on the slider along e at face f (0 lower, 1 upper) of normal force Nf. */
     double (*face_force)(const struct fmb_contact *c, int face, double Nf);
     /* 1: a smooth law with a steep Stribeck slope around v = 0: the Newton increment is cut

@@ -131,7 +131,7 @@ static double col_scale(const contact_ws_t *w, int jc, int k)
 }
 
 /* The LCP at the factors w->sc: every column's value into w->val. */
-static int lcp_eval(fmb_sim_t *s, contact_ws_t *w, double t)
+static int lcp_once(fmb_sim_t *s, contact_ws_t *w, double t)
 {
     const fmb_model_t *md = s->model;
     const int nc = w->nc, nf = w->nf, nu = w->nu;
@@ -234,6 +234,31 @@ static double new_velocity(const fmb_sim_t *s, const contact_ws_t *w, int ic)
                 w->Av[ic + (size_t)w->nc * SLOT(jc, k)] * col_scale(w, jc, k) * w->val[SLOT(jc, k)];
     }
     return v;
+}
+
+/* The LCP with each set-valued model's level decided on its solution (Coulomb: the
+ * static level holds a slider at rest, a sliding one has the kinetic level; the class's
+ * `level`): solved at the levels of the step's state, then again, at most twice, while a
+ * model changes its level on the solution. */
+static int lcp_eval(fmb_sim_t *s, contact_ws_t *w, double t)
+{
+    int nlev = 0;
+    for (int ic = 0; ic < w->nc; ic++) {
+        fmb_contact_t *c = &s->contacts[ic];
+        if (c->fk->level) c->fk->level(c, 0, NULL, 0.0), nlev++;
+    }
+    int rc = lcp_once(s, w, t);
+    for (int pass = 1; !rc && nlev && pass <= 2; pass++) {
+        int again = 0;
+        for (int ic = 0; ic < w->nc; ic++) {
+            fmb_contact_t *c = &s->contacts[ic];
+            if (c->fk->level)
+                again |= c->fk->level(c, pass, w->zz + s->cuoff[ic], new_velocity(s, w, ic));
+        }
+        if (!again) break;
+        rc = lcp_once(s, w, t);
+    }
+    return rc;
 }
 
 /* rho(v^) = v_new - v^ with contact ic's law (state z, mu, dmu) at v^ and the LCP at

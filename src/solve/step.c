@@ -168,6 +168,7 @@ void fmb_sim_commit_step(fmb_sim_t *s, double h)
         c->z_n = c->z;
         c->v_n = c->v;
         c->mode = fmb_contact_mode(c->F);
+        if (c->fk->accept) c->fk->accept(c); /* Coulomb: held or sliding (static level) */
     }
     fmb_sim_force_history(s, 0);
     fmb_sim_switch_accept(s);
