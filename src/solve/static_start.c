@@ -49,8 +49,14 @@
  *    quasi-static motion and excite a free vibration of amplitude ~ |qd_e| / omega.
  * 6. Carrier velocities projected again for those elastic rates, then the accelerations
  *    with the true mass matrix (qdd_e = O(r_e / M), essentially zero) for the integrator.
+ * Friction at sliders (models without switching elements): each locked solve of step 1 is
+ * followed by the start's contact LCP on the same locked matrix (fmb_sim_start_lcps), and
+ * the imbalance of step 2 includes the friction's generalized forces Q_f (add_friction),
+ * a fixed point like the reactions. Switching elements stay out of the equilibrium.
  */
 #include "solve/sim_internal.h"
+
+#include "contact/friction.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -78,6 +84,37 @@ static double max_abs(const fmb_model_t *md, const double *x, int elastic)
     return mx;
 }
 
+/* g += the generalized friction forces of the slider contacts at their current state (the
+ * corner forces F and, Coulomb, the face forces beta of the last contact LCP): the columns
+ * the step's contact problem applies them with (fmb_contact_columns with the contact's mu
+ * per unit corner force, the model's extra columns per unit beta), so that the elastic
+ * rows' imbalance below sees the friction the accelerations were solved with. */
+static void add_friction(fmb_sim_t *s, double *g)
+{
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        const fmb_contact_t *c = &s->contacts[ic];
+        const fmb_joint_t *j = &s->model->joints[c->joint];
+        fmb_bodyview_t v[2];
+        fmb_sim_contact_views(s, c, s->q, s->qd, v);
+        const int nn = v[0].nc + v[1].nc, nx = c->fk->extra_columns ? c->fk->ncols_extra : 0;
+        double cols[FMB_ELEM_COLS * 2 * FMB_CORNERS];
+        memset(cols, 0, sizeof cols);
+        fmb_contact_columns(c, j, v, cols);
+        if (nx) c->fk->extra_columns(c, j, v, cols + (size_t)nn * FMB_CORNERS);
+        int gi[FMB_ELEM_COLS];
+        fmb_elem_gidx_map(v, gi);
+        for (int r = 0; r < nn; r++) {
+            if (gi[r] < 0) continue;
+            double f = 0.0;
+            for (int k = 0; k < FMB_CORNERS; k++)
+                f += cols[r + (size_t)nn * k] * c->F[k];
+            for (int k = 0; k < nx && k < 4; k++)
+                f += cols[r + (size_t)nn * (FMB_CORNERS + k)] * c->beta[k];
+            g[gi[r]] += f;
+        }
+    }
+}
+
 /* Steps 1-4 at the current (q, qd, t): the quasi-static shape. w: 4 n scratch. With
  * reproject = 0 the velocities are kept as they are (the rate's neighbouring solves). */
 static int shape(fmb_sim_t *s, double *w, int reproject, int *iterations)
@@ -89,16 +126,20 @@ static int shape(fmb_sim_t *s, double *w, int reproject, int *iterations)
     const double eps = 1e-8 / (s->opts.h * s->opts.h);
     int rc = 0, it;
     double res = INFINITY, step = INFINITY;
+    const int friction = s->ncontacts > 0 && s->nsw == 0;
     for (it = 0; it <= STATIC_MAX_IT; it++) {
-        /* 1. locked accelerations at (q, qd) */
+        /* 1. locked accelerations at (q, qd); with slider contacts (and no switching
+         * elements) the friction of the start state through the start's contact LCP on
+         * the same locked matrix */
         if ((rc = fmb_sim_accel_solve(s, 1, KAPPA, s->qdd, s->lam))) return rc;
+        if (friction && (rc = fmb_sim_start_lcps(s, 0))) return rc;
         memcpy(qs, s->qdd, (size_t)n * sizeof *qs);
         for (int b = 1; b < md->nbodies; b++) {
             const fmb_body_t *bd = &md->bodies[b];
             for (int k = 3; k < bd->ndof; k++)
                 qs[bd->offset + k] = 0.0;
         }
-        /* 2. r = M qs + Phi_q^T lam - Q; its elastic rows are the imbalance */
+        /* 2. r = M qs + Phi_q^T lam - Q - Q_f; its elastic rows are the imbalance */
         fmb_sim_eval_forces(s, s->q, s->qd, qs, s->lam, s->t, r, F);
         /* the forces' size: largest of |M qs|, |Q|, |Phi_q^T lam| */
         double fscale = fmax(max_abs(md, r, 0), 1e-300);
@@ -109,6 +150,13 @@ static int shape(fmb_sim_t *s, double *w, int reproject, int *iterations)
         for (int i = 0; i < n; i++)
             Fq[i] = F[i] - Fq[i]; /* Phi_q^T lam */
         fscale = fmax(fscale, max_abs(md, Fq, 0));
+        if (friction) { /* r -= Q_f */
+            memset(Fq, 0, (size_t)n * sizeof *Fq);
+            add_friction(s, Fq);
+            fscale = fmax(fscale, max_abs(md, Fq, 0));
+            for (int i = 0; i < n; i++)
+                r[i] -= Fq[i];
+        }
         res = max_abs(md, r, 1) / fscale;
         const double viol = fmb_sim_eval_phi(s, s->q, s->t, x, NULL);
         if (viol <= s->opts.phi_tol &&
