@@ -1,9 +1,11 @@
 /*
- * Model inspection: the public fmb_model_* accessors that read a built model (bodies,
- * forces, joints' class-table facts, a beam's own modes). Building a model is model.c;
- * checking it (consistent start, rank) is solve/check.c.
+ * Model inspection: the public fmb_model_* accessors that read a built model (counts,
+ * names, points, offsets, constraint rows, bodies, forces, joints' class-table facts, a
+ * beam's nodes and own modes). Building a model is model.c, the elements' views of it
+ * model_views.c; checking it (consistent start, rank) is solve/check.c.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "bodies/beam.h"
 #include "model/model.h"
@@ -85,4 +87,133 @@ int fmb_model_beam_modes(fmb_model_t *m, int body, double *omega, int nmax)
         return fmb_model_error(m, rc, "beam '%s': eigenvalue solver failed (%s)",
                                m->bodies[body].name, fmb_status_message(rc));
     return rc;
+}
+
+/* ---- counts, names, points, offsets, rows */
+
+int fmb_model_num_bodies(const fmb_model_t *m)
+{
+    return m->nbodies;
+}
+int fmb_model_num_joints(const fmb_model_t *m)
+{
+    return m->njoints;
+}
+int fmb_model_num_forces(const fmb_model_t *m)
+{
+    return m->nforces;
+}
+int fmb_model_num_coords(const fmb_model_t *m)
+{
+    return m->ncoords;
+}
+int fmb_model_num_constraints(const fmb_model_t *m)
+{
+    return m->nrows;
+}
+const char *fmb_model_body_name(const fmb_model_t *m, int b)
+{
+    return m->bodies[b].name;
+}
+const char *fmb_model_joint_name(const fmb_model_t *m, int j)
+{
+    return m->joints[j].name;
+}
+const char *fmb_model_joint_type_name(const fmb_model_t *m, int j)
+{
+    return m->joints[j].klass->name;
+}
+int fmb_model_joint_rows(const fmb_model_t *m, int j)
+{
+    return m->joints[j].klass->nrows;
+}
+void fmb_model_joint_bodies(const fmb_model_t *m, int j, int body[2])
+{
+    body[0] = m->joints[j].body[0];
+    body[1] = m->joints[j].body[1];
+}
+int fmb_model_body_num_points(const fmb_model_t *m, int b)
+{
+    return m->bodies[b].npoints;
+}
+int fmb_model_find_body_point(const fmb_model_t *m, int b, const char *name, double xy[2])
+{
+    const fmb_body_t *bd = &m->bodies[b];
+    for (int k = 0; k < bd->npoints; k++)
+        if (strcmp(bd->points[k].name, name) == 0) {
+            if (xy) xy[0] = bd->points[k].u[0], xy[1] = bd->points[k].u[1];
+            return k;
+        }
+    return FMB_ERR_NOTFOUND;
+}
+void fmb_model_body_point(const fmb_model_t *m, int b, int k, double xy[2])
+{
+    xy[0] = m->bodies[b].points[k].u[0];
+    xy[1] = m->bodies[b].points[k].u[1];
+}
+const char *fmb_model_body_point_name(const fmb_model_t *m, int b, int k)
+{
+    return m->bodies[b].points[k].name;
+}
+int fmb_model_body_offset(const fmb_model_t *m, int b)
+{
+    return m->bodies[b].offset;
+}
+int fmb_model_body_ndof(const fmb_model_t *m, int b)
+{
+    return m->bodies[b].ndof;
+}
+const char *fmb_model_last_error(const fmb_model_t *m)
+{
+    return m->errmsg;
+}
+
+int fmb_model_row_joint(const fmb_model_t *m, int row, int *local)
+{
+    for (int j = 0; j < m->njoints; j++) {
+        int r0 = m->joints[j].row, nr = m->joints[j].klass->nrows;
+        if (row >= r0 && row < r0 + nr) {
+            if (local) *local = row - r0;
+            return j;
+        }
+    }
+    return FMB_ERR_NOTFOUND;
+}
+
+/* ---- beam queries */
+
+int fmb_model_body_is_beam(const fmb_model_t *m, int b)
+{
+    return b > 0 && b < m->nbodies && m->bodies[b].klass == &fmb_beam_body_class;
+}
+
+int fmb_model_beam_num_nodes(const fmb_model_t *m, int b)
+{
+    return fmb_model_body_is_beam(m, b) ? ((const fmb_beam_t *)m->bodies[b].data)->nnodes : 0;
+}
+
+int fmb_model_beam_geometry(const fmb_model_t *m, int b)
+{
+    return fmb_model_body_is_beam(m, b) ? (int)((const fmb_beam_t *)m->bodies[b].data)->geometry
+                                        : FMB_ERR_ARG;
+}
+
+int fmb_model_beam_mode_shape(fmb_model_t *m, int b, int k, double *shape, double *omega)
+{
+    if (!fmb_model_body_is_beam(m, b))
+        return fmb_model_error(m, FMB_ERR_ARG, "body %d is not a beam", b);
+    const fmb_beam_t *bm = m->bodies[b].data;
+    if (k < 1 || k > bm->ndof - 3 || !shape)
+        return fmb_model_error(m, FMB_ERR_ARG, "beam '%s': mode %d out of range 1..%d",
+                               m->bodies[b].name, k, bm->ndof - 3);
+    const int rc = fmb_beam_mode_shape(bm, k, shape, omega);
+    if (rc)
+        return fmb_model_error(m, rc, "beam '%s': mode %d: eigenvalue solver failed (%s)",
+                               m->bodies[b].name, k, fmb_status_message(rc));
+    return 0;
+}
+
+double fmb_model_beam_node_x(const fmb_model_t *m, int b, int k)
+{
+    return fmb_model_body_is_beam(m, b) ? ((const fmb_beam_t *)m->bodies[b].data)->x[k] : 0.0;
 }
