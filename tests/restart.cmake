@@ -3,3 +3,5 @@
 fmb_c_test(test_restart)
 add_test(NAME restart_friction_crossings
   COMMAND test_restart friction ${CMAKE_SOURCE_DIR}/cases/quick_return_friction.yaml)
+add_test(NAME restart_coulomb_state
+  COMMAND test_restart coulomb ${CMAKE_SOURCE_DIR}/cases/quick_return_friction.yaml)

@@ -11,7 +11,7 @@
  * differ by 2.6e-6 of the tolerance units below at the records, measured).
  *
  * (1) Restart from an unknown state: at the reference's end (t = 0.1414 s, sliding at
- *     -2.3 m/s) the accelerations, multipliers and corner forces are overwritten with
+ *     -1.7 m/s) the accelerations, multipliers and corner forces are overwritten with
  *     zeros and fmb_sim_restart is called: it must re-solve them consistently with the
  *     friction (the contact LCP on the accelerations at h = 0 with the LuGre bristles'
  *     z kept). Checked against the reference step's own values at that time, which the
@@ -30,6 +30,11 @@
  *     restarts, smallest step 3.95e-6 s, 0.050 tolerance units, 6.5e-4 J of T_max 28 J.
  *     Before: 2,426 steps, no restart, smallest 8.4e-9 s (fails); with the crossing
  *     restarts alone (not the restart on a stagnant estimate) 6.1e-8 s (fails).
+ *
+ *   test_restart coulomb CASE   (3) the restart of (1) with Coulomb friction at D (the case's
+ *       text with `model: coulomb`, the same mu and mu0): D sliding, the rows of a sliding
+ *       contact (f = -mu N sign(v) at each face, whatever the acceleration); measured
+ *       6.1e-8 (forces) and 1.4e-5 (accelerations), limits 1e-4 as in (1).
  */
 #include <math.h>
 #include <stdio.h>
@@ -73,11 +78,14 @@ static int observe(fmb_sim_t *s, void *user)
 static fmb_case_t *cur_case;
 
 /* The case at 0.45 revolutions, zeta = 1e-3; adaptive or fixed h; records every 1 ms. */
-static fmb_sim_t *run(const char *path, int adaptive, double h, rec_t *r, int *status)
+/* text: the case's text (NULL: load path), revolutions: its parameter. */
+static fmb_sim_t *run_case(const char *path, const char *text, const char *revolutions,
+                           int adaptive, double h, rec_t *r, int *status)
 {
-    const char *ov[] = {"zeta=1e-3", "revolutions=0.45"};
+    const char *ov[] = {"zeta=1e-3", revolutions};
     char err[512];
-    fmb_case_t *c = fmb_case_load(path, ov, 2, err, sizeof err);
+    fmb_case_t *c = text ? fmb_case_load_text(path, text, strlen(text), ov, 2, err, sizeof err)
+                         : fmb_case_load(path, ov, 2, err, sizeof err);
     if (!c) {
         printf("load %s: %s\n", path, err);
         *status = -1;
@@ -100,6 +108,11 @@ static fmb_sim_t *run(const char *path, int adaptive, double h, rec_t *r, int *s
     if (*status) printf("run: %s\n", fmb_sim_last_error(s));
     cur_case = c;
     return s;
+}
+
+static fmb_sim_t *run(const char *path, int adaptive, double h, rec_t *r, int *status)
+{
+    return run_case(path, NULL, "revolutions=0.45", adaptive, h, r, status);
 }
 
 static void done(fmb_sim_t **s)
@@ -212,9 +225,75 @@ static int friction(const char *path)
     return failures;
 }
 
+/* The case's text with Coulomb friction at D instead of LuGre (the same mu, mu0), or
+ * NULL when the friction entry is not found. */
+static char *coulomb_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    static char buf[1 << 16];
+    const size_t len = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[len] = 0;
+    const char *a = strstr(buf, "model: lugre"), *b = a ? strstr(a, "vd: vd_D}") : NULL;
+    if (!b) return NULL;
+    char *out = malloc(len + 64);
+    if (!out) return NULL;
+    const size_t pre = (size_t)(a - buf);
+    memcpy(out, buf, pre);
+    snprintf(out + pre, len + 64 - pre,
+             "model: coulomb, a: 0.03, b: 0.006, mu: mu_D, mu0: mu0_D}%s", b + strlen("vd: vd_D}"));
+    return out;
+}
+
+/* (3) the same restart from zeroed accelerations and forces with Coulomb friction at D
+ * (sliding: the rows of a sliding contact, f = -mu N sign(v) at each face) after 0.45
+ * revolutions of fixed h = 1e-6 s, as (1). */
+static int coulomb(const char *path)
+{
+    static rec_t ref;
+    int st;
+    char *text = coulomb_text(path);
+    CHECK(text != NULL, "no LuGre friction entry at D in %s", path);
+    if (!text) return failures;
+    fmb_sim_t *s = run_case(path, text, "revolutions=0.45", 0, 1e-6, &ref, &st);
+    CHECK(st == 0, "Coulomb reference failed");
+    if (st) return failures;
+    const dstate_t d1 = slider_state(s, ref.jD);
+    double v = 0.0;
+    fmb_sim_contact_state(s, ref.jD, NULL, NULL, NULL, NULL, &v);
+    memset(s->qdd, 0, (size_t)s->n * sizeof *s->qdd);
+    memset(s->lam, 0, (size_t)s->m * sizeof *s->lam);
+    memset(s->contacts[0].F, 0, sizeof s->contacts[0].F);
+    memset(s->contacts[0].beta, 0, sizeof s->contacts[0].beta);
+    const int rc = fmb_sim_restart(s);
+    CHECK(rc == 0, "restart: %s", fmb_sim_last_error(s));
+    const dstate_t dr = slider_state(s, ref.jD);
+    double Fmax = 0.0, dF = 0.0, amax = 0.0, da = 0.0;
+    for (int k = 0; k < FMB_CORNERS; k++)
+        Fmax = fmax(Fmax, fabs(d1.F[k])), dF = fmax(dF, fabs(dr.F[k] - d1.F[k]));
+    for (int k = 0; k < 3; k++) {
+        const double sc = k < 2 ? 1.0 : 0.03;
+        amax = fmax(amax, fabs(d1.a[k]) * sc), da = fmax(da, fabs(dr.a[k] - d1.a[k]) * sc);
+    }
+    printf("Coulomb: restart at t = %.6g s (v = %.4g m/s): corner forces %.1f %.1f %.1f %.1f N "
+           "(step %.1f %.1f %.1f %.1f), difference %.3g of the largest; slider accelerations "
+           "%.3g of %.3g m/s^2\n",
+           fmb_sim_time(s), v, dr.F[0], dr.F[1], dr.F[2], dr.F[3], d1.F[0], d1.F[1], d1.F[2],
+           d1.F[3], dF / Fmax, da / amax, amax);
+    CHECK(fabs(v) > 0.1, "D not sliding at the restart (v = %.3g m/s)", v);
+    CHECK(Fmax > 100.0, "no load at D (%.3g N)", Fmax);
+    CHECK(dF <= 1e-4 * Fmax, "Coulomb: corner forces after the restart %.3g off", dF / Fmax);
+    CHECK(da <= 1e-4 * amax, "Coulomb: slider accelerations after the restart %.3g off", da / amax);
+    done(&s);
+    free(ref.q), free(text);
+    return failures;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "friction")) return friction(argv[2]) ? 1 : 0;
-    fprintf(stderr, "usage: test_restart friction CASE\n");
+    if (argc == 3 && !strcmp(argv[1], "coulomb")) return coulomb(argv[2]) ? 1 : 0;
+    fprintf(stderr, "usage: test_restart friction|coulomb CASE\n");
     return 2;
 }
