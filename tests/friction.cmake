@@ -18,3 +18,9 @@ fmb_c_test(test_friction_levels)
 foreach(t breakaway creep reversal)
   add_test(NAME friction_levels_${t} COMMAND test_friction_levels ${t})
 endforeach()
+
+# The LuGre stick-slip step cap's effective mass (docs/theory.md "Stick-slip").
+fmb_c_test(test_contact_stepctl)
+foreach(t cart guide)
+  add_test(NAME contact_stepctl_${t} COMMAND test_contact_stepctl ${t})
+endforeach()

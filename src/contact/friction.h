@@ -37,6 +37,11 @@ typedef struct fmb_contact {
      * then not in the iteration matrix (fmb_contact_tangent adds nothing) */
     int exact;
     double h; /* the step of the last update (the law over the step depends on it) */
+    /* Delassus value of the sliding direction at the step's last contact problem (exact
+     * contacts): the sliding velocity per unit friction force over the step, divided by
+     * gamma' h, from the factorized iteration matrix (1 / kg: the inverse of the effective
+     * mass the friction drives, the slider with all it is coupled to); 0 before a step */
+    double minv;
 } fmb_contact_t;
 
 /* LuGre with backward Euler for z over a step h from z_n at velocity v:

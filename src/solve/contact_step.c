@@ -414,6 +414,23 @@ static int exact_solve(fmb_sim_t *s, contact_ws_t *w, double gfac, double t)
     return 0;
 }
 
+/* Delassus value of exact contact ic's sliding direction (fmb_contact_t.minv): its friction
+ * columns are unit friction forces (-e on the slider at each corner's face point), so
+ * Av of column k is the sliding velocity they add over the step, -gamma' h w_k with w_k =
+ * Dv S^-1 Dv^T (S the iteration matrix with the constraints: the inverse effective mass
+ * the friction meets); gph = gfac bh2 = gamma' h. Weighted by the corner forces (the
+ * friction's own split), or the four alike without contact force. */
+static double delassus(const contact_ws_t *w, int ic, double gph)
+{
+    double a = 0.0, n = 0.0, a0 = 0.0;
+    for (int k = 0; k < 4; k++) {
+        const double av = w->Av[ic + (size_t)w->nc * SLOT(ic, k)], f = w->val[SLOT(ic, k)];
+        a += av * f, n += f, a0 += 0.25 * av;
+    }
+    const double minv = -(n > 0 ? a / n : a0) / gph;
+    return isfinite(minv) && minv > 0 ? minv : 0.0;
+}
+
 int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *x)
 {
     const fmb_model_t *md = s->model;
@@ -509,6 +526,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
     if (rc) return rc;
     for (int ic = 0; ic < nc; ic++) {
         fmb_contact_t *c = &s->contacts[ic];
+        if (c->exact) c->minv = delassus(&w, ic, gfac * bh2);
         for (int k = 0; k < 4; k++)
             c->F[k] = w.val[SLOT(ic, k)], c->beta[k] = 0.0;
         if (c->fk->decode) c->fk->decode(c, w.zz + uoff[ic]);

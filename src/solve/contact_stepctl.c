@@ -12,7 +12,9 @@
  * root while the load is still below the static limit (slip starts early), and it jumps
  * over the breakaway, whose timing sets the velocity of the whole slip that follows. The
  * error estimate sees neither (a state at rest has no error). With h_b(v) = m / (N S(v)),
- * S(v) the steepest |g'| at speeds >= |v| (m: the slider body's mass, N the normal force):
+ * S(v) the steepest |g'| at speeds >= |v| (m: the effective mass the friction drives, the
+ * inverse of the Delassus value of the step's contact problem, fmb_contact_t.minv: the
+ * slider with what it is coupled to; N the normal force):
  *   - sticking at both ends (|v| < v_stick), loaded towards the static limit: the
  *     breakaway is an event near the static utilization u = sigma0 |z| / mu0 = 1 (u follows
  *     load / (mu0 N) in a stick). A step longer than 1.5 h_b(0) may cover at most the
@@ -43,15 +45,19 @@ static double stribeck_slope(const fmb_friction_desc_t *d, double v)
     return fabs(d->mu0 - d->mu) * gm / d->vs * pow(x, gm - 1.0) * exp(-pow(x, gm));
 }
 
+/* h_b(v) = m_eff / (N S(v)): m_eff the effective mass the friction drives, 1 / minv from
+ * the step's contact problem (the slider and all it is rigidly or stiffly coupled to;
+ * docs/theory.md "Stick-slip"), the slider body's own mass before the first step. */
 static double breakaway_step(const fmb_sim_t *s, const fmb_contact_t *c, double v)
 {
     const double S = stribeck_slope(&c->d, v);
     double N = 0.0;
     for (int k = 0; k < FMB_CORNERS; k++)
         N += c->F[k];
+    if (!(S > 0) || !(N > 0)) return INFINITY;
+    if (c->minv > 0) return 1.0 / (c->minv * N * S);
     const fmb_joint_t *j = &s->model->joints[c->joint];
     const fmb_body_t *b = &s->model->bodies[j->body[0] != FMB_GROUND ? j->body[0] : j->body[1]];
-    if (!(S > 0) || !(N > 0)) return INFINITY;
     return b->mass / (N * S);
 }
 
