@@ -109,6 +109,38 @@ else:
     if not (mu_w > 5.0 and mu_w > 0.75 and mu_w <= hand * (1 + 1e-9) and abs(bound - hand) <= 1e-3 * hand):
         fails.append(f"wedge numbers: |mu| {mu_w}, bound {bound}, hand bound {hand}")
 
+# 5. the stop keeps what was computed (docs/output.md "Records and crash safety", README exit
+# codes): exit 4 (run failure), the file closed as failed (complete = 0, status "failed"),
+# its records every 100 steps plus the last completed step, which is the step the message
+# says the failed one started from; the last record finite
+fm = re.search(r"the step from t = ([0-9.e+-]+) could not be completed", msg)
+if p2.returncode != 4:
+    fails.append(f"h = 1e-5: exit {p2.returncode}, want 4 (run failure)")
+if not fm or not os.path.exists(path2):
+    fails.append(f"h = 1e-5: no 'step from t = ...' in the message or no file {path2}")
+else:
+    import h5py
+    import numpy as np
+    with h5py.File(path2, "r") as f:
+        n = int(f.attrs["committed_records"])
+        t = f["time"][:n]
+        status = f["solver/statistics"].attrs["status"]
+        status = status.decode() if isinstance(status, bytes) else str(status)
+        complete = int(f.attrs["complete"])
+        last = f["bodies/rocker/q"][n - 1]
+        t_from = float(fm.group(1))
+        print(f"h = 1e-5 file: {n} records, last t = {t[-1]:.9g} (message: step from {t_from}), "
+              f"complete {complete}, status {status}")
+        steps = np.round(t[1:-1] / 1e-3)  # the records between: every 100 steps of 1e-5
+        if not (complete == 0 and status == "failed"):
+            fails.append(f"h = 1e-5 file: complete {complete}, status {status!r}")
+        if not (abs(t[-1] - t_from) <= 1e-9 and np.all(np.abs(t[1:-1] - steps * 1e-3) <= 1e-9)
+                and np.all(np.diff(t) > 0)):
+            fails.append(f"h = 1e-5 file: last time {t[-1]!r} vs the failed step's start {t_from}, "
+                         f"or records off the 1 ms grid")
+        if not np.all(np.isfinite(last)):
+            fails.append("h = 1e-5 file: the last record is not finite")
+
 for m in fails:
     print("FAIL:", m)
 sys.exit(1 if fails else 0)
