@@ -5,10 +5,16 @@ usage: xvfb-run -a /usr/bin/python3 scripts/paraview_animate.py RESULT.h5 [-o PR
            [--frames N] [--color FIELD] [--size WxH] [--forces] [--no-movie]
        (or under pvpython / pvbatch)
 
-The frames are rendered by a pvpython child process (FMB_PVPYTHON, default `pvpython`),
-started again up to 3 times when it cannot open the X display: ParaView 5.11 aborts
-with "bad X server connection" now and then on a loaded machine, and matplotlib must
-not be loaded in the process that renders (it makes that failure systematic).
+The frames are rendered by a pvpython child process (FMB_PVPYTHON, default `pvpython`).
+ParaView 5.11 opens the X display, closes it (its OpenGL probe) and opens it again for
+its render window; an X server resets when its last client disconnects and refuses
+connections while it does (Xvfb: 25 of 300 back-to-back xdpyinfo connections refused
+on the loaded 2-core machine, 0 of 300 with -noreset), so on a loaded machine the second
+open failed now and then ("bad X server connection", abort) and with matplotlib loaded
+in the rendering process always. The parent therefore holds a connection to the display
+open while the child renders (the server cannot reset under it; `xvfb-run -s -noreset`
+does the same from outside) and still starts the child again, up to 3 times, when it
+cannot open the display.
 
 RESULT.h5 is a `flexmb run` result with its sidecar RESULT.xmf beside it (not written with
 --no-viz). Writes
@@ -145,6 +151,30 @@ def main(argv):
     return render(a)
 
 
+def hold_display():
+    """A connection to $DISPLAY held open while ParaView renders (module comment): the X
+    server does not reset, and refuse connections, between ParaView's probe and its
+    window. (libX11, handle) or None when there is no display or no libX11."""
+    if not os.environ.get("DISPLAY"):
+        return None
+    try:
+        import ctypes
+        import ctypes.util
+        x11 = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
+        x11.XOpenDisplay.restype = ctypes.c_void_p
+        x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+        x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+        d = x11.XOpenDisplay(None)
+        return (x11, d) if d else None
+    except OSError:
+        return None
+
+
+def release_display(hold):
+    if hold:
+        hold[0].XCloseDisplay(hold[1])
+
+
 def parent(a, argv):
     """Render in a child process (retried on X display failures), then plot."""
     import subprocess
@@ -155,16 +185,23 @@ def parent(a, argv):
     pv = os.environ.get("FMB_PVPYTHON", "pvpython")
     cmd = [pv, os.path.abspath(__file__)] + argv[1:] + ["--render-child"]
     code = 1
-    for attempt in range(3):
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        out = p.stdout + p.stderr
-        code = p.returncode
-        if "bad X server connection" not in out and "cannot open display" not in out:
-            sys.stdout.write(p.stdout)
-            break
-        print("paraview_animate: the X display failed to open (attempt %d), again" % (attempt + 1))
+    hold = hold_display()
+    try:
+        for attempt in range(3):
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            out = p.stdout + p.stderr
+            code = p.returncode
+            if "bad X server connection" not in out and "cannot open display" not in out:
+                sys.stdout.write(p.stdout)
+                break
+            print("paraview_animate: the X display failed to open (attempt %d), again"
+                  % (attempt + 1))
+    finally:
+        release_display(hold)
     if code != 0:
-        sys.stdout.write(p.stdout + p.stderr[-3000:])
+        # the cause is in the first lines; a crash's stack trace follows them
+        err = p.stderr if len(p.stderr) <= 4000 else p.stderr[:2000] + "\n...\n" + p.stderr[-2000:]
+        sys.stdout.write(p.stdout + err)
         print("paraview_animate: rendering failed (exit %d)" % code)
         return 1
     prefix = a.output or os.path.splitext(a.result)[0]

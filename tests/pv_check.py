@@ -1,6 +1,6 @@
 """Open a flexmb XDMF sidecar in ParaView and check what it shows against the HDF5 file.
 
-usage: xvfb-run -a pvbatch tests/pv_check.py FILE.xmf FILE.h5 [OUT.png] [--all-frames]
+usage: xvfb-run -a -s -noreset pvbatch tests/pv_check.py FILE.xmf FILE.h5 [OUT.png] [--all-frames]
                                            [--max-seconds=S]
 
 With ParaView's XDMF (2) reader (docs/output.md, "Visualization"):

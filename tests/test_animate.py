@@ -2,7 +2,11 @@
 movie, and the deflection series against the HDF5 file.
 
 usage: /usr/bin/python3 tests/test_animate.py FLEXMB CASES_DIR SCRIPTS_DIR
-Exit 77 (skipped) without pvpython or xvfb-run.
+Exit 77 (skipped) without pvpython or xvfb-run. Runs the script under a plain
+`xvfb-run -a` (as README.md shows it), whose X server resets when its last client leaves:
+the script holds a connection open so that ParaView's second open of the display is not
+refused (before: 4 of 12 to 3 of 24 runs failed with four suites' copies at once; after:
+0 of 32, docs/output.md "Animation script").
 
 Checks: --frames 5 writes exactly PREFIX_0000.png .. PREFIX_0004.png (no sixth), each not
 of one colour, the first and last different (the crank turned); PREFIX.ogv is an Ogg

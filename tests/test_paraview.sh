@@ -18,12 +18,15 @@ trap 'rm -rf "$TMP"' EXIT
 # The check runs in pvpython under xvfb-run: pvbatch starts OpenMPI, whose hwloc probes
 # the X displays, and then fails to open its own display about once in four starts on a
 # loaded machine ("bad X server connection"); pvpython did not in 10 starts.
-# xvfb-run -a occasionally hands pvbatch a display that is not ready yet ("bad X
-# server connection"); such a start-up failure is retried on another display.
+# "bad X server connection": ParaView opens the display, closes it (its OpenGL probe) and
+# opens it again; an X server that has just lost its last client resets and refuses
+# connections meanwhile (Xvfb on the loaded 2-core machine: 25 of 300 back-to-back
+# connections refused; with -noreset 0 of 300). So Xvfb runs with -noreset; a start-up
+# failure is still retried on another display.
 rc=1
 for try in 1 2 3; do
     if command -v xvfb-run >/dev/null 2>&1; then
-        xvfb-run -a -n $((100 + try * 7 + $$ % 50)) -s "-screen 0 1024x768x24" \
+        xvfb-run -a -n $((100 + try * 7 + $$ % 50)) -s "-screen 0 1024x768x24 -noreset" \
             pvpython "$CHECK" "$TMP/run.xmf" "$TMP/run.h5" "$TMP/frame.png" ${PV_CHECK_ARGS:-} \
             >"$TMP/pv.log" 2>&1
     else
