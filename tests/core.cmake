@@ -17,6 +17,11 @@ add_test(NAME kkt_block_adds COMMAND test_kkt_block)
 # Searched KKT entries (fmb_kkt_addx) and their kept places against a dense sum.
 fmb_c_test(test_kkt_addx)
 add_test(NAME kkt_addx_places COMMAND test_kkt_addx)
+# Fixed lists of KKT entries (a body's one-list tangent) against a dense sum: recorded,
+# served straight from the matrix, another list of the same shape, a moved offset, an
+# assembly off its pattern before the list (tests/test_kkt_fixed.c).
+fmb_c_test(test_kkt_fixed)
+add_test(NAME kkt_fixed_lists COMMAND test_kkt_fixed)
 # The body rotation cache (model.h fmb_body_rot, fmb_view_rot) against libm cos/sin bit for
 # bit: hits, misses, -0 / +0 and NaN angles (tests/test_rot_cache.c).
 fmb_c_test(test_rot_cache)

@@ -11,7 +11,10 @@
  *           theta; dQ/dq, dQ/dqd, d(M qdd)/dq against
  *           differences; the quadratic velocity vector against Lagrange's equations
  *           built from finite differences of M (Q_v = -(Mdot qd - 1/2 d(qd^T M qd)/dq));
- *           gravity and strain forces against -dV/dq.
+ *           gravity and strain forces against -dV/dq; the iteration-matrix list
+ *           (tangent_add, when the class has one) term by term against the mass and the
+ *           differences, combined against the analytic tangents (checked to fail with one
+ *           sign of the rigid list's damping term flipped: 0.6).
  * The slider on an elastic guide is also checked across an element end: Phi and the
  * first Jacobian row are continuous there (Hermite C1 interpolation).
  * Joints, forces and switching elements return column-compressed blocks on their
@@ -751,6 +754,40 @@ static void test_body(enum kind kind)
     check_close("dQ/dq", cls, Kq, Kf, (int)n2, 1e-7, fd_floor(fs_q, EPS, 1e-7));
     check_close("dQ/dqd", cls, Cq, Cf, (int)n2, 1e-7, fd_floor(fs_qd, EPS, 1e-7));
     check_close("d(M qdd)/dq", cls, Km, Kmf, (int)n2, 1e-7, fd_floor(fs_m, EPS, 1e-7));
+    /* the class's iteration-matrix list (model.h tangent_pattern / tangent_add), scattered
+     * here through its own pattern: each term alone against the finite differences above
+     * (M against the class's mass), and a combination an integrator uses against the
+     * class's analytic tangents to rounding */
+    const int *Jp, *Ii;
+    const int nz = b->klass->tangent_add ? b->klass->tangent_pattern(b, &Jp, &Ii) : 0;
+    if (nz > 0) {
+        double *X = malloc((size_t)nz * sizeof(double)), *L = malloc(n2 * sizeof(double));
+        double *R = malloc(n2 * sizeof(double));
+        int *pos = malloc((size_t)nz * sizeof(int));
+        for (int e = 0; e < nz; e++)
+            pos[e] = e;
+        for (int t = 0; t < 5; t++) {
+            static const double cfs[5][4] = {
+                {1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}, {0.9, 2e-9, 3e-9, 5e-5}};
+            const double *cf = cfs[t];
+            memset(X, 0, (size_t)nz * sizeof(double)), memset(L, 0, n2 * sizeof(double));
+            b->klass->tangent_add(b, q, qd, qdd, g, cf, pos, X);
+            for (int j = 0; j < n; j++)
+                for (int e = Jp[j]; e < Jp[j + 1]; e++)
+                    L[Ii[e] + (size_t)n * j] += X[e];
+            for (size_t z = 0; z < n2; z++) {
+                const double ref[4] = {M1[z], Kmf[z], -Kf[z], -Cf[z]};
+                R[z] =
+                    t < 4 ? ref[t] : cf[0] * M1[z] + cf[1] * Km[z] - cf[2] * Kq[z] - cf[3] * Cq[z];
+            }
+            static const char *nm[5] = {"list M", "list d(M qdd)/dq vs FD", "list -dQ/dq vs FD",
+                                        "list -dQ/dqd vs FD", "list combined"};
+            const double fl[5] = {0.0, fd_floor(fs_m, EPS, 1e-7), fd_floor(fs_q, EPS, 1e-7),
+                                  fd_floor(fs_qd, EPS, 1e-7), 0.0};
+            check_close(nm[t], cls, L, R, (int)n2, t == 0 || t == 4 ? 1e-13 : 1e-7, fl[t]);
+        }
+        free(X), free(L), free(R), free(pos);
+    }
     /* Quadratic velocity vector from Lagrange with gravity, strain and damping off:
      * Q_v = -(Mdot qd - 1/2 d(qd^T M qd)/dq), Mdot = sum_c dM/dq_c qd_c. The beam's
      * elastic and damping forces are removed by subtracting Q at q with U = 0... they

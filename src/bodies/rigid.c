@@ -14,6 +14,10 @@
  *   dQ_t/drbard = -2 thd c^T    dQ_t/dthd = -2 c.rbard
  *   d(M qdd)/drbar: rows r: m thdd Itil; row t: m (Itil^T rbardd)^T + 2 thdd c^T
  * Gravity potential V = -g.(A c).
+ * Iteration matrix (the class's tangent list): the 3 x 3 block cf0 M + cf1 Kmq - cf2 Kq
+ * - cf3 Cq of the matrices above, each entry computed as the assembler's dense path does
+ * (the same terms and expression: the same values bitwise), added straight into the KKT
+ * matrix at its recorded places.
  */
 #include "bodies/rigid.h"
 
@@ -96,10 +100,55 @@ static double rigid_potential(const fmb_body_t *b, const double *q, const double
     return -(g[0] * r[0] + g[1] * r[1]);
 }
 
+/* The 3 x 3 block as one list, column by column (model.h tangent_pattern). */
+static const int rigid_Jp[4] = {0, 3, 6, 9}, rigid_Ii[9] = {0, 1, 2, 0, 1, 2, 0, 1, 2};
+
+static int rigid_tangent_pattern(const fmb_body_t *b, const int **Jp, const int **Ii)
+{
+    (void)b;
+    *Jp = rigid_Jp, *Ii = rigid_Ii;
+    return 9;
+}
+
+/* cf0 M + cf1 Kmq - cf2 Kq - cf3 Cq entry by entry: rigid_mass's and rigid_forces's terms
+ * (the dense path's matrices start at zero and get one term each) in the dense path's
+ * expression ((cf0 M + cf1 Km) - cf2 Kq) - cf3 Cq, the structurally zero terms left out
+ * (x + 0 = x - 0 = x: the same values, up to the sign of an exact zero). */
+static void rigid_tangent_add(const fmb_body_t *b, const double *q, const double *qd,
+                              const double *qdd, const double g[2], const double cf[4],
+                              const int *pos, double *A)
+{
+    const double m = b->mass, w = qd[2], tdd = qdd[2], *rd = qd;
+    const double cM = cf[0], cKm = cf[1], cK = cf[2], cC = cf[3];
+    double c[2], R[4];
+    first_moment(b, q, c);
+    const double JO = b->inertia_c + m * (b->com[0] * b->com[0] + b->com[1] * b->com[1]);
+    const double Mtt =
+        m * (q[0] * q[0] + q[1] * q[1]) + 2.0 * m * (q[0] * b->com[0] + q[1] * b->com[1]) + JO;
+    fmb_body_rot(b, q[2], R);
+    const double a[2] = {R[0] * g[0] + R[1] * g[1], R[2] * g[0] + R[3] * g[1]}; /* A^T g */
+    const double ita[2] = {a[1], -a[0]};
+    A[pos[IDX(0, 0)]] += cM * m - cK * (w * w * m);
+    A[pos[IDX(1, 0)]] += cKm * (m * tdd) - cC * (-2.0 * w * m);
+    A[pos[IDX(2, 0)]] += cM * -c[1] + cKm * (m * qdd[1] + 2.0 * tdd * c[0]) -
+                         cK * (-2.0 * w * m * rd[0] + m * ita[0]) - cC * (-2.0 * w * c[0]);
+    A[pos[IDX(0, 1)]] += cKm * (-m * tdd) - cC * (2.0 * w * m);
+    A[pos[IDX(1, 1)]] += cM * m - cK * (w * w * m);
+    A[pos[IDX(2, 1)]] += cM * c[0] + cKm * (-m * qdd[0] + 2.0 * tdd * c[1]) -
+                         cK * (-2.0 * w * m * rd[1] + m * ita[1]) - cC * (-2.0 * w * c[1]);
+    A[pos[IDX(0, 2)]] +=
+        cM * -c[1] - cK * (m * ita[0]) - cC * (-2.0 * m * (-rd[1]) + 2.0 * w * c[0]);
+    A[pos[IDX(1, 2)]] += cM * c[0] - cK * (m * ita[1]) - cC * (-2.0 * m * (rd[0]) + 2.0 * w * c[1]);
+    A[pos[IDX(2, 2)]] += cM * Mtt - cK * (-(c[0] * a[0] + c[1] * a[1])) -
+                         cC * (-2.0 * (c[0] * rd[0] + c[1] * rd[1]));
+}
+
 const fmb_body_class_t fmb_rigid_body_class = {
     .name = "rigid",
     .ndof = rigid_ndof,
     .mass = rigid_mass,
     .forces = rigid_forces,
     .potential = rigid_potential,
+    .tangent_pattern = rigid_tangent_pattern,
+    .tangent_add = rigid_tangent_add,
 };

@@ -68,6 +68,18 @@ typedef struct fmb_body_class {
     /* Initial elastic coordinates and velocities into q[3..ndof), qd[3..ndof) (NULL or
      * nothing written: at rest, undeformed). */
     void (*initial_state)(const fmb_body_t *b, double *q, double *qd);
+    /* Optional fast form of blocks (or of the assembler's dense path) for the assemblies
+     * without the quasi-static start's modifiers: the body's part of the iteration matrix
+     * as ONE list of entries in compressed columns over its body-local coordinates (column
+     * j's rows Ii[Jp[j] .. Jp[j + 1] - 1], j < ndof), the entries those would emit (the
+     * same sparse pattern). tangent_pattern returns the count Jp[ndof] and the two arrays,
+     * constant for the body's life, or 0: not available now (blocks / the dense path is
+     * used). tangent_add adds the values of cf[0] M + cf[1] Kmq - cf[2] Kq - cf[3] Cq
+     * (equal to the blocks' to rounding: summed in another order) as A[pos[e]] += value of
+     * entry e. NULL: none (docs/extending.md "Body classes"). */
+    int (*tangent_pattern)(const fmb_body_t *b, const int **Jp, const int **Ii);
+    void (*tangent_add)(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
+                        const double g[2], const double cf[4], const int *pos, double *A);
 } fmb_body_class_t;
 
 struct fmb_body {

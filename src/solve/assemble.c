@@ -448,6 +448,18 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
     for (int b = 1; b < md->nbodies; b++) {
         const fmb_body_t *bd = &md->bodies[b];
         const int o = bd->offset, nd = bd->ndof;
+        const int *Jp, *Ii;
+        if (c->ee == 0.0 && !c->elastic_rows && bd->klass->tangent_add &&
+            bd->klass->tangent_pattern(bd, &Jp, &Ii) > 0) {
+            /* the body's entries as one fixed list (model.h): straight into the matrix
+             * while the assembly follows its recorded pattern */
+            const double cf[4] = {c->cM, c->cKm, c->cK, c->cC};
+            const int *pos;
+            double *A = fmb_kkt_fixed_begin(k, nd, Jp, Ii, o, &pos);
+            if (A) bd->klass->tangent_add(bd, q + o, qd + o, qdd + o, md->g, cf, pos, A);
+            fmb_kkt_fixed_end(k);
+            continue;
+        }
         if (bd->klass->blocks) {
             const double cf[4] = {c->elastic_rows ? 0.0 : c->cM, c->cKm, c->cK, c->cC};
             body_emit_t be = {k, o, c->ee, c->elastic_rows ? 1 : 0};
@@ -470,7 +482,8 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
             }
             continue;
         }
-        /* dense path: small bodies only (rigid, s->maxd) */
+        /* dense path: small bodies only (rigid, s->maxd), and the quasi-static start's
+         * modified assemblies */
         const size_t nd2 = (size_t)nd * nd;
         double *M = s->sM, *Q = fmb_zeroed(s->sQ[0], (size_t)nd), *Kq = fmb_zeroed(s->dK, nd2),
                *Cq = fmb_zeroed(s->dC, nd2), *Km = fmb_zeroed(s->dH, nd2);

@@ -65,6 +65,7 @@ void fmb_kkt_free(fmb_kkt_t *k)
     free(k->Ap), free(k->Ai), free(k->Ax), free(k->Map);
     free(k->Fi), free(k->Fj), free(k->Fx);
     free(k->Xi), free(k->Xj), free(k->Xp);
+    free(k->lists), free(k->lx), free(k->liota);
     memset(k, 0, sizeof *k);
 }
 
@@ -75,6 +76,7 @@ void fmb_kkt_begin(fmb_kkt_t *k)
     k->nx = 0;
     k->redo = 0;
     k->nbegin++;
+    if (!k->mapped) k->nlists = 0; /* recorded anew with the sequence */
     if (k->mapped) memset(k->Ax, 0, (size_t)k->Ap[k->n] * sizeof *k->Ax);
 }
 
@@ -197,6 +199,71 @@ void fmb_kkt_add_list(fmb_kkt_t *k, int ne, const int *I, const int *J, const do
     }
     for (; e < ne; e++)
         fmb_kkt_add(k, I[e], J[e], X[e]);
+}
+
+static int same_list(const fmb_kkt_list_t *a, const fmb_kkt_list_t *b)
+{
+    return a->Jp == b->Jp && a->Ii == b->Ii && a->off == b->off && a->ncol == b->ncol;
+}
+
+double *fmb_kkt_fixed_begin(fmb_kkt_t *k, int ncol, const int *Jp, const int *Ii, int off,
+                            const int **pos)
+{
+    const int t = k->nt, nz = Jp[ncol];
+    k->lcur = (fmb_kkt_list_t){Jp, Ii, off, ncol};
+    k->lt = t;
+    k->lmapped = 0;
+    if (k->mapped && t >= 0 && nz <= k->pattern_nt - t && nz > 0 && k->Tb[t] < 0) {
+        const int l = -1 - k->Tb[t];
+        if (l < k->nlists && same_list(&k->lists[l], &k->lcur)) {
+            k->lmapped = 1;
+            k->nldirect++;
+            *pos = k->Map + t;
+            return k->Ax;
+        }
+    }
+    if (nz > k->lxcap) {
+        free(k->lx), free(k->liota);
+        k->lx = malloc((size_t)nz * sizeof *k->lx);
+        k->liota = malloc((size_t)nz * sizeof *k->liota);
+        if (!k->lx || !k->liota) {
+            free(k->lx), free(k->liota);
+            k->lx = NULL, k->liota = NULL, k->lxcap = 0;
+            k->nt = -1; /* poisoned: factor reports out of memory */
+            return NULL;
+        }
+        for (int e = 0; e < nz; e++)
+            k->liota[e] = e;
+        k->lxcap = nz;
+    }
+    memset(k->lx, 0, (size_t)nz * sizeof *k->lx);
+    *pos = k->liota;
+    return k->lx;
+}
+
+void fmb_kkt_fixed_end(fmb_kkt_t *k)
+{
+    const fmb_kkt_list_t *c = &k->lcur;
+    const int nz = c->Jp[c->ncol], t = k->lt;
+    if (k->lmapped) {
+        k->nt = t + nz;
+        return;
+    }
+    if (k->nt < 0) return;
+    for (int j = 0; j < c->ncol; j++)
+        for (int e = c->Jp[j]; e < c->Jp[j + 1]; e++)
+            fmb_kkt_add(k, c->off + c->Ii[e], c->off + j, k->lx[e]);
+    /* recorded whole (an unmapped assembly from the list's first entry on): mark it */
+    if (nz > 0 && !k->mapped && !k->redo && t >= 0 && k->nt == t + nz) {
+        if (k->nlists == k->lcap) {
+            const int cap = k->lcap ? 2 * k->lcap : 8;
+            fmb_kkt_list_t *L = realloc(k->lists, (size_t)cap * sizeof *L);
+            if (!L) return; /* unmarked: the list's entries are then checked one by one */
+            k->lists = L, k->lcap = cap;
+        }
+        k->lists[k->nlists] = *c;
+        k->Tb[t] = -1 - k->nlists++;
+    }
 }
 
 /* Keep the place p of the t-th searched entry (i, j) for the next assembly (fmb_kkt_addx);

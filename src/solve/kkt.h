@@ -27,6 +27,12 @@ enum { FMB_KKT_KLU = 0, FMB_KKT_UMFPACK = 1 };
  * the previous pattern (kkt.c build_pattern). */
 #define FMB_KKT_KEEP_RECENT 50
 
+/* A fixed list of entries (fmb_kkt_fixed_begin). */
+typedef struct fmb_kkt_list {
+    const int *Jp, *Ii;
+    int off, ncol;
+} fmb_kkt_list_t;
+
 typedef struct fmb_kkt {
     int n;
     int ncoord;   /* rows/columns 0..ncoord-1 are coordinates, the rest multipliers (the
@@ -49,6 +55,14 @@ typedef struct fmb_kkt {
     int nx, nxvalid, xcap; /* fmb_kkt_addx's places by call: the t-th call of a mapped
                             * assembly for (Xi[t], Xj[t]) is at Ax[Xp[t]] (t < nxvalid) */
     int *Xi, *Xj, *Xp;
+    /* fixed lists recorded in the current pattern (fmb_kkt_fixed_begin): Tb[t] = -1 - l marks
+     * list l's first entry; the list in progress and the scratch of unmapped assemblies */
+    fmb_kkt_list_t *lists, lcur; /* lcur: the list between begin and end */
+    int nlists, lcap;
+    int lt, lmapped; /* lcur's first entry; its adds went straight into Ax */
+    long nldirect;   /* lists served straight into Ax so far (a statistic for tests) */
+    double *lx;      /* scratch values of unmapped assemblies (lxcap, with liota) */
+    int *liota, lxcap;
     double *Ax;
     void *symbolic, *numeric; /* UMFPACK */
     double *control;          /* UMFPACK Control array (kept: no defaults per call) */
@@ -116,6 +130,19 @@ static inline void fmb_kkt_addx(fmb_kkt_t *k, int i, int j, double x)
     }
     fmb_kkt_addx_slow(k, i, j, x);
 }
+/* A fixed list of entries: (off + Ii[e], off + j) for e in [Jp[j], Jp[j + 1]), j < ncol,
+ * the same at every assembly (the arrays constant while the pattern lives: the list is
+ * known by their addresses and off). The caller adds entry e's value x as A[pos[e]] += x
+ * with the A and pos returned here, then calls fmb_kkt_fixed_end. While the assembly
+ * follows its recorded sequence and this list was recorded at this point of it (checked
+ * in O(1)), A is the matrix's values and pos the entries' places: the adds go straight
+ * into the matrix. Otherwise A is a zeroed scratch (pos the identity) that
+ * fmb_kkt_fixed_end adds entry by entry (fmb_kkt_add: recorded, or ending a mapped
+ * assembly off its pattern). Returns NULL when the scratch cannot be allocated (the
+ * caller skips its adds; fmb_kkt_factor reports out of memory). */
+double *fmb_kkt_fixed_begin(fmb_kkt_t *k, int ncol, const int *Jp, const int *Ii, int off,
+                            const int **pos);
+void fmb_kkt_fixed_end(fmb_kkt_t *k);
 /* Factor the assembled matrix: 0, FMB_ERR_SINGULAR, FMB_ERR_NOMEM or FMB_ERR_LINSOLVE. */
 int fmb_kkt_factor(fmb_kkt_t *k);
 /* Solve A x = b with the last factorization (b and x may not alias). */
