@@ -149,9 +149,20 @@ void fmb_sim_eval_residual(const fmb_sim_t *s, const double *q, const double *qd
         } else if (Mqdd) { /* bodies without mass_times are small (s->maxd) */
             double *M = s->sM;
             bd->klass->mass(bd, q + o, M);
-            for (int c = 0; c < nd; c++)
-                for (int r = 0; r < nd; r++)
-                    Mqdd[o + r] += M[r + nd * c] * qdd[o + c];
+            if (nd == 3) { /* a rigid body: the same sums in the same order, unrolled */
+                const double a0 = qdd[o], a1 = qdd[o + 1], a2 = qdd[o + 2];
+                for (int r = 0; r < 3; r++) {
+                    double x = Mqdd[o + r];
+                    x += M[r] * a0;
+                    x += M[r + 3] * a1;
+                    x += M[r + 6] * a2;
+                    Mqdd[o + r] = x;
+                }
+            } else {
+                for (int c = 0; c < nd; c++)
+                    for (int r = 0; r < nd; r++)
+                        Mqdd[o + r] += M[r + nd * c] * qdd[o + c];
+            }
         }
         if (F) {
             double *Q = fmb_zeroed(s->sQ[0], (size_t)nd);
@@ -183,8 +194,7 @@ void fmb_sim_eval_residual(const fmb_sim_t *s, const double *q, const double *qd
         double *J[2] = {fmb_zeroed(jm->J + jm->joff[i], (size_t)(nr * (v[0].nc + v[1].nc))),
                         NULL};
         J[1] = J[0] + (size_t)nr * v[0].nc;
-        j->klass->eval(j, v, t, s->sphi, J[0], J[1]);
-        if (phi) memcpy(phi + j->row, s->sphi, (size_t)nr * sizeof *phi);
+        j->klass->eval(j, v, t, phi ? phi + j->row : s->sphi, J[0], J[1]);
         const double *lj = lam + j->row;
         for (int b = 0; b < 2; b++) {
             /* F += J_b^T lambda_j, each entry summed over the rows in order in a register
@@ -192,6 +202,16 @@ void fmb_sim_eval_residual(const fmb_sim_t *s, const double *q, const double *qd
             const int o = md->bodies[j->body[b]].offset, nc = v[b].nc;
             const int *cols = v[b].cols;
             const double *Jb = J[b];
+            if (nr == 2) { /* most joints: the two rows unrolled, in order */
+                const double l0 = lj[0], l1 = lj[1];
+                for (int k = 0; k < nc; k++) {
+                    double f = F[o + cols[k]];
+                    f += Jb[2 * k] * l0;
+                    f += Jb[2 * k + 1] * l1;
+                    F[o + cols[k]] = f;
+                }
+                continue;
+            }
             for (int k = 0; k < nc; k++) {
                 double f = F[o + cols[k]];
                 for (int r = 0; r < nr; r++)

@@ -196,19 +196,25 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
     const double ex = s->nhist >= 1 && s->h_prev > 0 ? h / s->h_prev : 0.0;
     double *q = s->q, *qd = s->qd, *qdd = s->qdd;
     const double *acc = s->acc, *accp = s->accp;
-    for (int i = 0; i < n; i++) {
-        const double a0 = acc[i];
-        double a1 = (qdd[i] - am * a0) / (1.0 - am);
-        if (ex > 0) {
-            a1 = a0 + ex * (a0 - accp[i]);
+    /* two loops: a_{n+1} extrapolated, or from qdd_n (the division by 1 - am only there) */
+    if (ex > 0) {
+        for (int i = 0; i < n; i++) {
+            const double a0 = acc[i];
+            const double a1 = a0 + ex * (a0 - accp[i]);
             qdd[i] = ((1.0 - am) * a1 + am * a0 - af * qdd[i]) / (1.0 - af);
+            q[i] += h * qd[i] + h * h * ((0.5 - beta) * a0 + beta * a1);
+            qd[i] += h * ((1.0 - gamma) * a0 + gamma * a1);
         }
-        q[i] += h * qd[i] + h * h * ((0.5 - beta) * a0 + beta * a1);
-        qd[i] += h * ((1.0 - gamma) * a0 + gamma * a1);
-    }
-    if (ex > 0)
         for (int k = 0; k < m; k++)
             s->lam[k] += ex * (s->lam[k] - s->lamp[k]);
+    } else {
+        for (int i = 0; i < n; i++) {
+            const double a0 = acc[i];
+            const double a1 = (qdd[i] - am * a0) / (1.0 - am);
+            q[i] += h * qd[i] + h * h * ((0.5 - beta) * a0 + beta * a1);
+            qd[i] += h * ((1.0 - gamma) * a0 + gamma * a1);
+        }
+    }
 }
 
 /* Keeping a factorization across steps (reuse_jacobian): at most FMB_KEEP_ITERS
@@ -468,10 +474,16 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             }
             /* candidate: a_{n+1} from the saved qdd_n and a_n, and its error estimate;
              * fmb_sim_commit_step accepts it, fmb_sim_reject_step restores t_n */
-            for (int i = 0; i < n; i++)
-                s->acc1[i] =
-                    ((1.0 - af) * s->qdd[i] + af * s->save[2 * n + i] - am * s->save[3 * n + i]) /
-                    (1.0 - am);
+            /* (division by 1 - am = 1 skipped for HHT and Newmark: exact, the same bits) */
+            const double *qs = s->save + 2 * (size_t)n, *as = s->save + 3 * (size_t)n;
+            const double *qn = s->qdd;
+            double *a1 = s->acc1;
+            if (am == 0.0)
+                for (int i = 0; i < n; i++)
+                    a1[i] = (1.0 - af) * qn[i] + af * qs[i] - am * as[i];
+            else
+                for (int i = 0; i < n; i++)
+                    a1[i] = ((1.0 - af) * qn[i] + af * qs[i] - am * as[i]) / (1.0 - am);
             error_estimate(s, h, beta, gamma, am - af);
             s->cand_iters = it;
             s->cand_once = once ? 1 + s->newton_K_old : 0;
