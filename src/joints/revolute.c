@@ -31,18 +31,75 @@ const fmb_shape_t *fmb_joint_pin_shape_fill(const fmb_joint_t *j, const fmb_body
     return &m->N;
 }
 
+/* One side of the pin: r = A p and J = A [I2, Itil p, N] (negated when neg: body 1's side
+ * of Phi = r_P0 - r_P1). On a rigid body or ground (no shape functions) it is evaluated here,
+ * inline: the expressions of point.c's fmb_point_posjac_n (carrier_point, jac_of) in the same
+ * order, so the same bits, and -x of each entry, as the negation after it gave (the rigid
+ * pins are 10 of the seven-bar's 11 joints, evaluated ~3.4 times per step); on a beam the
+ * general evaluation. */
+static inline void pin_side(const fmb_bodyview_t *v, const double u[2], const fmb_shape_t *N,
+                            double r[2], double *J, int neg)
+{
+    if (N->n) {
+        fmb_point_posjac_n(v, u, N, r, J);
+        if (neg && J && v->ndof)
+            for (int k = 0; k < 2 * v->nc; k++)
+                J[k] = -J[k];
+        return;
+    }
+    double p[2], A[4];
+    p[0] = u[0] + (v->ndof ? v->q[0] : 0.0);
+    p[1] = u[1] + (v->ndof ? v->q[1] : 0.0);
+    fmb_view_rot(v, A);
+    r[0] = A[0] * p[0] + A[2] * p[1];
+    r[1] = A[1] * p[0] + A[3] * p[1];
+    if (!J || !v->ndof) return;
+    const double ip[2] = {-p[1], p[0]};
+    const double j4 = A[0] * ip[0] + A[2] * ip[1], j5 = A[1] * ip[0] + A[3] * ip[1];
+    if (neg) {
+        for (int k = 6; k < 2 * v->nc; k++) /* columns beyond the rigid ones (none by default) */
+            J[k] = -0.0;
+        J[0] = -A[0], J[1] = -A[1], J[2] = -A[2], J[3] = -A[3], J[4] = -j4, J[5] = -j5;
+    } else {
+        for (int k = 6; k < 2 * v->nc; k++)
+            J[k] = 0.0;
+        J[0] = A[0], J[1] = A[1], J[2] = A[2], J[3] = A[3], J[4] = j4, J[5] = j5;
+    }
+}
+
 static void revolute_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *phi,
                           double *J0, double *J1)
 {
     (void)t;
     double r0[2], r1[2];
-    fmb_point_posjac_n(&v[0], j->point[0], fmb_joint_pin_shape(j, &v[0], 0), r0, J0);
-    fmb_point_posjac_n(&v[1], j->point[1], fmb_joint_pin_shape(j, &v[1], 1), r1, J1);
+    pin_side(&v[0], j->point[0], fmb_joint_pin_shape(j, &v[0], 0), r0, J0, 0);
+    pin_side(&v[1], j->point[1], fmb_joint_pin_shape(j, &v[1], 1), r1, J1, 1);
     phi[0] = r0[0] - r1[0];
     phi[1] = r0[1] - r1[1];
-    if (J1 && v[1].ndof)
-        for (int k = 0; k < 2 * v[1].nc; k++)
-            J1[k] = -J1[k];
+}
+
+/* One side's H(w) added at H (leading dimension ld): on a rigid body point.c's
+ * fmb_point_hess_n inline (the same expressions and additions in the same order), on a beam
+ * the general evaluation. */
+static inline void pin_hess_side(const fmb_bodyview_t *v, const double u[2], const fmb_shape_t *N,
+                                 const double w[2], double *H, int n)
+{
+    if (N->n) {
+        fmb_point_hess_n(v, u, N, w, H, n);
+        return;
+    }
+    if (!v->ndof) return;
+    double p[2], A[4];
+    p[0] = u[0] + v->q[0];
+    p[1] = u[1] + v->q[1];
+    fmb_view_rot(v, A);
+    const double a[2] = {A[0] * w[0] + A[1] * w[1], A[2] * w[0] + A[3] * w[1]};
+    const double b[2] = {a[1], -a[0]};
+    H[0 + 2 * n] += b[0];
+    H[1 + 2 * n] += b[1];
+    H[2 + 0 * n] += b[0];
+    H[2 + 1 * n] += b[1];
+    H[2 + 2 * n] += -(p[0] * a[0] + p[1] * a[1]);
 }
 
 void fmb_joint_pin_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
@@ -51,9 +108,9 @@ void fmb_joint_pin_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
     (void)t;
     const int n0 = v[0].nc, ld = n0 + v[1].nc;
     double mw[2] = {-w[0], -w[1]};
-    fmb_point_hess_n(&v[0], j->point[0], fmb_joint_pin_shape(j, &v[0], 0), w, H, ld);
-    fmb_point_hess_n(&v[1], j->point[1], fmb_joint_pin_shape(j, &v[1], 1), mw,
-                     H + n0 + (size_t)n0 * ld, ld);
+    pin_hess_side(&v[0], j->point[0], fmb_joint_pin_shape(j, &v[0], 0), w, H, ld);
+    pin_hess_side(&v[1], j->point[1], fmb_joint_pin_shape(j, &v[1], 1), mw,
+                  H + n0 + (size_t)n0 * ld, ld);
 }
 
 const fmb_joint_class_t fmb_revolute_class = {
