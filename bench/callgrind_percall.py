@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 FUNCS = ["fmb_sim_eval_residual", "fmb_sim_assemble", "fmb_sim_try_step",
-         "beam_forces", "beam_mass_times", "beam_blocks"]
+         "beam_forces", "beam_mass_times", "beam_blocks", "fmb_beam_tangent_add"]
 
 
 def annotate(out, *opts):

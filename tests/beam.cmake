@@ -38,3 +38,9 @@ add_test(NAME beam_force_floor COMMAND test_beam_floor)
 # (tests/test_beam_cache.c).
 fmb_c_test(test_beam_cache)
 add_test(NAME beam_state_cache COMMAND test_beam_cache)
+# The beam's iteration matrix as one list (beam_tangent.c) against the element blocks it
+# replaced, through the KKT assembly over an adaptive run with changing coefficients and
+# pattern rebuilds (tests/test_beam_tangent.c).
+fmb_c_test(test_beam_tangent)
+target_compile_definitions(test_beam_tangent PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
+add_test(NAME beam_tangent_list COMMAND test_beam_tangent)

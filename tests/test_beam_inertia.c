@@ -306,6 +306,47 @@ static void run(const char *cfg, int rotary, int corot, fmb_beam_reference refc,
             for (size_t z = 0; z < n2; z++)
                 Br[z] = cf[0] * r->M[z] + cf[1] * r->Km[z] - cf[2] * r->K[z] - cf[3] * r->C[z];
             check(bname[t], cfg, Bl, Br, nd, nd, dg);
+            /* the same matrix as the class's one list (tangent_pattern / tangent_add),
+             * scattered into a dense array here through its own pattern: against the
+             * reference, and against the blocks to within 1e-14 (the same terms summed
+             * in another order; a wrong constant or state term is far larger). Nonlinear
+             * beams have no list (blocks only). Checked to fail: with beta's thdd term
+             * dropped in beam_tangent.c, "list d(M qdd)/dq" fails at 0.55. */
+            const int *Jp, *Ii;
+            const int nz = b->klass->tangent_pattern(b, &Jp, &Ii);
+            CHECK(corot ? nz == 0 : nz > 0, "%s tangent_pattern: %d entries", cfg, nz);
+            if (nz <= 0) continue;
+            CHECK(Jp[nd] == nz && Jp[0] == 0, "%s list: Jp[nd] %d, nz %d", cfg, Jp[nd], nz);
+            int *pos = malloc((size_t)nz * sizeof *pos);
+            double *X = calloc((size_t)nz, sizeof *X), *Bt = calloc(n2, sizeof *Bt);
+            for (int e = 0; e < nz; e++) /* every other entry, reversed: pos is honoured */
+                pos[e] = nz - 1 - e;
+            b->klass->tangent_add(b, q, qd, qdd, g, cf, pos, X);
+            int covered = 1;
+            for (int j = 0; j < nd; j++)
+                for (int e = Jp[j]; e < Jp[j + 1]; e++) {
+                    CHECK(Ii[e] >= 0 && Ii[e] < nd && (e == Jp[j] || Ii[e] > Ii[e - 1]),
+                          "%s list: rows of column %d not ascending", cfg, j);
+                    Bt[Ii[e] + (size_t)nd * j] += X[nz - 1 - e];
+                }
+            /* the list holds every entry the blocks emit (the same pattern) */
+            for (size_t z = 0; z < n2; z++)
+                if (Bl[z] != 0.0) {
+                    const int i = (int)(z % (size_t)nd), j = (int)(z / (size_t)nd);
+                    int found = 0;
+                    for (int e = Jp[j]; e < Jp[j + 1]; e++)
+                        found |= Ii[e] == i;
+                    covered &= found;
+                }
+            CHECK(covered, "%s list: an entry of the blocks is missing", cfg);
+            char what[64];
+            snprintf(what, sizeof what, "list %s", bname[t] + 7);
+            check(what, cfg, Bt, Br, nd, nd, dg);
+            const double rel = scaled_err(Bt, Bl, nd, nd, dg);
+            printf("%s %-8s %-28s rel. error %.2e\n", rel <= 1e-14 ? "ok  " : "FAIL", cfg,
+                   "list vs blocks", rel);
+            CHECK(rel <= 1e-14, "%s %s list vs blocks: %.3e > 1e-14", cfg, bname[t], rel);
+            free(pos), free(X), free(Bt);
         }
         const double V = b->klass->potential(b, q, g);
         const double rel = fabs(V - r->V) / fabs(r->V);

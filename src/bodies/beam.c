@@ -51,7 +51,8 @@
  * element, k_e, m_e and Sbar once per bitwise-distinct set (beam.h), and the assembled K
  * and Muu as nonzero lists (for the modes).
  * Files: beam.c (this: the body class: mass, forces, iteration-matrix blocks, potential),
- * beam_inertia.c (closed-form element inertia), beam_shape.c (mesh and shape functions),
+ * beam_inertia.c (closed-form element inertia), beam_tangent.c (the iteration matrix as
+ * one list of constant coefficients and state terms), beam_shape.c (mesh and shape functions),
  * beam_state.h (an element's inertia state, inline for the element loops),
  * beam_build.c (element matrices and shape integrals, dof map, modes), beam_init.c
  * (initial state), beam_corot.c (co-rotational element).
@@ -216,21 +217,13 @@ static const double *element_damping(const fmb_beam_t *bm, int e, const double u
     return kbuf;
 }
 
-/* A = rotation of theta; a = A^T g (gravity in the body frame). */
-static void body_gravity(double theta, const double g[2], double a[2])
-{
-    double A[4];
-    fmb_rot(theta, A);
-    a[0] = A[0] * g[0] + A[1] * g[1], a[1] = A[2] * g[0] + A[3] * g[1];
-}
-
 static void beam_forces(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
                         const double g[2], double *Q, double *Kq, double *Cq, double *Kmq)
 {
     const fmb_beam_t *bm = b->data;
     const size_t nd = (size_t)bm->ndof;
     double a[2];
-    body_gravity(q[2], g, a);
+    fmb_beam_gravity(q[2], g, a);
     double *out[3] = {Kq, Cq, Kmq};
     static const double sel[3][4] = {{0, 0, -1, 0}, {0, 0, 0, -1}, {0, 1, 0, 0}};
     fmb_beam_plan_t p;
@@ -288,7 +281,7 @@ static void beam_blocks(const fmb_body_t *b, const double *q, const double *qd, 
 {
     const fmb_beam_t *bm = b->data;
     double a[2];
-    body_gravity(q[2], g, a);
+    fmb_beam_gravity(q[2], g, a);
     const int damped = bm->alpha != 0.0 || bm->beta != 0.0;
     fmb_beam_plan_t p;
     fmb_beam_istate_t *sts = fmb_beam_states_begin(bm, q, qd, FMB_IS_ALL, &p);
@@ -367,6 +360,7 @@ static void beam_destroy(fmb_body_t *b)
     free(bm->x), free(bm->dof), free(bm->ke), free(bm->me), free(bm->sb);
     free(bm->el);
     free(bm->nz_i), free(bm->nz_j), free(bm->Kz), free(bm->Mz), free(bm->U0);
+    free(bm->tJp), free(bm->tIi), free(bm->tX);
     free(bm);
     b->data = NULL;
 }
@@ -383,4 +377,6 @@ const fmb_body_class_t fmb_beam_body_class = {
     .destroy = beam_destroy,
     .blocks = beam_blocks,
     .initial_state = fmb_beam_initial_state,
+    .tangent_pattern = fmb_beam_tangent_pattern,
+    .tangent_add = fmb_beam_tangent_add,
 };

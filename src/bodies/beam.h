@@ -44,6 +44,13 @@ typedef struct fmb_beam {
      * (banded: coupling only inside elements), column-major order */
     int nnz, *nz_i, *nz_j;
     double *Kz, *Mz;
+    /* The iteration matrix's entries as one list in compressed columns over the body's
+     * coordinates (the class's tangent_pattern / tangent_add; beam_tangent.c): column j's
+     * rows tIi[tJp[j] .. tJp[j + 1] - 1] (ascending, tnz in all), and per entry tnv
+     * constant coefficients (3, or 4 with Rayleigh damping) of the body's scalars. Built
+     * once (fmb_beam_tangent_build); tnz = 0 for nonlinear beams (blocks only). */
+    int tnz, tnv, *tJp, *tIi;
+    double *tX;
     /* initial elastic state (ndof - 3 each, Ud0 = U0 + ndof - 3), NULL: at rest,
      * undeformed (beam_init.c) */
     double *U0, *Ud0;
@@ -80,6 +87,9 @@ void fmb_beam_initial_state(const fmb_body_t *b, double *q, double *qd);
 /* Memory per element of a run (beam data, KKT entries and factors), measured: the
  * loader's limit check (docs/performance.md). */
 #define FMB_BEAM_BYTES_PER_ELEMENT 12e3
+/* The iteration-matrix list (beam.h tJp ...), from the built elements (beam_tangent.c):
+ * 0 or FMB_ERR_NOMEM. */
+int fmb_beam_tangent_build(fmb_beam_t *bm);
 /* Dof map, stiffness, constant mass. */
 int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len);
 

@@ -259,7 +259,7 @@ int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len)
         return FMB_ERR_NOMEM;
     }
     bm->decoupled = decoupled(bm);
-    if (build_nonzeros(bm)) {
+    if (build_nonzeros(bm) || fmb_beam_tangent_build(bm)) {
         snprintf(msg, len, "out of memory for the beam's %d elements", nn - 1);
         return FMB_ERR_NOMEM;
     }

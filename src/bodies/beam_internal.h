@@ -69,6 +69,19 @@ typedef struct fmb_beam_cache {
     fmb_beam_istate_t *st;
 } fmb_beam_cache_t;
 
+/* a = A^T g: gravity in the body frame (A the rotation by theta). */
+static inline void fmb_beam_gravity(double theta, const double g[2], double a[2])
+{
+    double A[4];
+    fmb_rot(theta, A);
+    a[0] = A[0] * g[0] + A[1] * g[1], a[1] = A[2] * g[0] + A[3] * g[1];
+}
+
+/* The body class's tangent_pattern and tangent_add (beam_tangent.c). */
+int fmb_beam_tangent_pattern(const fmb_body_t *b, const int **Jp, const int **Ii);
+void fmb_beam_tangent_add(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
+                          const double g[2], const double cf[4], const int *pos, double *A);
+
 /* Shape integrals and the mass matrix me (36, column-major) of element e by its mass
  * points (beam_build.c). */
 void fmb_beam_element_inertia(const fmb_beam_t *bm, int e, fmb_beam_elem_t *el, double me[36],
