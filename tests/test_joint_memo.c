@@ -15,6 +15,8 @@
  * another time t, qd from another array, no handoff. Each must assemble the matrix of its
  * own state; the test also asserts that the changed state's matrix differs from the
  * residual's (so taking the memo there would fail the comparison).
+ * Above FMB_JOINT_MEMO_MAXN coordinates (quick-return, 600 elements) the memo is off: no
+ * assembly may take it.
  * Checked to fail: with the q comparison in assemble.c's joint_memo_valid removed, the
  * in-place change takes the memo and its matrix differs from the reference (quick-return:
  * the slider's and the pins' Jacobian entries; seven-bar: the joints on the rotated bar).
@@ -110,6 +112,14 @@ static void run_case(const char *label, const char *path, const char **ov, int n
     /* every assembly of a step followed a residual at its iterate: all took the memo */
     const long fact = st1.factorizations - st0.factorizations, used = s->jm->used - used0;
     printf("%s: 40 steps, %ld factorizations, %ld assemblies took the memo\n", label, fact, used);
+    if (!s->jm->on) { /* above FMB_JOINT_MEMO_MAXN coordinates: never taken */
+        CHECK(s->n > FMB_JOINT_MEMO_MAXN && used == 0 && fact > 0,
+              "%s: n = %d, memo off, yet %ld of %ld assemblies took it", label, s->n, used, fact);
+        fmb_sim_destroy(&s);
+        fmb_case_destroy(&cs);
+        return;
+    }
+    CHECK(s->n <= FMB_JOINT_MEMO_MAXN, "%s: n = %d but the memo is on", label, s->n);
     CHECK(fact > 0 && used == fact, "%s: %ld of %ld step assemblies took the memo", label, used,
           fact);
 
@@ -222,6 +232,9 @@ int main(void)
     }
     const int p7[] = {2, 2, 4, 0};
     run_case("seven-bar", sb, NULL, 0, p7, 2);
+    /* a large system: n = 1,803 > FMB_JOINT_MEMO_MAXN, the memo off */
+    const char *ov600[] = {"n_el=600"};
+    run_case("quick-return 600 el", qr, ov600, 1, NULL, 0);
     if (fails) printf("%d failures\n", fails);
     else printf("all passed\n");
     return fails ? 1 : 0;

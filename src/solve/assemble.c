@@ -220,6 +220,7 @@ void fmb_sim_eval_residual(const fmb_sim_t *s, const double *q, const double *qd
             }
         }
     }
+    if (!jm->on) return;
     jm->qp = q, jm->qdp = qd, jm->t = t;
     memcpy(jm->q, q, (size_t)n * sizeof *q);
     jm->ok = 1;

@@ -106,6 +106,7 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
                 s->jm->joff[i] = nJ;
                 nJ += (size_t)model->joints[i].klass->nrows * FMB_ELEM_COLS;
             }
+        s->jm->on = n <= FMB_JOINT_MEMO_MAXN;
         s->jm->q = calloc(n + 1, sizeof(double));
         s->jm->v = calloc(2 * nj + 1, sizeof *s->jm->v);
         s->jm->J = calloc(nJ + 1, sizeof(double));

@@ -39,8 +39,13 @@ typedef struct fmb_newton_trace {
  * of evaluating every joint again, when handoff is set (by try_step around its assembly
  * alone: nothing else the joints depend on can change between the two) and the assembly's
  * q, qd and t are the residual's (the same arrays, the same bits of q and t). Bitwise the
- * same matrix (tests/test_joint_memo.c). */
+ * same matrix (tests/test_joint_memo.c). The key is a copy of q: in systems of more than
+ * FMB_JOINT_MEMO_MAXN coordinates its copy and comparison (n doubles each) cost more than
+ * the joints' evaluation it saves (callgrind, quick-return 1,000 elements, n = 3,003: +0.34 %
+ * per step; 320 elements -0.14 %, 80 elements -0.5 %), so there the memo is off. */
+#define FMB_JOINT_MEMO_MAXN 1500 /* coordinates: above, the q copy costs more than it saves */
 typedef struct fmb_joint_memo {
+    int on;               /* n <= FMB_JOINT_MEMO_MAXN: the memo is kept (sim.c) */
     int ok;               /* 1: filled by the last residual (0 while it runs, or if it had no F) */
     int handoff;          /* 1: the next assembly may take them (step.c) */
     const double *qp, *qdp; /* the arrays the residual read */
