@@ -198,8 +198,8 @@ static const fmb_param_t screw_params[] = {
     FMB_FORCE_NUM("v_stick", param[FMB_SW_SCREW_VSTICK], FMB_PARAM_MIN_OPEN, 0, FMB_V_STICK_COULOMB,
                   "m/s", "relative velocity below which the thread may stick"),
     FMB_FORCE_NUM("preload", param[FMB_SW_SCREW_PRELOAD], 0, 0, 0, "N",
-                  "thread force F_n on the nut (+axis) in the initial poses (e.g. minus an axial "
-                  "load the thread carries at rest: no start-up transient)"),
+                  "thread force F_n on the nut (+axis) in the initial poses (at rest a stuck "
+                  "thread on a free screw carries -W cos^2(lambda) of an axial load W)"),
     {0}};
 
 static int screw_prepare(fmb_item_env_t *env, fmb_force_desc_t *d)
