@@ -47,7 +47,8 @@ typedef struct block {
     int joint;
 } block_t;
 
-static int build(block_t *b, const char *fx, double v0, double v_stick, double h, double t_end)
+static int build_run(block_t *b, const char *fx, double v0, double v_stick, double h, double t_end,
+                     int adaptive)
 {
     memset(b, 0, sizeof *b);
     b->model = fmb_model_create();
@@ -71,12 +72,18 @@ static int build(block_t *b, const char *fx, double v0, double v_stick, double h
     fmb_sim_options_t o;
     fmb_sim_options_default(&o);
     o.h = h, o.t_end = t_end, o.alpha = -0.05;
+    o.adaptive = adaptive;
     b->sim = fmb_sim_create(b->model, &o);
     if (!b->sim || fmb_sim_initialize(b->sim)) {
         printf("initialize: %s\n", b->sim ? fmb_sim_last_error(b->sim) : "no sim");
         return -1;
     }
     return 0;
+}
+
+static int build(block_t *b, const char *fx, double v0, double v_stick, double h, double t_end)
+{
+    return build_run(b, fx, v0, v_stick, h, t_end, 0);
 }
 
 static void finish(block_t *b)
@@ -159,21 +166,28 @@ static int test_creep(void)
 
 static int test_reversal(void)
 {
-    const double h = 1e-3, fr = 0.65, theta = 0.5, T = 0.5;
-    const double decel = (fr + MU) * G, tstar = (84 + theta) * h, v0 = -decel * tstar;
-    const double xstar = v0 * tstar / 2;
-    block_t b;
-    char fx[64];
-    snprintf(fx, sizeof fx, "%.17g", fr * M * G);
-    if (build(&b, fx, v0, 0.0, h, T)) return 1;
-    if (run_to(&b, T, h)) return 1;
-    /* the step that contains t* integrates the deceleration over at most one step too many
-     * or too few: |x - x*| <= decel h^2 / 2 */
-    if (!check_near_report("reversal x(0.5 s) at rest", fmb_sim_q(b.sim)[0], xstar,
-                           decel * h * h / 2))
-        failures++;
-    if (!check_near_report("reversal v(0.5 s) held", fmb_sim_qd(b.sim)[0], 0.0, 1e-8)) failures++;
-    finish(&b);
+    const double h = 1e-3, fr = 0.65, T = 0.3;
+    const double decel = (fr + MU) * G;
+    for (int adaptive = 0; adaptive < 2; adaptive++)
+        for (int k = 1; k <= 9; k++) {
+            const double theta = 0.1 * k;
+            const double tstar = (84 + theta) * h, v0 = -decel * tstar, xstar = v0 * tstar / 2;
+            block_t b;
+            char fx[64], what[96];
+            snprintf(fx, sizeof fx, "%.17g", fr * M * G);
+            if (build_run(&b, fx, v0, 0.0, h, T, adaptive)) return 1;
+            if (run_to(&b, T, h)) return 1;
+            /* the stop located (the step ends at t*, its constant deceleration integrated
+             * exactly): x* to the location's tolerance decel (1e-9 h)^2 / 2 and Newton's on
+             * q (1e-12 m), plus rounding of x over the run (1e-15 relative) */
+            snprintf(what, sizeof what, "reversal %s theta %.1f: x(%g s) at rest",
+                     adaptive ? "adaptive" : "fixed", theta, T);
+            if (!check_near_report(what, fmb_sim_q(b.sim)[0], xstar, 1e-11)) failures++;
+            snprintf(what, sizeof what, "reversal %s theta %.1f: v(%g s) held",
+                     adaptive ? "adaptive" : "fixed", theta, T);
+            if (!check_near_report(what, fmb_sim_qd(b.sim)[0], 0.0, 1e-8)) failures++;
+            finish(&b);
+        }
     return failures;
 }
 

@@ -42,6 +42,11 @@ typedef struct fmb_contact {
      * gamma' h, from the factorized iteration matrix (1 / kg: the inverse of the effective
      * mass the friction drives, the slider with all it is coupled to); 0 before a step */
     double minv;
+    /* Coulomb: sliding velocity at the last two accepted states (vh[0] at t_n, vh[1] at
+     * t_n - hh; nvh of them known) for locating a stop inside a step (contact_stepctl.c
+     * fmb_sim_contact_stop_control) */
+    double vh[2], hh;
+    int nvh;
 } fmb_contact_t;
 
 /* LuGre with backward Euler for z over a step h from z_n at velocity v:

@@ -43,6 +43,7 @@ static void coulomb_start(fmb_contact_t *c, double v)
 {
     c->stuck = fabs(v) < stick_velocity(c);
     c->slip = 0;
+    c->vh[0] = v, c->hh = 0.0, c->nvh = 1;
 }
 
 /* The LCP slides the slider on a loaded face (sigma_f = |v| > 0 with beta_f1 + beta_f2 =
@@ -74,10 +75,16 @@ static int coulomb_level(fmb_contact_t *c, int pass, const double *u, double v)
     return 0;
 }
 
-/* held: the accepted state's LCP did not slide it and it is slower than v_stick */
+/* held: the accepted state's LCP did not slide it and it is slower than v_stick. The
+ * velocity history for locating a stop (contact_stepctl.c) moves on by the accepted step
+ * (c->h, that of the step's last update). */
 static void coulomb_accept(fmb_contact_t *c)
 {
     c->stuck = !c->slip && fabs(c->v) < stick_velocity(c);
+    if (c->h > 0) {
+        c->vh[1] = c->vh[0], c->vh[0] = c->v, c->hh = c->h;
+        if (c->nvh < 2) c->nvh++;
+    }
 }
 
 /* friction through beta in the LCP, none through mu */

@@ -150,3 +150,64 @@ int fmb_sim_contact_diagnosis(const fmb_sim_t *s, char *buf, size_t len)
     }
     return 0;
 }
+
+/* Located stop of a Coulomb slider (docs/theory.md, "Static and kinetic levels"): HHT's
+ * update v_{n+1} = v_n + h ((1 - gamma) a_n + gamma a_{n+1}) carries the sliding phase's
+ * a_n into a step in which the slider stops, so that holding v_{n+1} = 0 at its end needs
+ * an end friction (F + mu N)(theta - 1 + gamma)/gamma - F (theta: the stop's fraction of
+ * the step), beyond mu0 N for early stops: the block slides away. As for dry_friction's
+ * switch events (forces/relative.c fmb_rel_zero_event, docs/switching.md "Switch
+ * events"), the stop is located and the step ends there: a step that starts sliding (not
+ * held) with e0 = sign(v_n) v_n > 1e-6 v_stick and ends with e1 = sign(v_n) v <= 1e-6
+ * v_stick (at rest or reversed) is rejected and retried with h' = tau, the root of the
+ * line through the last two accepted sliding velocities,
+ *   e(t_n + tau) = e0 + b tau,  b = (e0 - sign(v_n) v_{n-1}) / h_{n-1}
+ * (exact for a constant deceleration, first order otherwise); a step that ends at the
+ * root (within FMB_STOP_TOL h) returns 3: the accelerations and the contact forces are
+ * re-solved at the accepted stop as at the start (restart.c fmb_sim_switch_restart,
+ * fmb_sim_start_lcps: at rest, the static level decides on the sliding acceleration), the
+ * step history starts anew. Without a history (the run's first step) or a root inside the
+ * step, a step that stopped is accepted and restarted the same way. Fixed and adaptive
+ * runs (stepctl.c events()); codes as an element's step_control. */
+#define FMB_STOP_TOL 1e-9
+
+int fmb_sim_contact_stop_control(fmb_sim_t *s, double h, double *h_max, char *why, size_t len)
+{
+    int code = 0;
+    for (int ic = 0; ic < s->ncontacts; ic++) {
+        const fmb_contact_t *c = &s->contacts[ic];
+        if (c->fk->model != FMB_FRICTION_COULOMB || c->stuck) continue;
+        const double vst = fmb_friction_stick_velocity(&c->d);
+        const double sg = c->v_n < 0 ? -1.0 : 1.0, e0 = sg * c->v_n, e1 = sg * c->v;
+        if (!(e0 > 1e-6 * vst)) continue;
+        const int stopped = e1 <= 1e-6 * vst;
+        double tau = -1.0;
+        if (c->nvh >= 2 && c->hh > 0) {
+            const double b = (e0 - sg * c->vh[1]) / c->hh;
+            if (b < 0) tau = -e0 / b;
+        }
+        int r = 0;
+        if (tau > 0 && fabs(h - tau) <= FMB_STOP_TOL * h)
+            r = 3; /* the step ends at the stop */
+        else if (!stopped)
+            r = 0;
+        else if (!(tau > 0 && tau < h))
+            r = 3; /* stopped, not locatable: restart at the accepted state */
+        else if (tau <= 1e-6 * h || tau <= 1e-9 * (s->t + h))
+            r = 0; /* at the step's start: nothing left to locate */
+        else
+            r = 1;
+        if (r == 1 && tau < *h_max) {
+            *h_max = tau;
+            if (why) {
+                const fmb_joint_t *j = &s->model->joints[c->joint];
+                snprintf(why, len,
+                         "joint '%s' (line %d): Coulomb slider's stop located at t = %.9g "
+                         "(sliding velocity %.3g -> %.3g)",
+                         j->name, j->line, s->t + tau, c->v_n, c->v);
+            }
+        }
+        if (r == 1 || (r == 3 && code != 1)) code = r;
+    }
+    return code;
+}

@@ -62,10 +62,12 @@ int fmb_sim_restart(fmb_sim_t *s)
  * velocity is already at its switch), so the energy balance is untouched. */
 int fmb_sim_switch_restart(fmb_sim_t *s)
 {
-    if (s->ncontacts || !s->nswz) return 0;
+    /* with both, the coupled start LCP's convergence is open (docs/theory.md "Element
+     * crossings and restarts"): such models keep the old mode's accelerations */
+    if (s->ncontacts ? s->nswz > 0 : !s->nswz) return 0;
     int rc = fmb_sim_accel_solve(s, 1, 0.0, s->qdd, s->lam);
     if (rc) return rc;
-    if ((rc = fmb_sim_switch_start(s))) return rc;
+    if ((rc = s->ncontacts ? fmb_sim_start_lcps(s, 1) : fmb_sim_switch_start(s))) return rc;
     history_anew(s);
     return 0;
 }

@@ -116,6 +116,13 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, 
     int reject = s->ncontacts && s->opts.adaptive
                      ? fmb_sim_contact_step_control(s, h, h_cap, why, len)
                      : 0;
+    if (s->ncontacts) { /* a Coulomb slider's located stop (fixed and adaptive runs) */
+        const int r = fmb_sim_contact_stop_control(s, h, h_cap, why, len);
+        if (r == 3)
+            *restart |= 2;
+        else if (r)
+            reject = 1;
+    }
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
         if (!j->klass->step_control) continue;
