@@ -144,7 +144,7 @@ struct fmb_sim {
     char errmsg[1024];
     int errline; /* case-file line of the joint the last error is about, 0 if none */
     fmb_newton_trace_t trace; /* where the Newton iterations go (step.c; bench/fmb_bench -v) */
-    fmb_joint_memo_t *jm;     /* the joints' evaluation of the last residual (assemble.c) */
+    fmb_joint_memo_t *jm;     /* the joints' evaluation of the last residual (residual.c) */
     /* tests only: called by the step loop with each accepted candidate before it is
      * committed (s->save: the state at t_n; s->q...: the candidate at t_n + h) */
     void (*accept_hook)(fmb_sim_t *s, double h, void *user);

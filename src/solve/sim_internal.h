@@ -1,5 +1,5 @@
 /* Declarations shared by the files of the time integrator (src/solve): sim.c (object),
- * assemble.c (residual pieces and KKT assembly), start.c (consistent start), step.c
+ * residual.c (residual pieces), assemble.c (KKT assembly), start.c (consistent start), step.c
  * (generalized-alpha step and run loop), contact_step.c (frictional contacts inside a
  * step), sim_access.c (public accessors). Not part of the public API. */
 #ifndef FMB_SOLVE_SIM_INTERNAL_H
@@ -31,14 +31,27 @@ static inline double *fmb_zeroed(double *p, size_t n)
     return p;
 }
 
-/* ---- assemble.c */
-/* Views of a joint's two bodies at (q, qd). */
-void fmb_sim_joint_views(const fmb_sim_t *s, const fmb_joint_t *j, const double *q,
-                         const double *qd, fmb_bodyview_t v[2]);
+/* Views of a joint's two bodies at (q, qd) (inline: the residual's and the assembly's
+ * joint loops call it per joint and iterate). */
+static inline void fmb_sim_joint_views(const fmb_sim_t *s, const fmb_joint_t *j, const double *q,
+                                       const double *qd, fmb_bodyview_t v[2])
+{
+    fmb_joint_views(s->model, j, q, qd, v);
+}
+
+/* ---- residual.c (residual pieces, Phi, non-finite messages) */
 /* Views of a frictional contact's joint with the contact's element columns
  * (fmb_contact_cols: the joint's plus the guide's face points). */
 void fmb_sim_contact_views(const fmb_sim_t *s, const fmb_contact_t *c, const double *q,
                            const double *qd, fmb_bodyview_t v[2]);
+/* A driver function (or one of its two derivatives) that is not finite at t: the error
+ * naming the joint, its line, the expression and t (FMB_ERR_NONFINITE), else 0. */
+int fmb_sim_functions_nonfinite(fmb_sim_t *s, double t);
+/* Name the element whose values are not finite at (q, qd, qdd, t): FMB_ERR_NONFINITE. */
+int fmb_sim_nonfinite_error(fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
+                            double t);
+
+/* ---- assemble.c (iteration matrix, factor + solve) */
 /* Assemble the KKT matrix with coefficients c. Bodies and elements with fixed columns
  * emit the same entries in the same order every time; elements whose columns follow the
  * state (class member cols) are placed by search (kkt.h). */
@@ -48,12 +61,6 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
 const char *fmb_sim_row_name(const fmb_sim_t *s, int row, int *line);
 /* Explain a singular KKT matrix by the dependent constraint rows. */
 int fmb_sim_singular_error(fmb_sim_t *s, const double *q, double t, const char *when);
-/* Name the element whose values are not finite at (q, qd, qdd, t): FMB_ERR_NONFINITE. */
-/* A driver function (or one of its two derivatives) that is not finite at t: the error
- * naming the joint, its line, the expression and t (FMB_ERR_NONFINITE), else 0. */
-int fmb_sim_functions_nonfinite(fmb_sim_t *s, double t);
-int fmb_sim_nonfinite_error(fmb_sim_t *s, const double *q, const double *qd, const double *qdd,
-                            double t);
 /* Factor the assembled matrix and solve; errors name the phase `when`. */
 int fmb_sim_solve_kkt(fmb_sim_t *s, const double *rhs, double *x, const double *q, double t,
                       const char *when);
