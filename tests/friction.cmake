@@ -15,7 +15,7 @@ endforeach()
 
 # Static and kinetic levels of a Coulomb slider (docs/theory.md section 9).
 fmb_c_test(test_friction_levels)
-foreach(t breakaway creep reversal)
+foreach(t breakaway creep reversal coupled)
   add_test(NAME friction_levels_${t} COMMAND test_friction_levels ${t})
 endforeach()
 

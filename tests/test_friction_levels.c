@@ -47,8 +47,9 @@ typedef struct block {
     int joint;
 } block_t;
 
+/* drag > 0: a dry_friction element along the guide too (kinetic level drag, static 1.5 drag) */
 static int build_run(block_t *b, const char *fx, double v0, double v_stick, double h, double t_end,
-                     int adaptive)
+                     int adaptive, double drag)
 {
     memset(b, 0, sizeof *b);
     b->model = fmb_model_create();
@@ -65,7 +66,14 @@ static int build_run(block_t *b, const char *fx, double v0, double v_stick, doub
     b->joint = fmb_model_add_joint(b->model, &jd);
     fmb_force_desc_t fd = {.name = "F", .type = FMB_FORCE_POINT, .body = {body, FMB_GROUND}};
     fd.expr[0] = fx, fd.expr[1] = "0";
-    if (body < 0 || b->joint < 0 || fmb_model_add_force(b->model, &fd) < 0) {
+    fmb_force_desc_t dd = {.name = "drag",
+                           .type = FMB_FORCE_FRICTION,
+                           .body = {body, FMB_GROUND},
+                           .coordinate = FMB_REL_DIRECTION,
+                           .axis = {1, 0},
+                           .param = {1.5 * drag, drag, 0.0}};
+    if (body < 0 || b->joint < 0 || fmb_model_add_force(b->model, &fd) < 0 ||
+        (drag > 0 && fmb_model_add_force(b->model, &dd) < 0)) {
         printf("model: %s\n", fmb_model_last_error(b->model));
         return -1;
     }
@@ -83,7 +91,7 @@ static int build_run(block_t *b, const char *fx, double v0, double v_stick, doub
 
 static int build(block_t *b, const char *fx, double v0, double v_stick, double h, double t_end)
 {
-    return build_run(b, fx, v0, v_stick, h, t_end, 0);
+    return build_run(b, fx, v0, v_stick, h, t_end, 0, 0.0);
 }
 
 static void finish(block_t *b)
@@ -175,7 +183,7 @@ static int test_reversal(void)
             block_t b;
             char fx[64], what[96];
             snprintf(fx, sizeof fx, "%.17g", fr * M * G);
-            if (build_run(&b, fx, v0, 0.0, h, T, adaptive)) return 1;
+            if (build_run(&b, fx, v0, 0.0, h, T, adaptive, 0.0)) return 1;
             if (run_to(&b, T, h)) return 1;
             /* the stop located (the step ends at t*, its constant deceleration integrated
              * exactly): x* to the location's tolerance decel (1e-9 h)^2 / 2 and Newton's on
@@ -191,15 +199,45 @@ static int test_reversal(void)
     return failures;
 }
 
+/* The reversal block with a dry_friction drag along the guide (kinetic Fd = 1 N, static
+ * 1.5 N): sliding back, m x'' = F + mu N + Fd until it stops at t* = |v0| / decel, then held
+ * (F = 6.38 N < mu0 N + 1.5 Fd = 8.86 N; the split between the two is not unique). Both
+ * locate the stop; the restart re-solves both LCPs coupled at rest, the contact's rows on
+ * v / tau + dv/dt like the element's (restart.c, friction_coulomb.c). */
+static int test_coupled(void)
+{
+    const double h = 1e-3, fr = 0.65, Fd = 1.0, T = 0.2;
+    const double decel = (fr * M * G + MU * M * G + Fd) / M;
+    for (int adaptive = 0; adaptive < 2; adaptive++)
+        for (int k = 1; k <= 9; k++) {
+            const double theta = 0.1 * k;
+            const double tstar = (77 + theta) * h, v0 = -decel * tstar, xstar = v0 * tstar / 2;
+            block_t b;
+            char fx[64], what[96];
+            snprintf(fx, sizeof fx, "%.17g", fr * M * G);
+            if (build_run(&b, fx, v0, 0.0, h, T, adaptive, Fd)) return 1;
+            if (run_to(&b, T, h)) return 1;
+            snprintf(what, sizeof what, "coupled %s theta %.1f: x(%g s) at rest",
+                     adaptive ? "adaptive" : "fixed", theta, T);
+            if (!check_near_report(what, fmb_sim_q(b.sim)[0], xstar, 1e-11)) failures++;
+            snprintf(what, sizeof what, "coupled %s theta %.1f: v(%g s) held",
+                     adaptive ? "adaptive" : "fixed", theta, T);
+            if (!check_near_report(what, fmb_sim_qd(b.sim)[0], 0.0, 1e-8)) failures++;
+            finish(&b);
+        }
+    return failures;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        printf("usage: %s breakaway|creep|reversal\n", argv[0]);
+        printf("usage: %s breakaway|creep|reversal|coupled\n", argv[0]);
         return 2;
     }
     if (!strcmp(argv[1], "breakaway")) return test_breakaway() != 0;
     if (!strcmp(argv[1], "creep")) return test_creep() != 0;
     if (!strcmp(argv[1], "reversal")) return test_reversal() != 0;
+    if (!strcmp(argv[1], "coupled")) return test_coupled() != 0;
     printf("unknown sub-test %s\n", argv[1]);
     return 2;
 }

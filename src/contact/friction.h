@@ -47,6 +47,11 @@ typedef struct fmb_contact {
      * fmb_sim_contact_stop_control) */
     double vh[2], hh;
     int nvh;
+    /* Coulomb at a located switch's restart (restart.c, > 0 only there): a contact at rest
+     * holds v / tau_rest + dv/dt at zero, as a switching element's stuck rows
+     * (v / tau + D qdd, tau = 1e-3 h), so that parallel stuck frictions agree on a
+     * round-off v; 0: dv/dt (the start) */
+    double tau_rest;
 } fmb_contact_t;
 
 /* LuGre with backward Euler for z over a step h from z_n at velocity v:

@@ -103,14 +103,21 @@ static const int coulomb_col_unknown[4] = {2, 3, 5, 6};
  * velocity v alone (vrow 0), so that beta = mu_e N_f on the side opposing v: f = -mu N
  * sign(v) whatever the acceleration; at rest, the sliding acceleration
  * dv/dt = Dv qdd + (dv/dq) qd (L->v0 - v + vq): stick (dv/dt = 0) while the friction
- * needed stays within mu_e N_f (mu_e = mu0 at rest), else slip against dv/dt. */
+ * needed stays within mu_e N_f (mu_e = mu0 at rest), else slip against dv/dt. At a located
+ * switch's restart (c->tau_rest > 0, restart.c) the rows at rest are on v / tau_rest +
+ * dv/dt, the form of a switching element's stuck rows: with both in a model, two parallel
+ * stuck frictions then agree on a round-off v (with dv/dt alone they pushed against each
+ * other without end: docs/theory.md "Element crossings and restarts"). */
 static void coulomb_rows(const fmb_contact_t *c, const fmb_friction_lcp_t *L)
 {
     const int nu = L->nu, nf = L->nf, u0 = L->u0, ic = L->ic;
     const double *P = L->P, *p0 = L->p0;
     double *M = L->M, *qv = L->q;
     const int sliding_start = c->at_start && fabs(c->v) >= stick_velocity(c);
-    const double v0 = !c->at_start ? L->v0 : sliding_start ? c->v : L->v0 - c->v + c->vq;
+    const double v0 = !c->at_start ? L->v0
+                      : sliding_start ? c->v
+                                      : L->v0 - c->v + c->vq +
+                                            (c->tau_rest > 0 ? c->v / c->tau_rest : 0.0);
     for (int face = 0; face < 2; face++) { /* 0 lower: normal forces F+, 1 upper: F- */
         const int b1 = u0 + 2 + 3 * face, b2 = b1 + 1, sg = b1 + 2;
         for (int cc = 0; cc < nu; cc++) {

@@ -62,12 +62,19 @@ int fmb_sim_restart(fmb_sim_t *s)
  * velocity is already at its switch), so the energy balance is untouched. */
 int fmb_sim_switch_restart(fmb_sim_t *s)
 {
-    /* with both, the coupled start LCP's convergence is open (docs/theory.md "Element
-     * crossings and restarts"): such models keep the old mode's accelerations */
-    if (s->ncontacts ? s->nswz > 0 : !s->nswz) return 0;
+    if (!s->ncontacts && !s->nswz) return 0;
     int rc = fmb_sim_accel_solve(s, 1, 0.0, s->qdd, s->lam);
     if (rc) return rc;
-    if ((rc = s->ncontacts ? fmb_sim_start_lcps(s, 1) : fmb_sim_switch_start(s))) return rc;
+    if (s->ncontacts) { /* contacts at rest on v / tau + dv/dt, as the elements' rows */
+        for (int ic = 0; ic < s->ncontacts; ic++)
+            s->contacts[ic].tau_rest = 1e-3 * s->opts.h;
+        rc = fmb_sim_start_lcps(s, 1);
+        for (int ic = 0; ic < s->ncontacts; ic++)
+            s->contacts[ic].tau_rest = 0.0;
+    } else {
+        rc = fmb_sim_switch_start(s);
+    }
+    if (rc) return rc;
     history_anew(s);
     return 0;
 }
