@@ -317,21 +317,6 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
         }
         return 1;
     }
-    char wedge[640];
-    if (s->ncontacts && fmb_sim_contact_diagnosis(s, wedge, sizeof wedge)) {
-        /* a converged step into a wedged slider (contact_stepctl.c): the friction law's
-         * failure, not the step size's, so it is never accepted. Whether Newton still
-         * converges there depends on rounding (omega +- 1 ulp flips it on the quick-return
-         * at h = 1e-5), the state's coefficient does not. */
-        fmb_sim_reject_step(s);
-        fmb_sim_error(s, FMB_ERR_CONVERGENCE,
-                      "%s; the step from t = %.9g could not be completed: it converged (h = %.3g) "
-                      "into that state, which is never accepted (the law's failure, not the "
-                      "step size's)",
-                      wedge, s->t, h);
-        L->n = 0; /* diagnosed */
-        return FMB_ERR_CONVERGENCE;
-    }
     if (restart & 1) {
         /* an element changed its discrete state in the step (a slider crossing a beam
          * element's end: the constraint's second derivatives jump): Newton's carried
@@ -384,6 +369,22 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
             return fail_step(s, FMB_ERR_CONVERGENCE, L, s->t, "the step fell below h_min");
         }
         return 2;
+    }
+    char wedge[640];
+    if (s->ncontacts && fmb_sim_contact_diagnosis(s, wedge, sizeof wedge)) {
+        /* a step that would be accepted, converged into a wedged slider (contact_stepctl.c):
+         * the friction law's failure, not the step size's, so it is never accepted (checked
+         * after the error estimate: a step it rejects is retried smaller first). Whether
+         * Newton still converges there depends on rounding (omega +- 1 ulp flips it on the
+         * quick-return at h = 1e-5), the state's coefficient does not. */
+        fmb_sim_reject_step(s);
+        fmb_sim_error(s, FMB_ERR_CONVERGENCE,
+                      "%s; the step from t = %.9g could not be completed: it converged (h = %.3g) "
+                      "into that state, which is never accepted (the law's failure, not the "
+                      "step size's)",
+                      wedge, s->t, h);
+        L->n = 0; /* diagnosed */
+        return FMB_ERR_CONVERGENCE;
     }
     accept(s, h);
     L->n = 0;
