@@ -316,7 +316,7 @@ static void test_coupled(void)
     const int off = fmb_model_body_offset(md, ib);
     const double a = (P - mu * (m * g + Fd * sin(phi)) - Fd * cos(phi)) / m;
     const double a_seq = (P - mu * m * g - Fd * cos(phi)) / m;
-    /* the start: both LCPs coupled there too (start.c start_lcps); the start without the
+    /* the start: both LCPs coupled there too (start_lcp.c); the start without the
      * slider's friction gave (P - Fd cos phi) / m, one after the other a_seq */
     double N[4], fr4[4];
     fmb_sim_contact_state(s, ij, N, fr4, NULL, NULL, NULL);

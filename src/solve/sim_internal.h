@@ -94,13 +94,15 @@ double fmb_sim_power(const fmb_sim_t *s);
 /* History of the force laws (fmb_force_class_t nstate/reset/accept) at the current state:
  * reset = 1 when the run starts, 0 after each accepted step. */
 void fmb_sim_force_history(fmb_sim_t *s, int reset);
+
+/* ---- start_lcp.c */
 /* The slider contacts' and switching elements' LCPs on the accelerations at the current
  * state (docs/theory.md "Friction at the start"; [M Phi_q^T; Phi_q 0] factored at (q, t),
  * s->qdd, s->lam the frictionless accelerations): keep = 0 at the start (LuGre bristles
  * from the start state), 1 at a restart (bristle states kept). */
 int fmb_sim_start_lcps(fmb_sim_t *s, int keep);
 
-/* ---- start.c: restart at a constraint kink (velocity projection, consistent
+/* ---- restart.c: restart at a constraint kink (velocity projection, consistent
  * accelerations, fresh step history; adaptive runs, stepctl.c) */
 int fmb_sim_restart(fmb_sim_t *s);
 /* After a located switch of an LCP element (step_control returned 3; docs/switching.md

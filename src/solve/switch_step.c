@@ -292,7 +292,7 @@ int fmb_sim_switch_impulse(fmb_sim_t *s)
  * without the second's forces: at Newton convergence (the totals z never enter the
  * residual) that offset stays (test switching_events_coupled: the slider friction misses
  * mu F sin(phi)). Used by the step (fmb_sim_lcp_coupled, on the Newton increment) and by
- * the start (start.c, on the accelerations and multipliers). */
+ * the start (start_lcp.c, on the accelerations and multipliers). */
 #define FMB_COUPLED_MAX 200
 int fmb_sim_lcp_blocks(fmb_sim_t *s, const fmb_lcp_blocks_t *p, double *x, double *work)
 {
