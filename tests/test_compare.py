@@ -1,4 +1,5 @@
-"""Tests of `flexmb compare` (src/io/compare.c) and `flexmb modes` (src/cli/check.c).
+"""Tests of `flexmb compare` (src/io/compare.c, compare_quantities.c) and `flexmb modes`
+(src/cli/check.c).
 
 usage: /usr/bin/python3 tests/test_compare.py FLEXMB compare
        /usr/bin/python3 tests/test_compare.py FLEXMB modes QUICK_RETURN.yaml
