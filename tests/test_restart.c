@@ -22,9 +22,10 @@
  *     (accelerations) of those scales (measured on main f5f1f9a; printed), the restart's
  *     from the h = 1e-6 step by 2.1e-7 and 6.8e-5 (before the beam list's summation order,
  *     3fb6ce4: 8.3e-8, 3.4e-5 and 2.5e-8, 2.3e-5: rounding moves them, so they are not
- *     the O(h) of the step; the accelerations' 6.8e-5 sit at 0.68 of the limit 1e-4:
- *     docs/validation.md). The code before 2026-11-25 returned at once for models with
- *     contacts: the zeros remain and the check fails (measured).
+ *     the O(h) of the step; the forces' are Newton noise, the accelerations' 6.8e-5 are
+ *     not and sit at 0.68 of the limit 1e-4: docs/validation.md). The code before
+ *     2026-11-25 returned at once for models with contacts: the zeros remain and the
+ *     check fails (measured).
  * (2) The adaptive run (rtol_step 1e-3, atol_step 1e-6) restarts at every crossing and
  *     no step falls below 1e-6 s (before: no restart, steps down to 8.4e-9 s after the
  *     crossings: the index-3 period-2 transient), and stays within one tolerance unit of
