@@ -79,7 +79,9 @@ int fmb_beam_tangent_build(fmb_beam_t *bm)
     if (bm->nonconstant_stiffness) return 0; /* blocks only */
     const int nd = bm->ndof, nel = bm->nnodes - 1;
     const int damped = bm->alpha != 0.0 || bm->beta != 0.0, nv = damped ? 4 : 3;
-    /* the (at most two) elements of each elastic column */
+    /* the (at most two: a chain) elements of each elastic column; a column shared by a
+     * third element would leave entries out of the list (place() -1, a write before tX):
+     * such a beam keeps the blocks */
     int *ce = malloc(2 * (size_t)nd * sizeof *ce + 1);
     bm->tJp = malloc(((size_t)nd + 1) * sizeof *bm->tJp);
     if (!ce || !bm->tJp) {
@@ -92,10 +94,14 @@ int fmb_beam_tangent_build(fmb_beam_t *bm)
         for (int k = 3; k < 9; k++) {
             const int c = bm->el[e].bcol[k];
             if (c < 0) continue;
-            if (ce[2 * c] < 0)
+            if (ce[2 * c] < 0) {
                 ce[2 * c] = e;
-            else if (ce[2 * c] != e && ce[2 * c + 1] < 0)
+            } else if (ce[2 * c] != e && ce[2 * c + 1] < 0) {
                 ce[2 * c + 1] = e;
+            } else if (ce[2 * c] != e && ce[2 * c + 1] != e) {
+                free(ce);
+                return 0; /* tnz = 0: blocks only */
+            }
         }
     /* two passes over the columns: count, then fill */
     for (int pass = 0; pass < 2; pass++) {
