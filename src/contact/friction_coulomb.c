@@ -168,4 +168,5 @@ const fmb_friction_class_t fmb_friction_coulomb_class = {
     .level = coulomb_level,
     .accept = coulomb_accept,
     .face_force = coulomb_face_force,
+    .stops = 1,
 };

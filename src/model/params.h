@@ -173,6 +173,10 @@ typedef struct fmb_friction_class {
     /* 1: a smooth law with a steep Stribeck slope around v = 0: the Newton increment is cut
      * at a reversal of the sliding velocity and adaptive runs control the breakaway. */
     int smooth;
+    /* 1: a set-valued law whose stops inside a step are located (contact_stepctl.c
+     * fmb_sim_contact_stop_control); its start and accept keep the contact's last accepted
+     * sliding velocities (fmb_contact_t vh, hh, nvh) and its stuck flag. */
+    int stops;
 } fmb_friction_class_t;
 
 const fmb_friction_class_t *fmb_friction_class_for(fmb_friction_model model);

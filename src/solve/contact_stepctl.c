@@ -176,7 +176,7 @@ int fmb_sim_contact_stop_control(fmb_sim_t *s, double h, double *h_max, char *wh
     int code = 0;
     for (int ic = 0; ic < s->ncontacts; ic++) {
         const fmb_contact_t *c = &s->contacts[ic];
-        if (c->fk->model != FMB_FRICTION_COULOMB || c->stuck) continue;
+        if (!c->fk->stops || c->stuck) continue;
         const double vst = fmb_friction_stick_velocity(&c->d);
         const double sg = c->v_n < 0 ? -1.0 : 1.0, e0 = sg * c->v_n, e1 = sg * c->v;
         if (!(e0 > 1e-6 * vst)) continue;
