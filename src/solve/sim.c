@@ -140,7 +140,8 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
         s->cX = calloc(N * 8 * nc, sizeof(double));
         /* D+, P, p0, M, q, z, w, a velocity row: sized for 8 unknowns per contact */
         s->clcp = calloc(8 * (8 * nc) * (8 * nc) + 16 * (8 * nc) + 16, sizeof(double));
-        if (!s->contacts || !s->cX || !s->clcp) {
+        s->cstart = calloc(4 * N + 2 * n + 1, sizeof(double));
+        if (!s->contacts || !s->cX || !s->clcp || !s->cstart) {
             fmb_sim_destroy(&s);
             return NULL;
         }
@@ -177,7 +178,7 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     free(s->work);
     free(s->scratch), free(s->cuoff), free(s->newton_B);
     if (s->jm) free(s->jm->q), free(s->jm->v), free(s->jm->J), free(s->jm->joff), free(s->jm);
-    free(s->contacts), free(s->cX), free(s->clcp);
+    free(s->contacts), free(s->cX), free(s->clcp), free(s->cstart);
     fmb_sim_switch_free(s);
     free(s);
     *ps = NULL;

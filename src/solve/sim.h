@@ -101,6 +101,8 @@ struct fmb_sim {
     int ncontacts;
     double *cX;   /* N x (4 ncontacts): KKT responses to unit corner forces */
     double *clcp; /* LCP workspace */
+    double *cstart; /* fmb_sim_start_lcps's x, work and scratch: 4 N + 2 n (start_lcp.c; it
+                     * runs at every restart: no allocation there) */
     /* switching elements (seed 004) */
     fmb_switch_t *swe;
     int nsw, nswz; /* elements, LCP unknowns */

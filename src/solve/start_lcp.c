@@ -4,7 +4,6 @@
  * (fmb_sim_lcp_blocks) on x = [qdd; lambda] with the acceleration matrix of start.c. */
 #include "solve/sim_internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* Sliding velocity of contact c at (q, qd). */
@@ -91,9 +90,7 @@ int fmb_sim_start_lcps(fmb_sim_t *s, int keep)
 {
     if (!s->ncontacts) return fmb_sim_switch_start(s);
     const int n = s->n, m = s->m, N = n + m;
-    double *buf = malloc(4 * (size_t)N * sizeof *buf + 2 * (size_t)n * sizeof *buf);
-    if (!buf) return fmb_sim_error(s, FMB_ERR_NOMEM, "out of memory");
-    double *x = buf, *work = x + N, *scratch = work + 3 * (size_t)N;
+    double *x = s->cstart, *work = x + N, *scratch = work + 3 * (size_t)N; /* sim.c */
     start_contact_states(s, scratch, scratch + n, keep);
     memcpy(x, s->qdd, (size_t)n * sizeof *x);
     memcpy(x + n, s->lam, (size_t)m * sizeof *x);
@@ -114,7 +111,6 @@ int fmb_sim_start_lcps(fmb_sim_t *s, int keep)
         c->at_start = 0;
         c->mode = fmb_contact_mode(c->F);
     }
-    free(buf);
     if (rc) return rc;
     return s->nswz ? 0 : fmb_sim_switch_start(s);
 }
