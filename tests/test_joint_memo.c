@@ -126,7 +126,8 @@ static void run_case(const char *label, const char *path, const char **ov, int n
     const int n = s->n, m = s->m, N = n + m;
     const double h = s->opts.h, al = s->opts.alpha;
     const double beta = 0.25 * (1 - al) * (1 - al), gamma = 0.5 - al, r = 1 + al;
-    const fmb_coeffs_t c = {1.0, beta * r * h * h, beta * r * h * h, gamma * r * h, 1.0, 0.0, 0.0, 0};
+    const fmb_coeffs_t c = {1.0, beta * r * h * h, beta * r * h * h, gamma * r * h, 1.0, 0.0, 0.0,
+                            0};
     double *ref = malloc((size_t)N * N * sizeof *ref), *A = malloc((size_t)N * N * sizeof *A);
     double *ref2 = malloc((size_t)N * N * sizeof *ref2);
     double *qc = malloc((size_t)n * sizeof *qc), *qdc = malloc((size_t)n * sizeof *qdc);
@@ -138,7 +139,8 @@ static void run_case(const char *label, const char *path, const char **ov, int n
     u = s->jm->used;
     assemble(s, &c, &S, 1, S.q, S.qd, S.t, A);
     CHECK(s->jm->used == u + 1, "%s: the memo was not taken at its own state", label);
-    CHECK(ndiff(A, ref, N) == 0, "%s: memo vs scratch: %ld entries differ", label, ndiff(A, ref, N));
+    CHECK(ndiff(A, ref, N) == 0, "%s: memo vs scratch: %ld entries differ", label,
+          ndiff(A, ref, N));
 
     /* 2. q changed in place after the residual: refused, the new state's matrix */
     memcpy(qc, S.q, (size_t)n * sizeof *qc);
@@ -176,11 +178,13 @@ static void run_case(const char *label, const char *path, const char **ov, int n
     u = s->jm->used;
     assemble(s, &c, &S, 1, qc, S.qd, S.t, A);
     CHECK(s->jm->used == u, "%s: the memo was taken for another q array", label);
-    CHECK(ndiff(A, ref, N) == 0, "%s: another q array: %ld entries differ", label, ndiff(A, ref, N));
+    CHECK(ndiff(A, ref, N) == 0, "%s: another q array: %ld entries differ", label,
+          ndiff(A, ref, N));
     memcpy(qdc, S.qd, (size_t)n * sizeof *qdc);
     assemble(s, &c, &S, 1, S.q, qdc, S.t, A);
     CHECK(s->jm->used == u, "%s: the memo was taken for another qd array", label);
-    CHECK(ndiff(A, ref, N) == 0, "%s: another qd array: %ld entries differ", label, ndiff(A, ref, N));
+    CHECK(ndiff(A, ref, N) == 0, "%s: another qd array: %ld entries differ", label,
+          ndiff(A, ref, N));
 
     /* 4. another time: refused (a driver's Phi and, in general, its Jacobian depend on t) */
     assemble(s, &c, &S, 1, S.q, S.qd, S.t - 1e-4, A);
@@ -218,7 +222,7 @@ int main(void)
         const fmb_model_t *md = fmb_case_model(cs);
         int rocker = -1, slider = -1;
         for (int b = 1; b < md->nbodies; b++) {
-            if (md->bodies[b].ndof > 3) rocker = b;                       /* the beam */
+            if (md->bodies[b].ndof > 3) rocker = b; /* the beam */
             if (!strcmp(md->bodies[b].name, "sliderD")) slider = b;
         }
         fmb_case_destroy(&cs);
@@ -235,7 +239,9 @@ int main(void)
     /* a large system: n = 1,803 > FMB_JOINT_MEMO_MAXN, the memo off */
     const char *ov600[] = {"n_el=600"};
     run_case("quick-return 600 el", qr, ov600, 1, NULL, 0);
-    if (fails) printf("%d failures\n", fails);
-    else printf("all passed\n");
+    if (fails)
+        printf("%d failures\n", fails);
+    else
+        printf("all passed\n");
     return fails ? 1 : 0;
 }

@@ -115,9 +115,9 @@ static void coulomb_rows(const fmb_contact_t *c, const fmb_friction_lcp_t *L)
     double *M = L->M, *qv = L->q;
     const int sliding_start = c->at_start && fabs(c->v) >= stick_velocity(c);
     const double v0 = !c->at_start ? L->v0
-                      : sliding_start ? c->v
-                                      : L->v0 - c->v + c->vq +
-                                            (c->tau_rest > 0 ? c->v / c->tau_rest : 0.0);
+                      : sliding_start
+                          ? c->v
+                          : L->v0 - c->v + c->vq + (c->tau_rest > 0 ? c->v / c->tau_rest : 0.0);
     for (int face = 0; face < 2; face++) { /* 0 lower: normal forces F+, 1 upper: F- */
         const int b1 = u0 + 2 + 3 * face, b2 = b1 + 1, sg = b1 + 2;
         for (int cc = 0; cc < nu; cc++) {

@@ -12,8 +12,8 @@
 static int joint_memo_valid(const fmb_sim_t *s, const double *q, const double *qd, double t)
 {
     const fmb_joint_memo_t *jm = s->jm;
-    return jm->handoff && jm->ok && jm->qp == q && jm->qdp == qd &&
-           !memcmp(&jm->t, &t, sizeof t) && !memcmp(jm->q, q, (size_t)s->n * sizeof *q);
+    return jm->handoff && jm->ok && jm->qp == q && jm->qdp == qd && !memcmp(&jm->t, &t, sizeof t) &&
+           !memcmp(jm->q, q, (size_t)s->n * sizeof *q);
 }
 
 typedef struct body_emit {

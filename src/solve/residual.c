@@ -184,8 +184,7 @@ void fmb_sim_eval_residual(const fmb_sim_t *s, const double *q, const double *qd
         fmb_bodyview_t *v = jm->v + 2 * i;
         fmb_sim_joint_views(s, j, q, qd, v);
         const int nr = j->klass->nrows;
-        double *J[2] = {fmb_zeroed(jm->J + jm->joff[i], (size_t)(nr * (v[0].nc + v[1].nc))),
-                        NULL};
+        double *J[2] = {fmb_zeroed(jm->J + jm->joff[i], (size_t)(nr * (v[0].nc + v[1].nc))), NULL};
         J[1] = J[0] + (size_t)nr * v[0].nc;
         j->klass->eval(j, v, t, phi ? phi + j->row : s->sphi, J[0], J[1]);
         const double *lj = lam + j->row;

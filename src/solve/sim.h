@@ -45,16 +45,16 @@ typedef struct fmb_newton_trace {
  * per step; 320 elements -0.14 %, 80 elements -0.5 %), so there the memo is off. */
 #define FMB_JOINT_MEMO_MAXN 1500 /* coordinates: above, the q copy costs more than it saves */
 typedef struct fmb_joint_memo {
-    int on;               /* n <= FMB_JOINT_MEMO_MAXN: the memo is kept (sim.c) */
-    int ok;               /* 1: filled by the last residual (0 while it runs, or if it had no F) */
-    int handoff;          /* 1: the next assembly may take them (step.c) */
+    int on;      /* n <= FMB_JOINT_MEMO_MAXN: the memo is kept (sim.c) */
+    int ok;      /* 1: filled by the last residual (0 while it runs, or if it had no F) */
+    int handoff; /* 1: the next assembly may take them (step.c) */
     const double *qp, *qdp; /* the arrays the residual read */
-    double t;             /* its time */
-    double *q;            /* n: a copy of q's values */
-    fmb_bodyview_t *v;    /* 2 per joint */
-    double *J;            /* joint i's nr x nl Jacobian (J_0 then J_1) at J + joff[i] */
+    double t;               /* its time */
+    double *q;              /* n: a copy of q's values */
+    fmb_bodyview_t *v;      /* 2 per joint */
+    double *J;              /* joint i's nr x nl Jacobian (J_0 then J_1) at J + joff[i] */
     size_t *joff;
-    long used;            /* assemblies that took them (tests, bench) */
+    long used; /* assemblies that took them (tests, bench) */
 } fmb_joint_memo_t;
 
 struct fmb_sim {
