@@ -1,0 +1,128 @@
+/*
+ * The revolute joint's pins on rigid bodies and ground (joints/revolute.c pin_side,
+ * pin_hess_side) are inline copies of bodies/point.c's fmb_point_posjac_n /
+ * fmb_point_hess_n, kept "the same expressions in the same order" so that the joint's
+ * results are bitwise point.c's. The conformance test checks both only against finite
+ * differences, which a reordering passes; this test compares them BIT FOR BIT (memcmp, so
+ * the sign of a zero counts too), through the joint's class table:
+ *   Phi = r_P0 - r_P1 (also evaluated without Jacobians), J0 = J_P0, J1 = -J_P1 (each
+ *   entry negated), H(w) = H_P0(w) + H_P1(-w) added onto a nonzero block (the weld shares
+ *   fmb_joint_pin_hess),
+ * at rigid-rigid, rigid-ground and ground-rigid pairs, angles 0, -0, +-pi/2, pi, tiny and
+ * large (up to 3e15 rad), points and body positions with zero, negative-zero, tiny and
+ * large offsets: 12 x 6 x 4 states per pair, the two bodies at different states.
+ * Independent reference: point.c's functions themselves (the general path a beam takes).
+ * Checked to fail (2026-11-25): pin_side's r computed as A u + A rbar (distributed) fails
+ * Phi in 322 comparisons; pin_hess_side's p.a written as r.w (the same number in exact
+ * arithmetic) fails H(w) in 287, while conformance_joints passes with either.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flexmb/flexmb.h"
+#include "model/model.h"
+
+static int failures = 0;
+
+static void same_bits(const char *what, const char *pair, const double *a, const double *b, int n)
+{
+    if (!memcmp(a, b, (size_t)n * sizeof *a)) return;
+    for (int i = 0; i < n; i++)
+        if (memcmp(&a[i], &b[i], sizeof *a)) {
+            printf("FAIL %-14s %-20s entry %d: %.17g, point.c %.17g\n", pair, what, i, a[i], b[i]);
+            break;
+        }
+    failures++;
+}
+
+static int add_body(fmb_model_t *m, int rigid, const char *name)
+{
+    if (!rigid) return FMB_GROUND;
+    fmb_body_desc_t d = {.name = name, .mass = 1.3, .inertia = 0.07, .com = {0.1, -0.2}};
+    return fmb_model_add_body(m, &d);
+}
+
+int main(void)
+{
+    const double pi = 3.14159265358979323846;
+    const double angles[] = {0.0,     -0.0,  pi / 2,    -pi / 2,     pi,        2.5,
+                             -1e-300, 1e-12, 1234.5678, -98765.4321, 1e9 + 0.3, 3.0e15};
+    const double pts[][2] = {{0.0, 0.0},   {-0.0, -0.0}, {0.3, -0.2},
+                             {-1e-3, 5.0}, {1e6, -2e-9}, {0.1, 0.7}};
+    const double rbar[][2] = {{0.0, 0.0}, {-0.0, 0.0}, {0.37, -1.25}, {-4e3, 2e-7}};
+    const int na = sizeof angles / sizeof *angles, np = sizeof pts / sizeof *pts,
+              nb = sizeof rbar / sizeof *rbar;
+    const int pairs[3][2] = {{1, 1}, {1, 0}, {0, 1}}; /* 1 rigid, 0 ground */
+    int checked = 0;
+    for (int pr = 0; pr < 3; pr++) {
+        char pair[32];
+        snprintf(pair, sizeof pair, "%s-%s", pairs[pr][0] ? "rigid" : "ground",
+                 pairs[pr][1] ? "rigid" : "ground");
+        fmb_model_t *m = fmb_model_create();
+        const int body[2] = {add_body(m, pairs[pr][0], "b1"), add_body(m, pairs[pr][1], "b2")};
+        fmb_joint_desc_t d = {.name = "pin",
+                              .type = FMB_JOINT_REVOLUTE,
+                              .body = {body[0], body[1]},
+                              .point = {{0.1, 0.2}, {0.3, 0.4}}};
+        const int ij = fmb_model_add_joint(m, &d);
+        if (ij < 0) {
+            printf("FAIL %s: cannot add the joint: %s\n", pair, fmb_model_last_error(m));
+            failures++;
+            fmb_model_destroy(&m);
+            continue;
+        }
+        const int nq = fmb_model_num_coords(m);
+        double *q = calloc((size_t)nq + 1, sizeof *q), *qd = calloc((size_t)nq + 1, sizeof *qd);
+        fmb_joint_t *j = &m->joints[ij];
+        for (int ia = 0; ia < na; ia++)
+            for (int ip = 0; ip < np; ip++)
+                for (int ib = 0; ib < nb; ib++) {
+                    for (int b = 0; b < 2; b++) { /* the two bodies at different states */
+                        if (body[b] == FMB_GROUND) continue;
+                        const int o = fmb_model_body_offset(m, body[b]);
+                        q[o] = rbar[(ib + b) % nb][0], q[o + 1] = rbar[(ib + b) % nb][1];
+                        q[o + 2] = angles[(ia + 5 * b) % na];
+                    }
+                    memcpy(j->point[0], pts[ip], sizeof pts[ip]);
+                    memcpy(j->point[1], pts[(ip + 3) % np], sizeof pts[ip]);
+                    fmb_bodyview_t v[2];
+                    fmb_joint_views(m, j, q, qd, v);
+                    const int n0 = v[0].nc, ld = n0 + v[1].nc;
+                    /* the joint, through its class table */
+                    double phi[2], phin[2], J[2][2 * FMB_VIEW_COLS];
+                    j->klass->eval(j, v, 0.0, phi, J[0], J[1]);
+                    j->klass->eval(j, v, 0.0, phin, NULL, NULL);
+                    /* point.c */
+                    fmb_shape_t N[2];
+                    double r[2][2], Jr[2][2 * FMB_VIEW_COLS], phr[2];
+                    for (int b = 0; b < 2; b++) {
+                        fmb_point_shape(&v[b], j->point[b], &N[b]);
+                        fmb_point_posjac_n(&v[b], j->point[b], &N[b], r[b], Jr[b]);
+                    }
+                    for (int k = 0; k < 2 * v[1].nc; k++)
+                        Jr[1][k] = -Jr[1][k];
+                    phr[0] = r[0][0] - r[1][0], phr[1] = r[0][1] - r[1][1];
+                    same_bits("Phi", pair, phi, phr, 2);
+                    same_bits("Phi (no J)", pair, phin, phr, 2);
+                    same_bits("J body 0", pair, J[0], Jr[0], 2 * v[0].nc);
+                    same_bits("J body 1 (-)", pair, J[1], Jr[1], 2 * v[1].nc);
+                    /* H(w), added onto a nonzero block */
+                    const double w[2] = {0.7 - 0.1 * ia, -1.3 + 0.2 * ip}, mw[2] = {-w[0], -w[1]};
+                    double H[FMB_ELEM_COLS * FMB_ELEM_COLS], Hr[FMB_ELEM_COLS * FMB_ELEM_COLS];
+                    for (int k = 0; k < ld * ld; k++)
+                        H[k] = Hr[k] = 0.1 * (k % 7) - 0.25;
+                    j->klass->hess(j, v, 0.0, w, H);
+                    fmb_point_hess_n(&v[0], j->point[0], &N[0], w, Hr, ld);
+                    fmb_point_hess_n(&v[1], j->point[1], &N[1], mw, Hr + n0 + (size_t)n0 * ld, ld);
+                    same_bits("H(w)", pair, H, Hr, ld * ld);
+                    checked++;
+                }
+        free(q), free(qd);
+        fmb_model_destroy(&m);
+    }
+    printf("%s revolute rigid/ground pins vs point.c: %d states, bit for bit\n",
+           failures ? "FAIL" : "ok  ", checked);
+    printf("%d failure(s)\n", failures);
+    return failures ? 1 : 0;
+}
