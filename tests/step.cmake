@@ -9,6 +9,10 @@ add_test(NAME step_quick_return_seed_step
 add_test(NAME step_cli
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_step_cli.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+# steps accepted under the jump rule: counted apart, accurate against fixed h = 5e-7 (~5 s)
+add_test(NAME step_jump_rule
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_step_jump.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
 add_test(NAME step_adaptive_lugre COMMAND test_step lugre ${CMAKE_CURRENT_SOURCE_DIR}/step)
 add_test(NAME step_adaptive_crossing COMMAND test_step crossing ${CMAKE_CURRENT_SOURCE_DIR}/step)
 add_test(NAME step_fastest_mode COMMAND test_step fastest_mode ${CMAKE_CURRENT_SOURCE_DIR}/step)

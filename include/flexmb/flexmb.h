@@ -442,12 +442,22 @@ typedef struct fmb_sim_stats {
     double h_min_used;      /* smallest accepted step (0 before the first) */
     double h_max_used;      /* largest accepted step */
     double max_error;       /* largest error-estimate ratio of an accepted step (1: at the
-                               tolerance) */
+                               tolerance); adaptive runs: of the steps accepted on it
+                               (<= 1), not of those the jump rule accepted (below) */
     double max_error_time;  /* end time of that step */
     int max_error_coord;    /* global coordinate where it was largest (-1: none) */
     long restarts;          /* restarts at constraint kinks (adaptive; a slider crossing a
                                guide element's end) and after located switches of
                                switching elements (fixed and adaptive; docs/switching.md) */
+    /* Adaptive: steps accepted with a ratio above 1 under the jump rule (an acceleration
+     * jump: the ratio fell only like h on rejection; docs/theory.md "Local error estimate
+     * and step control"): their number, the largest one-time error r h / t_span in units of
+     * the tolerance (<= 1 by the rule), that step's ratio r, end time and coordinate. */
+    long jump_steps;
+    double jump_error;
+    double jump_ratio;
+    double jump_time;
+    int jump_coord; /* -1: none */
 } fmb_sim_stats_t;
 
 /* The simulation holds a pointer to the model, which must outlive it. */

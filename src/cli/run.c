@@ -444,6 +444,16 @@ int cli_cmd_run(const cli_args_t *a)
                    "%g; t = %g s, %s)\n",
                    s.max_error, o->rtol_step, o->atol_step, s.max_error_time,
                    where[0] ? where : "-");
+            if (s.jump_steps > 0) {
+                /* steps accepted above the ratio as acceleration jumps: their error is made
+                 * once (docs/theory.md "Local error estimate and step control") */
+                fmb_sim_coord_name(sim, s.jump_coord, where, sizeof where);
+                printf("  jump rule           %ld steps accepted above the ratio as acceleration "
+                       "jumps: one-time error r h / t_span %.3g of the tolerance at most (ratio "
+                       "r %.3g; t = %g s, %s)\n",
+                       s.jump_steps, s.jump_error, s.jump_ratio, s.jump_time,
+                       where[0] ? where : "-");
+            }
         }
         printf("  wall time           %.3f s (%s, %.0f steps/s)\n", wall, ws,
                wall > 0 ? (double)s.steps / wall : 0.0);

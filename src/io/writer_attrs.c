@@ -61,6 +61,8 @@ int fmb_writer_statistics(fmb_writer_t *w, const fmb_sim_t *sim, double wall_tim
     int st = 0;
     char max_err_where[160];
     fmb_sim_coord_name(sim, s.max_error_coord, max_err_where, sizeof max_err_where);
+    char jump_where[160];
+    fmb_sim_coord_name(sim, s.jump_coord, jump_where, sizeof jump_where);
     if (g < 0 || fmb_h5_attr_int(g, "steps", (int)s.steps) < 0 ||
         fmb_h5_attr_double(g, "newton_iterations", (double)s.newton_iterations) < 0 ||
         fmb_h5_attr_double(g, "factorizations", (double)s.factorizations) < 0 ||
@@ -75,6 +77,11 @@ int fmb_writer_statistics(fmb_writer_t *w, const fmb_sim_t *sim, double wall_tim
         fmb_h5_attr_double(g, "max_error", s.max_error) < 0 ||
         fmb_h5_attr_double(g, "max_error_time", s.max_error_time) < 0 ||
         fmb_h5_attr_string(g, "max_error_coordinate", max_err_where) < 0 ||
+        fmb_h5_attr_double(g, "jump_steps", (double)s.jump_steps) < 0 ||
+        fmb_h5_attr_double(g, "jump_error", s.jump_error) < 0 ||
+        fmb_h5_attr_double(g, "jump_ratio", s.jump_ratio) < 0 ||
+        fmb_h5_attr_double(g, "jump_time", s.jump_time) < 0 ||
+        fmb_h5_attr_string(g, "jump_coordinate", jump_where) < 0 ||
         fmb_h5_attr_double(g, "wall_time", wall_time) < 0 ||
         fmb_h5_attr_double(g, "records", (double)fmb_writer_records(w)) < 0 ||
         fmb_h5_attr_double(g, "t_final", fmb_sim_time(sim)) < 0 ||

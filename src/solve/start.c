@@ -454,6 +454,7 @@ int fmb_sim_initialize(fmb_sim_t *s)
     s->W = 0.0;
     memset(&s->stats, 0, sizeof s->stats);
     s->stats.max_error_coord = -1;
+    s->stats.jump_coord = -1;
     s->err_hist_max = 0.0, s->err_hist_h = 0.0, s->h_next = 0.0, s->h_last_try = 0.0;
     s->newton_stale = 1;
     s->h_prev = 0.0;
