@@ -20,6 +20,14 @@
  *              at t = 1 s and speeds up again; sliding, the kinetic level holds all along:
  *              v(2 s) = w_min + k / 2. The old rule held it at mu0 once a step started below
  *              v_stick, and it stayed at rest until F - mu N reached (mu0 - mu) N (t = 10.3 s).
+ *              What it guards: the held rule (coulomb_accept / begin_step: held only after
+ *              an LCP that did not slide it), not the level re-solve (coulomb_level passes
+ *              1-2), and it cannot: the re-solve fires only on a held step whose LCP slides
+ *              (breakaway) or on a step whose velocity changes sign (reversal); this
+ *              trajectory is never held and its v stays > 0 (both asserted), so no re-solve
+ *              ever runs and it passes with the re-solve disabled (coulomb_level returning 0
+ *              after pass 0; checked 2026-11-25). breakaway and reversal guard the re-solve
+ *              (both fail with it disabled).
  *   reversal   F = 0.65 m g forward (mu N < F < mu0 N) on a block sliding back at v0 < 0:
  *              it stops at t* = |v0| / ((0.65 + mu) g), at x* = v0 t* / 2, and stays there
  *              (mu0 N > F holds it). v0 puts t* half-way into a step (theta = 0.5): the
