@@ -40,6 +40,7 @@
 
 static int failures = 0;
 #include "check.h"
+#include "lugre_guide.h"
 
 #define MASS 2.0
 #define G 9.81
@@ -48,53 +49,12 @@ static int failures = 0;
 
 static fmb_model_t *build(const char *force, double x0)
 {
-    fmb_model_t *m = fmb_model_create();
-    fmb_model_set_gravity(m, 0, -G);
-    double x[11];
-    for (int k = 0; k <= 10; k++)
-        x[k] = 0.1 * k;
-    const double d = 0.02, pi = acos(-1.0);
-    fmb_beam_desc_t bd = {.name = "guide",
-                          .E = 200e9,
-                          .rho = 7800,
-                          .area = pi * d * d / 4,
-                          .inertia = pi * pow(d, 4) / 64,
-                          .nnodes = 11,
-                          .x = x,
-                          .reference = FMB_BEAM_SIMPLY_SUPPORTED,
-                          .damping_beta = 4e-3}; /* zeta ~ 0.3 at the loaded bar's first mode */
-    int ig = fmb_model_add_beam(m, &bd);
+    /* damping_beta 4e-3: zeta ~ 0.3 at the loaded bar's first mode */
     fmb_body_desc_t sd = {.name = "block",
                           .mass = MASS,
                           .inertia = MASS * (0.1 * 0.1 + 0.02 * 0.02) / 12,
                           .pose = {x0, 0, 0}};
-    int ib = fmb_model_add_body(m, &sd);
-    fmb_joint_desc_t p0 = {.name = "left", .type = FMB_JOINT_REVOLUTE, .body = {ig, 0}};
-    fmb_joint_desc_t p1 = {.name = "right",
-                           .type = FMB_JOINT_REVOLUTE,
-                           .body = {ig, 0},
-                           .point = {{1.0, 0}, {1.0, 0}}};
-    fmb_joint_desc_t sl = {.name = "slider",
-                           .type = FMB_JOINT_SLIDER_BEAM,
-                           .body = {ib, ig},
-                           .friction = {.model = FMB_FRICTION_LUGRE,
-                                        .a = 0.05,
-                                        .b = 0.01,
-                                        .mu = MU,
-                                        .mu0 = MU0,
-                                        .sigma0 = 1.3e6,
-                                        .sigma1 = 350,
-                                        .sigma2 = 0,
-                                        .vs = 0.0009,
-                                        .gamma = 2}};
-    fmb_force_desc_t f = {
-        .name = "push", .type = FMB_FORCE_POINT, .body = {ib, 0}, .expr = {force, "0"}};
-    if (ig < 0 || ib < 0 || fmb_model_add_joint(m, &p0) < 0 || fmb_model_add_joint(m, &p1) < 0 ||
-        fmb_model_add_joint(m, &sl) < 0 || fmb_model_add_force(m, &f) < 0) {
-        printf("model: %s\n", fmb_model_last_error(m));
-        exit(1);
-    }
-    return m;
+    return lugre_guide_model(G, 4e-3, MU, MU0, &sd, force, NULL, NULL);
 }
 
 static int run(int slip)

@@ -33,16 +33,8 @@
 #define FMB_SOURCE_DIR "."
 #endif
 
-static int fails = 0;
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fails++;                                                                               \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                            \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-        }                                                                                          \
-    } while (0)
+static int failures = 0;
+#include "check.h"
 
 /* the assembled matrix in dense form (column-major N x N) */
 static void dense(const fmb_sim_t *s, double *A)
@@ -90,13 +82,13 @@ static void run_case(const char *label, const char *path, const char **ov, int n
     fmb_case_t *cs = fmb_case_load(path, ov, nov, err, sizeof err);
     if (!cs) {
         printf("FAIL %s: %s\n", label, err);
-        fails++;
+        failures++;
         return;
     }
     fmb_sim_t *s = fmb_sim_create(fmb_case_model(cs), fmb_case_options(cs));
     if (!s || fmb_sim_initialize(s)) {
         printf("FAIL %s: start failed\n", label);
-        fails++;
+        failures++;
         fmb_sim_destroy(&s);
         fmb_case_destroy(&cs);
         return;
@@ -239,9 +231,9 @@ int main(void)
     /* a large system: n = 1,803 > FMB_JOINT_MEMO_MAXN, the memo off */
     const char *ov600[] = {"n_el=600"};
     run_case("quick-return 600 el", qr, ov600, 1, NULL, 0);
-    if (fails)
-        printf("%d failures\n", fails);
+    if (failures)
+        printf("%d failures\n", failures);
     else
         printf("all passed\n");
-    return fails ? 1 : 0;
+    return failures ? 1 : 0;
 }

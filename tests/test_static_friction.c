@@ -33,6 +33,7 @@
 
 static int failures = 0;
 #include "check.h"
+#include "lugre_guide.h"
 
 #define MASS 2.0
 #define G 9.81
@@ -46,52 +47,13 @@ static const double E = 200e9, DIA = 0.02;
 
 static fmb_model_t *build(int *beam, int *block)
 {
-    fmb_model_t *m = fmb_model_create();
-    fmb_model_set_gravity(m, 0, -G);
-    double x[11];
-    for (int k = 0; k <= 10; k++)
-        x[k] = 0.1 * k;
-    fmb_beam_desc_t bd = {.name = "guide",
-                          .E = E,
-                          .rho = 7800,
-                          .area = PI * DIA * DIA / 4,
-                          .inertia = PI * pow(DIA, 4) / 64,
-                          .nnodes = 11,
-                          .x = x,
-                          .reference = FMB_BEAM_SIMPLY_SUPPORTED};
-    const int ig = fmb_model_add_beam(m, &bd);
     fmb_body_desc_t sd = {.name = "block",
                           .mass = MASS,
                           .inertia = MASS * (0.1 * 0.1 + 0.02 * 0.02) / 12,
                           .pose = {S0, 0, 0},
                           .vel = {V0, 0, 0},
                           .vel_given = 1};
-    const int ib = fmb_model_add_body(m, &sd);
-    fmb_joint_desc_t p0 = {.name = "left", .type = FMB_JOINT_REVOLUTE, .body = {ig, 0}};
-    fmb_joint_desc_t p1 = {.name = "right",
-                           .type = FMB_JOINT_REVOLUTE,
-                           .body = {ig, 0},
-                           .point = {{1.0, 0}, {1.0, 0}}};
-    fmb_joint_desc_t sl = {.name = "slider",
-                           .type = FMB_JOINT_SLIDER_BEAM,
-                           .body = {ib, ig},
-                           .friction = {.model = FMB_FRICTION_LUGRE,
-                                        .a = 0.05,
-                                        .b = 0.01,
-                                        .mu = MU,
-                                        .mu0 = MU0,
-                                        .sigma0 = 1.3e6,
-                                        .sigma1 = 350,
-                                        .sigma2 = 0,
-                                        .vs = 0.0009,
-                                        .gamma = 2}};
-    if (ig < 0 || ib < 0 || fmb_model_add_joint(m, &p0) < 0 || fmb_model_add_joint(m, &p1) < 0 ||
-        fmb_model_add_joint(m, &sl) < 0) {
-        printf("model: %s\n", fmb_model_last_error(m));
-        exit(1);
-    }
-    *beam = ig, *block = ib;
-    return m;
+    return lugre_guide_model(G, 0.0, MU, MU0, &sd, NULL, beam, block);
 }
 
 /* the start's state (rigid start: printed only) */

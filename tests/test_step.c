@@ -204,20 +204,8 @@ static int four_bar(const char *dir)
 /* max over records and coordinates of |q - q_ref| / (atol + rtol max|q_ref,i|) */
 static double global_error(const rec_t *a, const rec_t *ref, double rtol, double atol)
 {
-    const int nc = ref->nc;
-    double worst = 0.0;
-    for (int i = 0; i < nc; i++) {
-        double sc = 0.0;
-        for (int k = 0; k < ref->n; k++)
-            sc = fmax(sc, fabs(ref->q[(size_t)k * nc + i]));
-        for (int k = 0; k < a->n && k < ref->n; k++) {
-            CHECK(fabs(a->t[k] - ref->t[k]) < 1e-9, "record %d at t = %.15g, reference %.15g", k,
-                  a->t[k], ref->t[k]);
-            const double e = fabs(a->q[(size_t)k * nc + i] - ref->q[(size_t)k * nc + i]);
-            worst = fmax(worst, e / (atol + rtol * sc));
-        }
-    }
-    return worst;
+    return check_global_error(a->t, a->q, a->n, ref->t, ref->q, ref->n, ref->nc, rtol, atol,
+                              &failures);
 }
 
 static int quick_return(const char *dir)

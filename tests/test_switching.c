@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "flexmb/flexmb.h"
+#include "sim_helpers.h"
 #include "solve/sim_internal.h"
 
 #include "check.h"
@@ -39,27 +40,6 @@ const char *fmb_model_force_name(const fmb_model_t *model, int force);
 
 static int failures = 0;
 static const double PI = 3.14159265358979323846;
-
-static fmb_sim_t *make_sim(fmb_model_t *m, double h, double t_end)
-{
-    fmb_sim_options_t o;
-    fmb_sim_options_default(&o);
-    o.h = h, o.t_end = t_end;
-    fmb_sim_t *s = fmb_sim_create(m, &o);
-    if (!s || fmb_sim_initialize(s)) {
-        printf("FAIL start: %s\n", s ? fmb_sim_last_error(s) : "no memory");
-        exit(1);
-    }
-    return s;
-}
-
-static void step(fmb_sim_t *s)
-{
-    if (fmb_sim_step(s)) {
-        printf("FAIL step at t = %g: %s\n", fmb_sim_time(s), fmb_sim_last_error(s));
-        exit(1);
-    }
-}
 
 static int add_rigid(fmb_model_t *m, const char *name, double mass, double J, double x, double w0,
                      double vx)

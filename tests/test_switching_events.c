@@ -20,26 +20,12 @@
 #include <string.h>
 
 #include "flexmb/flexmb.h"
+#include "sim_helpers.h"
 
 #include "check.h"
 
 static int failures = 0;
 static const double PI = 3.14159265358979323846;
-
-static void fail_model(fmb_model_t *m)
-{
-    printf("FAIL model: %s\n", fmb_model_last_error(m));
-    exit(1);
-}
-
-static void run_to(fmb_sim_t *s, double t)
-{
-    while (fmb_sim_time(s) < t - 1e-12)
-        if (fmb_sim_step(s)) {
-            printf("FAIL step at t = %g: %s\n", fmb_sim_time(s), fmb_sim_last_error(s));
-            exit(1);
-        }
-}
 
 /* ------------------------------------------------------------------ gap */
 static const double G_M = 1.0, G_K = 1e6, G_C = 200.0, G_V0 = 1.0, G_GAP = 1.2342e-3;

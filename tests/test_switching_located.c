@@ -48,40 +48,13 @@
 #include <string.h>
 
 #include "flexmb/flexmb.h"
+#include "sim_helpers.h"
 #include "solve/sim_internal.h"
 
 #include "check.h"
 
 static int failures = 0;
 static const double PI = 3.14159265358979323846;
-
-static void fail_model(fmb_model_t *m)
-{
-    printf("FAIL model: %s\n", fmb_model_last_error(m));
-    exit(1);
-}
-
-static fmb_sim_t *make_sim(fmb_model_t *m, double h, double t_end)
-{
-    fmb_sim_options_t o;
-    fmb_sim_options_default(&o);
-    o.h = h, o.t_end = t_end;
-    fmb_sim_t *s = fmb_sim_create(m, &o);
-    if (!s || fmb_sim_initialize(s)) {
-        printf("FAIL start: %s\n", s ? fmb_sim_last_error(s) : "no memory");
-        exit(1);
-    }
-    return s;
-}
-
-static void run_to(fmb_sim_t *s, double t)
-{
-    while (fmb_sim_time(s) < t - 1e-12)
-        if (fmb_sim_step(s)) {
-            printf("FAIL step at t = %g: %s\n", fmb_sim_time(s), fmb_sim_last_error(s));
-            exit(1);
-        }
-}
 
 /* Every accepted step (fixed runs split a step at a located event; the records at k h
  * would not show where): the first step end where the watched velocity is zero. */
