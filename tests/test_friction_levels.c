@@ -185,8 +185,14 @@ static int test_reversal(void)
     const double h = 1e-3, fr = 0.65, T = 0.3;
     const double decel = (fr + MU) * G;
     for (int adaptive = 0; adaptive < 2; adaptive++)
-        for (int k = 1; k <= 9; k++) {
-            const double theta = 0.1 * k;
+        for (int k = 1; k <= 12; k++) {
+            /* 0.1 .. 0.9, and stops close to a step's start: 1e-7 and 9e-7 are located
+             * (steps of 1e-10 and 9e-10 s), 1e-9 is below the time's resolution
+             * (1e-9 (t + h) = 8.6e-11 s): held at t_n, the velocity left there (decel
+             * theta h = 1.2e-11 m/s) moving it ~1e-14 m, below Newton's 1e-12 m. The old
+             * code let all three slide away (0.193 m/s at 0.3 s). */
+            static const double early[3] = {1e-9, 1e-7, 9e-7};
+            const double theta = k <= 9 ? 0.1 * k : early[k - 10];
             const double tstar = (84 + theta) * h, v0 = -decel * tstar, xstar = v0 * tstar / 2;
             block_t b;
             char fx[64], what[96];
@@ -196,10 +202,10 @@ static int test_reversal(void)
             /* the stop located (the step ends at t*, its constant deceleration integrated
              * exactly): x* to the location's tolerance decel (1e-9 h)^2 / 2 and Newton's on
              * q (1e-12 m), plus rounding of x over the run (1e-15 relative) */
-            snprintf(what, sizeof what, "reversal %s theta %.1f: x(%g s) at rest",
+            snprintf(what, sizeof what, "reversal %s theta %.2g: x(%g s) at rest",
                      adaptive ? "adaptive" : "fixed", theta, T);
             if (!check_near_report(what, fmb_sim_q(b.sim)[0], xstar, 1e-11)) failures++;
-            snprintf(what, sizeof what, "reversal %s theta %.1f: v(%g s) held",
+            snprintf(what, sizeof what, "reversal %s theta %.2g: v(%g s) held",
                      adaptive ? "adaptive" : "fixed", theta, T);
             if (!check_near_report(what, fmb_sim_qd(b.sim)[0], 0.0, 1e-8)) failures++;
             finish(&b);

@@ -167,15 +167,20 @@ int fmb_sim_contact_diagnosis(const fmb_sim_t *s, char *buf, size_t len)
  * re-solved at the accepted stop as at the start (restart.c fmb_sim_switch_restart,
  * fmb_sim_start_lcps: at rest, the static level decides on the sliding acceleration), the
  * step history starts anew. Without a history (the run's first step) or a root inside the
- * step, a step that stopped is accepted and restarted the same way. Fixed and adaptive
- * runs (stepctl.c events()); codes as an element's step_control. */
+ * step, a step that stopped is accepted and restarted the same way. A root closer to the
+ * step's start than the time's resolution (1e-9 (t + h)) cannot be stepped to: the slider
+ * is at rest at t_n (its velocity there, decel tau, is below 1e-9 (t + h) decel), so it is
+ * marked held and 4 asks to reject the step, restart at t_n (the contact re-solved at rest
+ * there) and retry it (accepting the step instead let the block slide away: the early-stop
+ * limit above). Fixed and adaptive runs (stepctl.c events()); codes as an element's
+ * step_control, plus 4. */
 #define FMB_STOP_TOL 1e-9
 
 int fmb_sim_contact_stop_control(fmb_sim_t *s, double h, double *h_max, char *why, size_t len)
 {
     int code = 0;
     for (int ic = 0; ic < s->ncontacts; ic++) {
-        const fmb_contact_t *c = &s->contacts[ic];
+        fmb_contact_t *c = &s->contacts[ic];
         if (!c->fk->stops || c->stuck) continue;
         const double vst = fmb_friction_stick_velocity(&c->d);
         const double sg = c->v_n < 0 ? -1.0 : 1.0, e0 = sg * c->v_n, e1 = sg * c->v;
@@ -193,8 +198,10 @@ int fmb_sim_contact_stop_control(fmb_sim_t *s, double h, double *h_max, char *wh
             r = 0;
         else if (!(tau > 0 && tau < h))
             r = 3; /* stopped, not locatable: restart at the accepted state */
-        else if (tau <= 1e-6 * h || tau <= 1e-9 * (s->t + h))
-            r = 0; /* at the step's start: nothing left to locate */
+        else if (tau <= 1e-9 * (s->t + h)) {
+            r = 4;        /* at the step's start: at rest at t_n (restart there, retry) */
+            c->stuck = 1; /* held at t_n: the retried step starts at the static level */
+        }
         else
             r = 1;
         if (r == 1 && tau < *h_max) {
@@ -207,7 +214,7 @@ int fmb_sim_contact_stop_control(fmb_sim_t *s, double h, double *h_max, char *wh
                          j->name, j->line, s->t + tau, c->v_n, c->v);
             }
         }
-        if (r == 1 || (r == 3 && code != 1)) code = r;
+        if (r == 1 || (r >= 3 && code != 1 && r > code)) code = r;
     }
     return code;
 }

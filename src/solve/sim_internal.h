@@ -125,7 +125,8 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
 int fmb_sim_contact_step_control(fmb_sim_t *s, double h, double *h_max, char *why, size_t len);
 /* Located stop of a Coulomb slider on the candidate (contact_stepctl.c): 1 reject (*h_max
  * lowered to the stop), 3 accept and restart at the accepted stop (fmb_sim_switch_restart),
- * 0 nothing; fixed and adaptive runs. */
+ * 4 the stop is at the step's start: reject, restart at t_n and retry; 0 nothing; fixed and
+ * adaptive runs. */
 int fmb_sim_contact_stop_control(fmb_sim_t *s, double h, double *h_max, char *why, size_t len);
 /* A step that failed with a LuGre slider whose last coefficient exceeds a/b (the block
  * wedges: constant sigma1's spike at a reversal): the cause into buf (0 when none). */

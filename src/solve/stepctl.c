@@ -118,7 +118,9 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, 
                      : 0;
     if (s->ncontacts) { /* a Coulomb slider's located stop (fixed and adaptive runs) */
         const int r = fmb_sim_contact_stop_control(s, h, h_cap, why, len);
-        if (r == 3)
+        if (r == 4)
+            *restart |= 4;
+        else if (r == 3)
             *restart |= 2;
         else if (r)
             reject = 1;
@@ -328,6 +330,15 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
             return fail_step(s, FMB_ERR_CONVERGENCE, L, s->t, "the step fell below h_min");
         }
         return 1;
+    }
+    if (restart & 4) {
+        /* a Coulomb slider stopped at the step's start (contact_stepctl.c): at rest at t_n,
+         * so the run restarts there (the contact re-solved at rest) and retries h; the
+         * slider is then held or starts from rest, so this does not recur */
+        fmb_sim_reject_step(s);
+        const int rc = fmb_sim_switch_restart(s);
+        if (rc) return rc;
+        return attempt(s, h, h_cap, L, h_floor);
     }
     if (restart & 1) {
         /* an element changed its discrete state in the step (a slider crossing a beam
