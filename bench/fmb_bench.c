@@ -5,12 +5,17 @@
  * process (the overhead ratios of issue 8). A measurement, not a test: no thresholds.
  * See bench/README.md.
  *
- *   build/fmb_bench [-b SECONDS] [-u] [-r 0|1] [-v] [-n] [-s NAME=VALUE]... [ELEMENTS...]
+ *   build/fmb_bench [-b SECONDS] [-R ROUNDS] [-u] [-r 0|1] [-v] [-n] [-s NAME=VALUE]...
+ *                   [ELEMENTS...]
  *
  * ELEMENTS: rocker element counts (default 10 20 80 320 1000); the seven-bar runs unless -n.
  * -v: after the table, where the Newton iterations go (histograms, failed criteria).
- * -b: wall-clock budget per case (default 5 s): a case stops after one crank revolution
- *     (h = 1e-4 s, 20 rad/s: 3142 steps) or when its budget is spent.
+ * -b: wall-clock budget per case and round (default 5 s): a case stops after one crank
+ *     revolution (h = 1e-4 s, 20 rad/s: 3142 steps) or when its budget is spent.
+ * -R: rounds (default 1): the run is repeated from its start and every chunk of 16 steps
+ *     keeps its fastest round; us/step is that lower envelope, and the rounds' own
+ *     us/step go to stderr. The pieces (factor + solve, assembly, ...) are always the
+ *     fastest of 200 batches' mean times.
  * -u: factor with UMFPACK instead of KLU.  -r: reuse_jacobian 0 (full Newton) or 1
  *     (modified Newton; default: the case's setting, 1 for the quick-return, 0 for the
  *     seven-bar).
@@ -85,7 +90,7 @@ static double dense_lu(fmb_sim_t *s, const fmb_coeffs_t *cf, const double *b, co
 }
 
 /* Run one case; prints one table row (without the memory column) to stdout. */
-static int use_umfpack = 0, reuse = -1, verbose = 0, no_rigid = 0;
+static int use_umfpack = 0, reuse = -1, verbose = 0, no_rigid = 0, rounds = 1;
 static FILE *trace_out; /* -v: the children's traces, printed after the table */
 
 /* -v: where the Newton iterations go (the counts of fmb_sim_try_step, solve/sim.h) */
@@ -117,6 +122,69 @@ static void trace_print(FILE *out, const char *label, const fmb_newton_trace_t *
             label, tr->drop_limit, tr->drop_ratio, tr->phi_evals, tr->force_evals);
 }
 
+/* Steps are timed in chunks of FMB_BENCH_CHUNK; with -R rounds > 1 the run is repeated
+ * from the start and every chunk keeps its fastest round (the lower envelope), so that a
+ * burst of interference (this machine is a VM whose other tenants take the core for
+ * milliseconds) is dropped instead of averaged in. The pieces below are timed the same way:
+ * FMB_BENCH_BATCHES batches, the fastest batch's mean per call. */
+#define FMB_BENCH_CHUNK 16
+#define FMB_BENCH_BATCHES 200
+
+/* One round of the case: a new simulation from the case's start, nsteps steps (or until
+ * the budget is spent: *nsteps is cut to what ran), each chunk's wall time min-merged into
+ * cmin; returns the simulation (for the pieces' timing), NULL on failure. */
+static fmb_sim_t *bench_round(const char *label, fmb_model_t *m, const fmb_sim_options_t *o,
+                              long *nsteps, double budget, double *cmin, double *wall,
+                              int *rc, fmb_sim_stats_t *st0)
+{
+    fmb_sim_t *s = fmb_sim_create(m, o);
+    if (!s || fmb_sim_initialize(s)) {
+        fprintf(stderr, "%s: start failed: %s\n", label, s ? fmb_sim_last_error(s) : "no memory");
+        fmb_sim_destroy(&s);
+        return NULL;
+    }
+    fmb_sim_get_stats(s, st0);
+    const double t0 = now();
+    double tc = t0;
+    long k;
+    *rc = 0;
+    for (k = 0; k < *nsteps; k++) {
+        if ((*rc = fmb_sim_step(s))) break;
+        if (k % FMB_BENCH_CHUNK == FMB_BENCH_CHUNK - 1 || k + 1 == *nsteps) {
+            const double t = now();
+            const long ci = k / FMB_BENCH_CHUNK;
+            if (!(t - tc >= cmin[ci])) cmin[ci] = t - tc;
+            tc = t;
+            if (t - t0 > budget && k + 1 < *nsteps) { /* cut at a chunk's end */
+                k++;
+                break;
+            }
+        }
+    }
+    *wall = now() - t0;
+    if (*rc) fprintf(stderr, "%s: stopped at t = %g: %s\n", label, s->t, fmb_sim_last_error(s));
+    *nsteps = k;
+    return s;
+}
+
+/* The fastest of FMB_BENCH_BATCHES batches' mean time per call of body (a statement using
+ * the loop's index r), each batch at least total / FMB_BENCH_BATCHES seconds long. */
+#define BATCH_MIN(result, total, body)                                                     \
+    do {                                                                                   \
+        double best_ = INFINITY;                                                           \
+        for (int b_ = 0; b_ < FMB_BENCH_BATCHES; b_++) {                                   \
+            int r = 0;                                                                     \
+            const double tb_ = now();                                                      \
+            double te_;                                                                    \
+            do {                                                                           \
+                body;                                                                      \
+                r++;                                                                       \
+            } while ((te_ = now()) - tb_ < (total) / FMB_BENCH_BATCHES && r < 100000);     \
+            if ((te_ - tb_) / r < best_) best_ = (te_ - tb_) / r;                          \
+        }                                                                                  \
+        (result) = best_;                                                                  \
+    } while (0)
+
 static int bench_case(const char *label, const char *path, const char **ov, int nov,
                       double budget)
 {
@@ -130,62 +198,67 @@ static int bench_case(const char *label, const char *path, const char **ov, int 
     fmb_sim_options_t o = *fmb_case_options(c);
     if (use_umfpack) o.linear_solver = FMB_LINEAR_UMFPACK;
     if (reuse >= 0) o.reuse_jacobian = reuse;
-    fmb_sim_t *s = fmb_sim_create(m, &o);
-    if (!s || fmb_sim_initialize(s)) {
-        fprintf(stderr, "%s: start failed: %s\n", label, s ? fmb_sim_last_error(s) : "no memory");
-        return 1;
-    }
+    long nsteps = (long)floor(o.t_end / o.h * (1 + 1e-12));
+    const long nchunks = nsteps / FMB_BENCH_CHUNK + 1;
+    double *cmin = malloc((size_t)nchunks * sizeof *cmin), wall = 0.0;
+    double *walls = calloc((size_t)rounds, sizeof *walls);
+    for (long i = 0; i < nchunks; i++)
+        cmin[i] = INFINITY;
+    fmb_sim_t *s = NULL;
     fmb_sim_stats_t st0, st;
-    fmb_sim_get_stats(s, &st0);
-    const long nsteps = (long)floor(o.t_end / o.h * (1 + 1e-12));
-    const double t0 = now();
-    long k = 0;
     int rc = 0;
-    for (k = 0; k < nsteps; k++) {
-        if ((rc = fmb_sim_step(s))) break;
-        if ((k & 15) == 15 && now() - t0 > budget) {
-            k++;
-            break;
-        }
+    for (int r = 0; r < rounds; r++) {
+        fmb_sim_destroy(&s);
+        s = bench_round(label, m, &o, &nsteps, budget, cmin, &wall, &rc, &st0);
+        if (!s) return 1;
+        walls[r] = wall;
+        if (rc) break; /* a failed round: its steps are what the table shows */
     }
-    const double wall = now() - t0;
     fmb_sim_get_stats(s, &st);
     const long steps = st.steps - st0.steps;
-    if (rc) fprintf(stderr, "%s: stopped at t = %g: %s\n", label, s->t, fmb_sim_last_error(s));
+    double env = 0.0; /* the lower envelope of the rounds' chunk times */
+    for (long i = 0; i * FMB_BENCH_CHUNK < steps; i++)
+        env += cmin[i];
+    if (rounds > 1 && !rc) {
+        fprintf(stderr, "%s: us/step of the %d rounds:", label, rounds);
+        for (int r = 0; r < rounds; r++)
+            fprintf(stderr, " %.2f", steps ? 1e6 * walls[r] / steps : NAN);
+        fprintf(stderr, "; lower envelope %.2f\n", steps ? 1e6 * env / steps : NAN);
+        wall = env;
+    }
+    free(cmin), free(walls);
     /* The same KKT matrix at the final state, with the step's coefficients (HHT). */
     const double h = o.h, al = o.alpha;
-    const double beta = 0.25 * (1 - al) * (1 - al), gamma = 0.5 - al, r = 1 + al;
-    const fmb_coeffs_t cf = {1.0, beta * r * h * h, beta * r * h * h, gamma * r * h, 1.0, 0.0, 0.0, 0};
+    const double beta = 0.25 * (1 - al) * (1 - al), gamma = 0.5 - al, ra = 1 + al;
+    const fmb_coeffs_t cf = {1.0, beta * ra * h * h, beta * ra * h * h, gamma * ra * h, 1.0, 0.0, 0.0, 0};
     const int N = s->n + s->m;
     double *b = calloc((size_t)N, sizeof *b), *x = calloc((size_t)N, sizeof *x);
     double *R = calloc((size_t)N, sizeof *R), *M = calloc((size_t)N, sizeof *M);
     for (int i = 0; i < N; i++)
         b[i] = 1.0 / (1 + i);
-    int reps = 0;
     /* as in a step: the matrix is assembled right after a residual at the same iterate,
      * and takes the joints' views and Jacobians from it (solve/sim.h fmb_joint_memo_t) */
     fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, s->t, M, R);
     s->jm->handoff = 1;
     const long used0 = s->jm->used;
-    double tf = now(), tasm = 0, tres = 0;
-    do {
+    long ncalls = 0;
+    int fail = 0;
+    double tf, tasm;
+    BATCH_MIN(tf, 0.3, {
         fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &cf);
-        if (fmb_kkt_factor(&s->kkt) || fmb_kkt_solve(&s->kkt, b, x)) break;
-        reps++;
-    } while (now() - tf < 0.3 && reps < 100000);
-    tf = reps ? (now() - tf) / reps : NAN;
+        fail |= fmb_kkt_factor(&s->kkt) || fmb_kkt_solve(&s->kkt, b, x);
+        ncalls++;
+    });
+    if (fail) tf = NAN;
     /* assembly alone, to split it off the factor + solve */
-    int ra = 0;
-    tasm = now();
-    do {
+    BATCH_MIN(tasm, 0.2, {
         fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &cf);
-        ra++;
-    } while (now() - tasm < 0.2 && ra < 100000);
-    tasm = (now() - tasm) / ra;
+        ncalls++;
+    });
     s->jm->handoff = 0;
-    if (s->jm->used - used0 != reps + ra)
-        fprintf(stderr, "%s: %ld of %d assemblies took the joints' memo\n", label,
-                s->jm->used - used0, reps + ra);
+    if (s->jm->used - used0 != ncalls)
+        fprintf(stderr, "%s: %ld of %ld assemblies took the joints' memo\n", label,
+                s->jm->used - used0, ncalls);
     /* the residual: M qdd and the forces (fmb_sim_eval_forces), and Phi alone. Every
      * residual of a Newton iteration is at a new iterate, while a beam keeps its element
      * states of the last (q, qd) (src/bodies/beam_inertia.c fmb_beam_states): the loop
@@ -196,33 +269,18 @@ static int bench_case(const char *label, const char *path, const char **ov, int 
     double *q2 = malloc((size_t)s->n * sizeof *q2), *qd2 = malloc((size_t)s->n * sizeof *qd2);
     for (int i = 0; i < s->n; i++)
         q2[i] = s->q[i] + 1e-12 * (1 + fabs(s->q[i])), qd2[i] = s->qd[i] * (1 + 1e-12) + 1e-12;
-    int rr = 0;
-    tres = now();
-    do {
-        if (rr & 1)
+    double tres, tphi, tsol;
+    BATCH_MIN(tres, 0.2, {
+        if (r & 1)
             fmb_sim_eval_forces(s, q2, qd2, s->qdd, s->lam, s->t, M, R);
         else
             fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, s->t, M, R);
-        rr++;
-    } while (now() - tres < 0.2 && rr < 100000);
-    tres = (now() - tres) / rr;
+    });
     free(q2), free(qd2);
-    int rp = 0;
-    double tphi = now();
-    do {
-        fmb_sim_eval_phi(s, s->q, s->t, R + s->n, NULL);
-        rp++;
-    } while (now() - tphi < 0.1 && rp < 100000);
-    tphi = (now() - tphi) / rp;
+    BATCH_MIN(tphi, 0.1, fmb_sim_eval_phi(s, s->q, s->t, R + s->n, NULL));
     const double fs = tf - tasm; /* bare factor + solve */
     /* one solve alone */
-    int rs = 0;
-    double tsol = now();
-    do {
-        fmb_kkt_solve(&s->kkt, b, x);
-        rs++;
-    } while (now() - tsol < 0.1 && rs < 100000);
-    tsol = (now() - tsol) / rs;
+    BATCH_MIN(tsol, 0.1, fmb_kkt_solve(&s->kkt, b, x));
     const double tden = dense_lu(s, &cf, b, x);
     const double us = steps ? 1e6 * wall / steps : NAN;
     const long nnz = s->kkt.Ap ? s->kkt.Ap[N] : -1;
@@ -273,9 +331,11 @@ int main(int argc, char **argv)
     double budget = 5.0;
     const char *ov[64];
     int nov = 0, opt;
-    while ((opt = getopt(argc, argv, "b:s:ur:vnh")) != -1) {
+    while ((opt = getopt(argc, argv, "b:s:ur:vnR:h")) != -1) {
         if (opt == 'b')
             budget = atof(optarg);
+        else if (opt == 'R')
+            rounds = atoi(optarg) > 0 ? atoi(optarg) : 1;
         else if (opt == 'u')
             use_umfpack = 1;
         else if (opt == 'r')
@@ -287,7 +347,8 @@ int main(int argc, char **argv)
         else if (opt == 's' && nov < 60)
             ov[nov++] = optarg;
         else {
-            fprintf(stderr, "usage: %s [-b SECONDS] [-u] [-r 0|1] [-v] [-n] [-s NAME=VALUE]... [ELEMENTS...]\n",
+            fprintf(stderr, "usage: %s [-b SECONDS] [-R ROUNDS] [-u] [-r 0|1] [-v] [-n] [-s NAME=VALUE]... "
+                    "[ELEMENTS...]\n",
                     argv[0]);
             return opt == 'h' ? 0 : 1;
         }
