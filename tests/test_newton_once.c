@@ -61,6 +61,12 @@
  * The 0.06 s kept scenario no longer asserts renewed pairs: a kept matrix now lasts one
  * step, so every other step measures and no pair expires in 0.06 s (the revolutions still
  * count them: >= 50 with kept matrices at 10 el, >= 500 refreshing, >= 20 at 80 el).
+ * Linear below a = 1 (step.c FMB_NEWTON_K_SAFETY_L, 2026-11-29): the one-increment steps of
+ * the 10- and 80-element revolutions at h = 1e-4 s are held within 0.1 units (measured 0.027
+ * / 0.053 and 0.023 / 0.049 units q / lambda, 2,188 and 617 one-increment steps; the code
+ * before, all within 0.25 only: 0.026 / 0.068 and 0.0067 / 0.049, 2,023 and 476). Checked to
+ * fail: with the prediction E_m a^2 for every a (no linear part) and the multipliers' safety
+ * factor 50, the 80-element revolution has a one-increment step 0.21 units off in lambda.
  * Diagnostics (not part of the test): FMB_NEWTON_ONCE_MEASURE="n_el t_end h" runs one
  * scenario and reports; FMB_NEWTON_ONCE_TRACE=1 prints every step (t, increments, after one
  * increment, started on a kept matrix, distance q, lambda).
@@ -179,7 +185,7 @@ static void hook(fmb_sim_t *A, double h, void *user)
  * and back at 2 t_switch, ... when t_switch > 0 */
 static void scenario(const char *name, double h, double t_end, double h1, double t_switch,
                      int all_within, long min_once, long min_renewed, int keep_force, int n_el,
-                     long min_kept)
+                     long min_kept, double one_bound)
 {
     run_t a = {0}, b = {0};
     if (start(&a, 1, 0, n_el) || start(&b, 0, 1, n_el)) {
@@ -213,9 +219,10 @@ static void scenario(const char *name, double h, double t_end, double h1, double
            "pair: q %.3g, lambda %.3g)\n",
            name, c.steps, c.once, c.renewed, c.wq, c.wl, c.wq1, c.wl1, c.wq2, c.wl2);
     CHECK(c.fail == 0, "%s: %ld reference steps failed", name, c.fail);
-    CHECK(c.wq1 <= 0.25 && c.wl1 <= 0.25,
-          "%s: a one-increment step %.3g (q), %.3g (lambda) tolerance units from the exact step",
-          name, c.wq1, c.wl1);
+    CHECK(c.wq1 <= one_bound && c.wl1 <= one_bound,
+          "%s: a one-increment step %.3g (q), %.3g (lambda) tolerance units from the exact step "
+          "(bound %.3g)",
+          name, c.wq1, c.wl1, one_bound);
     if (all_within)
         CHECK(c.wq <= 1.0 && c.wl <= 1.0,
               "%s: a step %.3g (q), %.3g (lambda) tolerance units from the exact step", name, c.wq,
@@ -242,26 +249,27 @@ int main(void)
         int ne = 80;
         double te = 0.314159, hh = 1e-4;
         sscanf(meas, "%d %lf %lf", &ne, &te, &hh);
-        scenario("measure", hh, te, 0, 0, 0, 0, 0, 0, ne, 0);
+        scenario("measure", hh, te, 0, 0, 0, 0, 0, 0, ne, 0, 0.25);
         return 0;
     }
     /* factorizations kept across steps (keep_force: as in systems above step.c's
      * FMB_KEEP_MIN_N unknowns; this one has 60) */
-    scenario("h 1e-4", 1e-4, 0.06, 0, 0, 1, 20, 0, 1, 10, 200);
-    scenario("h 4e-4", 4e-4, 0.12, 0, 0, 1, 20, 0, 1, 10, 100);
-    scenario("h 1e-4 / 4e-4 every 2.5 ms", 1e-4, 0.12, 4e-4, 2.5e-3, 1, 0, 0, 1, 10, 200);
+    scenario("h 1e-4", 1e-4, 0.06, 0, 0, 1, 20, 0, 1, 10, 200, 0.25);
+    scenario("h 4e-4", 4e-4, 0.12, 0, 0, 1, 20, 0, 1, 10, 100, 0.25);
+    scenario("h 1e-4 / 4e-4 every 2.5 ms", 1e-4, 0.12, 4e-4, 2.5e-3, 1, 0, 0, 1, 10, 200, 0.25);
     /* one revolution (2 pi / 20 rad/s): every slider crossing of an element end */
-    scenario("h 1e-4, one revolution, kept matrices", 1e-4, 0.314159, 0, 0, 1, 500, 50, 1, 10,
-             1000);
+    scenario("h 1e-4, one revolution, kept matrices", 1e-4, 0.314159, 0, 0, 1, 500, 50, 1, 10, 1000,
+             0.25);
     /* the same as users run it (60 unknowns: a refresh at every step's start, no kept
-     * matrix across steps): every step within 1 unit */
-    scenario("h 1e-4, one revolution", 1e-4, 0.314159, 0, 0, 1, 1500, 500, 0, 10, 0);
-    scenario("h 4e-4, one revolution", 4e-4, 0.314159, 0, 0, 1, 80, 0, 0, 10, 0);
+     * matrix across steps): every step within 1 unit, one-increment steps within 0.1 (full
+     * Newton's own stop leaves 0.096 in lambda) */
+    scenario("h 1e-4, one revolution", 1e-4, 0.314159, 0, 0, 1, 1500, 500, 0, 10, 0, 0.1);
+    scenario("h 4e-4, one revolution", 4e-4, 0.314159, 0, 0, 1, 80, 0, 0, 10, 0, 0.25);
     /* 80 and 320 elements (270 and 630 unknowns: kept matrices as users run them) */
-    scenario("80 el, h 1e-4, one revolution", 1e-4, 0.314159, 0, 0, 1, 200, 20, 0, 80, 1000);
-    scenario("80 el, h 4e-4, one revolution", 4e-4, 0.314159, 0, 0, 1, 0, 0, 0, 80, 150);
-    scenario("320 el, h 1e-4, one revolution", 1e-4, 0.314159, 0, 0, 1, 50, 0, 0, 320, 1000);
-    scenario("320 el, h 4e-4, one revolution", 4e-4, 0.314159, 0, 0, 1, 0, 0, 0, 320, 150);
+    scenario("80 el, h 1e-4, one revolution", 1e-4, 0.314159, 0, 0, 1, 200, 20, 0, 80, 1000, 0.1);
+    scenario("80 el, h 4e-4, one revolution", 4e-4, 0.314159, 0, 0, 1, 0, 0, 0, 80, 150, 0.25);
+    scenario("320 el, h 1e-4, one revolution", 1e-4, 0.314159, 0, 0, 1, 50, 0, 0, 320, 1000, 0.25);
+    scenario("320 el, h 4e-4, one revolution", 4e-4, 0.314159, 0, 0, 1, 0, 0, 0, 320, 150, 0.25);
     printf(failures ? "FAIL\n" : "OK\n");
     return failures != 0;
 }

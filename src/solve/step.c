@@ -268,8 +268,9 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
  * in their own units against the state's first increment) on every step that takes a
  * second increment on its predictor's matrix. A later step whose first increment gives
  * FMB_NEWTON_K_SAFETY K |d_1|^2 <= 1 for both, with K the larger of the last two
- * measurements, i.e. an estimated remaining error 100 times below the tolerance, is
- * accepted after that increment (and the Phi check). The constants are used for
+ * measurements, i.e. an estimated remaining error 100 times below the tolerance (the
+ * multipliers: 50, FMB_NEWTON_K_SAFETY_L below), is accepted after that increment (and
+ * the Phi check). The constants are used for
  * FMB_NEWTON_K_AGE steps after the last measurement; after that the next step on a fresh
  * matrix measures anew, and the new measurement is paired with the expired one (the larger
  * of the two still decides: the old one can only make the test stricter), so that one
@@ -297,10 +298,26 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
  * (one block: exactly K |d_1|^2 as before, checked decision for decision). A block below
  * FMB_NEWTON_B_FLOOR of the largest at the measurement counts as that floor.
  * docs/performance.md "One-increment acceptance per block; no kept matrices in small
- * systems" (issue 8, helper once4). */
+ * systems" (issue 8, helper once4).
+ * Not all of the error after one increment is quadratic: a part falls only like the
+ * increment itself when the increment shrinks (1e-7-1e-6 of the first increment in the
+ * steps below, the size of the index-3 solve's rounding). With a < 1 the model
+ * E_m a^2 then underestimates: over a revolution of the quick-return (10 elements), steps
+ * whose first increment was 1/10-1/50 of the measurement's had 10-25 times the predicted
+ * error (0.01-0.03 units), and the worst misses of steps with errors above 0.01 units were
+ * 84x (1 %) and 600x (largest). The prediction is E_m a for a < 1 (E_m a^2 above): the
+ * bound of any mix of a linear and a quadratic part; those misses fell to 10x and 28x,
+ * and the worst steps accepted at 80 elements from 0.21 to 0.05 units in lambda (same
+ * safety factors). That tighter tail is what pays for the multipliers' smaller safety
+ * factor, FMB_NEWTON_K_SAFETY_L (the state keeps 100), and for constants used 32 steps
+ * instead of 16: 10 elements 2,023 -> 2,188 one-increment steps of 3,142, worst one-
+ * increment step 0.026 / 0.068 -> 0.027 / 0.053 units (q / lambda); 320 elements 0.028 /
+ * 0.100 -> 0.028 / 0.084 (tests/test_newton_once.c; docs/performance.md "One-increment
+ * acceptance, session 7"). */
 #define FMB_NEWTON_B_FLOOR 1e-2
 #define FMB_NEWTON_K_SAFETY 100.0
-#define FMB_NEWTON_K_AGE 16
+#define FMB_NEWTON_K_SAFETY_L 50.0
+#define FMB_NEWTON_K_AGE 32
 #define FMB_NEWTON_K_KEEP 64
 #define FMB_NEWTON_K_FLOOR 1e-3
 
@@ -439,10 +456,11 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
                 big *= FMB_NEWTON_B_FLOOR;
                 for (int k = 0; k < nb; k++)
                     a = fmax_inline(a, b[k] / fmax_inline(bm[k], big));
-                pq = fmax_inline(pq, a * a * s->newton_K[2 * j]);
-                pl = fmax_inline(pl, a * a * s->newton_K[2 * j + 1]);
+                const double f = a < 1.0 ? a : a * a; /* linear below 1 (FMB_NEWTON_K_SAFETY_L) */
+                pq = fmax_inline(pq, f * s->newton_K[2 * j]);
+                pl = fmax_inline(pl, f * s->newton_K[2 * j + 1]);
             }
-            once = FMB_NEWTON_K_SAFETY * pq <= 1.0 && FMB_NEWTON_K_SAFETY * pl <= 1.0;
+            once = FMB_NEWTON_K_SAFETY * pq <= 1.0 && FMB_NEWTON_K_SAFETY_L * pl <= 1.0;
         }
         if (!fresh) eq *= 1.0 / FMB_KEEP_TARGET;
         /* with a kept (older) matrix the multipliers converge linearly too: then their
