@@ -30,3 +30,7 @@ add_test(NAME kkt_fixed_lists COMMAND test_kkt_fixed)
 # bit: hits, misses, -0 / +0 and NaN angles (tests/test_rot_cache.c).
 fmb_c_test(test_rot_cache)
 add_test(NAME rot_cache_bits COMMAND test_rot_cache)
+# Blocks of searched KKT entries (fmb_kkt_addx_block) and their kept places against the
+# per-entry searched adds (bit for bit) and a dense sum (tests/test_kkt_addx_block.c).
+fmb_c_test(test_kkt_addx_block)
+add_test(NAME kkt_addx_block_places COMMAND test_kkt_addx_block)

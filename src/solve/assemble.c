@@ -122,8 +122,11 @@ static void add_block_g(fmb_kkt_t *k, int search, int nl, const int *g,
                         const unsigned char *carrier, int all, const double *B, double a,
                         int elastic_rows)
 {
-    if (all && !search && !elastic_rows) { /* the fixed sequence: one block */
-        fmb_kkt_add_block(k, nl, g, nl, g, B, 1, nl, a);
+    if (all && !elastic_rows) { /* one block: the fixed sequence, or searched */
+        if (search)
+            fmb_kkt_addx_block(k, nl, g, nl, g, B, 1, nl, a);
+        else
+            fmb_kkt_add_block(k, nl, g, nl, g, B, 1, nl, a);
         return;
     }
     for (int cc = 0; cc < nl; cc++) {
@@ -308,11 +311,16 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
         elem_map(v, g, carrier, &all);
         const int row0 = n + j->row;
         int R[FMB_ELEM_COLS];
-        if (!search && all && nr <= FMB_ELEM_COLS) { /* J (nr x nl), then J^T as blocks */
+        if (all && nr <= FMB_ELEM_COLS) { /* J (nr x nl), then J^T as blocks */
             for (int r = 0; r < nr; r++)
                 R[r] = row0 + r;
-            fmb_kkt_add_block(k, nr, R, nl, g, J0, 1, nr, 1.0);
-            fmb_kkt_add_block(k, nl, g, nr, R, J0, nr, 1, c->cA);
+            if (search) {
+                fmb_kkt_addx_block(k, nr, R, nl, g, J0, 1, nr, 1.0);
+                fmb_kkt_addx_block(k, nl, g, nr, R, J0, nr, 1, c->cA);
+            } else {
+                fmb_kkt_add_block(k, nr, R, nl, g, J0, 1, nr, 1.0);
+                fmb_kkt_add_block(k, nl, g, nr, R, J0, nr, 1, c->cA);
+            }
         } else {
             for (int x = 0; x < nl; x++) {
                 const int gc = g[x];

@@ -64,7 +64,7 @@ void fmb_kkt_free(fmb_kkt_t *k)
     free(k->Ti), free(k->Tj), free(k->Tx), free(k->Tb);
     free(k->Ap), free(k->Ai), free(k->Ax), free(k->Map);
     free(k->Fi), free(k->Fj), free(k->Fx);
-    free(k->Xi), free(k->Xj), free(k->Xp);
+    free(k->Xi), free(k->Xj), free(k->Xp), free(k->Xbh), free(k->Xba);
     free(k->lists), free(k->lx), free(k->liota);
     memset(k, 0, sizeof *k);
 }
@@ -74,6 +74,7 @@ void fmb_kkt_begin(fmb_kkt_t *k)
     k->nt = 0;
     k->nf = 0;
     k->nx = 0;
+    k->nxb = 0;
     k->redo = 0;
     k->nbegin++;
     if (!k->mapped) k->nlists = 0; /* recorded anew with the sequence */
@@ -286,23 +287,31 @@ static void keep_place(fmb_kkt_t *k, int t, int i, int j, int p)
     if (t == k->nxvalid) k->nxvalid = t + 1;
 }
 
+/* The place of entry (i, j) in the pattern, -1 if it is not stored. */
+static int find_place(const fmb_kkt_t *k, int i, int j)
+{
+    int lo = k->Ap[j], hi = k->Ap[j + 1] - 1; /* rows ascending within a column */
+    while (lo <= hi) {
+        const int mid = (lo + hi) / 2;
+        if (k->Ai[mid] == i) return mid;
+        if (k->Ai[mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
 void fmb_kkt_addx_slow(fmb_kkt_t *k, int i, int j, double x)
 {
     if (k->nt < 0 || k->redo) return;
     if (k->mapped) {
         const int t = k->nx++;
-        int lo = k->Ap[j], hi = k->Ap[j + 1] - 1; /* rows ascending within a column */
-        while (lo <= hi) {
-            const int mid = (lo + hi) / 2;
-            if (k->Ai[mid] == i) {
-                k->Ax[mid] += x;
-                keep_place(k, t, i, j, mid);
-                return;
-            }
-            if (k->Ai[mid] < i)
-                lo = mid + 1;
-            else
-                hi = mid - 1;
+        const int p = find_place(k, i, j);
+        if (p >= 0) {
+            k->Ax[p] += x;
+            keep_place(k, t, i, j, p);
+            return;
         }
         /* a new entry: the pattern grows; the searched values so far were not recorded,
          * so the assembly is repeated (fmb_kkt_end) */
@@ -327,6 +336,84 @@ void fmb_kkt_addx_slow(fmb_kkt_t *k, int i, int j, double x)
     /* unmapped: recorded for the rebuild of the pattern (needs every value) */
     k->Fi[k->nf] = i, k->Fj[k->nf] = j, k->Fx[k->nf] = x;
     k->nf++;
+}
+
+/* Room for block call b's record of nrec ints (kept contiguous from call 0); NULL when it
+ * cannot be kept (an earlier call was not kept, or no memory): the block is then searched
+ * entry by entry without keeping. */
+static int *keep_block(fmb_kkt_t *k, int b, int nr, int nc)
+{
+    if (b > k->nxbvalid) return NULL;
+    const int start = b ? k->Xbh[3 * b - 3] + k->Xbh[3 * b - 2] + k->Xbh[3 * b - 1] +
+                              k->Xbh[3 * b - 2] * k->Xbh[3 * b - 1]
+                        : 0;
+    const int nrec = nr + nc + nr * nc;
+    k->nxbvalid = b; /* this call's record (and every later one) is rewritten */
+    if (3 * b + 3 > k->xbhcap) {
+        const int cap = k->xbhcap ? 2 * k->xbhcap : 48;
+        int *h = realloc(k->Xbh, (size_t)cap * sizeof *h);
+        if (!h) return NULL;
+        k->Xbh = h, k->xbhcap = cap;
+    }
+    if (start + nrec > k->xbacap) {
+        int cap = k->xbacap ? 2 * k->xbacap : 1024;
+        while (cap < start + nrec)
+            cap *= 2;
+        int *a = realloc(k->Xba, (size_t)cap * sizeof *a);
+        if (!a) return NULL;
+        k->Xba = a, k->xbacap = cap;
+    }
+    k->Xbh[3 * b] = start, k->Xbh[3 * b + 1] = nr, k->Xbh[3 * b + 2] = nc;
+    return k->Xba + start;
+}
+
+void fmb_kkt_addx_block(fmb_kkt_t *k, int nr, const int *rows, int nc, const int *cols,
+                        const double *B, int rs, int cs, double a)
+{
+    if (k->nt < 0 || k->redo) return;
+    if (!k->mapped) { /* recorded entry by entry for the rebuild */
+        for (int x = 0; x < nc; x++)
+            for (int y = 0; y < nr; y++)
+                fmb_kkt_addx_slow(k, rows[y], cols[x], a * B[(size_t)rs * y + (size_t)cs * x]);
+        return;
+    }
+    const int b = k->nxb++;
+    double *Ax = k->Ax;
+    if (b < k->nxbvalid && k->Xbh[3 * b + 1] == nr && k->Xbh[3 * b + 2] == nc) {
+        const int *R = k->Xba + k->Xbh[3 * b];
+        int same = 1;
+        for (int y = 0; y < nr; y++)
+            same &= R[y] == rows[y];
+        for (int x = 0; x < nc; x++)
+            same &= R[nr + x] == cols[x];
+        if (same) { /* the kept places */
+            const int *P = R + nr + nc;
+            for (int x = 0; x < nc; x++, P += nr) {
+                const double *bx = B + (size_t)cs * x;
+                for (int y = 0; y < nr; y++)
+                    Ax[P[y]] += a * bx[(size_t)rs * y];
+            }
+            return;
+        }
+    }
+    int *R = keep_block(k, b, nr, nc);
+    for (int x = 0; x < nc; x++)
+        for (int y = 0; y < nr; y++) {
+            const int p = find_place(k, rows[y], cols[x]);
+            if (p < 0) { /* a new entry: as fmb_kkt_addx_slow (the record stays invalid) */
+                k->mapped = 0;
+                k->redo = 1;
+                return;
+            }
+            Ax[p] += a * B[(size_t)rs * y + (size_t)cs * x];
+            if (R) R[nr + nc + x * nr + y] = p;
+        }
+    if (!R) return;
+    for (int y = 0; y < nr; y++)
+        R[y] = rows[y];
+    for (int x = 0; x < nc; x++)
+        R[nr + x] = cols[x];
+    k->nxbvalid = b + 1;
 }
 
 static int analyze(fmb_kkt_t *k)
@@ -428,6 +515,7 @@ static int build_pattern(fmb_kkt_t *k)
     }
     k->need_analyze = 1;
     k->nxvalid = 0; /* places of searched entries in the old pattern */
+    k->nxbvalid = 0;
     k->pattern_nt = k->nt;
     k->mapped = 1;
     return 0;

@@ -55,6 +55,11 @@ typedef struct fmb_kkt {
     int nx, nxvalid, xcap; /* fmb_kkt_addx's places by call: the t-th call of a mapped
                             * assembly for (Xi[t], Xj[t]) is at Ax[Xp[t]] (t < nxvalid) */
     int *Xi, *Xj, *Xp;
+    /* fmb_kkt_addx_block's places by call: block call b < nxbvalid of the last mapped
+     * assemblies is Xbh[3 b .. 3 b + 2] = (its record's start in Xba, nr, nc), the record
+     * being its rows, its columns and the nr nc places (the records contiguous from call 0) */
+    int nxb, nxbvalid, xbhcap, xbacap;
+    int *Xbh, *Xba;
     /* fixed lists recorded in the current pattern (fmb_kkt_fixed_begin): Tb[t] = -1 - l marks
      * list l's first entry; the list in progress and the scratch of unmapped assemblies */
     fmb_kkt_list_t *lists, lcur; /* lcur: the list between begin and end */
@@ -130,6 +135,14 @@ static inline void fmb_kkt_addx(fmb_kkt_t *k, int i, int j, double x)
     }
     fmb_kkt_addx_slow(k, i, j, x);
 }
+/* A block of searched entries: a(rows[y], cols[x]) += a * B[y * rs + x * cs] for x < nc
+ * (outer), y < nr (inner), every index >= 0: the same entries in the same order, and the
+ * same matrix bitwise, as nr * nc fmb_kkt_addx calls. The places found by the b-th block call
+ * of a mapped assembly are kept (apart from fmb_kkt_addx's) for the b-th block call of the
+ * next one: when that call has the same shape, rows and columns (nr + nc tests), its values
+ * go to the kept places without a search. */
+void fmb_kkt_addx_block(fmb_kkt_t *k, int nr, const int *rows, int nc, const int *cols,
+                        const double *B, int rs, int cs, double a);
 /* A fixed list of entries: (off + Ii[e], off + j) for e in [Jp[j], Jp[j + 1]), j < ncol,
  * the same at every assembly (the arrays constant while the pattern lives: the list is
  * known by their addresses and off). The caller adds entry e's value x as A[pos[e]] += x
