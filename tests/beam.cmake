@@ -44,3 +44,8 @@ add_test(NAME beam_state_cache COMMAND test_beam_cache)
 fmb_c_test(test_beam_tangent)
 target_compile_definitions(test_beam_tangent PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
 add_test(NAME beam_tangent_list COMMAND test_beam_tangent)
+# The beam's list at consecutive and at spread places (bit for bit the same), undamped and
+# damped, against the element blocks (tests/test_beam_tangent_pos.c).
+fmb_c_test(test_beam_tangent_pos)
+target_compile_definitions(test_beam_tangent_pos PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
+add_test(NAME beam_tangent_places COMMAND test_beam_tangent_pos)

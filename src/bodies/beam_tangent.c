@@ -73,6 +73,33 @@ static void sort_unique(int *r, int *n)
     *n = m;
 }
 
+/* tX from one tnv-tuple per list entry (as the build sums it) to the order tangent_add reads
+ * it: column by column (theta's column left out), the carrier rows 0 and 1 as (XA, XB), the
+ * theta row left out, then the rows of U as (XA, XB) in the carrier columns 0 and 1 and as
+ * tnv-tuples in the elastic columns. The terms left out are exact zeros (no XK or XC outside
+ * (U, U); the theta row and column come from the state), and adding them did not change
+ * the matrix: the value of an entry differed by them at most in the sign of a zero, which
+ * the add into the matrix's +0 removes. */
+static int pack_terms(fmb_beam_t *bm)
+{
+    const int nv = bm->tnv, *Jp = bm->tJp;
+    double *out = bm->tX, *in = malloc((size_t)Jp[bm->ndof] * nv * sizeof *in + 1);
+    if (!in) return FMB_ERR_NOMEM;
+    memcpy(in, bm->tX, (size_t)Jp[bm->ndof] * nv * sizeof *in);
+    for (int c = 0; c < bm->ndof; c++) {
+        if (c == 2) continue;
+        const int nt = c < 3 ? 2 : nv;
+        for (int e = Jp[c]; e < Jp[c + 1]; e++) {
+            if (e == Jp[c] + 2) continue; /* the theta row */
+            const int m = e < Jp[c] + 2 ? 2 : nt;
+            for (int v = 0; v < m; v++)
+                *out++ = in[(size_t)nv * e + v];
+        }
+    }
+    free(in);
+    return 0;
+}
+
 int fmb_beam_tangent_build(fmb_beam_t *bm)
 {
     bm->tnz = 0;
@@ -168,6 +195,7 @@ int fmb_beam_tangent_build(fmb_beam_t *bm)
         }
     }
     bm->tnv = nv;
+    if (pack_terms(bm)) return FMB_ERR_NOMEM;
     bm->tnz = bm->tJp[nd];
     return 0;
 }
@@ -181,19 +209,39 @@ void fmb_beam_tangent_add(const fmb_body_t *b, const double *q, const double *qd
     const double al = cM - cK * th * th, be = cKm * tdd + 2 * cC * th;
     const int *Jp = bm->tJp;
     const double *X = bm->tX;
-    /* the constant combinations: every column but theta's */
-    for (int part = 0; part < 2; part++) {
-        const int e0 = part ? Jp[3] : 0, e1 = part ? Jp[bm->ndof] : Jp[2];
-        if (bm->tnv == 3) {
-            for (int e = e0; e < e1; e++) {
-                const double *x = X + 3 * (size_t)e;
-                A[pos[e]] += al * x[0] + be * x[1] + cK * x[2];
-            }
+    /* the constant combinations: every column but theta's, every row but theta's (tX in
+     * pack_terms' order). A column's rows of U sit at consecutive places of the matrix when
+     * its other entries (joints, multipliers) lie outside the body's rows: then without pos
+     * (the places of a column's rows ascend, so first and last one apart by the count
+     * means consecutive) */
+    const int nv = bm->tnv;
+    for (int c = 0; c < bm->ndof; c++) {
+        if (c == 2) continue;
+        const int e0 = Jp[c], n = Jp[c + 1] - e0 - 3;
+        A[pos[e0]] += al * X[0] + be * X[1];
+        A[pos[e0 + 1]] += al * X[2] + be * X[3];
+        X += 4;
+        const int *pc = pos + e0 + 3;
+        if (n <= 0) continue;
+        double *Ac = A + pc[0];
+        const int seq = pc[n - 1] - pc[0] == n - 1;
+        if (c < 3) { /* (U, rbar): alpha S + beta S */
+            if (seq)
+                for (int i = 0; i < n; i++, X += 2)
+                    Ac[i] += al * X[0] + be * X[1];
+            else
+                for (int i = 0; i < n; i++, X += 2)
+                    A[pc[i]] += al * X[0] + be * X[1];
+        } else if (nv == 3) {
+            if (seq)
+                for (int i = 0; i < n; i++, X += 3)
+                    Ac[i] += al * X[0] + be * X[1] + cK * X[2];
+            else
+                for (int i = 0; i < n; i++, X += 3)
+                    A[pc[i]] += al * X[0] + be * X[1] + cK * X[2];
         } else {
-            for (int e = e0; e < e1; e++) {
-                const double *x = X + 4 * (size_t)e;
-                A[pos[e]] += al * x[0] + be * x[1] + cK * x[2] + cC * x[3];
-            }
+            for (int i = 0; i < n; i++, X += 4)
+                A[pc[i]] += al * X[0] + be * X[1] + cK * X[2] + cC * X[3];
         }
     }
     /* the theta row and column, element by element */
