@@ -34,3 +34,7 @@ add_test(NAME rot_cache_bits COMMAND test_rot_cache)
 # per-entry searched adds (bit for bit) and a dense sum (tests/test_kkt_addx_block.c).
 fmb_c_test(test_kkt_addx_block)
 add_test(NAME kkt_addx_block_places COMMAND test_kkt_addx_block)
+# A joint's J, J^T and points' Hessian in one KKT call (fmb_kkt_add_joint) against the block
+# and list adds it replaced (bit for bit) and a dense sum (tests/test_kkt_add_joint.c).
+fmb_c_test(test_kkt_add_joint)
+add_test(NAME kkt_add_joint COMMAND test_kkt_add_joint)

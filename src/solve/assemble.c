@@ -192,6 +192,8 @@ static void add_points_hess(fmb_kkt_t *k, const fmb_bodyview_t v[2], int nl, con
     if (ne) fmb_kkt_add_list(k, ne, I, Jc, X);
 }
 
+_Static_assert(FMB_ELEM_COLS < 256, "fmb_kkt_add_joint's mark holds nr, nl and n0 below 256");
+
 static int has_shape(const fmb_body_t *b)
 {
     return b && b->klass && b->klass->shape;
@@ -311,6 +313,14 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
         elem_map(v, g, carrier, &all);
         const int row0 = n + j->row;
         int R[FMB_ELEM_COLS];
+        if (!search && all && nr <= FMB_ELEM_COLS && j->klass->hess_kind == FMB_HESS_POINTS &&
+            !c->elastic_rows) { /* J, J^T and the points' Hessian in one call */
+            for (int r = 0; r < nr; r++)
+                R[r] = row0 + r;
+            const int h0 = n0 >= 3, h1 = nl - n0 >= 3; /* on ground: no columns */
+            fmb_kkt_add_joint(k, nr, R, nl, g, J0, c->cA, n0, h0, h1, H, c->cK);
+            continue;
+        }
         if (all && nr <= FMB_ELEM_COLS) { /* J (nr x nl), then J^T as blocks */
             for (int r = 0; r < nr; r++)
                 R[r] = row0 + r;

@@ -186,6 +186,87 @@ slow:
     if (mark && !k->mapped && !k->redo && k->nt == t + nr * nc) k->Tb[t] = FMB_KKT_BLOCK(nr, nc);
 }
 
+/* A call of fmb_kkt_add_joint. */
+typedef struct joint_call {
+    int nr, nl, n0, h0, h1;
+    const int *R, *g;
+    const double *J, *H;
+    double cA, cK;
+} joint_call_t;
+
+/* Every entry of the call through fmb_kkt_add (the recording path, and a mapped assembly
+ * off its pattern). */
+static void joint_entries(fmb_kkt_t *k, const joint_call_t *c)
+{
+    const int nr = c->nr, nl = c->nl;
+    for (int x = 0; x < nl; x++)
+        for (int y = 0; y < nr; y++)
+            fmb_kkt_add(k, c->R[y], c->g[x], c->J[x * nr + y]);
+    for (int x = 0; x < nr; x++)
+        for (int y = 0; y < nl; y++)
+            fmb_kkt_add(k, c->g[y], c->R[x], c->cA * c->J[y * nr + x]);
+    for (int b = 0; b < 2; b++) {
+        if (!(b ? c->h1 : c->h0)) continue;
+        const int o = b ? c->n0 : 0, m = b ? nl - c->n0 : c->n0, th = o + 2;
+        for (int cc = o; cc < o + m; cc++) {
+            const double *Hc = c->H + (size_t)nl * cc;
+            if (cc == th) {
+                for (int r = o; r < o + m; r++)
+                    fmb_kkt_add(k, c->g[r], c->g[cc], c->cK * Hc[r]);
+            } else {
+                fmb_kkt_add(k, c->g[th], c->g[cc], c->cK * Hc[th]);
+            }
+        }
+    }
+}
+
+void fmb_kkt_add_joint(fmb_kkt_t *k, int nr, const int *R, int nl, const int *g, const double *J,
+                       double cA, int n0, int h0, int h1, const double *H, double cK)
+{
+    const int ne = 2 * nr * nl + (h0 ? 2 * n0 - 1 : 0) + (h1 ? 2 * (nl - n0) - 1 : 0);
+    const int mark = FMB_KKT_JOINT(nr, nl, n0, h0, h1);
+    const int t = k->nt;
+    if (k->mapped && t >= 0 && ne <= k->pattern_nt - t && k->Tb[t] == mark) {
+        /* recorded whole by a call of this shape: entry (y, x) of J was (R_rec[y],
+         * g_rec[x]) at t + x nr + y, and every later entry is (g_rec[.], R_rec[.]) or
+         * (g_rec[.], g_rec[.]) by the same order: R and g decide them all */
+        const int *Ti = k->Ti + t, *Tj = k->Tj + t;
+        int same = 1;
+        for (int y = 0; y < nr; y++)
+            same &= Ti[y] == R[y];
+        for (int x = 0; x < nl; x++)
+            same &= Tj[x * nr] == g[x];
+        if (same) {
+            const int *M = k->Map + t;
+            double *Ax = k->Ax;
+            for (int x = 0; x < nl; x++, M += nr)
+                for (int y = 0; y < nr; y++)
+                    Ax[M[y]] += J[x * nr + y];
+            for (int x = 0; x < nr; x++, M += nl)
+                for (int y = 0; y < nl; y++)
+                    Ax[M[y]] += cA * J[y * nr + x];
+            for (int b = 0; b < 2; b++) {
+                if (!(b ? h1 : h0)) continue;
+                const int o = b ? n0 : 0, m = b ? nl - n0 : n0, th = o + 2;
+                for (int cc = o; cc < o + m; cc++) {
+                    const double *Hc = H + (size_t)nl * cc;
+                    if (cc == th)
+                        for (int r = o; r < o + m; r++)
+                            Ax[*M++] += cK * Hc[r];
+                    else
+                        Ax[*M++] += cK * Hc[th];
+                }
+            }
+            k->nt = t + ne;
+            return;
+        }
+    }
+    const joint_call_t c = {nr, nl, n0, h0, h1, R, g, J, H, cA, cK};
+    const int mark_it = !k->mapped && !k->redo && t >= 0;
+    joint_entries(k, &c);
+    if (mark_it && !k->mapped && !k->redo && k->nt == t + ne) k->Tb[t] = mark;
+}
+
 void fmb_kkt_add_list(fmb_kkt_t *k, int ne, const int *I, const int *J, const double *X)
 {
     int t = k->nt, e = 0;

@@ -118,6 +118,19 @@ static inline void fmb_kkt_add(fmb_kkt_t *k, int i, int j, double x)
 void fmb_kkt_add_block(fmb_kkt_t *k, int nr, const int *rows, int nc, const int *cols,
                        const double *B, int rs, int cs, double a);
 #define FMB_KKT_BLOCK(nr, nc) ((nr) * 65536 + (nc))
+/* A joint's entries in one call: J (nr x nl, column-major) at rows R and columns g, then
+ * cA J^T at rows g and columns R (each as fmb_kkt_add_block), then, when h0 (h1), the
+ * theta column and row of body 0's (body 1's) diagonal block of cK H (nl x nl,
+ * column-major): over that body's columns c (0 .. n0 - 1, or n0 .. nl - 1) with theta the
+ * body's third column, the whole column c = theta, else the entry (theta, c): the same
+ * entries in the same order, and the same matrix bitwise, as those block adds followed by
+ * one list add. Recorded whole (Tb), the call is checked on R and g alone (nr + nl tests)
+ * and its 2 nr nl + (h0 ? 2 n0 - 1 : 0) + (h1 ? 2 (nl - n0) - 1 : 0) entries go straight
+ * to their places. Every index >= 0; h0 needs n0 >= 3, h1 nl - n0 >= 3. */
+void fmb_kkt_add_joint(fmb_kkt_t *k, int nr, const int *R, int nl, const int *g, const double *J,
+                       double cA, int n0, int h0, int h1, const double *H, double cK);
+#define FMB_KKT_JOINT(nr, nl, n0, h0, h1)                                                          \
+    ((1 << 30) | ((nr) << 22) | ((nl) << 14) | ((n0) << 6) | ((h0) << 1) | (h1))
 /* The same for a list of entries: a(I[e], J[e]) += X[e], e < ne (every index >= 0). */
 void fmb_kkt_add_list(fmb_kkt_t *k, int ne, const int *I, const int *J, const double *X);
 void fmb_kkt_addx_slow(fmb_kkt_t *k, int i, int j, double x);

@@ -1,0 +1,190 @@
+/*
+ * A joint's entries in one call (fmb_kkt_add_joint, kkt.h): J, cA J^T and the theta column and
+ * row of each body's diagonal block of cK H, checked on its rows R and columns g alone once
+ * recorded whole. Two independent references per assembly: a second KKT matrix fed the same
+ * entries the way the assembler fed them before (fmb_kkt_add_block for J and J^T, then
+ * fmb_kkt_add_list for the Hessian's entries), whose compressed values must equal the first's
+ * bit for bit, and the same entries summed into a dense matrix here (to 1e-15). Three joints
+ * on four "bodies" (columns 0-2, 3-5, 6-11 a body with 3 shape columns, 12-14), one of them
+ * on ground (n0 = 0: no body 0 block, h0 = 0). Each assembly is checked first (recorded),
+ * again (mapped: the fast path) and with one change: a joint's multiplier rows moved (R
+ * alone), a joint's body moved (g alone), an extra entry before the joints (every call's
+ * place in the sequence moved), a joint's Hessian switched off on one side (another shape
+ * and mark), and back, and a joint split otherwise between its two bodies (n0 alone
+ * changes: the same R, g and entry count). A moved call must leave its pattern (repeat and
+ * rebuild), never add at its recorded places.
+ * Checked to fail: with the R check left out (assembly 3, moved rows, differs), with the g
+ * check left out (assembly 5, moved body), and with n0 left out of the mark (assembly 13,
+ * the split). h0 and h1 change the entry count, so a mark without them is caught by the
+ * sequence after the call as well (no failure then): they are in the mark for a call
+ * that ends an assembly early.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "flexmb/flexmb.h"
+#include "solve/kkt.h"
+#include "check.h"
+
+static int failures = 0;
+
+#define NQ 15
+#define NM 6
+#define N (NQ + NM)
+
+typedef struct {
+    int rows;   /* first multiplier row of joint 1 (normally 2: rows NQ + 2, NQ + 3) */
+    int body;   /* first column of joint 2's second body (normally 12) */
+    int extra;  /* an extra entry before the joints */
+    int h1_off; /* joint 0 without its body 1 Hessian */
+    int split;  /* joint 1 on columns 0-5 and 6-8 instead of 0-2 and 3-8 (the same g) */
+} plan_t;
+
+/* joint j: body columns (n0 on the first body at c0, nl - n0 on the second at c1) */
+static void joint_geom(const plan_t *p, int j, int *nr, int *R, int *nl, int *n0, int *g)
+{
+    static const int c0s[3] = {-1, 0, 6}, c1s[3] = {0, 3, 12}, n0s[3] = {0, 3, 6},
+                     n1s[3] = {3, 6, 3};
+    *nr = 2;
+    const int r0 = NQ + 2 * j + (j == 1 ? p->rows - 2 : 0);
+    R[0] = r0, R[1] = r0 + 1;
+    const int sp = j == 1 && p->split;
+    *n0 = sp ? 6 : n0s[j];
+    *nl = n0s[j] + n1s[j];
+    const int c1 = j == 2 ? p->body : sp ? 6 : c1s[j];
+    for (int x = 0; x < *n0; x++)
+        g[x] = c0s[j] + x;
+    for (int x = *n0; x < *nl; x++)
+        g[x] = c1 + x - *n0;
+}
+
+/* the old path: J and J^T as blocks, the Hessian's entries as one list (assemble.c before) */
+static void old_path(fmb_kkt_t *k, int nr, const int *R, int nl, const int *g, const double *J,
+                     double cA, int n0, int h0, int h1, const double *H, double cK)
+{
+    fmb_kkt_add_block(k, nr, R, nl, g, J, 1, nr, 1.0);
+    fmb_kkt_add_block(k, nl, g, nr, R, J, nr, 1, cA);
+    int I[128], Jc[128], ne = 0;
+    double X[128];
+    for (int b = 0; b < 2; b++) {
+        if (!(b ? h1 : h0)) continue;
+        const int o = b ? n0 : 0, m = b ? nl - n0 : n0, th = o + 2;
+        for (int cc = o; cc < o + m; cc++) {
+            if (cc == th)
+                for (int r = o; r < o + m; r++)
+                    I[ne] = g[r], Jc[ne] = g[cc], X[ne++] = cK * H[r + nl * cc];
+            else
+                I[ne] = g[th], Jc[ne] = g[cc], X[ne++] = cK * H[th + nl * cc];
+        }
+    }
+    if (ne) fmb_kkt_add_list(k, ne, I, Jc, X);
+}
+
+static double D[N][N];
+
+/* one assembly into k (mode 0: fmb_kkt_add_joint, 1: the old path); the dense sum with
+ * dense; returns fmb_kkt_end's answer */
+static int assemble(fmb_kkt_t *k, int mode, const plan_t *p, double s, int dense)
+{
+    fmb_kkt_begin(k);
+    for (int a = 0; a < NQ; a++) { /* the bodies: an SPD band */
+        fmb_kkt_add(k, a, a, 8.0 * s + 0.1 * a);
+        if (dense) D[a][a] += 8.0 * s + 0.1 * a;
+        if (a + 1 < NQ) {
+            fmb_kkt_add(k, a, a + 1, -s), fmb_kkt_add(k, a + 1, a, -s);
+            if (dense) D[a][a + 1] -= s, D[a + 1][a] -= s;
+        }
+    }
+    if (p->extra) {
+        fmb_kkt_add(k, 0, 5, 0.25 * s), fmb_kkt_add(k, 5, 0, 0.25 * s);
+        if (dense) D[0][5] += 0.25 * s, D[5][0] += 0.25 * s;
+    }
+    const double cA = 0.7 * s, cK = -0.3 * s;
+    for (int j = 0; j < 3; j++) {
+        int nr, R[2], nl, n0, g[12];
+        joint_geom(p, j, &nr, R, &nl, &n0, g);
+        double J[2 * 12], H[12 * 12];
+        for (int e = 0; e < nr * nl; e++)
+            J[e] = s * (0.5 + 0.1 * e - 0.01 * j * e * e);
+        for (int e = 0; e < nl * nl; e++)
+            H[e] = s * (1.0 + 0.03 * e + 0.5 * j);
+        const int h0 = n0 >= 3, h1 = nl - n0 >= 3 && !(j == 0 && p->h1_off);
+        if (mode == 0)
+            fmb_kkt_add_joint(k, nr, R, nl, g, J, cA, n0, h0, h1, H, cK);
+        else
+            old_path(k, nr, R, nl, g, J, cA, n0, h0, h1, H, cK);
+        if (!dense) continue;
+        for (int x = 0; x < nl; x++)
+            for (int y = 0; y < nr; y++) {
+                D[R[y]][g[x]] += J[x * nr + y];
+                D[g[x]][R[y]] += cA * J[x * nr + y];
+            }
+        for (int b = 0; b < 2; b++) {
+            if (!(b ? h1 : h0)) continue;
+            const int o = b ? n0 : 0, m = b ? nl - n0 : n0, th = o + 2;
+            for (int cc = o; cc < o + m; cc++)
+                for (int r = o; r < o + m; r++)
+                    if (cc == th || r == th) D[g[r]][g[cc]] += cK * H[r + nl * cc];
+        }
+    }
+    for (int r = 0; r < NM; r++) {
+        fmb_kkt_add(k, NQ + r, NQ + r, -0.5);
+        if (dense) D[NQ + r][NQ + r] -= 0.5;
+    }
+    return fmb_kkt_end(k);
+}
+
+int main(void)
+{
+    const plan_t base = {2, 12, 0, 0, 0};
+    plan_t seq[20];
+    int na = 0;
+    seq[na++] = base, seq[na++] = base, seq[na++] = base;
+    plan_t p = base;
+    p.rows = 4, seq[na++] = p, seq[na++] = base; /* joint 1's rows moved (onto joint 2's) */
+    p = base, p.body = 9, seq[na++] = p, seq[na++] = base; /* joint 2's body moved */
+    p = base, p.extra = 1, seq[na++] = p, seq[na++] = p, seq[na++] = base;     /* places moved */
+    p = base, p.h1_off = 1, seq[na++] = p, seq[na++] = base, seq[na++] = base; /* shape */
+    p = base, p.split = 1, seq[na++] = p, seq[na++] = p, seq[na++] = base;     /* n0 alone */
+    fmb_kkt_t k, kr;
+    fmb_kkt_init(&k, N), fmb_kkt_init(&kr, N);
+    k.ncoord = kr.ncoord = NQ;
+    int repeats = 0;
+    for (int a = 0; a < na; a++) {
+        const double s = 1.0 + 0.05 * a;
+        int again = 1, againr = 1;
+        for (int r = 0; (again || againr) && r < 2; r++) {
+            memset(D, 0, sizeof D);
+            again = assemble(&k, 0, &seq[a], s, 1);
+            againr = assemble(&kr, 1, &seq[a], s, 0);
+            repeats += again;
+        }
+        CHECK(!again && !againr, "assembly %d: repeated more than once", a);
+        CHECK(fmb_kkt_factor(&k) == 0 && fmb_kkt_factor(&kr) == 0, "assembly %d: factorization", a);
+        int same = k.Ap[N] == kr.Ap[N];
+        for (int j = 0; same && j <= N; j++)
+            same &= k.Ap[j] == kr.Ap[j];
+        for (int q = 0; same && q < k.Ap[N]; q++)
+            same &= k.Ai[q] == kr.Ai[q] && !memcmp(&k.Ax[q], &kr.Ax[q], sizeof(double));
+        CHECK(same, "assembly %d: one call differs from the blocks and the list (bits)", a);
+        static double C[N][N];
+        memset(C, 0, sizeof C);
+        for (int j = 0; j < N; j++)
+            for (int q = k.Ap[j]; q < k.Ap[j + 1]; q++)
+                C[k.Ai[q]][j] += k.Ax[q];
+        double d = 0.0;
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++)
+                d = fmax(d, fabs(C[i][j] - D[i][j]));
+        CHECK(d <= 1e-15, "assembly %d: |C - D| = %g", a, d);
+        printf("assembly %d: rows %d body %d extra %d h1_off %d split %d: |C - D| = %.2g, "
+               "bits %s, stored %d, analyses %ld\n",
+               a, seq[a].rows, seq[a].body, seq[a].extra, seq[a].h1_off, seq[a].split, d,
+               same ? "equal" : "DIFFER", k.Ap[N], k.nsymbolic);
+    }
+    CHECK(repeats >= 6, "the moved calls must have left their pattern (%d repeats)", repeats);
+    fmb_kkt_free(&k), fmb_kkt_free(&kr);
+    printf("kkt_add_joint: %d failure(s)\n", failures);
+    return failures ? 1 : 0;
+}
