@@ -203,17 +203,31 @@ static void slider_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
     }
     const double a = w1 * vv[2] + w2 * vv[3];
     /* dsx lives on the rigid coordinates (n0 + 3), g on the element's four columns: the
-     * outer products only touch those */
+     * outer products only touch those, and of a * dsx dsx^T + dsx g^T + g dsx^T each part
+     * only its own block (rigid-rigid, rigid-element, element-rigid; none element-element).
+     * The terms left out are exact zeros: an entry's sum differed by them at most in the sign
+     * of a zero, and subtracting it from Hm (never -0: +0 plus the ADDs above) gave the same
+     * bits as now. */
     int S[FMB_SHAPE_MAX + 6], ns = 0;
-    for (int k = 0; k < n0 + 3; k++)
+    const int nrig = n0 + 3;
+    for (int k = 0; k < nrig; k++)
         S[ns++] = k;
     for (int k = 0; k < 4; k++)
         if (pos[k] >= 0) S[ns++] = n0 + pos[k];
-    for (int x = 0; x < ns; x++)
-        for (int y = 0; y < ns; y++) {
-            const int r = S[y], cc = S[x];
-            Hm[r + (size_t)cc * n] -= a * dsx[r] * dsx[cc] + dsx[r] * g[cc] + g[r] * dsx[cc];
-        }
+    for (int x = 0; x < nrig; x++) {
+        const int cc = S[x];
+        double *Hc = Hm + (size_t)cc * n;
+        for (int y = 0; y < nrig; y++)
+            Hc[S[y]] -= a * dsx[S[y]] * dsx[cc];
+        for (int y = nrig; y < ns; y++)
+            Hc[S[y]] -= g[S[y]] * dsx[cc];
+    }
+    for (int x = nrig; x < ns; x++) {
+        const int cc = S[x];
+        double *Hc = Hm + (size_t)cc * n;
+        for (int y = 0; y < nrig; y++)
+            Hc[S[y]] -= dsx[S[y]] * g[cc];
+    }
 }
 
 /* Columns: rigid ones of both bodies, and the guide element's v, v' columns at the
