@@ -6,7 +6,8 @@
  * fmb_kkt_add_list for the Hessian's entries), whose compressed values must equal the first's
  * bit for bit, and the same entries summed into a dense matrix here (to 1e-15). Three joints
  * on four "bodies" (columns 0-2, 3-5, 6-11 a body with 3 shape columns, 12-14), one of them
- * on ground (n0 = 0: no body 0 block, h0 = 0). Each assembly is checked first (recorded),
+ * on ground (n0 = 0: no body 0 block, h0 = 0), two with two rows (the unrolled loops), one
+ * with three. Each assembly is checked first (recorded),
  * again (mapped: the fast path) and with one change: a joint's multiplier rows moved (R
  * alone), a joint's body moved (g alone), an extra entry before the joints (every call's
  * place in the sequence moved), a joint's Hessian switched off on one side (another shape
@@ -30,7 +31,7 @@
 static int failures = 0;
 
 #define NQ 15
-#define NM 6
+#define NM 7
 #define N (NQ + NM)
 
 typedef struct {
@@ -46,9 +47,10 @@ static void joint_geom(const plan_t *p, int j, int *nr, int *R, int *nl, int *n0
 {
     static const int c0s[3] = {-1, 0, 6}, c1s[3] = {0, 3, 12}, n0s[3] = {0, 3, 6},
                      n1s[3] = {3, 6, 3};
-    *nr = 2;
+    *nr = j == 2 ? 3 : 2; /* joint 2: three rows (a weld; the general loops) */
     const int r0 = NQ + 2 * j + (j == 1 ? p->rows - 2 : 0);
-    R[0] = r0, R[1] = r0 + 1;
+    for (int y = 0; y < *nr; y++)
+        R[y] = r0 + y;
     const int sp = j == 1 && p->split;
     *n0 = sp ? 6 : n0s[j];
     *nl = n0s[j] + n1s[j];
@@ -102,9 +104,9 @@ static int assemble(fmb_kkt_t *k, int mode, const plan_t *p, double s, int dense
     }
     const double cA = 0.7 * s, cK = -0.3 * s;
     for (int j = 0; j < 3; j++) {
-        int nr, R[2], nl, n0, g[12];
+        int nr, R[3], nl, n0, g[12];
         joint_geom(p, j, &nr, R, &nl, &n0, g);
-        double J[2 * 12], H[12 * 12];
+        double J[3 * 12], H[12 * 12];
         for (int e = 0; e < nr * nl; e++)
             J[e] = s * (0.5 + 0.1 * e - 0.01 * j * e * e);
         for (int e = 0; e < nl * nl; e++)

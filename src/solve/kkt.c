@@ -239,12 +239,22 @@ void fmb_kkt_add_joint(fmb_kkt_t *k, int nr, const int *R, int nl, const int *g,
         if (same) {
             const int *M = k->Map + t;
             double *Ax = k->Ax;
-            for (int x = 0; x < nl; x++, M += nr)
-                for (int y = 0; y < nr; y++)
-                    Ax[M[y]] += J[x * nr + y];
-            for (int x = 0; x < nr; x++, M += nl)
+            if (nr == 2) { /* the usual two rows (pins, sliders), unrolled */
+                for (int x = 0; x < nl; x++, M += 2)
+                    Ax[M[0]] += J[2 * x], Ax[M[1]] += J[2 * x + 1];
                 for (int y = 0; y < nl; y++)
-                    Ax[M[y]] += cA * J[y * nr + x];
+                    Ax[M[y]] += cA * J[2 * y];
+                for (int y = 0; y < nl; y++)
+                    Ax[M[nl + y]] += cA * J[2 * y + 1];
+                M += 2 * nl;
+            } else {
+                for (int x = 0; x < nl; x++, M += nr)
+                    for (int y = 0; y < nr; y++)
+                        Ax[M[y]] += J[x * nr + y];
+                for (int x = 0; x < nr; x++, M += nl)
+                    for (int y = 0; y < nl; y++)
+                        Ax[M[y]] += cA * J[y * nr + x];
+            }
             for (int b = 0; b < 2; b++) {
                 if (!(b ? h1 : h0)) continue;
                 const int o = b ? n0 : 0, m = b ? nl - n0 : n0, th = o + 2;
