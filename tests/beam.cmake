@@ -49,3 +49,10 @@ add_test(NAME beam_tangent_list COMMAND test_beam_tangent)
 fmb_c_test(test_beam_tangent_pos)
 target_compile_definitions(test_beam_tangent_pos PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
 add_test(NAME beam_tangent_places COMMAND test_beam_tangent_pos)
+
+# The residual's body products in one call (model.h mass_forces: beam.c, rigid.c) against
+# mass_times + forces and against the residual without it, bitwise
+# (tests/test_beam_resid.c; docs/performance.md "The residual's beam pass").
+fmb_c_test(test_beam_resid)
+target_compile_definitions(test_beam_resid PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
+add_test(NAME beam_resid_mass_forces COMMAND test_beam_resid)

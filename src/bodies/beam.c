@@ -272,6 +272,95 @@ static void beam_forces(const fmb_body_t *b, const double *q, const double *qd, 
     }
 }
 
+/* Add element e's local 9-vector z to the body vector v: an inner element (its six dofs
+ * free and consecutive, beam_state.h fmb_beam_gather6) without the column map. The same
+ * additions as scatter_vec. */
+FMB_BEAM_INLINE void scatter_vec9(const fmb_beam_elem_t *el, const int *d, const double z[9],
+                                  double *v)
+{
+    if (d[0] >= 0 && d[5] - d[0] == 5) {
+        v[0] += z[0], v[1] += z[1], v[2] += z[2];
+        double *ve = v + d[0];
+        FMB_BEAM_UNROLL
+        for (int i = 0; i < 6; i++)
+            ve[i] += z[3 + i];
+        return;
+    }
+    scatter_vec(el, z, v);
+}
+
+/* The residual's pass (mass_forces): M(q) v into Mv and Q(q, qd) into Q, element by
+ * element, each element's state computed once in the pass. Each output gets exactly the
+ * additions of beam_mass_times and beam_forces (no tangents) in their order: Mv element
+ * by element from zero; Q element e's inertia, then element e - 1's elastic and damping
+ * forces (beam_forces's lag). dec = bm->decoupled, a constant in each call below. */
+FMB_BEAM_INLINE void mass_forces_pass(int dec, const fmb_beam_t *bm, const double *q,
+                                      const double *qd, const double *v, const double a[2],
+                                      double *Mv, double *Q)
+{
+    fmb_beam_plan_t p;
+    fmb_beam_istate_t *sts = fmb_beam_states_begin(bm, q, qd, FMB_IS_MASS | FMB_IS_FORCE, &p);
+    const int ne = bm->nnodes - 1, damped = bm->alpha != 0.0 || bm->beta != 0.0;
+    for (int e = 0; e <= ne; e++) {
+        if (e < ne) { /* element e's state, M_e v and inertia force */
+            const fmb_beam_elem_t *el = bm->el + e;
+            const int *d = bm->dof + 3 * e;
+            fmb_beam_istate_t *st = sts + e;
+            double vl[9], ol[9], Ql[9];
+            fmb_beam_state_d(dec, bm, e, q, qd, &p, st);
+            vl[0] = v[0], vl[1] = v[1], vl[2] = v[2];
+            fmb_beam_gather6(d, v, vl + 3);
+            fmb_beam_inertia_mv_d(dec, bm, e, st, vl, ol);
+            scatter_vec9(el, d, ol, Mv);
+            fmb_beam_inertia_q_d(bm, e, st, a, Ql);
+            scatter_vec9(el, d, Ql, Q);
+        }
+        if (e == 0) continue;
+        /* element e - 1's elastic and Rayleigh damping forces (as beam_forces) */
+        const int el = e - 1, *d = bm->dof + 3 * el;
+        const double *ul = sts[el].U, *vl = sts[el].Ud;
+        double fe[6], ct[36];
+        if (bm->nonconstant_stiffness) {
+            element_elastic(bm, el, ul, fe, NULL, NULL);
+        } else { /* element_elastic's k_e ud, the energy left out */
+            const double *k = fmb_beam_ke(bm, el);
+            double ud[6];
+            deformation(bm, el, ul, ud);
+            FMB_BEAM_UNROLL
+            for (int i = 0; i < 6; i++) {
+                double x = 0.0;
+                if (!dec || !fmb_beam_axial(i)) x += k[i + 12] * ud[2];
+                if (!dec || fmb_beam_axial(i)) x += k[i + 18] * ud[3];
+                if (!dec || !fmb_beam_axial(i)) x += k[i + 30] * ud[5];
+                fe[i] = x;
+            }
+        }
+        if (damped) element_damping(bm, el, ul, vl, fe, NULL, NULL, ct);
+        if (d[0] >= 0 && d[5] - d[0] == 5) {
+            double *Qe = Q + d[0];
+            FMB_BEAM_UNROLL
+            for (int i = 0; i < 6; i++)
+                Qe[i] -= fe[i];
+            continue;
+        }
+        for (int i = 0; i < 6; i++)
+            if (d[i] >= 0) Q[d[i]] -= fe[i];
+    }
+}
+
+static void beam_mass_forces(const fmb_body_t *b, const double *q, const double *qd,
+                             const double *v, const double g[2], double *Mv, double *Q)
+{
+    const fmb_beam_t *bm = b->data;
+    double a[2];
+    fmb_beam_gravity(q[2], g, a);
+    memset(Mv, 0, (size_t)bm->ndof * sizeof *Mv);
+    if (bm->decoupled)
+        mass_forces_pass(1, bm, q, qd, v, a, Mv, Q);
+    else
+        mass_forces_pass(0, bm, q, qd, v, a, Mv, Q);
+}
+
 /* ---- iteration-matrix blocks, element by element --------------------------
  * Element e touches the rigid columns 0, 1, 2 and its own free dofs (nl <= 9 local
  * columns, el->cols): its block cM M + cKm Kmq - cK Kq - cC Cq (inertia in closed form,
@@ -379,4 +468,5 @@ const fmb_body_class_t fmb_beam_body_class = {
     .initial_state = fmb_beam_initial_state,
     .tangent_pattern = fmb_beam_tangent_pattern,
     .tangent_add = fmb_beam_tangent_add,
+    .mass_forces = beam_mass_forces,
 };

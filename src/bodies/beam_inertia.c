@@ -93,53 +93,13 @@ const fmb_beam_istate_t *fmb_beam_states(const fmb_beam_t *bm, const double *q, 
 void fmb_beam_inertia_mv(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s, const double v[9],
                          double out[9])
 {
-    const fmb_beam_elem_t *el = bm->el + e;
-    const double *Mff = fmb_beam_me(bm, e), *vU = v + 3;
-    const double itp[2] = {-s->Pm[1], s->Pm[0]}; /* Itil Pm */
-    out[0] = el->m * v[0] + itp[0] * v[2];
-    out[1] = el->m * v[1] + itp[1] * v[2];
-    out[2] = itp[0] * v[0] + itp[1] * v[1] + s->J * v[2];
-    if (bm->decoupled) { /* the same sums without S's exact zeros (beam_kernels.h) */
-        out[0] += el->Sx[0] * vU[0], out[0] += el->Sx[3] * vU[3];
-        out[1] += el->Sy[1] * vU[1], out[1] += el->Sy[2] * vU[2];
-        out[1] += el->Sy[4] * vU[4], out[1] += el->Sy[5] * vU[5];
-    } else {
-        for (int i = 0; i < 6; i++)
-            out[0] += el->Sx[i] * vU[i], out[1] += el->Sy[i] * vU[i];
-    }
-    for (int i = 0; i < 6; i++) {
-        out[2] += s->g[i] * vU[i];
-        double mv = el->Sx[i] * v[0] + el->Sy[i] * v[1] + s->g[i] * v[2];
-        if (bm->decoupled) {
-            const int ax = fmb_beam_axial(i);
-            if (ax) {
-                mv += Mff[i] * vU[0];
-                mv += Mff[i + 18] * vU[3];
-            } else {
-                mv += Mff[i + 6] * vU[1];
-                mv += Mff[i + 12] * vU[2];
-                mv += Mff[i + 24] * vU[4];
-                mv += Mff[i + 30] * vU[5];
-            }
-        } else {
-            for (int j = 0; j < 6; j++)
-                mv += Mff[i + 6 * j] * vU[j];
-        }
-        out[3 + i] = mv;
-    }
+    fmb_beam_inertia_mv_d(bm->decoupled, bm, e, s, v, out);
 }
 
 void fmb_beam_inertia_q(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s, const double a[2],
                         double Q[9])
 {
-    const fmb_beam_elem_t *el = bm->el + e;
-    const double th = s->thd, t2 = th * th;
-    /* -2 thd Itil Vm = 2 thd (Vm_y, -Vm_x) */
-    Q[0] = el->m * a[0] + 2 * th * s->Vm[1] + t2 * s->Pm[0];
-    Q[1] = el->m * a[1] - 2 * th * s->Vm[0] + t2 * s->Pm[1];
-    Q[2] = -s->Pm[1] * a[0] + s->Pm[0] * a[1] - 2 * th * s->W;
-    for (int i = 0; i < 6; i++)
-        Q[3 + i] = el->Sx[i] * a[0] + el->Sy[i] * a[1] - 2 * th * s->hU[i] + t2 * s->pU[i];
+    fmb_beam_inertia_q_d(bm, e, s, a, Q);
 }
 
 #define B_(i, j) B[(i) + 9 * (j)]

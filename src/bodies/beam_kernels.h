@@ -43,20 +43,30 @@ static inline double fmb_beam_dot_dense(const double *X, int i, int step, const 
 }
 
 /* Row i of a 6 x 6 column-major element matrix times x: Mff or k_e (cross 0: a decoupled
- * beam's row couples its own class) or Sbar (cross 1: the other class). */
+ * beam's row couples its own class) or Sbar (cross 1: the other class). The _d forms take
+ * `dec` (bm->decoupled) as an argument, so that a loop specialized on a constant dec and
+ * unrolled over i is straight-line code (beam_state.h FMB_BEAM_DEC). */
+static inline double fmb_beam_row_d(int dec, const double *X, int i, int cross, const double *x)
+{
+    if (!dec) return fmb_beam_dot_dense(X, i, 6, x);
+    return fmb_beam_dot_class(X, i, 6, fmb_beam_axial(i) != cross, x);
+}
 static inline double fmb_beam_row(const fmb_beam_t *bm, const double *X, int i, int cross,
                                   const double *x)
 {
-    if (!bm->decoupled) return fmb_beam_dot_dense(X, i, 6, x);
-    return fmb_beam_dot_class(X, i, 6, fmb_beam_axial(i) != cross, x);
+    return fmb_beam_row_d(bm->decoupled, X, i, cross, x);
 }
 
 /* S's x row (axial = 1) or y row (axial = 0) times x. */
+static inline double fmb_beam_srow_d(int dec, const double *S, int axial, const double *x)
+{
+    if (!dec) return fmb_beam_dot_dense(S, 0, 1, x);
+    return fmb_beam_dot_class(S, 0, 1, axial, x);
+}
 static inline double fmb_beam_srow(const fmb_beam_t *bm, const double *S, int axial,
                                    const double *x)
 {
-    if (!bm->decoupled) return fmb_beam_dot_dense(S, 0, 1, x);
-    return fmb_beam_dot_class(S, 0, 1, axial, x);
+    return fmb_beam_srow_d(bm->decoupled, S, axial, x);
 }
 
 #endif

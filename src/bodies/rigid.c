@@ -91,6 +91,24 @@ static void rigid_forces(const fmb_body_t *b, const double *q, const double *qd,
     }
 }
 
+/* The residual's M v and Q in one call (model.h mass_forces): the residual's own product
+ * of the mass matrix (each row from +0, the three columns in order) and rigid_forces, the
+ * same operations (tests/test_beam_resid.c compares them bit for bit). */
+static void rigid_mass_forces(const fmb_body_t *b, const double *q, const double *qd,
+                              const double *v, const double g[2], double *Mv, double *Q)
+{
+    double M[9];
+    rigid_mass(b, q, M);
+    for (int r = 0; r < 3; r++) {
+        double x = 0.0;
+        x += M[r] * v[0];
+        x += M[r + 3] * v[1];
+        x += M[r + 6] * v[2];
+        Mv[r] = x;
+    }
+    rigid_forces(b, q, qd, NULL, g, Q, NULL, NULL, NULL);
+}
+
 static double rigid_potential(const fmb_body_t *b, const double *q, const double g[2])
 {
     double c[2], A[4];
@@ -151,4 +169,5 @@ const fmb_body_class_t fmb_rigid_body_class = {
     .potential = rigid_potential,
     .tangent_pattern = rigid_tangent_pattern,
     .tangent_add = rigid_tangent_add,
+    .mass_forces = rigid_mass_forces,
 };

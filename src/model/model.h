@@ -80,6 +80,12 @@ typedef struct fmb_body_class {
     int (*tangent_pattern)(const fmb_body_t *b, const int **Jp, const int **Ii);
     void (*tangent_add)(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
                         const double g[2], const double cf[4], const int *pos, double *A);
+    /* Optional: the residual's two body products at one state in one call, Mv = M(q) v
+     * (written, as mass_times / the residual's own product of mass) and Q += Q(q, qd) (as
+     * forces with Kq = Cq = Kmq = NULL), each bitwise equal to what those give (the
+     * residual calls it when present; NULL: the two calls). */
+    void (*mass_forces)(const fmb_body_t *b, const double *q, const double *qd, const double *v,
+                        const double g[2], double *Mv, double *Q);
 } fmb_body_class_t;
 
 struct fmb_body {

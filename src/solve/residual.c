@@ -137,6 +137,13 @@ void fmb_sim_eval_residual(const fmb_sim_t *s, const double *q, const double *qd
     for (int b = 1; b < md->nbodies; b++) {
         const fmb_body_t *bd = &md->bodies[b];
         const int o = bd->offset, nd = bd->ndof;
+        if (Mqdd && F && bd->klass->mass_forces) { /* both in one call (model.h) */
+            double *Q = fmb_zeroed(s->sQ[0], (size_t)nd);
+            bd->klass->mass_forces(bd, q + o, qd + o, qdd + o, md->g, Mqdd + o, Q);
+            for (int r = 0; r < nd; r++)
+                F[o + r] -= Q[r];
+            continue;
+        }
         if (Mqdd && bd->klass->mass_times) {
             bd->klass->mass_times(bd, q + o, qdd + o, Mqdd + o);
         } else if (Mqdd) { /* bodies without mass_times are small (s->maxd) */

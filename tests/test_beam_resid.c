@@ -1,0 +1,221 @@
+/*
+ * The residual's body products in one call (model.h `mass_forces`; beam.c beam_mass_forces,
+ * rigid.c rigid_mass_forces; docs/performance.md "The residual's beam pass"): bitwise
+ * equal to the two calls they replace, mass_times (or the residual's own product of
+ * `mass`) and forces without tangents.
+ * 1. Beams: body A answers mass_forces, an identical body B the reference: before each of
+ *    its calls B's element-state cache is flushed (an evaluation at an unrelated state),
+ *    then mass_times and forces are called. Four beams: simply supported, non-uniform,
+ *    rotary inertia, Rayleigh damping (removed dofs at both ends, the inner elements'
+ *    dofs consecutive); a uniform undamped cantilever of 10 elements; a damped
+ *    co-rotational (nonlinear) beam; the first beam with `decoupled` cleared (the dense
+ *    loops, dec = 0). A runs through a sequence that changes q and qd IN PLACE and mixes
+ *    in tangent evaluations (forces with Kq, Cq, Kmq: the cache then holds every part), so
+ *    that mass_forces meets all the cache's plans: a new q, a new qd only, nothing
+ *    missing. Q starts from the same nonzero values in both (mass_forces adds to Q as
+ *    forces does); Mv from garbage in A (it is written). Outputs compared with memcmp.
+ * 2. The residual (solve/residual.c): cases/quick_return.yaml (10 rocker elements) and
+ *    bench/cases/seven_body.yaml (rigid only), each loaded twice; in copy B every body's
+ *    class is a copy without mass_forces (the residual's former path). A steps; every 7
+ *    steps both evaluate the residual (M qdd, F, Phi) at A's state: memcmp-equal.
+ * Checked to fail: with element e - 1's elastic force added before element e's inertia
+ * force (beam_forces's lag dropped), all 56 steps of part 1 and the 20 quick-return
+ * residuals differ; with the rigid product's second and third terms swapped, 18 of the 20
+ * seven-bar residuals.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bodies/beam.h"
+#include "bodies/beam_internal.h"
+#include "flexmb/flexmb.h"
+#include "model/model.h"
+#include "solve/sim_internal.h"
+
+#ifndef FMB_SOURCE_DIR
+#define FMB_SOURCE_DIR "."
+#endif
+
+static int failures = 0;
+#include "check.h"
+
+#define MAXN 12
+#define MAXD (3 + 3 * MAXN)
+
+static double urand(double a, double b)
+{
+    return a + (b - a) * (rand() / (double)RAND_MAX);
+}
+
+static int same(const double *a, const double *b, int n)
+{
+    return memcmp(a, b, (size_t)n * sizeof *a) == 0;
+}
+
+/* part 1: one beam configuration; label, node count, mesh jitter, description */
+static void beam_case(const char *label, fmb_beam_desc_t d, int dense)
+{
+    fmb_model_t *m = fmb_model_create();
+    d.name = "a";
+    const int ba = fmb_model_add_beam(m, &d);
+    d.name = "b";
+    const int bb = fmb_model_add_beam(m, &d);
+    CHECK(ba > 0 && bb > 0, "%s: add_beam: %s", label, fmb_model_last_error(m));
+    if (ba <= 0 || bb <= 0) return;
+    const fmb_body_t *A = &m->bodies[ba], *B = &m->bodies[bb];
+    if (dense) ((fmb_beam_t *)A->data)->decoupled = ((fmb_beam_t *)B->data)->decoupled = 0;
+    CHECK(A->klass->mass_forces != NULL, "%s: the beam class has no mass_forces", label);
+    if (!A->klass->mass_forces) return;
+    const int nd = A->ndof;
+    static const double g[2] = {0.7, -9.81};
+    double q[MAXD], qd[MAXD], qdd[MAXD], qf[MAXD], qdf[MAXD], Q0[MAXD];
+    double Mva[MAXD], Qa[MAXD], Mvb[MAXD], Qb[MAXD];
+    static double K[MAXD * MAXD], C[MAXD * MAXD], Km[MAXD * MAXD];
+    srand(17);
+    for (int i = 0; i < nd; i++) {
+        q[i] = i < 3 ? urand(-1, 1) : urand(-2e-3, 2e-3);
+        qd[i] = urand(-3, 3), qdd[i] = urand(-50, 50), Q0[i] = urand(-1, 1);
+        qf[i] = q[i] + 0.5, qdf[i] = qd[i] - 1.0; /* B's flush state */
+    }
+    /* what changes in place before the step (0 nothing, 1 qd, 2 q), and 1: a tangent
+     * evaluation of A (forces with Kq, Cq, Kmq) before its mass_forces */
+    static const int seq[][2] = {{0, 0}, {0, 0}, {1, 0}, {0, 1}, {2, 0}, {2, 1}, {1, 1},
+                                 {0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 0}, {2, 1}, {0, 0}};
+    int bad = 0;
+    const int ns = (int)(sizeof seq / sizeof seq[0]);
+    for (int s = 0; s < ns; s++) {
+        if (seq[s][0] == 1) qd[3 + s % (nd - 3)] += 0.25, qd[2] -= 0.1;
+        if (seq[s][0] == 2) q[3 + (s * 5) % (nd - 3)] += 1e-4, q[2] += 0.01, q[0] -= 0.02;
+        if (seq[s][1]) {
+            memset(K, 0, sizeof K), memset(C, 0, sizeof C), memset(Km, 0, sizeof Km);
+            memcpy(Qa, Q0, sizeof Qa);
+            A->klass->forces(A, q, qd, qdd, g, Qa, K, C, Km);
+        }
+        for (int i = 0; i < nd; i++)
+            Mva[i] = 1e300 * (i + 1); /* written, not added to */
+        memcpy(Qa, Q0, sizeof Qa);
+        A->klass->mass_forces(A, q, qd, qdd, g, Mva, Qa);
+        memset(K, 0, sizeof K), memset(C, 0, sizeof C), memset(Km, 0, sizeof Km);
+        B->klass->forces(B, qf, qdf, qdd, g, Qb, K, C, Km); /* flush B's states */
+        B->klass->mass_times(B, q, qdd, Mvb);
+        memcpy(Qb, Q0, sizeof Qb);
+        B->klass->forces(B, q, qd, qdd, g, Qb, NULL, NULL, NULL);
+        const int ok = same(Mva, Mvb, nd) && same(Qa, Qb, nd);
+        CHECK(ok, "%s: step %d (%s%s): mass_forces differs from mass_times + forces", label, s,
+              seq[s][0] == 0   ? "no change"
+              : seq[s][0] == 1 ? "qd changed"
+                               : "q changed",
+              seq[s][1] ? ", after a tangent evaluation" : "");
+        bad += !ok;
+    }
+    printf("%s: %d dofs, %d of %d steps bitwise equal\n", label, nd, ns - bad, ns);
+    fmb_model_destroy(&m);
+}
+
+/* part 2: the residual with and without the classes' mass_forces */
+static fmb_body_class_t no_mf[8];
+static int nno_mf = 0;
+
+static const fmb_body_class_t *without_mf(const fmb_body_class_t *k)
+{
+    for (int i = 0; i < nno_mf; i++)
+        if (!strcmp(no_mf[i].name, k->name)) return &no_mf[i];
+    no_mf[nno_mf] = *k;
+    no_mf[nno_mf].mass_forces = NULL;
+    return &no_mf[nno_mf++];
+}
+
+static fmb_sim_t *start(const char *path, const char **ov, int nov, int strip, fmb_case_t **cs)
+{
+    char err[1024];
+    *cs = fmb_case_load(path, ov, nov, err, sizeof err);
+    if (!*cs) {
+        printf("FAIL load %s: %s\n", path, err);
+        failures++;
+        return NULL;
+    }
+    fmb_model_t *m = fmb_case_model(*cs);
+    for (int b = 1; b < m->nbodies; b++)
+        if (strip) m->bodies[b].klass = without_mf(m->bodies[b].klass);
+    fmb_sim_t *s = fmb_sim_create(m, fmb_case_options(*cs));
+    if (!s || fmb_sim_initialize(s)) {
+        printf("FAIL start %s\n", path);
+        failures++;
+        return NULL;
+    }
+    return s;
+}
+
+static void residual_case(const char *label, const char *path, const char **ov, int nov)
+{
+    fmb_case_t *ca = NULL, *cb = NULL;
+    fmb_sim_t *a = start(path, ov, nov, 0, &ca), *b = start(path, ov, nov, 1, &cb);
+    if (!a || !b) return;
+    int with = 0;
+    for (int k = 1; k < a->model->nbodies; k++)
+        with += a->model->bodies[k].klass->mass_forces != NULL;
+    CHECK(with == a->model->nbodies - 1, "%s: %d of %d bodies have mass_forces", label, with,
+          a->model->nbodies - 1);
+    const int n = a->n, N = n + a->m;
+    double *Ma = calloc((size_t)n, sizeof *Ma), *Fa = calloc((size_t)N, sizeof *Fa);
+    double *Mb = calloc((size_t)n, sizeof *Mb), *Fb = calloc((size_t)N, sizeof *Fb);
+    int ncmp = 0, bad = 0, rc = 0;
+    for (int k = 0; k < 140 && !rc; k++) {
+        rc = fmb_sim_step(a);
+        if (k % 7) continue;
+        fmb_sim_eval_residual(a, a->q, a->qd, a->qdd, a->lam, a->t, Ma, Fa, Fa + n);
+        fmb_sim_eval_residual(b, a->q, a->qd, a->qdd, a->lam, a->t, Mb, Fb, Fb + n);
+        const int ok = same(Ma, Mb, n) && same(Fa, Fb, N);
+        CHECK(ok, "%s: step %d: the residual with mass_forces differs from without", label, k);
+        bad += !ok, ncmp++;
+    }
+    CHECK(rc == 0, "%s: stepping failed: %s", label, fmb_sim_last_error(a));
+    printf("%s: n = %d, %d of %d residuals bitwise equal\n", label, n, ncmp - bad, ncmp);
+    free(Ma), free(Fa), free(Mb), free(Fb);
+    fmb_sim_destroy(&a), fmb_sim_destroy(&b);
+    fmb_case_destroy(&ca), fmb_case_destroy(&cb);
+}
+
+int main(void)
+{
+    double x1[7], x2[11], x3[6];
+    for (int i = 0; i < 7; i++)
+        x1[i] = 0.1 * i + 0.013 * sin(3.0 * i); /* non-uniform */
+    for (int i = 0; i < 11; i++)
+        x2[i] = 0.06 * i;
+    for (int i = 0; i < 6; i++)
+        x3[i] = 0.12 * i + 0.004 * cos(2.0 * i);
+    const fmb_beam_desc_t ss = {.E = 2e11,
+                                .rho = 7800,
+                                .area = 1.1e-4,
+                                .inertia = 1.0e-9,
+                                .nnodes = 7,
+                                .x = x1,
+                                .reference = FMB_BEAM_SIMPLY_SUPPORTED,
+                                .rotary_inertia = 1,
+                                .damping_alpha = 0.3,
+                                .damping_beta = 2e-4,
+                                .geometry = FMB_BEAM_LINEAR};
+    fmb_beam_desc_t cant = ss, nl = ss;
+    cant.nnodes = 11, cant.x = x2, cant.reference = FMB_BEAM_CANTILEVER, cant.rotary_inertia = 0;
+    cant.damping_alpha = cant.damping_beta = 0;
+    nl.nnodes = 6, nl.x = x3, nl.geometry = FMB_BEAM_NONLINEAR, nl.damping_beta = 1e-3;
+    beam_case("simply supported, rotary, damped", ss, 0);
+    beam_case("cantilever, 10 uniform elements", cant, 0);
+    beam_case("co-rotational, damped", nl, 0);
+    beam_case("simply supported, dense loops", ss, 1);
+
+    char qr[1024], sb[1024];
+    snprintf(qr, sizeof qr, "%s/cases/quick_return.yaml", FMB_SOURCE_DIR);
+    snprintf(sb, sizeof sb, "%s/bench/cases/seven_body.yaml", FMB_SOURCE_DIR);
+    const char *ov[] = {"n_el=10"};
+    residual_case("quick-return 10 el", qr, ov, 1);
+    residual_case("seven-bar", sb, NULL, 0);
+    if (failures)
+        printf("%d failures\n", failures);
+    else
+        printf("all passed\n");
+    return failures ? 1 : 0;
+}
