@@ -312,7 +312,7 @@ FMB_BEAM_INLINE void mass_forces_pass(int dec, const fmb_beam_t *bm, const doubl
             fmb_beam_gather6(d, v, vl + 3);
             fmb_beam_inertia_mv_d(dec, bm, e, st, vl, ol);
             scatter_vec9(el, d, ol, Mv);
-            fmb_beam_inertia_q_d(bm, e, st, a, Ql);
+            fmb_beam_inertia_q_d(dec, bm, e, st, a, Ql);
             scatter_vec9(el, d, Ql, Q);
         }
         if (e == 0) continue;

@@ -99,7 +99,7 @@ void fmb_beam_inertia_mv(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s
 void fmb_beam_inertia_q(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s, const double a[2],
                         double Q[9])
 {
-    fmb_beam_inertia_q_d(bm, e, s, a, Q);
+    fmb_beam_inertia_q_d(bm->decoupled, bm, e, s, a, Q);
 }
 
 #define B_(i, j) B[(i) + 9 * (j)]

@@ -33,6 +33,17 @@ static inline double fmb_beam_dot_class(const double *X, int i, int step, int ax
     return mu;
 }
 
+/* sx x + sy y with S's entries (sx, sy) = (Sx[i], Sy[i]) of slot i: a decoupled beam's
+ * S has its x row on the axial slots and its y row on the bending ones (exact zeros
+ * elsewhere), so only one product is nonzero. Dropping the other, +-0, leaves the sum as it
+ * is, except that an exact zero sum may change its sign (its use in further sums, all of
+ * them beginning with this one, is the same). */
+static inline double fmb_beam_sxy(int dec, int i, double sx, double x, double sy, double y)
+{
+    if (!dec) return sx * x + sy * y;
+    return fmb_beam_axial(i) ? sx * x : sy * y;
+}
+
 /* The dense sum over j = 0..5. */
 static inline double fmb_beam_dot_dense(const double *X, int i, int step, const double *x)
 {

@@ -53,7 +53,7 @@ FMB_BEAM_INLINE void fmb_beam_state_q_d(int dec, const fmb_beam_t *bm, int e, co
     FMB_BEAM_UNROLL
     for (int i = 0; i < 6; i++) {
         const double mu = fmb_beam_row_d(dec, Mff, i, 0, U);
-        s->pU[i] = el->Sx[i] * r[0] + el->Sy[i] * r[1] + el->s1[i] + mu;
+        s->pU[i] = fmb_beam_sxy(dec, i, el->Sx[i], r[0], el->Sy[i], r[1]) + el->s1[i] + mu;
     }
 }
 
@@ -66,7 +66,7 @@ FMB_BEAM_INLINE void fmb_beam_state_mass_d(int dec, const fmb_beam_t *bm, int e,
     FMB_BEAM_UNROLL
     for (int i = 0; i < 6; i++) {
         const double sbu = fmb_beam_row_d(dec, Sb, i, 1, U);
-        s->g[i] = -el->Sx[i] * r[1] + el->Sy[i] * r[0] + el->c1[i] + sbu;
+        s->g[i] = fmb_beam_sxy(dec, i, -el->Sx[i], r[1], el->Sy[i], r[0]) + el->c1[i] + sbu;
         J += U[i] * (el->s1[i] + s->pU[i]);
     }
     s->J = J;
@@ -87,7 +87,7 @@ FMB_BEAM_INLINE void fmb_beam_state_rate_d(int dec, const fmb_beam_t *bm, int e,
     FMB_BEAM_UNROLL
     for (int i = 0; i < 6; i++) {
         const double sbu = fmb_beam_row_d(dec, Sb, i, 1, Ud);
-        s->hU[i] = -el->Sx[i] * rd[1] + el->Sy[i] * rd[0] + sbu;
+        s->hU[i] = fmb_beam_sxy(dec, i, -el->Sx[i], rd[1], el->Sy[i], rd[0]) + sbu;
         W += s->pU[i] * Ud[i];
     }
     s->W = W;
@@ -143,7 +143,7 @@ FMB_BEAM_INLINE void fmb_beam_inertia_mv_d(int dec, const fmb_beam_t *bm, int e,
     FMB_BEAM_UNROLL
     for (int i = 0; i < 6; i++) {
         out[2] += s->g[i] * vU[i];
-        double mv = el->Sx[i] * v[0] + el->Sy[i] * v[1] + s->g[i] * v[2];
+        double mv = fmb_beam_sxy(dec, i, el->Sx[i], v[0], el->Sy[i], v[1]) + s->g[i] * v[2];
         if (dec) {
             const int ax = fmb_beam_axial(i);
             if (ax) {
@@ -163,8 +163,9 @@ FMB_BEAM_INLINE void fmb_beam_inertia_mv_d(int dec, const fmb_beam_t *bm, int e,
     }
 }
 
-FMB_BEAM_INLINE void fmb_beam_inertia_q_d(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s,
-                                          const double a[2], double Q[9])
+FMB_BEAM_INLINE void fmb_beam_inertia_q_d(int dec, const fmb_beam_t *bm, int e,
+                                          const fmb_beam_istate_t *s, const double a[2],
+                                          double Q[9])
 {
     const fmb_beam_elem_t *el = bm->el + e;
     const double th = s->thd, t2 = th * th;
@@ -174,7 +175,8 @@ FMB_BEAM_INLINE void fmb_beam_inertia_q_d(const fmb_beam_t *bm, int e, const fmb
     Q[2] = -s->Pm[1] * a[0] + s->Pm[0] * a[1] - 2 * th * s->W;
     FMB_BEAM_UNROLL
     for (int i = 0; i < 6; i++)
-        Q[3 + i] = el->Sx[i] * a[0] + el->Sy[i] * a[1] - 2 * th * s->hU[i] + t2 * s->pU[i];
+        Q[3 + i] = fmb_beam_sxy(dec, i, el->Sx[i], a[0], el->Sy[i], a[1]) - 2 * th * s->hU[i] +
+                   t2 * s->pU[i];
 }
 
 #endif
