@@ -16,12 +16,17 @@
  *    forces does); Mv from garbage in A (it is written). Outputs compared with memcmp.
  * 2. The residual (solve/residual.c): cases/quick_return.yaml (10 rocker elements) and
  *    bench/cases/seven_body.yaml (rigid only), each loaded twice; in copy B every body's
- *    class is a copy without mass_forces (the residual's former path). A steps; every 7
- *    steps both evaluate the residual (M qdd, F, Phi) at A's state: memcmp-equal.
+ *    class is a copy without mass_forces (the residual's former path) and before each of
+ *    its residuals the joints' memo views are cleared, so that every joint's views are
+ *    built by fmb_joint_views (the former path; copy A re-points the views it built
+ *    before, residual.c residual_views). A steps; every 7 steps both evaluate the
+ *    residual (M qdd, F, Phi) at A's state, then twice at perturbed copies of q, qd, qdd
+ *    in other arrays (alternating): memcmp-equal.
  * Checked to fail: with element e - 1's elastic force added before element e's inertia
  * force (beam_forces's lag dropped), all 56 steps of part 1 and the 20 quick-return
  * residuals differ; with the rigid product's second and third terms swapped, 18 of the 20
- * seven-bar residuals.
+ * seven-bar residuals; with residual_views not re-pointing the views, the residuals at
+ * other arrays.
  */
 #include <math.h>
 #include <stdio.h>
@@ -158,19 +163,43 @@ static void residual_case(const char *label, const char *path, const char **ov, 
         with += a->model->bodies[k].klass->mass_forces != NULL;
     CHECK(with == a->model->nbodies - 1, "%s: %d of %d bodies have mass_forces", label, with,
           a->model->nbodies - 1);
-    const int n = a->n, N = n + a->m;
+    const int n = a->n, N = n + a->m, nj = a->model->njoints;
     double *Ma = calloc((size_t)n, sizeof *Ma), *Fa = calloc((size_t)N, sizeof *Fa);
     double *Mb = calloc((size_t)n, sizeof *Mb), *Fb = calloc((size_t)N, sizeof *Fb);
+    double *x[2][3]; /* two sets of perturbed copies of q, qd, qdd (other arrays) */
+    for (int c = 0; c < 2; c++)
+        for (int z = 0; z < 3; z++)
+            x[c][z] = calloc((size_t)n, sizeof(double));
     int ncmp = 0, bad = 0, rc = 0;
     for (int k = 0; k < 140 && !rc; k++) {
         rc = fmb_sim_step(a);
         if (k % 7) continue;
-        fmb_sim_eval_residual(a, a->q, a->qd, a->qdd, a->lam, a->t, Ma, Fa, Fa + n);
-        fmb_sim_eval_residual(b, a->q, a->qd, a->qdd, a->lam, a->t, Mb, Fb, Fb + n);
-        const int ok = same(Ma, Mb, n) && same(Fa, Fb, N);
-        CHECK(ok, "%s: step %d: the residual with mass_forces differs from without", label, k);
-        bad += !ok, ncmp++;
+        for (int pass = 0; pass < 3; pass++) {
+            /* pass 0: A's own arrays; 1, 2: the copies (after a residual at other arrays,
+             * the views of the memo must point into the new ones) */
+            const double *q = a->q, *qd = a->qd, *qdd = a->qdd;
+            if (pass) {
+                double **c = x[(k / 7 + pass) % 2];
+                for (int i = 0; i < n; i++) {
+                    c[0][i] = a->q[i] + 1e-7 * (1 + i % 5) * pass;
+                    c[1][i] = a->qd[i] - 1e-5 * (1 + i % 3) * pass;
+                    c[2][i] = a->qdd[i] + 1e-3 * pass;
+                }
+                q = c[0], qd = c[1], qdd = c[2];
+            }
+            fmb_sim_eval_residual(a, q, qd, qdd, a->lam, a->t, Ma, Fa, Fa + n);
+            /* B: every joint's views built afresh (fmb_joint_views) */
+            memset(b->jm->v, 0, 2 * (size_t)nj * sizeof *b->jm->v);
+            fmb_sim_eval_residual(b, q, qd, qdd, a->lam, a->t, Mb, Fb, Fb + n);
+            const int ok = same(Ma, Mb, n) && same(Fa, Fb, N);
+            CHECK(ok, "%s: step %d, %s: the residual differs from the reference", label, k,
+                  pass ? "other arrays" : "the sim's arrays");
+            bad += !ok, ncmp++;
+        }
     }
+    for (int c = 0; c < 2; c++)
+        for (int z = 0; z < 3; z++)
+            free(x[c][z]);
     CHECK(rc == 0, "%s: stepping failed: %s", label, fmb_sim_last_error(a));
     printf("%s: n = %d, %d of %d residuals bitwise equal\n", label, n, ncmp - bad, ncmp);
     free(Ma), free(Fa), free(Mb), free(Fb);

@@ -21,6 +21,28 @@ static int joint_jacobian(const fmb_sim_t *s, const fmb_joint_t *j, const double
     return nr;
 }
 
+/* A joint's views for the residual into its memo slots v, which hold the views the last
+ * residual built for it. A joint with the default columns (no class cols()) has the same
+ * columns for the whole run: they follow from its points and its bodies' coordinate
+ * counts, fixed when the model is built (model_views.c default_cols keeps them in the
+ * joint), so once its views are built only their state pointers are set again, as
+ * model_views.c view_state sets them. A class with its own cols() (columns that follow
+ * the state: the slider on a beam) gets fmb_joint_views every time. */
+static void residual_views(const fmb_sim_t *s, const fmb_joint_t *j, const double *q,
+                           const double *qd, fmb_bodyview_t v[2])
+{
+    if (j->klass->cols || !j->colcache.ok || !v[0].body) {
+        fmb_sim_joint_views(s, j, q, qd, v);
+        return;
+    }
+    for (int b = 0; b < 2; b++) {
+        const int o = s->model->bodies[j->body[b]].offset;
+        if (o < 0) continue; /* ground: no state */
+        v[b].q = q ? q + o : NULL;
+        v[b].qd = qd ? qd + o : NULL;
+    }
+}
+
 int fmb_sim_functions_nonfinite(fmb_sim_t *s, double t)
 {
     const fmb_model_t *md = s->model;
@@ -189,7 +211,7 @@ void fmb_sim_eval_residual(const fmb_sim_t *s, const double *q, const double *qd
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
         fmb_bodyview_t *v = jm->v + 2 * i;
-        fmb_sim_joint_views(s, j, q, qd, v);
+        residual_views(s, j, q, qd, v);
         const int nr = j->klass->nrows;
         double *J[2] = {fmb_zeroed(jm->J + jm->joff[i], (size_t)(nr * (v[0].nc + v[1].nc))), NULL};
         J[1] = J[0] + (size_t)nr * v[0].nc;
