@@ -148,7 +148,7 @@ static void beam_mass_times(const fmb_body_t *b, const double *q, const double *
  * mesh the products 12 EI / l^3 v cancel to ~EI v'''' l, and at 10,000 elements their
  * rounding put the Newton increments above the tolerance (docs/performance.md; tests/
  * test_beam_floor.c). */
-static void deformation(const fmb_beam_t *bm, int e, const double ul[6], double ud[6])
+FMB_BEAM_INLINE void deformation(const fmb_beam_t *bm, int e, const double ul[6], double ud[6])
 {
     const double psi = (ul[4] - ul[1]) / (bm->x[e + 1] - bm->x[e]);
     ud[0] = 0.0, ud[1] = 0.0, ud[2] = ul[2] - psi;
