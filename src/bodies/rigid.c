@@ -48,20 +48,31 @@ static void rigid_mass(const fmb_body_t *b, const double *q, double *M)
 
 #define IDX(i, j) ((i) + 3 * (j))
 
-static void rigid_forces(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
-                         const double g[2], double *Q, double *Kq, double *Cq, double *Kmq)
+/* Q += the body forces; c and a = A^T g for the tangents (inline: rigid_mass_forces's
+ * too) */
+static inline void rigid_q(const fmb_body_t *b, const double *q, const double *qd,
+                           const double g[2], double *Q, double c[2], double a[2])
 {
     const double m = b->mass, w = qd[2];
-    double c[2], A[4];
+    double A[4];
     first_moment(b, q, c);
     fmb_body_rot(b, q[2], A); /* the body's cached cos, sin (point.c) */
-    double a[2] = {A[0] * g[0] + A[1] * g[1], A[2] * g[0] + A[3] * g[1]}; /* A^T g */
-    double ita[2] = {a[1], -a[0]};                                        /* Itil^T a */
+    a[0] = A[0] * g[0] + A[1] * g[1], a[1] = A[2] * g[0] + A[3] * g[1]; /* A^T g */
     const double *rd = qd;
     /* Itil v = (-v_y, v_x) */
     Q[0] += -2.0 * w * m * (-rd[1]) + w * w * c[0] + m * a[0];
     Q[1] += -2.0 * w * m * (rd[0]) + w * w * c[1] + m * a[1];
     Q[2] += -2.0 * w * (c[0] * rd[0] + c[1] * rd[1]) + (-c[1] * a[0] + c[0] * a[1]);
+}
+
+static void rigid_forces(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
+                         const double g[2], double *Q, double *Kq, double *Cq, double *Kmq)
+{
+    const double m = b->mass, w = qd[2];
+    double c[2], a[2];
+    rigid_q(b, q, qd, g, Q, c, a);
+    double ita[2] = {a[1], -a[0]}; /* Itil^T a */
+    const double *rd = qd;
     if (Kq) {
         Kq[IDX(0, 0)] += w * w * m;
         Kq[IDX(1, 1)] += w * w * m;
@@ -92,8 +103,8 @@ static void rigid_forces(const fmb_body_t *b, const double *q, const double *qd,
 }
 
 /* The residual's M v and Q in one call (model.h mass_forces): the residual's own product
- * of the mass matrix (each row from +0, the three columns in order) and rigid_forces, the
- * same operations (tests/test_beam_resid.c compares them bit for bit). */
+ * of the mass matrix (each row from +0, the three columns in order) and rigid_forces's Q
+ * (rigid_q), the same operations (tests/test_beam_resid.c compares them bit for bit). */
 static void rigid_mass_forces(const fmb_body_t *b, const double *q, const double *qd,
                               const double *v, const double g[2], double *Mv, double *Q)
 {
@@ -106,7 +117,8 @@ static void rigid_mass_forces(const fmb_body_t *b, const double *q, const double
         x += M[r + 6] * v[2];
         Mv[r] = x;
     }
-    rigid_forces(b, q, qd, NULL, g, Q, NULL, NULL, NULL);
+    double c[2], a[2];
+    rigid_q(b, q, qd, g, Q, c, a); /* rigid_forces's Q */
 }
 
 static double rigid_potential(const fmb_body_t *b, const double *q, const double g[2])
