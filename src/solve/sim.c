@@ -43,6 +43,43 @@ void fmb_sim_options_default(fmb_sim_options_t *o)
     o->h_min = 0.0;
     o->h_max = 0.0;
 }
+/* The elements with per-step hooks (sim.h hk): the step loop's visits without a test per
+ * element and step, and the step's own scratch (candidate views, qscale1, wq, newton_D). */
+static int hooks_create(fmb_sim_t *s)
+{
+    const fmb_model_t *md = s->model;
+    const int nj = md->njoints, nf = md->nforces, nb = md->nbodies;
+    s->hk = calloc(4 * (size_t)nj + 2 * (size_t)nf + (size_t)nb + 1, sizeof *s->hk);
+    s->qscale1 = calloc((size_t)s->n + 1, sizeof(double));
+    s->wq = calloc((size_t)s->n + 1, sizeof(double));
+    s->newton_D = calloc(2 * (size_t)s->newton_nb + 1, sizeof(double));
+    if (!s->hk || !s->qscale1 || !s->wq || !s->newton_D) return -1;
+    int *p = s->hk;
+    s->jvalid = p, p += nj;
+    s->jctl = p, p += nj;
+    s->jtime = p, p += nj;
+    s->jslot = p, p += nj;
+    s->fctl = p, p += nf;
+    s->fpow = p, p += nf;
+    s->bpow = p;
+    for (int i = 0; i < nj; i++) {
+        const fmb_joint_class_t *k = md->joints[i].klass;
+        s->jslot[i] = k->valid ? s->njvalid : -1;
+        if (k->valid) s->jvalid[s->njvalid++] = i;
+        if (k->step_control) s->jctl[s->njctl++] = i;
+        if (k->time) s->jtime[s->njtime++] = i;
+    }
+    for (int i = 0; i < nf; i++) {
+        const fmb_force_class_t *k = md->forces[i].klass;
+        if (k->step_control) s->fctl[s->nfctl++] = i;
+        if (k->power) s->fpow[s->nfpow++] = i;
+    }
+    for (int b = 1; b < nb; b++)
+        if (md->bodies[b].klass->power) s->bpow[s->nbpow++] = b;
+    s->cv = calloc(2 * (size_t)s->njvalid + 1, sizeof *s->cv);
+    return s->cv ? 0 : -1;
+}
+
 fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
 {
     if (!model) return NULL;
@@ -154,6 +191,10 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
                 c++;
             }
     }
+    if (hooks_create(s)) {
+        fmb_sim_destroy(&s);
+        return NULL;
+    }
     if (fmb_sim_switch_create(s)) {
         fmb_sim_destroy(&s);
         return NULL;
@@ -177,6 +218,7 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     free(s->vel_change);
     free(s->work);
     free(s->scratch), free(s->cuoff), free(s->newton_B);
+    free(s->hk), free(s->cv), free(s->qscale1), free(s->wq), free(s->newton_D);
     if (s->jm) free(s->jm->q), free(s->jm->v), free(s->jm->J), free(s->jm->joff), free(s->jm);
     free(s->contacts), free(s->cX), free(s->clcp), free(s->cstart);
     fmb_sim_switch_free(s);

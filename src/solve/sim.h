@@ -151,6 +151,28 @@ struct fmb_sim {
      * committed (s->save: the state at t_n; s->q...: the candidate at t_n + h) */
     void (*accept_hook)(fmb_sim_t *s, double h, void *user);
     void *accept_hook_user;
+    /* The elements with per-step hooks, listed once at creation (sim.c; the class members
+     * are fixed with the model): the step loop visits these alone, in model order
+     * (invalid_state and fmb_sim_commit_step in step.c, events in stepctl.c, fmb_sim_power
+     * in start.c). One allocation, hk. */
+    int *hk;
+    int *jvalid, njvalid; /* joints whose class has valid */
+    int *jctl, njctl;     /* joints with step_control */
+    int *fctl, nfctl;     /* forces with step_control */
+    int *bpow, nbpow;     /* bodies (not ground) with power */
+    int *fpow, nfpow;     /* forces with power */
+    int *jtime, njtime;   /* joints with time (drivers) */
+    int *jslot;           /* per joint: its place in jvalid (cv), -1 if none */
+    /* the views of the joints in jvalid at the candidate (s->q, s->qd), as invalid_state
+     * made them: events (stepctl.c) takes them for the same joints' step control */
+    fmb_bodyview_t *cv; /* 2 per joint in jvalid */
+    int cv_ok;          /* 1: cv holds the views at the current candidate (step.c) */
+    double *qscale1;    /* n: qscale with the candidate's |q| (error_estimate; swapped in by
+                           fmb_sim_commit_step) */
+    double *wq;         /* n: the first increment's scaled entries (first_blocks) */
+    double *newton_D;   /* 2 x newton_nb: the divisors of the last two measurements,
+                           max(B_m,b, FMB_NEWTON_B_FLOOR max B_m) (step.c), made when they
+                           are measured instead of at every step */
 };
 
 int fmb_sim_error(fmb_sim_t *s, int status, const char *fmt, ...)

@@ -309,21 +309,22 @@ int fmb_sim_assemble_positions(fmb_sim_t *s, double c22)
 /* Power of non-conservative forces and drivers: sum P_f + lambda . Phi_t. */
 double fmb_sim_power(const fmb_sim_t *s)
 {
+    /* the bodies, forces and joints with a power or time member alone (sim.h hk: listed at
+     * creation, in model order, so the sum is the same as over all of them) */
     const fmb_model_t *md = s->model;
     double P = 0.0;
-    for (int b = 1; b < md->nbodies; b++) { /* internal damping (beams' Rayleigh damping) */
-        const fmb_body_t *bd = &md->bodies[b];
-        if (bd->klass->power) P += bd->klass->power(bd, s->q + bd->offset, s->qd + bd->offset);
+    for (int k = 0; k < s->nbpow; k++) { /* internal damping (beams' Rayleigh damping) */
+        const fmb_body_t *bd = &md->bodies[s->bpow[k]];
+        P += bd->klass->power(bd, s->q + bd->offset, s->qd + bd->offset);
     }
-    for (int i = 0; i < md->nforces; i++) {
-        const fmb_force_t *f = &md->forces[i];
+    for (int k = 0; k < s->nfpow; k++) {
+        const fmb_force_t *f = &md->forces[s->fpow[k]];
         fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], s->q, s->qd),
                                fmb_model_view(md, f->body[1], s->q, s->qd)};
-        if (f->klass->power) P += f->klass->power(f, v, s->t);
+        P += f->klass->power(f, v, s->t);
     }
-    for (int i = 0; i < md->njoints; i++) {
-        const fmb_joint_t *j = &md->joints[i];
-        if (!j->klass->time) continue;
+    for (int k = 0; k < s->njtime; k++) {
+        const fmb_joint_t *j = &md->joints[s->jtime[k]];
         double *pt = s->sphi, *ptt = s->sphi2;
         j->klass->time(j, s->t, pt, ptt);
         for (int r = 0; r < j->klass->nrows; r++)

@@ -74,16 +74,18 @@ static void restore_state(fmb_sim_t *s)
     memcpy(s->qdd, s->save + 2 * n, n * sizeof(double));
     memcpy(s->acc, s->save + 3 * n, n * sizeof(double));
     memcpy(s->lam, s->save + 4 * n, m * sizeof(double));
+    s->cv_ok = 0;
 }
 
-/* LuGre coefficients of every contact at the current iterate (velocity qd, step h). */
+/* The validity of the candidate (joints with a valid member: a slider still on its guide).
+ * Their views at the candidate are kept in s->cv (cv_ok) for the step control of the same
+ * joints (stepctl.c events), which views the same q and qd. */
 static int invalid_state(fmb_sim_t *s, double t)
 {
     const fmb_model_t *md = s->model;
-    for (int i = 0; i < md->njoints; i++) {
-        const fmb_joint_t *j = &md->joints[i];
-        if (!j->klass->valid) continue;
-        fmb_bodyview_t v[2];
+    for (int k = 0; k < s->njvalid; k++) {
+        const fmb_joint_t *j = &md->joints[s->jvalid[k]];
+        fmb_bodyview_t *v = s->cv + 2 * k;
         fmb_sim_joint_views(s, j, s->q, s->qd, v);
         char msg[512];
         int rc = j->klass->valid(j, v, t, msg, sizeof msg);
@@ -93,6 +95,7 @@ static int invalid_state(fmb_sim_t *s, double t)
             return rc;
         }
     }
+    s->cv_ok = 1;
     return 0;
 }
 
@@ -112,27 +115,43 @@ static inline double fmax_inline(double a, double b)
  * atol_step + rtol_step max|q| (the largest |q_i| of the run so far, so that a coordinate
  * passing through zero keeps the scale of its motion): a ratio <= 1 at every step bounds the sum of the local errors
  * over the run by the tolerance. e_qd enters through its effect over one step, h e_qd. */
-static void error_estimate(fmb_sim_t *s, double h, double beta, double gamma, double D)
+static void error_estimate(fmb_sim_t *s, double h, double am, double af, double beta,
+                           double gamma)
 {
     const int n = s->n;
+    const double D = am - af;
     const double cq = fabs(beta + 0.5 * D - 1.0 / 6.0), cv = fabs(gamma + D - 0.5);
     const double rt = s->opts.rtol_step, at = s->opts.atol_step;
+    /* locals: the stores into a1 and qs1 would otherwise make the compiler reload s's
+     * fields at every coordinate */
+    const double *qn = s->qdd, *qs = s->save + 2 * (size_t)n, *as = s->save + 3 * (size_t)n;
+    const double *q = s->q, *qsc = s->qscale, *accp = s->accp, *acc = s->acc;
+    double *a1 = s->acc1, *qs1 = s->qscale1;
+    const double hp = s->h_prev, ts = s->t_span;
+    const double natol = s->opts.atol, nrtol = s->opts.rtol, phit = s->opts.phi_tol;
+    const int am0 = am == 0.0;
     double worst = 0.0;
     int wi = -1;
     for (int i = 0; i < n; i++) {
+        /* the candidate's a_{n+1} from the saved qdd_n and a_n (division by 1 - am = 1
+         * skipped for HHT and Newmark: exact, the same bits) */
+        const double ai = (1.0 - af) * qn[i] + af * qs[i] - am * as[i];
+        const double a1i = am0 ? ai : ai / (1.0 - am);
+        a1[i] = a1i;
         /* h q''' from the two-step difference (a_{n+1} - a_{n-1}) h / (h + h_{n-1}): it
          * removes the alternating part of a (the index-3 start-up transient and the
          * unresolved modes, omega h >> 1, that the scheme damps by design), which is not
          * a truncation error of the resolved motion; the first step has only a_0 */
-        const double da = s->h_prev > 0
-                              ? fabs(s->acc1[i] - s->accp[i]) * h / (h + s->h_prev)
-                              : fabs(s->acc1[i] - s->acc[i]);
-        const double w = at + rt * fmax_inline(s->qscale[i], fabs(s->q[i]));
+        const double da = hp > 0 ? fabs(a1i - accp[i]) * h / (h + hp) : fabs(a1i - acc[i]);
+        /* qscale as fmb_sim_commit_step will have it (swapped in there) */
+        const double aq = fabs(q[i]);
+        qs1[i] = aq > qsc[i] ? aq : qsc[i];
+        const double w = at + rt * fmax_inline(qsc[i], aq);
         /* Newton's own tolerance on q enters a through 1/(beta' h^2): the part of the
          * estimate below it is iteration noise, not truncation error */
-        const double noise = 2.0 * (s->opts.atol + s->opts.rtol * fabs(s->q[i]) + s->opts.phi_tol);
+        const double noise = 2.0 * (natol + nrtol * aq + phit);
         const double e = fmax_inline(0.0, (cq + cv) * h * h * da - noise);
-        const double r = e * s->t_span / h / w;
+        const double r = e * ts / h / w;
         if (!(r <= worst)) worst = r, wi = i;
     }
     s->err_ratio = worst;
@@ -155,14 +174,16 @@ void fmb_sim_commit_step(fmb_sim_t *s, double h)
     s->stats.newton_iterations += s->cand_iters;
     s->stats.steps++;
     if (s->cand_viol > s->stats.max_violation) s->stats.max_violation = s->cand_viol;
-    memcpy(s->accpp, s->accp, (size_t)s->n * sizeof(double));
-    memcpy(s->accp, s->acc, (size_t)s->n * sizeof(double));
+    /* a_{n-2} <- a_{n-1} <- a_n <- a_{n+1} by turning the arrays (the oldest becomes acc1's
+     * scratch), and the candidate's qscale (error_estimate) swapped in: no copies */
+    double *old = s->accpp;
+    s->accpp = s->accp, s->accp = s->acc, s->acc = s->acc1, s->acc1 = old;
     s->nhist++;
-    memcpy(s->acc, s->acc1, (size_t)s->n * sizeof(double));
     memcpy(s->lamp, s->save + 4 * s->n, (size_t)s->m * sizeof(double)); /* lambda_n */
     s->h_prev = h;
-    for (int i = 0; i < s->n; i++)
-        if (fabs(s->q[i]) > s->qscale[i]) s->qscale[i] = fabs(s->q[i]);
+    double *qs = s->qscale;
+    s->qscale = s->qscale1, s->qscale1 = qs;
+    s->cv_ok = 0;
     for (int ic = 0; ic < s->ncontacts; ic++) {
         fmb_contact_t *c = &s->contacts[ic];
         c->z_n = c->z;
@@ -400,6 +421,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
     double *R = s->work, *x = s->work + N, *phi = s->work + 2 * N;
     double *Mqdd = phi + m; /* n entries after phi inside the third block */
     save_state(s);
+    s->cv_ok = 0;
     /* the friction models' state for the step (Coulomb: static coefficient after a stick,
      * kinetic while sliding) */
     for (int ic = 0; ic < s->ncontacts; ic++)
@@ -490,19 +512,9 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
                 restore_state(s);
                 return bad;
             }
-            /* candidate: a_{n+1} from the saved qdd_n and a_n, and its error estimate;
-             * fmb_sim_commit_step accepts it, fmb_sim_reject_step restores t_n */
-            /* (division by 1 - am = 1 skipped for HHT and Newmark: exact, the same bits) */
-            const double *qs = s->save + 2 * (size_t)n, *as = s->save + 3 * (size_t)n;
-            const double *qn = s->qdd;
-            double *a1 = s->acc1;
-            if (am == 0.0)
-                for (int i = 0; i < n; i++)
-                    a1[i] = (1.0 - af) * qn[i] + af * qs[i] - am * as[i];
-            else
-                for (int i = 0; i < n; i++)
-                    a1[i] = ((1.0 - af) * qn[i] + af * qs[i] - am * as[i]) / (1.0 - am);
-            error_estimate(s, h, beta, gamma, am - af);
+            /* candidate: a_{n+1} and its error estimate (one pass); fmb_sim_commit_step
+             * accepts it, fmb_sim_reject_step restores t_n */
+            error_estimate(s, h, am, af, beta, gamma);
             s->cand_iters = it;
             s->cand_once = once ? 1 + s->newton_K_old : 0;
             s->cand_viol = viol;

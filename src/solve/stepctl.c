@@ -125,12 +125,19 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, 
         else if (r)
             reject = 1;
     }
-    for (int i = 0; i < md->njoints; i++) {
+    /* the joints and forces with step control alone (sim.h hk); a joint with a valid member
+     * was viewed at the candidate by the step's validity check (step.c invalid_state: the
+     * same q and qd, so the same views), which are taken instead of viewing it again */
+    for (int k = 0; k < s->njctl; k++) {
+        const int i = s->jctl[k];
         const fmb_joint_t *j = &md->joints[i];
-        if (!j->klass->step_control) continue;
-        fmb_bodyview_t v0[2], v1[2];
+        fmb_bodyview_t v0[2], vc[2];
         fmb_sim_joint_views(s, j, s->save, s->save + n, v0);
-        fmb_sim_joint_views(s, j, s->q, s->qd, v1);
+        const fmb_bodyview_t *v1 = vc;
+        if (s->cv_ok && s->jslot[i] >= 0)
+            v1 = s->cv + 2 * s->jslot[i];
+        else
+            fmb_sim_joint_views(s, j, s->q, s->qd, vc);
         double hm = INFINITY;
         char w[160] = "";
         int r = j->klass->step_control(j, v0, v1, s->t, h, &hm, why ? w : NULL, sizeof w);
@@ -143,9 +150,8 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, 
         else if (r)
             reject = 1;
     }
-    for (int i = 0; i < md->nforces; i++) {
-        const fmb_force_t *f = &md->forces[i];
-        if (!f->klass->step_control) continue;
+    for (int k = 0; k < s->nfctl; k++) {
+        const fmb_force_t *f = &md->forces[s->fctl[k]];
         fmb_bodyview_t v0[2], v1[2];
         for (int k = 0; k < 2; k++) {
             v0[k] = fmb_model_view(md, f->body[k], s->save, s->save + n);
