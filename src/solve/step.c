@@ -375,14 +375,14 @@ static int phi_nonfinite(fmb_sim_t *s, double t1)
     return rc ? restore_with_error(s, rc) : 0;
 }
 
-/* The first increment x (scaled as the state's test: |x_i| / (atol + rtol |q_i|), q the
- * iterate after it) per block into newton_B[0..nb): each body's rigid coordinates, its
- * elastic ones, then the multipliers (dl: their scaled increment). See
- * FMB_NEWTON_B_FLOOR. */
-static void first_blocks(fmb_sim_t *s, const double *x, double dl)
+/* The first increment (scaled as the state's test: |x_i| / (atol + rtol |q_i|), q the
+ * iterate after it; the update loop of fmb_sim_try_step left these in s->wq) per block into
+ * newton_B[0..nb): each body's rigid coordinates, its elastic ones, then the multipliers
+ * (dl: their scaled increment). See FMB_NEWTON_B_FLOOR. */
+static void first_blocks(fmb_sim_t *s, double dl)
 {
     const fmb_model_t *md = s->model;
-    const double atol = s->opts.atol, rtol = s->opts.rtol, *q = s->q;
+    const double *wq = s->wq;
     double *b = s->newton_B;
     int k = 0;
     for (int ib = 0; ib < md->nbodies; ib++) {
@@ -395,7 +395,7 @@ static void first_blocks(fmb_sim_t *s, const double *x, double dl)
             if (i1 <= i0) continue;
             double w = 0.0;
             for (int i = i0; i < i1; i++) {
-                const double wi = fabs(x[i]) / (atol + rtol * fabs(q[i]));
+                const double wi = wq[i];
                 if (!(wi <= w)) w = wi;
             }
             b[k++] = w;
@@ -404,6 +404,24 @@ static void first_blocks(fmb_sim_t *s, const double *x, double dl)
     b[k++] = dl;
     for (; k < s->newton_nb; k++)
         b[k] = 0.0;
+}
+
+/* The divisors of the one-increment test for the measurement just made (newton_B's second
+ * row), max(B_m,b, FMB_NEWTON_B_FLOOR max_b B_m,b), into newton_D's first row, the last
+ * measurement's moved to the second: they change only with a measurement, and the test
+ * reads them at every step. */
+static void measurement_divisors(fmb_sim_t *s)
+{
+    const int nb = s->newton_nb;
+    const double *bm = s->newton_B + nb;
+    double *d = s->newton_D;
+    memcpy(d + nb, d, (size_t)nb * sizeof(double));
+    double big = 0.0;
+    for (int k = 0; k < nb; k++)
+        big = fmax_inline(big, bm[k]);
+    big *= FMB_NEWTON_B_FLOOR;
+    for (int k = 0; k < nb; k++)
+        d[k] = fmax_inline(bm[k], big);
 }
 
 /* One step of size h from the current state (t_n): on success the candidate state at
@@ -471,13 +489,10 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             const double *b = s->newton_B;
             double pq = 0.0, pl = 0.0;
             for (int j = 0; j < 2; j++) {
-                const double *bm = b + (j + 1) * nb;
-                double big = 0.0, a = 0.0;
+                const double *dm = s->newton_D + j * nb; /* made with the measurement */
+                double a = 0.0;
                 for (int k = 0; k < nb; k++)
-                    big = fmax_inline(big, bm[k]);
-                big *= FMB_NEWTON_B_FLOOR;
-                for (int k = 0; k < nb; k++)
-                    a = fmax_inline(a, b[k] / fmax_inline(bm[k], big));
+                    a = fmax_inline(a, b[k] / dm[k]);
                 const double f = a < 1.0 ? a : a * a; /* linear below 1 (FMB_NEWTON_K_SAFETY_L) */
                 pq = fmax_inline(pq, f * s->newton_K[2 * j]);
                 pl = fmax_inline(pl, f * s->newton_K[2 * j + 1]);
@@ -613,12 +628,14 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
          * reload s's fields at every coordinate (same operations, same order) */
         double *q = s->q, *qd = s->qd, *qdd = s->qdd, *lam = s->lam;
         const double atol = s->opts.atol, rtol = s->opts.rtol, cvel = gp / (bp * h);
+        double *wq = s->wq; /* the scaled entries kept for first_blocks */
         for (int i = 0; i < n; i++) {
             const double d = x[i];
             q[i] += d;
             qd[i] += cvel * d;
             qdd[i] += d / bh2;
             const double w = fabs(d) / (atol + rtol * fabs(q[i]));
+            wq[i] = w;
             if (!(w <= dq_norm)) dq_norm = w;
         }
         double lmax = 0.0, dl = 0.0;
@@ -630,12 +647,13 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         }
         dl_norm = dl / (s->opts.atol + FMB_LAMBDA_RTOL * lmax);
         if (it == 0) dq_first = dq_norm;
-        if (fresh0 && it == 0 && !s->ncontacts && !s->nsw) first_blocks(s, x, dl_norm);
+        if (fresh0 && it == 0 && !s->ncontacts && !s->nsw) first_blocks(s, dl_norm);
         /* the second increment on the predictor's matrix: Newton's quadratic constant */
         if (fresh0 && it == 1 && dq_first > 0.0) {
             const int nb = s->newton_nb;
             memcpy(s->newton_B + 2 * nb, s->newton_B + nb, (size_t)nb * sizeof(double));
             memcpy(s->newton_B + nb, s->newton_B, (size_t)nb * sizeof(double));
+            measurement_divisors(s);
             s->newton_K[2] = s->newton_K[0], s->newton_K[3] = s->newton_K[1];
             s->newton_K[0] = fmax(dq_norm, FMB_NEWTON_K_FLOOR);
             s->newton_K[1] = fmax(dl_norm, FMB_NEWTON_K_FLOOR);
