@@ -23,6 +23,7 @@
  * the converged dynamics by the Newton tolerance times d(mu N)/dv (docs/validation.md).
  */
 #include "solve/sim_internal.h"
+#include "solve/step_loops.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -121,39 +122,29 @@ static void error_estimate(fmb_sim_t *s, double h, double am, double af, double 
     const int n = s->n;
     const double D = am - af;
     const double cq = fabs(beta + 0.5 * D - 1.0 / 6.0), cv = fabs(gamma + D - 0.5);
-    const double rt = s->opts.rtol_step, at = s->opts.atol_step;
-    /* locals: the stores into a1 and qs1 would otherwise make the compiler reload s's
-     * fields at every coordinate */
-    const double *qn = s->qdd, *qs = s->save + 2 * (size_t)n, *as = s->save + 3 * (size_t)n;
-    const double *q = s->q, *qsc = s->qscale, *accp = s->accp, *acc = s->acc;
-    double *a1 = s->acc1, *qs1 = s->qscale1;
-    const double hp = s->h_prev, ts = s->t_span;
-    const double natol = s->opts.atol, nrtol = s->opts.rtol, phit = s->opts.phi_tol;
-    const int am0 = am == 0.0;
-    double worst = 0.0;
-    int wi = -1;
-    for (int i = 0; i < n; i++) {
-        /* the candidate's a_{n+1} from the saved qdd_n and a_n (division by 1 - am = 1
-         * skipped for HHT and Newmark: exact, the same bits) */
-        const double ai = (1.0 - af) * qn[i] + af * qs[i] - am * as[i];
-        const double a1i = am0 ? ai : ai / (1.0 - am);
-        a1[i] = a1i;
-        /* h q''' from the two-step difference (a_{n+1} - a_{n-1}) h / (h + h_{n-1}): it
-         * removes the alternating part of a (the index-3 start-up transient and the
-         * unresolved modes, omega h >> 1, that the scheme damps by design), which is not
-         * a truncation error of the resolved motion; the first step has only a_0 */
-        const double da = hp > 0 ? fabs(a1i - accp[i]) * h / (h + hp) : fabs(a1i - acc[i]);
-        /* qscale as fmb_sim_commit_step will have it (swapped in there) */
-        const double aq = fabs(q[i]);
-        qs1[i] = aq > qsc[i] ? aq : qsc[i];
-        const double w = at + rt * fmax_inline(qsc[i], aq);
-        /* Newton's own tolerance on q enters a through 1/(beta' h^2): the part of the
-         * estimate below it is iteration noise, not truncation error */
-        const double noise = 2.0 * (natol + nrtol * aq + phit);
-        const double e = fmax_inline(0.0, (cq + cv) * h * h * da - noise);
-        const double r = e * ts / h / w;
-        if (!(r <= worst)) worst = r, wi = i;
-    }
+    /* a_{n+1} (from the saved qdd_n and a_n; the division by 1 - am = 1 skipped for HHT and
+     * Newmark: exact, the same bits), h q''' from the two-step difference
+     * (a_{n+1} - a_{n-1}) h / (h + h_{n-1}), which removes the alternating part of a (the
+     * index-3 start-up transient and the unresolved modes, omega h >> 1, that the scheme
+     * damps by design: not a truncation error of the resolved motion; the first step has
+     * only a_0), the next qscale (swapped in by fmb_sim_commit_step), and Newton's own
+     * tolerance on q, which enters a through 1/(beta' h^2): the part of the estimate below
+     * it is iteration noise, not truncation error. One pass (step_loops.c). */
+    const fmb_step_err_t p = {.am = am,
+                              .af = af,
+                              .h = h,
+                              .hp = s->h_prev,
+                              .k = (cq + cv) * h * h,
+                              .at = s->opts.atol_step,
+                              .rt = s->opts.rtol_step,
+                              .natol = s->opts.atol,
+                              .nrtol = s->opts.rtol,
+                              .phit = s->opts.phi_tol,
+                              .ts = s->t_span};
+    int wi;
+    const double worst =
+        fmb_step_error(n, &p, s->qdd, s->save + 2 * (size_t)n, s->save + 3 * (size_t)n, s->acc,
+                       s->accp, s->q, s->qscale, s->acc1, s->qscale1, &wi);
     s->err_ratio = worst;
     s->err_coord = wi;
     /* the worst coordinate's accelerations alternate over three successive changes and by
@@ -218,16 +209,9 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
     double *q = s->q, *qd = s->qd, *qdd = s->qdd;
     const double *acc = s->acc, *accp = s->accp;
     /* two loops: a_{n+1} extrapolated, or from qdd_n (the division by 1 - am only there) */
-    if (ex > 0) {
-        for (int i = 0; i < n; i++) {
-            const double a0 = acc[i];
-            const double a1 = a0 + ex * (a0 - accp[i]);
-            qdd[i] = ((1.0 - am) * a1 + am * a0 - af * qdd[i]) / (1.0 - af);
-            q[i] += h * qd[i] + h * h * ((0.5 - beta) * a0 + beta * a1);
-            qd[i] += h * ((1.0 - gamma) * a0 + gamma * a1);
-        }
-        for (int k = 0; k < m; k++)
-            s->lam[k] += ex * (s->lam[k] - s->lamp[k]);
+    if (ex > 0) { /* step_loops.c */
+        fmb_step_predict(n, h, ex, am, af, beta, gamma, q, qd, qdd, acc, accp);
+        fmb_step_extrapolate(m, ex, s->lam, s->lamp);
     } else {
         for (int i = 0; i < n; i++) {
             const double a0 = acc[i];
@@ -556,12 +540,9 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
                            &lastfail);
         }
         tr->force_evals++;
-        double rsum = 0.0; /* one pass: NaN or Inf anywhere makes the sum non-finite */
-        for (int i = 0; i < n; i++) {
-            const double ri = R[i] + Mqdd[i];
-            rsum += ri;
-            R[i] = -bh2 * ri; /* (scaled in the same pass; unused if the sum is not finite) */
-        }
+        /* R + M qdd scaled by -bh2, and its sum in the same pass: NaN or Inf anywhere makes
+         * the sum non-finite (R is unused then) */
+        const double rsum = fmb_step_scale_residual(n, bh2, R, Mqdd);
         if (!isfinite(rsum))
             return restore_with_error(s, fmb_sim_nonfinite_error(s, s->q, s->qd, s->qdd, t1));
         for (int k = 0; k < m; k++)
@@ -623,28 +604,12 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             return fmb_sim_error(s, rc, "linear solver failure at t = %.9g", t1);
         }
         dq_prev = dq_norm;
-        dq_norm = 0.0;
-        /* locals: the stores through q, qd, qdd, lam would otherwise make the compiler
-         * reload s's fields at every coordinate (same operations, same order) */
-        double *q = s->q, *qd = s->qd, *qdd = s->qdd, *lam = s->lam;
-        const double atol = s->opts.atol, rtol = s->opts.rtol, cvel = gp / (bp * h);
-        double *wq = s->wq; /* the scaled entries kept for first_blocks */
-        for (int i = 0; i < n; i++) {
-            const double d = x[i];
-            q[i] += d;
-            qd[i] += cvel * d;
-            qdd[i] += d / bh2;
-            const double w = fabs(d) / (atol + rtol * fabs(q[i]));
-            wq[i] = w;
-            if (!(w <= dq_norm)) dq_norm = w;
-        }
-        double lmax = 0.0, dl = 0.0;
-        for (int k = 0; k < m; k++) {
-            const double dlk = x[n + k] / bh2;
-            lam[k] += dlk;
-            lmax = fmax_inline(lmax, fabs(lam[k]));
-            dl = fmax_inline(dl, fabs(dlk));
-        }
+        /* the update and its scaled increments (kept in s->wq for first_blocks), the
+         * multipliers' (step_loops.c) */
+        dq_norm = fmb_step_update(n, x, gp / (bp * h), bh2, s->opts.atol, s->opts.rtol, s->q,
+                                  s->qd, s->qdd, s->wq);
+        double lmax, dl;
+        fmb_step_update_lam(m, x + n, bh2, s->lam, &lmax, &dl);
         dl_norm = dl / (s->opts.atol + FMB_LAMBDA_RTOL * lmax);
         if (it == 0) dq_first = dq_norm;
         if (fresh0 && it == 0 && !s->ncontacts && !s->nsw) first_blocks(s, dl_norm);
