@@ -63,9 +63,8 @@ static inline double fmax_inline(double a, double b)
 {
     return a > b || b != b ? a : b;
 }
-static void ref_predict(int n, double h, double ex, double am, double af, double beta,
-                        double gamma, double *q, double *qd, double *qdd, const double *acc,
-                        const double *accp)
+static void ref_predict(int n, double h, double ex, double am, double af, double beta, double gamma,
+                        double *q, double *qd, double *qdd, const double *acc, const double *accp)
 {
     for (int i = 0; i < n; i++) {
         const double a0 = acc[i];
@@ -85,8 +84,8 @@ static double ref_scale(int n, double bh2, double *R, const double *Mqdd)
     }
     return rsum;
 }
-static double ref_update(int n, const double *x, double cvel, double bh2, double atol,
-                         double rtol, double *q, double *qd, double *qdd, double *wq)
+static double ref_update(int n, const double *x, double cvel, double bh2, double atol, double rtol,
+                         double *q, double *qd, double *qdd, double *wq)
 {
     double dq_norm = 0.0;
     for (int i = 0; i < n; i++) {
@@ -113,12 +112,11 @@ static void ref_update_lam(int m, const double *x, double bh2, double *lam, doub
 }
 /* step.c's candidate loop and error_estimate's loop (qscale's update from
  * fmb_sim_commit_step) */
-static double ref_error(int n, double h, double hp, double am, double af, double beta,
-                        double gamma, double at, double rt, double natol, double nrtol,
-                        double phit, double ts, const double *qn, const double *qs,
-                        const double *as, const double *acc, const double *accp,
-                        const double *q, const double *qscale, double *a1, double *qs1,
-                        int *wi)
+static double ref_error(int n, double h, double hp, double am, double af, double beta, double gamma,
+                        double at, double rt, double natol, double nrtol, double phit, double ts,
+                        const double *qn, const double *qs, const double *as, const double *acc,
+                        const double *accp, const double *q, const double *qscale, double *a1,
+                        double *qs1, int *wi)
 {
     if (am == 0.0)
         for (int i = 0; i < n; i++)
@@ -131,8 +129,7 @@ static double ref_error(int n, double h, double hp, double am, double af, double
     double worst = 0.0;
     *wi = -1;
     for (int i = 0; i < n; i++) {
-        const double da =
-            hp > 0 ? fabs(a1[i] - accp[i]) * h / (h + hp) : fabs(a1[i] - acc[i]);
+        const double da = hp > 0 ? fabs(a1[i] - accp[i]) * h / (h + hp) : fabs(a1[i] - acc[i]);
         const double w = at + rt * fmax_inline(qscale[i], fabs(q[i]));
         const double noise = 2.0 * (natol + nrtol * fabs(q[i]) + phit);
         const double e = fmax_inline(0.0, (cq + cv) * h * h * da - noise);
@@ -171,8 +168,8 @@ int main(void)
             memcpy(q2, q, sizeof q), memcpy(qd2, qd, sizeof qd), memcpy(qdd2, qdd, sizeof qdd);
             ref_predict(n, h, ex, am, af, beta, gamma, q, qd, qdd, acc, accp);
             fmb_step_predict(n, h, ex, am, af, beta, gamma, q2, qd2, qdd2, acc, accp);
-            CHECK(same(q, q2, n) && same(qd, qd2, n) && same(qdd, qdd2, n),
-                  "predict n %d rep %d", n, rep);
+            CHECK(same(q, q2, n) && same(qd, qd2, n) && same(qdd, qdd2, n), "predict n %d rep %d",
+                  n, rep);
             /* multipliers' extrapolation */
             memcpy(q2, q, sizeof q);
             for (int k = 0; k < n; k++)
@@ -182,7 +179,8 @@ int main(void)
             /* residual scaling */
             const double bh2 = pos();
             memcpy(q2, q, sizeof q);
-            const double s1 = ref_scale(n, bh2, q, acc), s2 = fmb_step_scale_residual(n, bh2, q2, acc);
+            const double s1 = ref_scale(n, bh2, q, acc),
+                         s2 = fmb_step_scale_residual(n, bh2, q2, acc);
             CHECK(same(q, q2, n) && same1(s1, s2), "scale n %d rep %d", n, rep);
             /* Newton update */
             fill(q, n), fill(qd, n), fill(qdd, n);
@@ -198,8 +196,8 @@ int main(void)
             memcpy(q2, q, sizeof q);
             ref_update_lam(n, x, bh2, q, &l1, &dl1);
             fmb_step_update_lam(n, x, bh2, q2, &l2, &dl2);
-            CHECK(same(q, q2, n) && same1(l1, l2) && same1(dl1, dl2), "update_lam n %d rep %d",
-                  n, rep);
+            CHECK(same(q, q2, n) && same1(l1, l2) && same1(dl1, dl2), "update_lam n %d rep %d", n,
+                  rep);
             /* candidate and error estimate: accelerations of moderate size mostly, so that
              * the estimate is above the noise floor on some coordinates */
             double qs[NMAX], as[NMAX], qsc[NMAX], a1a[NMAX], a1b[NMAX], s1a[NMAX], s1b[NMAX];
@@ -210,8 +208,8 @@ int main(void)
             const double at = rep % 5 ? 1e-6 : 0.0, rt = 1e-3, natol = 1e-8, nrtol = 1e-8;
             const double phit = 1e-9, ts = pos();
             int wa, wb;
-            const double ea = ref_error(n, hh, hp, am, af, beta, gamma, at, rt, natol, nrtol,
-                                        phit, ts, qdd, qs, as, acc, accp, q, qsc, a1a, s1a, &wa);
+            const double ea = ref_error(n, hh, hp, am, af, beta, gamma, at, rt, natol, nrtol, phit,
+                                        ts, qdd, qs, as, acc, accp, q, qsc, a1a, s1a, &wa);
             const double D = am - af;
             const double cq = fabs(beta + 0.5 * D - 1.0 / 6.0), cv = fabs(gamma + D - 0.5);
             const fmb_step_err_t p = {.am = am,
@@ -225,11 +223,10 @@ int main(void)
                                       .nrtol = nrtol,
                                       .phit = phit,
                                       .ts = ts};
-            const double eb =
-                fmb_step_error(n, &p, qdd, qs, as, acc, accp, q, qsc, a1b, s1b, &wb);
+            const double eb = fmb_step_error(n, &p, qdd, qs, as, acc, accp, q, qsc, a1b, s1b, &wb);
             CHECK(same(a1a, a1b, n) && same(s1a, s1b, n) && same1(ea, eb) && wa == wb,
-                  "error n %d rep %d (am %g, hp %g): worst %.17g at %d vs %.17g at %d", n, rep,
-                  am, hp, ea, wa, eb, wb);
+                  "error n %d rep %d (am %g, hp %g): worst %.17g at %d vs %.17g at %d", n, rep, am,
+                  hp, ea, wa, eb, wb);
             compared++;
         }
     printf("%ld draws compared, %d failures\n", compared, failures);

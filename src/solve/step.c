@@ -116,8 +116,7 @@ static inline double fmax_inline(double a, double b)
  * atol_step + rtol_step max|q| (the largest |q_i| of the run so far, so that a coordinate
  * passing through zero keeps the scale of its motion): a ratio <= 1 at every step bounds the sum of the local errors
  * over the run by the tolerance. e_qd enters through its effect over one step, h e_qd. */
-static void error_estimate(fmb_sim_t *s, double h, double am, double af, double beta,
-                           double gamma)
+static void error_estimate(fmb_sim_t *s, double h, double am, double af, double beta, double gamma)
 {
     const int n = s->n;
     const double D = am - af;
@@ -606,8 +605,8 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         dq_prev = dq_norm;
         /* the update and its scaled increments (kept in s->wq for first_blocks), the
          * multipliers' (step_loops.c) */
-        dq_norm = fmb_step_update(n, x, gp / (bp * h), bh2, s->opts.atol, s->opts.rtol, s->q,
-                                  s->qd, s->qdd, s->wq);
+        dq_norm = fmb_step_update(n, x, gp / (bp * h), bh2, s->opts.atol, s->opts.rtol, s->q, s->qd,
+                                  s->qdd, s->wq);
         double lmax, dl;
         fmb_step_update_lam(m, x + n, bh2, s->lam, &lmax, &dl);
         dl_norm = dl / (s->opts.atol + FMB_LAMBDA_RTOL * lmax);

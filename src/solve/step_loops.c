@@ -80,9 +80,8 @@ static inline double fmax_inline(double a, double b) /* as in step.c */
     return a > b || b != b ? a : b;
 }
 
-void fmb_step_predict(int n, double h, double ex, double am, double af, double beta,
-                      double gamma, double *q, double *qd, double *qdd, const double *acc,
-                      const double *accp)
+void fmb_step_predict(int n, double h, double ex, double am, double af, double beta, double gamma,
+                      double *q, double *qd, double *qdd, const double *acc, const double *accp)
 {
     const double c1m = 1.0 - am, c1f = 1.0 - af, hh = h * h, hb = 0.5 - beta, g1 = 1.0 - gamma;
     int i = 0;
@@ -139,8 +138,8 @@ double fmb_step_scale_residual(int n, double bh2, double *R, const double *Mqdd)
     return rsum;
 }
 
-double fmb_step_update(int n, const double *x, double cvel, double bh2, double atol,
-                       double rtol, double *q, double *qd, double *qdd, double *wq)
+double fmb_step_update(int n, const double *x, double cvel, double bh2, double atol, double rtol,
+                       double *q, double *qd, double *qdd, double *wq)
 {
     double mx = 0.0;
     int i = 0;
@@ -196,8 +195,8 @@ void fmb_step_update_lam(int m, const double *x, double bh2, double *lam, double
 }
 
 double fmb_step_error(int n, const fmb_step_err_t *p, const double *qn, const double *qs,
-                      const double *as, const double *acc, const double *accp,
-                      const double *q, const double *qsc, double *a1, double *qs1, int *wi)
+                      const double *as, const double *acc, const double *accp, const double *q,
+                      const double *qsc, double *a1, double *qs1, int *wi)
 {
     const double am = p->am, af = p->af, c1f = 1.0 - af, c1m = 1.0 - am, h = p->h;
     const double hs = h + p->hp, k = p->k, at = p->at, rt = p->rt, ts = p->ts;

@@ -13,9 +13,8 @@
  *   qdd = ((1 - am) a1 + am a0 - af qdd) / (1 - af)
  *   q  += h qd + h h ((1/2 - beta) a0 + beta a1)     (qd: before its update)
  *   qd += h ((1 - gamma) a0 + gamma a1) */
-void fmb_step_predict(int n, double h, double ex, double am, double af, double beta,
-                      double gamma, double *q, double *qd, double *qdd, const double *acc,
-                      const double *accp);
+void fmb_step_predict(int n, double h, double ex, double am, double af, double beta, double gamma,
+                      double *q, double *qd, double *qdd, const double *acc, const double *accp);
 /* lam[k] += ex (lam[k] - lamp[k]), k < m */
 void fmb_step_extrapolate(int m, double ex, double *lam, const double *lamp);
 /* r_i = R_i + Mqdd_i; R_i = -bh2 r_i; returns the sum of the r_i in ascending order */
@@ -23,8 +22,8 @@ double fmb_step_scale_residual(int n, double bh2, double *R, const double *Mqdd)
 /* Newton update of the state by the increment x, i < n:
  *   q += x; qd += cvel x; qdd += x / bh2; wq = |x| / (atol + rtol |q|)
  * returns the largest wq by `if (!(w <= max)) max = w` in ascending order from 0 */
-double fmb_step_update(int n, const double *x, double cvel, double bh2, double atol,
-                       double rtol, double *q, double *qd, double *qdd, double *wq);
+double fmb_step_update(int n, const double *x, double cvel, double bh2, double atol, double rtol,
+                       double *q, double *qd, double *qdd, double *wq);
 /* Multipliers: dl = x / bh2, lam += dl; *lmax and *dlmax (from 0) the largest |lam| and
  * |dl| by fmax_inline (step.c) in ascending order */
 void fmb_step_update_lam(int m, const double *x, double bh2, double *lam, double *lmax,
@@ -41,7 +40,7 @@ typedef struct fmb_step_err {
     double am, af, h, hp, k, at, rt, natol, nrtol, phit, ts;
 } fmb_step_err_t;
 double fmb_step_error(int n, const fmb_step_err_t *p, const double *qn, const double *qs,
-                      const double *as, const double *acc, const double *accp,
-                      const double *q, const double *qsc, double *a1, double *qs1, int *wi);
+                      const double *as, const double *acc, const double *accp, const double *q,
+                      const double *qsc, double *a1, double *qs1, int *wi);
 
 #endif
