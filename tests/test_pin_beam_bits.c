@@ -1,0 +1,171 @@
+/*
+ * The revolute joint's pins on a beam (joints/revolute.c pin_side_beam, pin_hess_beam) are
+ * point.c's fmb_point_posjac_n / fmb_point_hess_n with the places of the shape columns kept
+ * in the joint (pin_places) and, for a view whose elastic columns are the pin's shape
+ * columns once each, every J entry of a shape column written once as 0.0 + its term instead
+ * of zeroed and added to. This test compares them BIT FOR BIT (memcmp: zeros' signs count)
+ * with point.c's functions through the joint's class table:
+ *   Phi = r_P0 - r_P1 (also without Jacobians), J0 = J_P0, J1 = -J_P1 (each entry negated),
+ *   every entry written (the blocks are filled with a NaN pattern before the evaluation),
+ *   H(w) = H_P0(w) + H_P1(-w) added onto a nonzero block,
+ * for beam-ground, ground-beam, beam-rigid, rigid-beam and beam-beam pins, both beam
+ * references, points at the end nodes, an inner node and between nodes (also off the
+ * axis), states with zero, negative-zero, tiny and large coordinates; each state on
+ * the default columns (the kept places), on views with an extra column (the places found
+ * again, not covering: point.c's path), on views of as many columns with one of the pin's
+ * replaced by another (the kept places no longer hold their columns), then on the default
+ * columns again (the places found once more).
+ * Checked to fail (2026-11-29): the first-write path without the negation of body 1's side
+ * fails 1,246 comparisons; the places check reduced to the count of columns (not each kept
+ * place holding its column) fails 504 (J 252, H(w) 252) on the swapped-column views.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flexmb/flexmb.h"
+#include "model/model.h"
+
+enum kind { GROUND, RIGID, BEAM };
+static int failures = 0, compared = 0;
+
+static void same_bits(const char *what, const char *tag, const double *a, const double *b, int n)
+{
+    compared++;
+    if (!memcmp(a, b, (size_t)n * sizeof *a)) return;
+    for (int i = 0; i < n; i++)
+        if (memcmp(&a[i], &b[i], sizeof *a)) {
+            printf("FAIL %-40s %-14s entry %d: %.17g, point.c %.17g\n", tag, what, i, a[i], b[i]);
+            break;
+        }
+    failures++;
+}
+
+static int add_kind(fmb_model_t *m, enum kind k, const char *name, fmb_beam_reference ref)
+{
+    if (k == GROUND) return FMB_GROUND;
+    if (k == RIGID) {
+        fmb_body_desc_t d = {.name = name, .mass = 1.3, .inertia = 0.07, .com = {0.1, -0.2}};
+        return fmb_model_add_body(m, &d);
+    }
+    static const double x[5] = {0, 0.2, 0.35, 0.6, 0.8};
+    fmb_beam_desc_t d = {.name = name,
+                         .E = 2e11,
+                         .rho = 7800,
+                         .area = 1e-4,
+                         .inertia = 1e-9,
+                         .nnodes = 5,
+                         .x = x,
+                         .reference = ref};
+    return fmb_model_add_beam(m, &d);
+}
+
+/* One state: the joint against point.c on the views v (columns as given). */
+static void check_views(fmb_joint_t *j, fmb_bodyview_t v[2], int is, const char *tag)
+{
+    const int n0 = v[0].nc, ld = n0 + v[1].nc;
+    double phi[2], phin[2], J[2][2 * FMB_VIEW_COLS];
+    for (int b = 0; b < 2; b++)
+        for (int k = 0; k < 2 * FMB_VIEW_COLS; k++)
+            J[b][k] = NAN; /* every entry must be written */
+    j->klass->eval(j, v, 0.0, phi, J[0], J[1]);
+    j->klass->eval(j, v, 0.0, phin, NULL, NULL);
+    fmb_shape_t N[2];
+    double r[2][2], Jr[2][2 * FMB_VIEW_COLS], phr[2];
+    for (int b = 0; b < 2; b++) {
+        fmb_point_shape(&v[b], j->point[b], &N[b]);
+        fmb_point_posjac_n(&v[b], j->point[b], &N[b], r[b], Jr[b]);
+    }
+    for (int k = 0; k < 2 * v[1].nc; k++)
+        Jr[1][k] = -Jr[1][k];
+    phr[0] = r[0][0] - r[1][0], phr[1] = r[0][1] - r[1][1];
+    same_bits("Phi", tag, phi, phr, 2);
+    same_bits("Phi (no J)", tag, phin, phr, 2);
+    same_bits("J body 0", tag, J[0], Jr[0], 2 * v[0].nc);
+    same_bits("J body 1 (-)", tag, J[1], Jr[1], 2 * v[1].nc);
+    const double w[2] = {0.7 - 0.1 * (is % 9), -1.3 + 0.2 * (is % 5)}, mw[2] = {-w[0], -w[1]};
+    double H[FMB_ELEM_COLS * FMB_ELEM_COLS], Hr[FMB_ELEM_COLS * FMB_ELEM_COLS];
+    for (int k = 0; k < ld * ld; k++)
+        H[k] = Hr[k] = 0.1 * (k % 7) - 0.25;
+    j->klass->hess(j, v, 0.0, w, H);
+    fmb_point_hess_n(&v[0], j->point[0], &N[0], w, Hr, ld);
+    fmb_point_hess_n(&v[1], j->point[1], &N[1], mw, Hr + n0 + (size_t)n0 * ld, ld);
+    same_bits("H(w)", tag, H, Hr, ld * ld);
+}
+
+int main(void)
+{
+    const enum kind pairs[][2] = {
+        {BEAM, GROUND}, {GROUND, BEAM}, {BEAM, RIGID}, {RIGID, BEAM}, {BEAM, BEAM}};
+    const char *kname[] = {"ground", "rigid", "beam"};
+    /* beam points: end nodes, an inner node, between nodes, off the axis */
+    const double pts[][2] = {{0.0, 0.0}, {0.8, 0.0}, {0.35, 0.0}, {0.27, 0.0}, {0.5, -0.01}};
+    const double vals[] = {0.0, -0.0, 1e-3, -2.5e-2, 1e-300, 0.3, -7.0, 1e6};
+    const int npt = sizeof pts / sizeof *pts, nv = sizeof vals / sizeof *vals;
+    int states = 0;
+    for (int pr = 0; pr < 5; pr++)
+        for (int ref = 0; ref < 2; ref++) {
+            fmb_model_t *m = fmb_model_create();
+            const int body[2] = {add_kind(m, pairs[pr][0], "b1", (fmb_beam_reference)ref),
+                                 add_kind(m, pairs[pr][1], "b2", (fmb_beam_reference)ref)};
+            fmb_joint_desc_t d = {.name = "pin",
+                                  .type = FMB_JOINT_REVOLUTE,
+                                  .body = {body[0], body[1]},
+                                  .point = {{0.0, 0.0}, {0.0, 0.0}}};
+            const int ij = fmb_model_add_joint(m, &d);
+            if (ij < 0) {
+                printf("FAIL %s-%s: cannot add the joint: %s\n", kname[pairs[pr][0]],
+                       kname[pairs[pr][1]], fmb_model_last_error(m));
+                failures++;
+                fmb_model_destroy(&m);
+                continue;
+            }
+            const int nq = fmb_model_num_coords(m);
+            double *q = calloc((size_t)nq + 1, sizeof *q), *qd = calloc((size_t)nq + 1, sizeof *qd);
+            fmb_joint_t *j = &m->joints[ij];
+            for (int ip = 0; ip < npt; ip++)
+                for (int is = 0; is < 2 * nv; is++) {
+                    for (int b = 0; b < 2; b++)
+                        j->point[b][0] = pts[(ip + 2 * b) % npt][0],
+                        j->point[b][1] = pts[(ip + 2 * b) % npt][1];
+                    for (int k = 0; k < nq; k++)
+                        q[k] = vals[(is + 3 * k) % nv] * (k % 3 == 2 ? 1.0 : 0.5);
+                    char tag[96];
+                    snprintf(tag, sizeof tag, "%s-%s ref %d point %d state %d", kname[pairs[pr][0]],
+                             kname[pairs[pr][1]], ref, ip, is);
+                    fmb_bodyview_t v[2];
+                    fmb_joint_views(m, j, q, qd, v);
+                    check_views(j, v, is, tag);   /* the default columns */
+                    for (int b = 0; b < 2; b++) { /* an extra column: places found anew */
+                        if (!v[b].ndof || v[b].ndof <= 3) continue;
+                        fmb_bodyview_t vx[2] = {v[0], v[1]};
+                        const int extra = v[b].ndof - 1 - is % 3;
+                        fmb_view_add_cols(&vx[b], 1, &extra);
+                        char tx[128];
+                        snprintf(tx, sizeof tx, "%s +col %d on %d", tag, extra, b);
+                        check_views(j, vx, is, tx);
+                        /* as many columns, one of the pin's replaced by another (the kept
+                         * places no longer hold their columns; point.c skips the missing one) */
+                        fmb_bodyview_t vs[2] = {v[0], v[1]};
+                        if (vs[b].nc <= 3) continue;
+                        int other = 3;
+                        while (fmb_view_col(&vs[b], other) >= 0)
+                            other++;
+                        if (other >= vs[b].ndof) continue;
+                        vs[b].nc--;
+                        fmb_view_add_cols(&vs[b], 1, &other);
+                        snprintf(tx, sizeof tx, "%s swap col %d on %d", tag, other, b);
+                        check_views(j, vs, is, tx);
+                    }
+                    check_views(j, v, is, tag); /* the default columns again */
+                    states++;
+                }
+            free(q), free(qd);
+            fmb_model_destroy(&m);
+        }
+    printf("%s revolute beam pins vs point.c: %d states, %d comparisons, bit for bit\n",
+           failures ? "FAIL" : "ok  ", states, compared);
+    printf("%d failure(s)\n", failures);
+    return failures ? 1 : 0;
+}
