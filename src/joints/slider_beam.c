@@ -33,7 +33,7 @@
 
 typedef struct sb {
     const fmb_beam_t *bm;
-    double B[4], p0[2], s[2], Bp[2];
+    double B[4], s[2], Bp[2];
     int e, col[4];
     double H[4][4]; /* d-th derivative of the Hermite functions at x */
 } sb_t;
@@ -43,61 +43,115 @@ typedef struct sb {
  * keyed on their bit patterns: slider_cols, slider_eval and slider_hess at one iterate (the
  * residual, then the assembly) share one sincos, one element search and one set of Hermite
  * values, bitwise the same, read in place (sb_place returns the kept copy). Two states are
- * kept (the last two used): the step's event control alternates between the state at t_n
- * and the candidate. The guide's deflection there (v, v', v'', v''': sb_eval) is summed
- * afresh from the element's four coordinates at every call. */
+ * kept (the last two used). The guide's deflection there (v, v', v'', v''': sb_eval) is
+ * summed afresh from the element's four coordinates at every call.
+ * The step control compares the state at t_n with the candidate. By then the two kept
+ * states are the candidate and an earlier iterate (or the predictor), t_n's state having
+ * been the last step's candidate: its axial position, element and columns (all that the
+ * step control and the views need of it) are kept apart (at: set by slider_step_control
+ * from its candidate), so t_n's state is not placed again at every step (a sincos, an
+ * element search and four Hermite rows per step). */
 typedef struct sb_memo {
     double key[8];
     const fmb_beam_t *bm;
     int ok;
     sb_t c;
 } sb_memo_t;
+typedef struct sb_at {
+    double key[8];
+    const fmb_beam_t *bm;
+    int ok, e;
+    int col[4];
+    double s0;
+} sb_at_t;
 typedef struct sb_cache {
     sb_memo_t m[2];
-    int last; /* the slot used last */
+    int last;   /* the slot used last */
+    sb_at_t at; /* the last step control's candidate */
 } sb_cache_t;
 _Static_assert(sizeof(sb_cache_t) <= sizeof(((fmb_joint_t *)0)->evalcache),
                "slider_beam's cache must fit the joint's evalcache");
 
-static const sb_t *sb_place(const fmb_joint_t *j, const fmb_bodyview_t v[2])
+/* The key: every input of the place (compared as bit patterns). */
+static inline void sb_key(const fmb_joint_t *j, const fmb_bodyview_t v[2], double key[8])
 {
-    const double key[8] = {fmb_body_angle(&v[0]),
-                           v[1].q[2],
-                           v[0].ndof ? v[0].q[0] : 0.0,
-                           v[0].ndof ? v[0].q[1] : 0.0,
-                           v[1].q[0],
-                           v[1].q[1],
-                           j->point[0][0],
-                           j->point[0][1]};
-    sb_cache_t *cc = (sb_cache_t *)(void *)((fmb_joint_t *)j)->evalcache;
-    const fmb_beam_t *bm = v[1].body->data;
+    key[0] = v[0].ndof ? v[0].q[2] : 0.0; /* fmb_body_angle */
+    key[1] = v[1].q[2];
+    key[2] = v[0].ndof ? v[0].q[0] : 0.0;
+    key[3] = v[0].ndof ? v[0].q[1] : 0.0;
+    key[4] = v[1].q[0];
+    key[5] = v[1].q[1];
+    key[6] = j->point[0][0];
+    key[7] = j->point[0][1];
+}
+
+/* The kept slot for the key (now the one used last), or NULL. */
+static inline const sb_t *sb_kept(sb_cache_t *cc, const fmb_beam_t *bm, const double key[8])
+{
     for (int i = 0; i < 2; i++) {
         const int k = i ? 1 - cc->last : cc->last;
         const sb_memo_t *m = &cc->m[k];
-        if (m->ok && m->bm == bm && !memcmp(m->key, key, sizeof key)) {
+        if (m->ok && m->bm == bm && !memcmp(m->key, key, sizeof m->key)) {
             cc->last = k;
             return &m->c;
         }
     }
+    return NULL;
+}
+
+/* A new place for the key, kept in the older slot. */
+static const sb_t *sb_new(const fmb_joint_t *j, sb_cache_t *cc, const fmb_beam_t *bm,
+                          const double key[8])
+{
     sb_memo_t *m = &cc->m[1 - cc->last]; /* replaces the older state */
     sb_t *c = &m->c;
     c->bm = bm;
     fmb_rot(key[0] - key[1], c->B);
-    c->p0[0] = j->point[0][0] + key[2];
-    c->p0[1] = j->point[0][1] + key[3];
-    c->Bp[0] = c->B[0] * c->p0[0] + c->B[2] * c->p0[1];
-    c->Bp[1] = c->B[1] * c->p0[0] + c->B[3] * c->p0[1];
+    const double p0[2] = {j->point[0][0] + key[2], j->point[0][1] + key[3]};
+    c->Bp[0] = c->B[0] * p0[0] + c->B[2] * p0[1];
+    c->Bp[1] = c->B[1] * p0[0] + c->B[3] * p0[1];
     c->s[0] = c->Bp[0] - key[4];
     c->s[1] = c->Bp[1] - key[5];
     c->e = fmb_beam_element_at(c->bm, c->s[0]);
     fmb_beam_vcols(c->bm, c->e, c->col);
     for (int d = 0; d < 4; d++)
         fmb_beam_hermite(c->bm, c->e, c->s[0], d, c->H[d]);
-    memcpy(m->key, key, sizeof key);
+    memcpy(m->key, key, sizeof m->key);
     m->bm = bm;
     m->ok = 1;
     cc->last = 1 - cc->last;
     return c;
+}
+
+static const sb_t *sb_place(const fmb_joint_t *j, const fmb_bodyview_t v[2])
+{
+    double key[8];
+    sb_key(j, v, key);
+    sb_cache_t *cc = (sb_cache_t *)(void *)((fmb_joint_t *)j)->evalcache;
+    const fmb_beam_t *bm = v[1].body->data;
+    const sb_t *kept = sb_kept(cc, bm, key);
+    return kept ? kept : sb_new(j, cc, bm, key);
+}
+
+/* The axial position, element and element columns at the views' state: a kept place's,
+ * else the last step control's candidate's when it is that state, else a new place's
+ * (sb_place). */
+static void sb_where(const fmb_joint_t *j, const fmb_bodyview_t v[2], double *s0, int *e,
+                     int col[4])
+{
+    double key[8];
+    sb_key(j, v, key);
+    sb_cache_t *cc = (sb_cache_t *)(void *)((fmb_joint_t *)j)->evalcache;
+    const fmb_beam_t *bm = v[1].body->data;
+    const sb_t *c = sb_kept(cc, bm, key);
+    if (!c && cc->at.ok && cc->at.bm == bm && !memcmp(cc->at.key, key, sizeof key)) {
+        *s0 = cc->at.s0, *e = cc->at.e;
+        memcpy(col, cc->at.col, sizeof cc->at.col);
+        return;
+    }
+    if (!c) c = sb_new(j, cc, bm, key);
+    *s0 = c->s[0], *e = c->e;
+    memcpy(col, c->col, sizeof c->col);
 }
 
 /* The place (in the joint's cache, not copied: it stays valid through one more sb_place of
@@ -237,20 +291,24 @@ static void slider_cols(const fmb_joint_t *j, fmb_bodyview_t v[2])
     fmb_view_rigid(&v[0]);
     fmb_view_rigid(&v[1]);
     if (!v[1].q || !v[1].ndof || (v[0].ndof && !v[0].q)) return;
-    const sb_t *c = sb_place(j, v); /* the element's columns only */
-    int add[4], na = 0, asc = 1;
+    double s0;
+    int e, col[4]; /* the element's columns only */
+    sb_where(j, v, &s0, &e, col);
+    /* the elastic columns appended after 0 1 2 while ascending (a mesh in node order) */
+    int na = 0, asc = 1, prev = 2, *dst = v[1].cols + 3;
     for (int k = 0; k < 4; k++)
-        if (c->col[k] >= 0) {
-            asc &= c->col[k] > (na ? add[na - 1] : 2);
-            add[na++] = c->col[k];
+        if (col[k] >= 0) {
+            asc &= col[k] > prev;
+            prev = col[k];
+            dst[na++] = col[k];
         }
-    if (asc) { /* elastic columns ascending after 0 1 2 (a mesh in node order): appended */
-        for (int k = 0; k < na; k++)
-            v[1].cols[3 + k] = add[k];
+    if (asc) {
         v[1].nc = 3 + na;
-    } else {
-        fmb_view_add_cols(&v[1], na, add); /* the same insertion, one column at a time */
+        return;
     }
+    int add[4]; /* else the same insertion, one column at a time */
+    memcpy(add, dst, (size_t)na * sizeof *add);
+    fmb_view_add_cols(&v[1], na, add);
 }
 
 /* Every column the slider's columns can include: the slider's rigid ones, and every
@@ -283,8 +341,7 @@ static int slider_check(const fmb_model_t *m, const fmb_joint_t *j, char *msg, s
 static int slider_valid(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, char *msg,
                         size_t len)
 {
-    double vv[4];
-    const sb_t *c = sb_eval(j, v, vv);
+    const sb_t *c = sb_place(j, v);
     const double x0 = c->bm->x[0], x1 = c->bm->x[c->bm->nnodes - 1];
     if (c->s[0] < x0 || c->s[0] > x1) {
         snprintf(msg, len,
@@ -303,8 +360,7 @@ static void slider_reaction_point(const fmb_joint_t *j, const fmb_bodyview_t v[2
         u[0] = j->point[0][0], u[1] = j->point[0][1];
         return;
     }
-    double vv[4];
-    const sb_t *c = sb_eval(j, v, vv);
+    const sb_t *c = sb_place(j, v);
     u[0] = c->s[0], u[1] = 0.0;
 }
 
@@ -334,10 +390,18 @@ static int slider_step_control(const fmb_joint_t *j, const fmb_bodyview_t v0[2],
                                char *why, size_t len)
 {
     (void)t0;
-    double vv0[4], vv1[4];
-    const sb_t *c0 = sb_eval(j, v0, vv0), *c1 = sb_eval(j, v1, vv1);
+    /* the candidate's place (kept since its Phi) and t_n's position and element (the last
+     * step control's candidate, sb_where); the candidate is kept for the next step's t_n */
+    const sb_t *c1 = sb_place(j, v1);
+    double s00;
+    int e0, col0[4];
+    sb_where(j, v0, &s00, &e0, col0);
+    sb_cache_t *cc = (sb_cache_t *)(void *)((fmb_joint_t *)j)->evalcache;
+    sb_key(j, v1, cc->at.key);
+    cc->at.bm = c1->bm, cc->at.e = c1->e, cc->at.s0 = c1->s[0], cc->at.ok = 1;
+    memcpy(cc->at.col, c1->col, sizeof c1->col);
     const fmb_beam_t *bm = c1->bm;
-    const double ds = c1->s[0] - c0->s[0];
+    const double ds = c1->s[0] - s00;
     if (ds != 0.0 && h > 0) {
         const int k = ds > 0 ? c1->e + 1 : c1->e; /* the next element end ahead */
         if (k >= 1 && k <= bm->nnodes - 2) {
@@ -350,7 +414,7 @@ static int slider_step_control(const fmb_joint_t *j, const fmb_bodyview_t v0[2],
             }
         }
     }
-    return c1->e != c0->e ? 2 : 0;
+    return c1->e != e0 ? 2 : 0;
 }
 
 static const char *const slider_output_names[] = {"s", "element"};
@@ -358,8 +422,7 @@ static const char *const slider_output_names[] = {"s", "element"};
 static void slider_outputs(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *val)
 {
     (void)t;
-    double vv[4];
-    const sb_t *c = sb_eval(j, v, vv);
+    const sb_t *c = sb_place(j, v);
     val[0] = c->s[0];
     val[1] = c->e;
 }

@@ -1,0 +1,192 @@
+/*
+ * The slider on a beam keeps its places in the joint (joints/slider_beam.c: two kept
+ * states, and the last step control's candidate with its axial position, element and
+ * columns, which the next step's control and views take for the state at t_n). Whatever
+ * the order of the calls, every class function must give bitwise what the same function
+ * gives on a joint with an empty cache.
+ *
+ * Independent reference: a copy of the joint whose evalcache is zeroed before every call
+ * (every place evaluated afresh). States: the quick-return (40 rocker elements, the slider
+ * crossing several elements) after each of 1,200 steps, visited in the step loop's order
+ * (views, Phi, validity and Hessian of a predictor-like state and of the candidate, then
+ * the step control from the previous state, which only the last control kept, repeated,
+ * the outputs), and out of it: the control from a state two steps back, the control of a
+ * state perturbed in the slider's x, in the guide's angle and in the slider's point (the
+ * key's inputs), t_n's views after an unrelated state was placed, t_n's outputs.
+ * Compared bit for bit: the views' columns, Phi and J, the Hessian, valid's status, the
+ * step control's return value and h_max, the outputs (s, element).
+ * Checked to fail (2026-11-29): the kept candidate's key with t_n's element and position
+ * fails 2,443 comparisons (1,214 in the step loop's order); sb_where taking the kept
+ * candidate without comparing its key fails 2,197.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flexmb/flexmb.h"
+#include "solve/sim_internal.h"
+
+#ifndef FMB_SOURCE_DIR
+#define FMB_SOURCE_DIR "."
+#endif
+
+static int failures = 0, compared = 0;
+#include "check.h"
+
+static fmb_model_t *md;
+static fmb_joint_t *jt;  /* the slider, its cache in use */
+static fmb_joint_t jref; /* the same joint, its cache zeroed before every call */
+static double tnow = 0.0;
+
+static fmb_joint_t *fresh(void)
+{
+    memset(jref.evalcache, 0, sizeof jref.evalcache);
+    return &jref;
+}
+
+static void same(const char *what, int k, const void *a, const void *b, size_t n)
+{
+    compared++;
+    if (!memcmp(a, b, n)) return;
+    printf("FAIL state %d: %s differs from the fresh evaluation\n", k, what);
+    failures++;
+}
+
+/* views, Phi and J, validity, Hessian at state q (qd) against the fresh joint */
+static void check_state(int k, const double *q, const double *qd)
+{
+    fmb_bodyview_t v[2], vr[2];
+    fmb_joint_views(md, jt, q, qd, v);
+    fmb_joint_views(md, fresh(), q, qd, vr);
+    same("columns (nc)", k, &v[1].nc, &vr[1].nc, sizeof v[1].nc);
+    same("columns", k, v[1].cols, vr[1].cols, (size_t)v[1].nc * sizeof *v[1].cols);
+    const int nl = v[0].nc + v[1].nc;
+    double phi[2], phir[2], J[2 * FMB_ELEM_COLS] = {0}, Jr[2 * FMB_ELEM_COLS] = {0};
+    jt->klass->eval(jt, v, tnow, phi, J, J + 2 * v[0].nc);
+    jref.klass->eval(fresh(), vr, tnow, phir, Jr, Jr + 2 * vr[0].nc);
+    same("Phi", k, phi, phir, sizeof phi);
+    same("J", k, J, Jr, 2 * (size_t)nl * sizeof *J);
+    char msg[256];
+    const int ok = jt->klass->valid(jt, v, tnow, msg, sizeof msg),
+              okr = jref.klass->valid(fresh(), vr, tnow, msg, sizeof msg);
+    same("valid", k, &ok, &okr, sizeof ok);
+    const double w[2] = {0.3 + 0.01 * k, -1.7};
+    double H[FMB_ELEM_COLS * FMB_ELEM_COLS] = {0}, Hr[FMB_ELEM_COLS * FMB_ELEM_COLS] = {0};
+    jt->klass->hess(jt, v, tnow, w, H);
+    jref.klass->hess(fresh(), vr, tnow, w, Hr);
+    same("H(w)", k, H, Hr, (size_t)nl * nl * sizeof *H);
+}
+
+/* the step control from q0 to q1 against the fresh joint (views of the fresh joint built
+ * afresh too) */
+static int check_control(int k, const char *what, const double *q0, const double *q1,
+                         const double *qd, double h)
+{
+    fmb_bodyview_t v0[2], v1[2], r0[2], r1[2];
+    fmb_joint_views(md, jt, q0, qd, v0);
+    fmb_joint_views(md, jt, q1, qd, v1);
+    fmb_joint_views(md, fresh(), q0, qd, r0);
+    fmb_joint_views(md, fresh(), q1, qd, r1);
+    same("t_n's columns (nc)", k, &v0[1].nc, &r0[1].nc, sizeof v0[1].nc);
+    same("t_n's columns", k, v0[1].cols, r0[1].cols, (size_t)v0[1].nc * sizeof *v0[1].cols);
+    double hm = INFINITY, hmr = INFINITY;
+    const int rc = jt->klass->step_control(jt, v0, v1, tnow, h, &hm, NULL, 0);
+    fmb_joint_t *f = fresh();
+    const int rcr = f->klass->step_control(f, r0, r1, tnow, h, &hmr, NULL, 0);
+    char lab[96];
+    snprintf(lab, sizeof lab, "step control (%s): return", what);
+    same(lab, k, &rc, &rcr, sizeof rc);
+    snprintf(lab, sizeof lab, "step control (%s): h_max", what);
+    same(lab, k, &hm, &hmr, sizeof hm);
+    return rc;
+}
+
+static void check_outputs(int k, const double *q, const double *qd)
+{
+    fmb_bodyview_t v[2], vr[2];
+    fmb_joint_views(md, jt, q, qd, v);
+    fmb_joint_views(md, fresh(), q, qd, vr);
+    double o[2], orf[2];
+    jt->klass->outputs(jt, v, tnow, o);
+    jref.klass->outputs(fresh(), vr, tnow, orf);
+    same("outputs", k, o, orf, sizeof o);
+}
+
+int main(void)
+{
+    const char *ov[] = {"n_el=40", "revolutions=1"};
+    char err[1024];
+    fmb_case_t *cs =
+        fmb_case_load(FMB_SOURCE_DIR "/cases/quick_return.yaml", ov, 2, err, sizeof err);
+    if (!cs) {
+        printf("FAIL: %s\n", err);
+        return 1;
+    }
+    md = fmb_case_model(cs);
+    fmb_sim_t *s = fmb_sim_create(md, fmb_case_options(cs));
+    if (!s || fmb_sim_initialize(s)) {
+        printf("FAIL: start failed\n");
+        return 1;
+    }
+    const int ij = fmb_model_find_joint(md, "D_on_rocker");
+    CHECK(ij >= 0, "no joint D_on_rocker");
+    if (ij < 0) return 1;
+    jt = &md->joints[ij];
+    jref = *jt;
+    const int n = s->n, K = 1200;
+    const double h = s->opts.h;
+    double *Q = malloc((size_t)(K + 1) * n * sizeof *Q), *qd = s->qd;
+    double *qp = malloc((size_t)n * sizeof *qp);
+    memcpy(Q, s->q, (size_t)n * sizeof *Q);
+    int rc = 0, crossings = 0;
+    for (int k = 1; k <= K && !rc; k++) {
+        rc = fmb_sim_step(s);
+        memcpy(Q + (size_t)k * n, s->q, (size_t)n * sizeof *Q);
+    }
+    CHECK(rc == 0, "%d steps: %s", K, fmb_sim_last_error(s));
+    const int o1 = fmb_model_body_offset(md, jt->body[0]),
+              o2 = fmb_model_body_offset(md, jt->body[1]);
+    for (int k = 1; k <= K; k++) {
+        const double *q0 = Q + (size_t)(k - 1) * n, *q1 = Q + (size_t)k * n;
+        tnow = k * h;
+        /* the step loop's order: two new states (a predictor, the candidate), then the
+         * control from t_n (the last control's candidate, kept by it alone), the
+         * candidate's outputs */
+        memcpy(qp, q1, (size_t)n * sizeof *qp);
+        qp[o1] -= 2e-4, qp[o2 + 2] += 1e-6;
+        check_state(k, qp, qd);
+        check_state(k, q1, qd);
+        crossings += check_control(k, "t_n -> candidate", q0, q1, qd, h) == 2;
+        check_outputs(k, q1, qd);
+        /* out of the step loop's order */
+        if (k >= 2) check_control(k, "two steps back", Q + (size_t)(k - 2) * n, q1, qd, 2 * h);
+        memcpy(qp, q1, (size_t)n * sizeof *qp);
+        qp[o1] += 1e-3; /* the slider's x */
+        check_state(k, qp, qd);
+        check_control(k, "perturbed slider", q1, qp, qd, h);
+        check_state(k, q0, qd); /* t_n placed after an unrelated state */
+        memcpy(qp, q1, (size_t)n * sizeof *qp);
+        qp[o2 + 2] += 1e-9; /* the guide's angle */
+        check_control(k, "perturbed guide", q1, qp, qd, h);
+        if (k % 50 == 0) { /* the slider's point (a key input, not a state) */
+            const double u = jt->point[0][0];
+            jt->point[0][0] = jref.point[0][0] = u + 1e-4;
+            check_control(k, "moved point", q0, q1, qd, h);
+            check_state(k, q1, qd);
+            jt->point[0][0] = jref.point[0][0] = u;
+        }
+        check_outputs(k, q0, qd);
+        /* the control repeated: its candidate is kept for the next step's t_n */
+        check_control(k, "repeated", q0, q1, qd, h);
+    }
+    CHECK(crossings >= 4, "only %d element crossings in %d steps", crossings, K);
+    printf("%s slider_beam cache vs fresh evaluations: %d steps, %d element crossings, %d "
+           "comparisons, bit for bit\n",
+           failures ? "FAIL" : "ok  ", K, crossings, compared);
+    printf("%d failure(s)\n", failures);
+    free(Q), free(qp);
+    fmb_sim_destroy(&s);
+    fmb_case_destroy(&cs);
+    return failures ? 1 : 0;
+}
