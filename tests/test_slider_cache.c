@@ -14,10 +14,13 @@
  * state perturbed in the slider's x, in the guide's angle and in the slider's point (the
  * key's inputs), t_n's views after an unrelated state was placed, t_n's outputs.
  * Compared bit for bit: the views' columns, Phi and J, the Hessian, valid's status, the
- * step control's return value and h_max, the outputs (s, element).
+ * step control's return value and h_max, the outputs (s, element); and J and H on guide
+ * views with another column before the element's (sb_pos's guessed places wrong) against
+ * the default view's, moved to the new places.
  * Checked to fail (2026-11-29): the kept candidate's key with t_n's element and position
  * fails 2,443 comparisons (1,214 in the step loop's order); sb_where taking the kept
- * candidate without comparing its key fails 2,197.
+ * candidate without comparing its key fails 2,197; sb_pos taking its guessed place
+ * unchecked fails 9,648 (J and H on the views with another column).
  */
 #include <math.h>
 #include <stdio.h>
@@ -49,7 +52,7 @@ static void same(const char *what, int k, const void *a, const void *b, size_t n
 {
     compared++;
     if (!memcmp(a, b, n)) return;
-    printf("FAIL state %d: %s differs from the fresh evaluation\n", k, what);
+    printf("FAIL state %d: %s differs from its reference\n", k, what);
     failures++;
 }
 
@@ -76,6 +79,30 @@ static void check_state(int k, const double *q, const double *qd)
     jt->klass->hess(jt, v, tnow, w, H);
     jref.klass->hess(fresh(), vr, tnow, w, Hr);
     same("H(w)", k, H, Hr, (size_t)nl * nl * sizeof *H);
+    /* a guide view with another column before the element's (their places shifted):
+     * J and H are those of the default view, moved to the columns' new places, and zero on
+     * the extra column (reference: the default view's blocks above) */
+    const int extra = 3 + k % 2;
+    fmb_bodyview_t vx[2] = {v[0], v[1]};
+    fmb_view_add_cols(&vx[1], 1, &extra);
+    const int n0 = v[0].nc, nx = n0 + vx[1].nc;
+    int map[FMB_ELEM_COLS]; /* default local column -> local column in the extra view */
+    for (int c = 0; c < nl; c++)
+        map[c] = c < n0 ? c : n0 + fmb_view_col(&vx[1], v[1].cols[c - n0]);
+    double Jx[2 * FMB_ELEM_COLS] = {0}, Jm[2 * FMB_ELEM_COLS] = {0};
+    jt->klass->eval(jt, vx, tnow, phi, Jx, Jx + 2 * n0);
+    for (int c = 0; c < nl; c++)
+        Jm[2 * map[c]] = J[2 * c], Jm[2 * map[c] + 1] = J[2 * c + 1];
+    const int xc = n0 + fmb_view_col(&vx[1], extra); /* its entries: zeros of either sign */
+    for (int r = 0; r < 2; r++)
+        if (Jx[2 * xc + r] == 0.0) Jm[2 * xc + r] = Jx[2 * xc + r];
+    same("J (extra column)", k, Jx, Jm, 2 * (size_t)nx * sizeof *Jx);
+    double Hx[FMB_ELEM_COLS * FMB_ELEM_COLS] = {0}, Hm[FMB_ELEM_COLS * FMB_ELEM_COLS] = {0};
+    jt->klass->hess(jt, vx, tnow, w, Hx);
+    for (int c = 0; c < nl; c++)
+        for (int r = 0; r < nl; r++)
+            Hm[map[r] + (size_t)nx * map[c]] = H[r + (size_t)nl * c];
+    same("H(w) (extra column)", k, Hx, Hm, (size_t)nx * nx * sizeof *Hx);
 }
 
 /* the step control from q0 to q1 against the fresh joint (views of the fresh joint built

@@ -167,6 +167,14 @@ static const sb_t *sb_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], doub
     return c;
 }
 
+/* The place of guide column col among the guide view's columns: at guess (3 + its rank
+ * among the element's columns, where slider_cols appends them) when it is there (a view's
+ * columns are distinct: the place fmb_view_col finds), else searched. */
+static inline int sb_pos(const fmb_bodyview_t *v, int guess, int col)
+{
+    return guess < v->nc && v->cols[guess] == col ? guess : fmb_view_col(v, col);
+}
+
 /* ds_c/dq over the element's columns (length v[0].nc + v[1].nc). */
 static void ds_dq(const sb_t *c, const fmb_bodyview_t v[2], int comp, double *ds)
 {
@@ -208,8 +216,8 @@ static void slider_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
     if (J0 && n0) J0[1 + 2 * 2] += 1.0;
     if (J1) {
         J1[1 + 2 * 2] -= 1.0;
-        for (int k = 0; k < 4; k++) {
-            const int p = c->col[k] < 0 ? -1 : fmb_view_col(&v[1], c->col[k]);
+        for (int k = 0, r = 0; k < 4; k++) {
+            const int p = c->col[k] < 0 ? -1 : sb_pos(&v[1], 3 + r++, c->col[k]);
             if (p < 0) continue;
             J1[0 + 2 * p] -= c->H[0][k];
             J1[1 + 2 * p] -= c->H[1][k];
@@ -251,8 +259,8 @@ static void slider_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
     for (int k = 0; k < n; k++)
         g[k] = 0.0;
     int pos[4];
-    for (int k = 0; k < 4; k++) {
-        pos[k] = c->col[k] < 0 ? -1 : fmb_view_col(&v[1], c->col[k]);
+    for (int k = 0, r = 0; k < 4; k++) {
+        pos[k] = c->col[k] < 0 ? -1 : sb_pos(&v[1], 3 + r++, c->col[k]);
         if (pos[k] >= 0) g[n0 + pos[k]] = w1 * c->H[1][k] + w2 * c->H[2][k];
     }
     const double a = w1 * vv[2] + w2 * vv[3];
