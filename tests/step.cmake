@@ -34,3 +34,8 @@ add_test(NAME step_joint_memo COMMAND test_joint_memo)
 fmb_c_test(test_slider_cache)
 target_compile_definitions(test_slider_cache PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
 add_test(NAME step_slider_cache COMMAND test_slider_cache)
+# Phi through the residual's memo views lent for the call: bitwise Phi from fresh views,
+# the memo left as the residual left it (tests/test_phi_views.c).
+fmb_c_test(test_phi_views)
+target_compile_definitions(test_phi_views PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
+add_test(NAME step_phi_views COMMAND test_phi_views)

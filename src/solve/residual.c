@@ -254,9 +254,26 @@ double fmb_sim_eval_phi(const fmb_sim_t *s, const double *q, double t, double *p
     int at = -1;
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
-        fmb_bodyview_t v[2];
-        fmb_sim_joint_views(s, j, q, NULL, v);
-        j->klass->eval(j, v, t, phi + j->row, NULL, NULL);
+        fmb_bodyview_t *mv = s->jm->v + 2 * i;
+        if (j->klass->cols || !j->colcache.ok || !mv[0].body) {
+            fmb_bodyview_t v[2];
+            fmb_sim_joint_views(s, j, q, NULL, v);
+            j->klass->eval(j, v, t, phi + j->row, NULL, NULL);
+        } else {
+            /* a joint with the default columns: the residual's memo views (residual_views)
+             * lent for the call, their state pointers set to q (no qd, as
+             * fmb_sim_joint_views(q, NULL) gives) and restored after it, so the memo the
+             * assembly may take stays the residual's */
+            const double *kq[2] = {mv[0].q, mv[1].q}, *kqd[2] = {mv[0].qd, mv[1].qd};
+            for (int b = 0; b < 2; b++) {
+                const int o = md->bodies[j->body[b]].offset;
+                if (o < 0) continue; /* ground: no state */
+                mv[b].q = q + o, mv[b].qd = NULL;
+            }
+            j->klass->eval(j, mv, t, phi + j->row, NULL, NULL);
+            for (int b = 0; b < 2; b++)
+                mv[b].q = kq[b], mv[b].qd = kqd[b];
+        }
         for (int r = 0; r < j->klass->nrows; r++) {
             double a = fabs(phi[j->row + r]);
             if (!(a <= mx)) mx = a, at = j->row + r; /* NaN propagates */
