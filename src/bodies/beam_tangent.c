@@ -40,6 +40,7 @@
 #include "bodies/beam_internal.h"
 #include "bodies/beam_kernels.h"
 #include "bodies/beam_state.h"
+#include "core/simd.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -73,13 +74,28 @@ static void sort_unique(int *r, int *n)
     *n = m;
 }
 
+/* A run of n entries at list places e0.. with their first nt terms, in pairs: the terms
+ * of entries 2k and 2k + 1 interleaved (XA_2k, XA_2k+1, XB_2k, XB_2k+1, ...), so that
+ * tangent_add reads each term of a pair as one two-lane vector; an odd last entry as its
+ * nt terms. */
+static double *pack_run(double *out, const double *in, int nv, int e0, int n, int nt)
+{
+    int i = 0;
+    for (; i + 2 <= n; i += 2)
+        for (int v = 0; v < nt; v++)
+            *out++ = in[(size_t)nv * (e0 + i) + v], *out++ = in[(size_t)nv * (e0 + i + 1) + v];
+    for (int v = 0; i < n && v < nt; v++)
+        *out++ = in[(size_t)nv * (e0 + i) + v];
+    return out;
+}
+
 /* tX from one tnv-tuple per list entry (as the build sums it) to the order tangent_add reads
- * it: column by column (theta's column left out), the carrier rows 0 and 1 as (XA, XB), the
- * theta row left out, then the rows of U as (XA, XB) in the carrier columns 0 and 1 and as
- * tnv-tuples in the elastic columns. The terms left out are exact zeros (no XK or XC outside
- * (U, U); the theta row and column come from the state), and adding them did not change
- * the matrix: the value of an entry differed by them at most in the sign of a zero, which
- * the add into the matrix's +0 removes. */
+ * it: column by column (theta's column left out), the carrier rows 0 and 1 as a pair of
+ * (XA, XB), the theta row left out, then the rows of U in pairs (pack_run) of (XA, XB) in
+ * the carrier columns 0 and 1 and of tnv-tuples in the elastic columns. The terms left out
+ * are exact zeros (no XK or XC outside (U, U); the theta row and column come from the
+ * state), and adding them did not change the matrix: the value of an entry differed by
+ * them at most in the sign of a zero, which the add into the matrix's +0 removes. */
 static int pack_terms(fmb_beam_t *bm)
 {
     const int nv = bm->tnv, *Jp = bm->tJp;
@@ -88,13 +104,8 @@ static int pack_terms(fmb_beam_t *bm)
     memcpy(in, bm->tX, (size_t)Jp[bm->ndof] * nv * sizeof *in);
     for (int c = 0; c < bm->ndof; c++) {
         if (c == 2) continue;
-        const int nt = c < 3 ? 2 : nv;
-        for (int e = Jp[c]; e < Jp[c + 1]; e++) {
-            if (e == Jp[c] + 2) continue; /* the theta row */
-            const int m = e < Jp[c] + 2 ? 2 : nt;
-            for (int v = 0; v < m; v++)
-                *out++ = in[(size_t)nv * e + v];
-        }
+        out = pack_run(out, in, nv, Jp[c], 2, 2);
+        out = pack_run(out, in, nv, Jp[c] + 3, Jp[c + 1] - Jp[c] - 3, c < 3 ? 2 : nv);
     }
     free(in);
     return 0;
@@ -200,6 +211,57 @@ int fmb_beam_tangent_build(fmb_beam_t *bm)
     return 0;
 }
 
+/* One entry's value k[0] XA + k[1] XB (+ k[2] XK (+ k[3] XC)), its nt terms at stride s. */
+FMB_BEAM_INLINE double entry(int nt, const double *X, int s, const double k[4])
+{
+    double v = k[0] * X[0] + k[1] * X[s];
+    if (nt > 2) v += k[2] * X[2 * s];
+    if (nt > 3) v += k[3] * X[3 * s];
+    return v;
+}
+
+#ifdef FMB_SIMD
+/* The values of a pair of entries (pack_run's layout). */
+FMB_BEAM_INLINE fmb_v2d pair(int nt, const double *X, const double k[4])
+{
+    fmb_v2d v = k[0] * fmb_v2_ld(X) + k[1] * fmb_v2_ld(X + 2);
+    if (nt > 2) v += k[2] * fmb_v2_ld(X + 4);
+    if (nt > 3) v += k[3] * fmb_v2_ld(X + 6);
+    return v;
+}
+#endif
+
+/* A[pc[i]] += the value of entry i, for a run of n entries (pack_run's pairs, nt terms
+ * each); returns the run's end in X. A pair is one vector operation per term, with the
+ * scalar form's operations per lane in its order (core/simd.h: the same bits). The places
+ * of a run ascend, so first and last one apart by n - 1 means consecutive (the rows of U
+ * when the column's other entries, joints and multipliers, lie outside the body's rows):
+ * then a pair is added to the matrix as one vector too. */
+FMB_BEAM_INLINE const double *add_run(int nt, int n, const double *X, const double k[4],
+                                      const int *pc, double *A)
+{
+    int i = 0;
+#ifdef FMB_SIMD
+    const int seq = pc[n - 1] - pc[0] == n - 1;
+    double *Ac = A + pc[0];
+    if (seq)
+        for (; i + 2 <= n; i += 2, X += 2 * nt)
+            fmb_v2_st(Ac + i, fmb_v2_ld(Ac + i) + pair(nt, X, k));
+    else
+        for (; i + 2 <= n; i += 2, X += 2 * nt) {
+            const fmb_v2d v = pair(nt, X, k);
+            A[pc[i]] += v[0], A[pc[i + 1]] += v[1];
+        }
+#else
+    for (; i + 2 <= n; i += 2, X += 2 * nt) {
+        const double v0 = entry(nt, X, 2, k), v1 = entry(nt, X + 1, 2, k);
+        A[pc[i]] += v0, A[pc[i + 1]] += v1;
+    }
+#endif
+    if (i < n) A[pc[i]] += entry(nt, X, 1, k), X += nt;
+    return X;
+}
+
 void fmb_beam_tangent_add(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
                           const double g[2], const double cf[4], const int *pos, double *A)
 {
@@ -210,39 +272,20 @@ void fmb_beam_tangent_add(const fmb_body_t *b, const double *q, const double *qd
     const int *Jp = bm->tJp;
     const double *X = bm->tX;
     /* the constant combinations: every column but theta's, every row but theta's (tX in
-     * pack_terms' order). A column's rows of U sit at consecutive places of the matrix when
-     * its other entries (joints, multipliers) lie outside the body's rows: then without pos
-     * (the places of a column's rows ascend, so first and last one apart by the count
-     * means consecutive) */
+     * pack_terms' order), two entries at a time (add_run) */
     const int nv = bm->tnv;
+    const double k[4] = {al, be, cK, cC};
     for (int c = 0; c < bm->ndof; c++) {
         if (c == 2) continue;
         const int e0 = Jp[c], n = Jp[c + 1] - e0 - 3;
-        A[pos[e0]] += al * X[0] + be * X[1];
-        A[pos[e0 + 1]] += al * X[2] + be * X[3];
-        X += 4;
-        const int *pc = pos + e0 + 3;
+        X = add_run(2, 2, X, k, pos + e0, A); /* (rbar, rbar) and (rbar, U) */
         if (n <= 0) continue;
-        double *Ac = A + pc[0];
-        const int seq = pc[n - 1] - pc[0] == n - 1;
-        if (c < 3) { /* (U, rbar): alpha S + beta S */
-            if (seq)
-                for (int i = 0; i < n; i++, X += 2)
-                    Ac[i] += al * X[0] + be * X[1];
-            else
-                for (int i = 0; i < n; i++, X += 2)
-                    A[pc[i]] += al * X[0] + be * X[1];
-        } else if (nv == 3) {
-            if (seq)
-                for (int i = 0; i < n; i++, X += 3)
-                    Ac[i] += al * X[0] + be * X[1] + cK * X[2];
-            else
-                for (int i = 0; i < n; i++, X += 3)
-                    A[pc[i]] += al * X[0] + be * X[1] + cK * X[2];
-        } else {
-            for (int i = 0; i < n; i++, X += 4)
-                A[pc[i]] += al * X[0] + be * X[1] + cK * X[2] + cC * X[3];
-        }
+        if (c < 3) /* (U, rbar): alpha S + beta S */
+            X = add_run(2, n, X, k, pos + e0 + 3, A);
+        else if (nv == 3)
+            X = add_run(3, n, X, k, pos + e0 + 3, A);
+        else
+            X = add_run(4, n, X, k, pos + e0 + 3, A);
     }
     /* the theta row and column, element by element */
     double a[2];

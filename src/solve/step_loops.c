@@ -12,68 +12,11 @@
 #include "solve/step_loops.h"
 
 #include <math.h>
-#include <string.h>
 
-#if defined(__GNUC__) && !defined(FMB_STEP_LOOPS_SCALAR)
-#define FMB_VEC 1
-#ifdef __SSE2__
-#include <emmintrin.h>
+#ifdef FMB_STEP_LOOPS_SCALAR /* the scalar loops only (also: FMB_SIMD_SCALAR) */
+#define FMB_SIMD_SCALAR
 #endif
-typedef double v2d __attribute__((vector_size(16)));
-typedef long long v2i __attribute__((vector_size(16)));
-
-static inline v2d ld(const double *p) /* unaligned */
-{
-    v2d x;
-    memcpy(&x, p, sizeof x);
-    return x;
-}
-static inline void st(double *p, v2d x)
-{
-    memcpy(p, &x, sizeof x);
-}
-static inline v2d splat(double a)
-{
-    const v2d x = {a, a};
-    return x;
-}
-static inline v2d vabs(v2d x) /* fabs: the sign bit cleared */
-{
-    const v2i m = {0x7fffffffffffffffLL, 0x7fffffffffffffffLL};
-    return (v2d)((v2i)x & m);
-}
-/* Selections: m ? a : b per lane (m all ones or zero). With SSE2 the comparisons and the
- * selection are written as their instructions: GCC turns the generic form of an or of two
- * comparisons into scalar moves, lane by lane. */
-#ifdef __SSE2__
-static inline v2d sel(__m128d m, v2d a, v2d b)
-{
-    return (v2d)_mm_or_pd(_mm_and_pd(m, (__m128d)a), _mm_andnot_pd(m, (__m128d)b));
-}
-static inline __m128d gt(v2d a, v2d b) /* a > b */
-{
-    return _mm_cmpgt_pd((__m128d)a, (__m128d)b);
-}
-/* step.c's fmax_inline(a, b) = a > b || b != b ? a : b, per lane */
-static inline v2d vfmax(v2d a, v2d b)
-{
-    return sel(_mm_or_pd(gt(a, b), _mm_cmpunord_pd((__m128d)b, (__m128d)b)), a, b);
-}
-#else
-static inline v2d sel(v2i m, v2d a, v2d b)
-{
-    return (v2d)(((v2i)a & m) | ((v2i)b & ~m));
-}
-static inline v2i gt(v2d a, v2d b)
-{
-    return a > b;
-}
-static inline v2d vfmax(v2d a, v2d b)
-{
-    return sel((a > b) | (b != b), a, b);
-}
-#endif
-#endif
+#include "core/simd.h"
 
 static inline double fmax_inline(double a, double b) /* as in step.c */
 {
@@ -85,14 +28,14 @@ void fmb_step_predict(int n, double h, double ex, double am, double af, double b
 {
     const double c1m = 1.0 - am, c1f = 1.0 - af, hh = h * h, hb = 0.5 - beta, g1 = 1.0 - gamma;
     int i = 0;
-#ifdef FMB_VEC
+#ifdef FMB_SIMD
     for (; i + 2 <= n; i += 2) {
-        const v2d a0 = ld(acc + i);
-        const v2d a1 = a0 + ex * (a0 - ld(accp + i));
-        const v2d qdi = ld(qd + i);
-        st(qdd + i, (c1m * a1 + am * a0 - af * ld(qdd + i)) / c1f);
-        st(q + i, ld(q + i) + (h * qdi + hh * (hb * a0 + beta * a1)));
-        st(qd + i, qdi + h * (g1 * a0 + gamma * a1));
+        const fmb_v2d a0 = fmb_v2_ld(acc + i);
+        const fmb_v2d a1 = a0 + ex * (a0 - fmb_v2_ld(accp + i));
+        const fmb_v2d qdi = fmb_v2_ld(qd + i);
+        fmb_v2_st(qdd + i, (c1m * a1 + am * a0 - af * fmb_v2_ld(qdd + i)) / c1f);
+        fmb_v2_st(q + i, fmb_v2_ld(q + i) + (h * qdi + hh * (hb * a0 + beta * a1)));
+        fmb_v2_st(qd + i, qdi + h * (g1 * a0 + gamma * a1));
     }
 #endif
     for (; i < n; i++) {
@@ -107,10 +50,10 @@ void fmb_step_predict(int n, double h, double ex, double am, double af, double b
 void fmb_step_extrapolate(int m, double ex, double *lam, const double *lamp)
 {
     int k = 0;
-#ifdef FMB_VEC
+#ifdef FMB_SIMD
     for (; k + 2 <= m; k += 2) {
-        const v2d l = ld(lam + k);
-        st(lam + k, l + ex * (l - ld(lamp + k)));
+        const fmb_v2d l = fmb_v2_ld(lam + k);
+        fmb_v2_st(lam + k, l + ex * (l - fmb_v2_ld(lamp + k)));
     }
 #endif
     for (; k < m; k++)
@@ -122,12 +65,12 @@ double fmb_step_scale_residual(int n, double bh2, double *R, const double *Mqdd)
     double rsum = 0.0;
     const double c = -bh2;
     int i = 0;
-#ifdef FMB_VEC
+#ifdef FMB_SIMD
     for (; i + 2 <= n; i += 2) {
-        const v2d r = ld(R + i) + ld(Mqdd + i);
+        const fmb_v2d r = fmb_v2_ld(R + i) + fmb_v2_ld(Mqdd + i);
         rsum += r[0];
         rsum += r[1];
-        st(R + i, c * r);
+        fmb_v2_st(R + i, c * r);
     }
 #endif
     for (; i < n; i++) {
@@ -143,15 +86,15 @@ double fmb_step_update(int n, const double *x, double cvel, double bh2, double a
 {
     double mx = 0.0;
     int i = 0;
-#ifdef FMB_VEC
+#ifdef FMB_SIMD
     for (; i + 2 <= n; i += 2) {
-        const v2d d = ld(x + i);
-        const v2d qi = ld(q + i) + d;
-        st(q + i, qi);
-        st(qd + i, ld(qd + i) + cvel * d);
-        st(qdd + i, ld(qdd + i) + d / bh2);
-        const v2d w = vabs(d) / (atol + rtol * vabs(qi));
-        st(wq + i, w);
+        const fmb_v2d d = fmb_v2_ld(x + i);
+        const fmb_v2d qi = fmb_v2_ld(q + i) + d;
+        fmb_v2_st(q + i, qi);
+        fmb_v2_st(qd + i, fmb_v2_ld(qd + i) + cvel * d);
+        fmb_v2_st(qdd + i, fmb_v2_ld(qdd + i) + d / bh2);
+        const fmb_v2d w = fmb_v2_abs(d) / (atol + rtol * fmb_v2_abs(qi));
+        fmb_v2_st(wq + i, w);
         if (!(w[0] <= mx)) mx = w[0];
         if (!(w[1] <= mx)) mx = w[1];
     }
@@ -173,12 +116,12 @@ void fmb_step_update_lam(int m, const double *x, double bh2, double *lam, double
 {
     double lm = 0.0, dm = 0.0;
     int k = 0;
-#ifdef FMB_VEC
+#ifdef FMB_SIMD
     for (; k + 2 <= m; k += 2) {
-        const v2d dl = ld(x + k) / bh2;
-        const v2d nl = ld(lam + k) + dl;
-        st(lam + k, nl);
-        const v2d l = vabs(nl), a = vabs(dl);
+        const fmb_v2d dl = fmb_v2_ld(x + k) / bh2;
+        const fmb_v2d nl = fmb_v2_ld(lam + k) + dl;
+        fmb_v2_st(lam + k, nl);
+        const fmb_v2d l = fmb_v2_abs(nl), a = fmb_v2_abs(dl);
         lm = fmax_inline(lm, l[0]);
         dm = fmax_inline(dm, a[0]);
         lm = fmax_inline(lm, l[1]);
@@ -204,19 +147,21 @@ double fmb_step_error(int n, const fmb_step_err_t *p, const double *qn, const do
     const int am0 = am == 0.0, two = p->hp > 0;
     double worst = 0.0;
     int wk = -1, i = 0;
-#ifdef FMB_VEC
-    const v2d zero = splat(0.0);
+#ifdef FMB_SIMD
+    const fmb_v2d zero = fmb_v2_splat(0.0);
     for (; i + 2 <= n; i += 2) {
-        const v2d ai = c1f * ld(qn + i) + af * ld(qs + i) - am * ld(as + i);
-        const v2d a = am0 ? ai : ai / c1m;
-        st(a1 + i, a);
-        const v2d da = two ? vabs(a - ld(accp + i)) * h / hs : vabs(a - ld(acc + i));
-        const v2d aq = vabs(ld(q + i)), qc = ld(qsc + i);
-        st(qs1 + i, sel(gt(aq, qc), aq, qc));
-        const v2d w = at + rt * vfmax(qc, aq);
-        const v2d noise = 2.0 * (natol + nrtol * aq + phit);
-        const v2d e = vfmax(zero, k * da - noise);
-        const v2d r = e * ts / h / w;
+        const fmb_v2d ai =
+            c1f * fmb_v2_ld(qn + i) + af * fmb_v2_ld(qs + i) - am * fmb_v2_ld(as + i);
+        const fmb_v2d a = am0 ? ai : ai / c1m;
+        fmb_v2_st(a1 + i, a);
+        const fmb_v2d da =
+            two ? fmb_v2_abs(a - fmb_v2_ld(accp + i)) * h / hs : fmb_v2_abs(a - fmb_v2_ld(acc + i));
+        const fmb_v2d aq = fmb_v2_abs(fmb_v2_ld(q + i)), qc = fmb_v2_ld(qsc + i);
+        fmb_v2_st(qs1 + i, fmb_v2_sel(fmb_v2_gt(aq, qc), aq, qc));
+        const fmb_v2d w = at + rt * fmb_v2_max(qc, aq);
+        const fmb_v2d noise = 2.0 * (natol + nrtol * aq + phit);
+        const fmb_v2d e = fmb_v2_max(zero, k * da - noise);
+        const fmb_v2d r = e * ts / h / w;
         if (!(r[0] <= worst)) worst = r[0], wk = i;
         if (!(r[1] <= worst)) worst = r[1], wk = i + 1;
     }
