@@ -208,8 +208,7 @@ FMB_BEAM_INLINE void fmb_beam_inertia_mv_d(int dec, const fmb_beam_t *bm, int e,
     FMB_BEAM_UNROLL
     for (int i = 0; i < 6; i++)
         out[2] += t[i];
-    return;
-#endif
+#else
     FMB_BEAM_UNROLL
     for (int i = 0; i < 6; i++) {
         out[2] += s->g[i] * vU[i];
@@ -231,6 +230,7 @@ FMB_BEAM_INLINE void fmb_beam_inertia_mv_d(int dec, const fmb_beam_t *bm, int e,
         }
         out[3 + i] = mv;
     }
+#endif
 }
 
 FMB_BEAM_INLINE void fmb_beam_inertia_q_d(int dec, const fmb_beam_t *bm, int e,
