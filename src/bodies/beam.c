@@ -61,7 +61,6 @@
 #include "bodies/beam_corot.h"
 #include "bodies/beam_kernels.h"
 #include "bodies/beam_state.h"
-#include "core/simd.h"
 
 #include <cholmod.h>
 #include <stdint.h>
@@ -282,14 +281,9 @@ FMB_BEAM_INLINE void scatter_vec9(const fmb_beam_elem_t *el, const int *d, const
     if (d[0] >= 0 && d[5] - d[0] == 5) {
         v[0] += z[0], v[1] += z[1], v[2] += z[2];
         double *ve = v + d[0];
-#ifdef FMB_SIMD /* two per vector: the same additions */
-        for (int i = 0; i < 6; i += 2)
-            fmb_v2_st(ve + i, fmb_v2_ld(ve + i) + fmb_v2_ld(z + 3 + i));
-#else
         FMB_BEAM_UNROLL
         for (int i = 0; i < 6; i++)
             ve[i] += z[3 + i];
-#endif
         return;
     }
     scatter_vec(el, z, v);
@@ -344,14 +338,9 @@ FMB_BEAM_INLINE void mass_forces_pass(int dec, const fmb_beam_t *bm, const doubl
         if (damped) element_damping(bm, el, ul, vl, fe, NULL, NULL, ct);
         if (d[0] >= 0 && d[5] - d[0] == 5) {
             double *Qe = Q + d[0];
-#ifdef FMB_SIMD /* two per vector: the same subtractions */
-            for (int i = 0; i < 6; i += 2)
-                fmb_v2_st(Qe + i, fmb_v2_ld(Qe + i) - fmb_v2_ld(fe + i));
-#else
             FMB_BEAM_UNROLL
             for (int i = 0; i < 6; i++)
                 Qe[i] -= fe[i];
-#endif
             continue;
         }
         for (int i = 0; i < 6; i++)

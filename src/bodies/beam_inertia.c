@@ -93,19 +93,13 @@ const fmb_beam_istate_t *fmb_beam_states(const fmb_beam_t *bm, const double *q, 
 void fmb_beam_inertia_mv(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s, const double v[9],
                          double out[9])
 {
-    if (bm->decoupled) /* a constant dec in each (beam_state.h) */
-        fmb_beam_inertia_mv_d(1, bm, e, s, v, out);
-    else
-        fmb_beam_inertia_mv_d(0, bm, e, s, v, out);
+    fmb_beam_inertia_mv_d(bm->decoupled, bm, e, s, v, out);
 }
 
 void fmb_beam_inertia_q(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s, const double a[2],
                         double Q[9])
 {
-    if (bm->decoupled) /* a constant dec in each (beam_state.h) */
-        fmb_beam_inertia_q_d(1, bm, e, s, a, Q);
-    else
-        fmb_beam_inertia_q_d(0, bm, e, s, a, Q);
+    fmb_beam_inertia_q_d(bm->decoupled, bm, e, s, a, Q);
 }
 
 #define B_(i, j) B[(i) + 9 * (j)]

@@ -9,7 +9,6 @@
 #define FMB_BODIES_BEAM_KERNELS_H
 
 #include "bodies/beam.h"
-#include "core/simd.h"
 
 /* Slot classes: axial u1, u2 (slots 0, 3); bending v1, phi1, v2, phi2 (1, 2, 4, 5). */
 static inline int fmb_beam_axial(int i)
@@ -80,54 +79,5 @@ static inline double fmb_beam_srow(const fmb_beam_t *bm, const double *S, int ax
 {
     return fmb_beam_srow_d(bm->decoupled, S, axial, x);
 }
-
-#ifdef FMB_SIMD
-/* Two slots per vector (core/simd.h), the lanes (i, i + s) of one class when dec: pair k
- * = 0, 1, 2 of a decoupled beam is (0, 3), (1, 2), (4, 5) (axial, bending, bending: each
- * lane takes its slot's terms, the same in both), of a coupled beam (0, 1), (2, 3), (4, 5).
- * The pair forms below do the scalar forms' operations above lane by lane, in their order
- * (the same bits: tests/test_beam_simd.c). */
-static inline int fmb_beam_pair_i(int dec, int k)
-{
-    return dec ? (k == 0 ? 0 : 3 * k - 2) : 2 * k;
-}
-static inline int fmb_beam_pair_s(int dec, int k)
-{
-    return dec && k == 0 ? 3 : 1;
-}
-
-/* fmb_beam_dot_class / fmb_beam_dot_dense on lanes (i, i + s), from mu (0.0 there). */
-static inline fmb_v2d fmb_beam_dot2(fmb_v2d mu, int dec, const double *X, int i, int s, int step,
-                                    int axial, const double *x)
-{
-    if (!dec) {
-        for (int j = 0; j < 6; j++)
-            mu += fmb_v2_ld2(X + i + step * j, s) * x[j];
-    } else if (axial) {
-        mu += fmb_v2_ld2(X + i, s) * x[0];
-        mu += fmb_v2_ld2(X + i + 3 * step, s) * x[3];
-    } else {
-        mu += fmb_v2_ld2(X + i + step, s) * x[1];
-        mu += fmb_v2_ld2(X + i + 2 * step, s) * x[2];
-        mu += fmb_v2_ld2(X + i + 4 * step, s) * x[4];
-        mu += fmb_v2_ld2(X + i + 5 * step, s) * x[5];
-    }
-    return mu;
-}
-
-/* fmb_beam_row_d on lanes (i, i + s), from mu. */
-static inline fmb_v2d fmb_beam_row2_d(fmb_v2d mu, int dec, const double *X, int i, int s, int cross,
-                                      const double *x)
-{
-    return fmb_beam_dot2(mu, dec, X, i, s, 6, fmb_beam_axial(i) != cross, x);
-}
-
-/* fmb_beam_sxy on lanes (i, i + s): sx, sy the lanes' S entries. */
-static inline fmb_v2d fmb_beam_sxy2(int dec, int i, fmb_v2d sx, double x, fmb_v2d sy, double y)
-{
-    if (!dec) return sx * x + sy * y;
-    return fmb_beam_axial(i) ? sx * x : sy * y;
-}
-#endif
 
 #endif

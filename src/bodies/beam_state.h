@@ -7,8 +7,6 @@
 #include "bodies/beam_internal.h"
 #include "bodies/beam_kernels.h"
 
-#include <string.h>
-
 /* FMB_BEAM_INLINE: always inlined, so that a caller's constant `dec` (bm->decoupled)
  * specializes the code; FMB_BEAM_UNROLL: the 6-slot loops unrolled, so that a slot's class
  * (fmb_beam_axial) is a constant and the decoupled kernels are straight-line code. Neither
@@ -27,7 +25,10 @@
 FMB_BEAM_INLINE void fmb_beam_gather6(const int *d, const double *x, double u[6])
 {
     if (d[0] >= 0 && d[5] - d[0] == 5) {
-        memcpy(u, x + d[0], 6 * sizeof *u); /* three 16-byte moves */
+        const double *xe = x + d[0];
+        FMB_BEAM_UNROLL
+        for (int i = 0; i < 6; i++)
+            u[i] = xe[i];
         return;
     }
     FMB_BEAM_UNROLL
@@ -49,22 +50,11 @@ FMB_BEAM_INLINE void fmb_beam_state_q_d(int dec, const fmb_beam_t *bm, int e, co
     const double SU[2] = {fmb_beam_srow_d(dec, el->Sx, 1, U), fmb_beam_srow_d(dec, el->Sy, 0, U)};
     s->Pm[0] = el->m * r[0] + el->s0[0] + SU[0];
     s->Pm[1] = el->m * r[1] + el->s0[1] + SU[1];
-#ifdef FMB_SIMD
-    FMB_BEAM_UNROLL
-    for (int k = 0; k < 3; k++) {
-        const int i = fmb_beam_pair_i(dec, k), l = fmb_beam_pair_s(dec, k);
-        const fmb_v2d mu = fmb_beam_row2_d(fmb_v2_splat(0.0), dec, Mff, i, l, 0, U);
-        const fmb_v2d sx = fmb_v2_ld2(el->Sx + i, l), sy = fmb_v2_ld2(el->Sy + i, l);
-        fmb_v2_st2(s->pU + i, l,
-                   fmb_beam_sxy2(dec, i, sx, r[0], sy, r[1]) + fmb_v2_ld2(el->s1 + i, l) + mu);
-    }
-#else
     FMB_BEAM_UNROLL
     for (int i = 0; i < 6; i++) {
         const double mu = fmb_beam_row_d(dec, Mff, i, 0, U);
         s->pU[i] = fmb_beam_sxy(dec, i, el->Sx[i], r[0], el->Sy[i], r[1]) + el->s1[i] + mu;
     }
-#endif
 }
 
 FMB_BEAM_INLINE void fmb_beam_state_mass_d(int dec, const fmb_beam_t *bm, int e,
@@ -73,29 +63,12 @@ FMB_BEAM_INLINE void fmb_beam_state_mass_d(int dec, const fmb_beam_t *bm, int e,
     const fmb_beam_elem_t *el = bm->el + e;
     const double *Sb = el->Sb, *r = s->r, *U = s->U;
     double J = s->Pm[0] * r[0] + s->Pm[1] * r[1] + r[0] * el->s0[0] + r[1] * el->s0[1] + el->J0;
-#ifdef FMB_SIMD
-    double t[6]; /* the terms of J, added in slot order below */
-    FMB_BEAM_UNROLL
-    for (int k = 0; k < 3; k++) {
-        const int i = fmb_beam_pair_i(dec, k), l = fmb_beam_pair_s(dec, k);
-        const fmb_v2d sbu = fmb_beam_row2_d(fmb_v2_splat(0.0), dec, Sb, i, l, 1, U);
-        const fmb_v2d sx = fmb_v2_ld2(el->Sx + i, l), sy = fmb_v2_ld2(el->Sy + i, l);
-        fmb_v2_st2(s->g + i, l,
-                   fmb_beam_sxy2(dec, i, -sx, r[1], sy, r[0]) + fmb_v2_ld2(el->c1 + i, l) + sbu);
-        fmb_v2_st2(t + i, l,
-                   fmb_v2_ld2(U + i, l) * (fmb_v2_ld2(el->s1 + i, l) + fmb_v2_ld2(s->pU + i, l)));
-    }
-    FMB_BEAM_UNROLL
-    for (int i = 0; i < 6; i++)
-        J += t[i];
-#else
     FMB_BEAM_UNROLL
     for (int i = 0; i < 6; i++) {
         const double sbu = fmb_beam_row_d(dec, Sb, i, 1, U);
         s->g[i] = fmb_beam_sxy(dec, i, -el->Sx[i], r[1], el->Sy[i], r[0]) + el->c1[i] + sbu;
         J += U[i] * (el->s1[i] + s->pU[i]);
     }
-#endif
     s->J = J;
 }
 
@@ -111,27 +84,12 @@ FMB_BEAM_INLINE void fmb_beam_state_rate_d(int dec, const fmb_beam_t *bm, int e,
                            fmb_beam_srow_d(dec, el->Sy, 0, Ud)};
     s->Vm[0] = el->m * rd[0] + SUd[0], s->Vm[1] = el->m * rd[1] + SUd[1];
     double W = s->Pm[0] * rd[0] + s->Pm[1] * rd[1];
-#ifdef FMB_SIMD
-    double t[6]; /* the terms of W, added in slot order below */
-    FMB_BEAM_UNROLL
-    for (int k = 0; k < 3; k++) {
-        const int i = fmb_beam_pair_i(dec, k), l = fmb_beam_pair_s(dec, k);
-        const fmb_v2d sbu = fmb_beam_row2_d(fmb_v2_splat(0.0), dec, Sb, i, l, 1, Ud);
-        const fmb_v2d sx = fmb_v2_ld2(el->Sx + i, l), sy = fmb_v2_ld2(el->Sy + i, l);
-        fmb_v2_st2(s->hU + i, l, fmb_beam_sxy2(dec, i, -sx, rd[1], sy, rd[0]) + sbu);
-        fmb_v2_st2(t + i, l, fmb_v2_ld2(s->pU + i, l) * fmb_v2_ld2(Ud + i, l));
-    }
-    FMB_BEAM_UNROLL
-    for (int i = 0; i < 6; i++)
-        W += t[i];
-#else
     FMB_BEAM_UNROLL
     for (int i = 0; i < 6; i++) {
         const double sbu = fmb_beam_row_d(dec, Sb, i, 1, Ud);
         s->hU[i] = fmb_beam_sxy(dec, i, -el->Sx[i], rd[1], el->Sy[i], rd[0]) + sbu;
         W += s->pU[i] * Ud[i];
     }
-#endif
     s->W = W;
 }
 
@@ -139,17 +97,9 @@ FMB_BEAM_INLINE void fmb_beam_state_tangent_d(int dec, const fmb_beam_t *bm, int
                                               fmb_beam_istate_t *s)
 {
     const double *Mff = bm->el[e].Mff;
-#ifdef FMB_SIMD
-    FMB_BEAM_UNROLL
-    for (int k = 0; k < 3; k++) {
-        const int i = fmb_beam_pair_i(dec, k), l = fmb_beam_pair_s(dec, k);
-        fmb_v2_st2(s->MUd + i, l, fmb_beam_row2_d(fmb_v2_splat(0.0), dec, Mff, i, l, 0, s->Ud));
-    }
-#else
     FMB_BEAM_UNROLL
     for (int i = 0; i < 6; i++)
         s->MUd[i] = fmb_beam_row_d(dec, Mff, i, 0, s->Ud);
-#endif
 }
 
 /* Element e's missing parts in their order (the same operations as part by part over all
@@ -164,14 +114,10 @@ FMB_BEAM_INLINE void fmb_beam_state_d(int dec, const fmb_beam_t *bm, int e, cons
     if (p->need & FMB_IS_FORCE) fmb_beam_state_rate_d(dec, bm, e, qd, st);
     if (p->need & FMB_IS_TANGENT) fmb_beam_state_tangent_d(dec, bm, e, st);
 }
-/* dec a constant in each branch: the pair forms' strides are then constants */
 static inline void fmb_beam_state(const fmb_beam_t *bm, int e, const double *q, const double *qd,
                                   const fmb_beam_plan_t *p, fmb_beam_istate_t *st)
 {
-    if (bm->decoupled)
-        fmb_beam_state_d(1, bm, e, q, qd, p, st);
-    else
-        fmb_beam_state_d(0, bm, e, q, qd, p, st);
+    fmb_beam_state_d(bm->decoupled, bm, e, q, qd, p, st);
 }
 
 /* out (9) = M_e v and the inertia force Q_e (9) with a = A^T g (beam_inertia.c's header;
@@ -194,21 +140,6 @@ FMB_BEAM_INLINE void fmb_beam_inertia_mv_d(int dec, const fmb_beam_t *bm, int e,
         for (int i = 0; i < 6; i++)
             out[0] += el->Sx[i] * vU[i], out[1] += el->Sy[i] * vU[i];
     }
-#ifdef FMB_SIMD
-    double t[6]; /* the terms of out[2], added in slot order below */
-    FMB_BEAM_UNROLL
-    for (int k = 0; k < 3; k++) {
-        const int i = fmb_beam_pair_i(dec, k), l = fmb_beam_pair_s(dec, k);
-        const fmb_v2d g = fmb_v2_ld2(s->g + i, l);
-        fmb_v2_st2(t + i, l, g * fmb_v2_ld2(vU + i, l));
-        const fmb_v2d sx = fmb_v2_ld2(el->Sx + i, l), sy = fmb_v2_ld2(el->Sy + i, l);
-        const fmb_v2d mv = fmb_beam_sxy2(dec, i, sx, v[0], sy, v[1]) + g * v[2];
-        fmb_v2_st2(out + 3 + i, l, fmb_beam_row2_d(mv, dec, Mff, i, l, 0, vU));
-    }
-    FMB_BEAM_UNROLL
-    for (int i = 0; i < 6; i++)
-        out[2] += t[i];
-#else
     FMB_BEAM_UNROLL
     for (int i = 0; i < 6; i++) {
         out[2] += s->g[i] * vU[i];
@@ -230,7 +161,6 @@ FMB_BEAM_INLINE void fmb_beam_inertia_mv_d(int dec, const fmb_beam_t *bm, int e,
         }
         out[3 + i] = mv;
     }
-#endif
 }
 
 FMB_BEAM_INLINE void fmb_beam_inertia_q_d(int dec, const fmb_beam_t *bm, int e,
@@ -243,21 +173,10 @@ FMB_BEAM_INLINE void fmb_beam_inertia_q_d(int dec, const fmb_beam_t *bm, int e,
     Q[0] = el->m * a[0] + 2 * th * s->Vm[1] + t2 * s->Pm[0];
     Q[1] = el->m * a[1] - 2 * th * s->Vm[0] + t2 * s->Pm[1];
     Q[2] = -s->Pm[1] * a[0] + s->Pm[0] * a[1] - 2 * th * s->W;
-#ifdef FMB_SIMD
-    FMB_BEAM_UNROLL
-    for (int k = 0; k < 3; k++) {
-        const int i = fmb_beam_pair_i(dec, k), l = fmb_beam_pair_s(dec, k);
-        const fmb_v2d sx = fmb_v2_ld2(el->Sx + i, l), sy = fmb_v2_ld2(el->Sy + i, l);
-        fmb_v2_st2(Q + 3 + i, l,
-                   fmb_beam_sxy2(dec, i, sx, a[0], sy, a[1]) - 2 * th * fmb_v2_ld2(s->hU + i, l) +
-                       t2 * fmb_v2_ld2(s->pU + i, l));
-    }
-#else
     FMB_BEAM_UNROLL
     for (int i = 0; i < 6; i++)
         Q[3 + i] = fmb_beam_sxy(dec, i, el->Sx[i], a[0], el->Sy[i], a[1]) - 2 * th * s->hU[i] +
                    t2 * s->pU[i];
-#endif
 }
 
 #endif

@@ -32,21 +32,6 @@ static inline void fmb_v2_st(double *p, fmb_v2d x)
 {
     memcpy(p, &x, sizeof x);
 }
-/* Lanes (p[0], p[s]) and their store: s = 1 is one unaligned load or store. */
-static inline fmb_v2d fmb_v2_ld2(const double *p, int s)
-{
-    if (s == 1) return fmb_v2_ld(p);
-    const fmb_v2d x = {p[0], p[s]};
-    return x;
-}
-static inline void fmb_v2_st2(double *p, int s, fmb_v2d x)
-{
-    if (s == 1) {
-        fmb_v2_st(p, x);
-        return;
-    }
-    p[0] = x[0], p[s] = x[1];
-}
 static inline fmb_v2d fmb_v2_set(double a, double b) /* lanes (a, b) */
 {
     const fmb_v2d x = {a, b};
