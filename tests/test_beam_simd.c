@@ -13,12 +13,16 @@
  *    Q) and tangent_add into a matrix with consecutive places and with gaps (the vector
  *    store and the lane by lane one), 300 random states each, the element state cache
  *    cleared before every call (so that each call computes its states).
+ * Since the residual's kernels went back to scalar code (slower in wall time with pairs:
+ * docs/performance.md "Two lanes in the beam's kernels"), parts 1 and 2's mass_forces
+ * compare the same scalar code twice: they stay as the guard for any later vector form;
+ * the tangent list's pairs (part 2's tangent_add) are the vector code checked today.
  * Every output (the whole state struct, M v, Q, the matrix) is compared with memcmp;
  * where that fails, every double that differs must be a NaN in both (same(): a NaN's
  * sign and payload are not fixed by the source). Checked to fail (939, 6,000 and ~180 of
  * the draws then differ): the J terms added in pair order instead of slot order, a decoupled
- * pair (1, 2) read as (1, 3), or a tangent pair's lanes swapped at the store, each makes
- * this test report mismatches.
+ * pair (1, 2) read as (1, 3) (both in the kernels' pair form, now removed), or a tangent
+ * pair's lanes swapped at the store, each makes this test report mismatches.
  */
 #include <math.h>
 #include <stdint.h>
