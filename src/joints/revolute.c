@@ -155,6 +155,24 @@ static void revolute_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], doubl
     phi[1] = r0[1] - r1[1];
 }
 
+/* The carrier part of one side's H(w) at the point p (carrier coordinates): with a = A w
+ * and b = (a_y, -a_x), the (x, theta), (y, theta) entries and their transposes b and the
+ * (theta, theta) entry -p . a, added at H (leading dimension n); b is returned for the
+ * shape columns' entries. point.c's fmb_point_hess_n's expressions in its order. */
+static inline void hess_carrier(const fmb_bodyview_t *v, const double p[2], const double w[2],
+                                double *H, int n, double b[2])
+{
+    double A[4];
+    fmb_view_rot(v, A);
+    const double a[2] = {A[0] * w[0] + A[1] * w[1], A[2] * w[0] + A[3] * w[1]};
+    b[0] = a[1], b[1] = -a[0];
+    H[0 + 2 * n] += b[0];
+    H[1 + 2 * n] += b[1];
+    H[2 + 0 * n] += b[0];
+    H[2 + 1 * n] += b[1];
+    H[2 + 2 * n] += -(p[0] * a[0] + p[1] * a[1]);
+}
+
 /* A beam side's H(w) (shape functions N): point.c's fmb_point_hess_n (the same expressions
  * and additions in the same order) with the memo's places of the shape columns
  * (pin_places; point.c's evaluation if a column is not among the view's). */
@@ -166,21 +184,15 @@ static void pin_hess_beam(const fmb_bodyview_t *v, const double u[2], fmb_pin_me
         fmb_point_hess_n(v, u, N, w, H, n);
         return;
     }
-    double p[2], A[4];
+    double p[2];
     p[0] = u[0] + v->q[0];
     p[1] = u[1] + v->q[1];
     for (int k = 0; k < N->n; k++) {
         p[0] += N->Nx[k] * v->q[N->col[k]];
         p[1] += N->Ny[k] * v->q[N->col[k]];
     }
-    fmb_view_rot(v, A);
-    const double a[2] = {A[0] * w[0] + A[1] * w[1], A[2] * w[0] + A[3] * w[1]};
-    const double b[2] = {a[1], -a[0]};
-    H[0 + 2 * n] += b[0];
-    H[1 + 2 * n] += b[1];
-    H[2 + 0 * n] += b[0];
-    H[2 + 1 * n] += b[1];
-    H[2 + 2 * n] += -(p[0] * a[0] + p[1] * a[1]);
+    double b[2];
+    hess_carrier(v, p, w, H, n, b);
     for (int k = 0; k < N->n; k++) {
         const int c = m->pos[k];
         const double bn = b[0] * N->Nx[k] + b[1] * N->Ny[k];
@@ -200,17 +212,10 @@ static inline void pin_hess_side(const fmb_bodyview_t *v, const double u[2], fmb
         return;
     }
     if (!v->ndof) return;
-    double p[2], A[4];
+    double p[2], b[2];
     p[0] = u[0] + v->q[0];
     p[1] = u[1] + v->q[1];
-    fmb_view_rot(v, A);
-    const double a[2] = {A[0] * w[0] + A[1] * w[1], A[2] * w[0] + A[3] * w[1]};
-    const double b[2] = {a[1], -a[0]};
-    H[0 + 2 * n] += b[0];
-    H[1 + 2 * n] += b[1];
-    H[2 + 0 * n] += b[0];
-    H[2 + 1 * n] += b[1];
-    H[2 + 2 * n] += -(p[0] * a[0] + p[1] * a[1]);
+    hess_carrier(v, p, w, H, n, b);
 }
 
 void fmb_joint_pin_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
