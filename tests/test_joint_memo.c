@@ -37,14 +37,7 @@ static int failures = 0;
 #include "check.h"
 
 /* the assembled matrix in dense form (column-major N x N) */
-static void dense(const fmb_sim_t *s, double *A)
-{
-    const int N = s->n + s->m;
-    memset(A, 0, (size_t)N * N * sizeof *A);
-    for (int j = 0; j < N; j++)
-        for (int p = s->kkt.Ap[j]; p < s->kkt.Ap[j + 1]; p++)
-            A[s->kkt.Ai[p] + (size_t)N * j] += s->kkt.Ax[p];
-}
+#include "kkt_dense.h"
 
 /* entries that differ (bitwise) between A and B */
 static long ndiff(const double *A, const double *B, int N)

@@ -31,14 +31,8 @@
 static int failures = 0;
 #include "check.h"
 
-static void dense(const fmb_sim_t *s, double *A)
-{
-    const int N = s->n + s->m;
-    memset(A, 0, (size_t)N * N * sizeof *A);
-    for (int j = 0; j < N; j++)
-        for (int p = s->kkt.Ap[j]; p < s->kkt.Ap[j + 1]; p++)
-            A[s->kkt.Ai[p] + (size_t)N * j] += s->kkt.Ax[p];
-}
+/* the assembled matrix in dense form (column-major N x N) */
+#include "kkt_dense.h"
 
 /* Phi at q from views built afresh */
 static void phi_ref(const fmb_sim_t *s, const double *q, double t, double *phi)
