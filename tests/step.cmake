@@ -39,3 +39,8 @@ add_test(NAME step_slider_cache COMMAND test_slider_cache)
 fmb_c_test(test_phi_views)
 target_compile_definitions(test_phi_views PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
 add_test(NAME step_phi_views COMMAND test_phi_views)
+# The slider's reach reserved as a window near it, the pattern rebuilt when it leaves
+# (tests/test_slider_reach.c).
+fmb_c_test(test_slider_reach)
+target_compile_definitions(test_slider_reach PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
+add_test(NAME step_slider_reach_window COMMAND test_slider_reach)

@@ -319,14 +319,36 @@ static void slider_cols(const fmb_joint_t *j, fmb_bodyview_t v[2])
     fmb_view_add_cols(&v[1], na, add);
 }
 
-/* Every column the slider's columns can include: the slider's rigid ones, and every
- * column of the guide (the slider may reach any element). */
-static int slider_reach(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, int *cols)
+/* The columns the slider's columns can include: the slider's rigid ones, the guide's
+ * rigid ones and, near the present state, the v, v' columns of the guide elements within
+ * fmb_reach_elements of the present one (all: every guide column, the slider may reach any
+ * element). */
+static int slider_reach(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, int all, int *cols)
 {
-    (void)j;
-    const int n = b ? v[1].ndof : (v[0].ndof ? 3 : 0);
-    for (int k = 0; k < n; k++)
-        cols[k] = k;
+    if (!b || all || !v[1].q || (v[0].ndof && !v[0].q)) {
+        const int n = b ? v[1].ndof : (v[0].ndof ? 3 : 0);
+        for (int k = 0; k < n; k++)
+            cols[k] = k;
+        return n;
+    }
+    double s0;
+    int e, col[4];
+    sb_where(j, v, &s0, &e, col);
+    const fmb_beam_t *bm = v[1].body->data;
+    const int W = fmb_reach_elements(bm->nnodes - 1);
+    const int x0 = e - W > 0 ? e - W : 0;
+    const int x1 = e + 1 + W < bm->nnodes - 1 ? e + 1 + W : bm->nnodes - 1;
+    int n = 0;
+    for (int k = 0; k < 3; k++)
+        cols[n++] = k;
+    for (int x = x0; x <= x1; x++) /* the nodes' v, v' columns (fmb_beam_vcols), once each */
+        for (int d = 1; d <= 2; d++)
+            if (bm->dof[3 * x + d] >= 3) cols[n++] = bm->dof[3 * x + d];
+    for (int a = 4; a < n; a++) /* ascending (already so for a mesh in node order) */
+        for (int c = a; c > 3 && cols[c - 1] > cols[c]; c--) {
+            const int t = cols[c];
+            cols[c] = cols[c - 1], cols[c - 1] = t;
+        }
     return n;
 }
 

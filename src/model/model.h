@@ -172,6 +172,19 @@ double fmb_point_rotrate(const fmb_bodyview_t *v, const double u[2]);
  * keyed on the points and the views' ndof (fmb_joint_cols / fmb_force_cols, model.c). */
 enum { FMB_HESS_DENSE = 0, FMB_HESS_POINTS = 1 };
 #define FMB_JOINT_CACHE 96 /* doubles of fmb_joint_t.evalcache */
+/* A moving element's reach near its state (the reach() member below): the elements on
+ * either side of its present one, of a mesh of nel, max(FMB_REACH_MIN, nel /
+ * FMB_REACH_DIV). A fraction of the mesh keeps both costs linear in it: a rebuild of the
+ * pattern costs O(nel) and comes once per window travelled, and the window's explicit
+ * zeros cost O(window) per factorization. By measurement (quick-return, fmb_bench at 80,
+ * 320, 1,000 and 10,000 elements; windows of 1/4, 1/8 and 1/16 of the mesh and of 8 to 64
+ * elements; docs/performance.md "The slider's reach: a window"). */
+#define FMB_REACH_MIN 8
+#define FMB_REACH_DIV 8
+static inline int fmb_reach_elements(int nel)
+{
+    return nel / FMB_REACH_DIV > FMB_REACH_MIN ? nel / FMB_REACH_DIV : FMB_REACH_MIN;
+}
 
 typedef struct fmb_elem_cols {
     int ok;
@@ -209,14 +222,19 @@ typedef struct fmb_joint_class {
      * columns with the state (a slider moving along its guide): the assembler then
      * places its entries by lookup and grows the matrix pattern when needed. */
     void (*cols)(const fmb_joint_t *j, fmb_bodyview_t v[2]);
-    /* Optional, with cols(): every column of body b that the element's columns can ever
-     * include (ascending; returns the count; cols holds up to the body's ndof). The
+    /* Optional, with cols(): the columns of body b that the element's columns can include
+     * while it stays near its present state in v (all = 0: a slider, the guide elements
+     * within fmb_reach_elements() of its present one), or every column they can ever include
+     * (all = 1); ascending, returns the count; cols holds up to the body's ndof. The
      * assembler reserves, once per matrix pattern, the Jacobian rows on these columns and
      * the Hessian between them and the rigid columns, so that the pattern and its
-     * fill-reducing order stay fixed while the element moves (a slider along its guide:
-     * an arrow of O(ndof) entries, linear in the mesh). Used for KKT systems above
-     * FMB_KKT_LARGE unknowns (solve/kkt.h). */
-    int (*reach)(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, int *cols);
+     * fill-reducing order stay fixed while the element moves within its reach. Beyond
+     * it, the element's searched entries are not in the pattern, and the pattern is
+     * rebuilt (kkt.c) with the reach reserved anew at the new state: a rebuild per
+     * window travelled, instead of an arrow of O(ndof) explicit zeros
+     * that every factorization computes with (docs/performance.md "The slider's reach: a
+     * window"). Used for KKT systems above FMB_KKT_LARGE unknowns (solve/kkt.h). */
+    int (*reach)(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, int all, int *cols);
     /* Phi_t and Phi_tt (nrows each); NULL means scleronomic. */
     void (*time)(const fmb_joint_t *j, double t, double *phit, double *phitt);
     /* Validation at model build time (0 or negative status with message). */

@@ -85,8 +85,10 @@ static inline void add_entry(fmb_kkt_t *k, int search, int i, int j, double x)
 }
 
 /* Reserve (as explicit zeros, once per pattern) the entries a joint with a reach() can
- * ever have: its Jacobian rows on every reachable column (and the transpose) and the
- * Hessian between the reachable and the rigid columns. */
+ * have near its present state (every state with s->reach_all): its Jacobian rows on every
+ * reachable column (and the transpose) and the Hessian between the reachable and the
+ * rigid columns. Beyond the reach the joint's searched entries grow the pattern, which is
+ * rebuilt with this reservation made anew (model.h reach()). */
 static void reserve_reach(fmb_sim_t *s, const fmb_joint_t *j, const fmb_bodyview_t v[2])
 {
     fmb_kkt_t *k = &s->kkt;
@@ -96,7 +98,7 @@ static void reserve_reach(fmb_sim_t *s, const fmb_joint_t *j, const fmb_bodyview
         if (off < 0) continue;
         int *cols = malloc((size_t)v[b].ndof * sizeof *cols + 1);
         if (!cols) return; /* only a reservation: the entries then grow the pattern */
-        const int nc = j->klass->reach(j, v, b, cols);
+        const int nc = j->klass->reach(j, v, b, s->reach_all, cols);
         for (int x = 0; x < nc; x++) {
             const int g = off + cols[x];
             for (int r = 0; r < nr; r++) {

@@ -6,7 +6,8 @@
  * terms): banded along the beam, except for a few dense rows and columns: the 3 rigid
  * (carrier) coordinates of the beam's frame couple with every shape coordinate, and an
  * element whose columns follow the state reserves its reach (the slider's Jacobian rows and
- * Hessian on every guide column, assemble.c). The multipliers have zero diagonals.
+ * Hessian on the guide columns near it, assemble.c and model.h reach(): dense rows only
+ * when its window is more than ~10 sqrt(n) columns). The multipliers have zero diagonals.
  * A minimum-degree order of the whole pattern assumes diagonal pivots; at a multiplier the
  * LU has to pivot off the diagonal, and when the row it takes is a dense carrier row, U
  * fills (what KLU's own AMD / COLAMD orders did, docs/performance.md). Here CAMD

@@ -80,6 +80,8 @@ struct fmb_sim {
     int keep_pause;   /* steps before a factorization may be kept across steps again */
     int keep_age;     /* steps started on the factorization since it was made (step.c
                          FMB_KEEP_AGE) */
+    int reach_all;    /* tests: moving elements reserve every column they can ever reach
+                         (model.h reach(), all = 1) instead of a window near their state */
     int keep_force;   /* tests: keep factorizations across steps whatever the system's size
                          (step.c FMB_KEEP_MIN_N) */
     double newton_K[4]; /* Newton's observed second increments |dq_2|, |dlambda_2| on a
