@@ -256,6 +256,13 @@ static int bench_case(const char *label, const char *path, const char **ov, int 
         ncalls++;
     });
     s->jm->handoff = 0;
+    if (verbose) {
+        long lu;
+        double fl;
+        fmb_kkt_fill(&s->kkt, &lu, &fl);
+        fprintf(stderr, "%s: KKT L+U %ld entries, %.3g Mflop per factorization (KLU)\n", label, lu,
+                fl * 1e-6);
+    }
     if (s->jm->used - used0 != ncalls)
         fprintf(stderr, "%s: %ld of %ld assemblies took the joints' memo\n", label,
                 s->jm->used - used0, ncalls);

@@ -732,6 +732,15 @@ int fmb_kkt_factor(fmb_kkt_t *k)
     return 0;
 }
 
+void fmb_kkt_fill(fmb_kkt_t *k, long *lu, double *flops)
+{
+    *lu = -1, *flops = NAN;
+    if (k->solver == FMB_KKT_UMFPACK || !k->knumeric || !k->ksymbolic || !k->kcommon) return;
+    klu_numeric *nm = k->knumeric;
+    *lu = (long)nm->lnz + (long)nm->unz - k->n;
+    if (klu_flops(k->ksymbolic, nm, k->kcommon)) *flops = ((klu_common *)k->kcommon)->flops;
+}
+
 int fmb_kkt_solve(fmb_kkt_t *k, const double *b, double *x)
 {
     if (k->solver == FMB_KKT_UMFPACK) {

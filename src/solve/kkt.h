@@ -173,5 +173,9 @@ void fmb_kkt_fixed_end(fmb_kkt_t *k);
 int fmb_kkt_factor(fmb_kkt_t *k);
 /* Solve A x = b with the last factorization (b and x may not alias). */
 int fmb_kkt_solve(fmb_kkt_t *k, const double *b, double *x);
+/* KLU's fill and work of the present factorization: entries of L + U (diagonal once) and
+ * flops of one (re)factorization (klu_flops); -1 and NAN without a KLU factorization
+ * (benchmarks and tests). */
+void fmb_kkt_fill(fmb_kkt_t *k, long *lu, double *flops);
 
 #endif
