@@ -98,7 +98,12 @@ static void reserve_reach(fmb_sim_t *s, const fmb_joint_t *j, const fmb_bodyview
         if (off < 0) continue;
         int *cols = malloc((size_t)v[b].ndof * sizeof *cols + 1);
         if (!cols) return; /* only a reservation: the entries then grow the pattern */
-        const int nc = j->klass->reach(j, v, b, s->reach_all, cols);
+        /* UMFPACK (linear_solver: umfpack) analyses each new pattern from scratch, at a
+         * cost that a window's rebuilds do not pay back (1,000 elements: 14.4 ms per step
+         * against 4.4 ms with the whole guide reserved; docs/performance.md "The slider's
+         * reach: a window") */
+        const int all = s->reach_all || k->solver == FMB_KKT_UMFPACK;
+        const int nc = j->klass->reach(j, v, b, all, cols);
         for (int x = 0; x < nc; x++) {
             const int g = off + cols[x];
             for (int r = 0; r < nr; r++) {
