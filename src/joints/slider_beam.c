@@ -320,7 +320,7 @@ static void slider_cols(const fmb_joint_t *j, fmb_bodyview_t v[2])
 }
 
 /* The columns the slider's columns can include: the slider's rigid ones, the guide's
- * rigid ones and, near the present state, the v, v' columns of the guide elements within
+ * rigid ones and, near the present state, the columns of the guide elements within
  * fmb_reach_elements of the present one (all: every guide column, the slider may reach any
  * element). */
 static int slider_reach(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, int all, int *cols)
@@ -341,8 +341,11 @@ static int slider_reach(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, 
     int n = 0;
     for (int k = 0; k < 3; k++)
         cols[n++] = k;
-    for (int x = x0; x <= x1; x++) /* the nodes' v, v' columns (fmb_beam_vcols), once each */
-        for (int d = 1; d <= 2; d++)
+    /* the nodes' columns, once each: v, v' (the slider's, fmb_beam_vcols) and u (a
+     * frictional contact's points on the guide, friction.c fmb_contact_cols: without it,
+     * every element change rebuilt the pattern) */
+    for (int x = x0; x <= x1; x++)
+        for (int d = 0; d < 3; d++)
             if (bm->dof[3 * x + d] >= 3) cols[n++] = bm->dof[3 * x + d];
     for (int a = 4; a < n; a++) /* ascending (already so for a mesh in node order) */
         for (int c = a; c > 3 && cols[c - 1] > cols[c]; c--) {
