@@ -24,3 +24,15 @@ fmb_c_test(test_contact_stepctl)
 foreach(t cart guide)
   add_test(NAME contact_stepctl_${t} COMMAND test_contact_stepctl ${t})
 endforeach()
+
+# The LuGre jam stop (docs/theory.md section 9 "Jams", contact_step.c jam_error): a slider
+# driven along an inclined guide jams after its reversal with vd = 0 (the step's law beyond
+# a/b, hand calculation in tests/test_lugre_jam.c); the stop's status and message, the same
+# model with vd > 0 running through, and `flexmb run`'s results file up to the last step.
+fmb_c_test(test_lugre_jam)
+target_include_directories(test_lugre_jam PRIVATE ${HDF5_INCLUDE_DIRS})
+target_link_libraries(test_lugre_jam PRIVATE ${HDF5_C_LIBRARIES})
+add_test(NAME friction_lugre_jam COMMAND test_lugre_jam jam ${CMAKE_CURRENT_BINARY_DIR})
+add_test(NAME friction_lugre_jam_vd COMMAND test_lugre_jam vd ${CMAKE_CURRENT_BINARY_DIR})
+add_test(NAME friction_lugre_jam_h5
+  COMMAND test_lugre_jam h5 ${CMAKE_CURRENT_BINARY_DIR} $<TARGET_FILE:flexmb_cli>)
