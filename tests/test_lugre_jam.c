@@ -55,7 +55,9 @@
  *      the last try's numbers: coefficient -a/b = -2 (the jam's edge) at v = -u_c =
  *      -0.01262 m/s (within 1 %: the integrator's velocity at t = 0.05 s is -5.8e-5 m/s,
  *      not 0, which leaves z_n at 0.9977 of the steady value: u_c 0.07 % higher) and the
- *      bound 2 sigma1 mu0 / (h sigma0) = 160 at h = 6.25e-5 s.
+ *      bound 2 sigma1 mu0 / (h sigma0) = 160 at h = 6.25e-5 s. The step's failure diagnosis
+ *      that follows gives the jam as the likely cause, not the step size (smaller steps
+ *      make the spike larger).
  *   2. (vd) with vd = 1e-3 m/s the damping term is at most sigma1 exp(-(u/vd)^2) 2u <=
  *      sigma1 vd sqrt(2/e) = 0.0858 (|zdot| <= 2|v|), and |sigma0 z| <= mu0, so |mu| <=
  *      0.586 < a/b at every step: the run passes the reversal to t = 0.08 s without
@@ -66,8 +68,11 @@
  *      completed step; its contact datasets have the same 51 rows.
  * Checked to fail without the code under test (2026-11-29): with jam_error's message
  * changed ("jams" -> "locks") checks 1 and 3 fail; with jam_error returning 0 (the search
- * goes on from the last solvable velocity) the step is accepted short of the prescribed
- * velocity (no error: checks 1 and 3 fail).
+ * goes on from the last solvable state) the step to t = 0.051 s is accepted with
+ * non-finite contact values and the next one fails with "singular system matrix"
+ * (FMB_ERR_SINGULAR): checks 1 and 3 fail. The failure diagnosis as it was before this test
+ * (stepctl.c fail_step: the step-size guess "likely cause: the time step is too large",
+ * and the message cut at 1024 bytes in the middle of it) fails checks 1 and 3 too.
  *
  * Usage: test_lugre_jam jam|vd|h5 DIR [FLEXMB_CLI]
  */
@@ -155,6 +160,13 @@ static void check_message(const char *msg)
     snprintf(want, sizeof want, "slider of joint 'guide' (line %d) jams at t = ", guide_line());
     CHECK(strstr(msg, want), "message lacks \"%s\":\n%s", want, msg);
     CHECK(strstr(msg, "set vd > 0"), "message lacks \"set vd > 0\":\n%s", msg);
+    /* the step's failure diagnosis names the jam, not the step size (bug fixed with this
+     * test: "likely cause: the time step is too large ...; suggested: h = ...", cut at the
+     * 1024-byte message buffer) */
+    CHECK(strstr(msg, "likely cause: the jam above, the friction law's failure, not the step "
+                      "size's (smaller steps make its spike larger;") &&
+              !strstr(msg, "time step is too large"),
+          "the failure diagnosis does not name the jam as the cause:\n%s", msg);
     const char *p = strstr(msg, "the LuGre coefficient over the step (");
     double mu = NAN, v = NAN;
     CHECK(p && sscanf(p, "the LuGre coefficient over the step (%lf at v = %lf m/s)", &mu, &v) == 2,

@@ -302,6 +302,7 @@ static int jam_error(fmb_sim_t *s, int ic, double mu, double vh, double t, const
 {
     const fmb_contact_t *c = &s->contacts[ic];
     const fmb_joint_t *j = &s->model->joints[c->joint];
+    s->jammed = 1; /* stepctl.c's failure diagnosis: not the step size */
     return fmb_sim_error(
         s, FMB_ERR_LINSOLVE,
         "slider of joint '%s' (line %d) jams at t = %.9g: the LuGre coefficient over the step "

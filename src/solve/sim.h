@@ -145,7 +145,8 @@ struct fmb_sim {
     int static_iterations;          /* iterations of the quasi-static start (0: rigid start) */
     double rej_h, rej_t, rej_ratio; /* last rejection by the error estimate */
     double restart_t;               /* time of the last restart (fmb_sim_restart), -1: none */
-    char errmsg[1024];
+    char errmsg[2048]; /* a failed step: its try, the tries, the cause (a jam's ~1.1 kB) */
+    int jammed;  /* the step try stopped in a LuGre jam (contact_step.c jam_error) */
     int errline; /* case-file line of the joint the last error is about, 0 if none */
     fmb_newton_trace_t trace; /* where the Newton iterations go (step.c; bench/fmb_bench -v) */
     fmb_joint_memo_t *jm;     /* the joints' evaluation of the last residual (residual.c) */

@@ -423,6 +423,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
     double *Mqdd = phi + m; /* n entries after phi inside the third block */
     save_state(s);
     s->cv_ok = 0;
+    s->jammed = 0;
     /* the friction models' state for the step (Coulomb: static coefficient after a stick,
      * kinetic while sliding) */
     for (int ic = 0; ic < s->ncontacts; ic++)

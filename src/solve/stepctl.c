@@ -225,7 +225,12 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
                  "damps the drift");
     }
     char wedge[640];
-    if (rc != FMB_ERR_NONFINITE && fmb_sim_contact_diagnosis(s, wedge, sizeof wedge))
+    if (s->jammed) /* the last try stopped in a LuGre jam (contact_step.c jam_error): its
+                    * message names the cause, and smaller steps make the spike larger */
+        snprintf(cause, sizeof cause, "likely cause: the jam above, the friction law's failure, "
+                 "not the step size's (smaller steps make its spike larger; the error "
+                 "estimate's %.3g times its tolerance is not the cause)", s->err_hist_max);
+    else if (rc != FMB_ERR_NONFINITE && fmb_sim_contact_diagnosis(s, wedge, sizeof wedge))
         /* the friction law's failure, not the step size's (contact_stepctl.c): smaller steps
          * make its spike larger */
         snprintf(cause, sizeof cause, "likely cause: %s (the error estimate's %.3g times its "
