@@ -260,8 +260,10 @@ static int bench_case(const char *label, const char *path, const char **ov, int 
         long lu;
         double fl;
         fmb_kkt_fill(&s->kkt, &lu, &fl);
-        fprintf(stderr, "%s: KKT L+U %ld entries, %.3g Mflop per factorization (KLU)\n", label, lu,
-                fl * 1e-6);
+        fprintf(stderr,
+                "%s: KKT L+U %ld entries, %.3g Mflop per factorization (KLU); %ld analyses, %ld "
+                "of them on a kept order\n",
+                label, lu, fl * 1e-6, s->kkt.nsymbolic, s->kkt.norder_kept);
     }
     if (s->jm->used - used0 != ncalls)
         fprintf(stderr, "%s: %ld of %ld assemblies took the joints' memo\n", label,

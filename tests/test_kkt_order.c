@@ -27,6 +27,12 @@
  * 1e-3 or 1e-6) U holds 83,127 entries (bound 4,080: a dense carrier row pivoted early)
  * for both sets; with every unknown in one set (CAMD = AMD) the order test fails and U
  * holds 82,636 entries.
+ * The order kept across rebuilt patterns (kept_order(), kkt_order.c): moving the slider's
+ * rows (coupled to the carrier, so in the last set) 40 chain coordinates on rebuilds the
+ * pattern on the old order (one order kept; fill within the arrow bound: L 2,715, U 2,722;
+ * backward error 3e-15); moving the sparse joint (a first-set multiplier) orders anew.
+ * Checked to fail with the first set's entries left out of the key (the moved sparse joint
+ * then kept the old order too).
  */
 #include <klu.h>
 #include <math.h>
@@ -40,6 +46,8 @@
 #define NM 5      /* multipliers */
 #define NMAX (NCMAX + 3 + NM)
 static int NC, NQ, N; /* chain coordinates; coordinates: chain, then 3 carrier; all */
+static int slider_dc = 0, sparse_dc = 0; /* kept_order(): the slider and the sparse joint
+                                          * moved along the chain by this many coordinates */
 
 static int fails = 0;
 
@@ -96,9 +104,9 @@ static void build(trip_t *t, int hard)
     /* multipliers (zero diagonals stored, as the assembler does) */
     const int rows[NM][3] = {{0, NC + 0, -1},
                              {0, NC + 1, NC + 2}, /* revolute at the end */
-                             {NC / 2, NC + 0, NC + 2},
-                             {NC / 2 + 1, NC + 1, -1}, /* slider */
-                             {NC / 4, NC / 4 + 1, -1}}; /* sparse */
+                             {NC / 2 + slider_dc, NC + 0, NC + 2},
+                             {NC / 2 + 1 + slider_dc, NC + 1, -1},  /* slider */
+                             {NC / 4, NC / 4 + 1 + sparse_dc, -1}}; /* sparse */
     for (int k = 0; k < NM; k++) {
         for (int e = 0; e < 3; e++)
             if (rows[k][e] >= 0) {
@@ -145,8 +153,8 @@ static void run(int nc, int hard)
         ax[t.i[e]] += t.x[e] * x[t.j[e]], aabs[t.i[e]] += fabs(t.x[e] * x[t.j[e]]);
     for (int i = 0; i < N; i++)
         res = fmax(res, fabs(b[i] - ax[i]) / (aabs[i] + fabs(b[i])));
-    printf("n = %d, %s values: |x - x_true| / |x_true| = %.3e, backward error %.3e\n",
-           N, hard ? "adversarial" : "benign", err / xn, res);
+    printf("n = %d, %s values: |x - x_true| / |x_true| = %.3e, backward error %.3e\n", N,
+           hard ? "adversarial" : "benign", err / xn, res);
     /* the benign matrix is well conditioned (diagonally dominant): forward error ~ eps */
     if (!hard) check(err <= 1e-12 * xn, "manufactured solution");
     check(res <= 1e-13, "backward error of the solve");
@@ -170,8 +178,71 @@ static void run(int nc, int hard)
     fmb_kkt_free(&k);
 }
 
+/* Assemble t into k (repeated once when it leaves k's pattern, as the assembler does) and
+ * factor; the backward error of a manufactured solution. */
+static double assemble_factor_solve(fmb_kkt_t *k, const trip_t *t)
+{
+    int again = 1;
+    for (int r = 0; again && r < 2; r++) {
+        fmb_kkt_begin(k);
+        for (int e = 0; e < t->n; e++)
+            fmb_kkt_add(k, t->i[e], t->j[e], t->x[e]);
+        again = fmb_kkt_end(k);
+    }
+    check(fmb_kkt_factor(k) == 0, "factorization");
+    double xt[NMAX], b[NMAX] = {0}, x[NMAX], ax[NMAX] = {0}, aabs[NMAX] = {0}, res = 0.0;
+    for (int i = 0; i < N; i++)
+        xt[i] = sin(1.0 + i) + (i >= NQ ? 3.0 : 0.0);
+    for (int e = 0; e < t->n; e++)
+        b[t->i[e]] += t->x[e] * xt[t->j[e]];
+    check(fmb_kkt_solve(k, b, x) == 0, "solve");
+    for (int e = 0; e < t->n; e++)
+        ax[t->i[e]] += t->x[e] * x[t->j[e]], aabs[t->i[e]] += fabs(t->x[e] * x[t->j[e]]);
+    for (int i = 0; i < N; i++)
+        res = fmax(res, fabs(b[i] - ax[i]) / (aabs[i] + fabs(b[i])));
+    return res;
+}
+
+/* The order kept across rebuilt patterns (kkt_order.c: the same sets and the same entries
+ * within the first set). A slider's rows are coupled to the carrier (last set): moving them
+ * along the chain rebuilds the pattern with the old order (norder_kept), and the factors
+ * stay within the arrow bound and backward stable; moving the sparse joint (a first-set
+ * multiplier) changes the first set's entries, and CAMD orders anew. */
+static void kept_order(void)
+{
+    NC = NCMAX, NQ = NC + 3, N = NC + 3 + NM;
+    static trip_t t;
+    slider_dc = sparse_dc = 0;
+    build(&t, 0);
+    fmb_kkt_t k;
+    fmb_kkt_init(&k, N);
+    k.ncoord = NQ;
+    double res = assemble_factor_solve(&k, &t);
+    check(k.nsymbolic == 1 && k.norder_kept == 0, "kept order: one analysis, a new order");
+    slider_dc = 40; /* the slider 40 coordinates on: only last-set rows change */
+    build(&t, 0);
+    res = fmax(res, assemble_factor_solve(&k, &t));
+    check(k.nsymbolic == 2 && k.norder_kept == 1, "kept order: the slider moved, the order kept");
+    const klu_numeric *kn = k.knumeric;
+    const long bound = (long)N * (2 + 1 + 7);
+    printf("kept order: L %d U %d entries (bound %ld each) after the slider moved\n", (int)kn->lnz,
+           (int)kn->unz, bound);
+    check(kn->lnz <= bound && kn->unz <= bound, "kept order: fill of the arrow matrix");
+    sparse_dc = 40; /* the sparse joint's second column 40 on: first-set entries change */
+    build(&t, 0);
+    res = fmax(res, assemble_factor_solve(&k, &t));
+    check(k.nsymbolic == 3 && k.norder_kept == 1,
+          "kept order: the sparse joint moved, a new order");
+    printf("kept order: analyses %ld, orders kept %ld, backward error %.3e\n", k.nsymbolic,
+           k.norder_kept, res);
+    check(res <= 1e-13, "kept order: backward error of the solves");
+    slider_dc = sparse_dc = 0;
+    fmb_kkt_free(&k);
+}
+
 int main(void)
 {
+    kept_order();
     run(NCMAX, 0); /* large: n = 408 > FMB_KKT_LARGE */
     run(NCMAX, 1);
     run(40, 0); /* small: n = 48, KLU's row scaling, dense = more than 16 entries */

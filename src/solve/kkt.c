@@ -66,6 +66,7 @@ void fmb_kkt_free(fmb_kkt_t *k)
     free(k->Fi), free(k->Fj), free(k->Fx);
     free(k->Xi), free(k->Xj), free(k->Xp), free(k->Xbh), free(k->Xba);
     free(k->lists), free(k->lx), free(k->liota);
+    free(k->oP);
     memset(k, 0, sizeof *k);
 }
 

@@ -79,6 +79,13 @@ typedef struct fmb_kkt {
     int need_analyze;
     long nbegin, rebuilt_at; /* assemblies begun; nbegin at the last rebuild of the pattern */
     long nsymbolic, nnumeric, nfull; /* analyses, numeric factorizations, full KLU ones */
+    /* the last order of kkt_order.c and the key of the pattern it was made for (n, the two
+     * sets, the entries within the first set): a rebuilt pattern with the same key (a
+     * slider's reach moved, whose rows are in the last set) takes it again instead of a
+     * new CAMD order (kkt_order.c) */
+    int *oP, onlast, okey_ok;
+    unsigned long long okey;
+    long norder_kept; /* orders taken again (a statistic for tests) */
     double rcond, rcond_full;
 } fmb_kkt_t;
 
@@ -86,7 +93,7 @@ int fmb_kkt_init(fmb_kkt_t *k, int n);
 /* Fill-reducing order of a KKT pattern for KLU (kkt_order.c), from the pattern alone: P[k] =
  * the unknown eliminated k-th; *nlast = unknowns ordered last (dense carrier coordinates
  * and the multipliers coupled to them). Returns 0 or FMB_ERR_NOMEM / FMB_ERR_LINSOLVE. */
-int fmb_kkt_order(const fmb_kkt_t *k, int *P, int *nlast);
+int fmb_kkt_order(fmb_kkt_t *k, int *P, int *nlast);
 void fmb_kkt_free(fmb_kkt_t *k);
 /* An assembly is fmb_kkt_begin, the entries (fmb_kkt_add, fmb_kkt_addx), then
  * fmb_kkt_end: when it returns 1, the assembly left the recorded pattern (an entry in a

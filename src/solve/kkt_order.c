@@ -33,11 +33,21 @@
 #include <camd.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "flexmb/flexmb.h"
 #include "solve/kkt.h"
 
-int fmb_kkt_order(const fmb_kkt_t *k, int *P, int *nlast)
+/* FNV-1a, 64 bits, of one int (the pattern key: a collision only gives an older valid
+ * order, never a wrong factorization) */
+static inline unsigned long long fnv(unsigned long long h, int v)
+{
+    for (int b = 0; b < 4; b++)
+        h = (h ^ ((unsigned)v >> (8 * b) & 0xffu)) * 1099511628211ull;
+    return h;
+}
+
+int fmb_kkt_order(fmb_kkt_t *k, int *P, int *nlast)
 {
     const int n = k->n, *Ap = k->Ap, *Ai = k->Ai;
     const int nq = k->ncoord > 0 && k->ncoord <= n ? k->ncoord : n;
@@ -65,11 +75,41 @@ int fmb_kkt_order(const fmb_kkt_t *k, int *P, int *nlast)
     *nlast = 0;
     for (int j = 0; j < n; j++)
         *nlast += C[j];
+    /* The order of the last pattern when this one has the same key: the same sets and the
+     * same entries within set 0. CAMD's order of set 0 then differs only through the
+     * degrees of set 1's rows, which come last whatever it is, and the old order is as
+     * good (a slider's moved reach: its rows and coordinates are dense or coupled to the
+     * dense ones). Why: CAMD updates the degrees of the dense rows at every elimination,
+     * O(n) each, so a new order took 150 ms at 10,000 elements, at every rebuild of the
+     * pattern (docs/performance.md "The slider's reach: a window"). */
+    unsigned long long key = 14695981039346656037ull;
+    key = fnv(key, n);
+    for (int j = 0; j < n; j++) {
+        key = fnv(key, C[j]);
+        if (C[j]) continue;
+        for (int p = Ap[j]; p < Ap[j + 1]; p++)
+            if (!C[Ai[p]]) key = fnv(key, Ai[p]);
+        key = fnv(key, -1); /* column end */
+    }
+    if (k->okey_ok && k->oP && k->okey == key && k->onlast == *nlast) {
+        memcpy(P, k->oP, (size_t)n * sizeof *P);
+        k->norder_kept++;
+        free(rdeg), free(C);
+        return 0;
+    }
     double control[CAMD_CONTROL], info[CAMD_INFO];
     camd_defaults(control);
     control[CAMD_DENSE] = -1.0; /* the sets above replace CAMD's own dense rows */
     const int st = camd_order(n, Ap, Ai, P, control, info, C);
     free(rdeg), free(C);
     if (st == CAMD_OUT_OF_MEMORY) return FMB_ERR_NOMEM;
-    return st == CAMD_OK || st == CAMD_OK_BUT_JUMBLED ? 0 : FMB_ERR_LINSOLVE;
+    if (st != CAMD_OK && st != CAMD_OK_BUT_JUMBLED) return FMB_ERR_LINSOLVE;
+    /* kept for the next pattern (no memory: simply not kept) */
+    k->okey_ok = 0;
+    int *oP = realloc(k->oP, ((size_t)n + 1) * sizeof *oP);
+    if (oP) {
+        memcpy(oP, P, (size_t)n * sizeof *P);
+        k->oP = oP, k->okey = key, k->onlast = *nlast, k->okey_ok = 1;
+    }
+    return 0;
 }
