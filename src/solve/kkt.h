@@ -83,7 +83,7 @@ typedef struct fmb_kkt {
      * sets, the entries within the first set): a rebuilt pattern with the same key (a
      * slider's reach moved, whose rows are in the last set) takes it again instead of a
      * new CAMD order (kkt_order.c) */
-    int *oP, onlast, okey_ok;
+    int *oP; /* NULL: none kept */
     unsigned long long okey;
     long norder_kept; /* orders taken again (a statistic for tests) */
     double rcond, rcond_full;

@@ -91,7 +91,7 @@ int fmb_kkt_order(fmb_kkt_t *k, int *P, int *nlast)
             if (!C[Ai[p]]) key = fnv(key, Ai[p]);
         key = fnv(key, -1); /* column end */
     }
-    if (k->okey_ok && k->oP && k->okey == key && k->onlast == *nlast) {
+    if (k->oP && k->okey == key) { /* (the key holds the sets: the same nlast) */
         memcpy(P, k->oP, (size_t)n * sizeof *P);
         k->norder_kept++;
         free(rdeg), free(C);
@@ -105,11 +105,9 @@ int fmb_kkt_order(fmb_kkt_t *k, int *P, int *nlast)
     if (st == CAMD_OUT_OF_MEMORY) return FMB_ERR_NOMEM;
     if (st != CAMD_OK && st != CAMD_OK_BUT_JUMBLED) return FMB_ERR_LINSOLVE;
     /* kept for the next pattern (no memory: simply not kept) */
-    k->okey_ok = 0;
     int *oP = realloc(k->oP, ((size_t)n + 1) * sizeof *oP);
-    if (oP) {
-        memcpy(oP, P, (size_t)n * sizeof *P);
-        k->oP = oP, k->okey = key, k->onlast = *nlast, k->okey_ok = 1;
-    }
+    if (!oP) free(k->oP);
+    k->oP = oP;
+    if (oP) memcpy(oP, P, (size_t)n * sizeof *P), k->okey = key;
     return 0;
 }
