@@ -21,6 +21,13 @@ static int joint_jacobian(const fmb_sim_t *s, const fmb_joint_t *j, const double
     return nr;
 }
 
+/* Whether a joint's memo views v (built by an earlier residual) keep their columns: a
+ * class without cols() whose columns are known (residual_views). */
+static inline int views_kept(const fmb_joint_t *j, const fmb_bodyview_t v[2])
+{
+    return !j->klass->cols && j->colcache.ok && v[0].body;
+}
+
 /* A joint's views for the residual into its memo slots v, which hold the views the last
  * residual built for it. A joint with the default columns (no class cols()) has the same
  * columns for the whole run: they follow from its points and its bodies' coordinate
@@ -31,7 +38,7 @@ static int joint_jacobian(const fmb_sim_t *s, const fmb_joint_t *j, const double
 static void residual_views(const fmb_sim_t *s, const fmb_joint_t *j, const double *q,
                            const double *qd, fmb_bodyview_t v[2])
 {
-    if (j->klass->cols || !j->colcache.ok || !v[0].body) {
+    if (!views_kept(j, v)) {
         fmb_sim_joint_views(s, j, q, qd, v);
         return;
     }
@@ -255,21 +262,17 @@ double fmb_sim_eval_phi(const fmb_sim_t *s, const double *q, double t, double *p
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
         fmb_bodyview_t *mv = s->jm->v + 2 * i;
-        if (j->klass->cols || !j->colcache.ok || !mv[0].body) {
+        if (!views_kept(j, mv)) {
             fmb_bodyview_t v[2];
             fmb_sim_joint_views(s, j, q, NULL, v);
             j->klass->eval(j, v, t, phi + j->row, NULL, NULL);
         } else {
-            /* a joint with the default columns: the residual's memo views (residual_views)
-             * lent for the call, their state pointers set to q (no qd, as
-             * fmb_sim_joint_views(q, NULL) gives) and restored after it, so the memo the
-             * assembly may take stays the residual's */
+            /* a joint with the default columns: the residual's memo views lent for the
+             * call, their state pointers set to q (no qd, as fmb_sim_joint_views(q, NULL)
+             * gives) and restored after it, so the memo the assembly may take stays the
+             * residual's */
             const double *kq[2] = {mv[0].q, mv[1].q}, *kqd[2] = {mv[0].qd, mv[1].qd};
-            for (int b = 0; b < 2; b++) {
-                const int o = md->bodies[j->body[b]].offset;
-                if (o < 0) continue; /* ground: no state */
-                mv[b].q = q + o, mv[b].qd = NULL;
-            }
+            residual_views(s, j, q, NULL, mv);
             j->klass->eval(j, mv, t, phi + j->row, NULL, NULL);
             for (int b = 0; b < 2; b++)
                 mv[b].q = kq[b], mv[b].qd = kqd[b];
