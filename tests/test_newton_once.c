@@ -82,41 +82,20 @@
 static int failures = 0;
 #include "check.h"
 
-#ifndef FMB_SOURCE_DIR
-#define FMB_SOURCE_DIR "."
-#endif
+#include "case_run.h"
 
-typedef struct run {
-    fmb_case_t *c;
-    fmb_sim_t *s;
-} run_t;
+typedef case_run_t run_t;
 
 static int start(run_t *r, int reuse, int tight, int n_el)
 {
-    char path[1024], err[1024], nel[32];
-    snprintf(path, sizeof path, "%s/cases/quick_return.yaml", FMB_SOURCE_DIR);
+    char nel[32];
     snprintf(nel, sizeof nel, "n_el=%d", n_el);
     const char *ov[] = {nel};
-    r->c = fmb_case_load(path, ov, 1, err, sizeof err);
-    if (!r->c) {
-        fprintf(stderr, "%s\n", err);
-        return 1;
-    }
-    fmb_sim_options_t o = *fmb_case_options(r->c);
+    fmb_sim_options_t o;
+    if (case_run_load(r, "quick_return.yaml", ov, 1, &o)) return 1;
     o.reuse_jacobian = reuse;
     if (tight) o.rtol = 1e-12, o.atol = 1e-14, o.phi_tol = 1e-13;
-    r->s = fmb_sim_create(fmb_case_model(r->c), &o);
-    if (!r->s || fmb_sim_initialize(r->s)) {
-        fprintf(stderr, "start failed\n");
-        return 1;
-    }
-    return 0;
-}
-
-static void finish(run_t *r)
-{
-    fmb_sim_destroy(&r->s);
-    fmb_case_destroy(&r->c);
+    return case_run_create(r, &o) || case_run_init(r);
 }
 
 /* Per-run comparison state: B (the reference) and the worst differences seen. */
@@ -238,8 +217,8 @@ static void scenario(const char *name, double h, double t_end, double h1, double
     if (min_renewed)
         CHECK(c.renewed >= min_renewed, "%s: only %ld one-increment steps on a renewed pair", name,
               c.renewed);
-    finish(&a);
-    finish(&b);
+    case_run_finish(&a);
+    case_run_finish(&b);
 }
 
 int main(void)

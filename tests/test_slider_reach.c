@@ -43,34 +43,19 @@
 static int failures = 0;
 #include "check.h"
 
-#ifndef FMB_SOURCE_DIR
-#define FMB_SOURCE_DIR "."
-#endif
+#include "case_run.h"
 
-typedef struct run {
-    fmb_case_t *c;
-    fmb_sim_t *s;
-} run_t;
+typedef case_run_t run_t;
 
 static int start(run_t *r, const char *file, int n_el, int all)
 {
-    char path[1024], err[1024], nel[32];
-    snprintf(path, sizeof path, "%s/cases/%s", FMB_SOURCE_DIR, file);
+    char nel[32];
     snprintf(nel, sizeof nel, "n_el=%d", n_el);
     const char *ov[] = {nel};
-    r->c = fmb_case_load(path, ov, 1, err, sizeof err);
-    if (!r->c) {
-        fprintf(stderr, "%s\n", err);
-        return 1;
-    }
-    r->s = fmb_sim_create(fmb_case_model(r->c), fmb_case_options(r->c));
-    if (!r->s) return 1;
-    r->s->reach_all = all;
-    if (fmb_sim_initialize(r->s)) {
-        fprintf(stderr, "start failed: %s\n", fmb_sim_last_error(r->s));
-        return 1;
-    }
-    return 0;
+    fmb_sim_options_t o;
+    if (case_run_load(r, file, ov, 1, &o) || case_run_create(r, &o)) return 1;
+    r->s->reach_all = all; /* before the first assembly reserves the reach */
+    return case_run_init(r);
 }
 
 /* The slider joint's present element (its output "element"). */
@@ -145,10 +130,8 @@ static void scenario(const char *file, int n_el, double t_end)
           "the windowed pattern has %d entries, the whole guide's %d: fewer than 4 x %d apart", nzA,
           nzB, outside);
     CHECK(worst <= 1.0, "positions %.3g tolerance units apart (bound 1)", worst);
-    fmb_sim_destroy(&a.s);
-    fmb_case_destroy(&a.c);
-    fmb_sim_destroy(&b.s);
-    fmb_case_destroy(&b.c);
+    case_run_finish(&a);
+    case_run_finish(&b);
 }
 
 int main(void)
