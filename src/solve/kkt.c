@@ -187,23 +187,35 @@ slow:
     if (mark && !k->mapped && !k->redo && k->nt == t + nr * nc) k->Tb[t] = FMB_KKT_BLOCK(nr, nc);
 }
 
-/* fmb_kkt_add_joint's Hessian entries, in its order: to the places M in a mapped call on
- * its recording, else (M NULL) through fmb_kkt_add. */
-static inline void joint_hess(fmb_kkt_t *k, const int *M, int nl, const int *g, int n0, int h0,
-                              int h1, const double *H, double cK)
+/* A call of fmb_kkt_add_joint. */
+typedef struct joint_call {
+    int nr, nl, n0, h0, h1;
+    const int *R, *g;
+    const double *J, *H;
+    double cA, cK;
+} joint_call_t;
+
+/* Every entry of the call through fmb_kkt_add (the recording path, and a mapped assembly
+ * off its pattern). */
+static void joint_entries(fmb_kkt_t *k, const joint_call_t *c)
 {
+    const int nr = c->nr, nl = c->nl;
+    for (int x = 0; x < nl; x++)
+        for (int y = 0; y < nr; y++)
+            fmb_kkt_add(k, c->R[y], c->g[x], c->J[x * nr + y]);
+    for (int x = 0; x < nr; x++)
+        for (int y = 0; y < nl; y++)
+            fmb_kkt_add(k, c->g[y], c->R[x], c->cA * c->J[y * nr + x]);
     for (int b = 0; b < 2; b++) {
-        if (!(b ? h1 : h0)) continue;
-        const int o = b ? n0 : 0, m = b ? nl - n0 : n0, th = o + 2;
+        if (!(b ? c->h1 : c->h0)) continue;
+        const int o = b ? c->n0 : 0, m = b ? nl - c->n0 : c->n0, th = o + 2;
         for (int cc = o; cc < o + m; cc++) {
-            const double *Hc = H + (size_t)nl * cc;
-            const int r0 = cc == th ? o : th, r1 = cc == th ? o + m : th + 1;
-            for (int r = r0; r < r1; r++) {
-                const double v = cK * Hc[r];
-                if (M)
-                    k->Ax[*M++] += v;
-                else
-                    fmb_kkt_add(k, g[r], g[cc], v);
+            const double *Hc = c->H + (size_t)nl * cc;
+            if (cc == th) {
+                for (int r = o; r < o + m; r++)
+                    fmb_kkt_add(k, c->g[r], c->g[cc], c->cK * Hc[r]);
+            } else {
+                fmb_kkt_add(k, c->g[th], c->g[cc], c->cK * Hc[th]);
             }
         }
     }
@@ -244,21 +256,25 @@ void fmb_kkt_add_joint(fmb_kkt_t *k, int nr, const int *R, int nl, const int *g,
                     for (int y = 0; y < nl; y++)
                         Ax[M[y]] += cA * J[y * nr + x];
             }
-            joint_hess(k, M, nl, g, n0, h0, h1, H, cK);
+            for (int b = 0; b < 2; b++) {
+                if (!(b ? h1 : h0)) continue;
+                const int o = b ? n0 : 0, m = b ? nl - n0 : n0, th = o + 2;
+                for (int cc = o; cc < o + m; cc++) {
+                    const double *Hc = H + (size_t)nl * cc;
+                    if (cc == th)
+                        for (int r = o; r < o + m; r++)
+                            Ax[*M++] += cK * Hc[r];
+                    else
+                        Ax[*M++] += cK * Hc[th];
+                }
+            }
             k->nt = t + ne;
             return;
         }
     }
-    /* every entry through fmb_kkt_add (the recording path, and a mapped assembly off its
-     * pattern), in the order above */
+    const joint_call_t c = {nr, nl, n0, h0, h1, R, g, J, H, cA, cK};
     const int mark_it = !k->mapped && !k->redo && t >= 0;
-    for (int x = 0; x < nl; x++)
-        for (int y = 0; y < nr; y++)
-            fmb_kkt_add(k, R[y], g[x], J[x * nr + y]);
-    for (int x = 0; x < nr; x++)
-        for (int y = 0; y < nl; y++)
-            fmb_kkt_add(k, g[y], R[x], cA * J[y * nr + x]);
-    joint_hess(k, NULL, nl, g, n0, h0, h1, H, cK);
+    joint_entries(k, &c);
     if (mark_it && !k->mapped && !k->redo && k->nt == t + ne) k->Tb[t] = mark;
 }
 
