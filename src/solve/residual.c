@@ -28,6 +28,19 @@ static inline int views_kept(const fmb_joint_t *j, const fmb_bodyview_t v[2])
     return !j->klass->cols && j->colcache.ok && v[0].body;
 }
 
+/* Kept views' state pointers set to q and qd (either may be NULL), as model_views.c
+ * view_state sets them. */
+static inline void views_state(const fmb_sim_t *s, const fmb_joint_t *j, const double *q,
+                               const double *qd, fmb_bodyview_t v[2])
+{
+    for (int b = 0; b < 2; b++) {
+        const int o = s->model->bodies[j->body[b]].offset;
+        if (o < 0) continue; /* ground: no state */
+        v[b].q = q ? q + o : NULL;
+        v[b].qd = qd ? qd + o : NULL;
+    }
+}
+
 /* A joint's views for the residual into its memo slots v, which hold the views the last
  * residual built for it. A joint with the default columns (no class cols()) has the same
  * columns for the whole run: they follow from its points and its bodies' coordinate
@@ -38,16 +51,10 @@ static inline int views_kept(const fmb_joint_t *j, const fmb_bodyview_t v[2])
 static void residual_views(const fmb_sim_t *s, const fmb_joint_t *j, const double *q,
                            const double *qd, fmb_bodyview_t v[2])
 {
-    if (!views_kept(j, v)) {
+    if (views_kept(j, v))
+        views_state(s, j, q, qd, v);
+    else
         fmb_sim_joint_views(s, j, q, qd, v);
-        return;
-    }
-    for (int b = 0; b < 2; b++) {
-        const int o = s->model->bodies[j->body[b]].offset;
-        if (o < 0) continue; /* ground: no state */
-        v[b].q = q ? q + o : NULL;
-        v[b].qd = qd ? qd + o : NULL;
-    }
 }
 
 int fmb_sim_functions_nonfinite(fmb_sim_t *s, double t)
@@ -272,7 +279,7 @@ double fmb_sim_eval_phi(const fmb_sim_t *s, const double *q, double t, double *p
              * gives) and restored after it, so the memo the assembly may take stays the
              * residual's */
             const double *kq[2] = {mv[0].q, mv[1].q}, *kqd[2] = {mv[0].qd, mv[1].qd};
-            residual_views(s, j, q, NULL, mv);
+            views_state(s, j, q, NULL, mv);
             j->klass->eval(j, mv, t, phi + j->row, NULL, NULL);
             for (int b = 0; b < 2; b++)
                 mv[b].q = kq[b], mv[b].qd = kqd[b];
