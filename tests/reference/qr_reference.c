@@ -7,7 +7,8 @@
  * ram E are rigid bodies in absolute coordinates (x, y, angle of the centre of mass);
  * the slider's material coordinate xi on the rocker is an extra (massless) unknown.
  * Time integration: generalized-alpha (Chung & Hulbert; Arnold & Bruls' index-3 form)
- * with full Newton on the positions and scaled Lagrange multipliers (dense LU).
+ * with full Newton on the positions and scaled Lagrange multipliers; the Newton
+ * matrix is banded in the rocker's coordinates with a dense border (arrow_solve).
  *
  * Self-contained: libc, libm, and LAPACK's dsygv for the beam's eigenfrequency check.
  */
@@ -21,11 +22,32 @@ extern void dsygv_(const int *itype, const char *jobz, const char *uplo, const i
                    double *a, const int *lda, double *b, const int *ldb, double *w,
                    double *work, const int *lwork, int *info, size_t ljobz, size_t luplo);
 
-/* Solve the dense system A x = b in place (A n x n, row-major, destroyed; b becomes x)
- * by Gaussian elimination with partial pivoting. Returns 1 if A is singular. */
-static int lu_solve(int n, double *A, double *b)
+/* Solve A x = b in place for an "arrow" matrix (A n x n, row-major, destroyed; b becomes
+ * x): its leading nb x nb block is banded with half-bandwidth kb and diagonally
+ * dominated by the mass (eliminated without pivoting, band and trailing columns only);
+ * the trailing n - nb rows and columns are dense (partial pivoting). Returns 1 if A is
+ * singular. With nb = 0 it is plain Gaussian elimination with partial pivoting. */
+static int arrow_solve(int n, int nb, int kb, double *A, double *b)
 {
-  for (int k = 0; k < n; k++) {
+  for (int k = 0; k < nb; k++) {
+    const double *rk = A + (size_t)k * n;
+    double piv = rk[k];
+    if (piv == 0) return 1;
+    int bend = k + kb < nb - 1 ? k + kb : nb - 1;
+    for (int i = k + 1; i < n; i++) {
+      if (i > bend && i < nb) {
+        i = nb - 1; /* skip to the trailing rows */
+        continue;
+      }
+      double *ri = A + (size_t)i * n;
+      double f = ri[k] / piv;
+      if (f == 0) continue;
+      for (int j = k + 1; j <= bend; j++) ri[j] -= f * rk[j];
+      for (int j = nb; j < n; j++) ri[j] -= f * rk[j];
+      b[i] -= f * b[k];
+    }
+  }
+  for (int k = nb; k < n; k++) {
     int p = k;
     double amax = fabs(A[(size_t)k * n + k]);
     for (int i = k + 1; i < n; i++)
@@ -57,7 +79,13 @@ static int lu_solve(int n, double *A, double *b)
   for (int k = n - 1; k >= 0; k--) {
     const double *rk = A + (size_t)k * n;
     double acc = b[k];
-    for (int j = k + 1; j < n; j++) acc -= rk[j] * b[j];
+    if (k < nb) {
+      int bend = k + kb < nb - 1 ? k + kb : nb - 1;
+      for (int j = k + 1; j <= bend; j++) acc -= rk[j] * b[j];
+      for (int j = nb; j < n; j++) acc -= rk[j] * b[j];
+    } else {
+      for (int j = k + 1; j < n; j++) acc -= rk[j] * b[j];
+    }
     b[k] = acc / rk[k];
   }
   return 0;
@@ -502,7 +530,7 @@ static int kkt_solve(const model_t *m, const double *A, const double *J, double 
       work[(size_t)(nq + c) * n + j] = x; /* row nq+c, column j */
       work[(size_t)j * n + nq + c] = x;   /* row j, column nq+c */
     }
-  return lu_solve(n, work, b);
+  return arrow_solve(n, m->nr, 7, work, b); /* element coupling: |i - j| <= 7 */
 }
 
 /* ------------------------------------------------------------------ the run */
@@ -738,7 +766,7 @@ static int cantilever(int ne, double k)
         b[i] = -F[4 + i];
         for (int j = 0; j < nf; j++) A[(size_t)i * nf + j] = K[(size_t)(4 + i) * nq + 4 + j];
       }
-      if (lu_solve(nf, A, b)) {
+      if (arrow_solve(nf, 0, 0, A, b)) {
         fprintf(stderr, "cantilever: singular stiffness\n");
         return 2;
       }
