@@ -738,12 +738,14 @@ static int run(const opts_t *o)
 
 /* ------------------------------------------------------- beam checks alone */
 /* Cantilever of the rocker's section and length, clamped at x = 0 (r = 0, r' = (1, 0)),
- * under a tip force (0, -P), P = k EI / L^2, static, Newton with load steps.
+ * under a tip force (0, -P), P = k EI / L^2, static, Newton with load steps; the axial
+ * stiffness EA times ea_factor.
  * Prints the tip displacements (for the elastica comparison, tests/reference). */
-static int cantilever(int ne, double k)
+static int cantilever(int ne, double k, double ea_factor)
 {
   model_t m;
   model_init(&m, ne, 1, 1);
+  m.EA *= ea_factor; /* > 1: towards the inextensible elastica */
   int nq = m.nq, nf = m.nr - 4;
   double P = k * m.EI / (m.L * m.L);
   double *q = xcalloc((size_t)nq, sizeof *q), *F = xcalloc((size_t)nq, sizeof *F);
@@ -832,7 +834,7 @@ static void usage(void)
   fputs("usage: qr_reference [--omega W] [--elements N] [--dt H] [--revolutions R]\n"
         "         [--rho-inf R] [--t-end T] [--free] [-o FILE.csv] [--every K]\n"
         "         [--expect-peak LO_MM HI_MM] [--expect-energy RATIO]\n"
-        "       qr_reference --cantilever N K     (tip load P = K EI/L^2)\n"
+        "       qr_reference --cantilever N K [EA_FACTOR]  (tip load P = K EI/L^2)\n"
         "       qr_reference --frequency N\n",
         stderr);
 }
@@ -863,7 +865,7 @@ int main(int argc, char **argv)
       o.etol = atof(argv[++i]);
     } else if (!strcmp(s, "--cantilever") && more >= 2) {
       int ne = atoi(argv[i + 1]);
-      return cantilever(ne, atof(argv[i + 2]));
+      return cantilever(ne, atof(argv[i + 2]), more >= 3 ? atof(argv[i + 3]) : 1.0);
     } else if (!strcmp(s, "--frequency") && more >= 1) {
       return frequency(atoi(argv[i + 1]));
     } else {
