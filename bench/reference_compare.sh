@@ -16,8 +16,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="$ROOT/${FMB_BUILD_DIR:-build}"
 WORK="${TMPDIR:-/tmp}/reference_compare"
 for spec in "20 1e-4" "30 1e-5"; do
-    set -- $spec "${@:3}"
-    /usr/bin/python3 "$ROOT/scripts/compare_reference.py" --omega "$1" --ref-dt "$2" \
+    read -r w dt <<<"$spec"
+    /usr/bin/python3 "$ROOT/scripts/compare_reference.py" --omega "$w" --ref-dt "$dt" \
         --flexmb "$BUILD/flexmb" --reference "$BUILD/tests/qr_reference" \
-        --workdir "$WORK" "${@:3}"
+        --workdir "$WORK" "$@"
 done
