@@ -12,9 +12,10 @@ fmb_c_test(test_modes_sparse)
 add_test(NAME beam_modes_sparse COMMAND test_modes_sparse)
 
 # Geometrically nonlinear (co-rotational) beams: element kernel vs finite differences,
-# the elastica, the frequency of an axially loaded bar (tests/test_beam_nonlinear.c).
+# the elastica, the frequency of an axially loaded bar, a slider on the elastica
+# (tests/test_beam_nonlinear.c).
 fmb_c_test(test_beam_nonlinear)
-foreach(t corot_fd elastica axial_frequency)
+foreach(t corot_fd elastica axial_frequency slider_elastica)
   add_test(NAME beam_nl_${t} COMMAND test_beam_nonlinear ${t})
 endforeach()
 

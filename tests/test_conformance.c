@@ -379,8 +379,7 @@ static void test_slider_crossing(void)
             moved = fmax(moved, fabs(dphi));
         }
     /* (twice the first-order change: the two agree to rounding, a jump is ~1e-3) */
-    check_close("Phi across element end", "slider_beam", phi[1], phi[0], 2, 1e-8,
-                2 * moved / 1e-8);
+    check_close("Phi across element end", "slider_beam", phi[1], phi[0], 2, 1e-8, 2 * moved / 1e-8);
     double r1[2][32];
     for (int side = 0; side < 2; side++)
         for (int k = 0; k < nn && k < 32; k++)
@@ -467,7 +466,9 @@ static void test_slider_bent(fmb_beam_geometry geo)
                      pn[1] + along * tg[1] + 0.01 * tg[0]);
         char cls[64];
         snprintf(cls, sizeof cls, "slider_beam/%s bent %s", gname,
-                 where == 0 ? "inside" : where == 1 ? "end-" : "end+");
+                 where == 0   ? "inside"
+                 : where == 1 ? "end-"
+                              : "end+");
         joint_checks(&r, j, cls, 0.0);
         if (where == 2) {
             const int n0 = 3, nn = n0 + fmb_model_body_ndof(r.m, r.body[1]);
@@ -528,8 +529,12 @@ static void switch_desc(fmb_force_desc_t *d, int v)
     if (d->type == FMB_FORCE_GAP && v % 4 == 3) p[FMB_SW_GAP_LAW] = 1, p[FMB_SW_GAP_EXP] = 1.5;
     if (d->type == FMB_FORCE_FRICTION) p[FMB_SW_FR_STATIC] = 3, p[FMB_SW_FR_KINETIC] = 2;
     if (d->type == FMB_FORCE_FRICTION && v % 4 >= 2) /* LuGre (v % 4 == 3: sigma1(v)) */
-        d->friction = (fmb_friction_desc_t){.model = FMB_FRICTION_LUGRE, .sigma0 = 1e3,
-                                            .sigma1 = 5, .sigma2 = 0.3, .vs = 0.7, .gamma = 2,
+        d->friction = (fmb_friction_desc_t){.model = FMB_FRICTION_LUGRE,
+                                            .sigma0 = 1e3,
+                                            .sigma1 = 5,
+                                            .sigma2 = 0.3,
+                                            .vs = 0.7,
+                                            .gamma = 2,
                                             .vd = v % 4 == 3 ? 0.9 : 0.0};
     if (d->type == FMB_FORCE_RATCHET) p[FMB_SW_RATCHET_SENSE] = v % 2 ? -1 : 1;
     if (d->type == FMB_FORCE_SCREW)
@@ -685,8 +690,8 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1, int vari
         double w[2] = {0, 0};
         for (int b = 0; b < 2; b++)
             if (v[b].ndof >= 3) w[b] = fmb_point_rotrate(&v[b], f->point[b]);
-        const double vt = fmax(
-            fabs(-ny * (p0[0] - p1[0]) + nx * (p0[1] - p1[1]) + RJ * w[0] - RB * w[1]), 0.2);
+        const double vt =
+            fmax(fabs(-ny * (p0[0] - p1[0]) + nx * (p0[1] - p1[1]) + RJ * w[0] - RB * w[1]), 0.2);
         const double band[3][2] = {{2, 4}, {0.5, 2}, {0.1, 0.5}};
         const int reg = rand() % 3;
         f->clr.v_s = band[reg][0] * vt;
@@ -959,9 +964,16 @@ static void test_body(enum kind kind)
  * velocity-dependent bristle damping; and the steady state mu = g(v) sgn(v). */
 static void test_lugre(void)
 {
-    fmb_friction_desc_t d = {.model = FMB_FRICTION_LUGRE, .a = 0.3, .b = 0.1, .mu = 0.56,
-                             .mu0 = 0.75, .sigma0 = 1.3e6, .sigma1 = 350, .sigma2 = 0.4,
-                             .vs = 0.0009, .gamma = 2};
+    fmb_friction_desc_t d = {.model = FMB_FRICTION_LUGRE,
+                             .a = 0.3,
+                             .b = 0.1,
+                             .mu = 0.56,
+                             .mu0 = 0.75,
+                             .sigma0 = 1.3e6,
+                             .sigma1 = 350,
+                             .sigma2 = 0.4,
+                             .vs = 0.0009,
+                             .gamma = 2};
     const double vs_[] = {-0.3, -2e-3, -4e-4, 3e-5, 7e-4, 1.5e-3, 0.05, 1.2};
     for (int variant = 0; variant < 2; variant++) {
         d.vd = variant ? 1e-3 : 0.0;
@@ -1009,10 +1021,8 @@ int main(int argc, char **argv)
             for (int t = 0; t < FMB_FORCE_TYPE_COUNT; t++)
                 for (int a = 0; a < 3; a++)
                     for (int b = 0; b < 3; b++)
-                        for (int v = 0; v < (is_switch((fmb_force_type)t) ||
-                                                     t == FMB_FORCE_CLEARANCE
-                                                 ? 8
-                                                 : 1);
+                        for (int v = 0;
+                             v < (is_switch((fmb_force_type)t) || t == FMB_FORCE_CLEARANCE ? 8 : 1);
                              v++)
                             test_force((fmb_force_type)t, kinds[a], kinds[b], v);
         if (all || !strcmp(what, "bodies")) {

@@ -203,8 +203,8 @@ int main(int argc, char **argv)
             check_state(k, q1, qd);
             jt->point[0][0] = jref.point[0][0] = u;
         }
-        {   /* the guide's axial coordinates: the slider's element's, and a node the element
-             * search reads first (the middle node) */
+        { /* the guide's axial coordinates: the slider's element's, and a node the element
+           * search reads first (the middle node) */
             fmb_bodyview_t vv[2];
             fmb_joint_views(md, jt, q1, qd, vv);
             const fmb_beam_t *bm = vv[1].body->data;
@@ -217,8 +217,8 @@ int main(int argc, char **argv)
                 memcpy(qp, q1, (size_t)n * sizeof *qp);
                 qp[o2 + cu[c]] += c ? 0.2 * (bm->x[mid + 1] - bm->x[mid]) : 1e-9;
                 check_state(k, qp, qd);
-                check_control(k, c ? "perturbed searched node" : "perturbed element", q1, qp,
-                              qd, h);
+                check_control(k, c ? "perturbed searched node" : "perturbed element", q1, qp, qd,
+                              h);
                 check_outputs(k, qp, qd);
             }
         }
