@@ -66,3 +66,8 @@ target_sources(test_beam_simd PRIVATE test_beam_simd_ref.c)
 set_source_files_properties(test_beam_simd_ref.c PROPERTIES COMPILE_DEFINITIONS FMB_SIMD_SCALAR)
 target_compile_definitions(test_beam_simd PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
 add_test(NAME beam_simd_bitwise COMMAND test_beam_simd)
+
+# A slider running freely along a spinning, bending guide: T + V conserved to the
+# integrator's O(h^2) (tests/test_slider_energy.c).
+fmb_c_test(test_slider_energy)
+add_test(NAME beam_slider_energy COMMAND test_slider_energy)
