@@ -22,6 +22,7 @@ static const char usage_text[] =
     "       flexmb compare A.h5 B.h5 [-o PREFIX] [--by BODY] [--wrap] [--only KINDS]\n"
     "                      [--stations N] [--noise X] [--quiet]\n"
     "       flexmb sweep CASE --vary NAME=VALUES... [--grid|--zip] [-j N] [-o DIR] [--resume]\n"
+    "                    [--force]\n"
     "       flexmb keys [joints|forces|friction] [TYPE]\n"
     "       flexmb --help | --version\n";
 

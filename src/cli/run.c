@@ -62,47 +62,60 @@ static int same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
+/* Did flexmb write the existing file at path, as an output of this kind? */
+static int written_by_flexmb(const char *path, int kind)
+{
+    if (kind == CLI_OUT_RESULTS || kind == CLI_OUT_SUMMARY_H5)
+        return fmb_results_file_kind(path) == 1;
+    char head[256] = "";
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
+    if (f) fclose(f);
+    head[n] = '\0';
+    switch (kind) {
+    case CLI_OUT_XDMF: /* a sidecar flexmb wrote: XDMF that points into the results file */
+        return strstr(head, "<Xdmf") != NULL;
+    case CLI_OUT_SUMMARY_CSV:
+        return strncmp(head, "run,file", 8) == 0;
+    default: /* a sweep's run log: empty, or opened by the sweep's own first line */
+        return n == 0 || strncmp(head, CLI_SWEEP_LOG_HEAD, strlen(CLI_SWEEP_LOG_HEAD)) == 0;
+    }
+}
+
+int cli_output_refused(const fmb_case_t *c, const char *path, int kind, int force, char *msg,
+                       size_t len)
+{
+    static const char *const what[] = {"results file", "XDMF sidecar", "sweep summary",
+                                       "sweep summary", "sweep run log"};
+    struct stat st;
+    for (int k = 0; k < fmb_case_num_inputs(c); k++)
+        if (same_file(path, fmb_case_input(c, k))) {
+            if (k == 0)
+                snprintf(msg, len, "output %s is the case file: refusing to overwrite an input",
+                         path);
+            else
+                snprintf(msg, len,
+                         "output %s is %s, a file the case reads: refusing to overwrite an "
+                         "input",
+                         path, fmb_case_input(c, k));
+            return 1;
+        }
+    if (stat(path, &st) != 0) return 0;
+    if (S_ISDIR(st.st_mode)) return snprintf(msg, len, "output %s is a directory", path), 1;
+    if (force || written_by_flexmb(path, kind)) return 0;
+    snprintf(msg, len, "%s exists and is not a flexmb %s: not replaced (use --force to replace it)",
+             path, what[kind]);
+    return 1;
+}
+
 /* Refuse output paths that would destroy input or other files (docs/output.md, "Output
  * safety"): the results or the sidecar being an input of the case, a directory, or an
  * existing file that is not a previous flexmb result (unless --force). 0 or a message. */
 static int output_unsafe(const fmb_case_t *c, const char *out, const char *xmf, int force,
                          char *msg, size_t len)
 {
-    const char *paths[2] = {out, xmf};
-    for (int p = 0; p < 2; p++) {
-        struct stat st;
-        for (int k = 0; k < fmb_case_num_inputs(c); k++)
-            if (same_file(paths[p], fmb_case_input(c, k))) {
-                snprintf(msg, len, "output %s is %s %s: refusing to overwrite an input", paths[p],
-                         k == 0 ? "the case file" : "the mesh", fmb_case_input(c, k));
-                return 1;
-            }
-        if (stat(paths[p], &st) != 0) continue;
-        if (S_ISDIR(st.st_mode)) {
-            snprintf(msg, len, "output %s is a directory", paths[p]);
-            return 1;
-        }
-        if (force) continue;
-        int ok;
-        if (p == 0) {
-            ok = fmb_results_file_kind(paths[p]) == 1;
-        } else { /* a sidecar flexmb wrote: XDMF that points into the results file */
-            char head[256] = "";
-            FILE *f = fopen(paths[p], "r");
-            size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
-            if (f) fclose(f);
-            head[n] = '\0';
-            ok = strstr(head, "<Xdmf") != NULL;
-        }
-        if (!ok) {
-            snprintf(msg, len,
-                     "%s exists and is not a flexmb %s: not replaced (use --force to replace "
-                     "it)",
-                     paths[p], p == 0 ? "results file" : "XDMF sidecar");
-            return 1;
-        }
-    }
-    return 0;
+    return cli_output_refused(c, out, CLI_OUT_RESULTS, force, msg, len) ||
+           cli_output_refused(c, xmf, CLI_OUT_XDMF, force, msg, len);
 }
 
 /* "dir/name.yaml" -> "name.h5" (in the current directory). */
