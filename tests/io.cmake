@@ -157,6 +157,11 @@ add_test(NAME io_output_safety
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_output_safety.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
 
+# FIFO inputs and outputs are refused at once, never waited on (fuzz findings).
+add_test(NAME io_fifo_inputs
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_fifo_inputs.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+
 # Install rules; compare finds its script from the install prefix, never from the cwd.
 add_test(NAME io_install_scripts
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_install.sh ${CMAKE_BINARY_DIR} ${FMB_SRC})

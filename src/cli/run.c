@@ -102,6 +102,8 @@ int cli_output_refused(const fmb_case_t *c, const char *path, int kind, int forc
         }
     if (stat(path, &st) != 0) return 0;
     if (S_ISDIR(st.st_mode)) return snprintf(msg, len, "output %s is a directory", path), 1;
+    if (!S_ISREG(st.st_mode)) /* a FIFO or a device: never replaced, nor opened to be tested */
+        return snprintf(msg, len, "output %s is not a regular file", path), 1;
     if (force || written_by_flexmb(path, kind)) return 0;
     snprintf(msg, len, "%s exists and is not a flexmb %s: not replaced (use --force to replace it)",
              path, what[kind]);
