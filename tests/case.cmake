@@ -126,6 +126,7 @@ fmb_case_error(friction_not_sliding 9
   "joint 'pin': 'friction' applies to type prismatic, slider_beam only (revolute accepts: name, type, bodies, points)")
 fmb_case_error(friction_mu0 12 "static coefficient mu0 (0.5) must be >= the kinetic mu (0.56)")
 fmb_case_error(friction_lugre_mu_zero 12 "LuGre needs mu0 > 0 (got 0)")
+fmb_case_error(friction_lugre_mu_kinetic_zero 12 "LuGre needs mu > 0 (got 0)")
 fmb_case_error(friction_lugre_key 11 "'sigma0' applies to model lugre only")
 fmb_case_error(beam_damping_both 9 "give either alpha/beta or ratio/at, not both")
 fmb_case_error(beam_damping_no_at 9 "`ratio` and `at` (rad/s) go together")
