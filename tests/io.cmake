@@ -157,6 +157,11 @@ add_test(NAME io_output_safety
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_output_safety.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
 
+# A second SIGINT during the close of an interrupted run waits for the close.
+add_test(NAME io_double_sigint
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_double_sigint.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+
 # FIFO inputs and outputs are refused at once, never waited on (fuzz findings).
 add_test(NAME io_fifo_inputs
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_fifo_inputs.py

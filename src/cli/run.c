@@ -17,9 +17,26 @@
 
 volatile int cli_stop;        /* polled by fmb_sim_run */
 static volatile int g_signal; /* the signal that stopped the run */
+/* The close: the results file is being completed and moved to its name (short); signals
+ * are deferred, g_late_signal the one received then while the run had not been stopped. */
+static volatile sig_atomic_t g_closing, g_late_signal;
+/* Written by the handler (async-signal-safe write): where the results are. */
+static char g_quit_msg[1400], g_close_msg[1400];
+static size_t g_quit_len, g_close_len;
 
 static void on_signal(int sig)
 {
+    if (g_closing) { /* defer: the file is complete in a moment */
+        if (!cli_stop && !g_late_signal) g_late_signal = sig;
+        if (g_close_len && write(STDERR_FILENO, g_close_msg, g_close_len) < 0) g_close_len = 0;
+        return;
+    }
+    if (cli_stop) { /* a second signal while the run stops: quit now, saying where */
+        if (g_quit_len && write(STDERR_FILENO, g_quit_msg, g_quit_len) < 0) g_quit_len = 0;
+        signal(sig, SIG_DFL);
+        raise(sig); /* delivered, with the default action, when the handler returns */
+        return;
+    }
     g_signal = sig;
     cli_stop = 1;
 }
@@ -30,11 +47,30 @@ void cli_install_handlers(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    /* A second signal kills the process as usual. */
-    sa.sa_flags = SA_RESETHAND;
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaddset(&sa.sa_mask, SIGHUP);
+    /* A second signal while the run stops ends the process (on_signal), during the close it
+     * waits for the close. */
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL); /* a closed terminal stops the run like SIGTERM */
+}
+
+/* The handler's messages for the results file out (staged as DIR/.NAME.partial until the
+ * close: docs/output.md, "Records and crash safety"). */
+static void signal_messages(const char *out)
+{
+    const char *slash = strrchr(out, '/');
+    const int dir = slash ? (int)(slash - out) + 1 : 0;
+    int n = snprintf(g_quit_msg, sizeof g_quit_msg,
+                     "flexmb: interrupted again: quitting now; the records committed so far are "
+                     "in %.*s.%.600s.partial (not moved to %.600s)\n",
+                     dir, out, out + dir, out);
+    g_quit_len = n > 0 ? strlen(g_quit_msg) : 0;
+    n = snprintf(g_close_msg, sizeof g_close_msg,
+                 "flexmb: closing %.1200s, a moment: the results are saved first\n", out);
+    g_close_len = n > 0 ? strlen(g_close_msg) : 0;
 }
 
 /* ---------------------------------------------------------------- helpers */
@@ -380,11 +416,10 @@ int cli_cmd_run(const cli_args_t *a)
         }
     }
 
+    signal_messages(out);
     cli_install_handlers();
     int st = fmb_sim_run(sim, observer, &r, &cli_stop);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
+    g_closing = 1; /* from here to the close, a signal waits (on_signal) */
     /* stopped (signal or failure) between records: keep the last completed step too */
     if (!r.writer_failed && fmb_sim_time(sim) > r.last_t) observer(sim, &r);
     double wall = wall_seconds() - r.start;
@@ -407,10 +442,19 @@ int cli_cmd_run(const cli_args_t *a)
         flush_st = fmb_writer_statistics(writer, sim, wall, status);
     if (flush_st < 0 && !werr[0]) snprintf(werr, sizeof werr, "%s", fmb_writer_last_error(writer));
     fmb_writer_destroy(&writer);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    g_closing = 0;
 
+    if (g_late_signal) { /* the run had ended: its file is as it would be without it */
+        fprintf(stderr, "%s: signal %d while closing %s: the file was closed first\n",
+                a->case_path, (int)g_late_signal, out);
+        code = 128 + (int)g_late_signal;
+    }
     if (cli_stop) {
-        fprintf(stderr, "%s: interrupted by signal %d at t = %g s\n", a->case_path, (int)g_signal,
-                fmb_sim_time(sim));
+        fprintf(stderr, "%s: interrupted by signal %d at t = %g s; the records so far are in %s\n",
+                a->case_path, (int)g_signal, fmb_sim_time(sim), out);
         code = 128 + (g_signal ? (int)g_signal : SIGINT);
     } else if (r.writer_failed || flush_st < 0) {
         fprintf(stderr, "%s: error: %s\n", a->case_path,
