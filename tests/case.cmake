@@ -164,3 +164,8 @@ set_tests_properties(case_clearance_in_joints_listing PROPERTIES
 add_test(NAME case_clearance_placement
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_clearance_placement.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+
+# At most 10,000 parameters (their lookups are linear): refused at the first one over,
+# at once; 10,000 load.
+add_test(NAME case_param_limit
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_param_limit.py $<TARGET_FILE:flexmb_cli>)

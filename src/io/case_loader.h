@@ -14,6 +14,9 @@
 #include "model/params.h"
 
 #define FMB_CASE_MAX_INPUTS 64
+/* Parameters of a case (docs/case-format.md, "Limits"): their name lookups are linear, so
+ * the load time grows with the square of the count (10,000: about 1 s). */
+#define FMB_CASE_MAX_PARAMS 10000
 
 #if defined(__GNUC__)
 #define FMB_PRINTF(f, a) __attribute__((format(printf, f, a)))
