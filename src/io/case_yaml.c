@@ -249,7 +249,18 @@ int case_get_positive(loader_t *L, const yaml_node_t *map, const char *key, cons
     if (!(*out > 0))
         return case_fail(L, case_get(L, map, key), "%s: '%s' must be positive, got %g", ctx, key,
                          *out);
-    return 0;
+    return case_check_magnitude(L, case_get(L, map, key), ctx, key, *out);
+}
+
+int case_check_magnitude(loader_t *L, const yaml_node_t *v, const char *ctx, const char *key,
+                         double x)
+{
+    const double a = fabs(x);
+    if (a == 0 || (a >= FMB_CASE_MAG_MIN && a <= FMB_CASE_MAG_MAX)) return 0;
+    return case_fail(L, v,
+                     "%s: '%s' = %g is out of range: a nonzero value must lie between %g and %g "
+                     "in magnitude (SI units)",
+                     ctx, key, x, FMB_CASE_MAG_MIN, FMB_CASE_MAG_MAX);
 }
 
 /* true/false (also yes/no, on/off, 1/0). */
