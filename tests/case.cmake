@@ -68,6 +68,11 @@ fmb_case_error(start_unknown 4 "start must be rigid, static or an expression giv
 fmb_case_error(start_expr 5 "start '1*s' = 2; an expression must give 0 (rigid) or 1 (static)")
 fmb_case_error(zero_mass 4 "mass must be positive, got 0")
 fmb_case_error(zero_inertia 5 "inertia must be positive, got 0")
+# a very long value is shortened in the message, so that its cause is not cut off
+add_test(NAME case_error_long_name_cause
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_case_error_absent.sh $<TARGET_FILE:flexmb_cli>
+          ${FMB_CASE_BAD}/long_name_cause.yaml 3 "' longer than 63 characters"
+          "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")
 # absurd magnitudes (docs/case-format.md, "Limits"): refused at their line with the value
 fmb_case_error(mag_inertia_huge 6 "body 'crank': 'inertia' = 1e+308 is out of range")
 fmb_case_error(mag_inertia_tiny 6 "body 'crank': 'inertia' = 1e-300 is out of range")

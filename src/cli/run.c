@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/text.h"
 #include "cli.h"
 
 /* ---------------------------------------------------------------- signals */
@@ -98,6 +100,15 @@ static int same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
+/* A message that quotes paths: long ones shortened, so that the cause stays visible. */
+static void put_msg(char *msg, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fmb_vformat(msg, len, fmt, ap);
+    va_end(ap);
+}
+
 /* Did flexmb write the existing file at path, as an output of this kind? */
 static int written_by_flexmb(const char *path, int kind)
 {
@@ -127,21 +138,21 @@ int cli_output_refused(const fmb_case_t *c, const char *path, int kind, int forc
     for (int k = 0; k < fmb_case_num_inputs(c); k++)
         if (same_file(path, fmb_case_input(c, k))) {
             if (k == 0)
-                snprintf(msg, len, "output %s is the case file: refusing to overwrite an input",
+                put_msg(msg, len, "output %s is the case file: refusing to overwrite an input",
                          path);
             else
-                snprintf(msg, len,
+                put_msg(msg, len,
                          "output %s is %s, a file the case reads: refusing to overwrite an "
                          "input",
                          path, fmb_case_input(c, k));
             return 1;
         }
     if (stat(path, &st) != 0) return 0;
-    if (S_ISDIR(st.st_mode)) return snprintf(msg, len, "output %s is a directory", path), 1;
+    if (S_ISDIR(st.st_mode)) return put_msg(msg, len, "output %s is a directory", path), 1;
     if (!S_ISREG(st.st_mode)) /* a FIFO or a device: never replaced, nor opened to be tested */
-        return snprintf(msg, len, "output %s is not a regular file", path), 1;
+        return put_msg(msg, len, "output %s is not a regular file", path), 1;
     if (force || written_by_flexmb(path, kind)) return 0;
-    snprintf(msg, len, "%s exists and is not a flexmb %s: not replaced (use --force to replace it)",
+    put_msg(msg, len, "%s exists and is not a flexmb %s: not replaced (use --force to replace it)",
              path, what[kind]);
     return 1;
 }
