@@ -139,12 +139,12 @@ int cli_output_refused(const fmb_case_t *c, const char *path, int kind, int forc
         if (same_file(path, fmb_case_input(c, k))) {
             if (k == 0)
                 put_msg(msg, len, "output %s is the case file: refusing to overwrite an input",
-                         path);
+                        path);
             else
                 put_msg(msg, len,
-                         "output %s is %s, a file the case reads: refusing to overwrite an "
-                         "input",
-                         path, fmb_case_input(c, k));
+                        "output %s is %s, a file the case reads: refusing to overwrite an "
+                        "input",
+                        path, fmb_case_input(c, k));
             return 1;
         }
     if (stat(path, &st) != 0) return 0;
@@ -153,7 +153,7 @@ int cli_output_refused(const fmb_case_t *c, const char *path, int kind, int forc
         return put_msg(msg, len, "output %s is not a regular file", path), 1;
     if (force || written_by_flexmb(path, kind)) return 0;
     put_msg(msg, len, "%s exists and is not a flexmb %s: not replaced (use --force to replace it)",
-             path, what[kind]);
+            path, what[kind]);
     return 1;
 }
 
@@ -459,8 +459,8 @@ int cli_cmd_run(const cli_args_t *a)
     g_closing = 0;
 
     if (g_late_signal) { /* the run had ended: its file is as it would be without it */
-        fprintf(stderr, "%s: signal %d while closing %s: the file was closed first\n",
-                a->case_path, (int)g_late_signal, out);
+        fprintf(stderr, "%s: signal %d while closing %s: the file was closed first\n", a->case_path,
+                (int)g_late_signal, out);
         code = 128 + (int)g_late_signal;
     }
     if (cli_stop) {

@@ -372,8 +372,9 @@ int sweep_load_yaml(sweep_spec_t *s, const char *path, char *err, size_t len)
     int e = 0;
     const char *why = NULL;
     FILE *f = fmb_open_regular(path, (size_t)16 << 20, &e, &why); /* a case's limit */
-    if (!f) return fail(err, len, "%s: cannot open: %s%s", path, why ? why : strerror(e),
-                        why && strstr(why, "limit") ? " (16 MB)" : "");
+    if (!f)
+        return fail(err, len, "%s: cannot open: %s%s", path, why ? why : strerror(e),
+                    why && strstr(why, "limit") ? " (16 MB)" : "");
     yaml_parser_t parser;
     yaml_document_t doc;
     yaml_parser_initialize(&parser);

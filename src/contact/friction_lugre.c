@@ -32,8 +32,9 @@ static int lugre_check(const fmb_friction_desc_t *f, char *msg, size_t len)
         return FMB_ERR_MODEL;
     }
     if (!(f->mu > 0)) {
-        snprintf(msg, len, "LuGre needs mu > 0 (g(v) tends to mu while sliding and divides the "
-                           "bristle rate)");
+        snprintf(msg, len,
+                 "LuGre needs mu > 0 (g(v) tends to mu while sliding and divides the "
+                 "bristle rate)");
         return FMB_ERR_MODEL;
     }
     if (!(f->sigma0 > 0) || !(f->vd >= 0) || !(f->sigma1 >= 0) || !(f->sigma2 >= 0) ||

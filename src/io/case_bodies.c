@@ -342,8 +342,8 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
         if (d.damping_alpha < 0 || d.damping_beta < 0)
             return case_fail(L, damp, "%s: alpha and beta must be >= 0, got %g and %g", dctx,
                              d.damping_alpha, d.damping_beta);
-        if ((rc = case_check_magnitude(L, has_a ? case_get(L, damp, "alpha") : damp, dctx,
-                                       "alpha", d.damping_alpha)) ||
+        if ((rc = case_check_magnitude(L, has_a ? case_get(L, damp, "alpha") : damp, dctx, "alpha",
+                                       d.damping_alpha)) ||
             (rc = case_check_magnitude(L, has_b ? case_get(L, damp, "beta") : damp, dctx, "beta",
                                        d.damping_beta)))
             return rc;
@@ -457,9 +457,11 @@ int case_load_body(loader_t *L, const yaml_node_t *m)
     if (d.inertia <= 0)
         return case_fail(L, case_get(L, m, "inertia"), "%s: inertia must be positive, got %g", ctx,
                          d.inertia);
-    if ((rc = case_check_magnitude(
-             L, case_get(L, m, has_inertia ? "inertia" : has_bar ? "bar" : "block"), ctx,
-             has_inertia ? "inertia" : "inertia (from its size)", d.inertia)))
+    const char *ikey = has_inertia ? "inertia"
+                       : has_bar   ? "bar"
+                                   : "block"; /* where it comes from */
+    if ((rc = case_check_magnitude(L, case_get(L, m, ikey), ctx,
+                                   has_inertia ? "inertia" : "inertia (from its size)", d.inertia)))
         return rc;
     if (has_bar) {
         d.com[0] = bar / 2;

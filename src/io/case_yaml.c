@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static void put_elided(char *out, size_t cap, const char *fmt, ...)
 {
     va_list ap;

@@ -506,7 +506,9 @@ int fmb_mesh_read_line(const char *path, double **x, int *n, char *err, size_t e
         const char *limit = "larger than the mesh size limit (" FMB_STR(FMB_MESH_MAX_MB) " MB)";
         if (err && errlen)
             snprintf(err, errlen, "%s: %s%s", path, why ? "" : "cannot open: ",
-                     !why ? strerror(e) : strstr(why, "limit") ? limit : why);
+                     !why                   ? strerror(e)
+                     : strstr(why, "limit") ? limit
+                                            : why);
         return FMB_ERR_IO;
     }
     return read_stream(&r, x, n);

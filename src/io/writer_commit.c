@@ -131,8 +131,7 @@ int fmb_writer_check_room(fmb_writer_t *w, double nrecords)
     const double rec = record_bytes(w);
     /* the /viz frames: one every viz_every records, and the last record's */
     const double frames =
-        w->viz ? fmin(ceil(nrecords / (double)(w->viz_every > 0 ? w->viz_every : 1)) + 1, 1e15)
-               : 0;
+        w->viz ? fmin(ceil(nrecords / (double)(w->viz_every > 0 ? w->viz_every : 1)) + 1, 1e15) : 0;
     double xmf = 0;
     const double viz = fmb_viz_estimate_bytes(w->viz, (long)frames, &xmf);
     const double need = (nrecords * rec + viz) * 1.25 + xmf + 256 * 1024;

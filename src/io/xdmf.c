@@ -148,8 +148,8 @@ size_t fmb_xdmf_frame_bytes(const fmb_xdmf_t *x, long nframes)
     if (!f) return 0;
     const long i = nframes > 1 ? nframes - 1 : 0;
     for (int k = 0; k < x->ngrids; k++) /* the longest time text %.17g gives */
-        if (x->grids[k].npoints > 0) put_frame(f, x, &x->grids[k], i, -1.2345678901234567e-300,
-                                               nframes > 1 ? nframes : 1);
+        if (x->grids[k].npoints > 0)
+            put_frame(f, x, &x->grids[k], i, -1.2345678901234567e-300, nframes > 1 ? nframes : 1);
     fclose(f);
     free(buf);
     return len;
