@@ -162,6 +162,11 @@ add_test(NAME io_double_sigint
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_double_sigint.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
 
+# compare -o PREFIX: the user's PREFIX.csv / .png and the inputs are never replaced.
+add_test(NAME io_compare_outputs
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_compare_outputs.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+
 # FIFO inputs and outputs are refused at once, never waited on (fuzz findings).
 add_test(NAME io_fifo_inputs
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_fifo_inputs.py
