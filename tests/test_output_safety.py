@@ -10,7 +10,9 @@ output_traversal): `flexmb run` never replaces an input or a file it did not wri
   - -o a table the case reads: refused, the table intact, named as a file the case reads
     (not "the mesh");
   - -o a 4000-character path: the cause ("File name too long") is in the message, the
-    path shortened.
+    path shortened;
+  - `modes CASE -o` follows the same rule: onto the case file refused (the case intact),
+    onto a file flexmb did not write refused unless --force.
 usage: test_output_safety.py FLEXMB SRC_DIR
 """
 import os
@@ -98,6 +100,23 @@ def main():
         code, err = run_err(flexmb, case, "-o", os.path.join(tmp, "y" * 4000 + ".h5"))
         check(code != 0 and "File name too long" in err and len(err) < 1000,
               "-o a 4000-character path: the cause in a %d-character message" % len(err))
+        # modes CASE -o: the same rule
+        def modes(*args):
+            p = subprocess.run([flexmb, "modes", *args], capture_output=True, text=True)
+            print("$ flexmb modes %s -> %d %s" % (" ".join(args), p.returncode, p.stderr.strip()))
+            return p.returncode
+        case = os.path.join(tmp, "pendulum.yaml")  # one degree of freedom: one mode
+        shutil.copy(os.path.join(src, "cases", "pendulum.yaml"), case)
+        original = open(case, "rb").read()
+        check(modes(case, "-o", case) == 2 and open(case, "rb").read() == original,
+              "modes -o the case file: refused, case intact")
+        v3 = os.path.join(tmp, "victim3.h5")
+        with open(v3, "w") as f:
+            f.write("precious\n")
+        check(modes(case, "-o", v3) == 2 and open(v3).read() == "precious\n",
+              "modes -o a file flexmb did not write: refused, unchanged")
+        check(modes(case, "-o", v3, "--force") == 0 and open(v3, "rb").read(4) == b"\x89HDF",
+              "modes --force replaces it")
     print("FAILED" if failures else "passed")
     return 1 if failures else 0
 

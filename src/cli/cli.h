@@ -49,6 +49,8 @@ int cli_cmd_run(const cli_args_t *a);
  * file flexmb did not write as such an output (written only with force); else 0. */
 enum { CLI_OUT_RESULTS, CLI_OUT_XDMF, CLI_OUT_SUMMARY_CSV, CLI_OUT_SUMMARY_H5, CLI_OUT_LOG };
 #define CLI_SWEEP_LOG_HEAD "flexmb sweep: run "
+/* The XDMF sidecar of a results file (the writer's rule; malloc'ed, NULL: out of memory). */
+char *cli_xmf_path(const char *h5);
 int cli_output_refused(const fmb_case_t *c, const char *path, int kind, int force, char *msg,
                        size_t len);
 /* Per body, the given velocities the consistent start had to change (0 if none). */

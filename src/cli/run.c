@@ -183,7 +183,7 @@ static char *default_output(const char *case_path)
 }
 
 /* Same rule as the writer: .h5/.hdf5/.hdf replaced by .xmf, else appended. */
-static char *xmf_path(const char *h5)
+char *cli_xmf_path(const char *h5)
 {
     static const char *const exts[] = {".h5", ".hdf5", ".hdf"};
     size_t n = strlen(h5), keep = n;
@@ -371,7 +371,7 @@ int cli_cmd_run(const cli_args_t *a)
         out = str_dup(fmb_case_output(c));
     else
         out = default_output(a->case_path);
-    xmf = out ? xmf_path(out) : NULL;
+    xmf = out ? cli_xmf_path(out) : NULL;
     if (!out || !xmf) {
         fprintf(stderr, "flexmb: out of memory\n");
         code = EXIT_RUN;
