@@ -1,7 +1,7 @@
 """Inputs and outputs that are FIFOs (named pipes) with no writer: refused at once, never
 waited on (docs/case-format.md, "Limits").
-  - the case file, a beam's mesh, a table() file and a sweep's study file being a FIFO:
-    exit 2, "not a regular file", within the time limit;
+  - the case file, a beam's mesh, a table() file, a sweep's study file and a results file
+    given to compare being a FIFO: exit 2, "not a regular file", within the time limit;
   - `run -o` onto a FIFO, with and without --force, and a sweep whose DIR holds a FIFO
     under a run log's name: exit 2, "not a regular file", the FIFO still there.
 Each command is killed after 20 s (a hang fails the test).
@@ -53,6 +53,7 @@ def main():
         refused(exe, ["check", "m.yaml"], d, "mesh FIFO")
         refused(exe, ["check", "t.yaml"], d, "table FIFO")
         refused(exe, ["sweep", "study.yaml", "--vary", "L=1,2"], d, "study FIFO")
+        refused(exe, ["compare", "out.h5", "out.h5", "-q"], d, "compare input FIFO")
         case = os.path.join(d, "pendulum.yaml")
         shutil.copy(os.path.join(src, "cases", "pendulum.yaml"), case)
         for extra in ([], ["--force"]):
