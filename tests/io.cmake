@@ -167,7 +167,7 @@ add_test(NAME io_compare_outputs
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_compare_outputs.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
 
-# FIFO inputs and outputs are refused at once, never waited on (fuzz findings).
+# FIFO inputs and outputs are refused at once, never waited on.
 add_test(NAME io_fifo_inputs
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_fifo_inputs.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})

@@ -1,7 +1,6 @@
 """`flexmb compare -o PREFIX` follows the output rule of `run -o` (docs/output.md, "Output
 safety") for PREFIX.csv and PREFIX.png:
-  - the user's PREFIX.csv, or a PREFIX.png that matplotlib did not write: exit 2, unchanged
-    (the plot used to be removed before every comparison, the CSV truncated);
+  - the user's PREFIX.csv, or a PREFIX.png that matplotlib did not write: exit 2, unchanged;
   - --force replaces them; an earlier comparison's files are replaced without it;
   - a results file named like the CSV (r.csv compared with -o r): exit 2 even with --force,
     the input byte-identical.
