@@ -160,6 +160,11 @@ def main():
                     help="reference time step; auto: 1e-4 below 25 rad/s, else 1e-5")
     ap.add_argument("--workdir", default=os.path.join("out", "compare_reference"))
     ap.add_argument("--reuse", action="store_true")
+    ap.add_argument("--check-peak", type=float, default=None, metavar="PCT",
+                    help="exit 1 when a peak differs from the reference's by more than PCT %%")
+    ap.add_argument("--check-pointwise", type=float, default=None, metavar="PCT",
+                    help="exit 1 when the pointwise difference exceeds PCT %% of the "
+                         "reference's peak")
     a = ap.parse_args()
     os.makedirs(a.workdir, exist_ok=True)
     omegas = [float(w) for w in a.omega.split(",") if w]
@@ -207,7 +212,23 @@ def main():
             print("%8g %9s %12s   (the reference failed)" % (w, "-", "-"))
             continue
         print("%8g %9d %12.4f %12.4f %+10.2f %12.2f" % (w, nl, 1e3 * pr, 1e3 * pf, dp, dd))
+    bad = 0
+    for w, nl, pr, pf, dp, dd in rows:
+        if nl is None or not (math.isfinite(dp) and math.isfinite(dd)):
+            print("FAIL %g rad/s: a run failed" % w)
+            bad += 1
+            continue
+        if a.check_peak is not None and not abs(dp) <= a.check_peak:
+            print("FAIL %g rad/s nonlinear=%d: peak %+.2f %% > %g %%" % (w, nl, dp, a.check_peak))
+            bad += 1
+        if a.check_pointwise is not None and not dd <= a.check_pointwise:
+            print("FAIL %g rad/s nonlinear=%d: pointwise %.2f %% > %g %%"
+                  % (w, nl, dd, a.check_pointwise))
+            bad += 1
+    if a.check_peak is not None or a.check_pointwise is not None:
+        print("%d failure(s)" % bad)
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
