@@ -19,7 +19,9 @@
 #ifndef FLEXMB_FLEXMB_H
 #define FLEXMB_FLEXMB_H
 
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,6 +61,16 @@ const char *fmb_status_message(int status);
 /* Program version string, e.g. "0.1.0". */
 const char *fmb_version(void);
 
+/* Messages that quote what the user gave: vsnprintf of the whole message into out (cap
+ * bytes), its words longer than 160 characters shortened to their first and last 60
+ * around "...", so that the cause after a long name or path still fits. */
+void fmb_vformat(char *out, size_t cap, const char *fmt, va_list ap);
+/* Open the regular file at path for reading, refused when larger than max bytes; a FIFO,
+ * device or directory is refused without waiting. Returns the stream, or NULL with *err
+ * an errno value and *why a reason ("not a regular file", ...) or NULL when strerror(*err)
+ * says it. */
+FILE *fmb_open_regular(const char *path, size_t max, int *err, const char **why);
+
 /* ---------------------------------------------------------------- model */
 
 typedef struct fmb_model fmb_model_t;
@@ -68,13 +80,13 @@ typedef struct fmb_model fmb_model_t;
 
 typedef struct fmb_body_desc {
     const char *name;
-    double mass;    /* kg, > 0 */
-    double inertia; /* kg m^2 about the centre of mass, > 0 */
-    double com[2];  /* centre of mass in the body frame, m */
-    double pose[3]; /* initial x, y (inertial, of the body-frame origin), angle */
-    double vel[3];  /* initial xdot, ydot (inertial, of the origin), angular velocity */
-    int vel_given;  /* the case states vel: kept by the start projection when consistent */
-    int line;       /* source line in the case file for messages, 0 if none */
+    double mass;     /* kg, > 0 */
+    double inertia;  /* kg m^2 about the centre of mass, > 0 */
+    double com[2];   /* centre of mass in the body frame, m */
+    double pose[3];  /* initial x, y (inertial, of the body-frame origin), angle */
+    double vel[3];   /* initial xdot, ydot (inertial, of the origin), angular velocity */
+    int vel_given;   /* the case states vel: kept by the start projection when consistent */
+    int line;        /* source line in the case file for messages, 0 if none */
     double block[2]; /* drawing only: a slider block's length (body x) and width (body y),
                         m, centred at com; 0 0: none (docs/output.md, visualization) */
 } fmb_body_desc_t;
@@ -242,14 +254,14 @@ typedef struct fmb_clearance_desc {
     double length;         /* axial length L, m > 0 (law WANG2016) */
     double modulus;        /* equivalent modulus E* = 1/((1-nu1^2)/E1 + (1-nu2^2)/E2), Pa */
     fmb_clearance_damping damping;
-    double eta;            /* STEP damping: D_max = eta K_N (seed eq 10), s >= 0 */
-    double d_max;          /* STEP damping: penetration of full damping (seed eq 9), m > 0 */
-    double stiffness;      /* LANKARANI: K, N/m^n (0: Hertz (4/3) E* sqrt(R_B R_J / c)) */
-    double exponent;       /* LANKARANI: n > 0 (1.5) */
-    double restitution;    /* LN, FLORES damping: e in (0, 1] */
-    double v_min;          /* LN, FLORES damping: floor of the impact velocity, m/s > 0 */
-    double mu_s, mu_d;     /* friction (seed eq 13): static and dynamic coefficients >= 0 */
-    double v_s, v_d;       /* threshold velocities, 0 < v_s < v_d, m/s */
+    double eta;         /* STEP damping: D_max = eta K_N (seed eq 10), s >= 0 */
+    double d_max;       /* STEP damping: penetration of full damping (seed eq 9), m > 0 */
+    double stiffness;   /* LANKARANI: K, N/m^n (0: Hertz (4/3) E* sqrt(R_B R_J / c)) */
+    double exponent;    /* LANKARANI: n > 0 (1.5) */
+    double restitution; /* LN, FLORES damping: e in (0, 1] */
+    double v_min;       /* LN, FLORES damping: floor of the impact velocity, m/s > 0 */
+    double mu_s, mu_d;  /* friction (seed eq 13): static and dynamic coefficients >= 0 */
+    double v_s, v_d;    /* threshold velocities, 0 < v_s < v_d, m/s */
 } fmb_clearance_desc_t;
 
 typedef struct fmb_force_desc {
@@ -285,11 +297,19 @@ enum { FMB_REL_ROTATION = 0, FMB_REL_DIRECTION = 1 };
  * in +x... see docs), screw: lead (m per turn), mean radius (m), thread friction
  * coefficient, stick velocity. */
 enum {
-    FMB_SW_GAP_LO = 0, FMB_SW_GAP_HI = 1, FMB_SW_GAP_LAW = 2, FMB_SW_GAP_EXP = 3,
+    FMB_SW_GAP_LO = 0,
+    FMB_SW_GAP_HI = 1,
+    FMB_SW_GAP_LAW = 2,
+    FMB_SW_GAP_EXP = 3,
     FMB_SW_GAP_TOL = 4, /* event tolerance on the penetration (m or rad), 0: none */
-    FMB_SW_FR_STATIC = 0, FMB_SW_FR_KINETIC = 1, FMB_SW_FR_VSTICK = 2,
+    FMB_SW_FR_STATIC = 0,
+    FMB_SW_FR_KINETIC = 1,
+    FMB_SW_FR_VSTICK = 2,
     FMB_SW_RATCHET_SENSE = 0,
-    FMB_SW_SCREW_LEAD = 0, FMB_SW_SCREW_RADIUS = 1, FMB_SW_SCREW_MU = 2, FMB_SW_SCREW_VSTICK = 3,
+    FMB_SW_SCREW_LEAD = 0,
+    FMB_SW_SCREW_RADIUS = 1,
+    FMB_SW_SCREW_MU = 2,
+    FMB_SW_SCREW_VSTICK = 3,
     FMB_SW_SCREW_PRELOAD = 4
 };
 
@@ -407,23 +427,23 @@ typedef struct fmb_sim_options {
     int halving;               /* max step halvings on Newton failure; default 4 (0: none) */
     fmb_ordering ordering;     /* default FMB_ORDERING_AMD (UMFPACK only; KLU uses AMD) */
     fmb_linear_solver linear_solver; /* default FMB_LINEAR_KLU */
-    int reuse_jacobian;        /* 1: modified Newton within a step while it contracts fast
-                                  (about 2x faster on beams; the multipliers then converge
-                                  linearly, ~1e-7 relative); default 0: full Newton */
+    int reuse_jacobian;              /* 1: modified Newton within a step while it contracts fast
+                                        (about 2x faster on beams; the multipliers then converge
+                                        linearly, ~1e-7 relative); default 0: full Newton */
     /* Step-size control (docs/theory.md, "Local error estimate and step control"). The
      * local error estimate of every step is compared with rtol_step, atol_step in both
      * modes: adaptive runs choose h from it, fixed-step runs report the worst excess
      * (fmb_sim_step_warning). Records are at k * h * output_every in both modes. */
-    int adaptive;              /* 1: choose the step from the error estimate; default 0 */
-    double rtol_step;          /* relative tolerance of the error estimate; default 1e-3 */
-    double atol_step;          /* absolute tolerance, m or rad; default 1e-6 */
-    double h_min;              /* smallest step before failing (adaptive); 0: 1e-12 t_end */
-    double h_max;              /* largest step (adaptive); 0: the record interval */
-    int viz_every;             /* visualization frame every k-th record (docs/output.md);
-                                  default 0: automatic, at most viz_frames frames */
-    int viz_frames;            /* frame budget of the automatic spacing; default 1000;
-                                  0: no visualization output (no /viz, no .xmf) */
-    fmb_start start;           /* default FMB_START_RIGID */
+    int adaptive;     /* 1: choose the step from the error estimate; default 0 */
+    double rtol_step; /* relative tolerance of the error estimate; default 1e-3 */
+    double atol_step; /* absolute tolerance, m or rad; default 1e-6 */
+    double h_min;     /* smallest step before failing (adaptive); 0: 1e-12 t_end */
+    double h_max;     /* largest step (adaptive); 0: the record interval */
+    int viz_every;    /* visualization frame every k-th record (docs/output.md);
+                         default 0: automatic, at most viz_frames frames */
+    int viz_frames;   /* frame budget of the automatic spacing; default 1000;
+                         0: no visualization output (no /viz, no .xmf) */
+    fmb_start start;  /* default FMB_START_RIGID */
 } fmb_sim_options_t;
 
 void fmb_sim_options_default(fmb_sim_options_t *opts);
@@ -555,9 +575,9 @@ int fmb_model_joint_num_outputs(const fmb_model_t *model, int joint);
 const char *fmb_model_joint_output_group(const fmb_model_t *model, int joint);
 const char *fmb_model_joint_output_name(const fmb_model_t *model, int joint, int k);
 void fmb_sim_joint_outputs(const fmb_sim_t *sim, int joint, double *values);
-/* Extra outputs of forces by index (0 .. fmb_model_num_forces - 1) (clearance joints: eccentricity [2], penetration,
- * normal_force, friction_force, contact; docs/output.md). The group is the HDF5 path
- * without the leading '/' (e.g. "joints/B/clearance"); output k has width columns. */
+/* Extra outputs of forces by index (0 .. fmb_model_num_forces - 1) (clearance joints: eccentricity
+ * [2], penetration, normal_force, friction_force, contact; docs/output.md). The group is the HDF5
+ * path without the leading '/' (e.g. "joints/B/clearance"); output k has width columns. */
 int fmb_model_force_num_outputs(const fmb_model_t *model, int force);
 int fmb_model_force_output_group(const fmb_model_t *model, int force, char *buf, size_t len);
 const char *fmb_model_force_output_name(const fmb_model_t *model, int force, int k);

@@ -12,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/text.h"
 #include "cli.h"
 
 /* File name without directory and without .h5/.hdf5/.hdf. */

@@ -12,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/text.h"
 #include "cli.h"
 
 /* ---------------------------------------------------------------- signals */

@@ -3,8 +3,8 @@
  * start:stop:count (count values from start to stop inclusive, evenly spaced), or names
  * (integrator=hht,newmark). Numbers become their shortest decimal form that reads back to
  * the same double: that text goes to --set and into the file names. */
+#include "flexmb/flexmb.h"
 #include "sweep.h"
-#include "../core/file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -124,8 +124,10 @@ static int parse_item(sweep_param_t *p, const char *s, size_t n, const char *whe
         return add_value(p, txt, v) < 0 ? fail(err, len, "out of memory") : 0;
     }
     if (!is_name(s, n) || n >= sizeof txt)
-        return fail(err, len, "%s: %s: '%.*s' at character %d is not a number, a range "
-                    "start:stop:count or a name", where, p->name, (int)n, s, pos);
+        return fail(err, len,
+                    "%s: %s: '%.*s' at character %d is not a number, a range "
+                    "start:stop:count or a name",
+                    where, p->name, (int)n, s, pos);
     memcpy(txt, s, n);
     txt[n] = '\0';
     p->numeric = 0;
@@ -194,8 +196,10 @@ int sweep_parse_vary(sweep_spec_t *s, const char *arg, const char *where, char *
     const char *eq = strchr(arg, '=');
     size_t n = eq ? (size_t)(eq - arg) : 0;
     if (!eq || !is_name(arg, n))
-        return fail(err, len, "%s: expected NAME=VALUES (e.g. omega=5,10,20 or omega=5:30:6), "
-                    "got '%s'", where, arg);
+        return fail(err, len,
+                    "%s: expected NAME=VALUES (e.g. omega=5,10,20 or omega=5:30:6), "
+                    "got '%s'",
+                    where, arg);
     sweep_param_t *p = param_slot(s, arg, n, where);
     if (!p) return fail(err, len, "out of memory");
     if (!eq[1]) return fail(err, len, "%s: %s: empty list of values", where, p->name);
@@ -273,8 +277,8 @@ static int y_vary(sweep_spec_t *s, const yctx_t *y, const yaml_node_t *map)
                  it < v->data.sequence.items.top; it++) {
                 yaml_node_t *e = yaml_document_get_node(y->doc, *it);
                 const char *t = scalar(e);
-                if (!t) return yfail(y, e, "%s: a value or a range start:stop:count is expected",
-                                     name);
+                if (!t)
+                    return yfail(y, e, "%s: a value or a range start:stop:count is expected", name);
                 char w[600];
                 where_of(y, e, w, sizeof w);
                 if (parse_item(p, t, strlen(t), w, 1, y->err, y->len) < 0) return -1;
@@ -298,8 +302,9 @@ static int y_set(sweep_spec_t *s, const yctx_t *y, const yaml_node_t *map)
          pr++) {
         const char *k = scalar(yaml_document_get_node(y->doc, pr->key));
         const char *v = scalar(yaml_document_get_node(y->doc, pr->value));
-        if (!k || !v || !*v) return yfail(y, yaml_document_get_node(y->doc, pr->key),
-                                          "'set' entries are NAME: value");
+        if (!k || !v || !*v)
+            return yfail(y, yaml_document_get_node(y->doc, pr->key),
+                         "'set' entries are NAME: value");
         char **ns = realloc(s->sets, (size_t)(s->nsets + 1) * sizeof *ns);
         char *e = malloc(strlen(k) + strlen(v) + 2);
         if (!ns || !e) {
@@ -358,8 +363,10 @@ static int y_section(sweep_spec_t *s, const yctx_t *y, const yaml_node_t *sec)
             }
             if (!*dst) return yfail(y, vn, "out of memory");
         } else {
-            return yfail(y, kn, "unknown key '%s' in 'sweep' (known: case, vary, mode, set, "
-                         "output, jobs, crank)", k);
+            return yfail(y, kn,
+                         "unknown key '%s' in 'sweep' (known: case, vary, mode, set, "
+                         "output, jobs, crank)",
+                         k);
         }
     }
     if (!have_vary) return yfail(y, sec, "'sweep' needs a 'vary' mapping of NAME: values");
