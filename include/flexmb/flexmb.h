@@ -101,6 +101,9 @@ typedef struct fmb_beam_desc {
     double rho;      /* density, kg/m^3 */
     double area;     /* cross-section area A, m^2 */
     double inertia;  /* second moment of area I, m^4 */
+    double fibre;    /* c: distance from the neutral axis to the extreme fibre, m (> 0); 0:
+                        not known (no bending stress) */
+    double yield_stress; /* yield stress of the material, Pa (> 0); 0: not given */
     int nnodes;      /* node count (>= 2) */
     const double *x; /* node positions along the body x axis, increasing, m */
     fmb_beam_reference reference;
@@ -134,6 +137,12 @@ int fmb_model_set_beam_initial(fmb_model_t *model, int body, const double *U, co
 /* Natural frequencies (rad/s, ascending) of a beam body under its reference conditions:
  * K phi = omega^2 Muu phi. Writes up to nmax values; returns the count or negative. */
 int fmb_model_beam_modes(fmb_model_t *model, int body, double *omega, int nmax);
+
+/* Section data of a beam body: area A (m^2), second moment I (m^4), extreme-fibre
+ * distance c (m; 0 when not known) and yield stress (Pa; 0 when not given). Any pointer
+ * may be NULL. Returns 0 or FMB_ERR_ARG for a body that is not a beam. */
+int fmb_model_beam_section(const fmb_model_t *model, int body, double *A, double *I, double *c,
+                           double *yield_stress);
 
 /* Friction in a translational joint (seed 000): a slider block of half-length a and
  * half-width b in its guide; corner normal forces F1+, F2+ (lower face), F1-, F2- (upper
@@ -549,6 +558,16 @@ double fmb_sim_joint_violation(const fmb_sim_t *sim, int joint);
 /* Beam nodes: inertial x, y and the transverse elastic displacement v of each node
  * (nnodes entries each). */
 void fmb_sim_beam_state(const fmb_sim_t *sim, int body, double *x, double *y, double *v);
+/* Section forces and stresses at a beam's nodes at the current state (docs/theory.md
+ * section 7, "Section forces and stress"): axial force N (N, tension positive) and bending
+ * moment M (N m, positive when the axis curves towards the body's +y), one per node
+ * (nnodes entries each), and when stress is non-NULL 3 per node: axial stress N/A, bending
+ * stress M c/I (the -y fibre's share; the +y fibre has -M c/I) and the combined stress
+ * |N/A| + |M| c/I, the largest |sigma| of the two extreme fibres (Pa). Each node takes the
+ * end of its adjacent element with the larger combined stress (larger |M| when c is not
+ * known; then bending and combined are NaN). Any output may be NULL. Returns 0 or
+ * FMB_ERR_ARG for a body that is not a beam. */
+int fmb_sim_beam_stress(const fmb_sim_t *sim, int body, double *N, double *M, double *stress);
 /* Extra joint outputs (e.g. a slider's axial position s and element index): count, the
  * output group ("sliders") and names; values at the current state. */
 int fmb_model_joint_num_outputs(const fmb_model_t *model, int joint);

@@ -163,6 +163,9 @@ typedef struct run_ctx {
     /* largest transverse deflection seen per beam body (index by body) */
     double *beam_vmax;
     double *beam_buf;
+    /* peak combined stress per beam body (Pa), its time and node; scratch 3 per node */
+    double *beam_smax, *beam_stime, *beam_sbuf;
+    int *beam_snode;
 } run_ctx_t;
 
 /* Small-deflection check: the linear beam model (geometry: linear) is trustworthy while
@@ -180,6 +183,47 @@ static void track_beams(run_ctx_t *r, const fmb_sim_t *sim)
         fmb_sim_beam_state(sim, b, NULL, NULL, r->beam_buf);
         for (int k = 0; k < nn; k++)
             if (fabs(r->beam_buf[k]) > r->beam_vmax[b]) r->beam_vmax[b] = fabs(r->beam_buf[k]);
+        double c = 0.0;
+        fmb_model_beam_section(m, b, NULL, NULL, &c, NULL);
+        if (!(c > 0)) continue;
+        fmb_sim_beam_stress(sim, b, NULL, NULL, r->beam_sbuf);
+        for (int k = 0; k < nn; k++)
+            if (r->beam_sbuf[3 * k + 2] > r->beam_smax[b]) {
+                r->beam_smax[b] = r->beam_sbuf[3 * k + 2];
+                r->beam_stime[b] = fmb_sim_time(sim);
+                r->beam_snode[b] = k;
+            }
+    }
+}
+
+/* Peak stress of every beam with a known section (and its yield ratio); the warning when
+ * it exceeds the yield stress. */
+static void report_stress(const run_ctx_t *r, const fmb_model_t *m, const char *case_path,
+                          int quiet)
+{
+    if (!r->beam_smax) return;
+    for (int b = 1; b < fmb_model_num_bodies(m); b++) {
+        double c = 0.0, y = 0.0;
+        if (!fmb_model_body_is_beam(m, b) || fmb_model_beam_section(m, b, NULL, NULL, &c, &y) ||
+            !(c > 0))
+            continue;
+        const int k = r->beam_snode[b];
+        const double x = fmb_model_beam_node_x(m, b, k), s = r->beam_smax[b];
+        if (!quiet) {
+            printf("  beam %-14s peak stress %.4g MPa (t = %g s, node %d at x = %g m)",
+                   fmb_model_body_name(m, b), s / 1e6, r->beam_stime[b], k, x);
+            if (y > 0)
+                printf(", %.0f %% of yield %.4g MPa\n", 100 * s / y, y / 1e6);
+            else
+                printf(", no yield given\n");
+        }
+        if (y > 0 && s > y)
+            fprintf(stderr,
+                    "%s: warning: beam '%s' exceeds its yield stress: %.4g MPa at t = %g s, node "
+                    "%d (x = %g m), %.2f times the yield %.4g MPa; the linear-elastic results "
+                    "beyond it are not valid\n",
+                    case_path, fmb_model_body_name(m, b), s / 1e6, r->beam_stime[b], k, x, s / y,
+                    y / 1e6);
     }
 }
 
@@ -358,9 +402,16 @@ int cli_cmd_run(const cli_args_t *a)
         if (maxn > 0) {
             r.beam_vmax = calloc((size_t)nb, sizeof *r.beam_vmax);
             r.beam_buf = calloc((size_t)maxn, sizeof *r.beam_buf);
-            if (!r.beam_vmax || !r.beam_buf) {
-                free(r.beam_vmax), free(r.beam_buf);
-                r.beam_vmax = r.beam_buf = NULL;
+            r.beam_smax = calloc((size_t)nb, sizeof *r.beam_smax);
+            r.beam_stime = calloc((size_t)nb, sizeof *r.beam_stime);
+            r.beam_sbuf = calloc(3 * (size_t)maxn, sizeof *r.beam_sbuf);
+            r.beam_snode = calloc((size_t)nb, sizeof *r.beam_snode);
+            if (!r.beam_vmax || !r.beam_buf || !r.beam_smax || !r.beam_stime || !r.beam_sbuf ||
+                !r.beam_snode) {
+                free(r.beam_vmax), free(r.beam_buf), free(r.beam_smax), free(r.beam_stime);
+                free(r.beam_sbuf), free(r.beam_snode);
+                r.beam_vmax = r.beam_buf = r.beam_smax = r.beam_stime = r.beam_sbuf = NULL;
+                r.beam_snode = NULL;
             }
         }
     }
@@ -461,8 +512,10 @@ int cli_cmd_run(const cli_args_t *a)
         if (!a->no_viz && opts.viz_frames > 0) printf("  ParaView            %s\n", xmf);
     }
     if (!a->quiet) report_beams(&r, model);
+    report_stress(&r, model, a->case_path, a->quiet);
     free(r.beam_vmax);
     free(r.beam_buf);
+    free(r.beam_smax), free(r.beam_stime), free(r.beam_sbuf), free(r.beam_snode);
 
 done:
     fmb_writer_destroy(&writer);

@@ -34,6 +34,7 @@ typedef struct wbody {
     double *bx, *by;                     /* beam node scratch: inertial x, y (nnodes each) */
     int ds_bpoints, ds_bdefl, ds_bslope; /* /beams/<body>/points, deflection, slope */
     int *slope_col; /* beam: column of node k's rotation in the body's q, -1 if held */
+    int ds_bforces, ds_bstress; /* /beams/<body>/forces, stress (-1: none) */
 } wbody_t;
 
 #define WRITER_MAX_OUTPUTS 16 /* extra outputs per joint written */

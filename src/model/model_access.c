@@ -213,6 +213,18 @@ int fmb_model_beam_mode_shape(fmb_model_t *m, int b, int k, double *shape, doubl
     return 0;
 }
 
+int fmb_model_beam_section(const fmb_model_t *m, int b, double *A, double *I, double *c,
+                           double *yield_stress)
+{
+    if (!m || fmb_model_body_is_beam(m, b) <= 0) return FMB_ERR_ARG;
+    const fmb_beam_t *bm = m->bodies[b].data;
+    if (A) *A = bm->A;
+    if (I) *I = bm->I;
+    if (c) *c = bm->c;
+    if (yield_stress) *yield_stress = bm->yield;
+    return 0;
+}
+
 double fmb_model_beam_node_x(const fmb_model_t *m, int b, int k)
 {
     return fmb_model_body_is_beam(m, b) ? ((const fmb_beam_t *)m->bodies[b].data)->x[k] : 0.0;
