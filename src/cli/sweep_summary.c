@@ -149,6 +149,9 @@ static int write_h5(const sweep_t *s, char **mcols, int nm, const char *path, ch
             v[k] = metric(&s->run[k], mcols[m]);
         const char *u = !strncmp(mcols[m], "deflection_max_angle", 20)  ? "deg"
                         : !strncmp(mcols[m], "deflection_max_time", 19) ? "s"
+                        : !strncmp(mcols[m], "stress_max_time", 15)     ? "s"
+                        : !strncmp(mcols[m], "stress_yield_ratio", 18)  ? "1"
+                        : !strncmp(mcols[m], "stress", 6)               ? "Pa"
                         : !strncmp(mcols[m], "deflection", 10)          ? "m"
                         : !strncmp(mcols[m], "energy", 6)               ? "J"
                         : !strncmp(mcols[m], "drive_torque", 12)        ? "N m"

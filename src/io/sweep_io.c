@@ -5,6 +5,10 @@
  *   deflection_max.<beam>        max over records and nodes of |v| (m), /beams/<b>/deflection
  *   deflection_max_time.<beam>   time of that record (s)
  *   deflection_max_angle.<beam>  crank angle at that record, degrees in [0, 360)
+ *   stress_max.<beam>            max over records and nodes of the combined stress (Pa),
+ *                                /beams/<b>/stress (sections with a known c)
+ *   stress_max_time.<beam>       time of that record (s)
+ *   stress_yield_ratio.<beam>    stress_max / the beam's yield stress (beams with `yield`)
  *   reaction_max.<joint>         max over records of |(Fx, Fy)| (N), force_magnitude
  *   drive_torque_max.<joint>     drivers: max |drive_torque| (N m), or
  *   drive_force_max.<joint>      max |drive_force| (N), instead of reaction_max
@@ -158,6 +162,35 @@ static int clearance_metrics(hid_t file, const char *name, fmb_run_summary_t *s,
     return st;
 }
 
+/* Peak combined stress of beam `name` (column 2 of every node in /beams/<b>/stress), its
+ * time and its ratio to the yield stress: 0 or a status (nothing for a beam without c). */
+static int stress_metrics(hid_t file, const char *name, fmb_run_summary_t *s, const double *t,
+                          long nt)
+{
+    char p[SW_PATH], m[SW_PATH];
+    long rows, cols, at = 0;
+    snprintf(p, sizeof p, "/beams/%s/stress", name);
+    double *v = fmb_h5_read_rows(file, p, nt, &rows, &cols);
+    if (!v) return 0;
+    rows = rows < nt ? rows : nt;
+    double smax = 0.0;
+    for (long i = 0; i < rows; i++)
+        for (long k = 2; k < cols; k += 3)
+            if (v[i * cols + k] > smax) smax = v[i * cols + k], at = i;
+    free(v);
+    snprintf(m, sizeof m, "stress_max.%s", name);
+    int st = fmb_run_summary_add(s, m, rows > 0 ? smax : NAN);
+    snprintf(m, sizeof m, "stress_max_time.%s", name);
+    if (!st) st = fmb_run_summary_add(s, m, rows > 0 ? t[at] : NAN);
+    double y = 0.0;
+    snprintf(p, sizeof p, "/beams/%s", name);
+    if (!st && fmb_h5_attr_number(file, p, "yield", &y) == 0 && y > 0) {
+        snprintf(m, sizeof m, "stress_yield_ratio.%s", name);
+        st = fmb_run_summary_add(s, m, rows > 0 ? smax / y : NAN);
+    }
+    return st;
+}
+
 static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const double *t, long nt)
 {
     int st = 0;
@@ -178,6 +211,7 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
         if (!st) st = fmb_run_summary_add(s, m, rows > 0 ? t[at] : NAN);
         snprintf(m, sizeof m, "deflection_max_angle.%s", names[k]);
         if (!st) st = fmb_run_summary_add(s, m, rows > 0 && ang ? wrap360(ang[at]) : NAN);
+        if (!st) st = stress_metrics(file, names[k], s, t, nt);
     }
     fmb_h5_free_names(names, n);
     n = fmb_h5_members(file, "/joints", "index", &names);
