@@ -138,11 +138,14 @@ int fmb_model_set_beam_initial(fmb_model_t *model, int body, const double *U, co
  * K phi = omega^2 Muu phi. Writes up to nmax values; returns the count or negative. */
 int fmb_model_beam_modes(fmb_model_t *model, int body, double *omega, int nmax);
 
-/* Section data of a beam body: area A (m^2), second moment I (m^4), extreme-fibre
- * distance c (m; 0 when not known) and yield stress (Pa; 0 when not given). Any pointer
- * may be NULL. Returns 0 or FMB_ERR_ARG for a body that is not a beam. */
-int fmb_model_beam_section(const fmb_model_t *model, int body, double *A, double *I, double *c,
-                           double *yield_stress);
+/* Material and section of a beam body: E (Pa), rho (kg/m^3), area A (m^2), second moment
+ * I (m^4), extreme-fibre distance c (m; 0 when not known), yield stress (Pa; 0 when not
+ * given) and length (m, first to last node). */
+typedef struct fmb_beam_props {
+    double E, rho, A, I, c, yield_stress, length;
+} fmb_beam_props_t;
+/* Fills *props; returns 0 or FMB_ERR_ARG for a body that is not a beam. */
+int fmb_model_beam_props(const fmb_model_t *model, int body, fmb_beam_props_t *props);
 
 /* Friction in a translational joint (seed 000): a slider block of half-length a and
  * half-width b in its guide; corner normal forces F1+, F2+ (lower face), F1-, F2- (upper
@@ -553,6 +556,11 @@ void fmb_sim_reaction_in_axes(const fmb_sim_t *sim, int joint, fmb_axes axes, co
  * angle driver, "drive_force" for x/y drivers) and its column in the reaction (the
  * component on the driven body 1), or NULL for joints that drive nothing. */
 const char *fmb_model_joint_drive(const fmb_model_t *model, int joint, int *column);
+/* Drivers: the prescribed function's rate f'(t) and acceleration f''(t) at time t (rad/s
+ * and rad/s^2 for angle drivers, m/s and m/s^2 for x / y drivers). Returns 0, or
+ * FMB_ERR_ARG for a joint that is not a driver. */
+int fmb_model_joint_drive_rate(const fmb_model_t *model, int joint, double t, double *rate,
+                               double *accel);
 /* Max |Phi| over the joint's rows at the current state. */
 double fmb_sim_joint_violation(const fmb_sim_t *sim, int joint);
 /* Beam nodes: inertial x, y and the transverse elastic displacement v of each node

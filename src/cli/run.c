@@ -183,9 +183,8 @@ static void track_beams(run_ctx_t *r, const fmb_sim_t *sim)
         fmb_sim_beam_state(sim, b, NULL, NULL, r->beam_buf);
         for (int k = 0; k < nn; k++)
             if (fabs(r->beam_buf[k]) > r->beam_vmax[b]) r->beam_vmax[b] = fabs(r->beam_buf[k]);
-        double c = 0.0;
-        fmb_model_beam_section(m, b, NULL, NULL, &c, NULL);
-        if (!(c > 0)) continue;
+        fmb_beam_props_t bp;
+        if (fmb_model_beam_props(m, b, &bp) || !(bp.c > 0)) continue;
         fmb_sim_beam_stress(sim, b, NULL, NULL, r->beam_sbuf);
         for (int k = 0; k < nn; k++)
             if (r->beam_sbuf[3 * k + 2] > r->beam_smax[b]) {
@@ -203,10 +202,9 @@ static void report_stress(const run_ctx_t *r, const fmb_model_t *m, const char *
 {
     if (!r->beam_smax) return;
     for (int b = 1; b < fmb_model_num_bodies(m); b++) {
-        double c = 0.0, y = 0.0;
-        if (!fmb_model_body_is_beam(m, b) || fmb_model_beam_section(m, b, NULL, NULL, &c, &y) ||
-            !(c > 0))
-            continue;
+        fmb_beam_props_t bp;
+        if (fmb_model_beam_props(m, b, &bp) || !(bp.c > 0)) continue;
+        const double y = bp.yield_stress;
         const int k = r->beam_snode[b];
         const double x = fmb_model_beam_node_x(m, b, k), s = r->beam_smax[b];
         if (!quiet) {
