@@ -22,7 +22,14 @@
  *   mode_changes.<element>       switching elements: records whose mode differs from the
  *                                previous record's, /switches/<e>/mode
  *   energy_drift                 max over records of |E(t) - E(0)|, E = T + V - W (J)
- * The first record that reaches a maximum gives its time and angle. */
+ *   energy_drift_ratio           energy_drift over the largest energy of the run, the
+ *                                largest of |T|, |V|, |W| over the records
+ *   deflection_ratio.<beam>      deflection_max / the beam's length
+ *   error_ratio                  /solver/statistics@max_error (1 = the step tolerance)
+ * The first record that reaches a maximum gives its time and angle. A peak (deflection,
+ * stress, reaction, drive, contact, impact force) reached only on the first or the last
+ * record of the window is listed in edge_peaks: the true peak may lie outside the window
+ * (or the window starts at it). warnings: /solver/validity@warnings, the run's warnings. */
 #include "flexmb/study.h"
 
 #include <hdf5.h>
@@ -34,6 +41,7 @@
 
 #include "flexmb/flexmb.h"
 #include "io/h5util.h"
+#include "io/writer_impl.h"
 
 #define SW_PATH 600
 
@@ -68,6 +76,9 @@ int fmb_run_summary_add(fmb_run_summary_t *s, const char *name, double value)
 void fmb_run_summary_free(fmb_run_summary_t *s)
 {
     if (!s) return;
+    free(s->edge_peaks);
+    free(s->warnings);
+    s->edge_peaks = s->warnings = NULL;
     for (int k = 0; k < s->nmetrics; k++)
         free(s->names[k]);
     free(s->names);
@@ -112,18 +123,36 @@ static double *crank_angles(hid_t file, const char *crank, long nt)
     return pose;
 }
 
-/* Largest |value| over [rows x cols] and the first row reaching it. */
-static double abs_max(const double *v, long rows, long cols, long *at)
+/* Largest |value| over [rows x cols] (columns c0, c0 + cstep, ...) and the first row
+ * reaching it; *edge (may be NULL): 1 or 2 when only the first or the last row reaches it
+ * (of at least three rows, the peak exceeds every interior row's by more than 1e-6 of it:
+ * a constant value, e.g. a static load, is no edge peak), else 0. */
+static double peak_of(const double *v, long rows, long cols, long c0, long cstep, long *at,
+                      int *edge)
 {
-    double m = 0.0;
+    double m = 0.0, inner = 0.0;
     *at = 0;
     for (long i = 0; i < rows; i++)
-        for (long k = 0; k < cols; k++)
-            if (fabs(v[i * cols + k]) > m) {
-                m = fabs(v[i * cols + k]);
-                *at = i;
-            }
+        for (long k = c0; k < cols; k += cstep) {
+            const double a = fabs(v[i * cols + k]);
+            if (a > m) m = a, *at = i;
+            if (i > 0 && i + 1 < rows && a > inner) inner = a;
+        }
+    if (edge) *edge = rows >= 3 && m > 0 && m - inner > 1e-6 * m ? (*at == 0 ? 1 : 2) : 0;
     return m;
+}
+
+/* Append "name@first" / "name@last" to s->edge_peaks for edge 1 / 2: 0 or FMB_ERR_NOMEM. */
+static int add_edge(fmb_run_summary_t *s, const char *name, int edge)
+{
+    if (!edge) return 0;
+    const size_t old = s->edge_peaks ? strlen(s->edge_peaks) : 0, n = old + strlen(name) + 8;
+    char *e = realloc(s->edge_peaks, n);
+    if (!e) return FMB_ERR_NOMEM;
+    if (!old) e[0] = '\0';
+    snprintf(e + old, n - old, "%s%s@%s", old ? "," : "", name, edge == 1 ? "first" : "last");
+    s->edge_peaks = e;
+    return 0;
 }
 
 static double wrap360(double deg)
@@ -149,9 +178,11 @@ static int clearance_metrics(hid_t file, const char *name, fmb_run_summary_t *s,
             in += c[i] != 0.0;
             starts += c[i] != 0.0 && (i == 0 || c[i - 1] == 0.0);
         }
-        const double fmax = abs_max(v, rows, cols, &at);
+        int edge;
+        const double fmax = peak_of(v, rows, cols, 0, 1, &at, &edge);
         snprintf(m, sizeof m, "impact_force_max.%s", name);
         st = fmb_run_summary_add(s, m, rows > 0 ? fmax : NAN);
+        if (!st) st = add_edge(s, m, edge);
         snprintf(m, sizeof m, "contact_fraction.%s", name);
         if (!st) st = fmb_run_summary_add(s, m, rows > 0 ? (double)in / (double)rows : NAN);
         snprintf(m, sizeof m, "impacts.%s", name);
@@ -173,13 +204,12 @@ static int stress_metrics(hid_t file, const char *name, fmb_run_summary_t *s, co
     double *v = fmb_h5_read_rows(file, p, nt, &rows, &cols);
     if (!v) return 0;
     rows = rows < nt ? rows : nt;
-    double smax = 0.0;
-    for (long i = 0; i < rows; i++)
-        for (long k = 2; k < cols; k += 3)
-            if (v[i * cols + k] > smax) smax = v[i * cols + k], at = i;
+    int edge;
+    const double smax = peak_of(v, rows, cols, 2, 3, &at, &edge);
     free(v);
     snprintf(m, sizeof m, "stress_max.%s", name);
     int st = fmb_run_summary_add(s, m, rows > 0 ? smax : NAN);
+    if (!st) st = add_edge(s, m, edge);
     snprintf(m, sizeof m, "stress_max_time.%s", name);
     if (!st) st = fmb_run_summary_add(s, m, rows > 0 ? t[at] : NAN);
     double y = 0.0;
@@ -191,7 +221,8 @@ static int stress_metrics(hid_t file, const char *name, fmb_run_summary_t *s, co
     return st;
 }
 
-static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const double *t, long nt)
+static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const double *t,
+                   long nt)
 {
     int st = 0;
     double *ang = crank_angles(file, crank, nt);
@@ -203,10 +234,19 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
         double *v = fmb_h5_read_rows(file, p, nt, &rows, &cols);
         if (!v) continue;
         rows = rows < nt ? rows : nt;
-        double vmax = abs_max(v, rows, cols, &at);
+        int edge;
+        double vmax = peak_of(v, rows, cols, 0, 1, &at, &edge);
         free(v);
         snprintf(m, sizeof m, "deflection_max.%s", names[k]);
         st = fmb_run_summary_add(s, m, rows > 0 ? vmax : NAN);
+        if (!st) st = add_edge(s, m, edge);
+        long xr, xc;
+        snprintf(p, sizeof p, "/beams/%s/x0", names[k]);
+        double *x0 = st ? NULL : fmb_h5_read_rows(file, p, -1, &xr, &xc);
+        snprintf(m, sizeof m, "deflection_ratio.%s", names[k]);
+        if (x0 && xr * xc >= 2)
+            st = fmb_run_summary_add(s, m, rows > 0 ? vmax / (x0[xr * xc - 1] - x0[0]) : NAN);
+        free(x0);
         snprintf(m, sizeof m, "deflection_max_time.%s", names[k]);
         if (!st) st = fmb_run_summary_add(s, m, rows > 0 ? t[at] : NAN);
         snprintf(m, sizeof m, "deflection_max_angle.%s", names[k]);
@@ -230,10 +270,12 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
             st = clearance_metrics(file, names[k], s, nt);
             continue;
         }
-        double fmax = abs_max(v, rows < nt ? rows : nt, cols, &at);
+        int edge;
+        double fmax = peak_of(v, rows < nt ? rows : nt, cols, 0, 1, &at, &edge);
         free(v);
         snprintf(m, sizeof m, "%s.%s", joint_ds[d - 1][1], names[k]);
         st = fmb_run_summary_add(s, m, rows > 0 ? fmax : NAN);
+        if (!st) st = add_edge(s, m, edge);
     }
     fmb_h5_free_names(names, n);
     n = fmb_h5_members(file, "/contacts", "joint_index", &names);
@@ -242,10 +284,12 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
         snprintf(p, sizeof p, "/contacts/%s/normal", names[k]);
         double *v = fmb_h5_read_rows(file, p, nt, &rows, &cols);
         if (!v) continue;
-        double fmax = abs_max(v, rows < nt ? rows : nt, cols, &at);
+        int edge;
+        double fmax = peak_of(v, rows < nt ? rows : nt, cols, 0, 1, &at, &edge);
         free(v);
         snprintf(m, sizeof m, "contact_max.%s", names[k]);
         st = fmb_run_summary_add(s, m, rows > 0 ? fmax : NAN);
+        if (!st) st = add_edge(s, m, edge);
     }
     fmb_h5_free_names(names, n);
     n = fmb_h5_members(file, "/switches", "force_index", &names);
@@ -269,22 +313,70 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
     long rows = 0, cols = 0;
     double *e = st == 0 ? fmb_h5_read_rows(file, "/energy", nt, &rows, &cols) : NULL;
     if (e && cols >= 4 && rows > 0) {
-        double drift = 0.0;
-        for (long i = 0; i < rows && i < nt; i++)
+        double drift = 0.0, scale = 0.0;
+        for (long i = 0; i < rows && i < nt; i++) {
             drift = fmax(drift, fabs(e[i * cols + 3] - e[3]));
+            for (int c = 0; c < 3; c++)
+                scale = fmax(scale, fabs(e[i * cols + c]));
+        }
         st = fmb_run_summary_add(s, "energy_drift", drift);
+        if (!st) st = fmb_run_summary_add(s, "energy_drift_ratio", scale > 0 ? drift / scale : NAN);
     }
+    double er;
+    if (!st && fmb_h5_exists(file, "/solver/statistics") &&
+        fmb_h5_attr_number(file, "/solver/statistics", "max_error", &er) == 0)
+        st = fmb_run_summary_add(s, "error_ratio", er);
     free(e);
     free(ang);
     return st;
 }
 
-int fmb_run_summary_read(const char *path, const char *crank, fmb_run_summary_t *s, char *err,
-                         size_t errlen)
+/* Everything a results file says about its run, from the open file. 0 or a status. */
+static int file_summary(hid_t file, const char *crank, fmb_run_summary_t *s)
+{
+    s->exists = 1;
+    double x;
+    if (fmb_h5_attr_number(file, "/", "complete", &x) == 0) s->complete = x == 1.0;
+    const char *stat = "/solver/statistics";
+    if (fmb_h5_exists(file, stat)) {
+        fmb_h5_attr_text(file, stat, "status", s->status, sizeof s->status);
+        if (fmb_h5_attr_number(file, stat, "steps", &x) == 0) s->steps = (long)x;
+        if (fmb_h5_attr_number(file, stat, "newton_iterations", &x) == 0) s->newton = (long)x;
+        if (fmb_h5_attr_number(file, stat, "wall_time", &x) == 0) s->wall_time = x;
+    }
+    s->edge_peaks = calloc(1, 1);
+    s->warnings = malloc(8192);
+    if (!s->edge_peaks || !s->warnings) return FMB_ERR_NOMEM;
+    s->warnings[0] = '\0';
+    if (fmb_h5_exists(file, "/solver/validity")) {
+        fmb_h5_attr_text(file, "/solver/validity", "warnings", s->warnings, 8192);
+        for (char *c = s->warnings; *c; c++) /* one line: " | " between warnings */
+            if (*c == '\n') *c = c[1] ? '|' : '\0';
+    }
+    long nt = 0, cols = 0;
+    /* the committed records (docs/output.md, "Records and crash safety") */
+    double *t = fmb_h5_read_rows(file, "/time", fmb_h5_records(file), &nt, &cols);
+    int st = 0;
+    if (t && cols == 1) {
+        s->records = nt;
+        if (nt > 0) s->t_final = t[nt - 1];
+        st = metrics(file, crank, s, t, nt);
+    }
+    free(t);
+    return st;
+}
+
+static void summary_init(fmb_run_summary_t *s)
 {
     memset(s, 0, sizeof *s);
     s->steps = s->newton = -1;
     s->wall_time = s->t_final = NAN;
+}
+
+int fmb_run_summary_read(const char *path, const char *crank, fmb_run_summary_t *s, char *err,
+                         size_t errlen)
+{
+    summary_init(s);
     FILE *probe = fopen(path, "rb");
     if (!probe) return 0;
     fclose(probe);
@@ -297,28 +389,27 @@ int fmb_run_summary_read(const char *path, const char *crank, fmb_run_summary_t 
         H5Fclose(file);
         return 0;
     }
-    s->exists = 1;
-    double x;
-    if (fmb_h5_attr_number(file, "/", "complete", &x) == 0) s->complete = x == 1.0;
-    const char *stat = "/solver/statistics";
-    if (fmb_h5_exists(file, stat)) {
-        fmb_h5_attr_text(file, stat, "status", s->status, sizeof s->status);
-        if (fmb_h5_attr_number(file, stat, "steps", &x) == 0) s->steps = (long)x;
-        if (fmb_h5_attr_number(file, stat, "newton_iterations", &x) == 0) s->newton = (long)x;
-        if (fmb_h5_attr_number(file, stat, "wall_time", &x) == 0) s->wall_time = x;
-    }
-    long nt = 0, cols = 0;
-    /* the committed records (docs/output.md, "Records and crash safety") */
-    double *t = fmb_h5_read_rows(file, "/time", fmb_h5_records(file), &nt, &cols);
-    int st = 0;
-    if (t && cols == 1) {
-        s->records = nt;
-        if (nt > 0) s->t_final = t[nt - 1];
-        st = metrics(file, crank, s, t, nt);
-    }
-    free(t);
+    int st = file_summary(file, crank, s);
     H5Fclose(file);
     if (st < 0) return sw_error(err, errlen, st, "%s: out of memory reading the metrics", path);
+    return 0;
+}
+
+int fmb_writer_validity(fmb_writer_t *w, const char *crank, const char *warnings,
+                        fmb_run_summary_t *s)
+{
+    summary_init(s);
+    if (!w || w->file < 0) return FMB_ERR_ARG;
+    hid_t g = fmb_h5_group(w->file, "solver/validity");
+    int st = g < 0 || fmb_h5_attr_string(g, "warnings", warnings ? warnings : "") < 0 ? -1 : 0;
+    if (st == 0 && (st = file_summary(w->file, crank, s)) < 0)
+        return fmb_writer_err(w, st, "%s: out of memory reading the metrics", w->h5path);
+    for (int k = 0; k < s->nmetrics && st == 0; k++)
+        if (fmb_h5_attr_double(g, s->names[k], s->values[k]) < 0) st = -1;
+    if (st == 0 && fmb_h5_attr_string(g, "edge_peaks", s->edge_peaks) < 0) st = -1;
+    if (g >= 0) H5Gclose(g);
+    if (st < 0)
+        return fmb_writer_err(w, FMB_ERR_HDF5, "%s: cannot write /solver/validity", w->h5path);
     return 0;
 }
 
