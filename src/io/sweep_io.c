@@ -348,10 +348,19 @@ static int file_summary(hid_t file, const char *crank, fmb_run_summary_t *s)
     s->warnings = malloc(8192);
     if (!s->edge_peaks || !s->warnings) return FMB_ERR_NOMEM;
     s->warnings[0] = '\0';
-    if (fmb_h5_exists(file, "/solver/validity")) {
-        fmb_h5_attr_text(file, "/solver/validity", "warnings", s->warnings, 8192);
-        for (char *c = s->warnings; *c; c++) /* one line: " | " between warnings */
-            if (*c == '\n') *c = c[1] ? '|' : '\0';
+    if (fmb_h5_exists(file, "/solver/validity")) { /* one line: " | " between warnings */
+        char text[4096];
+        fmb_h5_attr_text(file, "/solver/validity", "warnings", text, sizeof text);
+        size_t o = 0;
+        for (const char *c = text; *c && o + 4 < 8192; c++) {
+            if (*c != '\n') {
+                s->warnings[o++] = *c;
+            } else if (c[1]) {
+                memcpy(s->warnings + o, " | ", 3);
+                o += 3;
+            }
+        }
+        s->warnings[o] = '\0';
     }
     long nt = 0, cols = 0;
     /* the committed records (docs/output.md, "Records and crash safety") */
