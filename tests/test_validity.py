@@ -12,7 +12,7 @@ column with a case built to trigger it.
   warnings  steel cantilever (d = 20 mm, L = 1 m, static start, yield 200 MPa) with tip
             loads P = 100 and 300 N: deflection_ratio = P L^2 / (3 E I) (hand, 1e-9);
             P = 100 N (2.1 %, 127 MPa) has no warning; P = 300 N (6.4 % > 5 %, 382 MPa >
-            200 MPa) has both warnings, in run's stderr, in the one line of run -q ("2
+            200 MPa) has both warnings (deflection_range.bar: the linear beam's 0.05), in run's stderr, in the one line of run -q ("2
             warnings"), in /solver/validity@warnings and in the warnings column of
             summary.csv and summary.h5.
   error     four-bar (cases/four_bar.yaml) at its fixed h = 1e-4 s: error_ratio > 1 and
@@ -161,6 +161,8 @@ def test_warnings(flexmb, src, tmp):
         want = float(r["P"]) * L ** 2 / (3 * E * I)
         check(abs(float(r["deflection_ratio.bar"]) - want) <= 1e-9 * want,
               "warnings: sweep deflection_ratio.bar, P = %s" % r["P"])
+        check(float(r["deflection_range.bar"]) == 0.05,
+              "warnings: the linear beam's range 0.05 in deflection_range.bar")
         nw = 2 if r["P"] == "300" else 0
         parts = [x for x in r["warnings"].split(" | ") if x]
         check(len(parts) == nw and all(any(k in x for x in parts) for k in kinds[:nw]),

@@ -95,6 +95,10 @@ typedef enum fmb_beam_geometry {
     FMB_BEAM_GEOMETRY_COUNT
 } fmb_beam_geometry;
 
+/* Range of the linear beam model: deflections up to this fraction of the beam's length
+ * (docs/theory.md section 7); `flexmb run` warns beyond it. */
+#define FMB_BEAM_LINEAR_RANGE 0.05
+
 typedef struct fmb_beam_desc {
     const char *name;
     double E;        /* Young's modulus, Pa */

@@ -156,6 +156,7 @@ static int write_h5(const sweep_t *s, char **mcols, int nm, const char *path, ch
                         : !strncmp(mcols[m], "stress_max_time", 15)     ? "s"
                         : !strncmp(mcols[m], "stress_yield_ratio", 18)  ? "1"
                         : !strncmp(mcols[m], "deflection_ratio", 16)    ? "1"
+                        : !strncmp(mcols[m], "deflection_range", 16)    ? "1"
                         : !strcmp(mcols[m], "energy_drift_ratio")       ? "1"
                         : !strcmp(mcols[m], "error_ratio")              ? "1"
                         : !strncmp(mcols[m], "stress", 6)               ? "Pa"

@@ -25,6 +25,7 @@
  *   energy_drift_ratio           energy_drift over the largest energy of the run, the
  *                                largest of |T|, |V|, |W| over the records
  *   deflection_ratio.<beam>      deflection_max / the beam's length
+ *   deflection_range.<beam>      linear beams: the model's range of deflection_ratio, 0.05
  *   error_ratio                  /solver/statistics@max_error (1 = the step tolerance)
  * The first record that reaches a maximum gives its time and angle. A peak (deflection,
  * stress, reaction, drive, contact, impact force) reached only on the first or the last
@@ -247,6 +248,12 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
         if (x0 && xr * xc >= 2)
             st = fmb_run_summary_add(s, m, rows > 0 ? vmax / (x0[xr * xc - 1] - x0[0]) : NAN);
         free(x0);
+        /* the linear beam model's range (nonlinear beams: large deflections, no entry) */
+        char geo[32];
+        snprintf(p, sizeof p, "/beams/%s", names[k]);
+        fmb_h5_attr_text(file, p, "geometry", geo, sizeof geo);
+        snprintf(m, sizeof m, "deflection_range.%s", names[k]);
+        if (!st && !strcmp(geo, "linear")) st = fmb_run_summary_add(s, m, FMB_BEAM_LINEAR_RANGE);
         snprintf(m, sizeof m, "deflection_max_time.%s", names[k]);
         if (!st) st = fmb_run_summary_add(s, m, rows > 0 ? t[at] : NAN);
         snprintf(m, sizeof m, "deflection_max_angle.%s", names[k]);
