@@ -16,7 +16,7 @@ if(FMB_HAVE_MPI AND FMB_MPIRUN)
   set_tests_properties(sweep_mpi PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 endif()
 # Validity in every summary: edge peaks, warnings, error ratio, energy drift ratio in
-# run, run -q, /solver/validity and summary.csv / summary.h5; plot_sweep.py's flagged
+# run, run -q, /solver/statistics and summary.csv / summary.h5; plot_sweep.py's flagged
 # points (tests/test_validity.py says what each checks against).
 foreach(t edge warnings error energy)
   add_test(NAME validity_${t}

@@ -1,5 +1,5 @@
 """Validity in every summary (docs/output.md "Validity", docs/sweep.md): `flexmb run`,
-`run --quiet` (one line), /solver/validity and the sweep's summary.csv / summary.h5, each
+`run --quiet` (one line), /solver/statistics and the sweep's summary.csv / summary.h5, each
 column with a case built to trigger it.
 
   edge      bar pendulum (cases/pendulum.yaml, released at theta0) swept over theta0 =
@@ -13,7 +13,7 @@ column with a case built to trigger it.
             loads P = 100 and 300 N: deflection_ratio = P L^2 / (3 E I) (hand, 1e-9);
             P = 100 N (2.1 %, 127 MPa) has no warning; P = 300 N (6.4 % > 5 %, 382 MPa >
             200 MPa) has both warnings (deflection_range.bar: the linear beam's 0.05), in run's stderr, in the one line of run -q ("2
-            warnings"), in /solver/validity@warnings and in the warnings column of
+            warnings"), in /solver/statistics@warnings and in the warnings column of
             summary.csv and summary.h5.
   error     four-bar (cases/four_bar.yaml) at its fixed h = 1e-4 s: error_ratio > 1 and
             equal to /solver/statistics@max_error, the step warning in the warnings
@@ -110,8 +110,8 @@ def test_edge(flexmb, src, tmp):
                     check(abs(got - want) <= 1e-5 * want,
                           "edge: t_end %g theta0 %g: peak %.6g, hand %.6g" % (t_end, th, got,
                                                                             want))
-                check(f["solver/validity"].attrs["edge_peaks"] == r["edge_peaks"],
-                      "edge: /solver/validity@edge_peaks equals the column")
+                check(f["solver/statistics"].attrs["edge_peaks"] == r["edge_peaks"],
+                      "edge: /solver/statistics@edge_peaks equals the column")
         with h5py.File(os.path.join(tmp, out, "summary.h5"), "r") as f:
             col = list(f["edge_peaks"].asstr()[:])
             check(all(("reaction_max.pin@last" in c) == edge for c in col),
@@ -146,11 +146,11 @@ def test_warnings(flexmb, src, tmp):
               and len([l for l in q.stderr.splitlines() if "warning" in l]) == nw,
               "warnings: P = %d: run -q one line %s and the warnings on stderr" % (P, lines))
         with h5py.File(h5, "r") as f:
-            text = f["solver/validity"].attrs["warnings"]
+            text = f["solver/statistics"].attrs["warnings"]
             check(len([l for l in text.splitlines() if l]) == nw and
-                  all(k in text for k in kinds[:nw]), "warnings: P = %d: /solver/validity" % P)
+                  all(k in text for k in kinds[:nw]), "warnings: P = %d: /solver/statistics" % P)
             want = P * L ** 2 / (3 * E * I)
-            got = f["solver/validity"].attrs["deflection_ratio.bar"]
+            got = f["solver/statistics"].attrs["deflection_ratio.bar"]
             check(abs(got - want) <= 1e-9 * want,
                   "warnings: P = %d: deflection_ratio %.9g, hand P L^2/(3 E I) %.9g"
                   % (P, got, want))
@@ -182,14 +182,14 @@ def test_error(flexmb, src, tmp):
         p = run(flexmb, case, "-o", h5, "-q", *args)
         check(p.returncode == 0, "error: %s run exit %d" % (step, p.returncode))
         with h5py.File(h5, "r") as f:
-            er = f["solver/validity"].attrs["error_ratio"]
+            er = f["solver/statistics"].attrs["error_ratio"]
             check(er == f["solver/statistics"].attrs["max_error"],
                   "error: %s: error_ratio = /solver/statistics@max_error" % step)
             check((er > 1) == big, "error: %s: error ratio %.3g %s 1" % (step, er,
                                                                        ">" if big else "<="))
-            w = f["solver/validity"].attrs["warnings"]
+            w = f["solver/statistics"].attrs["warnings"]
             check(("local error estimate exceeded" in w) == big,
-                  "error: %s: the step warning in /solver/validity: '%s'" % (step, w[:80]))
+                  "error: %s: the step warning in /solver/statistics: '%s'" % (step, w[:80]))
         check(("error ratio %.3g" % er) in p.stdout, "error: %s: -q line quotes the ratio" % step)
 
 
@@ -203,7 +203,7 @@ def test_energy(flexmb, src, tmp):
         with h5py.File(h5, "r") as f:
             e = f["energy"][:]
             want = np.abs(e[:, 3] - e[0, 3]).max() / np.abs(e[:, :3]).max()
-            got = f["solver/validity"].attrs["energy_drift_ratio"]
+            got = f["solver/statistics"].attrs["energy_drift_ratio"]
         check(abs(got - want) <= 1e-12 + 1e-12 * want,
               "energy: drift ratio %.6g, numpy %.6g" % (got, want))
         check((got > 1e-3) if lo else (got < 1e-6), "energy: %s: ratio %.3g"

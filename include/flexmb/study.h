@@ -32,7 +32,7 @@ typedef struct fmb_run_summary {
     /* metrics whose peak lies only on the first or last record of the window, as
      * "NAME@first" / "NAME@last", comma-separated ("" when none; NULL before reading) */
     char *edge_peaks;
-    /* the run's warnings (/solver/validity@warnings), joined by " | " ("" when none) */
+    /* the run's warnings (/solver/statistics@warnings), joined by " | " ("" when none) */
     char *warnings;
 } fmb_run_summary_t;
 
@@ -45,7 +45,7 @@ int fmb_run_summary_read(const char *path, const char *crank, fmb_run_summary_t 
 void fmb_run_summary_free(fmb_run_summary_t *s);
 /* The validity of a run just written (docs/output.md, "Validity"): after fmb_writer_flush
  * and fmb_writer_statistics, compute the run's summary from the writer's file into *s (as
- * fmb_run_summary_read; crank as there) and write it to /solver/validity: every metric as
+ * fmb_run_summary_read; crank as there) and write it to /solver/statistics: every metric as
  * an attribute, and the string attributes warnings (the given text, one warning per line)
  * and edge_peaks. Returns 0 or a negative status (message in fmb_writer_last_error). */
 typedef struct fmb_writer fmb_writer_t;

@@ -153,7 +153,7 @@ static void format_duration(double s, char *out, size_t len)
 }
 
 /* The run's warnings, one per line: printed on stderr and kept in the results file
- * (/solver/validity@warnings) for the summaries. */
+ * (/solver/statistics@warnings) for the summaries. */
 typedef struct warn_list {
     char text[8192];
     int n;

@@ -30,7 +30,7 @@
  * The first record that reaches a maximum gives its time and angle. A peak (deflection,
  * stress, reaction, drive, contact, impact force) reached only on the first or the last
  * record of the window is listed in edge_peaks: the true peak may lie outside the window
- * (or the window starts at it). warnings: /solver/validity@warnings, the run's warnings. */
+ * (or the window starts at it). warnings: /solver/statistics@warnings, the run's warnings. */
 #include "flexmb/study.h"
 
 #include <hdf5.h>
@@ -355,9 +355,9 @@ static int file_summary(hid_t file, const char *crank, fmb_run_summary_t *s)
     s->warnings = malloc(8192);
     if (!s->edge_peaks || !s->warnings) return FMB_ERR_NOMEM;
     s->warnings[0] = '\0';
-    if (fmb_h5_exists(file, "/solver/validity")) { /* one line: " | " between warnings */
+    if (fmb_h5_exists(file, "/solver/statistics")) { /* one line: " | " between warnings */
         char text[4096];
-        fmb_h5_attr_text(file, "/solver/validity", "warnings", text, sizeof text);
+        fmb_h5_attr_text(file, "/solver/statistics", "warnings", text, sizeof text);
         size_t o = 0;
         for (const char *c = text; *c && o + 4 < 8192; c++) {
             if (*c != '\n') {
@@ -416,7 +416,7 @@ int fmb_writer_validity(fmb_writer_t *w, const char *crank, const char *warnings
 {
     summary_init(s);
     if (!w || w->file < 0) return FMB_ERR_ARG;
-    hid_t g = fmb_h5_group(w->file, "solver/validity");
+    hid_t g = fmb_h5_group(w->file, "solver/statistics");
     int st = g < 0 || fmb_h5_attr_string(g, "warnings", warnings ? warnings : "") < 0 ? -1 : 0;
     if (st == 0 && (st = file_summary(w->file, crank, s)) < 0)
         return fmb_writer_err(w, st, "%s: out of memory reading the metrics", w->h5path);
@@ -425,7 +425,7 @@ int fmb_writer_validity(fmb_writer_t *w, const char *crank, const char *warnings
     if (st == 0 && fmb_h5_attr_string(g, "edge_peaks", s->edge_peaks) < 0) st = -1;
     if (g >= 0) H5Gclose(g);
     if (st < 0)
-        return fmb_writer_err(w, FMB_ERR_HDF5, "%s: cannot write /solver/validity", w->h5path);
+        return fmb_writer_err(w, FMB_ERR_HDF5, "%s: cannot write /solver/statistics", w->h5path);
     return 0;
 }
 
