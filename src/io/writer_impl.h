@@ -82,6 +82,8 @@ struct fmb_writer {
     long nrec; /* records in the file */
     int nbuf;  /* records buffered */
     double last_flush;
+    double unflushed; /* bytes handed to HDF5 since the last commit: in its caches, maybe
+                         not yet on the disk (disk_room counts them as taken) */
     fmb_viz_t *viz;                  /* /viz and the .xmf sidecar (NULL: --no-viz) */
     long viz_every;                  /* records per visualization frame */
     int failed;                      /* sticky status after an HDF5 failure */
