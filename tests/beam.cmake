@@ -12,9 +12,10 @@ fmb_c_test(test_modes_sparse)
 add_test(NAME beam_modes_sparse COMMAND test_modes_sparse)
 
 # Geometrically nonlinear (co-rotational) beams: element kernel vs finite differences,
-# the elastica, the frequency of an axially loaded bar (tests/test_beam_nonlinear.c).
+# the elastica, the frequency of an axially loaded bar, a slider on the elastica
+# (tests/test_beam_nonlinear.c).
 fmb_c_test(test_beam_nonlinear)
-foreach(t corot_fd elastica axial_frequency)
+foreach(t corot_fd elastica axial_frequency slider_elastica)
   add_test(NAME beam_nl_${t} COMMAND test_beam_nonlinear ${t})
 endforeach()
 
@@ -75,3 +76,8 @@ foreach(t bent_circle bent_rectangle bent_tube bent_given_c axial_circle axial_r
     COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_stress.py
             $<TARGET_FILE:flexmb_cli> ${t})
 endforeach()
+
+# A slider running freely along a spinning, bending guide: T + V conserved to the
+# integrator's O(h^2) (tests/test_slider_energy.c).
+fmb_c_test(test_slider_energy)
+add_test(NAME beam_slider_energy COMMAND test_slider_energy)
