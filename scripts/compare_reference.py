@@ -134,6 +134,30 @@ def metric(ref, fmb):
     return pr, pf, 100 * (pf - pr) / pr, 100 * diff / pr
 
 
+def plot(path, curves):
+    """d against crank angle: the reference once per speed, each flexmb run over it."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    done = set()
+    for w, nl, ref, fs in curves:
+        if w not in done:
+            ax.plot(np.degrees(ref[1]), 1e3 * ref[2], "k-", lw=2.2, alpha=0.45,
+                    label="independent reference (ANCF), %g rad/s" % w)
+            done.add(w)
+        ax.plot(np.degrees(fs[1]), 1e3 * fs[2], "-" if nl else "--", lw=1,
+                label="flexmb, %s rocker, %g rad/s" % ("nonlinear" if nl else "linear", w))
+    ax.set_xlabel("crank angle [deg]")
+    ax.set_ylabel("largest rocker deflection from its chord [mm]")
+    ax.axvline(360, color="0.7", lw=0.8)
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    print("wrote %s" % path)
+
+
 def run(cmd):
     """(output, seconds), or (None, seconds) when the command failed (its output and
     the command are printed)."""
@@ -160,6 +184,9 @@ def main():
                     help="reference time step; auto: 1e-4 below 25 rad/s, else 1e-5")
     ap.add_argument("--workdir", default=os.path.join("out", "compare_reference"))
     ap.add_argument("--reuse", action="store_true")
+    ap.add_argument("--plot", default=None, metavar="PNG",
+                    help="with one --omega: the deflection d against crank angle of the "
+                         "reference and each flexmb run, two revolutions")
     ap.add_argument("--check-peak", type=float, default=None, metavar="PCT",
                     help="exit 1 when a peak differs from the reference's by more than PCT %%")
     ap.add_argument("--check-pointwise", type=float, default=None, metavar="PCT",
@@ -169,7 +196,7 @@ def main():
     os.makedirs(a.workdir, exist_ok=True)
     omegas = [float(w) for w in a.omega.split(",") if w]
     nls = [int(x) for x in a.nonlinear.split(",") if x]
-    rows = []
+    rows, curves = [], []
     for w in omegas:
         tag = "%g" % w
         ref_dt = a.ref_dt if a.ref_dt != "auto" else ("1e-4" if w < 25 else "1e-5")
@@ -200,7 +227,9 @@ def main():
                 if out is None:
                     rows.append((w, nl, ref_peak(ref)) + (math.nan,) * 3)
                     continue
-            rows.append((w, nl) + metric(ref, flexmb_series(h5)))
+            fs = flexmb_series(h5)
+            rows.append((w, nl) + metric(ref, fs))
+            curves.append((w, nl, ref, fs))
     print()
     print("second revolution; reference: %s elements, dt %s; flexmb: n_el %s, dt %s"
           % (a.ref_elements, a.ref_dt if a.ref_dt != "auto" else "1e-4 (1e-5 from 25 rad/s)",
@@ -212,6 +241,8 @@ def main():
             print("%8g %9s %12s   (the reference failed)" % (w, "-", "-"))
             continue
         print("%8g %9d %12.4f %12.4f %+10.2f %12.2f" % (w, nl, 1e3 * pr, 1e3 * pf, dp, dd))
+    if a.plot:
+        plot(a.plot, curves)
     bad = 0
     for w, nl, pr, pf, dp, dd in rows:
         if nl is None or not (math.isfinite(dp) and math.isfinite(dd)):
