@@ -29,7 +29,8 @@ RESULT.h5 is a `flexmb run` result with its sidecar RESULT.xmf beside it (not wr
                        (docs/output.md); nothing when the model has no beam.
 PREFIX defaults to RESULT without .h5. The camera looks at the x-y plane and holds the
 box that the mechanism sweeps over the whole run (it does not jump between frames); the
-beams are coloured by FIELD (deflection, curvature, moment (default) or axial_force) on a
+beams are coloured by FIELD (deflection, curvature, moment (default), axial_force or
+stress, the combined normal stress) on a
 diverging map centred on 0 over the run's range; --forces adds the joint forces as
 arrows (the largest one 15 % of the mechanism's size).
 """
@@ -46,7 +47,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from flexmb_results import frames, records, series  # noqa: E402  (committed rows only)
 
 
-UNITS = {"deflection": "m", "curvature": "1/m", "moment": "N m", "axial_force": "N"}
+UNITS = {"deflection": "m", "curvature": "1/m", "moment": "N m", "axial_force": "N",
+         "stress": "Pa"}
 
 
 def parse(argv):
@@ -55,7 +57,7 @@ def parse(argv):
     p.add_argument("-o", "--output", help="output prefix (default: RESULT without .h5)")
     p.add_argument("--frames", type=int, default=0, help="number of frames to render")
     p.add_argument("--color", default="moment",
-                   choices=["deflection", "curvature", "moment", "axial_force"])
+                   choices=["deflection", "curvature", "moment", "axial_force", "stress"])
     p.add_argument("--size", default="800x600", help="image size WxH (even numbers)")
     p.add_argument("--forces", action="store_true", help="joint forces as arrows")
     p.add_argument("--no-movie", action="store_true", help="no .ogv")
@@ -132,7 +134,7 @@ def field_range(f, field):
     v = series(f, ds.name, frames(f))
     if v.size == 0:
         return None
-    m = float(np.max(np.abs(v)))
+    m = float(np.nanmax(np.abs(v))) if np.any(np.isfinite(v)) else 0.0
     return m if m > 0 else 1.0
 
 

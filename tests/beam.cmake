@@ -66,6 +66,16 @@ target_sources(test_beam_simd PRIVATE test_beam_simd_ref.c)
 set_source_files_properties(test_beam_simd_ref.c PROPERTIES COMPILE_DEFINITIONS FMB_SIMD_SCALAR)
 target_compile_definitions(test_beam_simd PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
 add_test(NAME beam_simd_bitwise COMMAND test_beam_simd)
+# Section forces and stresses at the nodes (/beams/<b>/forces, stress; /viz stress) against
+# hand values: cantilever with a tip load (M = -P (L - x)) and an axially loaded bar, for
+# circle, rectangle, tube and a given c; the co-rotational beam's local forces against its
+# deflected equilibrium; the yield warning; section errors (tests/test_stress.py).
+foreach(t bent_circle bent_rectangle bent_tube bent_given_c axial_circle axial_rectangle
+          combined nonlinear yield errors)
+  add_test(NAME beam_stress_${t}
+    COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_stress.py
+            $<TARGET_FILE:flexmb_cli> ${t})
+endforeach()
 
 # A slider running freely along a spinning, bending guide: T + V conserved to the
 # integrator's O(h^2) (tests/test_slider_energy.c).

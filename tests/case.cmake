@@ -177,6 +177,14 @@ set_tests_properties(case_clearance_in_joints_listing PROPERTIES
 add_test(NAME case_clearance_placement
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_clearance_placement.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+# Unit plausibility and beam frequencies in `flexmb check`: unit slips named (E in GPa
+# written as Pa, ...), no warning on the shipped cases, resonance of a beam with a
+# constant-speed drive against the hand cantilever frequency (tests/test_check_units.py).
+foreach(t slips shipped resonance)
+  add_test(NAME check_units_${t}
+    COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_check_units.py
+            $<TARGET_FILE:flexmb_cli> ${FMB_SRC}/cases ${t})
+endforeach()
 
 # At most 10,000 parameters (their lookups are linear): refused at the first one over,
 # at once; 10,000 load.

@@ -16,7 +16,8 @@ With ParaView's XDMF (2) reader (docs/output.md, "Visualization"):
   beams     points of the deformed axis at the element stations: (x + u(x), v(x)) in the
             body frame, u linear between nodes (from /beams/points), v the cubic
             Hermite interpolation of /beams/deflection and slope; curvature v'' from the
-            same cubics, moment E I v'', axial force E A u';
+            same cubics, moment E I v'', axial force E A u', stress |N|/A + |M| c/I (linear
+            beams with a known c: the element's local forces are E A u' and E I v'');
   joints    /joints/*/position, the force and moment on the second body (the first when
             the second is the ground) from /joints/*/reaction;
   contacts  corners at the slider point +- a e +- b n, forces whose components along
@@ -209,6 +210,11 @@ def check_beams(m, r, pts, arr):
         for k, w in want.items():
             # curvature: second differences of nodal values, scale 1/le^2 (relative 1e-7)
             close(arr[k][p:p + n], np.array(w), 1e-7, "beam %s %s at record %d" % (name, k, r))
+        c = bg.attrs.get("c", 0.0)
+        if "stress" in arr and c > 0 and bg.attrs["geometry"] == "linear":
+            # the element's local forces equal E A u' and E I v'' for the linear beam
+            ws = (np.abs(want["axial_force"]) / Ar + np.abs(want["moment"]) * c / I)
+            close(arr["stress"][p:p + n], ws, 1e-7, "beam %s stress at record %d" % (name, r))
         print("pv_check: record %d: beam %s: %d segments; |curvature| <= %.4g 1/m, "
               "|moment| <= %.4g N m, axial force in [%.4g, %.4g] N"
               % (r, name, n // 2, np.max(np.abs(want["curvature"])),

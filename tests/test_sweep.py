@@ -21,6 +21,12 @@ TEST:
   metrics    quick-return (elastic and rigid rocker): each metric equals its numpy
              recomputation from the run's file (peak |deflection|, its time and crank angle,
              peak reactions, peak drive torque, energy drift).
+  stress     a cantilever bar (d = 20 mm, L = 1 m, E = 200 GPa, static start) with tip
+             loads P = 50, 100 N and yield 100 MPa: stress_max.bar equals the hand value
+             P L (d/2) / (pi d^4/64) (1e-9), stress_yield_ratio.bar that over 100 MPa,
+             stress_max_time.bar = 0 (the static start's record), units Pa, 1, s in
+             summary.h5; the quick-return's stress_max.rocker (metrics) equals the numpy
+             peak of /beams/rocker/stress.
   events     clearance slider-crank (2 clearances) and the switching system (2 input
              amplitudes): impact_force_max, contact_fraction and impacts of the clearance
              joint, mode_changes of every switching element, each equal to its numpy
@@ -277,6 +283,50 @@ def test_metrics(tmp):
                   np.abs(f["joints/motor/drive_torque"][:]).max(), "metrics: drive torque")
             e = f["energy"][:, 3]
             check(float(r["energy_drift"]) == np.abs(e - e[0]).max(), "metrics: energy drift")
+            if r["rigid_rocker"] == "0":
+                check(float(r["stress_max.rocker"]) ==
+                      f["beams/rocker/stress"][:, :, 2].max(), "metrics: stress_max")
+
+
+CANTILEVER = """parameters:
+  P: 100
+gravity: [0, 0]
+solver: {h: 1e-4, t_end: 2e-4, start: static}
+bodies:
+  - name: bar
+    beam: {E: 200e9, rho: 7800, section: {circle: 0.02}, length: 1.0, elements: 10,
+           reference: cantilever, yield: 100e6}
+    pose: [0, 0, 0]
+joints:
+  - {name: root, type: weld, bodies: [ground, bar], points: [[0, 0], start]}
+forces:
+  - {name: tip, type: point, body: bar, point: end, fy: -P}
+"""
+
+
+def test_stress(tmp):
+    path = os.path.join(tmp, "cant.yaml")
+    with open(path, "w") as f:
+        f.write(CANTILEVER)
+    p = sweep([path, "--vary", "P=50,100", "-o", "s", "-q"], tmp)
+    check(p.returncode == 0, "stress: exit %d: %s" % (p.returncode, p.stderr))
+    d = 0.02
+    per_newton = 1.0 * (d / 2) / (math.pi * d ** 4 / 64)  # L c / I
+    t = rows(os.path.join(tmp, "s", "summary.csv"))
+    check(len(t) == 2, "stress: two rows")
+    for r in t:
+        want = float(r["P"]) * per_newton
+        got = float(r["stress_max.bar"])
+        check(abs(got - want) <= 1e-9 * want, "stress: stress_max %.6g, hand %.6g" % (got, want))
+        check(abs(float(r["stress_yield_ratio.bar"]) - want / 100e6) <= 1e-9,
+              "stress: yield ratio")
+        check(float(r["stress_max_time.bar"]) == 0.0, "stress: time of the peak")
+        print("stress: P = %s N: %.6g MPa (hand %.6g MPa)" % (r["P"], got / 1e6, want / 1e6))
+    with h5py.File(os.path.join(tmp, "s", "summary.h5"), "r") as f:
+        for k, u in (("stress_max.bar", "Pa"), ("stress_yield_ratio.bar", "1"),
+                     ("stress_max_time.bar", "s")):
+            a = f["metrics/" + k].attrs["units"]
+            check((a.decode() if isinstance(a, bytes) else a) == u, "stress: units of " + k)
 
 
 def test_events(tmp):

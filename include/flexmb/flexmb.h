@@ -107,12 +107,19 @@ typedef enum fmb_beam_geometry {
     FMB_BEAM_GEOMETRY_COUNT
 } fmb_beam_geometry;
 
+/* Range of the linear beam model: deflections up to this fraction of the beam's length
+ * (docs/theory.md section 7); `flexmb run` warns beyond it. */
+#define FMB_BEAM_LINEAR_RANGE 0.05
+
 typedef struct fmb_beam_desc {
     const char *name;
     double E;        /* Young's modulus, Pa */
     double rho;      /* density, kg/m^3 */
     double area;     /* cross-section area A, m^2 */
     double inertia;  /* second moment of area I, m^4 */
+    double fibre;    /* c: distance from the neutral axis to the extreme fibre, m (> 0); 0:
+                        not known (no bending stress) */
+    double yield_stress; /* yield stress of the material, Pa (> 0); 0: not given */
     int nnodes;      /* node count (>= 2) */
     const double *x; /* node positions along the body x axis, increasing, m */
     fmb_beam_reference reference;
@@ -146,6 +153,15 @@ int fmb_model_set_beam_initial(fmb_model_t *model, int body, const double *U, co
 /* Natural frequencies (rad/s, ascending) of a beam body under its reference conditions:
  * K phi = omega^2 Muu phi. Writes up to nmax values; returns the count or negative. */
 int fmb_model_beam_modes(fmb_model_t *model, int body, double *omega, int nmax);
+
+/* Material and section of a beam body: E (Pa), rho (kg/m^3), area A (m^2), second moment
+ * I (m^4), extreme-fibre distance c (m; 0 when not known), yield stress (Pa; 0 when not
+ * given) and length (m, first to last node). */
+typedef struct fmb_beam_props {
+    double E, rho, A, I, c, yield_stress, length;
+} fmb_beam_props_t;
+/* Fills *props; returns 0 or FMB_ERR_ARG for a body that is not a beam. */
+int fmb_model_beam_props(const fmb_model_t *model, int body, fmb_beam_props_t *props);
 
 /* Friction in a translational joint (seed 000): a slider block of half-length a and
  * half-width b in its guide; corner normal forces F1+, F2+ (lower face), F1-, F2- (upper
@@ -564,11 +580,26 @@ void fmb_sim_reaction_in_axes(const fmb_sim_t *sim, int joint, fmb_axes axes, co
  * angle driver, "drive_force" for x/y drivers) and its column in the reaction (the
  * component on the driven body 1), or NULL for joints that drive nothing. */
 const char *fmb_model_joint_drive(const fmb_model_t *model, int joint, int *column);
+/* Drivers: the prescribed function's rate f'(t) and acceleration f''(t) at time t (rad/s
+ * and rad/s^2 for angle drivers, m/s and m/s^2 for x / y drivers). Returns 0, or
+ * FMB_ERR_ARG for a joint that is not a driver. */
+int fmb_model_joint_drive_rate(const fmb_model_t *model, int joint, double t, double *rate,
+                               double *accel);
 /* Max |Phi| over the joint's rows at the current state. */
 double fmb_sim_joint_violation(const fmb_sim_t *sim, int joint);
 /* Beam nodes: inertial x, y and the transverse elastic displacement v of each node
  * (nnodes entries each). */
 void fmb_sim_beam_state(const fmb_sim_t *sim, int body, double *x, double *y, double *v);
+/* Section forces and stresses at a beam's nodes at the current state (docs/theory.md
+ * section 7, "Section forces and stress"): axial force N (N, tension positive) and bending
+ * moment M (N m, positive when the axis curves towards the body's +y), one per node
+ * (nnodes entries each), and when stress is non-NULL 3 per node: axial stress N/A, bending
+ * stress M c/I (the -y fibre's share; the +y fibre has -M c/I) and the combined stress
+ * |N/A| + |M| c/I, the largest |sigma| of the two extreme fibres (Pa). Each node takes the
+ * end of its adjacent element with the larger combined stress (larger |M| when c is not
+ * known; then bending and combined are NaN). Any output may be NULL. Returns 0 or
+ * FMB_ERR_ARG for a body that is not a beam. */
+int fmb_sim_beam_stress(const fmb_sim_t *sim, int body, double *N, double *M, double *stress);
 /* Extra joint outputs (e.g. a slider's axial position s and element index): count, the
  * output group ("sliders") and names; values at the current state. */
 int fmb_model_joint_num_outputs(const fmb_model_t *model, int joint);

@@ -29,6 +29,11 @@ typedef struct fmb_run_summary {
     int nmetrics;
     char **names;      /* e.g. "deflection_max.rocker" */
     double *values;
+    /* metrics whose peak lies only on the first or last record of the window, as
+     * "NAME@first" / "NAME@last", comma-separated ("" when none; NULL before reading) */
+    char *edge_peaks;
+    /* the run's warnings (/solver/statistics@warnings), joined by " | " ("" when none) */
+    char *warnings;
 } fmb_run_summary_t;
 
 /* Read path (docs/sweep.md, "Metrics"): crank is the body whose angle locates the peaks
@@ -38,6 +43,14 @@ typedef struct fmb_run_summary {
 int fmb_run_summary_read(const char *path, const char *crank, fmb_run_summary_t *s, char *err,
                          size_t errlen);
 void fmb_run_summary_free(fmb_run_summary_t *s);
+/* The validity of a run just written (docs/output.md, "Validity"): after fmb_writer_flush
+ * and fmb_writer_statistics, compute the run's summary from the writer's file into *s (as
+ * fmb_run_summary_read; crank as there) and write it to /solver/statistics: every metric as
+ * an attribute, and the string attributes warnings (the given text, one warning per line)
+ * and edge_peaks. Returns 0 or a negative status (message in fmb_writer_last_error). */
+typedef struct fmb_writer fmb_writer_t;
+int fmb_writer_validity(fmb_writer_t *w, const char *crank, const char *warnings,
+                        fmb_run_summary_t *s);
 /* Append one metric (copies the name); 0 or FMB_ERR_NOMEM. */
 int fmb_run_summary_add(fmb_run_summary_t *s, const char *name, double value);
 

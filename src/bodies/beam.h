@@ -54,6 +54,9 @@ typedef struct fmb_beam {
     /* initial elastic state (ndof - 3 each, Ud0 = U0 + ndof - 3), NULL: at rest,
      * undeformed (beam_init.c) */
     double *U0, *Ud0;
+    /* section's extreme-fibre distance c (m, 0: not known) and yield stress (Pa, 0: none);
+     * output only (beam_stress.c) */
+    double c, yield;
 } fmb_beam_t;
 
 extern const fmb_body_class_t fmb_beam_body_class;
@@ -90,6 +93,16 @@ void fmb_beam_initial_state(const fmb_body_t *b, double *q, double *qd);
 /* The iteration-matrix list (beam.h tJp ...), from the built elements (beam_tangent.c):
  * 0 or FMB_ERR_NOMEM. */
 int fmb_beam_tangent_build(fmb_beam_t *bm);
+/* Element e's axial force n (N) and bending moments M = EI v'' at its start (ma) and end
+ * (mb) from the body's coordinates qb: the element's local forces (co-rotational for
+ * nonlinear beams; beam_stress.c). */
+void fmb_beam_element_forces(const fmb_beam_t *bm, const double *qb, int e, double *n, double *ma,
+                             double *mb);
+/* Section forces at the nodes from the body's coordinates qb (beam_stress.c): N (N) and
+ * M (N m) per node, and when stress is non-NULL 3 per node (axial, bending, combined; Pa),
+ * as fmb_sim_beam_stress documents. */
+void fmb_beam_section_forces(const fmb_beam_t *bm, const double *qb, double *N, double *M,
+                             double *stress);
 /* Dof map, stiffness, constant mass. */
 int fmb_beam_build(fmb_beam_t *bm, char *msg, size_t len);
 

@@ -71,6 +71,20 @@ void fmb_corot_element(double l0, double EA, double EI, const double u[6], doubl
     }
 }
 
+void fmb_corot_local_forces(double l0, double EA, double EI, const double u[6], double *N,
+                            double *M1, double *M2)
+{
+    /* fmb_corot_element's local deformations and forces, without f and the tangent */
+    const double dx = l0 + u[3] - u[0], dy = u[4] - u[1];
+    const double ln = sqrt(dx * dx + dy * dy), beta = atan2(dy, dx);
+    const double ul = ((u[3] - u[0]) * (2 * l0 + u[3] - u[0]) + dy * dy) / (ln + l0);
+    const double a1 = u[2] - beta, a2 = u[5] - beta;
+    const double t1 = atan2(sin(a1), cos(a1)), t2 = atan2(sin(a2), cos(a2));
+    *N = EA / l0 * ul;
+    *M1 = EI / l0 * (4 * t1 + 2 * t2);
+    *M2 = EI / l0 * (2 * t1 + 4 * t2);
+}
+
 void fmb_corot_damping(double l0, double EA, double EI, double beta, const double u[6],
                        const double ud[6], double f[6], double *kq, double *cq)
 {

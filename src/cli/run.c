@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "flexmb/study.h"
 
 /* ---------------------------------------------------------------- signals */
 
@@ -211,6 +212,36 @@ static void format_duration(double s, char *out, size_t len)
         snprintf(out, len, "%d:%02d", (int)s / 60, (int)s % 60);
 }
 
+/* The run's warnings, one per line: printed on stderr and kept in the results file
+ * (/solver/statistics@warnings) for the summaries. */
+typedef struct warn_list {
+    char text[8192];
+    int n;
+} warn_list_t;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void add_warning(warn_list_t *w, const char *fmt, ...)
+{
+    if (!w) return;
+    const size_t used = strlen(w->text);
+    if (used + 2 >= sizeof w->text) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->text + used, sizeof w->text - used - 1, fmt, ap);
+    va_end(ap);
+    strcat(w->text, "\n");
+    w->n++;
+}
+
+static double summary_metric(const fmb_run_summary_t *s, const char *name)
+{
+    for (int k = 0; k < s->nmetrics; k++)
+        if (!strcmp(s->names[k], name)) return s->values[k];
+    return NAN;
+}
+
 /* ---------------------------------------------------------------- run */
 
 typedef struct run_ctx {
@@ -224,12 +255,10 @@ typedef struct run_ctx {
     /* largest transverse deflection seen per beam body (index by body) */
     double *beam_vmax;
     double *beam_buf;
+    /* peak combined stress per beam body (Pa), its time and node; scratch 3 per node */
+    double *beam_smax, *beam_stime, *beam_sbuf;
+    int *beam_snode;
 } run_ctx_t;
-
-/* Small-deflection check: the linear beam model (geometry: linear) is trustworthy while
- * deflections stay a few percent of the length (docs/theory.md section 7); nonlinear
- * beams hold for large deflections (small strains) and are not warned about. */
-#define FMB_SMALL_DEFLECTION 0.05
 
 static void track_beams(run_ctx_t *r, const fmb_sim_t *sim)
 {
@@ -241,10 +270,50 @@ static void track_beams(run_ctx_t *r, const fmb_sim_t *sim)
         fmb_sim_beam_state(sim, b, NULL, NULL, r->beam_buf);
         for (int k = 0; k < nn; k++)
             if (fabs(r->beam_buf[k]) > r->beam_vmax[b]) r->beam_vmax[b] = fabs(r->beam_buf[k]);
+        fmb_beam_props_t bp;
+        if (fmb_model_beam_props(m, b, &bp) || !(bp.c > 0)) continue;
+        fmb_sim_beam_stress(sim, b, NULL, NULL, r->beam_sbuf);
+        for (int k = 0; k < nn; k++)
+            if (r->beam_sbuf[3 * k + 2] > r->beam_smax[b]) {
+                r->beam_smax[b] = r->beam_sbuf[3 * k + 2];
+                r->beam_stime[b] = fmb_sim_time(sim);
+                r->beam_snode[b] = k;
+            }
     }
 }
 
-static void report_beams(const run_ctx_t *r, const fmb_model_t *m)
+/* Peak stress of every beam with a known section and its share of the yield stress
+ * (printed unless quiet); a warning when it exceeds the yield stress. */
+static void report_stress(const run_ctx_t *r, const fmb_model_t *m, int quiet, warn_list_t *wl)
+{
+    if (!r->beam_smax) return;
+    for (int b = 1; b < fmb_model_num_bodies(m); b++) {
+        fmb_beam_props_t bp;
+        if (fmb_model_beam_props(m, b, &bp) || !(bp.c > 0)) continue;
+        const double y = bp.yield_stress;
+        const int k = r->beam_snode[b];
+        const double x = fmb_model_beam_node_x(m, b, k), s = r->beam_smax[b];
+        if (!quiet) {
+            printf("  beam %-14s peak stress %.4g MPa (t = %g s, node %d at x = %g m)",
+                   fmb_model_body_name(m, b), s / 1e6, r->beam_stime[b], k, x);
+            if (y > 0)
+                printf(", %.0f %% of yield %.4g MPa\n", 100 * s / y, y / 1e6);
+            else
+                printf(", no yield given\n");
+        }
+        if (y > 0 && s > y)
+            add_warning(wl,
+                        "beam '%s' exceeds its yield stress: %.4g MPa at t = %g s, node %d (x = "
+                        "%g m), %.2f times the yield %.4g MPa; the linear-elastic results beyond "
+                        "it are not valid",
+                        fmb_model_body_name(m, b), s / 1e6, r->beam_stime[b], k, x, s / y,
+                        y / 1e6);
+    }
+}
+
+/* Largest deflection of every beam (printed unless quiet); a warning beyond the linear
+ * beam model's range. */
+static void report_beams(const run_ctx_t *r, const fmb_model_t *m, int quiet, warn_list_t *wl)
 {
     if (!r->beam_vmax) return;
     for (int b = 1; b < fmb_model_num_bodies(m); b++) {
@@ -252,17 +321,63 @@ static void report_beams(const run_ctx_t *r, const fmb_model_t *m)
         const int nn = fmb_model_beam_num_nodes(m, b);
         const double len = fmb_model_beam_node_x(m, b, nn - 1) - fmb_model_beam_node_x(m, b, 0);
         const double ratio = r->beam_vmax[b] / len;
-        printf("  beam %-14s max transverse deflection at the nodes %.4g m (%.2f %% of its "
-               "length; between nodes it can be larger: scripts/plot_quick_return.py samples "
-               "the Hermite curve)\n",
-               fmb_model_body_name(m, b), r->beam_vmax[b], 100 * ratio);
-        if (ratio > FMB_SMALL_DEFLECTION && fmb_model_beam_geometry(m, b) == FMB_BEAM_LINEAR)
-            fprintf(stderr,
-                    "warning: beam '%s' deflects %.1f %% of its length: beyond the "
-                    "small-deflection range (%.0f %%) of the linear beam model; treat the "
-                    "results as qualitative or use 'geometry: nonlinear'\n",
-                    fmb_model_body_name(m, b), 100 * ratio, 100 * FMB_SMALL_DEFLECTION);
+        if (!quiet)
+            printf("  beam %-14s max transverse deflection at the nodes %.4g m (%.2f %% of its "
+                   "length; between nodes it can be larger: scripts/plot_quick_return.py "
+                   "samples the Hermite curve)\n",
+                   fmb_model_body_name(m, b), r->beam_vmax[b], 100 * ratio);
+        if (ratio > FMB_BEAM_LINEAR_RANGE && fmb_model_beam_geometry(m, b) == FMB_BEAM_LINEAR)
+            add_warning(wl,
+                        "beam '%s' deflects %.1f %% of its length: beyond the small-deflection "
+                        "range (%.0f %%) of the linear beam model; treat the results as "
+                        "qualitative or use 'geometry: nonlinear'",
+                        fmb_model_body_name(m, b), 100 * ratio, 100 * FMB_BEAM_LINEAR_RANGE);
     }
+}
+
+/* The validity line of `run --quiet` (and the validity lines of the full summary): error
+ * ratio, energy drift, each beam's deflection against its model's range and stress against
+ * yield, the peaks on the window's edge, the number of warnings. */
+static void report_validity(const char *case_path, const char *status, const fmb_model_t *m,
+                            const fmb_run_summary_t *s, int nwarn, int quiet)
+{
+    char line[4096];
+    size_t n = 0;
+#define ADD(...)                                                                                   \
+    do {                                                                                           \
+        if (n < sizeof line) n += (size_t)snprintf(line + n, sizeof line - n, __VA_ARGS__);       \
+    } while (0)
+    const double er = summary_metric(s, "error_ratio"), ed = summary_metric(s, "energy_drift");
+    const double edr = summary_metric(s, "energy_drift_ratio");
+    if (er == er) ADD("error ratio %.3g", er);
+    if (edr == edr)
+        ADD("%senergy drift %.3g of the largest energy (%.3g J)", n ? "; " : "", edr, ed);
+    for (int b = 1; b < fmb_model_num_bodies(m); b++) {
+        if (fmb_model_body_is_beam(m, b) <= 0) continue;
+        char key[300];
+        const char *bn = fmb_model_body_name(m, b);
+        snprintf(key, sizeof key, "deflection_ratio.%s", bn);
+        const double dr = summary_metric(s, key);
+        const int lin = fmb_model_beam_geometry(m, b) == FMB_BEAM_LINEAR;
+        if (dr == dr && lin)
+            ADD("%sbeam %s deflection %.3g %% of its length (linear beam: range %.0f %%)",
+                n ? "; " : "", bn, 100 * dr, 100 * FMB_BEAM_LINEAR_RANGE);
+        else if (dr == dr)
+            ADD("%sbeam %s deflection %.3g %% of its length (nonlinear beam: large "
+                "deflections)",
+                n ? "; " : "", bn, 100 * dr);
+        snprintf(key, sizeof key, "stress_yield_ratio.%s", bn);
+        const double yr = summary_metric(s, key);
+        if (yr == yr) ADD(", stress %.3g %% of yield", 100 * yr);
+    }
+    if (s->edge_peaks && s->edge_peaks[0])
+        ADD("%speaks on the window's edge: %s", n ? "; " : "", s->edge_peaks);
+    ADD("%s%d warning%s", n ? "; " : "", nwarn, nwarn == 1 ? "" : "s");
+#undef ADD
+    if (quiet)
+        printf("%s: %s; %s\n", case_path, status, line);
+    else
+        printf("  validity            %s\n", line);
 }
 
 static void draw_progress(run_ctx_t *r, const fmb_sim_t *sim, int final)
@@ -419,9 +534,16 @@ int cli_cmd_run(const cli_args_t *a)
         if (maxn > 0) {
             r.beam_vmax = calloc((size_t)nb, sizeof *r.beam_vmax);
             r.beam_buf = calloc((size_t)maxn, sizeof *r.beam_buf);
-            if (!r.beam_vmax || !r.beam_buf) {
-                free(r.beam_vmax), free(r.beam_buf);
-                r.beam_vmax = r.beam_buf = NULL;
+            r.beam_smax = calloc((size_t)nb, sizeof *r.beam_smax);
+            r.beam_stime = calloc((size_t)nb, sizeof *r.beam_stime);
+            r.beam_sbuf = calloc(3 * (size_t)maxn, sizeof *r.beam_sbuf);
+            r.beam_snode = calloc((size_t)nb, sizeof *r.beam_snode);
+            if (!r.beam_vmax || !r.beam_buf || !r.beam_smax || !r.beam_stime || !r.beam_sbuf ||
+                !r.beam_snode) {
+                free(r.beam_vmax), free(r.beam_buf), free(r.beam_smax), free(r.beam_stime);
+                free(r.beam_sbuf), free(r.beam_snode);
+                r.beam_vmax = r.beam_buf = r.beam_smax = r.beam_stime = r.beam_sbuf = NULL;
+                r.beam_snode = NULL;
             }
         }
     }
@@ -450,6 +572,20 @@ int cli_cmd_run(const cli_args_t *a)
     int flush_st = r.writer_failed ? 0 : fmb_writer_flush(writer);
     if (flush_st >= 0 && !r.writer_failed)
         flush_st = fmb_writer_statistics(writer, sim, wall, status);
+    /* the warnings, kept in the file with the run's validity metrics */
+    static warn_list_t wl;
+    memset(&wl, 0, sizeof wl);
+    {
+        char wmsg[1024];
+        if (st >= 0 && fmb_sim_step_warning(sim, wmsg, sizeof wmsg)) /* a failure says it */
+            add_warning(&wl, "%s", wmsg);
+    }
+    report_beams(&r, model, 1, &wl);
+    report_stress(&r, model, 1, &wl);
+    fmb_run_summary_t sum;
+    memset(&sum, 0, sizeof sum);
+    if (flush_st >= 0 && !r.writer_failed)
+        flush_st = fmb_writer_validity(writer, NULL, wl.text, &sum);
     if (flush_st < 0 && !werr[0]) snprintf(werr, sizeof werr, "%s", fmb_writer_last_error(writer));
     fmb_writer_destroy(&writer);
     signal(SIGINT, SIG_DFL);
@@ -475,10 +611,10 @@ int cli_cmd_run(const cli_args_t *a)
         code = st == FMB_ERR_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_RUN;
     }
 
-    {
-        char wmsg[1024];
-        if (st >= 0 && fmb_sim_step_warning(sim, wmsg, sizeof wmsg)) /* a failure says it */
-            fprintf(stderr, "%s: warning: %s\n", a->case_path, wmsg);
+    for (const char *w = wl.text; *w;) {
+        const size_t n = strcspn(w, "\n");
+        fprintf(stderr, "%s: warning: %.*s\n", a->case_path, (int)n, w);
+        w += n + (w[n] == '\n');
     }
     if (!a->quiet) {
         fmb_sim_stats_t s;
@@ -529,9 +665,15 @@ int cli_cmd_run(const cli_args_t *a)
         printf("  output              %s\n", out);
         if (!a->no_viz && opts.viz_frames > 0) printf("  ParaView            %s\n", xmf);
     }
-    if (!a->quiet) report_beams(&r, model);
+    if (!a->quiet) {
+        report_beams(&r, model, 0, NULL);
+        report_stress(&r, model, 0, NULL);
+    }
+    if (sum.exists) report_validity(a->case_path, status, model, &sum, wl.n, a->quiet);
+    fmb_run_summary_free(&sum);
     free(r.beam_vmax);
     free(r.beam_buf);
+    free(r.beam_smax), free(r.beam_stime), free(r.beam_sbuf), free(r.beam_snode);
 
 done:
     fmb_writer_destroy(&writer);

@@ -32,7 +32,9 @@ int sweep_mpi_launched(void)
 
 char *sweep_result_pack(const sweep_run_t *r)
 {
-    size_t cap = 1024 + strlen(r->message);
+    const char *edge = r->sum.edge_peaks ? r->sum.edge_peaks : "";
+    const char *warn = r->sum.warnings ? r->sum.warnings : "";
+    size_t cap = 1024 + strlen(r->message) + strlen(edge) + strlen(warn);
     for (int m = 0; m < r->sum.nmetrics; m++)
         cap += strlen(r->sum.names[m]) + 32;
     char *t = malloc(cap);
@@ -44,6 +46,7 @@ char *sweep_result_pack(const sweep_run_t *r)
     for (const char *c = r->message; *c; c++) /* one line */
         t[n++] = *c == '\n' ? ' ' : *c;
     n += snprintf(t + n, cap - (size_t)n, "\n%s\n", r->sum.status[0] ? r->sum.status : "-");
+    n += snprintf(t + n, cap - (size_t)n, "%s\n%s\n", edge, warn); /* one line each */
     for (int m = 0; m < r->sum.nmetrics; m++)
         n += snprintf(t + n, cap - (size_t)n, "%.17g %s\n", r->sum.values[m], r->sum.names[m]);
     return t;
@@ -67,6 +70,16 @@ int sweep_result_unpack(const char *text, sweep_run_t *r)
     snprintf(r->sum.status, sizeof r->sum.status, "%.*s", (int)n, p);
     if (!strcmp(r->sum.status, "-")) r->sum.status[0] = '\0';
     p += n;
+    for (int k = 0; k < 2; k++) { /* edge_peaks, warnings */
+        if (*p++ != '\n') return -1;
+        n = strcspn(p, "\n");
+        char *v = malloc(n + 1);
+        if (!v) return -1;
+        memcpy(v, p, n);
+        v[n] = '\0';
+        *(k ? &r->sum.warnings : &r->sum.edge_peaks) = v;
+        p += n;
+    }
     for (int m = 0; m < nm && *p == '\n'; m++) {
         char *end = NULL;
         double v = strtod(++p, &end);

@@ -81,7 +81,7 @@ static int write_csv(const sweep_t *s, char **mcols, int nm, const char *path)
     fputs(",status,message,steps,newton_iterations,wall_time,t_final", f);
     for (int c = 0; c < nm; c++)
         fprintf(f, ",%s", mcols[c]);
-    fputc('\n', f);
+    fputs(",edge_peaks,warnings\n", f);
     for (int k = 0; k < s->nruns; k++) {
         const sweep_run_t *r = &s->run[k];
         fprintf(f, "%d,%s.h5", k, s->stem[k]);
@@ -95,6 +95,10 @@ static int write_csv(const sweep_t *s, char **mcols, int nm, const char *path)
         csv_num(f, r->sum.t_final);
         for (int c = 0; c < nm; c++)
             csv_num(f, metric(r, mcols[c]));
+        fputc(',', f);
+        csv_text(f, r->sum.edge_peaks ? r->sum.edge_peaks : "");
+        fputc(',', f);
+        csv_text(f, r->sum.warnings ? r->sum.warnings : "");
         fputc('\n', f);
     }
     int bad = ferror(f);
@@ -108,11 +112,11 @@ static int write_csv(const sweep_t *s, char **mcols, int nm, const char *path)
 static int write_h5(const sweep_t *s, char **mcols, int nm, const char *path, char *err,
                     size_t len)
 {
-    const int n = s->nruns, np = s->spec.nparams, ncols = 8 + np + nm;
+    const int n = s->nruns, np = s->spec.nparams, ncols = 10 + np + nm;
     fmb_table_col_t *c = calloc((size_t)ncols, sizeof *c);
     long *ints = calloc((size_t)n * 3 + 1, sizeof *ints);
     double *real = calloc((size_t)n * (size_t)(np + nm + 2) + 1, sizeof *real);
-    const char **text = calloc((size_t)n * (size_t)(np + 3) + 1, sizeof *text);
+    const char **text = calloc((size_t)n * (size_t)(np + 5) + 1, sizeof *text);
     int st = -1, q = 0;
     if (!c || !ints || !real || !text) goto done;
     long *run = ints, *steps = ints + n, *newton = ints + 2 * n;
@@ -156,6 +160,13 @@ static int write_h5(const sweep_t *s, char **mcols, int nm, const char *path, ch
             v[k] = metric(&s->run[k], mcols[m]);
         const char *u = !strncmp(mcols[m], "deflection_max_angle", 20)  ? "deg"
                         : !strncmp(mcols[m], "deflection_max_time", 19) ? "s"
+                        : !strncmp(mcols[m], "stress_max_time", 15)     ? "s"
+                        : !strncmp(mcols[m], "stress_yield_ratio", 18)  ? "1"
+                        : !strncmp(mcols[m], "deflection_ratio", 16)    ? "1"
+                        : !strncmp(mcols[m], "deflection_range", 16)    ? "1"
+                        : !strcmp(mcols[m], "energy_drift_ratio")       ? "1"
+                        : !strcmp(mcols[m], "error_ratio")              ? "1"
+                        : !strncmp(mcols[m], "stress", 6)               ? "Pa"
                         : !strncmp(mcols[m], "deflection", 10)          ? "m"
                         : !strncmp(mcols[m], "energy", 6)               ? "J"
                         : !strncmp(mcols[m], "drive_torque", 12)        ? "N m"
@@ -166,6 +177,13 @@ static int write_h5(const sweep_t *s, char **mcols, int nm, const char *path, ch
                             : "N";
         c[q++] = (fmb_table_col_t){mcols[m], "metrics", u, FMB_COL_REAL, v, NULL, NULL};
     }
+    const char **edge = text + (size_t)n * (size_t)(3 + np), **warn = edge + n;
+    for (int k = 0; k < n; k++) {
+        edge[k] = s->run[k].sum.edge_peaks ? s->run[k].sum.edge_peaks : "";
+        warn[k] = s->run[k].sum.warnings ? s->run[k].sum.warnings : "";
+    }
+    c[q++] = (fmb_table_col_t){"edge_peaks", "", "", FMB_COL_TEXT, NULL, NULL, edge};
+    c[q++] = (fmb_table_col_t){"warnings", "", "", FMB_COL_TEXT, NULL, NULL, warn};
     char names[2048] = ""; /* the varied parameters in the study's order */
     for (int p = 0; p < np; p++)
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", p ? "," : "",

@@ -91,12 +91,14 @@ static int register_points(loader_t *L, const yaml_node_t *m, const char *ctx,
     return 0;
 }
 
-/* section: {circle: d} | {rectangle: [b, h]} | {A: .., I: ..} -> A, I. */
-static int beam_section(loader_t *L, const yaml_node_t *sec, const char *ctx, double *A, double *I)
+/* section: {circle: d} | {rectangle: [b, h]} | {tube: [D, d]} | {A: .., I: .., c: ..} ->
+ * A, I and the extreme-fibre distance c (0 when {A, I} leaves it out). */
+static int beam_section(loader_t *L, const yaml_node_t *sec, const char *ctx, double *A, double *I,
+                        double *c)
 {
-    static const char *const keys[] = {"circle", "rectangle", "A", "I", NULL};
-    static const char *const forms =
-        "{circle: d}, {rectangle: [b, h]} or {A: area, I: second moment}";
+    static const char *const keys[] = {"circle", "rectangle", "tube", "A", "I", "c", NULL};
+    static const char *const forms = "{circle: d}, {rectangle: [b, h]}, {tube: [D, d]} or "
+                                     "{A: area, I: second moment, c: extreme fibre (optional)}";
     char sctx[256];
     snprintf(sctx, sizeof sctx, "%s: beam section", ctx);
     if (sec->type != YAML_MAPPING_NODE)
@@ -105,8 +107,10 @@ static int beam_section(loader_t *L, const yaml_node_t *sec, const char *ctx, do
     int rc = case_check_keys(L, sec, sctx, keys);
     if (rc) return rc;
     yaml_node_t *ci = case_get(L, sec, "circle"), *re = case_get(L, sec, "rectangle");
+    yaml_node_t *tu = case_get(L, sec, "tube");
     yaml_node_t *a = case_get(L, sec, "A"), *in = case_get(L, sec, "I");
-    int forms_given = (ci != NULL) + (re != NULL) + (a || in);
+    yaml_node_t *cn = case_get(L, sec, "c");
+    int forms_given = (ci != NULL) + (re != NULL) + (tu != NULL) + (a || in || cn);
     if (forms_given != 1)
         return case_fail(L, sec, "%s: give exactly one of %s%s", sctx, forms,
                          forms_given ? "" : " (none given)");
@@ -116,6 +120,7 @@ static int beam_section(loader_t *L, const yaml_node_t *sec, const char *ctx, do
         if ((rc = case_get_positive(L, sec, "circle", sctx, 1, &d, NULL))) return rc;
         *A = pi * d * d / 4;
         *I = pi * d * d * d * d / 64;
+        *c = d / 2;
         return 0;
     }
     if (re) {
@@ -126,13 +131,29 @@ static int beam_section(loader_t *L, const yaml_node_t *sec, const char *ctx, do
                              bh[0], bh[1]);
         *A = bh[0] * bh[1];
         *I = bh[0] * bh[1] * bh[1] * bh[1] / 12;
+        *c = bh[1] / 2;
+        return 0;
+    }
+    if (tu) {
+        double dd[2];
+        if ((rc = case_vec_node(L, tu, sctx, "tube", 2, dd))) return rc;
+        if (!(dd[0] > 0) || !(dd[1] >= 0) || !(dd[1] < dd[0]))
+            return case_fail(L, tu,
+                             "%s: tube [D, d] needs outer diameter D > 0 and inner diameter "
+                             "0 <= d < D, got [%g, %g]",
+                             sctx, dd[0], dd[1]);
+        const double D2 = dd[0] * dd[0], d2 = dd[1] * dd[1];
+        *A = pi * (D2 - d2) / 4;
+        *I = pi * (D2 * D2 - d2 * d2) / 64;
+        *c = dd[0] / 2;
         return 0;
     }
     if (!a || !in)
         return case_fail(L, sec, "%s: {A: ..., I: ...} needs both A and I (missing '%s')", sctx,
                          a ? "I" : "A");
     if ((rc = case_get_positive(L, sec, "A", sctx, 1, A, NULL)) ||
-        (rc = case_get_positive(L, sec, "I", sctx, 1, I, NULL)))
+        (rc = case_get_positive(L, sec, "I", sctx, 1, I, NULL)) ||
+        (rc = case_get_positive(L, sec, "c", sctx, 0, c, NULL)))
         return rc;
     return 0;
 }
@@ -197,7 +218,8 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
     static const char *const rigid_keys[] = {"mass", "inertia", "com", "bar", NULL};
     static const char *const bkeys[] = {"E",        "rho",   "section",   "length",
                                         "elements", "mesh",  "reference", "rotary_inertia",
-                                        "damping",  "rigid", "geometry", "initial", NULL};
+                                        "damping",  "rigid", "geometry", "initial", "yield",
+                                        NULL};
     fmb_case_t *c = L->c;
     int rc;
     for (int k = 0; rigid_keys[k]; k++) {
@@ -225,7 +247,14 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
         return rc;
     yaml_node_t *sec = case_get(L, bm, "section");
     if (!sec) return case_fail(L, bm, "%s: missing required key 'section'", bctx);
-    if ((rc = beam_section(L, sec, bctx, &d.area, &d.inertia))) return rc;
+    if ((rc = beam_section(L, sec, bctx, &d.area, &d.inertia, &d.fibre))) return rc;
+    int has_yield = 0;
+    if ((rc = case_get_positive(L, bm, "yield", bctx, 0, &d.yield_stress, &has_yield))) return rc;
+    if (has_yield && !(d.fibre > 0))
+        return case_fail(L, case_get(L, bm, "yield"),
+                         "%s: 'yield' needs the section's extreme-fibre distance: give 'c' in "
+                         "{A: ..., I: ..., c: ...} (or a circle, rectangle or tube)",
+                         bctx);
 
     /* nodes: length + elements, or mesh */
     yaml_node_t *mesh = case_get(L, bm, "mesh"), *elems = case_get(L, bm, "elements");

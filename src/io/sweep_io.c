@@ -5,6 +5,10 @@
  *   deflection_max.<beam>        max over records and nodes of |v| (m), /beams/<b>/deflection
  *   deflection_max_time.<beam>   time of that record (s)
  *   deflection_max_angle.<beam>  crank angle at that record, degrees in [0, 360)
+ *   stress_max.<beam>            max over records and nodes of the combined stress (Pa),
+ *                                /beams/<b>/stress (sections with a known c)
+ *   stress_max_time.<beam>       time of that record (s)
+ *   stress_yield_ratio.<beam>    stress_max / the beam's yield stress (beams with `yield`)
  *   reaction_max.<joint>         max over records of |(Fx, Fy)| (N), force_magnitude
  *   drive_torque_max.<joint>     drivers: max |drive_torque| (N m), or
  *   drive_force_max.<joint>      max |drive_force| (N), instead of reaction_max
@@ -18,7 +22,15 @@
  *   mode_changes.<element>       switching elements: records whose mode differs from the
  *                                previous record's, /switches/<e>/mode
  *   energy_drift                 max over records of |E(t) - E(0)|, E = T + V - W (J)
- * The first record that reaches a maximum gives its time and angle. */
+ *   energy_drift_ratio           energy_drift over the largest energy of the run, the
+ *                                largest of |T|, |V|, |W| over the records
+ *   deflection_ratio.<beam>      deflection_max / the beam's length
+ *   deflection_range.<beam>      linear beams: the model's range of deflection_ratio, 0.05
+ *   error_ratio                  /solver/statistics@max_error (1 = the step tolerance)
+ * The first record that reaches a maximum gives its time and angle. A peak (deflection,
+ * stress, reaction, drive, contact, impact force) reached only on the first or the last
+ * record of the window is listed in edge_peaks: the true peak may lie outside the window
+ * (or the window starts at it). warnings: /solver/statistics@warnings, the run's warnings. */
 #include "flexmb/study.h"
 
 #include <hdf5.h>
@@ -32,6 +44,7 @@
 
 #include "flexmb/flexmb.h"
 #include "io/h5util.h"
+#include "io/writer_impl.h"
 
 #define SW_PATH 600
 
@@ -66,6 +79,9 @@ int fmb_run_summary_add(fmb_run_summary_t *s, const char *name, double value)
 void fmb_run_summary_free(fmb_run_summary_t *s)
 {
     if (!s) return;
+    free(s->edge_peaks);
+    free(s->warnings);
+    s->edge_peaks = s->warnings = NULL;
     for (int k = 0; k < s->nmetrics; k++)
         free(s->names[k]);
     free(s->names);
@@ -110,18 +126,36 @@ static double *crank_angles(hid_t file, const char *crank, long nt)
     return pose;
 }
 
-/* Largest |value| over [rows x cols] and the first row reaching it. */
-static double abs_max(const double *v, long rows, long cols, long *at)
+/* Largest |value| over [rows x cols] (columns c0, c0 + cstep, ...) and the first row
+ * reaching it; *edge (may be NULL): 1 or 2 when only the first or the last row reaches it
+ * (of at least three rows, the peak exceeds every interior row's by more than 1e-6 of it:
+ * a constant value, e.g. a static load, is no edge peak), else 0. */
+static double peak_of(const double *v, long rows, long cols, long c0, long cstep, long *at,
+                      int *edge)
 {
-    double m = 0.0;
+    double m = 0.0, inner = 0.0;
     *at = 0;
     for (long i = 0; i < rows; i++)
-        for (long k = 0; k < cols; k++)
-            if (fabs(v[i * cols + k]) > m) {
-                m = fabs(v[i * cols + k]);
-                *at = i;
-            }
+        for (long k = c0; k < cols; k += cstep) {
+            const double a = fabs(v[i * cols + k]);
+            if (a > m) m = a, *at = i;
+            if (i > 0 && i + 1 < rows && a > inner) inner = a;
+        }
+    if (edge) *edge = rows >= 3 && m > 0 && m - inner > 1e-6 * m ? (*at == 0 ? 1 : 2) : 0;
     return m;
+}
+
+/* Append "name@first" / "name@last" to s->edge_peaks for edge 1 / 2: 0 or FMB_ERR_NOMEM. */
+static int add_edge(fmb_run_summary_t *s, const char *name, int edge)
+{
+    if (!edge) return 0;
+    const size_t old = s->edge_peaks ? strlen(s->edge_peaks) : 0, n = old + strlen(name) + 8;
+    char *e = realloc(s->edge_peaks, n);
+    if (!e) return FMB_ERR_NOMEM;
+    if (!old) e[0] = '\0';
+    snprintf(e + old, n - old, "%s%s@%s", old ? "," : "", name, edge == 1 ? "first" : "last");
+    s->edge_peaks = e;
+    return 0;
 }
 
 static double wrap360(double deg)
@@ -147,9 +181,11 @@ static int clearance_metrics(hid_t file, const char *name, fmb_run_summary_t *s,
             in += c[i] != 0.0;
             starts += c[i] != 0.0 && (i == 0 || c[i - 1] == 0.0);
         }
-        const double fmax = abs_max(v, rows, cols, &at);
+        int edge;
+        const double fmax = peak_of(v, rows, cols, 0, 1, &at, &edge);
         snprintf(m, sizeof m, "impact_force_max.%s", name);
         st = fmb_run_summary_add(s, m, rows > 0 ? fmax : NAN);
+        if (!st) st = add_edge(s, m, edge);
         snprintf(m, sizeof m, "contact_fraction.%s", name);
         if (!st) st = fmb_run_summary_add(s, m, rows > 0 ? (double)in / (double)rows : NAN);
         snprintf(m, sizeof m, "impacts.%s", name);
@@ -160,7 +196,36 @@ static int clearance_metrics(hid_t file, const char *name, fmb_run_summary_t *s,
     return st;
 }
 
-static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const double *t, long nt)
+/* Peak combined stress of beam `name` (column 2 of every node in /beams/<b>/stress), its
+ * time and its ratio to the yield stress: 0 or a status (nothing for a beam without c). */
+static int stress_metrics(hid_t file, const char *name, fmb_run_summary_t *s, const double *t,
+                          long nt)
+{
+    char p[SW_PATH], m[SW_PATH];
+    long rows, cols, at = 0;
+    snprintf(p, sizeof p, "/beams/%s/stress", name);
+    double *v = fmb_h5_read_rows(file, p, nt, &rows, &cols);
+    if (!v) return 0;
+    rows = rows < nt ? rows : nt;
+    int edge;
+    const double smax = peak_of(v, rows, cols, 2, 3, &at, &edge);
+    free(v);
+    snprintf(m, sizeof m, "stress_max.%s", name);
+    int st = fmb_run_summary_add(s, m, rows > 0 ? smax : NAN);
+    if (!st) st = add_edge(s, m, edge);
+    snprintf(m, sizeof m, "stress_max_time.%s", name);
+    if (!st) st = fmb_run_summary_add(s, m, rows > 0 ? t[at] : NAN);
+    double y = 0.0;
+    snprintf(p, sizeof p, "/beams/%s", name);
+    if (!st && fmb_h5_attr_number(file, p, "yield", &y) == 0 && y > 0) {
+        snprintf(m, sizeof m, "stress_yield_ratio.%s", name);
+        st = fmb_run_summary_add(s, m, rows > 0 ? smax / y : NAN);
+    }
+    return st;
+}
+
+static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const double *t,
+                   long nt)
 {
     int st = 0;
     double *ang = crank_angles(file, crank, nt);
@@ -172,14 +237,30 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
         double *v = fmb_h5_read_rows(file, p, nt, &rows, &cols);
         if (!v) continue;
         rows = rows < nt ? rows : nt;
-        double vmax = abs_max(v, rows, cols, &at);
+        int edge;
+        double vmax = peak_of(v, rows, cols, 0, 1, &at, &edge);
         free(v);
         snprintf(m, sizeof m, "deflection_max.%s", names[k]);
         st = fmb_run_summary_add(s, m, rows > 0 ? vmax : NAN);
+        if (!st) st = add_edge(s, m, edge);
+        long xr, xc;
+        snprintf(p, sizeof p, "/beams/%s/x0", names[k]);
+        double *x0 = st ? NULL : fmb_h5_read_rows(file, p, -1, &xr, &xc);
+        snprintf(m, sizeof m, "deflection_ratio.%s", names[k]);
+        if (x0 && xr * xc >= 2)
+            st = fmb_run_summary_add(s, m, rows > 0 ? vmax / (x0[xr * xc - 1] - x0[0]) : NAN);
+        free(x0);
+        /* the linear beam model's range (nonlinear beams: large deflections, no entry) */
+        char geo[32];
+        snprintf(p, sizeof p, "/beams/%s", names[k]);
+        fmb_h5_attr_text(file, p, "geometry", geo, sizeof geo);
+        snprintf(m, sizeof m, "deflection_range.%s", names[k]);
+        if (!st && !strcmp(geo, "linear")) st = fmb_run_summary_add(s, m, FMB_BEAM_LINEAR_RANGE);
         snprintf(m, sizeof m, "deflection_max_time.%s", names[k]);
         if (!st) st = fmb_run_summary_add(s, m, rows > 0 ? t[at] : NAN);
         snprintf(m, sizeof m, "deflection_max_angle.%s", names[k]);
         if (!st) st = fmb_run_summary_add(s, m, rows > 0 && ang ? wrap360(ang[at]) : NAN);
+        if (!st) st = stress_metrics(file, names[k], s, t, nt);
     }
     fmb_h5_free_names(names, n);
     n = fmb_h5_members(file, "/joints", "index", &names);
@@ -198,10 +279,12 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
             st = clearance_metrics(file, names[k], s, nt);
             continue;
         }
-        double fmax = abs_max(v, rows < nt ? rows : nt, cols, &at);
+        int edge;
+        double fmax = peak_of(v, rows < nt ? rows : nt, cols, 0, 1, &at, &edge);
         free(v);
         snprintf(m, sizeof m, "%s.%s", joint_ds[d - 1][1], names[k]);
         st = fmb_run_summary_add(s, m, rows > 0 ? fmax : NAN);
+        if (!st) st = add_edge(s, m, edge);
     }
     fmb_h5_free_names(names, n);
     n = fmb_h5_members(file, "/contacts", "joint_index", &names);
@@ -210,10 +293,12 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
         snprintf(p, sizeof p, "/contacts/%s/normal", names[k]);
         double *v = fmb_h5_read_rows(file, p, nt, &rows, &cols);
         if (!v) continue;
-        double fmax = abs_max(v, rows < nt ? rows : nt, cols, &at);
+        int edge;
+        double fmax = peak_of(v, rows < nt ? rows : nt, cols, 0, 1, &at, &edge);
         free(v);
         snprintf(m, sizeof m, "contact_max.%s", names[k]);
         st = fmb_run_summary_add(s, m, rows > 0 ? fmax : NAN);
+        if (!st) st = add_edge(s, m, edge);
     }
     fmb_h5_free_names(names, n);
     n = fmb_h5_members(file, "/switches", "force_index", &names);
@@ -237,33 +322,27 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
     long rows = 0, cols = 0;
     double *e = st == 0 ? fmb_h5_read_rows(file, "/energy", nt, &rows, &cols) : NULL;
     if (e && cols >= 4 && rows > 0) {
-        double drift = 0.0;
-        for (long i = 0; i < rows && i < nt; i++)
+        double drift = 0.0, scale = 0.0;
+        for (long i = 0; i < rows && i < nt; i++) {
             drift = fmax(drift, fabs(e[i * cols + 3] - e[3]));
+            for (int c = 0; c < 3; c++)
+                scale = fmax(scale, fabs(e[i * cols + c]));
+        }
         st = fmb_run_summary_add(s, "energy_drift", drift);
+        if (!st) st = fmb_run_summary_add(s, "energy_drift_ratio", scale > 0 ? drift / scale : NAN);
     }
+    double er;
+    if (!st && fmb_h5_exists(file, "/solver/statistics") &&
+        fmb_h5_attr_number(file, "/solver/statistics", "max_error", &er) == 0)
+        st = fmb_run_summary_add(s, "error_ratio", er);
     free(e);
     free(ang);
     return st;
 }
 
-int fmb_run_summary_read(const char *path, const char *crank, fmb_run_summary_t *s, char *err,
-                         size_t errlen)
+/* Everything a results file says about its run, from the open file. 0 or a status. */
+static int file_summary(hid_t file, const char *crank, fmb_run_summary_t *s)
 {
-    memset(s, 0, sizeof *s);
-    s->steps = s->newton = -1;
-    s->wall_time = s->t_final = NAN;
-    struct stat sb; /* a regular file only: a FIFO would block the open */
-    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return 0;
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (file < 0) return 0;
-    char creator[64];
-    fmb_h5_attr_text(file, "/", "creator", creator, sizeof creator);
-    if (strcmp(creator, "flexmb") != 0) {
-        H5Fclose(file);
-        return 0;
-    }
     s->exists = 1;
     double x;
     if (fmb_h5_attr_number(file, "/", "complete", &x) == 0) s->complete = x == 1.0;
@@ -273,6 +352,24 @@ int fmb_run_summary_read(const char *path, const char *crank, fmb_run_summary_t 
         if (fmb_h5_attr_number(file, stat, "steps", &x) == 0) s->steps = (long)x;
         if (fmb_h5_attr_number(file, stat, "newton_iterations", &x) == 0) s->newton = (long)x;
         if (fmb_h5_attr_number(file, stat, "wall_time", &x) == 0) s->wall_time = x;
+    }
+    s->edge_peaks = calloc(1, 1);
+    s->warnings = malloc(8192);
+    if (!s->edge_peaks || !s->warnings) return FMB_ERR_NOMEM;
+    s->warnings[0] = '\0';
+    if (fmb_h5_exists(file, "/solver/statistics")) { /* one line: " | " between warnings */
+        char text[4096];
+        fmb_h5_attr_text(file, "/solver/statistics", "warnings", text, sizeof text);
+        size_t o = 0;
+        for (const char *c = text; *c && o + 4 < 8192; c++) {
+            if (*c != '\n') {
+                s->warnings[o++] = *c;
+            } else if (c[1]) {
+                memcpy(s->warnings + o, " | ", 3);
+                o += 3;
+            }
+        }
+        s->warnings[o] = '\0';
     }
     long nt = 0, cols = 0;
     /* the committed records (docs/output.md, "Records and crash safety") */
@@ -284,8 +381,52 @@ int fmb_run_summary_read(const char *path, const char *crank, fmb_run_summary_t 
         st = metrics(file, crank, s, t, nt);
     }
     free(t);
+    return st;
+}
+
+static void summary_init(fmb_run_summary_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->steps = s->newton = -1;
+    s->wall_time = s->t_final = NAN;
+}
+
+int fmb_run_summary_read(const char *path, const char *crank, fmb_run_summary_t *s, char *err,
+                         size_t errlen)
+{
+    summary_init(s);
+    struct stat sb; /* a regular file only: a FIFO would block the open */
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return 0;
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) return 0;
+    char creator[64];
+    fmb_h5_attr_text(file, "/", "creator", creator, sizeof creator);
+    if (strcmp(creator, "flexmb") != 0) {
+        H5Fclose(file);
+        return 0;
+    }
+    int st = file_summary(file, crank, s);
     H5Fclose(file);
     if (st < 0) return sw_error(err, errlen, st, "%s: out of memory reading the metrics", path);
+    return 0;
+}
+
+int fmb_writer_validity(fmb_writer_t *w, const char *crank, const char *warnings,
+                        fmb_run_summary_t *s)
+{
+    summary_init(s);
+    if (!w || w->file < 0) return FMB_ERR_ARG;
+    hid_t g = fmb_h5_group(w->file, "solver/statistics");
+    int st = g < 0 || fmb_h5_attr_string(g, "warnings", warnings ? warnings : "") < 0 ? -1 : 0;
+    if (st == 0 && (st = file_summary(w->file, crank, s)) < 0)
+        return fmb_writer_err(w, st, "%s: out of memory reading the metrics", w->h5path);
+    for (int k = 0; k < s->nmetrics && st == 0; k++)
+        if (fmb_h5_attr_double(g, s->names[k], s->values[k]) < 0) st = -1;
+    if (st == 0 && fmb_h5_attr_string(g, "edge_peaks", s->edge_peaks) < 0) st = -1;
+    if (g >= 0) H5Gclose(g);
+    if (st < 0)
+        return fmb_writer_err(w, FMB_ERR_HDF5, "%s: cannot write /solver/statistics", w->h5path);
     return 0;
 }
 

@@ -27,6 +27,10 @@ static void compute_beams(fmb_viz_t *v, const fmb_sim_t *sim)
             const int cu0 = bm->dof[3 * e], cu1 = bm->dof[3 * e + 3];
             const double le = bm->x[e + 1] - bm->x[e];
             const double du = ((cu1 >= 0 ? qb[cu1] : 0.0) - (cu0 >= 0 ? qb[cu0] : 0.0)) / le;
+            /* combined stress from the element's local forces, M linear along it */
+            double n, ma, mb;
+            fmb_beam_element_forces(bm, qb, e, &n, &ma, &mb);
+            const double wc = bm->c > 0 ? bm->c / bm->I : NAN;
             for (int s = 0; s < it->sub; s++)
                 for (int end = 0; end < 2; end++, p++) {
                     const double x = bm->x[e] + le * (double)(s + end) / it->sub;
@@ -43,6 +47,8 @@ static void compute_beams(fmb_viz_t *v, const fmb_sim_t *sim)
                     g->f[1].buf[p] = curv;
                     g->f[2].buf[p] = bm->E * bm->I * curv;
                     g->f[3].buf[p] = bm->E * bm->A * du;
+                    const double xi = (double)(s + end) / it->sub;
+                    g->f[4].buf[p] = fabs(n) / bm->A + fabs(ma + (mb - ma) * xi) * wc;
                 }
         }
     }

@@ -8,7 +8,7 @@
 #include "io/xdmf.h"
 #include "model/model.h"
 
-#define VIZ_MAX_FIELDS 5
+#define VIZ_MAX_FIELDS 6
 
 enum { G_LINKS, G_BLOCKS, G_BEAMS, G_GUIDES, G_JOINTS, G_CONTACTS, G_MARKERS, G_FORCES, G_COUNT };
 

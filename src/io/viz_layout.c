@@ -286,6 +286,7 @@ int fmb_viz_create_grids(fmb_viz_t *v, char *err, size_t errlen)
             add_field(gr, "curvature", 1, 0, 0, 0);
             add_field(gr, "moment", 1, 0, 0, 0);
             add_field(gr, "axial_force", 1, 0, 0, 0);
+            add_field(gr, "stress", 1, 0, 0, 0);
             add_field(gr, "body", 1, 1, 1, 1);
             break;
         case G_JOINTS:

@@ -111,12 +111,15 @@ static double record_bytes(const fmb_writer_t *w)
 
 /* Free space on the results' file system against what the next batch needs: HDF5 has no
  * journal, so a write that fills the disk can leave the file unreadable. Stopping first
- * keeps every record written so far readable. */
+ * keeps every record written so far readable. The bytes handed to HDF5 since the last
+ * commit count as taken: HDF5 keeps them in its caches until the commit's flush (a short
+ * run writes everything at its end), so the free space does not show them yet. */
 static int disk_room(fmb_writer_t *w)
 {
     double need = (double)w->nbuf * record_bytes(w) + (double)fmb_viz_pending_bytes(w->viz);
     need = need + need / 4 + 256 * 1024; /* chunk and metadata overhead, the sidecar */
-    const double avail = free_bytes(w);
+    double avail = free_bytes(w);
+    if (avail >= 0) avail = avail > 1.25 * w->unflushed ? avail - 1.25 * w->unflushed : 0.0;
     if (avail < 0 || avail >= need) return 0; /* room, or cannot tell: try */
     return fmb_writer_err(
         w, FMB_ERR_IO,
@@ -190,6 +193,7 @@ static int write_batch(fmb_writer_t *w)
         if (fspace >= 0) H5Sclose(fspace);
         if (st < 0) return fmb_writer_err(w, FMB_ERR_HDF5, "%s: cannot write records", w->h5path);
     }
+    w->unflushed += (double)w->nbuf * record_bytes(w);
     w->nrec += w->nbuf;
     w->nbuf = 0;
     return 0;
@@ -227,6 +231,7 @@ static int commit(fmb_writer_t *w)
         goto fail;
     what = "flush the committed_records marker";
     if (H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0) goto fail;
+    w->unflushed = 0.0;
     return 0;
 fail:
     return fmb_writer_err(w, FMB_ERR_IO, "%s: cannot %s%s%s", w->h5path, what, errno ? ": " : "",
@@ -273,6 +278,7 @@ int fmb_writer_flush_all(fmb_writer_t *w, int full_xdmf)
     char vmsg[400];
     if (w->nbuf == 0 && fmb_viz_pending_bytes(w->viz) > 0 && (st = disk_room(w)) < 0)
         return w->failed = st;
+    w->unflushed += (double)fmb_viz_pending_bytes(w->viz);
     if (w->viz && (st = fmb_viz_sync(w->viz, vmsg, sizeof vmsg)) < 0)
         return w->failed = fmb_writer_err(w, st, "%s", vmsg);
     if ((st = commit(w)) < 0) return st;

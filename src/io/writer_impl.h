@@ -34,6 +34,7 @@ typedef struct wbody {
     double *bx, *by;                     /* beam node scratch: inertial x, y (nnodes each) */
     int ds_bpoints, ds_bdefl, ds_bslope; /* /beams/<body>/points, deflection, slope */
     int *slope_col; /* beam: column of node k's rotation in the body's q, -1 if held */
+    int ds_bforces, ds_bstress; /* /beams/<body>/forces, stress (-1: none) */
 } wbody_t;
 
 #define WRITER_MAX_OUTPUTS 16 /* extra outputs per joint written */
@@ -81,6 +82,8 @@ struct fmb_writer {
     long nrec; /* records in the file */
     int nbuf;  /* records buffered */
     double last_flush;
+    double unflushed; /* bytes handed to HDF5 since the last commit: in its caches, maybe
+                         not yet on the disk (disk_room counts them as taken) */
     fmb_viz_t *viz;                  /* /viz and the .xmf sidecar (NULL: --no-viz) */
     long viz_every;                  /* records per visualization frame */
     int failed;                      /* sticky status after an HDF5 failure */

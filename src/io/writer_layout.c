@@ -41,7 +41,7 @@ static int write_beams_layout(fmb_writer_t *w)
     int st = 0;
     for (int i = 0; i < w->nbodies && st >= 0; i++) {
         wbody_t *wb = &w->bodies[i];
-        wb->ds_bpoints = wb->ds_bdefl = wb->ds_bslope = -1;
+        wb->ds_bpoints = wb->ds_bdefl = wb->ds_bslope = wb->ds_bforces = wb->ds_bstress = -1;
         if (fmb_model_body_is_beam(m, wb->b) <= 0) continue;
         int nn = fmb_model_beam_num_nodes(m, wb->b);
         if (nn < 2) continue;
@@ -81,12 +81,18 @@ static int write_beams_layout(fmb_writer_t *w)
             fmb_h5_attr_string(g, "geometry",
                                bm->geometry == FMB_BEAM_NONLINEAR ? "nonlinear" : "linear") < 0 ||
             fmb_h5_attr_double(g, "E", bm->E) < 0 || fmb_h5_attr_double(g, "A", bm->A) < 0 ||
-            fmb_h5_attr_double(g, "I", bm->I) < 0)
+            fmb_h5_attr_double(g, "I", bm->I) < 0 || fmb_h5_attr_double(g, "c", bm->c) < 0 ||
+            fmb_h5_attr_double(g, "yield", bm->yield) < 0)
             st = fmb_writer_err(w, FMB_ERR_HDF5, "%s: cannot write /beams/%s/x0", w->h5path, name);
         hsize_t t2[2] = {(hsize_t)nn, 3}, t1[1] = {(hsize_t)nn};
         if (st >= 0) wb->ds_bpoints = st = fmb_writer_ds_create(w, g, "points", 0, 3, t2, "x,y,z");
         if (st >= 0) wb->ds_bdefl = st = fmb_writer_ds_create(w, g, "deflection", 0, 2, t1, NULL);
         if (st >= 0) wb->ds_bslope = st = fmb_writer_ds_create(w, g, "slope", 0, 2, t1, NULL);
+        hsize_t tf[2] = {(hsize_t)nn, 2};
+        if (st >= 0) wb->ds_bforces = st = fmb_writer_ds_create(w, g, "forces", 0, 3, tf, "N,M");
+        if (st >= 0 && bm->c > 0)
+            wb->ds_bstress = st =
+                fmb_writer_ds_create(w, g, "stress", 0, 3, t2, "axial,bending,combined");
         H5Gclose(g);
     }
     if (gbeams >= 0) H5Gclose(gbeams);

@@ -44,6 +44,12 @@ int fmb_writer_append(fmb_writer_t *w, const fmb_sim_t *sim)
                 r[3 * k + 2] = 0.0;
                 sl[k] = b->slope_col[k] >= 0 ? q[b->offset + b->slope_col[k]] : 0.0;
             }
+            /* bx, by are free again: N and M, interleaved into forces */
+            fmb_sim_beam_stress(sim, b->b, b->bx, b->by,
+                                b->ds_bstress >= 0 ? row_d(w, b->ds_bstress) : NULL);
+            double *nm = row_d(w, b->ds_bforces);
+            for (int k = 0; k < b->nnodes; k++)
+                nm[2 * k] = b->bx[k], nm[2 * k + 1] = b->by[k];
         }
     }
     for (int i = 0; i < w->njoints; i++) {

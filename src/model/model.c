@@ -234,6 +234,12 @@ int fmb_model_add_beam(fmb_model_t *m, const fmb_beam_desc_t *d)
                                (int)d->geometry);
     if (!(d->damping_alpha >= 0) || !(d->damping_beta >= 0))
         return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': damping must be >= 0", name);
+    if (!(d->fibre >= 0) || !isfinite(d->fibre) || !(d->yield_stress >= 0) ||
+        !isfinite(d->yield_stress))
+        return fmb_model_error(m, FMB_ERR_MODEL,
+                               "beam '%s': extreme-fibre distance c (%g m) and yield stress "
+                               "(%g Pa) must be >= 0 (0: not given)",
+                               name, d->fibre, d->yield_stress);
     if (!finite3(d->pose) || !finite3(d->vel))
         return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': non-finite pose or velocity", name);
     fmb_beam_t *bm = calloc(1, sizeof *bm);
@@ -246,6 +252,7 @@ int fmb_model_add_beam(fmb_model_t *m, const fmb_beam_desc_t *d)
     }
     memcpy(bm->x, d->x, (size_t)d->nnodes * sizeof *bm->x);
     bm->E = d->E, bm->rho = d->rho, bm->A = d->area, bm->I = d->inertia;
+    bm->c = d->fibre, bm->yield = d->yield_stress;
     bm->rotary = d->rotary_inertia != 0;
     bm->alpha = d->damping_alpha, bm->beta = d->damping_beta;
     bm->reference = d->reference;

@@ -52,6 +52,19 @@ const char *fmb_model_joint_drive(const fmb_model_t *m, int joint, int *column)
     return k->drive_name;
 }
 
+int fmb_model_joint_drive_rate(const fmb_model_t *m, int joint, double t, double *rate,
+                               double *accel)
+{
+    if (!m || joint < 0 || joint >= m->njoints) return FMB_ERR_ARG;
+    const fmb_joint_t *j = &m->joints[joint];
+    if (!j->klass->drive_name || !j->klass->time || j->klass->nrows != 1) return FMB_ERR_ARG;
+    double pt = 0.0, ptt = 0.0; /* Phi_t = -f'(t), Phi_tt = -f''(t) */
+    j->klass->time(j, t, &pt, &ptt);
+    if (rate) *rate = -pt;
+    if (accel) *accel = -ptt;
+    return 0;
+}
+
 int fmb_model_joint_num_outputs(const fmb_model_t *m, int joint)
 {
     return m && joint >= 0 && joint < m->njoints ? m->joints[joint].klass->noutputs : 0;
@@ -210,6 +223,16 @@ int fmb_model_beam_mode_shape(fmb_model_t *m, int b, int k, double *shape, doubl
     if (rc)
         return fmb_model_error(m, rc, "beam '%s': mode %d: eigenvalue solver failed (%s)",
                                m->bodies[b].name, k, fmb_status_message(rc));
+    return 0;
+}
+
+int fmb_model_beam_props(const fmb_model_t *m, int b, fmb_beam_props_t *p)
+{
+    if (!m || !p || fmb_model_body_is_beam(m, b) <= 0) return FMB_ERR_ARG;
+    const fmb_beam_t *bm = m->bodies[b].data;
+    p->E = bm->E, p->rho = bm->rho, p->A = bm->A, p->I = bm->I;
+    p->c = bm->c, p->yield_stress = bm->yield;
+    p->length = bm->x[bm->nnodes - 1] - bm->x[0];
     return 0;
 }
 

@@ -2,6 +2,8 @@
  * state, joint outputs, energies and contact states. */
 #include "solve/sim_internal.h"
 
+#include "bodies/beam.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -167,6 +169,14 @@ void fmb_sim_beam_state(const fmb_sim_t *s, int body, double *x, double *y, doub
             v[k] = d;
         }
     }
+}
+
+int fmb_sim_beam_stress(const fmb_sim_t *s, int body, double *N, double *M, double *stress)
+{
+    if (!s || fmb_model_body_is_beam(s->model, body) <= 0) return FMB_ERR_ARG;
+    const fmb_body_t *b = &s->model->bodies[body];
+    fmb_beam_section_forces(b->data, s->q + b->offset, N, M, stress);
+    return 0;
 }
 
 void fmb_sim_joint_outputs(const fmb_sim_t *s, int joint, double *values)
