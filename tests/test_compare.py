@@ -336,6 +336,24 @@ def test_modes(flexmb, case):
     rows = [l.split() for l in p.stdout.splitlines() if l.strip().startswith("1 ")]
     check(rows and abs(float(rows[0][1]) / 219.0 - 1) < 0.1,
           "first mechanism mode near the hand estimate 219 rad/s")
+    check("negative omega" not in p.stdout,
+          "every mode positive: no note on negative omega")
+    # an inverted bar pendulum (pin at its lower end, upright under gravity) is statically
+    # unstable: lambda = -m g (L/2) / (m L^2 / 3) < 0, omega = -sqrt(3 g / (2 L))
+    with tempfile.TemporaryDirectory(prefix="fmb_modes_") as tmp:
+        inv = os.path.join(tmp, "inverted.yaml")
+        with open(inv, "w", encoding="utf-8") as f:
+            f.write("gravity: [0, -9.81]\nsolver: {h: 1e-3, t_end: 0.01}\nbodies:\n"
+                    "  - {name: arm, mass: 1, bar: 1, pose: [0, 0, pi/2]}\njoints:\n"
+                    "  - {name: pin, type: revolute, bodies: [ground, arm], "
+                    "points: [[0, 0], start]}\n")
+        p = run([flexmb, "modes", inv, "-n", "1"])
+        rows = [l.split() for l in p.stdout.splitlines() if l.strip().startswith("1 ")]
+        want = -math.sqrt(3 * 9.81 / 2)
+        check(p.returncode == 0 and rows and abs(float(rows[0][1]) / want - 1) < 1e-6,
+              "inverted pendulum: omega %s = -sqrt(3 g / (2 L)) = %.6g"
+              % (rows[0][1] if rows else "?", want))
+        check("negative omega" in p.stdout, "negative omega: the note explains it")
     p = run([flexmb, "modes", case, "rocker", "--at", "0.1"])
     check(p.returncode == 1, "--at with a body: usage error")
     p = run([flexmb, "modes", case, "rocker", "-n", "0"])
