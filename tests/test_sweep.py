@@ -25,6 +25,13 @@ TEST:
              amplitudes): impact_force_max, contact_fraction and impacts of the clearance
              joint, mode_changes of every switching element, each equal to its numpy
              recomputation from the run's file; the clearance runs have impacts.
+  variants   named variants declared in the case (`variants:`): --vary bar=light,heavy
+             runs each variant once with its parameter values (the peaks equal the
+             analytic m g (2.5 - 1.5 cos theta0) of each variant's m and theta0, and each
+             run file's /parameters hold them), a later --set of one of a variant's
+             parameters wins, the study file takes variants as names; unknown variants
+             (--vary, study file, run --set) and malformed variants sections are refused
+             with the position and the declared names.
   plot       scripts/plot_sweep.py --print: one series per mass, sorted by theta0, the
              analytic peak reactions, and a PNG.
   mpi        `mpirun -n 3 --oversubscribe flexmb sweep` gives the summary of -j 2 (every
@@ -229,6 +236,97 @@ def test_badinput(tmp):
         check(p.returncode == 2 and re.search(pattern, p.stderr),
               "badinput study %r: exit %d, stderr %r" % (text, p.returncode, p.stderr))
     check(not os.path.exists(os.path.join(tmp, "bad")), "badinput: an output directory was made")
+
+
+VARIANTS = """variants:
+  bar:
+    light: {m: 1}
+    heavy: {m: 2, theta0: 0.5}
+"""
+
+
+def test_variants(tmp):
+    case = pendulum(tmp)
+    with open(case, "a", encoding="utf-8") as f:
+        f.write(VARIANTS)
+    declared = {"light": (1.0, math.pi / 6), "heavy": (2.0, 0.5)}  # (m, theta0) as above
+    p = sweep([case, "--vary", "bar=light,heavy", "-j", "2", "-o", "v", "-q"], tmp)
+    check(p.returncode == 0, "variants: exit %d: %s" % (p.returncode, p.stderr))
+    table = rows(os.path.join(tmp, "v", "summary.csv"))
+    check([r["bar"] for r in table] == ["light", "heavy"], "variants: one run per variant (%s)"
+          % [r["bar"] for r in table])
+    check([r["file"] for r in table] == ["bar=light.h5", "bar=heavy.h5"],
+          "variants: files named by the variant (%s)" % [r["file"] for r in table])
+    for r in table:
+        m, th = declared[r["bar"]]
+        got, ref = float(r["reaction_max.pin"]), peak(m, th)
+        check(abs(got - ref) <= 1e-5 * ref, "variants: %s peak reaction %.9g, analytic %.9g"
+              % (r["bar"], got, ref))
+        with h5py.File(os.path.join(tmp, "v", r["file"]), "r") as f:
+            a = f["parameters"].attrs
+            check(float(a["m"]) == m and abs(float(a["theta0"]) - th) < 1e-15
+                  and list(a["_overrides"]) == ["bar=" + r["bar"]],
+                  "variants: %s file parameters m %s theta0 %s, overrides %s"
+                  % (r["bar"], a["m"], a["theta0"], list(a["_overrides"])))
+    with h5py.File(os.path.join(tmp, "v", "summary.h5"), "r") as f:
+        check(list(f["parameters/bar"].asstr()[:]) == ["light", "heavy"],
+              "variants: summary.h5 holds the names")
+    # a later --set of a variant's parameter wins (--set comes after the varied values)
+    out = os.path.join(tmp, "later.h5")
+    s = subprocess.run([FLEXMB, "run", case, "-q", "-o", out, "--set", "bar=heavy", "--set",
+                        "theta0=0.2"], capture_output=True, text=True)
+    with h5py.File(out, "r") as f:
+        a = f["parameters"].attrs
+        check(s.returncode == 0 and float(a["m"]) == 2 and float(a["theta0"]) == 0.2,
+              "variants: --set bar=heavy --set theta0=0.2 gives m 2, theta0 0.2")
+    # a study file: the variants as names
+    with open(os.path.join(tmp, "vstudy.yaml"), "w", encoding="utf-8") as f:
+        f.write("sweep:\n  case: pend.yaml\n  vary:\n    bar: [heavy]\n    L: [1, 2]\n")
+    p = sweep(["vstudy.yaml", "-o", "vs", "-q"], tmp)
+    t = rows(os.path.join(tmp, "vs", "summary.csv"))
+    check(p.returncode == 0 and [(r["bar"], r["L"]) for r in t] == [("heavy", "1"),
+                                                                     ("heavy", "2")],
+          "variants: study file (%s)" % [(r.get("bar"), r.get("L")) for r in t])
+    # refused: unknown variant (command line, study file, run), malformed sections
+    p = sweep([case, "--vary", "bar=light,hevy", "-o", "bad"], tmp)
+    check(p.returncode == 2 and re.search(r"argument 4 \(--vary bar=light,hevy\): 'hevy' is "
+                                          r"not a variant of 'bar' \(.* declares: light,heavy\)",
+                                          p.stderr), "variants: unknown variant: %r" % p.stderr)
+    with open(os.path.join(tmp, "vstudy.yaml"), "w", encoding="utf-8") as f:
+        f.write("sweep:\n  case: pend.yaml\n  vary:\n    bar: [lite]\n")
+    p = sweep(["vstudy.yaml", "-o", "bad"], tmp)
+    check(p.returncode == 2 and re.search(r"vstudy.yaml:4:5: 'lite' is not a variant of 'bar'",
+                                          p.stderr), "variants: study file: %r" % p.stderr)
+    p = sweep([case, "--vary", "brr=light", "-o", "bad"], tmp)
+    check(p.returncode == 2 and re.search(r"unknown parameter 'brr' .*variant groups: bar\)",
+                                          p.stderr), "variants: unknown group: %r" % p.stderr)
+    s = subprocess.run([FLEXMB, "check", case, "--set", "bar=medium"], capture_output=True,
+                       text=True)
+    check(s.returncode == 2 and re.search(r"pend.yaml:\d+:\d+: override 'bar=medium': "
+                                          r"'medium' is not a variant of 'bar' \(variants: "
+                                          r"light, heavy\)", s.stderr),
+          "variants: run --set bar=medium: %r" % s.stderr)
+    text = open(case, encoding="utf-8").read()
+    n = text[:text.index(VARIANTS)].count("\n") + 3  # the line of the variant
+    for bad, pattern in (("    light: {mass: 1}\n", r":%d:13: variant 'light' of group 'bar': "
+                          r"unknown parameter 'mass' \(parameters: L, m, theta0\)" % n),
+                         ("    light: 1\n", r":%d:12: variant 'light' of group 'bar' must be a "
+                          r"mapping" % n),
+                         ("    light: {m: [1, 2]}\n", r":%d:16: variant 'light' of group 'bar': "
+                          r"parameter 'm' must be a number" % n)):
+        with open(os.path.join(tmp, "badv.yaml"), "w", encoding="utf-8") as f:
+            f.write(text.replace(VARIANTS, "variants:\n  bar:\n" + bad))
+        s = subprocess.run([FLEXMB, "check", os.path.join(tmp, "badv.yaml")],
+                           capture_output=True, text=True)
+        check(s.returncode == 2 and re.search(pattern, s.stderr),
+              "variants: malformed %r: %r" % (bad, s.stderr))
+    with open(os.path.join(tmp, "badv.yaml"), "w", encoding="utf-8") as f:
+        f.write(text.replace(VARIANTS, "variants:\n  m:\n    one: {L: 1}\n"))
+    s = subprocess.run([FLEXMB, "check", os.path.join(tmp, "badv.yaml")], capture_output=True,
+                       text=True)
+    check(s.returncode == 2 and "variant group 'm' has the name of a parameter" in s.stderr,
+          "variants: group named as a parameter: %r" % s.stderr)
+    check(not os.path.exists(os.path.join(tmp, "bad")), "variants: an output directory was made")
 
 
 def test_yaml(tmp):
