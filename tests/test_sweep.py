@@ -33,7 +33,10 @@ TEST:
              (--vary, study file, run --set) and malformed variants sections are refused
              with the position and the declared names.
   plot       scripts/plot_sweep.py --print: one series per mass, sorted by theta0, the
-             analytic peak reactions, and a PNG.
+             analytic peak reactions, axes labelled with the parameter's description and
+             unit (from its comment in the case) and the metric's unit, and a PNG; the
+             quick-return's model variants: the rigid runs named as having no rocker
+             deflection, drawn for the joint force; identical lines drawn once.
   mpi        `mpirun -n 3 --oversubscribe flexmb sweep` gives the summary of -j 2 (every
              column but wall_time).
 """
@@ -413,16 +416,54 @@ def test_plot(tmp):
                         "--x", "theta0", "--print", "-o", png], capture_output=True, text=True)
     check(q.returncode == 0, "plot: exit %d: %s" % (q.returncode, q.stderr))
     lines = {l.split(":")[0]: [float(x) for x in l.split(":")[1].split()]
-             for l in q.stdout.splitlines() if l.startswith("m=")}
-    check(sorted(lines) == ["m=1", "m=2"], "plot: series %s" % sorted(lines))
+             for l in q.stdout.splitlines() if l.startswith("m = ")}
+    check(sorted(lines) == ["m = 1", "m = 2"], "plot: series %s" % sorted(lines))
+    # the axes: the parameter's description and unit from its comment in the case
+    # (`theta0: pi/6  # release angle from the downward vertical, rad`), the metric's
+    # unit from summary.h5
+    check("axes: release angle from the downward vertical theta0 [rad] | peak force in "
+          "joint pin [N]" in q.stdout, "plot: axis labels with units: %r" % q.stdout[-300:])
     for label, v in lines.items():
         xs, ys = v[0::2], v[1::2]
         check(xs == [0.1, 0.3, 0.5], "plot: %s abscissae %s (sorted theta0)" % (label, xs))
-        m = float(label[2:])
+        m = float(label[4:])
         for x, y in zip(xs, ys):
             check(abs(y - peak(m, x)) <= 1e-5 * peak(m, x), "plot: %s at %g: %g, analytic %g"
                   % (label, x, y, peak(m, x)))
     check(os.path.getsize(png) > 10000 if os.path.exists(png) else False, "plot: no PNG")
+
+    # the quick-return's model variants: the rigid runs have no rocker deflection (named,
+    # not dropped silently) but have joint forces (drawn)
+    qr = os.path.join(CASES, "quick_return.yaml")
+    p = sweep([qr, "--vary", "model=rigid,linear", "--vary", "omega=5,10", "--set",
+               "revolutions=0.01", "-j", "2", "-o", "qv", "-q"], tmp)
+    check(p.returncode == 0, "plot: quick-return variants sweep exit %d" % p.returncode)
+
+    def plot(metric, d="qv"):
+        q = subprocess.run([sys.executable, script, os.path.join(tmp, d), metric, "--print",
+                            "--x", "omega", "-o", os.path.join(tmp, d + ".png")],
+                           capture_output=True, text=True)
+        check(q.returncode == 0, "plot %s: exit %d: %s" % (metric, q.returncode, q.stderr))
+        return q.stdout, {l.split(":")[0] for l in q.stdout.splitlines() if ": " in l
+                          and re.match(r"^\S+ = ", l) and not l.startswith("plot")}
+
+    out, labels = plot("deflection_max.rocker")
+    check(labels == {"model = linear"} and
+          "model = rigid: no deflection_max.rocker in these runs" in out,
+          "plot: rigid runs named as having no deflection: %r" % out)
+    check("axes: crank speed omega [rad/s] | peak deflection of rocker [m]" in out,
+          "plot: quick-return axes %r" % out)
+    out, labels = plot("reaction_max.B")
+    series_ = [l for l in out.splitlines() if l.startswith("model = ")]
+    check(len(series_) == 2 and all(len(l.split(":")[1].split()) == 4 for l in series_),
+          "plot: rigid and linear force lines, two speeds each: %r" % series_)
+    # a flag grid that runs the rigid rocker twice: its two identical lines are one
+    p = sweep([qr, "--vary", "rigid_rocker=1", "--vary", "nonlinear=0,1", "--vary",
+               "omega=5,10", "--set", "revolutions=0.01", "-j", "2", "-o", "qf", "-q"], tmp)
+    out, labels = plot("reaction_max.B", "qf")
+    check([l.split(":")[0] for l in out.splitlines() if l.startswith("rigid_rocker")] ==
+          ["rigid_rocker = 1, nonlinear = 0 or 1 (identical)"],
+          "plot: identical lines drawn once: %r" % out)
 
 
 def test_mpi(tmp):
