@@ -14,7 +14,7 @@ enum {
     FMB_CMP_DEFLECTION = 8, /* beam deflection at fixed stations along the beam (m) */
     FMB_CMP_SLIDERS = 16,   /* /sliders/J/s (m) */
     FMB_CMP_ENERGY = 32,    /* /energy (J) */
-    FMB_CMP_DEFAULT = 1 | 4 | 8 | 16 | 32,
+    FMB_CMP_DEFAULT = 1 | 4 | 8 | 16 | 32, /* computed in every comparison (the scales) */
     FMB_CMP_ALL = 63
 };
 #define FMB_CMP_NKINDS 6
