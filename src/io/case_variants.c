@@ -10,6 +10,7 @@
  * place among the others (a later --set of one of its parameters wins). */
 #include "io/case_loader.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +31,7 @@ static yaml_node_t *map_find(loader_t *L, const yaml_node_t *map, const char *na
 static void map_keys(loader_t *L, const yaml_node_t *map, char *buf, size_t len)
 {
     buf[0] = '\0';
-    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
-         p++)
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++)
         case_list_add(buf, len, case_sval(case_node_at(L, p->key)));
 }
 
@@ -66,15 +66,15 @@ static int check_section(loader_t *L, const yaml_node_t *sec, const yaml_node_t 
                              "variant group '%s' has the name of a parameter: --set %s=... "
                              "would be ambiguous",
                              gname, gname);
-        if (gv->type != YAML_MAPPING_NODE || gv->data.mapping.pairs.top ==
-                                                 gv->data.mapping.pairs.start)
+        if (gv->type != YAML_MAPPING_NODE ||
+            gv->data.mapping.pairs.top == gv->data.mapping.pairs.start)
             return case_fail(L, gv,
                              "variant group '%s' must be a mapping of variant: {parameter: "
                              "value}, not %s",
                              gname, case_is_null(gv) ? "empty" : case_kind(gv));
         if ((rc = case_check_keys(L, gv, gname, NULL))) return rc;
-        for (yaml_node_pair_t *v = gv->data.mapping.pairs.start;
-             v < gv->data.mapping.pairs.top; v++) {
+        for (yaml_node_pair_t *v = gv->data.mapping.pairs.start; v < gv->data.mapping.pairs.top;
+             v++) {
             yaml_node_t *vk = case_node_at(L, v->key), *vv = case_node_at(L, v->value);
             const char *vname = case_sval(vk);
             if (!vname || !*vname || strpbrk(vname, ",= \t"))
@@ -88,8 +88,8 @@ static int check_section(loader_t *L, const yaml_node_t *sec, const yaml_node_t 
                                  "value, not %s",
                                  vname, gname, case_kind(vv));
             if ((rc = case_check_keys(L, vv, vname, NULL))) return rc;
-            for (yaml_node_pair_t *p = vv->data.mapping.pairs.start;
-                 p < vv->data.mapping.pairs.top; p++) {
+            for (yaml_node_pair_t *p = vv->data.mapping.pairs.start; p < vv->data.mapping.pairs.top;
+                 p++) {
                 yaml_node_t *pk = case_node_at(L, p->key), *pv = case_node_at(L, p->value);
                 const char *pname = case_sval(pk);
                 if (!map_find(L, params, pname, strlen(pname)) && !is_choice(pname)) {
@@ -158,8 +158,8 @@ int case_expand_variants(loader_t *L, const yaml_node_t *sec, const yaml_node_t 
         for (yaml_node_pair_t *v = gv->data.mapping.pairs.start; v < gv->data.mapping.pairs.top;
              v++) {
             const yaml_node_t *vv = case_node_at(L, v->value);
-            cap += (size_t)nov *
-                   (size_t)(vv->data.mapping.pairs.top - vv->data.mapping.pairs.start);
+            cap +=
+                (size_t)nov * (size_t)(vv->data.mapping.pairs.top - vv->data.mapping.pairs.start);
         }
     }
     const char **res = calloc(cap, sizeof *res);
@@ -167,19 +167,28 @@ int case_expand_variants(loader_t *L, const yaml_node_t *sec, const yaml_node_t 
     int n = 0;
     for (int k = 0; k < nov && !rc; k++) {
         const char *eq = ov[k] ? strchr(ov[k], '=') : NULL;
-        const char *b = ov[k];
-        yaml_node_t *group = eq ? map_find(L, sec, b, (size_t)(eq - b)) : NULL;
+        const char *b = ov[k], *e = eq;
+        while (eq && b < e && isspace((unsigned char)*b)) /* " model = rigid " */
+            b++;
+        while (eq && e > b && isspace((unsigned char)e[-1]))
+            e--;
+        yaml_node_t *group = eq ? map_find(L, sec, b, (size_t)(e - b)) : NULL;
         if (!group) {
             res[n++] = ov[k]; /* a parameter (checked by the parameters section) */
             continue;
         }
-        const char *name = eq + 1;
-        yaml_node_t *var = map_find(L, group, name, strlen(name));
+        const char *name = eq + 1, *end = name + strlen(name);
+        while (isspace((unsigned char)*name))
+            name++;
+        while (end > name && isspace((unsigned char)end[-1]))
+            end--;
+        yaml_node_t *var = map_find(L, group, name, (size_t)(end - name));
         if (!var) {
             char buf[300];
             map_keys(L, group, buf, sizeof buf);
-            rc = case_fail(L, group, "override '%s': '%s' is not a variant of '%.*s' (variants: %s)",
-                           ov[k], name, (int)(eq - b), b, buf);
+            rc = case_fail(L, group,
+                           "override '%s': '%.*s' is not a variant of '%.*s' (variants: %s)", ov[k],
+                           (int)(end - name), name, (int)(e - b), b, buf);
             break;
         }
         for (yaml_node_pair_t *p = var->data.mapping.pairs.start;
