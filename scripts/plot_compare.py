@@ -63,7 +63,7 @@ def axis_name(r):
     if "[" in leaf:
         leaf, col = leaf.split("[", 1)
         col = col.rstrip("]")
-    names = {"pose": "", "reaction": "", "force_magnitude": "force |F|",
+    names = {"pose": "", "reaction": "", "force_magnitude": "joint force",
              "drive_torque": "drive torque", "drive_force": "drive force", "deflection":
              "deflection", "s": "slider position s", "total": "energy"}
     what = names.get(leaf, leaf)
@@ -141,6 +141,8 @@ def main(argv):
             ax2.plot(xa[m], ya[m] - np.interp(sgn * xa[m], sgn * xb, yb), color="tab:red", lw=0.8,
                      label="A - B")
             ax2.set_ylabel("A - B [%s]" % r["unit"], color="tab:red", fontsize=8)
+            print("plot_compare: panel %s: axes %s ; %s ; %s" % (
+                r["quantity"], ax.get_xlabel(), ax.get_ylabel(), ax2.get_ylabel()))
             ax2.tick_params(axis="y", colors="tab:red", labelsize=7)
             h1, l1 = ax.get_legend_handles_labels()
             h2, l2 = ax2.get_legend_handles_labels()

@@ -349,6 +349,19 @@ def test_compare_engineer(flexmb):
         check(all(float(r["max_abs_a"]) > 0 or float(r["max_abs_b"]) > 0 for r in ranked),
               "no row is zero in both runs")
         check(all(r["unit"] in ("m", "N", "N m") for r in ranked), "units m, N, N m")
+        # the plot (scripts/plot_compare.py by hand, as compare runs it): the panels are
+        # the ranking's first rows at >= 1e-3 of their scale, every axis with a unit
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts",
+                              "plot_compare.py")
+        q = run(["/usr/bin/python3", script, pre + ".csv", a, b, pre + "_p.png"])
+        panels = re.findall(r"^plot_compare: panel (\S+): axes (.*)$", q.stdout, re.M)
+        big = [r["quantity"] for r in ranked if float(r["mech_rel_diff"]) >= 1e-3][:6]
+        check(q.returncode == 0 and [p_[0] for p_ in panels] == big,
+              "plot: panels %s = the ranking's rows at >= 1e-3 of their scale %s"
+              % ([p_[0] for p_ in panels], big))
+        check(panels and all(all(re.search(r"\[(s|m|N|N m)\]$", ax.strip())
+                                 for ax in p_[1].split(" ; ")) for p_ in panels),
+              "plot: a unit on every axis (%s)" % [p_[1] for p_ in panels])
         # --only reactions --noise 0: exactly the columns that are not zero in both files
         p = run([flexmb, "compare", a, b, "-o", pre + "r", "--only", "reactions", "--noise", "0"])
         got = set(read_csv(pre + "r.csv"))
