@@ -12,9 +12,10 @@ fmb_c_test(test_modes_sparse)
 add_test(NAME beam_modes_sparse COMMAND test_modes_sparse)
 
 # Geometrically nonlinear (co-rotational) beams: element kernel vs finite differences,
-# the elastica, the frequency of an axially loaded bar (tests/test_beam_nonlinear.c).
+# the elastica, the frequency of an axially loaded bar, a slider on the elastica
+# (tests/test_beam_nonlinear.c).
 fmb_c_test(test_beam_nonlinear)
-foreach(t corot_fd elastica axial_frequency)
+foreach(t corot_fd elastica axial_frequency slider_elastica)
   add_test(NAME beam_nl_${t} COMMAND test_beam_nonlinear ${t})
 endforeach()
 
@@ -65,3 +66,8 @@ target_sources(test_beam_simd PRIVATE test_beam_simd_ref.c)
 set_source_files_properties(test_beam_simd_ref.c PROPERTIES COMPILE_DEFINITIONS FMB_SIMD_SCALAR)
 target_compile_definitions(test_beam_simd PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
 add_test(NAME beam_simd_bitwise COMMAND test_beam_simd)
+
+# A slider running freely along a spinning, bending guide: T + V conserved to the
+# integrator's O(h^2) (tests/test_slider_energy.c).
+fmb_c_test(test_slider_energy)
+add_test(NAME beam_slider_energy COMMAND test_slider_energy)

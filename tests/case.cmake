@@ -68,6 +68,19 @@ fmb_case_error(start_unknown 4 "start must be rigid, static or an expression giv
 fmb_case_error(start_expr 5 "start '1*s' = 2; an expression must give 0 (rigid) or 1 (static)")
 fmb_case_error(zero_mass 4 "mass must be positive, got 0")
 fmb_case_error(zero_inertia 5 "inertia must be positive, got 0")
+# a very long value is shortened in the message, so that its cause is not cut off
+add_test(NAME case_error_long_name_cause
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_case_error_absent.sh $<TARGET_FILE:flexmb_cli>
+          ${FMB_CASE_BAD}/long_name_cause.yaml 3 "' longer than 63 characters"
+          "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")
+# absurd magnitudes (docs/case-format.md, "Limits"): refused at their line with the value
+fmb_case_error(mag_inertia_huge 6 "body 'crank': 'inertia' = 1e+308 is out of range")
+fmb_case_error(mag_inertia_tiny 6 "body 'crank': 'inertia' = 1e-300 is out of range")
+fmb_case_error(mag_mass_huge 3 "body 'crank': 'mass' = 1e+308 is out of range")
+fmb_case_error(mag_spring_stiffness 9 "force 'k': 'stiffness' = 1e+300 is out of range")
+fmb_case_error(mag_gap_damping 10 "force 'stop': 'damping' = 1e-300 is out of range")
+fmb_case_error(mag_beam_E 4 "beam 'b': 'E' = 1e+308 is out of range")
+fmb_case_error(mag_beam_damping 10 "beam 'b': damping: 'beta' = 1e+40 is out of range")
 fmb_case_error(zero_length_bar 7 "zero-length link")
 fmb_case_error(zero_length_joint 5 "zero-length link")
 fmb_case_error(zero_length_spring 5 "zero-length link")
@@ -126,6 +139,7 @@ fmb_case_error(friction_not_sliding 9
   "joint 'pin': 'friction' applies to type prismatic, slider_beam only (revolute accepts: name, type, bodies, points)")
 fmb_case_error(friction_mu0 12 "static coefficient mu0 (0.5) must be >= the kinetic mu (0.56)")
 fmb_case_error(friction_lugre_mu_zero 12 "LuGre needs mu0 > 0 (got 0)")
+fmb_case_error(friction_lugre_mu_kinetic_zero 12 "LuGre needs mu > 0 (got 0)")
 fmb_case_error(friction_lugre_key 11 "'sigma0' applies to model lugre only")
 fmb_case_error(beam_damping_both 9 "give either alpha/beta or ratio/at, not both")
 fmb_case_error(beam_damping_no_at 9 "`ratio` and `at` (rad/s) go together")
@@ -163,3 +177,8 @@ set_tests_properties(case_clearance_in_joints_listing PROPERTIES
 add_test(NAME case_clearance_placement
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_clearance_placement.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+
+# At most 10,000 parameters (their lookups are linear): refused at the first one over,
+# at once; 10,000 load.
+add_test(NAME case_param_limit
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_param_limit.py $<TARGET_FILE:flexmb_cli>)

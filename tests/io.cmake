@@ -158,6 +158,21 @@ add_test(NAME io_output_safety
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_output_safety.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
 
+# A second SIGINT during the close of an interrupted run waits for the close.
+add_test(NAME io_double_sigint
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_double_sigint.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+
+# compare -o PREFIX: the user's PREFIX.csv / .png and the inputs are never replaced.
+add_test(NAME io_compare_outputs
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_compare_outputs.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+
+# FIFO inputs and outputs are refused at once, never waited on.
+add_test(NAME io_fifo_inputs
+  COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_fifo_inputs.py
+          $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
+
 # Install rules; compare finds its script from the install prefix, never from the cwd.
 add_test(NAME io_install_scripts
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_install.sh ${CMAKE_BINARY_DIR} ${FMB_SRC})

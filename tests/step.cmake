@@ -28,12 +28,13 @@ add_test(NAME step_lugre_reversal COMMAND test_lugre_reversal ${CMAKE_CURRENT_SO
 fmb_c_test(test_joint_memo)
 target_compile_definitions(test_joint_memo PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
 add_test(NAME step_joint_memo COMMAND test_joint_memo)
-# The slider on a beam's kept places (two states and the last step control's candidate):
+# The slider on a beam's kept places (the last two, keyed on every input they read):
 # every class function bitwise its evaluation on an empty cache, in and out of the step
 # loop's order (tests/test_slider_cache.c).
 fmb_c_test(test_slider_cache)
 target_compile_definitions(test_slider_cache PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
-add_test(NAME step_slider_cache COMMAND test_slider_cache)
+add_test(NAME step_slider_cache COMMAND test_slider_cache nonlinear=0)
+add_test(NAME step_slider_cache_nonlinear COMMAND test_slider_cache nonlinear=1)
 # Phi through the residual's memo views lent for the call: bitwise Phi from fresh views,
 # the memo left as the residual left it (tests/test_phi_views.c).
 fmb_c_test(test_phi_views)

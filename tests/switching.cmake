@@ -15,6 +15,7 @@ fmb_case_error(sw_axis_rotation 9 "'axis' needs coordinate: direction")
 fmb_case_error(sw_lugre_key_coulomb 9 "'sigma0' applies to model: lugre only")
 fmb_case_error(sw_lugre_no_sigma0 5 "missing required key 'sigma0'")
 fmb_case_error(sw_lugre_model 9 "unknown model 'stribeck' (allowed: coulomb, lugre)")
+fmb_case_error(sw_lugre_kinetic_zero 8 "model: lugre needs kinetic > 0 (got 0)")
 # `flexmb check` lists every switching element with its initial mode (by hand: at rest,
 # no input at t = 0; the thread alone holds the wheel, its force at rest -W cos^2(lambda)
 # = -799.797 N (test_switching.c seed), so the ratchets carry no torque: zero to round-off,

@@ -250,7 +250,7 @@ def check_sliders(f, nt):
                 check(ds.shape == (nt,), "%s shape (nt,)" % ds.name)
             if group != "sliders":
                 continue
-            s, e = g["s"][:], g["element"][:]
+            s, e, x = g["s"][:], g["element"][:], g["x"][:]
             guide = f["joints"][jname].attrs["body2"]
             x0 = f["beams"][guide]["x0"][:]
             check(np.all(e == np.round(e)) and np.all((e >= 0) & (e <= len(x0) - 2)),
@@ -258,13 +258,25 @@ def check_sliders(f, nt):
             ei = e.astype(int)
             check(np.all((x0[ei] <= s + 1e-12) & (s <= x0[ei + 1] + 1e-12)),
                   "/sliders/%s: s inside its element" % jname)
-            # s = axial coordinate of the slider's joint point in the guide frame
+            # x = axial coordinate of the slider's joint point in the guide frame
             pose = f["bodies"][guide]["pose"][:]
+            c, sn = np.cos(pose[:, 2]), np.sin(pose[:, 2])
             d = f["joints"][jname]["position"][:] - pose[:, :2]
-            sx = np.cos(pose[:, 2]) * d[:, 0] + np.sin(pose[:, 2]) * d[:, 1]
-            err = np.max(np.abs(sx - s))
-            check(err < 1e-9, "/sliders/%s/s = axial coordinate of the slider point in the "
+            sx = c * d[:, 0] + sn * d[:, 1]
+            err = np.max(np.abs(sx - x))
+            check(err < 1e-9, "/sliders/%s/x = axial coordinate of the slider point in the "
                   "guide frame: error %g" % (jname, err))
+            # s = the material coordinate under it: s + u(s) = x, u linear in the element,
+            # the nodes' u from their deformed positions (/beams/<b>/points)
+            pts = f["beams"][guide]["points"][:]
+            dn = pts[:, :, :2] - pose[:, None, :2]
+            u = c[:, None] * dn[:, :, 0] + sn[:, None] * dn[:, :, 1] - x0[None, :]
+            rows = np.arange(len(s))
+            z = (s - x0[ei]) / (x0[ei + 1] - x0[ei])
+            us = (1 - z) * u[rows, ei] + z * u[rows, ei + 1]
+            err = np.max(np.abs(s + us - x))
+            check(err < 1e-9, "/sliders/%s/s + u(s) = x (material coordinate): error %g"
+                  % (jname, err))
             print("slider %s on %s: s in [%.4g, %.4g] m, elements %d..%d"
                   % (jname, guide, s.min(), s.max(), ei.min(), ei.max()))
 

@@ -6,7 +6,13 @@ output_traversal): `flexmb run` never replaces an input or a file it did not wri
     is replaced; a previous flexmb result is replaced without --force;
   - `output: ../victim.txt` in a case file (run from the case's folder) is refused like -o
     (the victim unchanged);
-  - a normal run sets the root attribute complete = 1.
+  - a normal run sets the root attribute complete = 1;
+  - -o a table the case reads: refused, the table intact, named as a file the case reads
+    (not "the mesh");
+  - -o a 4000-character path: the cause ("File name too long") is in the message, the
+    path shortened;
+  - `modes CASE -o` follows the same rule: onto the case file refused (the case intact),
+    onto a file flexmb did not write refused unless --force.
 usage: test_output_safety.py FLEXMB SRC_DIR
 """
 import os
@@ -27,9 +33,13 @@ def check(cond, msg):
 
 
 def run(flexmb, *args, cwd=None):
+    return run_err(flexmb, *args, cwd=cwd)[0]
+
+
+def run_err(flexmb, *args, cwd=None):
     p = subprocess.run([flexmb, "run", *args, "-q"], capture_output=True, text=True, cwd=cwd)
-    print("$ flexmb run %s -> %d %s" % (" ".join(args), p.returncode, p.stderr.strip()))
-    return p.returncode
+    print("$ flexmb run %s -> %d %s" % (" ".join(args)[:300], p.returncode, p.stderr.strip()))
+    return p.returncode, p.stderr
 
 
 def main():
@@ -77,6 +87,36 @@ def main():
             f.write(text + "\noutput: ../victim2.txt\n")
         check(run(flexmb, "c.yaml", cwd=sub) == 2 and open(v2).read() == "precious\n",
               "output: ../victim2.txt: refused, unchanged")
+        # -o a table of the case
+        for name in ("motor_profile.yaml", "motor_profile.csv"):
+            shutil.copy(os.path.join(src, "cases", name), os.path.join(tmp, name))
+        table = os.path.join(tmp, "motor_profile.csv")
+        table_bytes = open(table, "rb").read()
+        code, err = run_err(flexmb, os.path.join(tmp, "motor_profile.yaml"), "-o", table)
+        check(code == 2 and open(table, "rb").read() == table_bytes and
+              "a file the case reads" in err and "the mesh" not in err,
+              "-o the table: refused, table intact, not called the mesh")
+        # a very long output path: the cause still in the message
+        code, err = run_err(flexmb, case, "-o", os.path.join(tmp, "y" * 4000 + ".h5"))
+        check(code != 0 and "File name too long" in err and len(err) < 1000,
+              "-o a 4000-character path: the cause in a %d-character message" % len(err))
+        # modes CASE -o: the same rule
+        def modes(*args):
+            p = subprocess.run([flexmb, "modes", *args], capture_output=True, text=True)
+            print("$ flexmb modes %s -> %d %s" % (" ".join(args), p.returncode, p.stderr.strip()))
+            return p.returncode
+        case = os.path.join(tmp, "pendulum.yaml")  # one degree of freedom: one mode
+        shutil.copy(os.path.join(src, "cases", "pendulum.yaml"), case)
+        original = open(case, "rb").read()
+        check(modes(case, "-o", case) == 2 and open(case, "rb").read() == original,
+              "modes -o the case file: refused, case intact")
+        v3 = os.path.join(tmp, "victim3.h5")
+        with open(v3, "w") as f:
+            f.write("precious\n")
+        check(modes(case, "-o", v3) == 2 and open(v3).read() == "precious\n",
+              "modes -o a file flexmb did not write: refused, unchanged")
+        check(modes(case, "-o", v3, "--force") == 0 and open(v3, "rb").read(4) == b"\x89HDF",
+              "modes --force replaces it")
     print("FAILED" if failures else "passed")
     return 1 if failures else 0
 

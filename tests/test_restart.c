@@ -73,7 +73,7 @@ typedef struct rec {
 static int observe(fmb_sim_t *s, void *user)
 {
     rec_t *r = user;
-    double v[2];
+    double v[8]; /* the slider's outputs: s, element, x */
     fmb_sim_joint_outputs(s, r->jD, v);
     if (r->last_el >= 0 && (int)v[1] != r->last_el) r->ncross++;
     r->last_el = (int)v[1];

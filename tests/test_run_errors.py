@@ -29,7 +29,7 @@ def main():
         ok = False
     joint_line = next(i + 1 for i, l in enumerate(open(case)) if "name: ride" in l)
     m = re.search(r"^(.*):(\d+): error: slider 'ride' ran off its guide 'guide' at t = "
-                  r"([0-9.eE+-]+): axial position ([0-9.eE+-]+) m", p.stderr, re.M)
+                  r"([0-9.eE+-]+): material coordinate ([0-9.eE+-]+) m", p.stderr, re.M)
     if not m:
         print("FAIL: message not found")
         ok = False

@@ -1,26 +1,25 @@
 /*
- * The slider on a beam keeps its places in the joint (joints/slider_beam.c: two kept
- * states, and the last step control's candidate with its axial position, element and
- * columns, which the next step's control and views take for the state at t_n). Whatever
- * the order of the calls, every class function must give bitwise what the same function
- * gives on a joint with an empty cache.
+ * The slider on a beam keeps its last two places in the joint (joints/slider_beam.c),
+ * keyed on its inputs: the rigid coordinates of both bodies, the slider point and the
+ * guide coordinates that the centre line read (bodies/beam_curve.c). Whatever the order of
+ * the calls, every class function must give bitwise what the same function gives on a
+ * joint with an empty cache.
  *
  * Independent reference: a copy of the joint whose evalcache is zeroed before every call
- * (every place evaluated afresh). States: the quick-return (40 rocker elements, the slider
- * crossing several elements) after each of 1,200 steps, visited in the step loop's order
- * (views, Phi, validity and Hessian of a predictor-like state and of the candidate, then
- * the step control from the previous state, which only the last control kept, repeated,
+ * (every place evaluated afresh). States: the quick-return (40 rocker elements, linear and
+ * nonlinear rocker: argument "nonlinear=0|1"; the slider crossing several elements) after
+ * each of 1,200 steps, visited in the step loop's order (views, Phi, validity and Hessian of
+ * a predictor-like state and of the candidate, the step control from the previous state,
  * the outputs), and out of it: the control from a state two steps back, the control of a
- * state perturbed in the slider's x, in the guide's angle and in the slider's point (the
- * key's inputs), t_n's views after an unrelated state was placed, t_n's outputs.
+ * state perturbed in the slider's x, in the guide's angle, in the slider's point and in the
+ * guide's axial coordinates at the element under the slider and at a node the element
+ * search reads (the key's inputs), t_n's views after an unrelated state was placed.
  * Compared bit for bit: the views' columns, Phi and J, the Hessian, valid's status, the
- * step control's return value and h_max, the outputs (s, element); and J and H on guide
- * views with another column before the element's (sb_pos's guessed places wrong) against
- * the default view's, moved to the new places.
- * Checked to fail (2026-11-29): the kept candidate's key with t_n's element and position
- * fails 2,443 comparisons (1,214 in the step loop's order); sb_where taking the kept
- * candidate without comparing its key fails 2,197; sb_pos taking its guessed place
- * unchecked fails 9,648 (J and H on the views with another column).
+ * step control's return value and h_max, the outputs (s, element, x); and J and H on guide
+ * views with another column before the element's against the default view's, moved to
+ * the new places.
+ * Checked to fail: a kept place taken without comparing the guide coordinates read fails
+ * the perturbed-guide comparisons; one taken on the rigid key alone fails thousands.
  */
 #include <math.h>
 #include <stdio.h>
@@ -28,6 +27,7 @@
 #include <string.h>
 
 #include "flexmb/flexmb.h"
+#include "bodies/beam.h"
 #include "solve/sim_internal.h"
 
 #ifndef FMB_SOURCE_DIR
@@ -134,18 +134,18 @@ static void check_outputs(int k, const double *q, const double *qd)
     fmb_bodyview_t v[2], vr[2];
     fmb_joint_views(md, jt, q, qd, v);
     fmb_joint_views(md, fresh(), q, qd, vr);
-    double o[2], orf[2];
+    double o[3], orf[3];
     jt->klass->outputs(jt, v, tnow, o);
     jref.klass->outputs(fresh(), vr, tnow, orf);
     same("outputs", k, o, orf, sizeof o);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const char *ov[] = {"n_el=40", "revolutions=1"};
+    const char *ov[] = {"n_el=40", "revolutions=1", argc > 1 ? argv[1] : "nonlinear=0"};
     char err[1024];
     fmb_case_t *cs =
-        fmb_case_load(FMB_SOURCE_DIR "/cases/quick_return.yaml", ov, 2, err, sizeof err);
+        fmb_case_load(FMB_SOURCE_DIR "/cases/quick_return.yaml", ov, 3, err, sizeof err);
     if (!cs) {
         printf("FAIL: %s\n", err);
         return 1;
@@ -202,6 +202,25 @@ int main(void)
             check_control(k, "moved point", q0, q1, qd, h);
             check_state(k, q1, qd);
             jt->point[0][0] = jref.point[0][0] = u;
+        }
+        { /* the guide's axial coordinates: the slider's element's, and a node the element
+           * search reads first (the middle node) */
+            fmb_bodyview_t vv[2];
+            fmb_joint_views(md, jt, q1, qd, vv);
+            const fmb_beam_t *bm = vv[1].body->data;
+            double so[3];
+            jt->klass->outputs(jt, vv, tnow, so);
+            const int e = (int)so[1], mid = (bm->nnodes - 1) / 2;
+            const int cu[2] = {bm->dof[3 * e + 3], bm->dof[3 * mid]};
+            for (int c = 0; c < 2; c++) {
+                if (cu[c] < 0) continue;
+                memcpy(qp, q1, (size_t)n * sizeof *qp);
+                qp[o2 + cu[c]] += c ? 0.2 * (bm->x[mid + 1] - bm->x[mid]) : 1e-9;
+                check_state(k, qp, qd);
+                check_control(k, c ? "perturbed searched node" : "perturbed element", q1, qp, qd,
+                              h);
+                check_outputs(k, qp, qd);
+            }
         }
         check_outputs(k, q0, qd);
         /* the control repeated: its candidate is kept for the next step's t_n */

@@ -61,7 +61,7 @@ static int observe(fmb_sim_t *s, void *user)
         for (int j = 0; j < fmb_model_num_joints(m); j++) {
             const char *g = fmb_model_joint_output_group(m, j);
             if (!g || strcmp(g, "sliders")) continue;
-            double v[2];
+            double v[8]; /* the slider's outputs: s, element, x */
             fmb_sim_joint_outputs(s, j, v);
             if (cross_last >= 0 && (int)v[1] != cross_last) cross_count++;
             cross_last = (int)v[1];

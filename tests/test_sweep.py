@@ -32,6 +32,11 @@ TEST:
              parameters wins, the study file takes variants as names; unknown variants
              (--vary, study file, run --set) and malformed variants sections are refused
              with the position and the declared names.
+  userfiles  -o DIR holding the user's summary.csv, summary.h5, a run's .log or .xmf: each
+             refused (exit 2, every file unchanged, nothing written); --force replaces them,
+             a second sweep replaces its own files without --force; a temporary-looking
+             summary.csv.tmp of the user's is never touched; a case input (a table) called
+             summary.csv in DIR is refused even with --force, byte-identical.
   plot       scripts/plot_sweep.py --print: one series per mass, sorted by theta0, the
              analytic peak reactions, axes labelled with the parameter's description and
              unit (from its comment in the case) and the metric's unit, and a PNG; the
@@ -403,6 +408,61 @@ def test_events(tmp):
     with h5py.File(os.path.join(tmp, "s", "summary.h5"), "r") as f:
         check(f["metrics/mode_changes.ratchet"].attrs["units"] in ("1", b"1"),
               "events: mode_changes unit")
+
+
+def test_userfiles(tmp):
+    case = pendulum(tmp, t_end=0.05)
+    out = os.path.join(tmp, "u")
+    mine = {"summary.csv": b"my data\n", "summary.h5": b"<my/>\n", "L=1.log": b"my notes\n",
+            "L=2.xmf": b"my sketch\n"}
+    args = [case, "--vary", "L=1,2", "-o", out, "--quiet"]
+    for name, text in mine.items():
+        os.makedirs(out, exist_ok=True)
+        for f in os.listdir(out):
+            os.remove(os.path.join(out, f))
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(text)
+        p = sweep(args, tmp)
+        check(p.returncode == 2 and "not replaced" in p.stderr and name in p.stderr,
+              "userfiles: the user's %s refused: exit %d, %s" % (name, p.returncode, p.stderr))
+        check(os.listdir(out) == [name] and open(os.path.join(out, name), "rb").read() == text,
+              "userfiles: %s unchanged and nothing written (%s)" % (name, os.listdir(out)))
+    for name, text in mine.items():
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(text)
+    with open(os.path.join(out, "summary.csv.tmp"), "wb") as f:
+        f.write(b"keep me\n")
+    p = sweep(args + ["--force"], tmp)
+    check(p.returncode == 0, "userfiles: --force: exit %d %s" % (p.returncode, p.stderr))
+    table = rows(os.path.join(out, "summary.csv"))
+    check([r["status"] for r in table] == ["complete", "complete"],
+          "userfiles: --force runs complete: %s" % [r["status"] for r in table])
+    p = sweep(args, tmp)
+    check(p.returncode == 0, "userfiles: the sweep's own files replaced without --force: exit "
+          "%d %s" % (p.returncode, p.stderr))
+    check(open(os.path.join(out, "summary.csv.tmp"), "rb").read() == b"keep me\n",
+          "userfiles: the user's summary.csv.tmp untouched")
+    check(sorted(os.listdir(out)) == ["L=1.h5", "L=1.log", "L=1.xmf", "L=2.h5", "L=2.log",
+                                      "L=2.xmf", "summary.csv", "summary.csv.tmp",
+                                      "summary.h5"],
+          "userfiles: no temporaries left: %s" % sorted(os.listdir(out)))
+    # a case input in DIR called summary.csv: never overwritten, even with --force
+    d = os.path.join(tmp, "t")
+    os.makedirs(d)
+    shutil.copy(os.path.join(CASES, "motor_profile.csv"), os.path.join(d, "summary.csv"))
+    text = open(os.path.join(CASES, "motor_profile.yaml"), encoding="utf-8").read()
+    text = text.replace("motor_profile.csv", "summary.csv").replace("t_end: 1}", "t_end: 0.05}")
+    with open(os.path.join(d, "mp.yaml"), "w", encoding="utf-8") as f:
+        f.write(text)
+    before = open(os.path.join(d, "summary.csv"), "rb").read()
+    for extra in ([], ["--force"]):
+        p = sweep([os.path.join(d, "mp.yaml"), "--vary", "ms=0.5,0.6", "-o", d, "--quiet"] +
+                  extra, tmp)
+        check(p.returncode == 2 and "refusing to overwrite an input" in p.stderr,
+              "userfiles: input summary.csv %s: exit %d, %s" % (extra, p.returncode, p.stderr))
+        check(open(os.path.join(d, "summary.csv"), "rb").read() == before and
+              sorted(os.listdir(d)) == ["mp.yaml", "summary.csv"],
+              "userfiles: input summary.csv byte-identical, nothing written %s" % extra)
 
 
 def test_plot(tmp):

@@ -131,6 +131,18 @@ static int cmd_mech_modes(const cli_args_t *a)
 {
     fmb_case_t *c = cli_load_case(a);
     if (!c) return EXIT_CASE;
+    if (a->output) { /* the rule of run -o, before the work (docs/output.md) */
+        char msg[1024] = "", *xmf = cli_xmf_path(a->output);
+        int bad = !xmf ||
+                  cli_output_refused(c, a->output, CLI_OUT_RESULTS, a->force, msg, sizeof msg) ||
+                  cli_output_refused(c, xmf, CLI_OUT_XDMF, a->force, msg, sizeof msg);
+        free(xmf);
+        if (bad) {
+            fprintf(stderr, "%s: error: %s\n", a->case_path, msg[0] ? msg : "out of memory");
+            fmb_case_destroy(&c);
+            return EXIT_CASE;
+        }
+    }
     fmb_model_t *m = fmb_case_model(c);
     fmb_sim_options_t o = *fmb_case_options(c);
     const double at = a->at > 0 ? a->at : 0.0;

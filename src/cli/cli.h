@@ -44,6 +44,15 @@ fmb_case_t *cli_load_case(const cli_args_t *a);
 extern volatile int cli_stop;
 void cli_install_handlers(void);
 int cli_cmd_run(const cli_args_t *a);
+/* Output safety (docs/output.md): may path be written as an output of this kind? 1 with a
+ * message when it is an input of the case (never written), a directory, or an existing
+ * file flexmb did not write as such an output (written only with force); else 0. */
+enum { CLI_OUT_RESULTS, CLI_OUT_XDMF, CLI_OUT_SUMMARY_CSV, CLI_OUT_SUMMARY_H5, CLI_OUT_LOG };
+#define CLI_SWEEP_LOG_HEAD "flexmb sweep: run "
+/* The XDMF sidecar of a results file (the writer's rule; malloc'ed, NULL: out of memory). */
+char *cli_xmf_path(const char *h5);
+int cli_output_refused(const fmb_case_t *c, const char *path, int kind, int force, char *msg,
+                       size_t len);
 /* Per body, the given velocities the consistent start had to change (0 if none). */
 int cli_report_start_velocities(FILE *f, const fmb_model_t *m, const fmb_sim_t *sim);
 /* check.c */

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/text.h"
 #include "cli.h"
 
 /* File name without directory and without .h5/.hdf5/.hdf. */
@@ -84,6 +86,50 @@ static int run_python(const char *python, char *const argv[])
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* A message that quotes paths: long ones shortened, so that the cause stays visible. */
+static void put_msg(char *msg, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fmb_vformat(msg, len, fmt, ap);
+    va_end(ap);
+}
+
+/* The comparison's outputs follow the rule of `run -o` (docs/output.md, "Output safety"):
+ * never one of the two results files, a directory or another non-regular file, nor,
+ * without --force, an existing file that is not an earlier comparison (a CSV starting with
+ * the comparison's header, a PNG that matplotlib wrote). 0, or 1 with a message. */
+static int compare_output_refused(const cli_args_t *a, const char *path, int png, char *msg,
+                                  size_t len)
+{
+    struct stat sp, si;
+    if (stat(path, &sp) != 0) return 0;
+    const char *in[2] = {a->case_path, a->arg2};
+    for (int k = 0; k < 2; k++)
+        if (stat(in[k], &si) == 0 && si.st_dev == sp.st_dev && si.st_ino == sp.st_ino)
+            return put_msg(msg, len,
+                           "output %s is the results file %s: refusing to overwrite an "
+                           "input",
+                           path, in[k]),
+                   1;
+    if (!S_ISREG(sp.st_mode)) return put_msg(msg, len, "output %s is not a regular file", path), 1;
+    if (a->force) return 0;
+    char head[512] = "";
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
+    if (f) fclose(f);
+    head[n] = '\0';
+    int ours = !png && !strncmp(head, "quantity,kind,", 14);
+    for (size_t i = 0; png && !ours && n > 8 && !memcmp(head, "\x89PNG", 4) && i + 10 <= n; i++)
+        ours = !memcmp(head + i, "matplotlib", 10); /* its tEXt chunk "Software" */
+    if (ours) return 0;
+    put_msg(msg, len,
+            "%s exists and is not a flexmb comparison %s: not replaced (use --force to "
+            "replace it)",
+            path, png ? "plot" : "CSV");
+    return 1;
+}
+
 int cli_cmd_compare(const cli_args_t *a)
 {
     char prefix[2048], sa[512], sb[512];
@@ -100,6 +146,11 @@ int cli_cmd_compare(const cli_args_t *a)
     char csv[2100], png[2100], err[1024] = "";
     snprintf(csv, sizeof csv, "%s.csv", prefix);
     snprintf(png, sizeof png, "%s.png", prefix);
+    if (compare_output_refused(a, csv, 0, err, sizeof err) ||
+        compare_output_refused(a, png, 1, err, sizeof err)) {
+        fprintf(stderr, "flexmb compare: error: %s\n", err);
+        return EXIT_CASE;
+    }
     fmb_compare_summary_t sum;
     int st = fmb_compare_files(a->case_path, a->arg2, &a->cmp, csv, a->quiet ? NULL : stdout, &sum,
                                err, sizeof err);

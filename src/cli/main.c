@@ -20,8 +20,9 @@ static const char usage_text[] =
     "       flexmb check CASE [--set NAME=VALUE]...\n"
     "       flexmb modes CASE [BODY] [--at T] [--set NAME=VALUE]... [-n N]\n"
     "       flexmb compare A.h5 B.h5 [-o PREFIX] [--by BODY] [--wrap] [--only KINDS]\n"
-    "                      [--quantity LIST] [--stations N] [--noise X] [--quiet]\n"
+    "                      [--quantity LIST] [--stations N] [--noise X] [--force] [--quiet]\n"
     "       flexmb sweep CASE --vary NAME=VALUES... [--grid|--zip] [-j N] [-o DIR] [--resume]\n"
+    "                    [--force]\n"
     "       flexmb keys [joints|forces|friction] [TYPE]\n"
     "       flexmb --help | --version\n";
 
@@ -56,10 +57,11 @@ static const char help_text[] =
     "                        case file name with .h5, in the current directory);\n"
     "                        compare: output prefix (default: A_vs_B from the names)\n"
     "  -s, --set NAME=VALUE  override a case parameter (repeatable)\n"
-    "      --force           run: replace an existing OUT.h5 / .xmf that flexmb did not\n"
-    "                        write (inputs of the case are never replaced)\n"
-    "      --no-room-check   run: start even when all the records would not fit on the\n"
-    "                        disk (the run still stops before the disk is full)\n"
+    "      --force           run, modes -o, compare: replace an existing OUT.h5 / .xmf\n"
+    "                        (PREFIX.csv / .png) that flexmb did not write (inputs of the\n"
+    "                        case or the comparison are never replaced)\n"
+    "      --no-room-check   run: start even when the records, frames and sidecar would\n"
+    "                        not fit on the disk (the run still stops before it is full)\n"
     "  -n, --modes N         modes: number of frequencies (default 6)\n"
     "      --by BODY         compare: abscissa = BODY's angle (e.g. the crank), so runs\n"
     "                        at different speeds compare at equal angles; default time\n"
@@ -226,7 +228,8 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
         return usage_error("unknown command", a->command);
     if (!a->case_path)
         return usage_error(is_compare ? "missing results files" : "missing case file", NULL);
-    if (a->force && !is_run) return usage_error("--force is only valid with", "run");
+    if (a->force && !is_run && !is_compare && !(is_modes && a->output))
+        return usage_error("--force is only valid with", "run, compare or modes CASE -o");
     if (a->no_room_check && !is_run)
         return usage_error("--no-room-check is only valid with", "run");
     if (a->no_viz && !is_run) return usage_error("--no-viz is only valid with", "run");

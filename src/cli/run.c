@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,15 +12,33 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/text.h"
 #include "cli.h"
 
 /* ---------------------------------------------------------------- signals */
 
 volatile int cli_stop;        /* polled by fmb_sim_run */
 static volatile int g_signal; /* the signal that stopped the run */
+/* The close: the results file is being completed and moved to its name (short); signals
+ * are deferred, g_late_signal the one received then while the run had not been stopped. */
+static volatile sig_atomic_t g_closing, g_late_signal;
+/* Written by the handler (async-signal-safe write): where the results are. */
+static char g_quit_msg[1400], g_close_msg[1400];
+static size_t g_quit_len, g_close_len;
 
 static void on_signal(int sig)
 {
+    if (g_closing) { /* defer: the file is complete in a moment */
+        if (!cli_stop && !g_late_signal) g_late_signal = sig;
+        if (g_close_len && write(STDERR_FILENO, g_close_msg, g_close_len) < 0) g_close_len = 0;
+        return;
+    }
+    if (cli_stop) { /* a second signal while the run stops: quit now, saying where */
+        if (g_quit_len && write(STDERR_FILENO, g_quit_msg, g_quit_len) < 0) g_quit_len = 0;
+        signal(sig, SIG_DFL);
+        raise(sig); /* delivered, with the default action, when the handler returns */
+        return;
+    }
     g_signal = sig;
     cli_stop = 1;
 }
@@ -30,11 +49,30 @@ void cli_install_handlers(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    /* A second signal kills the process as usual. */
-    sa.sa_flags = SA_RESETHAND;
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaddset(&sa.sa_mask, SIGHUP);
+    /* A second signal while the run stops ends the process (on_signal), during the close it
+     * waits for the close. */
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL); /* a closed terminal stops the run like SIGTERM */
+}
+
+/* The handler's messages for the results file out (staged as DIR/.NAME.partial until the
+ * close: docs/output.md, "Records and crash safety"). */
+static void signal_messages(const char *out)
+{
+    const char *slash = strrchr(out, '/');
+    const int dir = slash ? (int)(slash - out) + 1 : 0;
+    int n = snprintf(g_quit_msg, sizeof g_quit_msg,
+                     "flexmb: interrupted again: quitting now; the records committed so far are "
+                     "in %.*s.%.600s.partial (not moved to %.600s)\n",
+                     dir, out, out + dir, out);
+    g_quit_len = n > 0 ? strlen(g_quit_msg) : 0;
+    n = snprintf(g_close_msg, sizeof g_close_msg,
+                 "flexmb: closing %.1200s, a moment: the results are saved first\n", out);
+    g_close_len = n > 0 ? strlen(g_close_msg) : 0;
 }
 
 /* ---------------------------------------------------------------- helpers */
@@ -62,47 +100,71 @@ static int same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
+/* A message that quotes paths: long ones shortened, so that the cause stays visible. */
+static void put_msg(char *msg, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fmb_vformat(msg, len, fmt, ap);
+    va_end(ap);
+}
+
+/* Did flexmb write the existing file at path, as an output of this kind? */
+static int written_by_flexmb(const char *path, int kind)
+{
+    if (kind == CLI_OUT_RESULTS || kind == CLI_OUT_SUMMARY_H5)
+        return fmb_results_file_kind(path) == 1;
+    char head[256] = "";
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
+    if (f) fclose(f);
+    head[n] = '\0';
+    switch (kind) {
+    case CLI_OUT_XDMF: /* a sidecar flexmb wrote: XDMF that points into the results file */
+        return strstr(head, "<Xdmf") != NULL;
+    case CLI_OUT_SUMMARY_CSV:
+        return strncmp(head, "run,file", 8) == 0;
+    default: /* a sweep's run log: empty, or opened by the sweep's own first line */
+        return n == 0 || strncmp(head, CLI_SWEEP_LOG_HEAD, strlen(CLI_SWEEP_LOG_HEAD)) == 0;
+    }
+}
+
+int cli_output_refused(const fmb_case_t *c, const char *path, int kind, int force, char *msg,
+                       size_t len)
+{
+    static const char *const what[] = {"results file", "XDMF sidecar", "sweep summary",
+                                       "sweep summary", "sweep run log"};
+    struct stat st;
+    for (int k = 0; k < fmb_case_num_inputs(c); k++)
+        if (same_file(path, fmb_case_input(c, k))) {
+            if (k == 0)
+                put_msg(msg, len, "output %s is the case file: refusing to overwrite an input",
+                        path);
+            else
+                put_msg(msg, len,
+                        "output %s is %s, a file the case reads: refusing to overwrite an "
+                        "input",
+                        path, fmb_case_input(c, k));
+            return 1;
+        }
+    if (stat(path, &st) != 0) return 0;
+    if (S_ISDIR(st.st_mode)) return put_msg(msg, len, "output %s is a directory", path), 1;
+    if (!S_ISREG(st.st_mode)) /* a FIFO or a device: never replaced, nor opened to be tested */
+        return put_msg(msg, len, "output %s is not a regular file", path), 1;
+    if (force || written_by_flexmb(path, kind)) return 0;
+    put_msg(msg, len, "%s exists and is not a flexmb %s: not replaced (use --force to replace it)",
+            path, what[kind]);
+    return 1;
+}
+
 /* Refuse output paths that would destroy input or other files (docs/output.md, "Output
  * safety"): the results or the sidecar being an input of the case, a directory, or an
  * existing file that is not a previous flexmb result (unless --force). 0 or a message. */
 static int output_unsafe(const fmb_case_t *c, const char *out, const char *xmf, int force,
                          char *msg, size_t len)
 {
-    const char *paths[2] = {out, xmf};
-    for (int p = 0; p < 2; p++) {
-        struct stat st;
-        for (int k = 0; k < fmb_case_num_inputs(c); k++)
-            if (same_file(paths[p], fmb_case_input(c, k))) {
-                snprintf(msg, len, "output %s is %s %s: refusing to overwrite an input", paths[p],
-                         k == 0 ? "the case file" : "the mesh", fmb_case_input(c, k));
-                return 1;
-            }
-        if (stat(paths[p], &st) != 0) continue;
-        if (S_ISDIR(st.st_mode)) {
-            snprintf(msg, len, "output %s is a directory", paths[p]);
-            return 1;
-        }
-        if (force) continue;
-        int ok;
-        if (p == 0) {
-            ok = fmb_results_file_kind(paths[p]) == 1;
-        } else { /* a sidecar flexmb wrote: XDMF that points into the results file */
-            char head[256] = "";
-            FILE *f = fopen(paths[p], "r");
-            size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
-            if (f) fclose(f);
-            head[n] = '\0';
-            ok = strstr(head, "<Xdmf") != NULL;
-        }
-        if (!ok) {
-            snprintf(msg, len,
-                     "%s exists and is not a flexmb %s: not replaced (use --force to replace "
-                     "it)",
-                     paths[p], p == 0 ? "results file" : "XDMF sidecar");
-            return 1;
-        }
-    }
-    return 0;
+    return cli_output_refused(c, out, CLI_OUT_RESULTS, force, msg, len) ||
+           cli_output_refused(c, xmf, CLI_OUT_XDMF, force, msg, len);
 }
 
 /* "dir/name.yaml" -> "name.h5" (in the current directory). */
@@ -121,7 +183,7 @@ static char *default_output(const char *case_path)
 }
 
 /* Same rule as the writer: .h5/.hdf5/.hdf replaced by .xmf, else appended. */
-static char *xmf_path(const char *h5)
+char *cli_xmf_path(const char *h5)
 {
     static const char *const exts[] = {".h5", ".hdf5", ".hdf"};
     size_t n = strlen(h5), keep = n;
@@ -309,7 +371,7 @@ int cli_cmd_run(const cli_args_t *a)
         out = str_dup(fmb_case_output(c));
     else
         out = default_output(a->case_path);
-    xmf = out ? xmf_path(out) : NULL;
+    xmf = out ? cli_xmf_path(out) : NULL;
     if (!out || !xmf) {
         fprintf(stderr, "flexmb: out of memory\n");
         code = EXIT_RUN;
@@ -365,11 +427,10 @@ int cli_cmd_run(const cli_args_t *a)
         }
     }
 
+    signal_messages(out);
     cli_install_handlers();
     int st = fmb_sim_run(sim, observer, &r, &cli_stop);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
+    g_closing = 1; /* from here to the close, a signal waits (on_signal) */
     /* stopped (signal or failure) between records: keep the last completed step too */
     if (!r.writer_failed && fmb_sim_time(sim) > r.last_t) observer(sim, &r);
     double wall = wall_seconds() - r.start;
@@ -392,10 +453,19 @@ int cli_cmd_run(const cli_args_t *a)
         flush_st = fmb_writer_statistics(writer, sim, wall, status);
     if (flush_st < 0 && !werr[0]) snprintf(werr, sizeof werr, "%s", fmb_writer_last_error(writer));
     fmb_writer_destroy(&writer);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    g_closing = 0;
 
+    if (g_late_signal) { /* the run had ended: its file is as it would be without it */
+        fprintf(stderr, "%s: signal %d while closing %s: the file was closed first\n", a->case_path,
+                (int)g_late_signal, out);
+        code = 128 + (int)g_late_signal;
+    }
     if (cli_stop) {
-        fprintf(stderr, "%s: interrupted by signal %d at t = %g s\n", a->case_path, (int)g_signal,
-                fmb_sim_time(sim));
+        fprintf(stderr, "%s: interrupted by signal %d at t = %g s; the records so far are in %s\n",
+                a->case_path, (int)g_signal, fmb_sim_time(sim), out);
         code = 128 + (g_signal ? (int)g_signal : SIGINT);
     } else if (r.writer_failed || flush_st < 0) {
         fprintf(stderr, "%s: error: %s\n", a->case_path,

@@ -21,13 +21,14 @@
 #include <sys/prctl.h>
 #endif
 
+#include "cli.h"
 #include "flexmb/flexmb.h"
 
 int fmb_cli_sweep(int argc, char **argv);
 
 static const char sweep_usage[] =
     "usage: flexmb sweep CASE --vary NAME=VALUES... [--set NAME=VALUE]... [--grid | --zip]\n"
-    "                    [-j N] [-o DIR] [--crank BODY] [--resume] [--quiet]\n"
+    "                    [-j N] [-o DIR] [--crank BODY] [--resume] [--force] [--quiet]\n"
     "       flexmb sweep STUDY.yaml [same options]   (a file with a `sweep:` section)\n"
     "       mpirun -n N flexmb sweep ...             (runs spread over MPI ranks)\n"
     "VALUES: comma-separated numbers, ranges start:stop:count, or names; see docs/sweep.md\n";
@@ -126,7 +127,7 @@ pid_t sweep_spawn(const sweep_t *s, int k, sweep_run_t *r)
         fmb_run_summary_free(&r->sum);
     }
     const int np = s->spec.nparams, ns = s->spec.nsets;
-    char **argv = calloc((size_t)(8 + 2 * (np + ns)), sizeof *argv);
+    char **argv = calloc((size_t)(9 + 2 * (np + ns)), sizeof *argv);
     char **sets = calloc((size_t)np + 1, sizeof *sets);
     int a = 0, ok = argv && sets;
     if (ok) {
@@ -134,6 +135,7 @@ pid_t sweep_spawn(const sweep_t *s, int k, sweep_run_t *r)
         argv[a++] = "run";
         argv[a++] = s->spec.case_path;
         argv[a++] = "--quiet";
+        if (s->spec.force) argv[a++] = "--force";
         argv[a++] = "-o";
         argv[a++] = h5;
         for (int q = 0; q < ns; q++) {
@@ -166,6 +168,9 @@ pid_t sweep_spawn(const sweep_t *s, int k, sweep_run_t *r)
             dup2(fd, STDOUT_FILENO);
             dup2(fd, STDERR_FILENO);
             close(fd);
+            /* the first line marks the log as the sweep's (replaced without --force) */
+            fprintf(stderr, CLI_SWEEP_LOG_HEAD "%d of %s\n", k, s->spec.case_path);
+            fflush(stderr);
         }
         execv(s->exe, argv);
         fprintf(stderr, "flexmb sweep: cannot start %s: %s\n", s->exe, strerror(errno));
@@ -193,7 +198,7 @@ static void log_message(const char *log, char *out, size_t len)
     char line[1024], last[1024] = "", err[1024] = "";
     while (f && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = '\0';
-        if (!line[0]) continue;
+        if (!line[0] || !strncmp(line, CLI_SWEEP_LOG_HEAD, strlen(CLI_SWEEP_LOG_HEAD))) continue;
         snprintf(last, sizeof last, "%s", line);
         if (strstr(line, "error")) snprintf(err, sizeof err, "%s", line);
     }
@@ -333,6 +338,8 @@ static int parse(sweep_t *s, int argc, char **argv, char *err, size_t len)
             mode = a[2] == 'z';
         } else if (!strcmp(a, "--resume")) {
             sp->resume = 1;
+        } else if (!strcmp(a, "--force")) {
+            sp->force = 1;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             sp->quiet = 1;
         } else if (!strcmp(a, "--vary") || !strcmp(a, "--set") || !strcmp(a, "-j") ||
@@ -401,6 +408,7 @@ static int parse(sweep_t *s, int argc, char **argv, char *err, size_t len)
     if (cli.outdir) free(sp->outdir), sp->outdir = cli.outdir, cli.outdir = NULL;
     if (cli.crank) free(sp->crank), sp->crank = cli.crank, cli.crank = NULL;
     sp->resume = cli.resume;
+    sp->force = cli.force;
     sp->quiet = cli.quiet;
     sweep_spec_free(&cli);
     if (mode >= 0) sp->zip = mode;
@@ -410,12 +418,12 @@ static int parse(sweep_t *s, int argc, char **argv, char *err, size_t len)
 }
 
 /* Every varied name must be a parameter of the case (or integrator / ordering). */
-static int check_names(sweep_t *s, char *err, size_t len)
+static int check_names(sweep_t *s, fmb_case_t **out, char *err, size_t len)
 {
     const sweep_spec_t *sp = &s->spec;
     fmb_case_t *c = fmb_case_load(sp->case_path, (const char *const *)sp->sets, sp->nsets, err,
                                   len);
-    if (!c) return -1;
+    if (!(*out = c)) return -1;
     int rc = 0;
     for (int p = 0; p < sp->nparams && !rc; p++) {
         const char *name = sp->params[p].name;
@@ -458,8 +466,28 @@ static int check_names(sweep_t *s, char *err, size_t len)
         if (n > 0 && (size_t)n < len) snprintf(err + n, len - (size_t)n, ")");
         rc = -1;
     }
-    fmb_case_destroy(&c);
     return rc;
+}
+
+/* The sweep writes DIR/summary.csv, DIR/summary.h5 and each run's STEM.log, STEM.h5 and
+ * STEM.xmf: the same rule as `flexmb run -o` for every one of them (docs/output.md, "Output
+ * safety"), checked before anything is written. */
+static int check_outputs(const sweep_t *s, const fmb_case_t *c, char *err, size_t len)
+{
+    static const char *const ext[] = {".log", ".h5", ".xmf"};
+    static const int kind[] = {CLI_OUT_LOG, CLI_OUT_RESULTS, CLI_OUT_XDMF};
+    const int force = s->spec.force;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/summary.csv", s->spec.outdir);
+    if (cli_output_refused(c, path, CLI_OUT_SUMMARY_CSV, force, err, len)) return -1;
+    snprintf(path, sizeof path, "%s/summary.h5", s->spec.outdir);
+    if (cli_output_refused(c, path, CLI_OUT_SUMMARY_H5, force, err, len)) return -1;
+    for (int k = 0; k < s->nruns; k++)
+        for (int e = 0; e < 3; e++) {
+            snprintf(path, sizeof path, "%s/%s%s", s->spec.outdir, s->stem[k], ext[e]);
+            if (cli_output_refused(c, path, kind[e], force, err, len)) return -1;
+        }
+    return 0;
 }
 
 static int make_dir(const char *path, char *err, size_t len)
@@ -513,8 +541,11 @@ int fmb_cli_sweep(int argc, char **argv)
     }
     ssize_t n = readlink("/proc/self/exe", s.exe, sizeof s.exe - 1);
     if (n <= 0) snprintf(s.exe, sizeof s.exe, "%s", argv[0]);
-    if (check_names(&s, err, sizeof err) < 0 || build_runs(&s, err, sizeof err) < 0 ||
-        make_dir(s.spec.outdir, err, sizeof err) < 0) {
+    fmb_case_t *c = NULL;
+    st = check_names(&s, &c, err, sizeof err) < 0 || build_runs(&s, err, sizeof err) < 0 ||
+         make_dir(s.spec.outdir, err, sizeof err) < 0 || check_outputs(&s, c, err, sizeof err) < 0;
+    fmb_case_destroy(&c);
+    if (st) {
         fprintf(stderr, "flexmb sweep: %s\n", err);
         code = 2;
         goto done;

@@ -31,6 +31,7 @@ typedef struct sweep_spec {
     int zip; /* 1: zip the lists (equal lengths), 0: full grid */
     int jobs;
     int resume, quiet;
+    int force; /* replace files in DIR that flexmb did not write (never an input) */
     int nparams;
     sweep_param_t *params;
     int nsets;

@@ -4,6 +4,7 @@
  * (integrator=hht,newmark). Numbers become their shortest decimal form that reads back to
  * the same double: that text goes to --set and into the file names. */
 #include "sweep.h"
+#include "../core/file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -368,8 +369,12 @@ static int y_section(sweep_spec_t *s, const yctx_t *y, const yaml_node_t *sec)
 
 int sweep_load_yaml(sweep_spec_t *s, const char *path, char *err, size_t len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return fail(err, len, "%s: cannot open: %s", path, strerror(errno));
+    int e = 0;
+    const char *why = NULL;
+    FILE *f = fmb_open_regular(path, (size_t)16 << 20, &e, &why); /* a case's limit */
+    if (!f)
+        return fail(err, len, "%s: cannot open: %s%s", path, why ? why : strerror(e),
+                    why && strstr(why, "limit") ? " (16 MB)" : "");
     yaml_parser_t parser;
     yaml_document_t doc;
     yaml_parser_initialize(&parser);

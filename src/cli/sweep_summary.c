@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "flexmb/flexmb.h"
 
@@ -65,9 +67,14 @@ static void csv_num(FILE *f, double v)
 static int write_csv(const sweep_t *s, char **mcols, int nm, const char *path)
 {
     char tmp[4300];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) return -1;
+    snprintf(tmp, sizeof tmp, "%s.XXXXXX", path); /* a new file: never one of the user's */
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0) close(fd), remove(tmp);
+        return -1;
+    }
+    fchmod(fd, 0644);
     fputs("run,file", f);
     for (int p = 0; p < s->spec.nparams; p++)
         fprintf(f, ",%s", s->spec.params[p].name);

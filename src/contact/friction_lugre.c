@@ -31,6 +31,12 @@ static int lugre_check(const fmb_friction_desc_t *f, char *msg, size_t len)
                            "friction use model none");
         return FMB_ERR_MODEL;
     }
+    if (!(f->mu > 0)) {
+        snprintf(msg, len,
+                 "LuGre needs mu > 0 (g(v) tends to mu while sliding and divides the "
+                 "bristle rate)");
+        return FMB_ERR_MODEL;
+    }
     if (!(f->sigma0 > 0) || !(f->vd >= 0) || !(f->sigma1 >= 0) || !(f->sigma2 >= 0) ||
         !(f->vs > 0) || !(f->gamma > 0)) {
         snprintf(msg, len,
@@ -41,9 +47,10 @@ static int lugre_check(const fmb_friction_desc_t *f, char *msg, size_t len)
     return 0;
 }
 
-/* The shared block checks, and mu0 > 0: g(v) = mu + (mu0 - mu) exp(-(|v|/vs)^gamma) divides
- * the bristle rate sigma0 |v| z / g (mu = mu0 = 0 gave a NaN contact solve: "linear solve
- * failed for the contact forces"). */
+/* The shared block checks, and mu0 > 0, mu > 0: g(v) = mu + (mu0 - mu) exp(-(|v|/vs)^gamma)
+ * divides the bristle rate sigma0 |v| z / g (mu = mu0 = 0 gave a NaN contact solve: "linear
+ * solve failed for the contact forces"); with mu = 0 the exponential underflows once |v|
+ * exceeds about 27 vs (gamma 2) and g is 0 there. */
 static int lugre_prepare(fmb_item_env_t *env, fmb_friction_desc_t *f)
 {
     int rc = fmb_friction_prepare_block(env, f);
@@ -54,6 +61,12 @@ static int lugre_prepare(fmb_item_env_t *env, fmb_friction_desc_t *f)
                              "exp(-(|v|/vs)^gamma) divides the bristle rate; for no friction "
                              "use model: none",
                              f->mu0);
+    if (!(f->mu > 0))
+        return fmb_item_fail(env, "mu", -1,
+                             "LuGre needs mu > 0 (got %g): g(v) = mu + (mu0 - mu) "
+                             "exp(-(|v|/vs)^gamma) tends to mu while sliding and divides the "
+                             "bristle rate (0 once the exponential underflows)",
+                             f->mu);
     return 0;
 }
 

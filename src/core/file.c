@@ -2,25 +2,52 @@
 #include "core/file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+FILE *fmb_open_regular(const char *path, size_t max, int *err, const char **why)
+{
+    *why = NULL;
+    *err = 0;
+    /* O_NONBLOCK: opening a FIFO that has no writer returns at once instead of waiting for
+     * one; the test below then refuses it. Cleared for the reads of a regular file. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        *err = errno ? errno : EIO;
+        return NULL;
+    }
+    struct stat st;
+    int bad = fstat(fd, &st) != 0;
+    if (bad || !S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
+        *why = bad                   ? "cannot be examined"
+               : S_ISDIR(st.st_mode) ? "a directory, not a file"
+               : S_ISREG(st.st_mode) ? "larger than the size limit"
+                                     : "not a regular file";
+        close(fd);
+        *err = EINVAL;
+        return NULL;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    FILE *f = fl >= 0 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        *err = errno ? errno : EIO;
+        close(fd);
+    }
+    return f;
+}
 
 int fmb_read_file(const char *path, size_t max, char **text, size_t *len, const char **why)
 {
-    *why = NULL;
     *text = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return errno ? errno : EIO;
+    int open_err;
+    FILE *f = fmb_open_regular(path, max, &open_err, why);
+    if (!f) return open_err;
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
-        *why = S_ISDIR(st.st_mode)   ? "a directory, not a file"
-               : S_ISREG(st.st_mode) ? "larger than the size limit"
-                                     : "not a regular file";
-        fclose(f);
-        return EINVAL;
-    }
+    if (fstat(fileno(f), &st) != 0) st.st_size = 0;
     /* the size is known, but a file can grow while read: read until end, within max */
     size_t cap = (size_t)st.st_size + 1 > 4096 ? (size_t)st.st_size + 1 : 4096, n = 0;
     char *buf = malloc(cap);

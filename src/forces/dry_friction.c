@@ -328,6 +328,11 @@ static int fr_prepare(fmb_item_env_t *env, fmb_force_desc_t *d)
         if (f->model == FMB_FRICTION_LUGRE && k < 2 && !given)
             return fmb_item_fail(env, NULL, -1, "missing required key '%s'", lugre_keys[k]);
     }
+    if (f->model == FMB_FRICTION_LUGRE && !(p[FMB_SW_FR_KINETIC] > 0))
+        return fmb_item_fail(env, "kinetic", -1,
+                             "model: lugre needs kinetic > 0 (got %g): the LuGre level tends to "
+                             "it while sliding and divides the bristle rate",
+                             p[FMB_SW_FR_KINETIC]);
     if (f->model == FMB_FRICTION_COULOMB) {
         memset(f, 0, sizeof *f);
         f->model = FMB_FRICTION_COULOMB;

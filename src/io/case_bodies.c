@@ -342,6 +342,11 @@ static int load_beam_body(loader_t *L, const yaml_node_t *m, const char *name, c
         if (d.damping_alpha < 0 || d.damping_beta < 0)
             return case_fail(L, damp, "%s: alpha and beta must be >= 0, got %g and %g", dctx,
                              d.damping_alpha, d.damping_beta);
+        if ((rc = case_check_magnitude(L, has_a ? case_get(L, damp, "alpha") : damp, dctx, "alpha",
+                                       d.damping_alpha)) ||
+            (rc = case_check_magnitude(L, has_b ? case_get(L, damp, "beta") : damp, dctx, "beta",
+                                       d.damping_beta)))
+            return rc;
     }
     double rigid = 0;
     if ((rc = case_get_num(L, bm, "rigid", bctx, &rigid, NULL))) return rc;
@@ -427,10 +432,13 @@ int case_load_body(loader_t *L, const yaml_node_t *m)
     if (d.mass <= 0)
         return case_fail(L, case_get(L, m, "mass"), "%s: mass must be positive, got %g", ctx,
                          d.mass);
+    if ((rc = case_check_magnitude(L, case_get(L, m, "mass"), ctx, "mass", d.mass))) return rc;
     if ((rc = case_get_num(L, m, "bar", ctx, &bar, &has_bar))) return rc;
     if (has_bar && bar <= 0)
         return case_fail(L, case_get(L, m, "bar"),
                          "%s: zero-length link: bar length must be > 0, got %g", ctx, bar);
+    if (has_bar && (rc = case_check_magnitude(L, case_get(L, m, "bar"), ctx, "bar", bar)))
+        return rc;
     int has_block;
     if ((rc = case_get_vec(L, m, "block", ctx, 2, d.block, &has_block))) return rc;
     if (has_block && (!(d.block[0] > 0) || !(d.block[1] > 0)))
@@ -449,6 +457,12 @@ int case_load_body(loader_t *L, const yaml_node_t *m)
     if (d.inertia <= 0)
         return case_fail(L, case_get(L, m, "inertia"), "%s: inertia must be positive, got %g", ctx,
                          d.inertia);
+    const char *ikey = has_inertia ? "inertia"
+                       : has_bar   ? "bar"
+                                   : "block"; /* where it comes from */
+    if ((rc = case_check_magnitude(L, case_get(L, m, ikey), ctx,
+                                   has_inertia ? "inertia" : "inertia (from its size)", d.inertia)))
+        return rc;
     if (has_bar) {
         d.com[0] = bar / 2;
         d.com[1] = 0;

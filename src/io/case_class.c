@@ -121,6 +121,10 @@ static int check_bounds(loader_t *L, const yaml_node_t *v, const char *ctx, cons
     if (((f & FMB_PARAM_MAX) && !(x <= p->hi)) || ((f & FMB_PARAM_MAX_OPEN) && !(x < p->hi)))
         return case_fail(L, v, "%s: '%s' must be %s %g, got %g", ctx, p->key, bound_text(f, 1),
                          p->hi, x);
+    /* a quantity that cannot be negative (stiffness, damping, coefficients, ...): within the
+     * physical magnitudes */
+    if (p->kind == FMB_PARAM_NUMBER && (f & (FMB_PARAM_MIN | FMB_PARAM_MIN_OPEN)) && p->lo >= 0)
+        return case_check_magnitude(L, v, ctx, p->key, x);
     return 0;
 }
 

@@ -14,6 +14,9 @@
 #include "model/params.h"
 
 #define FMB_CASE_MAX_INPUTS 64
+/* Parameters of a case (docs/case-format.md, "Limits"): their name lookups are linear, so
+ * the load time grows with the square of the count (10,000: about 1 s). */
+#define FMB_CASE_MAX_PARAMS 10000
 
 #if defined(__GNUC__)
 #define FMB_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -95,7 +98,15 @@ yaml_node_t *case_get(loader_t *L, const yaml_node_t *map, const char *key);
 int case_get_bool(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx, int *out);
 int case_get_int(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx, int min,
                  int *out);
-/* A positive number (required when `required`). */
+/* Magnitudes of physical quantities (masses, inertias, stiffnesses, damping, lengths, ...):
+ * 0 or between FMB_CASE_MAG_MIN and FMB_CASE_MAG_MAX in SI units, so that an absurd value
+ * (1e308, 1e-300) is refused at its line instead of failing later for a wrong cause. */
+#define FMB_CASE_MAG_MIN 1e-30
+#define FMB_CASE_MAG_MAX 1e30
+/* 0, or a message at v naming key and its value x when |x| is outside that range. */
+int case_check_magnitude(loader_t *L, const yaml_node_t *v, const char *ctx, const char *key,
+                         double x);
+/* A positive number (required when `required`), within the magnitudes above. */
 int case_get_positive(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx,
                       int required, double *out, int *given);
 int case_get_string(loader_t *L, const yaml_node_t *map, const char *key, const char *ctx,

@@ -20,6 +20,10 @@ int case_load_parameters(loader_t *L, const yaml_node_t *sec, const char *const 
                              case_kind(sec));
         n = (int)(sec->data.mapping.pairs.top - sec->data.mapping.pairs.start);
     }
+    if (n > FMB_CASE_MAX_PARAMS) /* name lookups are linear: bound the quadratic load time */
+        return case_fail(L, case_node_at(L, sec->data.mapping.pairs.start[FMB_CASE_MAX_PARAMS].key),
+                         "more than %d parameters (%d given): the limit of a case",
+                         FMB_CASE_MAX_PARAMS, n);
     for (int j = 0; j < n; j++) {
         yaml_node_t *k = case_node_at(L, sec->data.mapping.pairs.start[j].key);
         if (k->type != YAML_SCALAR_NODE)

@@ -1,6 +1,7 @@
 /* YAML helpers of the case loader: node access, error messages with FILE:LINE:COL,
  * string pool, key checks and typed getters. */
 #include "io/case_loader.h"
+#include "core/text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,6 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void put_elided(char *out, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fmb_vformat(out, cap, fmt, ap);
+    va_end(ap);
+}
 
 int case_fail(loader_t *L, const yaml_node_t *at, const char *fmt, ...)
 {
@@ -18,13 +26,14 @@ int case_fail(loader_t *L, const yaml_node_t *at, const char *fmt, ...)
     if (!L->err || L->errlen == 0) return FMB_ERR_PARSE;
     int line = at ? (int)at->start_mark.line + 1 : 1;
     int col = at ? (int)at->start_mark.column + 1 : 1;
-    int n = snprintf(L->err, L->errlen, "%s:%d:%d: ", L->c->path, line, col);
-    if (n >= 0 && (size_t)n < L->errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(L->err + n, L->errlen - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    /* the message whole, then its long words (names, paths, values) shortened, so that
+     * the cause after them is not cut off */
+    va_list ap;
+    va_start(ap, fmt);
+    char msg[4096];
+    fmb_vformat(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    put_elided(L->err, L->errlen, "%s:%d:%d: %s", L->c->path, line, col, msg);
     return FMB_ERR_PARSE;
 }
 
@@ -249,7 +258,18 @@ int case_get_positive(loader_t *L, const yaml_node_t *map, const char *key, cons
     if (!(*out > 0))
         return case_fail(L, case_get(L, map, key), "%s: '%s' must be positive, got %g", ctx, key,
                          *out);
-    return 0;
+    return case_check_magnitude(L, case_get(L, map, key), ctx, key, *out);
+}
+
+int case_check_magnitude(loader_t *L, const yaml_node_t *v, const char *ctx, const char *key,
+                         double x)
+{
+    const double a = fabs(x);
+    if (a == 0 || (a >= FMB_CASE_MAG_MIN && a <= FMB_CASE_MAG_MAX)) return 0;
+    return case_fail(L, v,
+                     "%s: '%s' = %g is out of range: a nonzero value must lie between %g and %g "
+                     "in magnitude (SI units)",
+                     ctx, key, x, FMB_CASE_MAG_MIN, FMB_CASE_MAG_MAX);
 }
 
 /* true/false (also yes/no, on/off, 1/0). */

@@ -22,6 +22,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "flexmb/flexmb.h"
 #include "io/h5util.h"
@@ -76,6 +77,9 @@ int fmb_cmp_error(cmp_ctx_t *c, int status, const char *fmt, ...)
 static int open_run(cmp_ctx_t *c, cmp_run_t *r, const char *path)
 {
     r->path = path;
+    struct stat st; /* a FIFO would block the open, a device be read without end */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return fmb_cmp_error(c, FMB_ERR_HDF5, "%s: not a regular file", path);
     r->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (r->file < 0) return fmb_cmp_error(c, FMB_ERR_HDF5, "%s: cannot open as an HDF5 file", path);
     long cols;

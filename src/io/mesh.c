@@ -10,6 +10,7 @@
  */
 #include "io/mesh.h"
 #include "io/mesh_reader.h"
+#include "core/file.h"
 
 #include "flexmb/flexmb.h"
 
@@ -497,20 +498,17 @@ int fmb_mesh_read_line(const char *path, double **x, int *n, char *err, size_t e
     rd_t r;
     int rc = reader_init(&r, path, x, n, err, errlen);
     if (rc) return rc;
-    r.f = fopen(path, "r");
-    if (!r.f) {
-        if (err && errlen) snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return FMB_ERR_IO;
-    }
     /* a mesh is a regular file of bounded size (not /dev/zero, a FIFO or a directory) */
-    struct stat st;
-    if (fstat(fileno(r.f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > FMB_MESH_MAX_BYTES) {
+    int e = 0;
+    const char *why = NULL;
+    r.f = fmb_open_regular(path, (size_t)FMB_MESH_MAX_BYTES, &e, &why);
+    if (!r.f) {
+        const char *limit = "larger than the mesh size limit (" FMB_STR(FMB_MESH_MAX_MB) " MB)";
         if (err && errlen)
-            snprintf(err, errlen, "%s: %s", path,
-                     !S_ISREG(st.st_mode)
-                         ? "not a regular file"
-                         : "larger than the mesh size limit (" FMB_STR(FMB_MESH_MAX_MB) " MB)");
-        fclose(r.f);
+            snprintf(err, errlen, "%s: %s%s", path, why ? "" : "cannot open: ",
+                     !why                   ? strerror(e)
+                     : strstr(why, "limit") ? limit
+                                            : why);
         return FMB_ERR_IO;
     }
     return read_stream(&r, x, n);

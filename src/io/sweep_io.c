@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "flexmb/flexmb.h"
 #include "io/h5util.h"
@@ -251,9 +253,8 @@ int fmb_run_summary_read(const char *path, const char *crank, fmb_run_summary_t 
     memset(s, 0, sizeof *s);
     s->steps = s->newton = -1;
     s->wall_time = s->t_final = NAN;
-    FILE *probe = fopen(path, "rb");
-    if (!probe) return 0;
-    fclose(probe);
+    struct stat sb; /* a regular file only: a FIFO would block the open */
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return 0;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (file < 0) return 0;
@@ -357,10 +358,18 @@ int fmb_table_write_h5(const char *path, const fmb_table_col_t *cols, int ncols,
                        int complete, char *err, size_t errlen)
 {
     char tmp[SW_PATH + 8];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp)
+        return sw_error(err, errlen, FMB_ERR_IO, "%s: path too long", path);
+    int fd = mkstemp(tmp); /* a new file of ours: never one of the user's */
+    if (fd < 0) return sw_error(err, errlen, FMB_ERR_IO, "%s: cannot create", tmp);
+    fchmod(fd, 0644);
+    close(fd);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     hid_t file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (file < 0) return sw_error(err, errlen, FMB_ERR_HDF5, "%s: cannot create", tmp);
+    if (file < 0) {
+        remove(tmp);
+        return sw_error(err, errlen, FMB_ERR_HDF5, "%s: cannot create", tmp);
+    }
     int bad = put_text_attr(file, "creator", "flexmb") |
               put_text_attr(file, "version", fmb_version()) | put_long_attr(file, "runs", nrows) |
               put_long_attr(file, "complete", complete);

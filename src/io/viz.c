@@ -107,6 +107,18 @@ size_t fmb_viz_pending_bytes(const fmb_viz_t *v)
     return n;
 }
 
+double fmb_viz_estimate_bytes(const fmb_viz_t *v, long nframes, double *sidecar)
+{
+    *sidecar = 0;
+    if (!v || nframes <= 0) return 0;
+    double row = 2 * sizeof(double); /* /viz/time and /viz/record */
+    for (int k = 0; k < v->nseries; k++)
+        row += (double)v->series[k].rowlen * sizeof(double);
+    /* the sidecar is rewritten whole under a temporary name: twice its size at the end */
+    *sidecar = 2 * (double)fmb_xdmf_frame_bytes(&v->x, nframes) * (double)nframes;
+    return row * (double)nframes;
+}
+
 /* ---------------------------------------------------------------- public */
 
 fmb_viz_t *fmb_viz_create(hid_t file, const char *h5path, const char *xmf_path, const char *h5name,

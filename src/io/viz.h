@@ -37,6 +37,9 @@ int fmb_viz_update_sidecar(fmb_viz_t *v, int full, char *err, size_t errlen);
 /* Frames in the file, and the bytes of those waiting for the next sync. */
 long fmb_viz_frames(const fmb_viz_t *v);
 size_t fmb_viz_pending_bytes(const fmb_viz_t *v);
+/* Bytes a run of nframes frames writes in the /viz datasets (without HDF5's overhead);
+ * *sidecar: the sidecar's at its largest (the old file and its rewrite side by side). */
+double fmb_viz_estimate_bytes(const fmb_viz_t *v, long nframes, double *sidecar);
 void fmb_viz_destroy(fmb_viz_t **pv);
 
 #endif

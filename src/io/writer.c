@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/text.h"
 #include "io/viz.h"
 #include "io/xdmf.h"
 #include "model/model.h"
@@ -23,7 +24,7 @@ int fmb_writer_err(fmb_writer_t *w, int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(w->err, sizeof w->err, fmt, ap);
+    fmb_vformat(w->err, sizeof w->err, fmt, ap); /* a long path leaves room for the cause */
     va_end(ap);
     if (status == FMB_ERR_HDF5 || status == FMB_ERR_IO) w->failed = status;
     return status;

@@ -129,14 +129,20 @@ int fmb_writer_check_room(fmb_writer_t *w, double nrecords)
 {
     if (!w) return FMB_ERR_ARG;
     const double rec = record_bytes(w);
-    const double need = nrecords * rec * 1.25 + 256 * 1024;
+    /* the /viz frames: one every viz_every records, and the last record's */
+    const double frames =
+        w->viz ? fmin(ceil(nrecords / (double)(w->viz_every > 0 ? w->viz_every : 1)) + 1, 1e15) : 0;
+    double xmf = 0;
+    const double viz = fmb_viz_estimate_bytes(w->viz, (long)frames, &xmf);
+    const double need = (nrecords * rec + viz) * 1.25 + xmf + 256 * 1024;
     const double avail = free_bytes(w);
     if (avail < 0 || avail >= need) return 0;
     return fmb_writer_err(
         w, FMB_ERR_IO,
-        "%s: the run would write %.0f records of %.3g kB, about %.3g GB, but the disk has "
-        "%.3g GB free: raise output_every, shorten t_end or write elsewhere (-o)",
-        w->h5path, nrecords, rec / 1024, need / 1e9, avail / 1e9);
+        "%s: the run would write %.0f records of %.3g kB and %.0f visualization frames (with "
+        "the .xmf sidecar), about %.3g MB, but the disk has %.3g MB free: raise output_every, "
+        "lower viz_frames, shorten t_end or write elsewhere (-o)",
+        w->h5path, nrecords, rec / 1024, frames, need / 1e6, avail / 1e6);
 }
 
 /* Write the buffered records: extend every dataset, then write them. */

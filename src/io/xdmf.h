@@ -45,6 +45,8 @@ char *fmb_xdmf_path_for(const char *h5path);
 /* Describe the frames whose times are t[0 .. nframes - 1]: the file is rewritten
  * atomically (temporary file and rename); unless full is non-zero, not more often than once
  * per second (and per 20 rewrite durations). Returns 0 or FMB_ERR_IO with a message. */
+/* Bytes one frame (of every grid) takes in the sidecar of a file holding nframes frames. */
+size_t fmb_xdmf_frame_bytes(const fmb_xdmf_t *x, long nframes);
 int fmb_xdmf_update(fmb_xdmf_t *x, const double *t, long nframes, int full, char *err,
                     size_t errlen);
 

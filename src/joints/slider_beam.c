@@ -1,227 +1,168 @@
 /*
- * Slider on an elastic guide bar (seed 001, eqs 16-18). Body 0 is the slider (rigid),
- * body 1 the guide, a beam body along its body x axis. The slider point u0 of body 0,
- * expressed in the guide's body frame relative to the guide origin, is
- *   s = B p0 - rbar1,   B = A(theta0 - theta1),  p0 = rbar0 + u0
- * (A1^T r_P0 = A(theta0 - theta1) p0). A binary search over the element ends finds the
- * element containing x = s_x; with v(x), phi(x) = v'(x) from its Hermite functions and
- * the guide's nodal coordinates U:
- *   Phi_1 = s_y - v(s_x)                         (slider on the deflected centre line)
- *   Phi_2 = theta0 - theta1 - angle - v'(s_x)    (slider follows the local slope)
- * Jacobian (ds/dq: rbar0 -> B, theta0 -> B Itil p0, rbar1 -> -I, theta1 -> -B Itil p0):
- *   dPhi_1/dq = ds_y/dq - v'  ds_x/dq - [H(x) on U]
- *   dPhi_2/dq = e_t0 - e_t1 - v'' ds_x/dq - [H'(x) on U]
- * Second derivatives, weights w1, w2, with om = (-w1 v' - w2 v'', w1):
- *   sum_k w_k d2Phi_k = om . d2s - (w1 v'' + w2 v''') ds_x ds_x^T - (ds_x g^T + g ds_x^T),
- *   g = w1 H'(x) + w2 H''(x) on U,
+ * Slider on an elastic guide bar, on the guide's deformed centre line (seed 001, eqs
+ * 16-18; docs/theory.md section 8). Body 0 is the slider (rigid), body 1 the guide, a
+ * beam along its body x axis.
+ *
+ * The slider point u0 of body 0, in the guide's body frame relative to its origin:
+ *   s = B p0 - rbar1,   B = A(theta0 - theta1),   p0 = rbar0 + u0.
+ * The guide's centre line near s (bodies/beam_curve.c: the element, the material
+ * coordinate xi of the curve point matched with s, the offset f0 of s across the curve and
+ * the curve's tangent angle f1, with exact first and second derivatives over
+ * y = (s, z), z the element's six dofs; each beam geometry has its own curve, the one its
+ * elastic forces describe: body-frame interpolation for linear beams, the co-rotated
+ * element's curve for nonlinear ones):
+ *   Phi_1 = f0(s, z)                              (on the deformed centre line)
+ *   Phi_2 = theta0 - theta1 - angle - f1(s, z)    (along its tangent)
+ * Jacobian, with ds/dq: rbar0 -> B, theta0 -> B Itil p0, rbar1 -> -I, theta1 -> -B Itil p0
+ * and dz/dq selecting the element's columns:
+ *   dPhi_1/dq = df0/ds ds/dq + df0/dz dz/dq,
+ *   dPhi_2/dq = e_t0 - e_t1 - df1/ds ds/dq - df1/dz dz/dq.
+ * Second derivatives, weights w1, w2, om = (w1 df0/ds - w2 df1/ds) and
+ * Y = w1 d2f0/dy2 - w2 d2f1/dy2 (8 x 8), D = dy/dq (8 x n: ds_x, ds_y, the selections):
+ *   sum_k w_k d2Phi_k = om . d2s + D^T Y D,
  *   om . d2s: (rbar0, theta0) = Itil^T B^T om, (rbar0, theta1) = -Itil^T B^T om,
  *             (theta0, theta0) = (theta1, theta1) = -om.B p0, (theta0, theta1) = om.B p0.
- * v and v' are continuous across element ends (Hermite), so Phi is continuous while a
- * Newton iteration moves the slider into the next element; v'' and v''' jump, so the
- * tangent does (only when the guide is bent). The slider force reaches the guide nodes
- * through the Jacobian's U block, i.e. through N(x)^T.
- * Columns (model.h, column-compressed): the slider's rigid columns, the guide's rigid
- * columns and the v, v' columns of the guide element under the slider (cols(), state
- * dependent): the blocks are O(1) whatever the guide's mesh. When the slider enters
- * another element the columns change; the assembler places the entries by lookup and
- * adds the new element's entries to the matrix pattern once.
+ * No work: Phi does not depend on t, so along any motion that keeps Phi = 0, Phi_q qd = 0
+ * and the reaction -Phi_q^T lambda has zero power (the slider slides over the material of
+ * the deformed guide at its local velocity, which the Jacobian's z block carries).
+ * Columns: the slider's rigid columns, the guide's rigid columns and the six columns of
+ * the guide element under the slider (state dependent, cols()): the blocks are O(1)
+ * whatever the guide's mesh.
  */
 #include <string.h>
 
-#include "bodies/beam.h"
+#include "bodies/beam_curve.h"
 #include "joints/joints.h"
 
+/* The slider's place on its guide at a state. */
 typedef struct sb {
     const fmb_beam_t *bm;
-    double B[4], s[2], Bp[2];
-    int e, col[4];
-    double H[4][4]; /* d-th derivative of the Hermite functions at x */
+    double B[4], Bp[2], s[2]; /* B, B p0, s */
+    fmb_beam_curve_t cv;
 } sb_t;
 
-/* The slider's place on the guide at the views' state: sb_t depends only on the rigid
- * coordinates of both bodies (and the slider point), so it is kept in the joint (evalcache)
- * keyed on their bit patterns: slider_cols, slider_eval and slider_hess at one iterate (the
- * residual, then the assembly) share one sincos, one element search and one set of Hermite
- * values, bitwise the same, read in place (sb_place returns the kept copy). Two states are
- * kept (the last two used). The guide's deflection there (v, v', v'', v''': sb_eval) is
- * summed afresh from the element's four coordinates at every call.
- * The step control compares the state at t_n with the candidate. By then the two kept
- * states are the candidate and an earlier iterate (or the predictor), t_n's state having
- * been the last step's candidate: its axial position, element and columns (all that the
- * step control and the views need of it) are kept apart (at: set by slider_step_control
- * from its candidate), so t_n's state is not placed again at every step (a sincos, an
- * element search and four Hermite rows per step). */
-typedef struct sb_memo {
-    double key[8];
-    const fmb_beam_t *bm;
-    int ok;
-    sb_t c;
-} sb_memo_t;
-typedef struct sb_at {
-    double key[8];
-    const fmb_beam_t *bm;
-    int ok, e;
-    int col[4];
-    double s0;
-} sb_at_t;
-typedef struct sb_cache {
-    sb_memo_t m[2];
-    int last;   /* the slot used last */
-    sb_at_t at; /* the last step control's candidate */
-} sb_cache_t;
-_Static_assert(sizeof(sb_cache_t) <= sizeof(((fmb_joint_t *)0)->evalcache),
-               "slider_beam's cache must fit the joint's evalcache");
-
-/* The key: every input of the place (compared as bit patterns). */
-static inline void sb_key(const fmb_joint_t *j, const fmb_bodyview_t v[2], double key[8])
+/* The place at the views' state, computed afresh. */
+static void sb_compute(const fmb_joint_t *j, const fmb_bodyview_t v[2], sb_t *c,
+                       fmb_beam_curve_reads_t *rd)
 {
-    key[0] = v[0].ndof ? v[0].q[2] : 0.0; /* fmb_body_angle */
-    key[1] = v[1].q[2];
-    key[2] = v[0].ndof ? v[0].q[0] : 0.0;
-    key[3] = v[0].ndof ? v[0].q[1] : 0.0;
-    key[4] = v[1].q[0];
-    key[5] = v[1].q[1];
-    key[6] = j->point[0][0];
-    key[7] = j->point[0][1];
-}
-
-/* The kept slot for the key (now the one used last), or NULL. */
-static inline const sb_t *sb_kept(sb_cache_t *cc, const fmb_beam_t *bm, const double key[8])
-{
-    for (int i = 0; i < 2; i++) {
-        const int k = i ? 1 - cc->last : cc->last;
-        const sb_memo_t *m = &cc->m[k];
-        if (m->ok && m->bm == bm && !memcmp(m->key, key, sizeof m->key)) {
-            cc->last = k;
-            return &m->c;
-        }
-    }
-    return NULL;
-}
-
-/* A new place for the key, kept in the older slot. */
-static const sb_t *sb_new(const fmb_joint_t *j, sb_cache_t *cc, const fmb_beam_t *bm,
-                          const double key[8])
-{
-    sb_memo_t *m = &cc->m[1 - cc->last]; /* replaces the older state */
-    sb_t *c = &m->c;
+    const fmb_beam_t *bm = v[1].body->data;
+    const double *q1 = v[1].q;
     c->bm = bm;
-    fmb_rot(key[0] - key[1], c->B);
-    const double p0[2] = {j->point[0][0] + key[2], j->point[0][1] + key[3]};
+    fmb_rot(fmb_body_angle(&v[0]) - q1[2], c->B);
+    const double p0[2] = {j->point[0][0] + (v[0].ndof ? v[0].q[0] : 0.0),
+                          j->point[0][1] + (v[0].ndof ? v[0].q[1] : 0.0)};
     c->Bp[0] = c->B[0] * p0[0] + c->B[2] * p0[1];
     c->Bp[1] = c->B[1] * p0[0] + c->B[3] * p0[1];
-    c->s[0] = c->Bp[0] - key[4];
-    c->s[1] = c->Bp[1] - key[5];
-    c->e = fmb_beam_element_at(c->bm, c->s[0]);
-    fmb_beam_vcols(c->bm, c->e, c->col);
-    for (int d = 0; d < 4; d++)
-        fmb_beam_hermite(c->bm, c->e, c->s[0], d, c->H[d]);
-    memcpy(m->key, key, sizeof m->key);
+    c->s[0] = c->Bp[0] - q1[0];
+    c->s[1] = c->Bp[1] - q1[1];
+    fmb_beam_curve_at(bm, q1, c->s, &c->cv, rd);
+}
+
+/* The last two places are kept in the joint (evalcache): the views' columns, Phi and its
+ * Jacobian and the Hessian at one iterate all need one, and the step control the states at
+ * t_n and of the candidate. A place is taken again when every input is bitwise the same:
+ * the rigid coordinates of both bodies, the slider point and the guide coordinates that
+ * the curve read (fmb_beam_curve_reads_t), so a kept place is the fresh one bit for bit. */
+typedef struct sb_memo {
+    int ok;
+    const fmb_beam_t *bm;
+    double key[8];
+    fmb_beam_curve_reads_t rd;
+    sb_t c;
+} sb_memo_t;
+typedef struct sb_kept {
+    sb_memo_t m[2];
+    int last; /* the slot used last */
+} sb_kept_t;
+_Static_assert(sizeof(sb_kept_t) <= sizeof(((fmb_joint_t *)0)->evalcache),
+               "slider_beam's kept places must fit the joint's evalcache");
+
+static int sb_hit(const sb_memo_t *m, const fmb_beam_t *bm, const double key[8], const double *q1)
+{
+    if (!m->ok || m->bm != bm || memcmp(m->key, key, sizeof m->key)) return 0;
+    for (int i = 0; i < m->rd.n; i++)
+        if (memcmp(&q1[m->rd.col[i]], &m->rd.val[i], sizeof(double))) return 0;
+    return 1;
+}
+
+static const sb_t *sb_get(const fmb_joint_t *j, const fmb_bodyview_t v[2])
+{
+    sb_kept_t *kp = (sb_kept_t *)(void *)((fmb_joint_t *)j)->evalcache;
+    const fmb_beam_t *bm = v[1].body->data;
+    const double *q1 = v[1].q;
+    const double key[8] = {v[0].ndof ? v[0].q[0] : 0.0,
+                           v[0].ndof ? v[0].q[1] : 0.0,
+                           fmb_body_angle(&v[0]),
+                           q1[0],
+                           q1[1],
+                           q1[2],
+                           j->point[0][0],
+                           j->point[0][1]};
+    for (int i = 0; i < 2; i++) {
+        const int k = i ? 1 - kp->last : kp->last;
+        if (sb_hit(&kp->m[k], bm, key, q1)) {
+            kp->last = k;
+            return &kp->m[k].c;
+        }
+    }
+    sb_memo_t *m = &kp->m[1 - kp->last]; /* replaces the older one */
+    kp->last = 1 - kp->last;
+    sb_compute(j, v, &m->c, &m->rd);
+    m->ok = m->rd.n >= 0;
     m->bm = bm;
-    m->ok = 1;
-    cc->last = 1 - cc->last;
-    return c;
+    memcpy(m->key, key, sizeof key);
+    return &m->c;
 }
 
-static const sb_t *sb_place(const fmb_joint_t *j, const fmb_bodyview_t v[2])
-{
-    double key[8];
-    sb_key(j, v, key);
-    sb_cache_t *cc = (sb_cache_t *)(void *)((fmb_joint_t *)j)->evalcache;
-    const fmb_beam_t *bm = v[1].body->data;
-    const sb_t *kept = sb_kept(cc, bm, key);
-    return kept ? kept : sb_new(j, cc, bm, key);
-}
-
-/* The axial position, element and element columns at the views' state: a kept place's,
- * else the last step control's candidate's when it is that state, else a new place's
- * (sb_place). */
-static void sb_where(const fmb_joint_t *j, const fmb_bodyview_t v[2], double *s0, int *e,
-                     int col[4])
-{
-    double key[8];
-    sb_key(j, v, key);
-    sb_cache_t *cc = (sb_cache_t *)(void *)((fmb_joint_t *)j)->evalcache;
-    const fmb_beam_t *bm = v[1].body->data;
-    const sb_t *c = sb_kept(cc, bm, key);
-    if (!c && cc->at.ok && cc->at.bm == bm && !memcmp(cc->at.key, key, sizeof key)) {
-        *s0 = cc->at.s0, *e = cc->at.e;
-        memcpy(col, cc->at.col, sizeof cc->at.col);
-        return;
-    }
-    if (!c) c = sb_new(j, cc, bm, key);
-    *s0 = c->s[0], *e = c->e;
-    memcpy(col, c->col, sizeof c->col);
-}
-
-/* The place (in the joint's cache, not copied: it stays valid through one more sb_place of
- * another state) and vv = v, v', v'', v''' of the deflected guide there. */
-static const sb_t *sb_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double vv[4])
-{
-    const sb_t *c = sb_place(j, v);
-    for (int d = 0; d < 4; d++) {
-        vv[d] = 0.0;
-        for (int k = 0; k < 4; k++)
-            if (c->col[k] >= 0) vv[d] += c->H[d][k] * v[1].q[c->col[k]];
-    }
-    return c;
-}
-
-/* The place of guide column col among the guide view's columns: at guess (3 + its rank
- * among the element's columns, where slider_cols appends them) when it is there (a view's
- * columns are distinct: the place fmb_view_col finds), else searched. */
-static inline int sb_pos(const fmb_bodyview_t *v, int guess, int col)
-{
-    return guess < v->nc && v->cols[guess] == col ? guess : fmb_view_col(v, col);
-}
-
-/* ds_c/dq over the element's columns (length v[0].nc + v[1].nc). */
-static void ds_dq(const sb_t *c, const fmb_bodyview_t v[2], int comp, double *ds)
+/* D = dy/dq on the views' columns (n = v[0].nc + v[1].nc, body 1's after body 0's), row
+ * by row: ds_x, ds_y, then the element's six dofs as the view positions they select (-1:
+ * removed or not in the view). */
+static void sb_dy(const sb_t *c, const fmb_bodyview_t v[2], double ds[2][FMB_ELEM_COLS], int pos[6])
 {
     const int n0 = v[0].nc, n = n0 + v[1].nc;
     for (int k = 0; k < n; k++)
-        ds[k] = 0.0;
-    /* B Itil p0 = (-Bp_y, Bp_x) */
-    const double bip[2] = {-c->Bp[1], c->Bp[0]};
-    if (n0) {
-        ds[0] = c->B[comp + 0], ds[1] = c->B[comp + 2];
-        ds[2] = bip[comp];
+        ds[0][k] = ds[1][k] = 0.0;
+    const double bip[2] = {-c->Bp[1], c->Bp[0]}; /* B Itil p0 */
+    for (int r = 0; r < 2; r++) {
+        if (n0) ds[r][0] = c->B[r], ds[r][1] = c->B[r + 2], ds[r][2] = bip[r];
+        ds[r][n0 + r] = -1.0;
+        ds[r][n0 + 2] = -bip[r];
     }
-    ds[n0 + 0] = comp == 0 ? -1.0 : 0.0;
-    ds[n0 + 1] = comp == 1 ? -1.0 : 0.0;
-    ds[n0 + 2] = -bip[comp];
+    for (int k = 0; k < 6; k++) {
+        const int p = c->cv.col[k] < 0 ? -1 : fmb_view_col(&v[1], c->cv.col[k]);
+        pos[k] = p < 0 ? -1 : n0 + p;
+    }
 }
 
 static void slider_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *phi,
                         double *J0, double *J1)
 {
     (void)t;
-    double vv[4];
-    const sb_t *c = sb_eval(j, v, vv);
-    phi[0] = c->s[1] - vv[0];
-    phi[1] = fmb_body_angle(&v[0]) - v[1].q[2] - j->ref - vv[1];
+    const sb_t *c = sb_get(j, v);
+    phi[0] = c->cv.f[0];
+    phi[1] = fmb_body_angle(&v[0]) - v[1].q[2] - j->ref - c->cv.f[1];
     if (!J0 && !J1) return;
+    double ds[2][FMB_ELEM_COLS], row[2][FMB_ELEM_COLS];
+    int pos[6];
+    sb_dy(c, v, ds, pos);
     const int n0 = v[0].nc, n = n0 + v[1].nc;
-    double dsx[FMB_ELEM_COLS], dsy[FMB_ELEM_COLS];
-    ds_dq(c, v, 0, dsx);
-    ds_dq(c, v, 1, dsy);
     for (int k = 0; k < n; k++) {
-        double r1 = dsy[k] - vv[1] * dsx[k], r2 = -vv[2] * dsx[k];
-        double *J = k < n0 ? J0 : J1;
-        int kk = k < n0 ? k : k - n0;
-        if (!J) continue;
-        J[0 + 2 * kk] = r1;
-        J[1 + 2 * kk] = r2;
+        row[0][k] = c->cv.g[0][0] * ds[0][k] + c->cv.g[0][1] * ds[1][k];
+        row[1][k] = -(c->cv.g[1][0] * ds[0][k] + c->cv.g[1][1] * ds[1][k]);
     }
-    if (J0 && n0) J0[1 + 2 * 2] += 1.0;
-    if (J1) {
-        J1[1 + 2 * 2] -= 1.0;
-        for (int k = 0, r = 0; k < 4; k++) {
-            const int p = c->col[k] < 0 ? -1 : sb_pos(&v[1], 3 + r++, c->col[k]);
-            if (p < 0) continue;
-            J1[0 + 2 * p] -= c->H[0][k];
-            J1[1 + 2 * p] -= c->H[1][k];
+    for (int k = 0; k < 6; k++)
+        if (pos[k] >= 0) {
+            row[0][pos[k]] += c->cv.g[0][2 + k];
+            row[1][pos[k]] -= c->cv.g[1][2 + k];
         }
+    if (n0) row[1][2] += 1.0;
+    row[1][n0 + 2] -= 1.0;
+    for (int k = 0; k < n; k++) {
+        double *J = k < n0 ? J0 : J1;
+        const int kk = k < n0 ? k : k - n0;
+        if (!J) continue;
+        J[0 + 2 * kk] = row[0][k];
+        J[1 + 2 * kk] = row[1][k];
     }
 }
 
@@ -229,98 +170,88 @@ static void slider_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
                         double *Hm)
 {
     (void)t;
-    double vv[4];
-    const sb_t *c = sb_eval(j, v, vv);
+    const sb_t *c = sb_get(j, v);
+    double ds[2][FMB_ELEM_COLS];
+    int pos[6];
+    sb_dy(c, v, ds, pos);
     const int n0 = v[0].nc, n = n0 + v[1].nc;
-    const double w1 = w[0], w2 = w[1];
-    const double om[2] = {-w1 * vv[1] - w2 * vv[2], w1};
-    /* om . d2s */
+    const double wf[2] = {w[0], -w[1]}; /* Phi_1 = f0, Phi_2 = ... - f1 */
+    /* om . d2s on the rigid columns */
+    const double om[2] = {wf[0] * c->cv.g[0][0] + wf[1] * c->cv.g[1][0],
+                          wf[0] * c->cv.g[0][1] + wf[1] * c->cv.g[1][1]};
     const double bto[2] = {c->B[0] * om[0] + c->B[1] * om[1], c->B[2] * om[0] + c->B[3] * om[1]};
     const double itb[2] = {bto[1], -bto[0]}; /* Itil^T B^T om */
     const double obp = om[0] * c->Bp[0] + om[1] * c->Bp[1];
-    const int t0 = n0 ? 2 : -1, t1 = n0 + 2;
-#define ADD(r, cc, val)                                                                            \
+    const int t1 = n0 + 2;
+#define ADD(r, k, val)                                                                             \
     do {                                                                                           \
-        Hm[(r) + (size_t)(cc)*n] += (val);                                                         \
-        if ((r) != (cc)) Hm[(cc) + (size_t)(r)*n] += (val);                                        \
+        Hm[(r) + (size_t)(k)*n] += (val);                                                          \
+        if ((r) != (k)) Hm[(k) + (size_t)(r)*n] += (val);                                          \
     } while (0)
-    if (t0 >= 0) {
-        ADD(0, t0, itb[0]);
-        ADD(1, t0, itb[1]);
+    if (n0) {
+        ADD(0, 2, itb[0]);
+        ADD(1, 2, itb[1]);
         ADD(0, t1, -itb[0]);
         ADD(1, t1, -itb[1]);
-        ADD(t0, t0, -obp);
-        ADD(t0, t1, obp);
+        ADD(2, 2, -obp);
+        ADD(2, t1, obp);
     }
     ADD(t1, t1, -obp);
 #undef ADD
-    double dsx[FMB_ELEM_COLS], g[FMB_ELEM_COLS];
-    ds_dq(c, v, 0, dsx);
-    for (int k = 0; k < n; k++)
-        g[k] = 0.0;
-    int pos[4];
-    for (int k = 0, r = 0; k < 4; k++) {
-        pos[k] = c->col[k] < 0 ? -1 : sb_pos(&v[1], 3 + r++, c->col[k]);
-        if (pos[k] >= 0) g[n0 + pos[k]] = w1 * c->H[1][k] + w2 * c->H[2][k];
+    /* D^T Y D: ds lives on the rigid columns R, the selections on the element's (none of
+     * them rigid) */
+    double Y[FMB_CURVE_NY * FMB_CURVE_NY];
+    fmb_beam_curve_hess(c->bm, &c->cv, wf, Y);
+    int R[6], nr = 0;
+    for (int k = 0; k < 3 && n0; k++)
+        R[nr++] = k;
+    for (int k = 0; k < 3; k++)
+        R[nr++] = n0 + k;
+    for (int b = 0; b < nr; b++) {
+        const int cb = R[b];
+        double yd[FMB_CURVE_NY]; /* Y D's column cb */
+        for (int i = 0; i < FMB_CURVE_NY; i++)
+            yd[i] = Y[i] * ds[0][cb] + Y[i + FMB_CURVE_NY] * ds[1][cb];
+        for (int a = 0; a < nr; a++)
+            Hm[R[a] + (size_t)cb * n] += ds[0][R[a]] * yd[0] + ds[1][R[a]] * yd[1];
+        for (int k = 0; k < 6; k++)
+            if (pos[k] >= 0) {
+                Hm[pos[k] + (size_t)cb * n] += yd[2 + k];
+                Hm[cb + (size_t)pos[k] * n] += yd[2 + k];
+            }
     }
-    const double a = w1 * vv[2] + w2 * vv[3];
-    /* dsx lives on the rigid coordinates (n0 + 3), g on the element's four columns: the
-     * outer products only touch those, and of a * dsx dsx^T + dsx g^T + g dsx^T each part
-     * only its own block (rigid-rigid, rigid-element, element-rigid; none element-element).
-     * The terms left out are exact zeros: an entry's sum differed by them at most in the sign
-     * of a zero, and subtracting it from Hm (never -0: +0 plus the ADDs above) gave the same
-     * bits as now. */
-    int S[FMB_SHAPE_MAX + 6], ns = 0;
-    const int nrig = n0 + 3;
-    for (int k = 0; k < nrig; k++)
-        S[ns++] = k;
-    for (int k = 0; k < 4; k++)
-        if (pos[k] >= 0) S[ns++] = n0 + pos[k];
-    for (int x = 0; x < nrig; x++) {
-        const int cc = S[x];
-        double *Hc = Hm + (size_t)cc * n;
-        for (int y = 0; y < nrig; y++)
-            Hc[S[y]] -= a * dsx[S[y]] * dsx[cc];
-        for (int y = nrig; y < ns; y++)
-            Hc[S[y]] -= g[S[y]] * dsx[cc];
-    }
-    for (int x = nrig; x < ns; x++) {
-        const int cc = S[x];
-        double *Hc = Hm + (size_t)cc * n;
-        for (int y = 0; y < nrig; y++)
-            Hc[S[y]] -= dsx[S[y]] * g[cc];
-    }
+    for (int l = 0; l < 6; l++)
+        if (pos[l] >= 0)
+            for (int k = 0; k < 6; k++)
+                if (pos[k] >= 0)
+                    Hm[pos[k] + (size_t)pos[l] * n] += Y[(2 + k) + FMB_CURVE_NY * (2 + l)];
 }
 
-/* Columns: rigid ones of both bodies, and the guide element's v, v' columns at the
- * current slider position (none without a state). */
+/* Columns: the rigid ones of both bodies and the six of the guide element under the slider
+ * (none beyond the rigid ones without a state). */
 static void slider_cols(const fmb_joint_t *j, fmb_bodyview_t v[2])
 {
     fmb_view_rigid(&v[0]);
     fmb_view_rigid(&v[1]);
     if (!v[1].q || !v[1].ndof || (v[0].ndof && !v[0].q)) return;
-    double s0;
-    int e, col[4]; /* the element's columns only */
-    sb_where(j, v, &s0, &e, col);
-    /* the elastic columns appended after 0 1 2 while ascending (a mesh in node order) */
-    int na = 0, asc = 1, prev = 2, *dst = v[1].cols + 3;
-    for (int k = 0; k < 4; k++)
-        if (col[k] >= 0) {
-            asc &= col[k] > prev;
-            prev = col[k];
-            dst[na++] = col[k];
+    const sb_t *c = sb_get(j, v);
+    /* appended after 0 1 2 when ascending (a mesh in node order), else inserted */
+    int add[6], na = 0, asc = 1, prev = 2;
+    for (int k = 0; k < 6; k++)
+        if (c->cv.col[k] >= 0) {
+            asc &= c->cv.col[k] > prev;
+            prev = add[na++] = c->cv.col[k];
         }
     if (asc) {
+        memcpy(v[1].cols + 3, add, (size_t)na * sizeof *add);
         v[1].nc = 3 + na;
-        return;
+    } else {
+        fmb_view_add_cols(&v[1], na, add);
     }
-    int add[4]; /* else the same insertion, one column at a time */
-    memcpy(add, dst, (size_t)na * sizeof *add);
-    fmb_view_add_cols(&v[1], na, add);
 }
 
-/* The columns the slider's columns can include: the slider's rigid ones, the guide's
- * rigid ones and, near the present state, the columns of the guide elements within
+/* The columns the slider's columns can include: the slider's rigid ones, the guide's rigid
+ * ones and, near the present state, the columns of the guide elements within
  * fmb_reach_elements of the present one (all: every guide column, the slider may reach any
  * element). */
 static int slider_reach(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, int all, int *cols)
@@ -331,26 +262,23 @@ static int slider_reach(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, 
             cols[k] = k;
         return n;
     }
-    double s0;
-    int e, col[4];
-    sb_where(j, v, &s0, &e, col);
-    const fmb_beam_t *bm = v[1].body->data;
+    const sb_t *c = sb_get(j, v);
+    const fmb_beam_t *bm = c->bm;
     const int W = fmb_reach_elements(bm->nnodes - 1);
-    const int x0 = e - W > 0 ? e - W : 0;
-    const int x1 = e + 1 + W < bm->nnodes - 1 ? e + 1 + W : bm->nnodes - 1;
+    const int x0 = c->cv.e - W > 0 ? c->cv.e - W : 0;
+    const int x1 = c->cv.e + 1 + W < bm->nnodes - 1 ? c->cv.e + 1 + W : bm->nnodes - 1;
     int n = 0;
     for (int k = 0; k < 3; k++)
         cols[n++] = k;
-    /* the nodes' columns, once each: v, v' (the slider's, fmb_beam_vcols) and u (a
-     * frictional contact's points on the guide, friction.c fmb_contact_cols: without it,
-     * every element change rebuilt the pattern) */
+    /* the nodes' u, v, phi columns, once each (the slider's and a frictional contact's
+     * points on the guide, friction.c fmb_contact_cols) */
     for (int x = x0; x <= x1; x++)
         for (int d = 0; d < 3; d++)
             if (bm->dof[3 * x + d] >= 3) cols[n++] = bm->dof[3 * x + d];
     for (int a = 4; a < n; a++) /* ascending (already so for a mesh in node order) */
-        for (int c = a; c > 3 && cols[c - 1] > cols[c]; c--) {
-            const int t = cols[c];
-            cols[c] = cols[c - 1], cols[c - 1] = t;
+        for (int k = a; k > 3 && cols[k - 1] > cols[k]; k--) {
+            const int tmp = cols[k];
+            cols[k] = cols[k - 1], cols[k - 1] = tmp;
         }
     return n;
 }
@@ -374,18 +302,26 @@ static int slider_check(const fmb_model_t *m, const fmb_joint_t *j, char *msg, s
 static int slider_valid(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, char *msg,
                         size_t len)
 {
-    const sb_t *c = sb_place(j, v);
+    const sb_t *c = sb_get(j, v);
     const double x0 = c->bm->x[0], x1 = c->bm->x[c->bm->nnodes - 1];
-    if (c->s[0] < x0 || c->s[0] > x1) {
+    if (!(c->cv.stretch > 0)) {
         snprintf(msg, len,
-                 "slider '%s' ran off its guide '%s' at t = %.9g: axial position %.6g m, guide "
-                 "from %.6g to %.6g m",
-                 j->name, v[1].body->name, t, c->s[0], x0, x1);
+                 "slider '%s': the guide '%s' element %d under it is compressed to nothing "
+                 "(1 + du/dx = %.3g) at t = %.9g",
+                 j->name, v[1].body->name, c->cv.e, c->cv.stretch, t);
+        return FMB_ERR_MODEL;
+    }
+    if (c->cv.xi < x0 || c->cv.xi > x1) {
+        snprintf(msg, len,
+                 "slider '%s' ran off its guide '%s' at t = %.9g: material coordinate %.6g m, "
+                 "guide from %.6g to %.6g m",
+                 j->name, v[1].body->name, t, c->cv.xi, x0, x1);
         return FMB_ERR_MODEL;
     }
     return 0;
 }
 
+/* The reaction point on the guide is the material point under the slider, (xi, 0). */
 static void slider_reaction_point(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b,
                                   double u[2])
 {
@@ -393,29 +329,27 @@ static void slider_reaction_point(const fmb_joint_t *j, const fmb_bodyview_t v[2
         u[0] = j->point[0][0], u[1] = j->point[0][1];
         return;
     }
-    const sb_t *c = sb_place(j, v);
-    u[0] = c->s[0], u[1] = 0.0;
+    const sb_t *c = sb_get(j, v);
+    u[0] = c->cv.xi, u[1] = 0.0;
 }
 
-/* Sliding direction: the deflected guide's tangent at the slider, angle theta1 + v'(s_x). */
+/* Sliding direction: the deformed guide's tangent at the slider, angle theta1 + phi(xi). */
 static void slider_slide_direction(const fmb_joint_t *j, const fmb_bodyview_t v[2], double e[2])
 {
-    double vv[4];
-    sb_eval(j, v, vv);
-    const double th = v[1].q[2] + vv[1];
+    const sb_t *c = sb_get(j, v);
+    const double th = v[1].q[2] + c->cv.f[1];
     e[0] = cos(th), e[1] = sin(th);
 }
 
 /* Element crossing (docs/theory.md, "Element crossings"). v'' jumps at an element end, and
  * with it the rate of the slope constraint Phi_2: the slider's rotation rate must jump by
- * (v''_R - v''_L) ds_x/dt there. A step across it ends with velocities that do not satisfy
+ * (v''_R - v''_L) dxi/dt there. A step across it ends with velocities that do not satisfy
  * the new element's constraint rate, and the index-3 integrator removes that by a
  * period-2 transient that decays per step, not per unit time, so the error estimate sees it
- * at every step size (the quick-return fell to 1e-9 s steps after crossings). The crossing
- * is therefore an event: the next step is capped to end just past the next element end at
- * the present rate of s_x (by SB_PAST of the last step), and a step that has crossed one
- * returns 2: the adaptive run restarts from it (velocities projected onto the new
- * constraint, accelerations recomputed). */
+ * at every step size. The crossing is therefore an event: the next step is capped to end
+ * just past the next element end at the present rate of xi (by SB_PAST of the last step),
+ * and a step that has crossed one returns 2: the adaptive run restarts from it
+ * (velocities projected onto the new constraint, accelerations recomputed). */
 #define SB_PAST 0.01
 
 static int slider_step_control(const fmb_joint_t *j, const fmb_bodyview_t v0[2],
@@ -423,22 +357,17 @@ static int slider_step_control(const fmb_joint_t *j, const fmb_bodyview_t v0[2],
                                char *why, size_t len)
 {
     (void)t0;
-    /* the candidate's place (kept since its Phi) and t_n's position and element (the last
-     * step control's candidate, sb_where); the candidate is kept for the next step's t_n */
-    const sb_t *c1 = sb_place(j, v1);
-    double s00;
-    int e0, col0[4];
-    sb_where(j, v0, &s00, &e0, col0);
-    sb_cache_t *cc = (sb_cache_t *)(void *)((fmb_joint_t *)j)->evalcache;
-    sb_key(j, v1, cc->at.key);
-    cc->at.bm = c1->bm, cc->at.e = c1->e, cc->at.s0 = c1->s[0], cc->at.ok = 1;
-    memcpy(cc->at.col, c1->col, sizeof c1->col);
+    /* the candidate's place (kept: the views take it next) after t_n's */
+    const sb_t *c0 = sb_get(j, v0);
+    const double xi0 = c0->cv.xi;
+    const int e0 = c0->cv.e;
+    const sb_t *c1 = sb_get(j, v1);
     const fmb_beam_t *bm = c1->bm;
-    const double ds = c1->s[0] - s00;
-    if (ds != 0.0 && h > 0) {
-        const int k = ds > 0 ? c1->e + 1 : c1->e; /* the next element end ahead */
+    const double dxi = c1->cv.xi - xi0;
+    if (dxi != 0.0 && h > 0) {
+        const int k = dxi > 0 ? c1->cv.e + 1 : c1->cv.e; /* the next element end ahead */
         if (k >= 1 && k <= bm->nnodes - 2) {
-            const double tau = (bm->x[k] - c1->s[0]) / ds * h;
+            const double tau = (bm->x[k] - c1->cv.xi) / dxi * h;
             if (tau >= 0) {
                 *h_max = tau + SB_PAST * h;
                 if (why)
@@ -447,17 +376,20 @@ static int slider_step_control(const fmb_joint_t *j, const fmb_bodyview_t v0[2],
             }
         }
     }
-    return c1->e != e0 ? 2 : 0;
+    return c1->cv.e != e0 ? 2 : 0;
 }
 
-static const char *const slider_output_names[] = {"s", "element"};
+/* Outputs: the material coordinate xi (where v(xi) is the guide's deflection under the
+ * slider), the element and the axial position s_x = xi + u(xi) in the guide's body frame. */
+static const char *const slider_output_names[] = {"s", "element", "x"};
 
 static void slider_outputs(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *val)
 {
     (void)t;
-    const sb_t *c = sb_place(j, v);
-    val[0] = c->s[0];
-    val[1] = c->e;
+    const sb_t *c = sb_get(j, v);
+    val[0] = c->cv.xi;
+    val[1] = c->cv.e;
+    val[2] = c->s[0];
 }
 
 /* Case keys: the slider's angle relative to the beam's carrier frame, friction. A guide
@@ -503,7 +435,7 @@ const fmb_joint_class_t fmb_slider_beam_class = {
     .valid = slider_valid,
     .reaction_point = slider_reaction_point,
     .slide_direction = slider_slide_direction,
-    .noutputs = 2,
+    .noutputs = 3,
     .output_group = "sliders",
     .output_names = slider_output_names,
     .outputs = slider_outputs,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bodies/beam.h"
+#include "core/text.h"
 #include "model/params_check.h"
 #include "bodies/rigid.h"
 
@@ -14,7 +15,7 @@ int fmb_model_error(fmb_model_t *m, int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(m->errmsg, sizeof m->errmsg, fmt, ap);
+    fmb_vformat(m->errmsg, sizeof m->errmsg, fmt, ap); /* long names leave room for the cause */
     va_end(ap);
     return status;
 }

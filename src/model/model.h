@@ -171,7 +171,7 @@ double fmb_point_rotrate(const fmb_bodyview_t *v, const double u[2]);
  * point[b]'s shape columns) are the same at every state: computed once and kept here,
  * keyed on the points and the views' ndof (fmb_joint_cols / fmb_force_cols, model.c). */
 enum { FMB_HESS_DENSE = 0, FMB_HESS_POINTS = 1 };
-#define FMB_JOINT_CACHE 96 /* doubles of fmb_joint_t.evalcache */
+#define FMB_JOINT_CACHE 256 /* doubles of fmb_joint_t.evalcache */
 /* A moving element's reach near its state (the reach() member below): the elements on
  * either side of its present one, of a mesh of nel, max(FMB_REACH_MIN, nel /
  * FMB_REACH_DIV). A fraction of the mesh keeps both costs linear in it: a rebuild of the

@@ -72,22 +72,6 @@ static int cell(const char *s, const char *e, double *v)
     return *end || !isfinite(*v) ? -1 : 0;
 }
 
-static void quote_cell(const char *s, const char *e, char *out, size_t len)
-{
-    while (s < e && (*s == ' ' || *s == '\t'))
-        s++;
-    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-        e--;
-    size_t k = 0;
-    for (; s < e && k + 4 < len && k < 30; s++)
-        out[k++] = (*s >= 0x20 && *s < 0x7f) ? *s : '?';
-    if (s < e && k + 4 < len) {
-        memcpy(out + k, "...", 3);
-        k += 3;
-    }
-    out[k] = '\0';
-}
-
 static int parse_rows(fmb_table_t *tb, const char *text, char *msg, size_t len)
 {
     const char *p = strchr(text, '\n');
@@ -113,22 +97,20 @@ static int parse_rows(fmb_table_t *tb, const char *text, char *msg, size_t len)
                          tb->name, line, comma ? "more" : "one");
                 return -1;
             }
+            /* the row and column only: never the file's text (any readable file can be
+             * named as a table) */
             double x, y;
-            const char *bad_s = NULL, *bad_e = NULL;
-            if (cell(p, comma, &x)) bad_s = p, bad_e = comma;
-            else if (cell(comma + 1, eol, &y)) bad_s = comma + 1, bad_e = eol;
-            if (bad_s) {
-                char q2[40];
-                quote_cell(bad_s, bad_e, q2, sizeof q2);
-                snprintf(msg, len, "table '%s': row %d: cell '%s' is not a finite number",
-                         tb->name, line, q2);
+            int bad = cell(p, comma, &x) ? 1 : cell(comma + 1, eol, &y) ? 2 : 0;
+            if (bad) {
+                snprintf(msg, len, "table '%s': row %d, column %d (%s): not a finite number",
+                         tb->name, line, bad, bad == 1 ? "x" : "y");
                 return -1;
             }
             if (tb->n > 0 && !(x > tb->x[tb->n - 1])) {
                 snprintf(msg, len,
-                         "table '%s': row %d: x = %g is not greater than x = %g of the row "
+                         "table '%s': row %d, column 1 (x): not greater than the x of the row "
                          "before (x must increase strictly)",
-                         tb->name, line, x, tb->x[tb->n - 1]);
+                         tb->name, line);
                 return -1;
             }
             if (tb->n == cap) {
