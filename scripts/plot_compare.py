@@ -4,13 +4,14 @@ usage: /usr/bin/python3 scripts/plot_compare.py PREFIX.csv A.h5 B.h5 OUT.png [--
 
 Reads the CSV written by `flexmb compare` (one row per quantity: quantity, kind, unit,
 dataset, column, column_name, max_abs_diff, rms_diff, max_abs_a, max_abs_b, rel_diff,
-at_max_diff, t_max_diff) and draws up to six quantities: every slider axial position
-first, then per kind (poses, reactions, deflection, energy) the components with the
-largest relative differences; components that differ by nothing (below the noise floor)
-are not drawn. Each panel shows A and B against time, or against BODY's angle in degrees
-with --by (as compared), with the unit on the axis and legends from the parameters that differ between the two
-files (scripts/flexmb_results.py), and on the right axis A - B with B
-interpolated linearly onto A's abscissa (as flexmb compare does). Beam deflections are
+at_max_diff, t_max_diff, scale, mech_rel_diff, rank) and draws up to six quantities, the
+first of flexmb's ranking (difference against the mechanism scale of the kind and unit)
+that differ by at least 1e-3 of that scale (the first two when none does); quantities
+that differ by nothing (below the noise floor) are not drawn. Each panel shows A and B
+against time, or against BODY's angle in degrees with --by (as compared), with the
+quantity and its unit on the axis and legends from the parameters that differ between
+the two files (scripts/flexmb_results.py), and on the right axis A - B in the same unit,
+B interpolated linearly onto A's abscissa (as flexmb compare does). Beam deflections are
 drawn at their station (Hermite interpolation of each file's nodes).
 """
 import csv
@@ -42,18 +43,32 @@ def load_rows(path):
 
 
 def pick(rows):
-    """Sliders first, then per kind the largest relative differences; rows whose
+    """flexmb's ranking (the CSV's rank column; older CSVs: the relative difference), the
+    quantities at or above 1e-3 of their mechanism scale, at least two; rows whose
     difference is 0 (at or below the noise floor) are skipped."""
     live = [r for r in rows if r["max_abs_diff"] > 0 or not np.isfinite(r["max_abs_diff"])]
-    chosen = [r for r in live if r["kind"] == "sliders"][:MAX_PANELS]
-    for kind, limit in (("poses", 2), ("reactions", 2), ("deflection", 1), ("energy", 1),
-                        ("coords", 1)):
-        cand = [r for r in live if r["kind"] == kind and r not in chosen]
-        cand.sort(key=lambda r: -r["rel_diff"] if np.isfinite(r["rel_diff"]) else 0)
-        for r in cand[:limit]:
-            if len(chosen) < MAX_PANELS:
-                chosen.append(r)
-    return chosen
+    if live and "rank" in live[0]:
+        live.sort(key=lambda r: int(r["rank"]))
+        big = [r for r in live if not (float(r["mech_rel_diff"]) < 1e-3)]
+        return (big if len(big) >= 2 else live[:2])[:MAX_PANELS]
+    live.sort(key=lambda r: -r["rel_diff"] if np.isfinite(r["rel_diff"]) else -np.inf)
+    return live[:MAX_PANELS]
+
+
+def axis_name(r):
+    """Short name of a quantity for its axis: `bodies/ram/pose[x]` -> `ram x`."""
+    parts = r["quantity"].split("/")
+    leaf = parts[-1]
+    col = ""
+    if "[" in leaf:
+        leaf, col = leaf.split("[", 1)
+        col = col.rstrip("]")
+    names = {"pose": "", "reaction": "", "force_magnitude": "joint force",
+             "drive_torque": "drive torque", "drive_force": "drive force", "deflection":
+             "deflection", "s": "slider position s", "total": "energy"}
+    what = names.get(leaf, leaf)
+    owner = parts[1] if len(parts) > 2 else ""
+    return " ".join(x for x in (owner, what, col) if x)
 
 
 def hermite_station(f, dataset, xs):
@@ -118,7 +133,7 @@ def main(argv):
             ax.set_title("%s  (max|A-B| %.3g %s)" % (r["quantity"], r["max_abs_diff"], r["unit"]),
                          fontsize=9)
             ax.set_xlabel(xlabel)
-            ax.set_ylabel("[%s]" % r["unit"])
+            ax.set_ylabel("%s [%s]" % (axis_name(r), r["unit"]), fontsize=8)
             ax.grid(alpha=0.3)
             lo, hi = max(sgn * xa[0], sgn * xb[0]), min(sgn * xa[-1], sgn * xb[-1])
             m = (sgn * xa >= lo - 1e-12) & (sgn * xa <= hi + 1e-12)
@@ -126,6 +141,8 @@ def main(argv):
             ax2.plot(xa[m], ya[m] - np.interp(sgn * xa[m], sgn * xb, yb), color="tab:red", lw=0.8,
                      label="A - B")
             ax2.set_ylabel("A - B [%s]" % r["unit"], color="tab:red", fontsize=8)
+            print("plot_compare: panel %s: axes %s ; %s ; %s" % (
+                r["quantity"], ax.get_xlabel(), ax.get_ylabel(), ax2.get_ylabel()))
             ax2.tick_params(axis="y", colors="tab:red", labelsize=7)
             h1, l1 = ax.get_legend_handles_labels()
             h2, l2 = ax2.get_legend_handles_labels()

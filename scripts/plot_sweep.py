@@ -10,18 +10,26 @@ METRIC   a metric column (e.g. deflection_max.rocker, reaction_max.B, energy_dri
 --x      the parameter on the abscissa (default: the first numeric parameter that takes
          more than one value)
 -o       the plot (default DIR/METRIC_vs_PARAM.png)
---print  also print each series as "LABEL: x y" lines (the plotted numbers)
+--print  also print each series as "LABEL: x y" lines (the plotted numbers) and the axes'
+         labels ("axes: X | Y")
 --list   print the metrics of the summary and exit
 
-One line per combination of the other varied parameters (e.g. rigid_rocker = 0 and 1 give
-the flexible and the rigid curve), each sorted by x; runs that did not complete are left
-out (their count is printed). Flagged points are marked: a red ring where the metric's peak
-lies on the first or last record of the run's window (summary column edge_peaks: the true
-peak may lie outside it), a red cross where the run warned (column warnings); --print lists
-them as "flagged: LABEL: x y edge|warning". Layout of summary.h5: docs/sweep.md.
+One line per combination of the other varied parameters, labelled `model = rigid`, `omega
+= 10` (lines with identical values, e.g. the rigid rocker under a beam-only flag, are drawn
+once and labelled with every value); each sorted by x. Runs that did not complete are left
+out (their count is printed), and so are runs for which the metric does not exist (a rigid
+body has no deflection): such a line is named in the legend as having no value and on
+stdout, never dropped silently. The axes carry units: the metric's from its `units`
+attribute in summary.h5, the parameter's from its comment in the case file as stored in a
+run's results file (`omega: 20  # crank speed, rad/s` gives "crank speed omega [rad/s]").
+Flagged points are marked: a red ring where the metric's peak lies on the first or last
+record of the run's window (summary column edge_peaks: the true peak may lie outside it), a
+red cross where the run warned (column warnings); --print lists them as
+"flagged: LABEL: x y edge|warning". Layout of summary.h5: docs/sweep.md.
 """
 import argparse
 import os
+import re
 import sys
 
 import h5py
@@ -49,16 +57,48 @@ def load(path):
 
 
 def series(params, values, status, x):
-    """{label: (xs, ys, runs)} for the complete runs, one per combination of the other
-    parameters, sorted by x."""
+    """{label: (xs, ys, runs)} for the complete runs with a value, one per combination of
+    the other parameters, sorted by x, lines with identical values merged (runs: the first
+    merged line's run indices); and the labels of the combinations that completed without a
+    value of the metric."""
     others = [p for p in params if p != x]
-    out = {}
+    out, keys, novalue = {}, {}, []
     for i in range(len(status)):
-        if status[i] != "complete" or not np.isfinite(values[i]):
+        if status[i] != "complete":
             continue
-        label = ", ".join("%s=%s" % (p, fmt(params[p][i])) for p in others) or "all runs"
-        out.setdefault(label, []).append((float(params[x][i]), float(values[i]), i))
-    return {k: tuple(np.array(c) for c in zip(*sorted(v))) for k, v in out.items()}
+        key = tuple(fmt(params[p][i]) for p in others)
+        keys.setdefault(key, [])
+        if np.isfinite(values[i]):
+            keys[key].append((float(params[x][i]), float(values[i]), i))
+    groups = []  # [(points, [keys])], identical points merged
+    for key, pts in keys.items():
+        if not pts:
+            novalue.append(key)
+            continue
+        pts = sorted(pts)
+        for g in groups:
+            if [p[:2] for p in g[0]] == [p[:2] for p in pts]:
+                g[1].append(key)
+                break
+        else:
+            groups.append((pts, [key]))
+    for pts, ks in groups:
+        out[label_of(others, ks)] = tuple(np.array(c) for c in zip(*pts))
+    return out, [label_of(others, [k]) for k in novalue]
+
+
+def label_of(others, keys):
+    """`model = rigid, omega = 5`; merged lines: `rigid_rocker = 1, nonlinear = 0 or 1`."""
+    if not others:
+        return "all runs"
+    parts = []
+    for j, p in enumerate(others):
+        vals = []
+        for k in keys:
+            if k[j] not in vals:
+                vals.append(k[j])
+        parts.append("%s = %s" % (p, " or ".join(vals)))
+    return ", ".join(parts) + (" (identical)" if len(keys) > 1 else "")
 
 
 def flags(metric, edge, warn):
@@ -75,6 +115,52 @@ def fmt(v):
     if isinstance(v, (str, bytes)):
         return v if isinstance(v, str) else v.decode()
     return "%.6g" % v
+
+
+METRIC_NAMES = {
+    "deflection_max": "peak deflection of %s",
+    "deflection_max_time": "time of the peak deflection of %s",
+    "deflection_max_angle": "crank angle at the peak deflection of %s",
+    "reaction_max": "peak force in joint %s",
+    "drive_torque_max": "peak drive torque of %s",
+    "drive_force_max": "peak drive force of %s",
+    "contact_max": "peak contact force of %s",
+    "impact_force_max": "peak impact force of %s",
+    "contact_fraction": "fraction of records in contact, %s",
+    "impacts": "impacts of %s",
+    "mode_changes": "mode changes of %s",
+    "energy_drift": "energy drift",
+    "steps": "steps",
+    "newton_iterations": "Newton iterations",
+    "wall_time": "wall time",
+}
+
+
+def metric_label(metric, unit):
+    head, _, owner = metric.partition(".")
+    name = METRIC_NAMES.get(head)
+    text = (name % owner if "%s" in name else name) if name else metric
+    return text + (" [%s]" % unit if unit else "")
+
+
+def parameter_label(path, stem, name):
+    """`crank speed omega [rad/s]` from the parameter's comment in the case text stored in
+    the run file DIR/STEM.h5 (`omega: 20  # crank speed, rad/s (seed: 20)`); else NAME."""
+    try:
+        with h5py.File(os.path.join(os.path.dirname(path), stem + ".h5"), "r") as f:
+            text = f.attrs["case"]
+            text = text.decode() if isinstance(text, bytes) else str(text)
+    except (OSError, KeyError):
+        return name
+    m = re.search(r"(?m)^\s+%s\s*:[^#\n]*#\s*([^\n]*)$" % re.escape(name), text)
+    if not m:
+        return name
+    comment = m.group(1).split("(")[0].strip().rstrip(";.")
+    desc, sep, unit = comment.rpartition(",")
+    unit = unit.strip()
+    if sep and re.fullmatch(r"[A-Za-z/^0-9. ]{1,12}", unit) and len(unit.split()) <= 2:
+        return "%s %s [%s]" % (desc.strip(), name, unit)
+    return name  # no unit: a flag or a count, its name says more than a long comment
 
 
 def main():
@@ -97,10 +183,13 @@ def main():
     if x not in params or params[x].dtype.kind == "O":
         sys.exit("plot_sweep.py: --x must be a numeric varied parameter (%s)" %
                  ", ".join(numeric))
-    lines = series(params, metrics[a.metric], status, x)
+    lines, novalue = series(params, metrics[a.metric], status, x)
     left = int(np.sum(status != "complete"))
     if left:
         print("plot_sweep.py: %d run(s) not complete, left out" % left)
+    for label in novalue:
+        print("plot_sweep.py: %s: no %s in these runs (the metric does not exist for them)"
+              % (label, a.metric))
     if a.print:
         for label, (xs, ys, _) in lines.items():
             print("%s: %s" % (label, " ".join("%.17g %.17g" % p for p in zip(xs, ys))))
@@ -123,14 +212,24 @@ def main():
                         mfc="none", mec="red", mew=1.5,
                         label=None if what in marked else what)
                 marked.add(what)
-    ax.set_xlabel(x)
+    for label in novalue:  # named, not dropped silently
+        ax.plot([], [], " ", label="%s: no value (no such quantity)" % label)
     with h5py.File(path, "r") as f:
         unit = f["metrics"][a.metric].attrs.get("units", "") if a.metric in f.get(
             "metrics", {}) else ("s" if a.metric == "wall_time" else "")
-    ax.set_ylabel(a.metric + (" [%s]" % unit if unit else ""))
+        unit = unit.decode() if isinstance(unit, bytes) else str(unit)
+        stems = [v.decode() if isinstance(v, bytes) else str(v) for v in f["file"][:]]
+        done = [i for i in range(len(status)) if status[i] == "complete"]
+    stem = stems[done[0]] if done else (stems[0] if stems else "")
+    stem = stem[:-3] if stem.endswith(".h5") else stem
+    xlabel, ylabel = parameter_label(path, stem, x), metric_label(a.metric, unit)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if a.print:
+        print("axes: %s | %s" % (xlabel, ylabel))
     ax.grid(True, alpha=0.3)
-    if len(lines) > 1 or list(lines) != ["all runs"] or marked:
-        ax.legend()
+    if len(lines) + len(novalue) > 1 or list(lines) != ["all runs"] or marked:
+        ax.legend(fontsize=8)
     out = a.output or os.path.join(os.path.dirname(path) or ".", "%s_vs_%s.png" % (a.metric, x))
     fig.tight_layout()
     fig.savefig(out, dpi=110)

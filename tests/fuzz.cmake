@@ -55,13 +55,20 @@ add_test(NAME fuzz_expr_deep_generated
   COMMAND sh -c "cd ${CMAKE_CURRENT_BINARY_DIR} && /usr/bin/python3 ${FMB_FUZZ_CASES}/gen_deep_expr.py 300000 && for f in deep_parens.yaml deep_minus.yaml; do $<TARGET_FILE:flexmb_cli> check $f; test $? -eq 2 || exit 1; done")
 set_tests_properties(fuzz_expr_deep_generated PROPERTIES PASS_REGULAR_EXPRESSION "nested deeper than 100 levels")
 
-# Fuzz smoke runs (issue 12): each libFuzzer harness (tests/fuzz/, built with clang in
-# build-fuzz/ by scripts/fuzz.sh) runs its seed corpus and 2000 mutations with a fixed
-# random seed; any crash, sanitizer report, leak or time-out fails the test. Longer runs:
-# scripts/fuzz.sh --time SECONDS (docs/validation.md).
+# Fuzz smoke runs: each libFuzzer harness (tests/fuzz/, built with clang in build-fuzz/
+# by scripts/fuzz.sh) runs its seed corpus and 2000 mutations with a fixed random seed;
+# any crash, sanitizer report, leak or time-out fails the test. Longer runs:
+# scripts/fuzz.sh --time SECONDS (docs/validation.md). The fuzz tree is built by its own
+# test (fixture fuzz_tree, 1 h), so the smoke runs' 600 s are theirs alone; all four carry
+# the label fuzz_tree, which scripts/test.sh leaves out unless asked (`scripts/test.sh
+# -L fuzz_tree`; .ci/run runs them).
+add_test(NAME fuzz_tree_build COMMAND ${FMB_SRC}/scripts/fuzz.sh --build)
+set_tests_properties(fuzz_tree_build PROPERTIES TIMEOUT 3600 RESOURCE_LOCK fuzz_build
+  FIXTURES_SETUP fuzz_tree LABELS fuzz_tree)
 foreach(h case mesh expr)
   add_test(NAME fuzz_smoke_${h} COMMAND ${FMB_SRC}/scripts/fuzz.sh --smoke ${h})
-  set_tests_properties(fuzz_smoke_${h} PROPERTIES TIMEOUT 600 RESOURCE_LOCK fuzz_build)
+  set_tests_properties(fuzz_smoke_${h} PROPERTIES TIMEOUT 600 RESOURCE_LOCK fuzz_build
+    FIXTURES_REQUIRED fuzz_tree LABELS fuzz_tree)
 endforeach()
 # A case path that is a device or a directory: refused at once (read until memory ran out).
 fmb_fuzz_case(case_dev_zero 2 "/dev/zero: cannot open: not a regular file" check /dev/zero)

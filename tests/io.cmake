@@ -134,8 +134,9 @@ add_test(NAME io_provenance
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
 
 # flexmb compare for engineers: against the crank angle (rigid quick-return at two
-# speeds: zero pose differences), and beam deflection at fixed stations across meshes.
-foreach(t compare_angle compare_mesh)
+# speeds: zero pose differences), beam deflection at fixed stations across meshes, and
+# the default set ranked against the mechanism's scales (rigid against flexible rocker).
+foreach(t compare_angle compare_mesh compare_engineer)
   add_test(NAME io_${t}
     COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_compare.py
             $<TARGET_FILE:flexmb_cli> ${t})

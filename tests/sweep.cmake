@@ -1,5 +1,5 @@
 # flexmb sweep: parameter studies (tests/test_sweep.py says what each checks against)
-foreach(t grid counts failing resume badinput yaml metrics stress events plot userfiles)
+foreach(t grid counts failing resume badinput yaml variants metrics stress events plot userfiles)
   add_test(NAME sweep_${t}
     COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_sweep.py $<TARGET_FILE:flexmb_cli>
             ${CMAKE_SOURCE_DIR}/cases ${t})

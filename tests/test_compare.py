@@ -222,17 +222,24 @@ def test_compare(flexmb):
         p = run([flexmb, "compare", a, b, "--by", "no_such_body", "-o", os.path.join(tmp, "x")])
         check(p.returncode == 3 and "no_such_body" in p.stderr, "--by unknown body: exit 3")
 
-        # --- default kinds: no solver coordinates; units on every row; reactions without
-        # the duplicated forces on body 2
+        # --- default: the engineer's set (the slider's x, y on its ground guide, joint
+        # forces, the drive torque), no solver coordinates; units on every row; --only
+        # reactions: without the duplicated forces on body 2
         p = run([flexmb, "compare", a, b, "-o", os.path.join(tmp, "def")])
         rows = read_csv(os.path.join(tmp, "def.csv"))
-        check(not any("/q[" in q or "/qd[" in q or "/qdd[" in q for q in rows),
-              "default: no q/qd/qdd rows")
+        check(set(rows) == {"bodies/slider/pose[x]", "joints/O/force_magnitude",
+                            "joints/A/force_magnitude", "joints/B/force_magnitude",
+                            "joints/guide/force_magnitude", "joints/motor/drive_torque"},
+              "default set: slider x (its y stays 0: left out), joint forces, drive torque "
+              "(%s)" % sorted(rows))
         check(all(r["unit"] in ("m", "rad", "N", "N m", "J") for r in rows.values()),
               "every row has a unit")
-        check("joints/guide/reaction[Mz2]" in rows and "joints/guide/reaction[Fx2]" not in rows,
-              "reactions: Fx1, Fy1, Mz1, Mz2 only")
-        check(re.search(r"^\s+poses\s+\S+\s+bodies/", p.stdout, re.M) is not None,
+        p = run([flexmb, "compare", a, b, "-o", os.path.join(tmp, "rea"), "--only", "reactions"])
+        rows = read_csv(os.path.join(tmp, "rea.csv"))
+        names = {q.split("[", 1)[1].rstrip("]") for q in rows if "/reaction[" in q}
+        check(names <= {"Fx1", "Fy1", "Mz1", "Mz2"} and {"Fx1", "Fy1"} <= names,
+              "reactions: Fx1, Fy1, Mz1, Mz2 only (%s)" % sorted(names))
+        check(re.search(r"^\s+reactions\s+\S+\s+\S+\s+joints/", p.stdout, re.M) is not None,
               "headline per kind")
 
 
@@ -257,7 +264,27 @@ def test_compare_angle(flexmb):
         check(p.returncode == 0, "compare --by crank")
         rows = read_csv(pre + ".csv")
         poses = [r for r in rows.values() if r["kind"] == "poses"]
-        check(len(poses) == 15, "15 pose rows (%d)" % len(poses))
+        check(len(poses) == 2, "default set: the ram's x and y (%d pose rows)" % len(poses))
+        p = run([flexmb, "compare", a, b, "--by", "crank", "--wrap", "-o", pre, "--only",
+                 "poses,reactions"])
+        rows = read_csv(pre + ".csv")
+        poses = [r for r in rows.values() if r["kind"] == "poses"]
+        # the pose columns not identically zero (within 1e-9 of the largest of their
+        # unit) in the two files; the others (the crank pivot's x, y, the ram's angle) are
+        # left out
+        live = 0
+        with h5py.File(a, "r") as fa, h5py.File(b, "r") as fb:
+            peak = {}
+            for f in (fa, fb):
+                for body in f["bodies"]:
+                    m = np.max(np.abs(f["bodies/%s/pose" % body][:]), axis=0)
+                    peak[body] = np.maximum(peak.get(body, 0), m)
+            top = {"m": max(max(v[:2]) for v in peak.values()),
+                   "rad": max(v[2] for v in peak.values())}
+            live = sum(int(v[k] > 1e-9 * top["m" if k < 2 else "rad"])
+                       for v in peak.values() for k in range(3))
+        check(len(poses) == live and live < 15,
+              "%d pose rows: the %d of 15 not zero in both runs" % (len(poses), live))
         check(all(float(r["max_abs_diff"]) == 0.0 for r in poses),
               "every pose difference is zero against the crank angle")
         check(float(rows["joints/O2/reaction[Fy1]"]["max_abs_diff"]) > 1.0,
@@ -267,6 +294,101 @@ def test_compare_angle(flexmb):
         rows = read_csv(os.path.join(tmp, "time.csv"))
         check(float(rows["bodies/sliderE/pose[x]"]["max_abs_diff"]) > 1e-3,
               "against time the poses differ")
+
+
+def test_compare_engineer(flexmb):
+    """Rigid against flexible quick-return at 5 rad/s, a quarter revolution: the default
+    (engineer's) set ranked against the mechanism's scales. The headline quantities are
+    the ram position, a pin force or the drive torque, each at least 1e-3 of the
+    mechanism scale of its unit (recomputed here from the files: the largest value of any
+    joint force, or of the drive torque); no row is zero in both runs; --quantity picks
+    quantities by label, prefix or pattern, and an unmatched one is an error naming it."""
+    with tempfile.TemporaryDirectory(prefix="fmb_compare_") as tmp:
+        a, b = os.path.join(tmp, "flex.h5"), os.path.join(tmp, "rigid.h5")
+        for out, rigid in ((a, 0), (b, 1)):
+            p = run([flexmb, "run", QR, "-q", "-o", out, "--set", "omega=5", "--set",
+                     "revolutions=0.25", "--set", "rigid_rocker=%d" % rigid])
+            check(p.returncode == 0, "quick-return, rigid_rocker = %d" % rigid)
+        pre = os.path.join(tmp, "fr")
+        p = run([flexmb, "compare", a, b, "-o", pre])
+        check(p.returncode == 0, "compare flexible against rigid: exit 0")
+        with open(pre + ".csv", newline="", encoding="utf-8") as f:
+            ranked = sorted(csv.DictReader(f), key=lambda r: int(r["rank"]))
+        with h5py.File(a, "r") as fa, h5py.File(b, "r") as fb:
+            joints = [j for j in fa["joints"] if j in fb["joints"]]
+            fmax = max(np.max(f["joints/%s/force_magnitude" % j][:]) for f in (fa, fb)
+                       for j in joints)
+            tmax = max(np.max(np.abs(f["joints/motor/drive_torque"][:])) for f in (fa, fb))
+            xa, xb = fa["bodies/sliderE/pose"][:, 0], fb["bodies/sliderE/pose"][:, 0]
+            dx = np.max(np.abs(xa - np.interp(fa["time"][:], fb["time"][:], xb)))
+            zero = [j for j in joints
+                    if not np.any(fa["joints/%s/force_magnitude" % j][:])
+                    and not np.any(fb["joints/%s/force_magnitude" % j][:])]
+        wanted = re.compile(r"^(bodies/sliderE/pose\[x\]|joints/[^/]+/force_magnitude|"
+                            r"joints/motor/drive_torque)$")
+        head = ranked[:3]
+        print("headline:", [(r["quantity"], r["mech_rel_diff"]) for r in head])
+        check(len(head) == 3 and all(wanted.match(r["quantity"]) for r in head),
+              "the headline is the ram position, pin forces or the drive torque")
+        for r in head:
+            d = float(r["max_abs_diff"])
+            scale = fmax if r["unit"] == "N" else tmax if r["unit"] == "N m" else None
+            if scale is None:
+                continue
+            check(abs(float(r["scale"]) / scale - 1) < 1e-12 and d / scale >= 1e-3,
+                  "%s: %.4g %s = %.3g of the mechanism's %.4g %s (>= 1e-3)"
+                  % (r["quantity"], d, r["unit"], d / scale, scale, r["unit"]))
+        check(re.search(r"^\s+1\. (joints|bodies)/\S+", p.stdout, re.M) is not None,
+              "the summary lists the headline")
+        q = {r["quantity"]: r for r in ranked}
+        check("bodies/sliderE/pose[x]" in q
+              and abs(float(q["bodies/sliderE/pose[x]"]["max_abs_diff"]) - dx) <= 1e-12,
+              "ram position difference %.4g m = numpy's" % dx)
+        check(zero and all("joints/%s/force_magnitude" % j not in q for j in zero),
+              "joint forces zero in both runs (%s) are left out" % zero)
+        check(all(float(r["max_abs_a"]) > 0 or float(r["max_abs_b"]) > 0 for r in ranked),
+              "no row is zero in both runs")
+        check(all(r["unit"] in ("m", "N", "N m") for r in ranked), "units m, N, N m")
+        # the plot (scripts/plot_compare.py by hand, as compare runs it): the panels are
+        # the ranking's first rows at >= 1e-3 of their scale, every axis with a unit
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts",
+                              "plot_compare.py")
+        q = run(["/usr/bin/python3", script, pre + ".csv", a, b, pre + "_p.png"])
+        panels = re.findall(r"^plot_compare: panel (\S+): axes (.*)$", q.stdout, re.M)
+        big = [r["quantity"] for r in ranked if float(r["mech_rel_diff"]) >= 1e-3][:6]
+        check(q.returncode == 0 and [p_[0] for p_ in panels] == big,
+              "plot: panels %s = the ranking's rows at >= 1e-3 of their scale %s"
+              % ([p_[0] for p_ in panels], big))
+        check(panels and all(all(re.search(r"\[(s|m|N|N m)\]$", ax.strip())
+                                 for ax in p_[1].split(" ; ")) for p_ in panels),
+              "plot: a unit on every axis (%s)" % [p_[1] for p_ in panels])
+        # --only reactions --noise 0: exactly the columns that are not zero in both files
+        p = run([flexmb, "compare", a, b, "-o", pre + "r", "--only", "reactions", "--noise", "0"])
+        got = set(read_csv(pre + "r.csv"))
+        want = set()
+        with h5py.File(a, "r") as fa, h5py.File(b, "r") as fb:
+            for j in joints:
+                for col, name in ((0, "Fx1"), (1, "Fy1"), (2, "Mz1"), (5, "Mz2")):
+                    if any(np.any(f["joints/%s/reaction" % j][:, col]) for f in (fa, fb)):
+                        want.add("joints/%s/reaction[%s]" % (j, name))
+                for leaf in ("force_magnitude", "drive_torque", "drive_force"):
+                    path = "joints/%s/%s" % (j, leaf)
+                    if path in fa and path in fb and (np.any(fa[path][:]) or np.any(fb[path][:])):
+                        want.add(path)
+        check(got == want, "--only reactions: the %d columns not zero in both runs (extra %s, "
+              "missing %s)" % (len(want), sorted(got - want), sorted(want - got)))
+        # --quantity
+        p = run([flexmb, "compare", a, b, "-o", pre + "q", "--quantity",
+                 "bodies/sliderE/pose[x]", "--quantity", "joints/B"])
+        got = set(read_csv(pre + "q.csv"))
+        check(p.returncode == 0 and "bodies/sliderE/pose[x]" in got
+              and "joints/B/force_magnitude" in got and "joints/B/reaction[Fy1]" in got
+              and all(k == "bodies/sliderE/pose[x]" or k.startswith("joints/B/") for k in got),
+              "--quantity: a label and a prefix (%s)" % sorted(got))
+        p = run([flexmb, "compare", a, b, "-o", pre + "p", "--quantity", "joints/*/drive_torque"])
+        check(set(read_csv(pre + "p.csv")) == {"joints/motor/drive_torque"}, "--quantity: a pattern")
+        p = run([flexmb, "compare", a, b, "-o", pre + "x", "--quantity", "joints/nope"])
+        check(p.returncode == 3 and "joints/nope" in p.stderr, "unmatched --quantity: exit 3, named")
 
 
 def hermite(x0, v, ph, xs):
@@ -291,7 +413,9 @@ def test_compare_mesh(flexmb):
         p = run([flexmb, "compare", a, b, "--only", "deflection", "-o", pre, "--noise", "0"])
         check(p.returncode == 0, "compare deflection across meshes")
         rows = [r for r in read_csv(pre + ".csv").values() if r["kind"] == "deflection"]
-        check(len(rows) == 11, "11 stations (%d)" % len(rows))
+        xs_rows = sorted(float(r["column_name"].split("=")[1]) for r in rows)
+        check(len(rows) == 9 and 0.0 not in xs_rows and 0.6 not in xs_rows,
+              "11 stations less the two supports, where v = 0 in both runs (%s)" % xs_rows)
         with h5py.File(a, "r") as fa, h5py.File(b, "r") as fb:
             ga, gb = fa["beams/rocker"], fb["beams/rocker"]
             ta, tb = fa["time"][:], fb["time"][:]
@@ -336,6 +460,24 @@ def test_modes(flexmb, case):
     rows = [l.split() for l in p.stdout.splitlines() if l.strip().startswith("1 ")]
     check(rows and abs(float(rows[0][1]) / 219.0 - 1) < 0.1,
           "first mechanism mode near the hand estimate 219 rad/s")
+    check("negative omega" not in p.stdout,
+          "every mode positive: no note on negative omega")
+    # an inverted bar pendulum (pin at its lower end, upright under gravity) is statically
+    # unstable: lambda = -m g (L/2) / (m L^2 / 3) < 0, omega = -sqrt(3 g / (2 L))
+    with tempfile.TemporaryDirectory(prefix="fmb_modes_") as tmp:
+        inv = os.path.join(tmp, "inverted.yaml")
+        with open(inv, "w", encoding="utf-8") as f:
+            f.write("gravity: [0, -9.81]\nsolver: {h: 1e-3, t_end: 0.01}\nbodies:\n"
+                    "  - {name: arm, mass: 1, bar: 1, pose: [0, 0, pi/2]}\njoints:\n"
+                    "  - {name: pin, type: revolute, bodies: [ground, arm], "
+                    "points: [[0, 0], start]}\n")
+        p = run([flexmb, "modes", inv, "-n", "1"])
+        rows = [l.split() for l in p.stdout.splitlines() if l.strip().startswith("1 ")]
+        want = -math.sqrt(3 * 9.81 / 2)
+        check(p.returncode == 0 and rows and abs(float(rows[0][1]) / want - 1) < 1e-6,
+              "inverted pendulum: omega %s = -sqrt(3 g / (2 L)) = %.6g"
+              % (rows[0][1] if rows else "?", want))
+        check("negative omega" in p.stdout, "negative omega: the note explains it")
     p = run([flexmb, "modes", case, "rocker", "--at", "0.1"])
     check(p.returncode == 1, "--at with a body: usage error")
     p = run([flexmb, "modes", case, "rocker", "-n", "0"])
@@ -348,6 +490,8 @@ def main(argv):
         test_compare(flexmb)
     elif what == "compare_angle":
         test_compare_angle(flexmb)
+    elif what == "compare_engineer":
+        test_compare_engineer(flexmb)
     elif what == "compare_mesh":
         test_compare_mesh(flexmb)
     elif what == "modes":

@@ -31,13 +31,23 @@ TEST:
              amplitudes): impact_force_max, contact_fraction and impacts of the clearance
              joint, mode_changes of every switching element, each equal to its numpy
              recomputation from the run's file; the clearance runs have impacts.
+  variants   named variants declared in the case (`variants:`): --vary bar=light,heavy
+             runs each variant once with its parameter values (the peaks equal the
+             analytic m g (2.5 - 1.5 cos theta0) of each variant's m and theta0, and each
+             run file's /parameters hold them), a later --set of one of a variant's
+             parameters wins, the study file takes variants as names; unknown variants
+             (--vary, study file, run --set) and malformed variants sections are refused
+             with the position and the declared names.
   userfiles  -o DIR holding the user's summary.csv, summary.h5, a run's .log or .xmf: each
              refused (exit 2, every file unchanged, nothing written); --force replaces them,
              a second sweep replaces its own files without --force; a temporary-looking
              summary.csv.tmp of the user's is never touched; a case input (a table) called
              summary.csv in DIR is refused even with --force, byte-identical.
   plot       scripts/plot_sweep.py --print: one series per mass, sorted by theta0, the
-             analytic peak reactions, and a PNG.
+             analytic peak reactions, axes labelled with the parameter's description and
+             unit (from its comment in the case) and the metric's unit, and a PNG; the
+             quick-return's model variants: the rigid runs named as having no rocker
+             deflection, drawn for the joint force; identical lines drawn once.
   mpi        `mpirun -n 3 --oversubscribe flexmb sweep` gives the summary of -j 2 (every
              column but wall_time).
 """
@@ -242,6 +252,97 @@ def test_badinput(tmp):
     check(not os.path.exists(os.path.join(tmp, "bad")), "badinput: an output directory was made")
 
 
+VARIANTS = """variants:
+  bar:
+    light: {m: 1}
+    heavy: {m: 2, theta0: 0.5}
+"""
+
+
+def test_variants(tmp):
+    case = pendulum(tmp)
+    with open(case, "a", encoding="utf-8") as f:
+        f.write(VARIANTS)
+    declared = {"light": (1.0, math.pi / 6), "heavy": (2.0, 0.5)}  # (m, theta0) as above
+    p = sweep([case, "--vary", "bar=light,heavy", "-j", "2", "-o", "v", "-q"], tmp)
+    check(p.returncode == 0, "variants: exit %d: %s" % (p.returncode, p.stderr))
+    table = rows(os.path.join(tmp, "v", "summary.csv"))
+    check([r["bar"] for r in table] == ["light", "heavy"], "variants: one run per variant (%s)"
+          % [r["bar"] for r in table])
+    check([r["file"] for r in table] == ["bar=light.h5", "bar=heavy.h5"],
+          "variants: files named by the variant (%s)" % [r["file"] for r in table])
+    for r in table:
+        m, th = declared[r["bar"]]
+        got, ref = float(r["reaction_max.pin"]), peak(m, th)
+        check(abs(got - ref) <= 1e-5 * ref, "variants: %s peak reaction %.9g, analytic %.9g"
+              % (r["bar"], got, ref))
+        with h5py.File(os.path.join(tmp, "v", r["file"]), "r") as f:
+            a = f["parameters"].attrs
+            check(float(a["m"]) == m and abs(float(a["theta0"]) - th) < 1e-15
+                  and list(a["_overrides"]) == ["bar=" + r["bar"]],
+                  "variants: %s file parameters m %s theta0 %s, overrides %s"
+                  % (r["bar"], a["m"], a["theta0"], list(a["_overrides"])))
+    with h5py.File(os.path.join(tmp, "v", "summary.h5"), "r") as f:
+        check(list(f["parameters/bar"].asstr()[:]) == ["light", "heavy"],
+              "variants: summary.h5 holds the names")
+    # a later --set of a variant's parameter wins (--set comes after the varied values)
+    out = os.path.join(tmp, "later.h5")
+    s = subprocess.run([FLEXMB, "run", case, "-q", "-o", out, "--set", "bar=heavy", "--set",
+                        "theta0=0.2"], capture_output=True, text=True)
+    with h5py.File(out, "r") as f:
+        a = f["parameters"].attrs
+        check(s.returncode == 0 and float(a["m"]) == 2 and float(a["theta0"]) == 0.2,
+              "variants: --set bar=heavy --set theta0=0.2 gives m 2, theta0 0.2")
+    # a study file: the variants as names
+    with open(os.path.join(tmp, "vstudy.yaml"), "w", encoding="utf-8") as f:
+        f.write("sweep:\n  case: pend.yaml\n  vary:\n    bar: [heavy]\n    L: [1, 2]\n")
+    p = sweep(["vstudy.yaml", "-o", "vs", "-q"], tmp)
+    t = rows(os.path.join(tmp, "vs", "summary.csv"))
+    check(p.returncode == 0 and [(r["bar"], r["L"]) for r in t] == [("heavy", "1"),
+                                                                     ("heavy", "2")],
+          "variants: study file (%s)" % [(r.get("bar"), r.get("L")) for r in t])
+    # refused: unknown variant (command line, study file, run), malformed sections
+    p = sweep([case, "--vary", "bar=light,hevy", "-o", "bad"], tmp)
+    check(p.returncode == 2 and re.search(r"argument 4 \(--vary bar=light,hevy\): 'hevy' is "
+                                          r"not a variant of 'bar' \(.* declares: light,heavy\)",
+                                          p.stderr), "variants: unknown variant: %r" % p.stderr)
+    with open(os.path.join(tmp, "vstudy.yaml"), "w", encoding="utf-8") as f:
+        f.write("sweep:\n  case: pend.yaml\n  vary:\n    bar: [lite]\n")
+    p = sweep(["vstudy.yaml", "-o", "bad"], tmp)
+    check(p.returncode == 2 and re.search(r"vstudy.yaml:4:5: 'lite' is not a variant of 'bar'",
+                                          p.stderr), "variants: study file: %r" % p.stderr)
+    p = sweep([case, "--vary", "brr=light", "-o", "bad"], tmp)
+    check(p.returncode == 2 and re.search(r"unknown parameter 'brr' .*variant groups: bar\)",
+                                          p.stderr), "variants: unknown group: %r" % p.stderr)
+    s = subprocess.run([FLEXMB, "check", case, "--set", "bar=medium"], capture_output=True,
+                       text=True)
+    check(s.returncode == 2 and re.search(r"pend.yaml:\d+:\d+: override 'bar=medium': "
+                                          r"'medium' is not a variant of 'bar' \(variants: "
+                                          r"light, heavy\)", s.stderr),
+          "variants: run --set bar=medium: %r" % s.stderr)
+    text = open(case, encoding="utf-8").read()
+    n = text[:text.index(VARIANTS)].count("\n") + 3  # the line of the variant
+    for bad, pattern in (("    light: {mass: 1}\n", r":%d:13: variant 'light' of group 'bar': "
+                          r"unknown parameter 'mass' \(parameters: L, m, theta0\)" % n),
+                         ("    light: 1\n", r":%d:12: variant 'light' of group 'bar' must be a "
+                          r"mapping" % n),
+                         ("    light: {m: [1, 2]}\n", r":%d:16: variant 'light' of group 'bar': "
+                          r"parameter 'm' must be a number" % n)):
+        with open(os.path.join(tmp, "badv.yaml"), "w", encoding="utf-8") as f:
+            f.write(text.replace(VARIANTS, "variants:\n  bar:\n" + bad))
+        s = subprocess.run([FLEXMB, "check", os.path.join(tmp, "badv.yaml")],
+                           capture_output=True, text=True)
+        check(s.returncode == 2 and re.search(pattern, s.stderr),
+              "variants: malformed %r: %r" % (bad, s.stderr))
+    with open(os.path.join(tmp, "badv.yaml"), "w", encoding="utf-8") as f:
+        f.write(text.replace(VARIANTS, "variants:\n  m:\n    one: {L: 1}\n"))
+    s = subprocess.run([FLEXMB, "check", os.path.join(tmp, "badv.yaml")], capture_output=True,
+                       text=True)
+    check(s.returncode == 2 and "variant group 'm' has the name of a parameter" in s.stderr,
+          "variants: group named as a parameter: %r" % s.stderr)
+    check(not os.path.exists(os.path.join(tmp, "bad")), "variants: an output directory was made")
+
+
 def test_yaml(tmp):
     pendulum(tmp)
     with open(os.path.join(tmp, "study.yaml"), "w", encoding="utf-8") as f:
@@ -425,16 +526,54 @@ def test_plot(tmp):
                         "--x", "theta0", "--print", "-o", png], capture_output=True, text=True)
     check(q.returncode == 0, "plot: exit %d: %s" % (q.returncode, q.stderr))
     lines = {l.split(":")[0]: [float(x) for x in l.split(":")[1].split()]
-             for l in q.stdout.splitlines() if l.startswith("m=")}
-    check(sorted(lines) == ["m=1", "m=2"], "plot: series %s" % sorted(lines))
+             for l in q.stdout.splitlines() if l.startswith("m = ")}
+    check(sorted(lines) == ["m = 1", "m = 2"], "plot: series %s" % sorted(lines))
+    # the axes: the parameter's description and unit from its comment in the case
+    # (`theta0: pi/6  # release angle from the downward vertical, rad`), the metric's
+    # unit from summary.h5
+    check("axes: release angle from the downward vertical theta0 [rad] | peak force in "
+          "joint pin [N]" in q.stdout, "plot: axis labels with units: %r" % q.stdout[-300:])
     for label, v in lines.items():
         xs, ys = v[0::2], v[1::2]
         check(xs == [0.1, 0.3, 0.5], "plot: %s abscissae %s (sorted theta0)" % (label, xs))
-        m = float(label[2:])
+        m = float(label[4:])
         for x, y in zip(xs, ys):
             check(abs(y - peak(m, x)) <= 1e-5 * peak(m, x), "plot: %s at %g: %g, analytic %g"
                   % (label, x, y, peak(m, x)))
     check(os.path.getsize(png) > 10000 if os.path.exists(png) else False, "plot: no PNG")
+
+    # the quick-return's model variants: the rigid runs have no rocker deflection (named,
+    # not dropped silently) but have joint forces (drawn)
+    qr = os.path.join(CASES, "quick_return.yaml")
+    p = sweep([qr, "--vary", "model=rigid,linear", "--vary", "omega=5,10", "--set",
+               "revolutions=0.01", "-j", "2", "-o", "qv", "-q"], tmp)
+    check(p.returncode == 0, "plot: quick-return variants sweep exit %d" % p.returncode)
+
+    def plot(metric, d="qv"):
+        q = subprocess.run([sys.executable, script, os.path.join(tmp, d), metric, "--print",
+                            "--x", "omega", "-o", os.path.join(tmp, d + ".png")],
+                           capture_output=True, text=True)
+        check(q.returncode == 0, "plot %s: exit %d: %s" % (metric, q.returncode, q.stderr))
+        return q.stdout, {l.split(":")[0] for l in q.stdout.splitlines() if ": " in l
+                          and re.match(r"^\S+ = ", l) and not l.startswith("plot")}
+
+    out, labels = plot("deflection_max.rocker")
+    check(labels == {"model = linear"} and
+          "model = rigid: no deflection_max.rocker in these runs" in out,
+          "plot: rigid runs named as having no deflection: %r" % out)
+    check("axes: crank speed omega [rad/s] | peak deflection of rocker [m]" in out,
+          "plot: quick-return axes %r" % out)
+    out, labels = plot("reaction_max.B")
+    series_ = [l for l in out.splitlines() if l.startswith("model = ")]
+    check(len(series_) == 2 and all(len(l.split(":")[1].split()) == 4 for l in series_),
+          "plot: rigid and linear force lines, two speeds each: %r" % series_)
+    # a flag grid that runs the rigid rocker twice: its two identical lines are one
+    p = sweep([qr, "--vary", "rigid_rocker=1", "--vary", "nonlinear=0,1", "--vary",
+               "omega=5,10", "--set", "revolutions=0.01", "-j", "2", "-o", "qf", "-q"], tmp)
+    out, labels = plot("reaction_max.B", "qf")
+    check([l.split(":")[0] for l in out.splitlines() if l.startswith("rigid_rocker")] ==
+          ["rigid_rocker = 1, nonlinear = 0 or 1 (identical)"],
+          "plot: identical lines drawn once: %r" % out)
 
 
 def test_mpi(tmp):

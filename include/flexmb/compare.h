@@ -14,7 +14,7 @@ enum {
     FMB_CMP_DEFLECTION = 8, /* beam deflection at fixed stations along the beam (m) */
     FMB_CMP_SLIDERS = 16,   /* /sliders/J/s (m) */
     FMB_CMP_ENERGY = 32,    /* /energy (J) */
-    FMB_CMP_DEFAULT = 1 | 4 | 8 | 16 | 32,
+    FMB_CMP_DEFAULT = 1 | 4 | 8 | 16 | 32, /* computed in every comparison (the scales) */
     FMB_CMP_ALL = 63
 };
 #define FMB_CMP_NKINDS 6
@@ -23,7 +23,13 @@ typedef struct fmb_compare_options {
     const char *by; /* abscissa: NULL or "time", or a body whose angle (pose column 2,
                        continuous) is the abscissa, e.g. the crank */
     int wrap;       /* report the abscissa of a maximum as an angle in [0, 360) deg */
-    unsigned kinds; /* FMB_CMP_* bits; 0: FMB_CMP_DEFAULT */
+    unsigned kinds; /* FMB_CMP_* bits: every quantity of these kinds; 0 (default): the
+                       engineer's set (beam deflection, slider positions, positions of
+                       bodies on ground guides, joint forces, drive torques and forces) */
+    const char *quantity; /* NULL, or comma-separated patterns: only the quantities that
+                       match one (`*` any characters; a pattern also matches a quantity
+                       whose label continues it with '/' or '[': `joints/B` is every
+                       quantity of joint B); every pattern must match */
     double noise;   /* relative noise floor: max|A - B| <= noise * max(|A|, |B|) is reported
                        as 0; < 0: default 1e-9 */
     int stations;   /* deflection stations along each beam (>= 2; 0: 11) */
@@ -42,6 +48,16 @@ typedef struct fmb_compare_summary {
     int kind_rows[FMB_CMP_NKINDS];
     double kind_rel[FMB_CMP_NKINDS];
     char kind_worst[FMB_CMP_NKINDS][200];
+    double kind_mrel[FMB_CMP_NKINDS]; /* that row's difference / its mechanism scale */
+    int nzero; /* quantities left out: zero (below the noise floor) in both runs */
+    /* the headline: the selected quantities whose max|A - B| is largest against the
+     * mechanism scale (the largest max(|A|, |B|) of every quantity of the same kind and
+     * unit), largest first */
+    int nhead;
+    struct fmb_compare_head {
+        char label[200], unit[8];
+        double maxd, rel, mrel, scale;
+    } head[5];
 } fmb_compare_summary_t;
 
 /* Name ("poses", ...) and unit description of kind index k. */

@@ -675,6 +675,12 @@ const char *fmb_case_input(const fmb_case_t *c, int k);
 int fmb_case_num_params(const fmb_case_t *c);
 const char *fmb_case_param_name(const fmb_case_t *c, int k);
 int fmb_case_param(const fmb_case_t *c, const char *name, double *value);
+/* The case's variant groups (section `variants`: named sets of parameter values, chosen
+ * with an override GROUP=NAME; docs/case-format.md): count, k-th group's name, and a
+ * group's variant names, comma-separated in the file's order (NULL: no such group). */
+int fmb_case_num_variant_groups(const fmb_case_t *c);
+const char *fmb_case_variant_group(const fmb_case_t *c, int k);
+const char *fmb_case_variants(const fmb_case_t *c, const char *group);
 
 /* The case keys of the item types, from their classes' tables (docs/extending.md; `flexmb
  * keys`): section "joints", "forces" or "friction" (friction models); type NULL lists the

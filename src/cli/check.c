@@ -394,7 +394,11 @@ static int cmd_mech_modes(const cli_args_t *a)
         putchar('\n');
     }
     if (n < nmax) printf("(%d requested; the mechanism has %d degrees of freedom)\n", nmax, n);
-    printf("(negative omega: a statically unstable direction, omega = -sqrt(-lambda))\n");
+    int negative = 0;
+    for (int k = 0; k < n; k++)
+        negative |= om[k] < 0;
+    if (negative)
+        printf("(negative omega: a statically unstable direction, omega = -sqrt(-lambda))\n");
     if (a->output && n > 0) {
         char err[1024] = "";
         /* share was overwritten by the listing: recompute */
@@ -469,4 +473,3 @@ done:
     fmb_case_destroy(&c);
     return code;
 }
-

@@ -158,13 +158,21 @@ int cli_cmd_compare(const cli_args_t *a)
         return st == FMB_ERR_HDF5 ? EXIT_CASE : st == FMB_ERR_NOTFOUND ? EXIT_MODEL : EXIT_RUN;
     }
     if (!a->quiet) {
-        printf("\n%d quantities over %ld records of A\n", sum.nquantities, sum.ntimes);
-        printf("largest relative difference per kind (max|A-B| / max(|A|, |B|)):\n");
+        printf("\n%d quantities over %ld records of A", sum.nquantities, sum.ntimes);
+        if (sum.nzero) printf("; %d zero in both runs left out", sum.nzero);
+        printf("\nlargest differences (max|A-B| against the scale of the mechanism's "
+               "quantities of the same kind and unit):\n");
+        for (int h = 0; h < sum.nhead; h++)
+            printf("  %d. %-40s %10.4g %-4s = %8.2e of %.4g %s (%.3g of its own max)\n", h + 1,
+                   sum.head[h].label, sum.head[h].maxd, sum.head[h].unit, sum.head[h].mrel,
+                   sum.head[h].scale, sum.head[h].unit, sum.head[h].rel);
+        if (!sum.nhead) printf("  none: every difference is below the noise floor\n");
+        printf("largest difference per kind (against the mechanism scale; own max):\n");
         for (int k = 0; k < FMB_CMP_NKINDS; k++) {
             if (!sum.kind_rows[k]) continue;
             if (sum.kind_worst[k][0])
-                printf("  %-11s %10.3e  %s\n", fmb_compare_kind_name(k), sum.kind_rel[k],
-                       sum.kind_worst[k]);
+                printf("  %-11s %10.3e %10.3e  %s\n", fmb_compare_kind_name(k), sum.kind_mrel[k],
+                       sum.kind_rel[k], sum.kind_worst[k]);
             else
                 printf("  %-11s %10s  (%d quantities, every difference below the noise floor)\n",
                        fmb_compare_kind_name(k), "0", sum.kind_rows[k]);

@@ -20,7 +20,7 @@ static const char usage_text[] =
     "       flexmb check CASE [--set NAME=VALUE]...\n"
     "       flexmb modes CASE [BODY] [--at T] [--set NAME=VALUE]... [-n N]\n"
     "       flexmb compare A.h5 B.h5 [-o PREFIX] [--by BODY] [--wrap] [--only KINDS]\n"
-    "                      [--stations N] [--noise X] [--force] [--quiet]\n"
+    "                      [--quantity LIST] [--stations N] [--noise X] [--force] [--quiet]\n"
     "       flexmb sweep CASE --vary NAME=VALUES... [--grid|--zip] [-j N] [-o DIR] [--resume]\n"
     "                    [--force]\n"
     "       flexmb keys [joints|forces|friction] [TYPE]\n"
@@ -66,8 +66,12 @@ static const char help_text[] =
     "      --by BODY         compare: abscissa = BODY's angle (e.g. the crank), so runs\n"
     "                        at different speeds compare at equal angles; default time\n"
     "      --wrap            compare: report angles of maxima in [0, 360) deg\n"
-    "      --only KINDS      compare: poses, coords, reactions, deflection, sliders,\n"
-    "                        energy or all (comma-separated; default all but coords)\n"
+    "      --only KINDS      compare: every quantity of these kinds: poses, coords,\n"
+    "                        reactions, deflection, sliders, energy, all (comma-separated);\n"
+    "                        default: beam deflections, slider and ram positions, joint\n"
+    "                        forces, drive torques\n"
+    "      --quantity LIST   compare: these quantities only (labels as in the CSV, `*`\n"
+    "                        wildcards, a prefix such as joints/B; comma-separated)\n"
     "      --stations N      compare: beam deflection at N stations (default 11)\n"
     "      --noise X         compare: differences below X times the scale are 0\n"
     "                        (default 1e-9)\n"
@@ -148,6 +152,19 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
                                    "sliders, energy, all; comma-separated) after",
                                    s);
             a->cmp_given = 1;
+        } else if (strcmp(s, "--quantity") == 0 || strncmp(s, "--quantity=", 11) == 0) {
+            val = s[10] == '=' ? s + 11 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!val || !*val || *val == ',')
+                return usage_error("expected quantities (labels or patterns, comma-separated, "
+                                   "e.g. bodies/ram/pose[x],joints/*/force_magnitude) after",
+                                   s);
+            static char quantities[4096]; /* repeated options: one comma-separated list */
+            size_t used = strlen(quantities);
+            if (used + strlen(val) + 2 > sizeof quantities)
+                return usage_error("--quantity lists too long at", val);
+            snprintf(quantities + used, sizeof quantities - used, "%s%s", used ? "," : "", val);
+            a->cmp.quantity = quantities;
+            a->cmp_given = 1;
         } else if (strcmp(s, "--stations") == 0 || strncmp(s, "--stations=", 11) == 0) {
             val = s[10] == '=' ? s + 11 : (i + 1 < argc ? argv[++i] : NULL);
             char *end = NULL;
@@ -225,7 +242,8 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
     if (a->nmodes && !is_modes) return usage_error("-n is only valid with", "modes");
     if (a->nsets && is_compare) return usage_error("--set is not valid with", "compare");
     if (a->cmp_given && !is_compare)
-        return usage_error("--by, --wrap, --only, --stations and --noise are only valid with",
+        return usage_error("--by, --wrap, --only, --quantity, --stations and --noise are only "
+                           "valid with",
                            "compare");
     return -1;
 }

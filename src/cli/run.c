@@ -622,7 +622,7 @@ int cli_cmd_run(const cli_args_t *a)
         char ws[32];
         format_duration(wall, ws, sizeof ws);
         printf("%s: %s\n", a->case_path, code == EXIT_OK ? "done" : "stopped");
-        if (o && !o->adaptive) {
+        if (o && !o->adaptive && code == EXIT_OK) { /* a stopped run did not reach t_end */
             const double full = floor(o->t_end / o->h * (1.0 + 1e-12));
             const double rem = o->t_end - full * o->h;
             if (rem > 1e-9 * o->h)

@@ -431,14 +431,39 @@ static int check_names(sweep_t *s, fmb_case_t **out, char *err, size_t len)
         if (!strcmp(name, "integrator") || !strcmp(name, "ordering") ||
             fmb_case_param(c, name, &v) == 0)
             continue;
+        const char *variants = fmb_case_variants(c, name);
+        if (variants) { /* a variant group: every value must name one of its variants */
+            const sweep_param_t *sp_p = &sp->params[p];
+            for (int k = 0; k < sp_p->n && !rc; k++) {
+                const char *val = sp_p->text[k], *q = variants;
+                const size_t n = strlen(val);
+                int found = 0;
+                while (*q && !found) {
+                    const size_t m = strcspn(q, ",");
+                    found = m == n && !strncmp(q, val, n);
+                    q += m;
+                    if (*q == ',') q++;
+                }
+                if (!found) {
+                    snprintf(err, len, "%s: '%s' is not a variant of '%s' (%s declares: %s)",
+                             sp_p->where, val, name, sp->case_path, variants);
+                    rc = -1;
+                }
+            }
+            continue;
+        }
         int n = snprintf(err, len, "%s: unknown parameter '%s' (%s has", sp->params[p].where,
                          name, sp->case_path);
         for (int k = 0; k < fmb_case_num_params(c) && n > 0 && (size_t)n < len; k++)
             n += snprintf(err + n, len - (size_t)n, "%s%s", k ? ", " : ": ",
                           fmb_case_param_name(c, k));
         if (n > 0 && (size_t)n < len)
-            snprintf(err + n, len - (size_t)n, "%s)",
-                     fmb_case_num_params(c) ? "" : " no parameters");
+            n += snprintf(err + n, len - (size_t)n, "%s",
+                          fmb_case_num_params(c) ? "" : " no parameters");
+        for (int k = 0; k < fmb_case_num_variant_groups(c) && n > 0 && (size_t)n < len; k++)
+            n += snprintf(err + n, len - (size_t)n, "%s%s", k ? ", " : "; variant groups: ",
+                          fmb_case_variant_group(c, k));
+        if (n > 0 && (size_t)n < len) snprintf(err + n, len - (size_t)n, ")");
         rc = -1;
     }
     return rc;

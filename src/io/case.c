@@ -93,8 +93,9 @@ static int too_deep(const char *text, size_t len, int *line, int *col)
 
 static int load_doc(loader_t *L, const char *const *ov, int nov)
 {
-    static const char *const keys[] = {"title",  "parameters", "gravity", "solver", "output",
-                                       "bodies", "joints",     "forces",  NULL};
+    static const char *const keys[] = {"title",  "parameters", "variants", "gravity",
+                                       "solver", "output",     "bodies",   "joints",
+                                       "forces", NULL};
     fmb_case_t *c = L->c;
     yaml_node_t *root = yaml_document_get_root_node(&L->doc);
     if (!root) return case_fail(L, NULL, "empty case file");
@@ -110,6 +111,13 @@ static int load_doc(loader_t *L, const char *const *ov, int nov)
     if ((rc = case_get_string(L, root, "output", "case", 0, &s))) return rc;
     if (s && !(c->output = case_xstrdup(s))) return case_nomem(L, root);
 
+    /* named variants: --set GROUP=NAME stands for the variant's parameter values */
+    L->variants = case_get(L, root, "variants");
+    int nx = 0;
+    if ((rc = case_expand_variants(L, L->variants, case_get(L, root, "parameters"), ov, nov,
+                                   &L->xov, &nx)))
+        return rc;
+    if (L->xov) ov = L->xov, nov = nx;
     if ((rc = case_load_parameters(L, case_get(L, root, "parameters"), ov, nov))) return rc;
     double g[2] = {0, 0};
     if ((rc = case_get_vec(L, root, "gravity", "case", 2, g, NULL))) return rc;
@@ -248,6 +256,7 @@ static fmb_case_t *case_parse(fmb_case_t *c, size_t len, const char *const *over
         yaml_parser_delete(&parser);
     }
     if (!rc) rc = load_doc(&L, overrides, n);
+    free(L.xov);
     if (L.have_doc) yaml_document_delete(&L.doc);
     for (int k = 0; k < L.nb; k++)
         free(L.binfo ? L.binfo[k].pts : NULL);
@@ -269,6 +278,8 @@ void fmb_case_destroy(fmb_case_t **cp)
     free(c->pool);
     free(c->pname);
     free(c->pval);
+    free(c->vgroup);
+    free(c->vlist);
     free(c->bodies);
     free(c->joints);
     free(c->forces);
@@ -344,6 +355,23 @@ int fmb_case_param(const fmb_case_t *c, const char *name, double *value)
     if (k < 0) return FMB_ERR_NOTFOUND;
     if (value) *value = c->pval[k];
     return 0;
+}
+
+int fmb_case_num_variant_groups(const fmb_case_t *c)
+{
+    return c ? c->nvgroup : 0;
+}
+
+const char *fmb_case_variant_group(const fmb_case_t *c, int k)
+{
+    return c && k >= 0 && k < c->nvgroup ? c->vgroup[k] : NULL;
+}
+
+const char *fmb_case_variants(const fmb_case_t *c, const char *group)
+{
+    for (int k = 0; c && group && k < c->nvgroup; k++)
+        if (!strcmp(c->vgroup[k], group)) return c->vlist[k];
+    return NULL;
 }
 
 int fmb_case_num_bodies(const fmb_case_t *c)

@@ -44,6 +44,9 @@ struct fmb_case {
     int nxs;
     const char *inputs[FMB_CASE_MAX_INPUTS]; /* files read besides the case (pool strings) */
     int ninputs;
+    int nvgroup;   /* variant groups (section variants) */
+    char **vgroup; /* their names (pool strings) */
+    char **vlist;  /* and their variants, comma-separated (pool strings) */
     char **pool; /* every string the case owns besides path/text */
     int npool, cappool;
 };
@@ -75,6 +78,8 @@ typedef struct loader {
     const char *set_integrator, *set_ordering; /* --set integrator=NAME / ordering=NAME */
     const char *set_step;                      /* --set step=adaptive|fixed */
     const char *set_start;                     /* --set start=rigid|static */
+    const yaml_node_t *variants;               /* the variants mapping, NULL if none */
+    const char **xov;                          /* the overrides, variants expanded */
 } loader_t;
 
 /* ---- case_yaml.c */
@@ -140,6 +145,14 @@ int case_time_expr(loader_t *L, const yaml_node_t *map, const char *key, const c
                    int required, const char *dflt, const char **out);
 int case_vec_node(loader_t *L, const yaml_node_t *v, const char *ctx, const char *key, int n,
                   double *out);
+
+/* ---- case_variants.c */
+/* Check the variants section sec (NULL: none) against the parameters mapping and expand
+ * the overrides ov: GROUP=NAME becomes the variant's PARAMETER=VALUE overrides in place.
+ * *out (malloc'ed array, strings owned by ov or the case; NULL when sec is NULL) holds
+ * *nout overrides. An unknown variant is an error naming the group's variants. */
+int case_expand_variants(loader_t *L, const yaml_node_t *sec, const yaml_node_t *params,
+                         const char *const *ov, int nov, const char ***out, int *nout);
 
 /* ---- case_params.c */
 int case_load_parameters(loader_t *L, const yaml_node_t *sec, const char *const *ov, int nov);

@@ -80,8 +80,14 @@ int case_load_parameters(loader_t *L, const yaml_node_t *sec, const char *const 
             for (int j = 0; j < n; j++)
                 case_list_add(buf, sizeof buf,
                               case_sval(case_node_at(L, sec->data.mapping.pairs.start[j].key)));
-            rc = case_fail(L, sec, "override '%s': unknown parameter '%.*s' (parameters: %s)",
-                           ov[k], (int)(e - b), b, *buf ? buf : "none");
+            char groups[300] = "";
+            if (L->variants)
+                for (yaml_node_pair_t *g = L->variants->data.mapping.pairs.start;
+                     g < L->variants->data.mapping.pairs.top; g++)
+                    case_list_add(groups, sizeof groups, case_sval(case_node_at(L, g->key)));
+            rc = case_fail(L, sec, "override '%s': unknown parameter '%.*s' (parameters: %s%s%s)",
+                           ov[k], (int)(e - b), b, *buf ? buf : "none",
+                           *groups ? "; variant groups: " : "", groups);
             break;
         }
         ov_val[found] = eq + 1; /* the last override of a name wins */

@@ -38,7 +38,7 @@ const char *fmb_compare_kind_name(int k)
 void fmb_compare_options_default(fmb_compare_options_t *o)
 {
     memset(o, 0, sizeof *o);
-    o->kinds = FMB_CMP_DEFAULT;
+    o->kinds = 0; /* the engineer's set */
     o->noise = 1e-9;
     o->stations = 11;
 }
@@ -243,32 +243,161 @@ int fmb_cmp_column(cmp_ctx_t *c, const char *label, const char *path, const char
     snprintf(r->path, sizeof r->path, "%s", path);
     snprintf(r->cname, sizeof r->cname, "%s", cname);
     r->unit = c->unit, r->kind = c->kind, r->col = col;
+    r->eng = c->eng_all || (col < 64 && ((c->eng_cols >> col) & 1u));
     r->maxd = maxd, r->rms = rms, r->maxa = maxa, r->maxb = maxb;
     r->at = report_x(c, imax), r->at_t = c->a.t[imax];
     return 0;
 }
 
-/* Write the rows: the noise floor of a row is noise times the largest scale of its kind
- * and unit (so a coordinate that stays at zero in both runs, e.g. a pivot's x, gets the
- * floor of the mechanism's other positions, not its own round-off). */
-static void write_rows(cmp_ctx_t *c)
+/* Does the star pattern p (only `*` is special) match all of s[0, n)? */
+static int star_match(const char *p, const char *s, size_t n)
+{
+    if (!*p) return n == 0;
+    if (*p == '*') {
+        for (size_t k = 0; k <= n; k++)
+            if (star_match(p + 1, s + k, n - k)) return 1;
+        return 0;
+    }
+    return n > 0 && *p == *s && star_match(p + 1, s + 1, n - 1);
+}
+
+/* Does pattern p (len plen, copied; a leading '/' ignored) match label, or a part of it
+ * that ends before a '/' or '[' (`joints/B` matches `joints/B/reaction[Fx1]`)? */
+static int pattern_matches(const char *p, size_t plen, const char *label)
+{
+    char pat[CMP_LABEL_MAX];
+    if (plen && *p == '/') p++, plen--;
+    if (plen >= sizeof pat) plen = sizeof pat - 1;
+    memcpy(pat, p, plen);
+    pat[plen] = '\0';
+    const size_t n = strlen(label);
+    for (size_t k = 1; k <= n; k++)
+        if ((k == n || label[k] == '/' || label[k] == '[') && star_match(pat, label, k)) return 1;
+    return 0;
+}
+
+/* Is row r selected: by --quantity, else by --only, else the engineer's set? */
+static int selected(const cmp_ctx_t *c, const cmp_row_t *r)
+{
+    if (c->o.quantity && *c->o.quantity) {
+        if (c->o.kinds && !(c->o.kinds & (1u << r->kind))) return 0;
+        for (const char *p = c->o.quantity; *p;) {
+            size_t n = strcspn(p, ",");
+            if (n && pattern_matches(p, n, r->label)) return 1;
+            p += n;
+            if (*p == ',') p++;
+        }
+        return 0;
+    }
+    if (c->o.kinds) return (c->o.kinds & (1u << r->kind)) != 0;
+    return r->eng;
+}
+
+/* Every --quantity pattern must match a computed quantity: else an error naming it. */
+static int check_patterns(cmp_ctx_t *c)
+{
+    for (const char *p = c->o.quantity; p && *p;) {
+        size_t n = strcspn(p, ",");
+        int hit = 0;
+        for (int i = 0; i < c->nrows && !hit && n; i++)
+            hit = pattern_matches(p, n, c->rows[i].label);
+        if (!hit)
+            return fmb_cmp_error(c, FMB_ERR_NOTFOUND,
+                                 "--quantity '%.*s' matches no quantity of both files (labels "
+                                 "as in the CSV, e.g. bodies/BODY/pose[x], joints/JOINT, "
+                                 "beams/BEAM/deflection; `--only all` lists them all)",
+                                 (int)(n > 200 ? 200 : n), p);
+        p += n;
+        if (*p == ',') p++;
+    }
+    return 0;
+}
+
+/* Ranking: difference against the mechanism scale, largest first (NaN first: a run that
+ * went wrong), then by label for a fixed order. */
+static int rank_cmp(const void *x, const void *y)
+{
+    const cmp_row_t *a = *(const cmp_row_t *const *)x, *b = *(const cmp_row_t *const *)y;
+    const int na = isnan(a->mrel), nb = isnan(b->mrel);
+    if (na != nb) return nb - na;
+    if (!na && a->mrel != b->mrel) return a->mrel > b->mrel ? -1 : 1;
+    return strcmp(a->label, b->label);
+}
+
+/* The table's header (A, B, the common interval, the columns). */
+static void table_header(const cmp_ctx_t *c)
+{
+    fprintf(c->table, "A: %s (%ld records)\nB: %s (%ld records), interpolated onto A\n", c->a.path,
+            c->a.n, c->b.path, c->b.n);
+    if (c->angle)
+        fprintf(c->table,
+                "abscissa: angle of body '%s'; common interval: [%g, %g] deg, %ld "
+                "records of A\n",
+                c->o.by, c->xsign * c->a.x[c->i0] * 57.29577951308232,
+                c->xsign * c->a.x[c->i1 - 1] * 57.29577951308232, c->sum->ntimes);
+    else
+        fprintf(c->table, "common interval: [%g, %g] s, %ld records of A\n", c->sum->t0, c->sum->t1,
+                c->sum->ntimes);
+    fprintf(c->table, "differences below %g of a quantity's scale are reported as 0\n\n",
+            c->o.noise);
+    char at[32];
+    snprintf(at, sizeof at, "at [%s]", c->angle ? "deg" : "s");
+    fprintf(c->table, "ranked by max|A-B| / scale, the scale being the largest max(|A|, |B|) of "
+                      "the quantities of the same kind and unit (the mechanism's)\n");
+    fprintf(c->table, "  %-*s %-5s %12s %12s %12s %10s %12s %10s %10s\n", c->width, "quantity",
+            "unit", "max|A-B|", "rms(A-B)", "max|A|,|B|", "rel", "scale", "rel.scale", at);
+}
+
+/* Write the selected rows, ranked. The noise floor of a row is noise times its mechanism
+ * scale, the largest max(|A|, |B|) of its kind and unit over every computed quantity (so a
+ * coordinate that stays at zero in both runs, e.g. a pivot's x, gets the floor of the
+ * mechanism's other positions, not its own round-off); a row zero in both runs is left
+ * out. The ranking is the difference against the mechanism scale: a moment that never
+ * exceeds 4 mN m in a mechanism whose drive torque reaches 20 N m ranks by 4e-3 / 20, not
+ * by its own 100 %. */
+static int write_rows(cmp_ctx_t *c)
 {
     fmb_compare_summary_t *sm = c->sum;
     for (int i = 0; i < c->nrows; i++) {
         cmp_row_t *r = &c->rows[i];
-        double scale = fmax(r->maxa, r->maxb), kscale = scale;
+        double k = fmax(r->maxa, r->maxb);
         for (int j = 0; j < c->nrows; j++)
             if (c->rows[j].kind == r->kind && strcmp(c->rows[j].unit, r->unit) == 0)
-                kscale = fmax(kscale, fmax(c->rows[j].maxa, c->rows[j].maxb));
+                k = fmax(k, fmax(c->rows[j].maxa, c->rows[j].maxb));
+        r->kscale = k;
         const int nan = isnan(r->maxd);
-        if (!nan && r->maxd <= c->o.noise * kscale) r->maxd = r->rms = 0.0;
+        if (!nan && r->maxd <= c->o.noise * k) r->maxd = r->rms = 0.0;
+        r->mrel = nan ? NAN : r->maxd > 0 ? r->maxd / k : 0.0;
+    }
+    int st = check_patterns(c);
+    if (st < 0) return st;
+    if (c->table) table_header(c);
+    cmp_row_t **order = malloc((size_t)(c->nrows ? c->nrows : 1) * sizeof *order);
+    if (!order) return fmb_cmp_error(c, FMB_ERR_NOMEM, "out of memory");
+    int n = 0;
+    for (int i = 0; i < c->nrows; i++) {
+        cmp_row_t *r = &c->rows[i];
+        if (!selected(c, r)) continue;
+        const double floor = c->o.noise * r->kscale;
+        if (!isnan(r->maxd) && r->maxa <= floor && r->maxb <= floor) {
+            sm->nzero++; /* zero in both runs: nothing to compare */
+            continue;
+        }
+        order[n++] = r;
+    }
+    qsort(order, (size_t)n, sizeof *order, rank_cmp);
+    for (int i = 0; i < n; i++) {
+        cmp_row_t *r = order[i];
+        const double scale = fmax(r->maxa, r->maxb);
+        const int nan = isnan(r->maxd);
         const double rel = nan ? NAN : r->maxd > 0 ? r->maxd / scale : 0.0;
         if (c->table && r->maxd != 0)
-            fprintf(c->table, "  %-*s %-5s %12.4e %12.4e %12.4e %10.3e %10.5g\n", c->width,
-                    r->label, r->unit, r->maxd, r->rms, scale, rel, r->at);
+            fprintf(c->table, "  %-*s %-5s %12.4e %12.4e %12.4e %10.3e %12.4e %10.3e %10.5g\n",
+                    c->width, r->label, r->unit, r->maxd, r->rms, scale, rel, r->kscale, r->mrel,
+                    r->at);
         else if (c->table)
-            fprintf(c->table, "  %-*s %-5s %12s %12s %12.4e %10s %10s\n", c->width, r->label,
-                    r->unit, "0", "0", scale, "0", "-");
+            fprintf(c->table, "  %-*s %-5s %12s %12s %12.4e %10s %12.4e %10s %10s\n", c->width,
+                    r->label, r->unit, "0", "0", scale, "0", r->kscale, "0", "-");
         csv_field(c->csv, r->label);
         fprintf(c->csv, ",%s,", kind_names[r->kind]);
         csv_field(c->csv, r->unit);
@@ -276,15 +405,24 @@ static void write_rows(cmp_ctx_t *c)
         csv_field(c->csv, r->path);
         fprintf(c->csv, ",%ld,", r->col);
         csv_field(c->csv, r->cname);
-        fprintf(c->csv, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", r->maxd, r->rms, r->maxa,
-                r->maxb, rel, r->at, r->at_t);
+        fprintf(c->csv, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d\n", r->maxd,
+                r->rms, r->maxa, r->maxb, rel, r->at, r->at_t, r->kscale, r->mrel, i + 1);
         c->nq++;
         sm->kind_rows[r->kind]++;
-        if (nan || rel > sm->kind_rel[r->kind]) {
+        if (sm->kind_rows[r->kind] == 1 && r->maxd != 0) { /* ranked: the kind's first */
             sm->kind_rel[r->kind] = rel;
+            sm->kind_mrel[r->kind] = r->mrel;
             snprintf(sm->kind_worst[r->kind], sizeof sm->kind_worst[r->kind], "%.199s", r->label);
         }
+        if (sm->nhead < 5 && r->maxd != 0) {
+            struct fmb_compare_head *h = &sm->head[sm->nhead++];
+            snprintf(h->label, sizeof h->label, "%.199s", r->label);
+            snprintf(h->unit, sizeof h->unit, "%.7s", r->unit);
+            h->maxd = r->maxd, h->rel = rel, h->mrel = r->mrel, h->scale = r->kscale;
+        }
     }
+    free(order);
+    return 0;
 }
 
 /* Longest label, for the table layout (approximate: path lengths). */
@@ -292,7 +430,7 @@ static int label_width(cmp_ctx_t *c)
 {
     int wmax = 24;
     static const char *const groups[] = {"/sliders", "/bodies", "/joints", "/beams"};
-    static const int extra[] = {2, 16, 15, 18};
+    static const int extra[] = {2, 16, 16, 18};
     for (int g = 0; g < 4; g++) {
         char **names = NULL;
         int n = fmb_h5_members(c->a.file, groups[g], NULL, &names);
@@ -316,10 +454,12 @@ int fmb_compare_files(const char *a, const char *b, const fmb_compare_options_t 
     fmb_compare_options_default(&c.o);
     if (opts) {
         c.o = *opts;
-        if (!c.o.kinds) c.o.kinds = FMB_CMP_DEFAULT;
         if (c.o.noise < 0) c.o.noise = 1e-9;
         if (c.o.stations < 2) c.o.stations = 11;
     }
+    /* every kind a selection may need, so that the mechanism scales do not depend on it */
+    c.compute = FMB_CMP_DEFAULT | c.o.kinds;
+    if (c.o.quantity && *c.o.quantity) c.compute = FMB_CMP_ALL;
     c.angle = c.o.by && *c.o.by && strcmp(c.o.by, "time") != 0;
     c.sum = summary ? summary : &local;
     memset(c.sum, 0, sizeof *c.sum);
@@ -339,39 +479,23 @@ int fmb_compare_files(const char *a, const char *b, const fmb_compare_options_t 
     }
     if (st >= 0) {
         fputs("quantity,kind,unit,dataset,column,column_name,max_abs_diff,rms_diff,max_abs_a,"
-              "max_abs_b,rel_diff,at_max_diff,t_max_diff\n",
+              "max_abs_b,rel_diff,at_max_diff,t_max_diff,scale,mech_rel_diff,rank\n",
               c.csv);
         c.width = label_width(&c);
-        if (table) {
-            fprintf(table, "A: %s (%ld records)\nB: %s (%ld records), interpolated onto A\n", a,
-                    c.a.n, b, c.b.n);
-            if (c.angle)
-                fprintf(table,
-                        "abscissa: angle of body '%s'; common interval: [%g, %g] deg, %ld "
-                        "records of A\n",
-                        c.o.by, c.xsign * c.a.x[c.i0] * 57.29577951308232,
-                        c.xsign * c.a.x[c.i1 - 1] * 57.29577951308232, c.sum->ntimes);
-            else
-                fprintf(table, "common interval: [%g, %g] s, %ld records of A\n", c.sum->t0,
-                        c.sum->t1, c.sum->ntimes);
-            fprintf(table, "differences below %g of a quantity's scale are reported as 0\n\n",
-                    c.o.noise);
-            char at[32];
-            snprintf(at, sizeof at, "at [%s]", c.angle ? "deg" : "s");
-            fprintf(table, "  %-*s %-5s %12s %12s %12s %10s %10s\n", c.width, "quantity", "unit",
-                    "max|A-B|", "rms(A-B)", "max|A|,|B|", "rel", at);
-        }
         st = fmb_cmp_all(&c);
         if (st >= 0 && c.failed) st = c.failed;
-        if (st >= 0) write_rows(&c);
+        if (st >= 0) st = write_rows(&c);
         int bad = ferror(c.csv);
         if (fclose(c.csv) != 0 || bad)
             st = st < 0 ? st : fmb_cmp_error(&c, FMB_ERR_IO, "%s: cannot write", csv_path);
         c.csv = NULL;
-        if (st >= 0 && c.nq == 0)
+        if (st >= 0 && c.nq + c.sum->nzero == 0)
             st = fmb_cmp_error(&c, FMB_ERR_NOTFOUND, "%s and %s have no common quantity", a, b);
     }
     c.sum->nquantities = c.nq;
+    for (int i = 0; i < c.nguided; i++)
+        free(c.guided[i]);
+    free(c.guided);
     free(c.rows);
     free(c.k);
     free(c.w);

@@ -36,6 +36,11 @@ typedef struct cmp_ctx {
     int angle;    /* abscissa is an angle */
     double xsign; /* +1, or -1 when the angle decreases */
     int kind;     /* kind index of the rows being written */
+    unsigned compute; /* FMB_CMP_* kinds whose quantities are computed */
+    int eng_all;      /* rows being written belong to the engineer's default set */
+    unsigned long eng_cols; /* or: those of these columns (bit = column) */
+    char **guided;    /* bodies on a prismatic joint with the ground (A or B), nguided */
+    int nguided;
     const char *unit;
     char *err;
     size_t errlen;
@@ -46,8 +51,11 @@ typedef struct cmp_row {
     char label[CMP_LABEL_MAX], path[CMP_PATH_MAX], cname[64];
     const char *unit;
     int kind;
+    int eng; /* in the engineer's default set */
     long col;
     double maxd, rms, maxa, maxb, at, at_t;
+    double kscale; /* mechanism scale: largest max(|A|, |B|) of the kind and unit */
+    double mrel;   /* maxd / kscale, the ranking */
 } cmp_row_t;
 
 /* Put the message into c->err (if any) and return status. */

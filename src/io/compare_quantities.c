@@ -44,6 +44,7 @@ static const char *unit_of(const cmp_ctx_t *c, const char *path, const char *cna
         return col < 2 ? lin[d] : col == 2 ? ang[d] : "SI"; /* elastic: m or rad per column */
     }
     case FMB_CMP_REACTIONS:
+        if (!cname[0]) return strcmp(leaf, "drive_torque") == 0 ? "N m" : "N";
         return cname[0] == 'M' ? "N m" : "N";
     case FMB_CMP_ENERGY:
         return "J";
@@ -179,16 +180,64 @@ static int compare_beam(cmp_ctx_t *c, const char *name)
     return 0;
 }
 
-/* Every common quantity of the selected kinds, in a fixed order: sliders, bodies, joints,
- * beams, energy. */
+/* The bodies on a prismatic joint with the ground in file f (rams, carriages: their
+ * positions belong to the engineer's set), added to c->guided. */
+static int find_guided(cmp_ctx_t *c, hid_t f)
+{
+    char **names = NULL, path[CMP_PATH_MAX], type[64], b[2][256];
+    const int n = fmb_h5_members(f, "/joints", NULL, &names);
+    int st = 0;
+    for (int i = 0; i < n && st >= 0; i++) {
+        snprintf(path, sizeof path, "/joints/%s", names[i]);
+        fmb_h5_attr_text(f, path, "type", type, sizeof type);
+        if (strcmp(type, "prismatic") != 0) continue;
+        fmb_h5_attr_text(f, path, "body1", b[0], sizeof b[0]);
+        fmb_h5_attr_text(f, path, "body2", b[1], sizeof b[1]);
+        for (int s = 0; s < 2; s++) {
+            if (!b[s][0] || strcmp(b[s], "ground") == 0 || strcmp(b[1 - s], "ground") != 0)
+                continue;
+            int seen = 0;
+            for (int g = 0; g < c->nguided && !seen; g++)
+                seen = strcmp(c->guided[g], b[s]) == 0;
+            if (seen) continue;
+            char **gr = realloc(c->guided, (size_t)(c->nguided + 1) * sizeof *gr);
+            if (!gr || !(gr[c->nguided] = malloc(strlen(b[s]) + 1))) {
+                if (gr) c->guided = gr;
+                st = fmb_cmp_error(c, FMB_ERR_NOMEM, "out of memory");
+                break;
+            }
+            c->guided = gr;
+            strcpy(c->guided[c->nguided++], b[s]);
+        }
+    }
+    fmb_h5_free_names(names, n);
+    return st;
+}
+
+static int is_guided(const cmp_ctx_t *c, const char *body)
+{
+    for (int g = 0; g < c->nguided; g++)
+        if (strcmp(c->guided[g], body) == 0) return 1;
+    return 0;
+}
+
+/* Every common quantity of the kinds to compute, in a fixed order: sliders, bodies,
+ * joints, beams, energy; each marked when it belongs to the engineer's set (slider
+ * positions, x and y of bodies on ground guides, joint forces, drive torques and forces,
+ * beam deflections). */
 int fmb_cmp_all(cmp_ctx_t *c)
 {
     char path[CMP_PATH_MAX];
     char **names = NULL;
     int n, st = 0;
-    const unsigned kinds = c->o.kinds;
+    const unsigned kinds = c->compute;
+
+    st = find_guided(c, c->a.file);
+    if (st >= 0) st = find_guided(c, c->b.file);
+    if (st < 0) return st;
 
     c->kind = 4; /* sliders */
+    c->eng_all = 1;
     n = kinds & FMB_CMP_SLIDERS ? fmb_h5_members(c->a.file, "/sliders", NULL, &names) : 0;
     for (int i = 0; i < n && st >= 0; i++) {
         snprintf(path, sizeof path, "/sliders/%s/s", names[i]);
@@ -205,6 +254,8 @@ int fmb_cmp_all(cmp_ctx_t *c)
         for (int s = 0; s < 4 && st >= 0; s++) {
             c->kind = s == 0 ? 0 : 1;
             if (!(kinds & (1u << c->kind))) continue;
+            c->eng_all = 0;
+            c->eng_cols = s == 0 && is_guided(c, names[i]) ? 3u : 0u; /* x, y */
             snprintf(path, sizeof path, "/bodies/%s/%s", names[i], sets[s]);
             long ra, ca, rb, cb;
             if (fmb_h5_shape(c->a.file, path, &ra, &ca) < 0 ||
@@ -222,12 +273,21 @@ int fmb_cmp_all(cmp_ctx_t *c)
     n = kinds & FMB_CMP_REACTIONS ? fmb_h5_members(c->a.file, "/joints", NULL, &names) : 0;
     for (int i = 0; i < n && st >= 0; i++) {
         snprintf(path, sizeof path, "/joints/%s/reaction", names[i]);
+        c->eng_all = 0, c->eng_cols = 0;
         st = compare_dataset(c, path, 0, 1, rsel, 4);
+        /* the engineer's: the joint force |(Fx, Fy)|, a driver's torque or force */
+        static const char *const eng[] = {"force_magnitude", "drive_torque", "drive_force"};
+        for (int e = 0; e < 3 && st >= 0; e++) {
+            snprintf(path, sizeof path, "/joints/%s/%s", names[i], eng[e]);
+            c->eng_all = 1;
+            st = compare_dataset(c, path, 0, 0, NULL, 0);
+        }
     }
     fmb_h5_free_names(names, n);
     names = NULL;
 
     c->kind = 3; /* beam deflection at stations */
+    c->eng_all = 1;
     n = kinds & FMB_CMP_DEFLECTION ? fmb_h5_members(c->a.file, "/beams", NULL, &names) : 0;
     for (int i = 0; i < n && st >= 0; i++)
         st = compare_beam(c, names[i]);
@@ -235,6 +295,7 @@ int fmb_cmp_all(cmp_ctx_t *c)
     names = NULL;
 
     c->kind = 5;
+    c->eng_all = 0, c->eng_cols = 0;
     if (st >= 0 && (kinds & FMB_CMP_ENERGY)) st = compare_dataset(c, "/energy", 0, 1, NULL, 0);
     return st;
 }
