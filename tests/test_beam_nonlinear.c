@@ -302,6 +302,28 @@ static int sbeam_static(sbeam_t *s, const double *F, int nsteps)
     return iters;
 }
 
+/* One RK4 step of the elastica (theta, k, x, y)' = (k, -lam cos theta, cos theta,
+ * sin theta) of length h. */
+static void elastica_step(double lam, double h, double y[4])
+{
+    double k1[4], k2[4], k3[4], k4[4], t[4];
+#define RHS(o, s)                                                                                  \
+    (o)[0] = (s)[1], (o)[1] = -lam * cos((s)[0]), (o)[2] = cos((s)[0]), (o)[3] = sin((s)[0])
+    RHS(k1, y);
+    for (int j = 0; j < 4; j++)
+        t[j] = y[j] + 0.5 * h * k1[j];
+    RHS(k2, t);
+    for (int j = 0; j < 4; j++)
+        t[j] = y[j] + 0.5 * h * k2[j];
+    RHS(k3, t);
+    for (int j = 0; j < 4; j++)
+        t[j] = y[j] + h * k3[j];
+    RHS(k4, t);
+#undef RHS
+    for (int j = 0; j < 4; j++)
+        y[j] += h / 6 * (k1[j] + 2 * k2[j] + 2 * k3[j] + k4[j]);
+}
+
 /* Elastica of a cantilever (L = 1) under a dead tip load lam = P L^2 / EI perpendicular
  * to its undeformed axis: theta' = k, k' = -lam cos theta, x' = cos theta, y' = sin theta,
  * theta(0) = 0, k(1) = 0; k(0) by bisection. Tip: x, y, theta. */
@@ -310,24 +332,8 @@ static void elastica_rk(double lam, double k0, double out[4])
     const int n = 20000;
     const double h = 1.0 / n;
     double y[4] = {0, k0, 0, 0}; /* theta, k, x, y */
-    for (int i = 0; i < n; i++) {
-        double k1[4], k2[4], k3[4], k4[4], t[4];
-#define RHS(o, s)                                                                                  \
-    (o)[0] = (s)[1], (o)[1] = -lam * cos((s)[0]), (o)[2] = cos((s)[0]), (o)[3] = sin((s)[0])
-        RHS(k1, y);
-        for (int j = 0; j < 4; j++)
-            t[j] = y[j] + 0.5 * h * k1[j];
-        RHS(k2, t);
-        for (int j = 0; j < 4; j++)
-            t[j] = y[j] + 0.5 * h * k2[j];
-        RHS(k3, t);
-        for (int j = 0; j < 4; j++)
-            t[j] = y[j] + h * k3[j];
-        RHS(k4, t);
-#undef RHS
-        for (int j = 0; j < 4; j++)
-            y[j] += h / 6 * (k1[j] + 2 * k2[j] + 2 * k3[j] + k4[j]);
-    }
+    for (int i = 0; i < n; i++)
+        elastica_step(lam, h, y);
     memcpy(out, y, sizeof y);
 }
 
@@ -439,22 +445,7 @@ static void elastica_points(double lam, double k0, int np, const double *xi, dou
             out[p][0] = y[0], out[p][1] = y[2], out[p][2] = y[3];
             p++;
         }
-        double k1[4], k2[4], k3[4], k4[4], t[4];
-#define RHS(o, s)                                                                                  \
-    (o)[0] = (s)[1], (o)[1] = -lam * cos((s)[0]), (o)[2] = cos((s)[0]), (o)[3] = sin((s)[0])
-        RHS(k1, y);
-        for (int j = 0; j < 4; j++)
-            t[j] = y[j] + 0.5 * h * k1[j];
-        RHS(k2, t);
-        for (int j = 0; j < 4; j++)
-            t[j] = y[j] + 0.5 * h * k2[j];
-        RHS(k3, t);
-        for (int j = 0; j < 4; j++)
-            t[j] = y[j] + h * k3[j];
-        RHS(k4, t);
-#undef RHS
-        for (int j = 0; j < 4; j++)
-            y[j] += h / 6 * (k1[j] + 2 * k2[j] + 2 * k3[j] + k4[j]);
+        elastica_step(lam, h, y);
     }
 }
 
