@@ -588,9 +588,11 @@ int cli_cmd_run(const cli_args_t *a)
         flush_st = fmb_writer_validity(writer, NULL, wl.text, &sum);
     if (flush_st < 0 && !werr[0]) snprintf(werr, sizeof werr, "%s", fmb_writer_last_error(writer));
     fmb_writer_destroy(&writer);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
+    /* the file is complete under its name: what is left is the summary (a few lines), which
+     * a second signal must not cut short (the exit status says that the run was stopped) */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
     g_closing = 0;
 
     if (g_late_signal) { /* the run had ended: its file is as it would be without it */
