@@ -154,11 +154,10 @@ add_test(NAME case_choices
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_case_choices.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
 # check lists every force with its class's type name and, for two-body forces, both bodies
-add_test(NAME case_check_force_listing
-  COMMAND flexmb_cli check ${FMB_SRC}/cases/slider_pendulum.yaml)
-set_tests_properties(case_check_force_listing PROPERTIES
-  PASS_REGULAR_EXPRESSION "pin_damper +torsion +rod +slider"
-  FAIL_REGULAR_EXPRESSION "[?]")
+fmb_output_test(NAME case_check_force_listing
+  COMMAND flexmb_cli check ${FMB_SRC}/cases/slider_pendulum.yaml
+  PASS_REGEX "pin_damper +torsion +rod +slider"
+  FAIL_REGEX "[?]")
 # Names become HDF5 group names: '/' is refused where the name is given (fuzz finding:
 # 'a/b' and 'a_b' collided in the results file).
 fmb_case_error(name_slash 7 "body name 'a/b' contains '/'")
@@ -168,12 +167,11 @@ fmb_case_error(name_slash 7 "body name 'a/b' contains '/'")
 add_test(NAME case_check_clearance_in_joints
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_check_counts.sh $<TARGET_FILE:flexmb_cli>
           ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/clearance_in_joints.yaml 9 7 2)
-add_test(NAME case_clearance_in_joints_listing
-  COMMAND flexmb_cli check ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/clearance_in_joints.yaml)
-set_tests_properties(case_clearance_in_joints_listing PROPERTIES
-  PASS_REGULAR_EXPRESSION "forces \\(1\\):[^\n]*\n[^\n]*\n +B +clearance +rod +slider")
+fmb_output_test(NAME case_clearance_in_joints_listing
+  COMMAND flexmb_cli check ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/clearance_in_joints.yaml
+  PASS_REGEX "forces \\(1\\):[^\n]*\n[^\n]*\n +B +clearance +rod +slider")
 # The clearance joint gives the same results under joints: (the shipped case) and forces:,
-# bit for bit, with non-default keys that change the run (issue 9 item 4).
+# bit for bit, with non-default keys that change the run.
 add_test(NAME case_clearance_placement
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_clearance_placement.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
