@@ -26,7 +26,10 @@
  *
  *   coulomb_up      phi = 0.3, v0 = +2 m/s (up the incline)
  *   coulomb_down    phi = 0.3, v0 = -1.5 m/s
- *   coulomb_stick   phi = 0.3, at rest (tan phi = 0.31 < mu0)
+ *   coulomb_stick   phi = 0.6, at rest (mu = 0.56 < tan phi = 0.684 < mu0 = 0.75): only
+ *                   the static level holds it (the kinetic one alone would slide it at
+ *                   s'' = -g (sin phi - mu cos phi) = -1.005 m/s^2, f = mu N = 9.07 N
+ *                   instead of m g sin phi = 11.08 N)
  *   coulomb_break   phi = 0.8, at rest (tan phi = 1.03 > mu0): slides off with mu
  *   lugre_up        phi = 0.3, v0 = +2 m/s, LuGre (start acceleration and forces)
  *   coulomb_rotating  a block at rest on a driven rotating guide (test_coulomb_rotating)
@@ -186,7 +189,9 @@ static int test_coulomb_down(void)
 static int test_coulomb_stick(void)
 {
     incline_t s;
-    const double phi = 0.3;
+    const double phi = 0.6; /* between the levels: held by mu0 only */
+    CHECK(MU < tan(phi) && tan(phi) < MU0, "tan phi = %g is not between mu %g and mu0 %g",
+          tan(phi), MU, MU0);
     if (build(&s, FMB_FRICTION_COULOMB, phi, 0.0)) return 1;
     check_forces(&s, M * G * sin(phi), 1e-12, "coulomb_stick");
     check_sliding(&s, 0.0, 0.0, "coulomb_stick");
