@@ -1,5 +1,5 @@
 /*
- * Switching elements (seed 004; docs/switching.md, docs/validation.md "Switching
+ * Switching elements (docs/switching.md, docs/validation.md "Switching
  * elements") against hand solutions. Usage: test_switching NAME, NAME one of
  *   brake     flywheel J, omega0, brake torque Tk (static Ts): stops at t* = J omega0 / Tk
  *             (inside the step that contains t*), at theta* = J omega0^2 / (2 Tk) to
@@ -34,9 +34,6 @@
 #include "solve/sim_internal.h"
 
 #include "check.h"
-
-/* defined in io/writer.c, declared where used (as in cli/main.c) */
-const char *fmb_model_force_name(const fmb_model_t *model, int force);
 
 static int failures = 0;
 static const double PI = 3.14159265358979323846;
