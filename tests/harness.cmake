@@ -2,7 +2,8 @@
 # exit status and output: it passes only when both are right. The three failing cases are
 # registered WILL_FAIL, so each passes only if the helper reports the failure.
 fmb_output_test(NAME harness_output_ok EXPECT_EXIT 3 PASS_REGEX "^line one\nline two"
-  PASS_TEXT "two" FAIL_TEXT "three" COMMAND sh -c "printf 'line one\\nline two\\n' && exit 3")
+  PASS_TEXT "two" PASS_TEXT "a;b 5%3B" FAIL_TEXT "three"
+  COMMAND sh -c "printf 'line one\\nline two a\\073b 5%%3B\\n' && exit 3")
 fmb_output_test(NAME harness_wrong_exit PASS_REGEX "right output"
   COMMAND sh -c "echo right output && exit 3")
 fmb_output_test(NAME harness_missing_output PASS_REGEX "right output"
