@@ -135,7 +135,7 @@ fmb_case_error(override_target 3 "unknown parameter 'nope'" --set nope=3)
 fmb_check_error(case_error_not_found ${FMB_CASE_BAD}/no_such_case.yaml -
   "cannot open: No such file or directory")
 
-# Beams (docs/case-format.md, 'beam'): the quick-return linkage of seed 001 with the
+# Beams (docs/case-format.md, 'beam'): the quick-return linkage with the
 # elastic rocker and with its rigid equivalent (slider_beam -> prismatic).
 fmb_case_check(quick_return 45 15 30)                   # as quick_return_friction
 fmb_check_counts(case_check_quick_return_rigid             # rocker rigid: 5 bodies, 15 rows
@@ -152,7 +152,7 @@ fmb_case_error(beam_geometry_value 11 "geometry 'nl' = 2; an expression must giv
 fmb_case_error(beam_mixed_mass 4 "'mass' cannot be mixed with 'beam'")
 fmb_case_error(slider_beam_not_beam 8 "second body 'bar' of a slider_beam joint is not a beam")
 
-# Frictional sliding joints (docs/case-format.md, 'friction'; seed 000): the shipped
+# Frictional sliding joints (docs/case-format.md, 'friction'): the shipped
 # slider cases load and assemble; friction errors at their keys.
 fmb_case_check(slider_lugre_1 3 2 1)
 fmb_case_check(slider_lugre_2 3 2 1)

@@ -569,7 +569,7 @@ static void test_friction(const char *dir)
             NEAR(a->vs, 1e-3, 0);
             NEAR(a->gamma, 1.5, 0);
             NEAR(a->v_stick, 1e-5, 0);
-            /* defaults: seed 000's LuGre parameters, b = 0, v_stick = 1e-4 */
+            /* defaults: the shipped slider cases' LuGre parameters, b = 0, v_stick = 1e-4 */
             CHECK(d->model == FMB_FRICTION_LUGRE);
             NEAR(d->a, 0.3, 0);
             NEAR(d->b, 0, 0);
@@ -590,7 +590,7 @@ static void test_friction(const char *dir)
     }
     remove(path);
 
-    /* the shipped cases: seed 000's parameters, the force's offset S as a parameter */
+    /* the shipped cases: their LuGre parameters, the force's offset S as a parameter */
     static const char *const files[] = {"slider_lugre_1.yaml", "slider_lugre_2.yaml",
                                         "slider_pendulum.yaml"};
     static const double bs[] = {0.1, 0.54, 0.1};

@@ -21,8 +21,8 @@
  * While sliding the acceleration is constant, and every member of the Newmark family
  * integrates constant acceleration exactly when a_0 is right:
  *   v_k = v0 + s'' k h,  s_k = v0 k h + s'' (k h)^2 / 2,
- * the checks after the first step and after 100 steps (the old start, friction left out of
- * a_0, is off by (1 - gamma - gamma alpha) h mu g cos(phi) in the velocity, 2.5e-3 m/s).
+ * the checks after the first step and after 100 steps (a start that leaves friction out of
+ * a_0 is off by (1 - gamma - gamma alpha) h mu g cos(phi) in the velocity, 2.5e-3 m/s).
  *
  *   coulomb_up      phi = 0.3, v0 = +2 m/s (up the incline)
  *   coulomb_down    phi = 0.3, v0 = -1.5 m/s
@@ -232,7 +232,7 @@ static int test_lugre_up(void)
  * kinetic and the static limits, tan(phi) = 0.7 (mu 0.56 < 0.7 < mu0 0.75):
  *   - default v_stick 1e-6 < |v0|: sliding, f = mu N up the incline, s'' = -g (sin phi -
  *     mu cos phi) = -1.125 m/s^2 (it speeds up: friction below the slope's pull), constant;
- *   - v_stick = 1e-4 > |v0| (the Coulomb slider's default before session 3): at rest, held
+ *   - v_stick = 1e-4 > |v0|: at rest, held
  *     (m g sin phi <= mu0 N), s'' = 0 at the start; the first step stops it: the static
  *     level holds v_1 = 0 with the extra m |v0| / (gamma h) = 0.18 N (gamma = 0.55, h = 1 ms),
  *     within mu0 N - m g sin phi = 0.80 N. */
