@@ -57,10 +57,9 @@ add_test(NAME beam_tangent_places COMMAND test_beam_tangent_pos)
 fmb_c_test(test_beam_resid)
 target_compile_definitions(test_beam_resid PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
 add_test(NAME beam_resid_mass_forces COMMAND test_beam_resid)
-# The beam's two-lane kernels (core/simd.h: element state, M_e v, Q_e, the residual pass,
-# the tangent list's constant part) bit for bit against the same sources compiled scalar
-# (FMB_SIMD_SCALAR, tests/test_beam_simd_ref.c; docs/performance.md "Two lanes in the
-# beam's kernels").
+# The beam tangent list's two-lane code (core/simd.h: its constant part) bit for bit
+# against the same sources compiled scalar (FMB_SIMD_SCALAR, tests/test_beam_simd_ref.c;
+# docs/performance.md "Two lanes in the beam's kernels").
 fmb_c_test(test_beam_simd)
 target_sources(test_beam_simd PRIVATE test_beam_simd_ref.c)
 set_source_files_properties(test_beam_simd_ref.c PROPERTIES COMPILE_DEFINITIONS FMB_SIMD_SCALAR)

@@ -5,12 +5,24 @@
 fmb_c_test(test_case_load)
 add_test(NAME case_load COMMAND test_case_load ${FMB_SRC}/cases)
 
-# The shipped cases load and assemble, with the counts derived by hand:
-# fmb_case_check(NAME COORDS ROWS DOF [ARGS...]) runs tests/test_check_counts.sh.
+# The shipped cases load and assemble, with the counts derived by hand (3 carrier
+# coordinates per body plus a beam's free nodal ones; 2 rows per revolute, prismatic and
+# slider_beam joint, 1 per driver; Gruebler: dof = coordinates - rank):
+# fmb_check_counts(TEST CASE COORDS ROWS DOF [ARGS...]): `flexmb check CASE ARGS` exits 0
+# with the lines "coordinates: COORDS", "constraints: ROWS", "Jacobian rank: ROWS",
+# "degrees of freedom: DOF" and "redundant constraints: 0";
+# fmb_case_check(NAME COORDS ROWS DOF [ARGS...]) registers case_check_NAME on
+# cases/NAME.yaml.
+function(fmb_check_counts test file n m dof)
+  set(lines)
+  foreach(want "coordinates: ${n}" "constraints: ${m}" "Jacobian rank: ${m}"
+      "degrees of freedom: ${dof}" "redundant constraints: 0")
+    list(APPEND lines "(^|\n)${want}(\n|$)")
+  endforeach()
+  fmb_output_test(NAME ${test} PASS_REGEX ${lines} COMMAND flexmb_cli check ${file} ${ARGN})
+endfunction()
 function(fmb_case_check name n m dof)
-  add_test(NAME case_check_${name}
-    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_check_counts.sh $<TARGET_FILE:flexmb_cli>
-            ${FMB_SRC}/cases/${name}.yaml ${n} ${m} ${dof} ${ARGN})
+  fmb_check_counts(case_check_${name} ${FMB_SRC}/cases/${name}.yaml ${n} ${m} ${dof} ${ARGN})
 endfunction()
 fmb_case_check(pendulum 3 2 1)         # 1 bar, 1 revolute
 fmb_case_check(four_bar 9 9 0)         # 3 bodies, 4 revolutes + 1 driver: 9 - 9
@@ -47,13 +59,31 @@ fmb_case_check(slider_coulomb_2 3 2 1)
 fmb_case_check(slider_pendulum_coulomb 6 4 2)  # block on a guide + a pendulum on it
 
 # Bad case files: `flexmb check` exits 2 with "FILE:LINE:COL: message".
-# fmb_case_error(NAME LINE PHRASE [EXTRA CLI ARGS...]) registers case_error_NAME on
+# fmb_check_error(TEST CASE LINE PHRASE [ABSENT TEXT] [ARGS...]): `flexmb check CASE ARGS`
+# exits 2 (a case file error) with "CASE:LINE:" (LINE "-": "CASE: ", a message without a
+# position, e.g. a file that cannot be opened) and PHRASE in its output, and not TEXT (the
+# contents of a file that is not the case's to show, or a long value that would push the
+# cause out of the message).
+# fmb_case_error(NAME LINE PHRASE [ARGS...]) registers case_error_NAME on
 # tests/bad_cases/NAME.yaml.
 set(FMB_CASE_BAD ${CMAKE_CURRENT_SOURCE_DIR}/bad_cases)
+function(fmb_check_error test file line phrase)
+  cmake_parse_arguments(PARSE_ARGV 4 E "" "ABSENT" "")
+  get_filename_component(base ${file} NAME)
+  if(line STREQUAL "-")
+    set(where "${base}: ")
+  else()
+    set(where "${base}:${line}:")
+  endif()
+  set(absent)
+  if(DEFINED E_ABSENT)
+    set(absent FAIL_TEXT "${E_ABSENT}")
+  endif()
+  fmb_output_test(NAME ${test} EXPECT_EXIT 2 PASS_TEXT "${where}" PASS_TEXT "${phrase}"
+    ${absent} COMMAND flexmb_cli check ${file} ${E_UNPARSED_ARGUMENTS})
+endfunction()
 function(fmb_case_error name line phrase)
-  add_test(NAME case_error_${name}
-    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_case_errors.sh $<TARGET_FILE:flexmb_cli>
-            ${FMB_CASE_BAD}/${name}.yaml ${line} "${phrase}" ${ARGN})
+  fmb_check_error(case_error_${name} ${FMB_CASE_BAD}/${name}.yaml ${line} "${phrase}" ${ARGN})
 endfunction()
 
 fmb_case_error(unknown_key 4 "unknown key 'mas' in body (allowed: name, mass,")
@@ -69,10 +99,9 @@ fmb_case_error(start_expr 5 "start '1*s' = 2; an expression must give 0 (rigid) 
 fmb_case_error(zero_mass 4 "mass must be positive, got 0")
 fmb_case_error(zero_inertia 5 "inertia must be positive, got 0")
 # a very long value is shortened in the message, so that its cause is not cut off
-add_test(NAME case_error_long_name_cause
-  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_case_error_absent.sh $<TARGET_FILE:flexmb_cli>
-          ${FMB_CASE_BAD}/long_name_cause.yaml 3 "' longer than 63 characters"
-          "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")
+fmb_check_error(case_error_long_name_cause ${FMB_CASE_BAD}/long_name_cause.yaml 3
+  "' longer than 63 characters" ABSENT
+  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")
 # absurd magnitudes (docs/case-format.md, "Limits"): refused at their line with the value
 fmb_case_error(mag_inertia_huge 6 "body 'crank': 'inertia' = 1e+308 is out of range")
 fmb_case_error(mag_inertia_tiny 6 "body 'crank': 'inertia' = 1e-300 is out of range")
@@ -103,16 +132,14 @@ fmb_case_error(multiple_documents 5 "one YAML document")
 fmb_case_error(long_name 3 "longer than")
 fmb_case_error(override_target 3 "unknown parameter 'nope'" --set nope=3)
 # a file that does not exist: "PATH: cannot open: strerror"
-add_test(NAME case_error_not_found
-  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_case_errors.sh $<TARGET_FILE:flexmb_cli>
-          ${FMB_CASE_BAD}/no_such_case.yaml - "cannot open: No such file or directory")
+fmb_check_error(case_error_not_found ${FMB_CASE_BAD}/no_such_case.yaml -
+  "cannot open: No such file or directory")
 
-# Beams (docs/case-format.md, 'beam'): the quick-return linkage of seed 001 with the
+# Beams (docs/case-format.md, 'beam'): the quick-return linkage with the
 # elastic rocker and with its rigid equivalent (slider_beam -> prismatic).
 fmb_case_check(quick_return 45 15 30)                   # as quick_return_friction
-add_test(NAME case_check_quick_return_rigid             # rocker rigid: 5 bodies, 15 rows
-  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_check_counts.sh $<TARGET_FILE:flexmb_cli>
-          ${FMB_SRC}/cases/quick_return.yaml 15 15 0 --set rigid_rocker=1)
+fmb_check_counts(case_check_quick_return_rigid             # rocker rigid: 5 bodies, 15 rows
+  ${FMB_SRC}/cases/quick_return.yaml 15 15 0 --set rigid_rocker=1)
 fmb_case_error(beam_bad_section 7 "beam section: give exactly one of")
 fmb_case_error(beam_mesh_and_elements 9 "give either 'mesh' or 'elements'")
 fmb_case_error(beam_no_nodes 5 "give the nodes")
@@ -125,7 +152,7 @@ fmb_case_error(beam_geometry_value 11 "geometry 'nl' = 2; an expression must giv
 fmb_case_error(beam_mixed_mass 4 "'mass' cannot be mixed with 'beam'")
 fmb_case_error(slider_beam_not_beam 8 "second body 'bar' of a slider_beam joint is not a beam")
 
-# Frictional sliding joints (docs/case-format.md, 'friction'; seed 000): the shipped
+# Frictional sliding joints (docs/case-format.md, 'friction'): the shipped
 # slider cases load and assemble; friction errors at their keys.
 fmb_case_check(slider_lugre_1 3 2 1)
 fmb_case_check(slider_lugre_2 3 2 1)
@@ -145,35 +172,30 @@ fmb_case_error(beam_damping_both 9 "give either alpha/beta or ratio/at, not both
 fmb_case_error(beam_damping_no_at 9 "`ratio` and `at` (rad/s) go together")
 fmb_case_error(beam_damping_at_order 9 "`at` must be a frequency > 0 or two increasing frequencies")
 # --set of solver choices by name: an unknown one is a case error naming the override.
-add_test(NAME case_error_set_integrator
-  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_case_errors.sh $<TARGET_FILE:flexmb_cli>
-          ${FMB_SRC}/cases/pendulum.yaml 17 "override integrator: unknown integrator 'rk4'"
-          --set integrator=rk4)
+fmb_check_error(case_error_set_integrator ${FMB_SRC}/cases/pendulum.yaml 17
+  "override integrator: unknown integrator 'rk4'" --set integrator=rk4)
 # rotary_inertia as an expression, --set integrator/ordering.
 add_test(NAME case_choices
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_case_choices.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
 # check lists every force with its class's type name and, for two-body forces, both bodies
-add_test(NAME case_check_force_listing
-  COMMAND flexmb_cli check ${FMB_SRC}/cases/slider_pendulum.yaml)
-set_tests_properties(case_check_force_listing PROPERTIES
-  PASS_REGULAR_EXPRESSION "pin_damper +torsion +rod +slider"
-  FAIL_REGULAR_EXPRESSION "[?]")
+fmb_output_test(NAME case_check_force_listing
+  COMMAND flexmb_cli check ${FMB_SRC}/cases/slider_pendulum.yaml
+  PASS_REGEX "pin_damper +torsion +rod +slider"
+  FAIL_REGEX "[?]")
 # Names become HDF5 group names: '/' is refused where the name is given (fuzz finding:
 # 'a/b' and 'a_b' collided in the results file).
 fmb_case_error(name_slash 7 "body name 'a/b' contains '/'")
 # A force class accepted under joints: (the clearance joint): 3 bodies (9 coordinates),
 # revolutes O and A (2 rows each), the slider's prismatic guide (2) and the motor (1): 7
 # rows, 2 degrees of freedom (the journal's free play in the bearing); listed as a force.
-add_test(NAME case_check_clearance_in_joints
-  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_check_counts.sh $<TARGET_FILE:flexmb_cli>
-          ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/clearance_in_joints.yaml 9 7 2)
-add_test(NAME case_clearance_in_joints_listing
-  COMMAND flexmb_cli check ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/clearance_in_joints.yaml)
-set_tests_properties(case_clearance_in_joints_listing PROPERTIES
-  PASS_REGULAR_EXPRESSION "forces \\(1\\):[^\n]*\n[^\n]*\n +B +clearance +rod +slider")
+fmb_check_counts(case_check_clearance_in_joints
+  ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/clearance_in_joints.yaml 9 7 2)
+fmb_output_test(NAME case_clearance_in_joints_listing
+  COMMAND flexmb_cli check ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/clearance_in_joints.yaml
+  PASS_REGEX "forces \\(1\\):[^\n]*\n[^\n]*\n +B +clearance +rod +slider")
 # The clearance joint gives the same results under joints: (the shipped case) and forces:,
-# bit for bit, with non-default keys that change the run (issue 9 item 4).
+# bit for bit, with non-default keys that change the run.
 add_test(NAME case_clearance_placement
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_clearance_placement.py
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})

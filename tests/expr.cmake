@@ -14,10 +14,8 @@ fmb_case_error(table_missing 12 "tables/none.csv): No such file or directory")
 fmb_case_error(table_unreadable 12 "cannot read table 'tables' (${FMB_CASE_BAD}/tables): a directory, not a file")
 fmb_case_error(table_non_numeric 12 "table 'tables/non_numeric.csv': row 4, column 2 (y): not a finite number")
 # a table's cells are named by row and column, never quoted: any readable file can be named
-add_test(NAME case_error_table_foreign
-  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_case_error_absent.sh $<TARGET_FILE:flexmb_cli>
-          ${FMB_CASE_BAD}/table_foreign.yaml 12
-          "table 'tables/foreign.csv': row 2, column 1 (x): not a finite number" "AKIA")
+fmb_check_error(case_error_table_foreign ${FMB_CASE_BAD}/table_foreign.yaml 12
+  "table 'tables/foreign.csv': row 2, column 1 (x): not a finite number" ABSENT "AKIA")
 fmb_case_error(table_one_row 12 "table 'tables/one_row.csv': fewer than two data rows (found 1)")
 fmb_case_error(table_not_increasing 12 "table 'tables/not_increasing.csv': row 5, column 1 (x): not greater than the x of the row before")
 fmb_case_error(table_columns 12 "table 'tables/columns.csv': row 3: expected two columns")

@@ -1,12 +1,12 @@
 # Regressions of the fuzzing and fault-injection findings (../shared/fuzz-findings; inputs
 # copied to tests/fuzz_cases): each gives a clear message and a clean exit, no crash, no
 # sanitizer report, no file contents echoed.
+# fmb_fuzz_case(NAME WANT PHRASE ARGS...): `flexmb ARGS...` exits WANT with PHRASE (fixed
+# text) in its output.
 set(FMB_FUZZ_CASES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_cases)
 function(fmb_fuzz_case name want phrase)
-  add_test(NAME fuzz_${name}
-    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_expect.sh $<TARGET_FILE:flexmb_cli> ${want}
-            "${phrase}" ${ARGN})
-  set_tests_properties(fuzz_${name} PROPERTIES WORKING_DIRECTORY ${FMB_FUZZ_CASES})
+  fmb_output_test(NAME fuzz_${name} EXPECT_EXIT ${want} PASS_TEXT "${phrase}"
+    WORKING_DIRECTORY ${FMB_FUZZ_CASES} COMMAND flexmb_cli ${ARGN})
 endfunction()
 fmb_fuzz_case(no_bodies_run 3 "no moving body" run crash_no_bodies_check.yaml -o ${CMAKE_CURRENT_BINARY_DIR}/fuzz_none.h5)
 fmb_fuzz_case(no_bodies_modes 3 "no moving body" modes crash_no_bodies_check.yaml)
@@ -17,15 +17,16 @@ fmb_fuzz_case(mesh_tag_count 2 "invalid tag count 2147483647"
   check case_ubsan_mesh_numtags_int_overflow.yaml)
 fmb_fuzz_case(mesh_no_nodes 2 "the mesh has no nodes" check case_ubsan_mesh_zero_nodes_qsort_null.yaml)
 fmb_fuzz_case(mesh_dev_zero 2 "/dev/zero: not a regular file" check oom_mesh_dev_zero.yaml)
-fmb_fuzz_case(mesh_not_gmsh 2 "expected a section header ($Name): not a Gmsh mesh file"
-  check mesh_not_gmsh.yaml)
-# A beam too large: memory now grows linearly with the elements (about
-# FMB_BEAM_BYTES_PER_ELEMENT each, issue 8), so the loader's element cap (100,000, 1.2 GB)
-# comes before the memory refusal (more than half the machine's memory); the case asks for
-# one element more than the cap (it asked for 30,000, which now runs).
-fmb_fuzz_case(beam_too_large 2 "'elements' 100001 is too many (at most 100000)" check uninit_msg_beam_nomem.yaml)
 # the message must not quote the file it read (its first line is a comment)
-set_tests_properties(fuzz_mesh_not_gmsh PROPERTIES FAIL_REGULAR_EXPRESSION "Fuzz finding")
+fmb_output_test(NAME fuzz_mesh_not_gmsh EXPECT_EXIT 2
+  PASS_TEXT "expected a section header ($Name): not a Gmsh mesh file"
+  FAIL_TEXT "Fuzz finding"
+  WORKING_DIRECTORY ${FMB_FUZZ_CASES} COMMAND flexmb_cli check mesh_not_gmsh.yaml)
+# A beam too large: memory now grows linearly with the elements (about
+# FMB_BEAM_BYTES_PER_ELEMENT each), so the loader's element cap (100,000, 1.2 GB)
+# comes before the memory refusal (more than half the machine's memory); the case asks for
+# one element more than the cap.
+fmb_fuzz_case(beam_too_large 2 "'elements' 100001 is too many (at most 100000)" check uninit_msg_beam_nomem.yaml)
 fmb_fuzz_case(deep_brackets 2 "deep_brackets.yaml:3:73: brackets nested deeper than 64 levels"
   check deep_brackets.yaml)
 # Non-finite values name their source, its case line, the time and the expression.
@@ -40,10 +41,15 @@ fmb_fuzz_case(expr_deep_minus 2 "nested deeper than 100 levels" check crash_stac
 fmb_fuzz_case(expr_too_many_ops 2 "more than 200 operators" check oom_symbolic_derivative_product.yaml)
 # 8000 bodies: check no longer runs a dense rank analysis when the KKT factorization
 # shows full rank (it took > 6 GB and > 300 s); hand count 3 x 8000 - 2 x 8000 = 8000 dof.
-add_test(NAME fuzz_many_bodies
-  COMMAND sh -c "/usr/bin/python3 ${FMB_FUZZ_CASES}/gen_many_bodies.py 8000 > ${CMAKE_CURRENT_BINARY_DIR}/chain8000.yaml && $<TARGET_FILE:flexmb_cli> check ${CMAKE_CURRENT_BINARY_DIR}/chain8000.yaml")
-set_tests_properties(fuzz_many_bodies PROPERTIES TIMEOUT 120
-  PASS_REGULAR_EXPRESSION "degrees of freedom: 8000\nredundant constraints: 0")
+# The chain is written by a setup test (fixture fuzz_chain8000), so that the check's own
+# exit status is the one tested.
+add_test(NAME fuzz_many_bodies_generate
+  COMMAND sh -c "/usr/bin/python3 ${FMB_FUZZ_CASES}/gen_many_bodies.py 8000 > ${CMAKE_CURRENT_BINARY_DIR}/chain8000.yaml")
+set_tests_properties(fuzz_many_bodies_generate PROPERTIES FIXTURES_SETUP fuzz_chain8000)
+fmb_output_test(NAME fuzz_many_bodies
+  COMMAND flexmb_cli check ${CMAKE_CURRENT_BINARY_DIR}/chain8000.yaml
+  PASS_REGEX "degrees of freedom: 8000\nredundant constraints: 0")
+set_tests_properties(fuzz_many_bodies PROPERTIES TIMEOUT 120 FIXTURES_REQUIRED fuzz_chain8000)
 # Disk full: exit 4 with the reason, a readable file and a valid sidecar (needs root).
 add_test(NAME fuzz_disk_full
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_disk_full.sh $<TARGET_FILE:flexmb_cli>
@@ -51,9 +57,18 @@ add_test(NAME fuzz_disk_full
 set_tests_properties(fuzz_disk_full PROPERTIES SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
 fmb_fuzz_case(expr_deep_sin 2 "nested deeper than 100 levels" check oom_symbolic_derivative_nested_sin.yaml)
 fmb_fuzz_case(mesh_uaf_smallest 2 "section $NodAes is not closed by $EndNodAes" check mesh_uaf_smallest.yaml)
-add_test(NAME fuzz_expr_deep_generated
-  COMMAND sh -c "cd ${CMAKE_CURRENT_BINARY_DIR} && /usr/bin/python3 ${FMB_FUZZ_CASES}/gen_deep_expr.py 300000 && for f in deep_parens.yaml deep_minus.yaml; do $<TARGET_FILE:flexmb_cli> check $f; test $? -eq 2 || exit 1; done")
-set_tests_properties(fuzz_expr_deep_generated PROPERTIES PASS_REGULAR_EXPRESSION "nested deeper than 100 levels")
+# 300,000 levels of parentheses and of unary minus (written by a setup test, fixture
+# fuzz_deep_expr): each refused with exit 2 and the depth message.
+add_test(NAME fuzz_expr_deep_generate
+  COMMAND /usr/bin/python3 ${FMB_FUZZ_CASES}/gen_deep_expr.py 300000)
+set_tests_properties(fuzz_expr_deep_generate PROPERTIES FIXTURES_SETUP fuzz_deep_expr
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+foreach(k parens minus)
+  fmb_output_test(NAME fuzz_expr_deep_generated_${k} EXPECT_EXIT 2
+    PASS_TEXT "deep_${k}.yaml" PASS_TEXT "nested deeper than 100 levels"
+    COMMAND flexmb_cli check ${CMAKE_CURRENT_BINARY_DIR}/deep_${k}.yaml)
+  set_tests_properties(fuzz_expr_deep_generated_${k} PROPERTIES FIXTURES_REQUIRED fuzz_deep_expr)
+endforeach()
 
 # Fuzz smoke runs: each libFuzzer harness (tests/fuzz/, built with clang in build-fuzz/
 # by scripts/fuzz.sh) runs its seed corpus and 2000 mutations with a fixed random seed;

@@ -1,5 +1,6 @@
-# Quick-return deflection study: convergence in mesh and time step (issue: elastic
-# guide bars). About 30 s; docs/validation.md has the numbers.
+# Quick-return deflection study: convergence in mesh and time step, flexmb against
+# itself (no independent reference: the deflection is validated by reference_flexmb_*,
+# tests/reference.cmake). About 30 s; docs/validation.md has the numbers.
 add_test(NAME quick_return_convergence
   COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_quick_return_convergence.py
           $<TARGET_FILE:flexmb_cli> ${CMAKE_SOURCE_DIR}/cases/quick_return.yaml

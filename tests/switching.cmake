@@ -1,4 +1,4 @@
-# Switching elements (seed 004; docs/switching.md, docs/validation.md "Switching
+# Switching elements (docs/switching.md, docs/validation.md "Switching
 # elements"). Included by tests/CMakeLists.txt. One binary, one ctest entry per sub-test.
 fmb_c_test(test_switching)
 foreach(t brake ratchet gap screw)
@@ -21,9 +21,9 @@ fmb_case_error(sw_lugre_kinetic_zero 8 "model: lugre needs kinetic > 0 (got 0)")
 # = -799.797 N (test_switching.c seed), so the ratchets carry no torque: zero to round-off,
 # where free and engaged are the same state and the LCP may return either; the screw and
 # D's friction stick, the 1 mm gap is open)
-add_test(NAME switching_check COMMAND flexmb_cli check ${FMB_SRC}/cases/switching.yaml)
-set_tests_properties(switching_check PROPERTIES PASS_REGULAR_EXPRESSION
-  "backstop +ratchet +(free|engaged) +-?(0|[0-9.]+e-(1[3-9]|[2-9][0-9])) +0\n +ratchet +ratchet +(free|engaged) +-?(0|[0-9.]+e-(1[3-9]|[2-9][0-9])) +0\n +screw +screw +stick +-799\\.797 [^\n]*\n +contact +gap +open[^\n]*\n +friction +dry_friction +stick")
+fmb_output_test(NAME switching_check
+  COMMAND flexmb_cli check ${FMB_SRC}/cases/switching.yaml
+  PASS_REGEX "backstop +ratchet +(free|engaged) +-?(0|[0-9.]+e-(1[3-9]|[2-9][0-9])) +0\n +ratchet +ratchet +(free|engaged) +-?(0|[0-9.]+e-(1[3-9]|[2-9][0-9])) +0\n +screw +screw +stick +-799\\.797 [^\n]*\n +contact +gap +open[^\n]*\n +friction +dry_friction +stick")
 # LuGre dry friction element against hand solutions (tests/test_switching_lugre.c)
 fmb_c_test(test_switching_lugre)
 foreach(t stop hold stribeck)

@@ -1,6 +1,7 @@
-/* The reference of tests/test_beam_simd.c: the beam's element kernels, its class (beam.c)
- * and its tangent list (beam_tangent.c) compiled with FMB_SIMD_SCALAR (tests/beam.cmake),
- * i.e. the scalar forms, under ref_ names next to the library's vector forms. */
+/* The reference of tests/test_beam_simd.c: the beam's class (beam.c, which the tangent
+ * list calls) and its tangent list (beam_tangent.c) compiled with FMB_SIMD_SCALAR
+ * (tests/beam.cmake), i.e. the scalar forms, under ref_ names next to the library's
+ * vector forms. */
 #ifndef FMB_SIMD_SCALAR
 #error "compile with FMB_SIMD_SCALAR"
 #endif
@@ -10,6 +11,3 @@
 #define fmb_beam_tangent_add ref_beam_tangent_add
 #include "bodies/beam.c"
 #include "bodies/beam_tangent.c"
-
-#define FMB_BEAM_SIMD_KERNELS ref_kernels
-#include "beam_simd_kernels.h"

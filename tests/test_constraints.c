@@ -20,8 +20,6 @@
  * (test_pendulum energy) measures 0.19 (alpha = 0) and 0.25 (alpha = -0.05) times this
  * bound. Each case also runs at h/2 and the drift must fall by a factor >= 3
  * (order >= 1.58; 2 expected of a second-order scheme).
- * With alpha = -0.05 the order check fails for four_bar, slider_crank and spring at the
- * time of writing (HHT residual first order when M depends on q; docs/validation.md).
  * Usage: test_constraints CASE|all [alpha]   (HHT alpha, default -0.05)
  */
 #include <math.h>

@@ -21,12 +21,15 @@
  * While sliding the acceleration is constant, and every member of the Newmark family
  * integrates constant acceleration exactly when a_0 is right:
  *   v_k = v0 + s'' k h,  s_k = v0 k h + s'' (k h)^2 / 2,
- * the checks after the first step and after 100 steps (the old start, friction left out of
- * a_0, is off by (1 - gamma - gamma alpha) h mu g cos(phi) in the velocity, 2.5e-3 m/s).
+ * the checks after the first step and after 100 steps (a start that leaves friction out of
+ * a_0 is off by (1 - gamma - gamma alpha) h mu g cos(phi) in the velocity, 2.5e-3 m/s).
  *
  *   coulomb_up      phi = 0.3, v0 = +2 m/s (up the incline)
  *   coulomb_down    phi = 0.3, v0 = -1.5 m/s
- *   coulomb_stick   phi = 0.3, at rest (tan phi = 0.31 < mu0)
+ *   coulomb_stick   phi = 0.6, at rest (mu = 0.56 < tan phi = 0.684 < mu0 = 0.75): only
+ *                   the static level holds it (the kinetic one alone would slide it at
+ *                   s'' = -g (sin phi - mu cos phi) = -1.005 m/s^2, f = mu N = 9.07 N
+ *                   instead of m g sin phi = 11.08 N)
  *   coulomb_break   phi = 0.8, at rest (tan phi = 1.03 > mu0): slides off with mu
  *   lugre_up        phi = 0.3, v0 = +2 m/s, LuGre (start acceleration and forces)
  *   coulomb_rotating  a block at rest on a driven rotating guide (test_coulomb_rotating)
@@ -186,7 +189,9 @@ static int test_coulomb_down(void)
 static int test_coulomb_stick(void)
 {
     incline_t s;
-    const double phi = 0.3;
+    const double phi = 0.6; /* between the levels: held by mu0 only */
+    CHECK(MU < tan(phi) && tan(phi) < MU0, "tan phi = %g is not between mu %g and mu0 %g",
+          tan(phi), MU, MU0);
     if (build(&s, FMB_FRICTION_COULOMB, phi, 0.0)) return 1;
     check_forces(&s, M * G * sin(phi), 1e-12, "coulomb_stick");
     check_sliding(&s, 0.0, 0.0, "coulomb_stick");
@@ -227,7 +232,7 @@ static int test_lugre_up(void)
  * kinetic and the static limits, tan(phi) = 0.7 (mu 0.56 < 0.7 < mu0 0.75):
  *   - default v_stick 1e-6 < |v0|: sliding, f = mu N up the incline, s'' = -g (sin phi -
  *     mu cos phi) = -1.125 m/s^2 (it speeds up: friction below the slope's pull), constant;
- *   - v_stick = 1e-4 > |v0| (the Coulomb slider's default before session 3): at rest, held
+ *   - v_stick = 1e-4 > |v0|: at rest, held
  *     (m g sin phi <= mu0 N), s'' = 0 at the start; the first step stops it: the static
  *     level holds v_1 = 0 with the extra m |v0| / (gamma h) = 0.18 N (gamma = 0.55, h = 1 ms),
  *     within mu0 N - m g sin phi = 0.80 N. */

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Quick-return convergence (issue: elastic guide bars).
+"""Quick-return convergence in mesh and time step (flexmb against itself: no
+independent reference; reference_flexmb_* compares the deflection with one).
 
 Runs cases/quick_return.yaml at 20 rad/s for one crank revolution and compares the
 maximum transverse deflection of the rocker (over time and along the bar, from the

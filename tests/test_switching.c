@@ -1,5 +1,5 @@
 /*
- * Switching elements (seed 004; docs/switching.md, docs/validation.md "Switching
+ * Switching elements (docs/switching.md, docs/validation.md "Switching
  * elements") against hand solutions. Usage: test_switching NAME, NAME one of
  *   brake     flywheel J, omega0, brake torque Tk (static Ts): stops at t* = J omega0 / Tk
  *             (inside the step that contains t*), at theta* = J omega0^2 / (2 Tk) to
@@ -34,9 +34,6 @@
 #include "solve/sim_internal.h"
 
 #include "check.h"
-
-/* defined in io/writer.c, declared where used (as in cli/main.c) */
-const char *fmb_model_force_name(const fmb_model_t *model, int force);
 
 static int failures = 0;
 static const double PI = 3.14159265358979323846;
@@ -550,7 +547,7 @@ static void test_seed(const char *path)
         if (t > 4.0 && t_stop < 0 && ms == 0) t_stop = t, x_stop = fmb_sim_q(s)[oc];
         if (t_stop > 0 && t > t_stop + 0.1) creep = fmax(creep, fabs(fmb_sim_q(s)[oc] - x_stop));
     }
-    printf("seed 004 system: contact at %.4g s, screw stops at %.4g s\n", t_contact, t_stop);
+    printf("switching.yaml system: contact at %.4g s, screw stops at %.4g s\n", t_contact, t_stop);
     CHECK_NEAR("seed: the wheel never turns backwards (min omega, rad/s)", wmin, 0, 1e-9);
     fmax_abs = fmax(fmax_abs, fw.fmax); /* records and every accepted step */
     CHECK_NEAR("seed: friction reaches the static level at breakaway (N)", fmax_abs, Fs, 1e-6 * Fs);
