@@ -6,6 +6,11 @@ foreach(t brake ratchet gap screw)
 endforeach()
 # the seed's system (cases/switching.yaml), 8 s: properties independent of its parameters
 add_test(NAME switching_seed COMMAND test_switching seed ${FMB_SRC}/cases/switching.yaml)
+# a one-way lock (ratchet) with a frictionless thread (mu = 0): event counts of an
+# independent event-driven model, the lock within statics, no positive work of the passive
+# elements (tests/test_switching.c lock_mu0)
+add_test(NAME switching_lock_mu0 COMMAND test_switching lock_mu0
+  ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/switching_lock_mu0.yaml)
 # bad switching elements: `flexmb check` names file, line and problem (case.cmake)
 fmb_case_error(sw_static_below_kinetic 9 "static level 1 is below the kinetic level 2")
 fmb_case_error(sw_gap_limits 8 "must bracket the initial position")

@@ -562,6 +562,85 @@ static void test_seed(const char *path)
     fmb_case_destroy(&c);
 }
 
+/* ------------------------------------ a one-way lock with a frictionless thread */
+/* Seed 004's system with the screw held by a ratchet to the ground (sense -1) and a
+ * thread without friction (mu = 0; tests/cases_misc/switching_lock_mu0.yaml, A = 2.2 N m,
+ * Js = 0.1 kg m^2). Reference (an independent event-driven model of this system): D slips
+ * 33 times and the lock stops the screw 4 times. A frictionless thread carries only its
+ * axial force F_n, so the screw feels -L F_n (L = lead / 2 pi) and, engaged at rest, the
+ * lock holds at most that (statics: the input torque only relieves it). The lock and D's
+ * friction are passive: over every step their forces do no positive work (the discrete
+ * work of the trapezoidal update, (t1 - t0)/4 (F0 + F1)(v0 + v1): constant D rows; a step
+ * that ends at a located switch keeps its old mode to its end, where the forces are then
+ * re-solved for the new one (a restart): F1 = F0 for that step). A
+ * zero thread capacity left the thread's slack sigma unbounded in the LCP: Lemke returned
+ * 5e11 for it, which hid a wrong friction row, and the lock kicked the screw (283 N m). */
+typedef struct lockwatch {
+    int elock, efr, ethr;
+    double t, Fl, vl, Ff, vf; /* the previous accepted state */
+    int ml, mf, have;
+    long restarts;
+    int stops, slips;
+    double wpos_lock, wpos_fr, ratio_max;
+} lockwatch_t;
+
+static void lock_hook(fmb_sim_t *s, double h, void *user)
+{
+    (void)h;
+    lockwatch_t *w = user;
+    const fmb_switch_t *L = &s->swe[w->elock], *F = &s->swe[w->efr], *T = &s->swe[w->ethr];
+    if (w->have) {
+        const double dt = s->t - w->t;
+        const int re = (long)s->stats.restarts != w->restarts;
+        const double Fl1 = re ? w->Fl : L->force_out, Ff1 = re ? w->Ff : F->force_out;
+        w->wpos_lock += fmax(0.25 * dt * (w->Fl + Fl1) * (w->vl + L->v_n), 0.0);
+        w->wpos_fr += fmax(0.25 * dt * (w->Ff + Ff1) * (w->vf + F->v_n), 0.0);
+        w->stops += L->mode == 1 && w->ml == 0;
+        w->slips += F->mode == 1 && w->mf == 0;
+    }
+    if (L->mode == 1 && fabs(T->force_out) > 0)
+        w->ratio_max = fmax(w->ratio_max, fabs(L->force_out) / (0.004 / (2 * PI) * fabs(T->force_out)));
+    w->t = s->t, w->Fl = L->force_out, w->vl = L->v_n, w->Ff = F->force_out, w->vf = F->v_n;
+    w->ml = L->mode, w->mf = F->mode, w->have = 1;
+    w->restarts = (long)s->stats.restarts;
+}
+
+static void test_lock_mu0(const char *path)
+{
+    const char *sets[] = {"A=2.2", "Js=0.1"};
+    char err[512];
+    fmb_case_t *c = fmb_case_load(path, sets, 2, err, sizeof err);
+    if (!c) printf("FAIL load: %s\n", err), exit(1);
+    double lead_rad = 0;
+    fmb_case_param(c, "m", &lead_rad);
+    CHECK_NEAR("lock_mu0: lead per radian of the case (m/rad)", lead_rad, 0.004 / (2 * PI), 1e-15);
+    fmb_model_t *m = fmb_case_model(c);
+    fmb_sim_t *s = fmb_sim_create(m, fmb_case_options(c));
+    if (!s || fmb_sim_initialize(s)) printf("FAIL start\n"), exit(1);
+    lockwatch_t w = {.elock = -1, .efr = -1, .ethr = -1};
+    for (int e = 0; e < s->nsw; e++) {
+        const char *n = fmb_model_force_name(m, s->swe[e].force);
+        if (!strcmp(n, "lock")) w.elock = e;
+        if (!strcmp(n, "friction")) w.efr = e;
+        if (!strcmp(n, "thread")) w.ethr = e;
+    }
+    if (w.elock < 0 || w.efr < 0 || w.ethr < 0) printf("FAIL elements\n"), exit(1);
+    s->accept_hook = lock_hook, s->accept_hook_user = &w;
+    run_to(s, 8.0);
+    lock_hook(s, 0, &w); /* the last state */
+    printf("lock_mu0: %d slip phases of D, %d lock stops; largest lock torque / (L F_n) %.15g; "
+           "positive work: lock %.3g J, friction %.3g J\n",
+           w.slips, w.stops, w.ratio_max, w.wpos_lock, w.wpos_fr);
+    CHECK_NEAR("lock_mu0: slip phases of D (event-driven reference)", w.slips, 33, 0);
+    CHECK_NEAR("lock_mu0: stops of the lock (event-driven reference)", w.stops, 4, 0);
+    CHECK_NEAR("lock_mu0: lock torque within statics, max / (L F_n) <= 1",
+               w.ratio_max <= 1 + 1e-9 ? 0.0 : w.ratio_max, 0, 0);
+    CHECK_NEAR("lock_mu0: positive work of the lock (J)", w.wpos_lock, 0, 1e-12);
+    CHECK_NEAR("lock_mu0: positive work of D's friction (J)", w.wpos_fr, 0, 1e-12);
+    fmb_sim_destroy(&s);
+    fmb_case_destroy(&c);
+}
+
 int main(int argc, char **argv)
 {
     const char *w = argc > 1 ? argv[1] : "all";
@@ -571,6 +650,7 @@ int main(int argc, char **argv)
     if (all || !strcmp(w, "gap")) test_gap();
     if (all || !strcmp(w, "screw")) test_screw();
     if (!strcmp(w, "seed") && argc > 2) test_seed(argv[2]);
+    if (!strcmp(w, "lock_mu0") && argc > 2) test_lock_mu0(argv[2]);
     printf("%d failure(s)\n", failures);
     return failures ? 1 : 0;
 }

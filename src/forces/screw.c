@@ -108,13 +108,7 @@ static void screw_lcp(const fmb_force_t *f, const fmb_bodyview_t v[2], double t,
     const int n = v[0].nc + v[1].nc;
     screw_geom_t g;
     screw_geometry(f, v, &g, NULL, NULL, D);
-    for (int k = 0; k < n; k++)
-        G[k] = D[k], G[n + k] = -D[k], G[2 * n + k] = 0.0;
-    memset(Az, 0, 9 * sizeof *Az);
-    av[0] = 1.0, av[1] = -1.0, av[2] = 0.0;
-    Az[0 + 3 * 2] = 1.0, Az[1 + 3 * 2] = 1.0;
-    Az[2 + 3 * 0] = -1.0, Az[2 + 3 * 1] = -1.0;
-    b[0] = b[1] = 0.0, b[2] = f->par[FMB_SW_SCREW_MU] * fabs(g.Fn) / g.cl;
+    fmb_rel_coulomb_rows(n, D, f->par[FMB_SW_SCREW_MU] * fabs(g.Fn) / g.cl, G, av, Az, b);
 }
 
 static int screw_mode(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, const double *z,
