@@ -11,6 +11,10 @@ add_test(NAME switching_seed COMMAND test_switching seed ${FMB_SRC}/cases/switch
 # elements (tests/test_switching.c lock_mu0)
 add_test(NAME switching_lock_mu0 COMMAND test_switching lock_mu0
   ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/switching_lock_mu0.yaml)
+# a flywheel started from rest above its brake's static level: kinetic level from t = 0,
+# omega(1 s) against the closed form (tests/test_switching.c startup)
+add_test(NAME switching_startup COMMAND test_switching startup
+  ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/flywheel_breakaway.yaml)
 # bad switching elements: `flexmb check` names file, line and problem (case.cmake)
 fmb_case_error(sw_static_below_kinetic 9 "static level 1 is below the kinetic level 2")
 fmb_case_error(sw_gap_limits 8 "must bracket the initial position")

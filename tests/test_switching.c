@@ -641,6 +641,58 @@ static void test_lock_mu0(const char *path)
     fmb_case_destroy(&c);
 }
 
+/* ------------------------------------------------ start-up breakaway */
+/* A flywheel J with a Coulomb brake (static Ts = 3, kinetic Tc = 2 N m) and a viscous
+ * torque r w started from rest under Ta = 3.5 N m > Ts (tests/cases_misc/
+ * flywheel_breakaway.yaml): it breaks away at t = 0, so from t = 0 on the brake holds
+ * the kinetic level: w'(0) = (Ta - Tc) / J = 3 rad/s^2 (the static level would give 1) and
+ * J w' = Ta - Tc - r w, w(t) = (Ta - Tc) / r (1 - exp(-r t / J)). The trapezoidal rule
+ * (alpha 0) errs by about t (r/J)^2 h^2 / 12 w'(0) e^(-r t / J) = 8e-11 rad/s at
+ * h = 1e-4 (within 1e-9); with r = 0 the motion is a constant acceleration, which it
+ * integrates exactly. Ta = 2.5 N m < Ts: the wheel stays at rest. */
+static void startup_run(const char *path, const char *r, const char *Ta, const char *h, double *a0,
+                        double *w1)
+{
+    char sr[32], sT[32], sh[32], err[512];
+    snprintf(sr, sizeof sr, "r=%s", r), snprintf(sT, sizeof sT, "Ta=%s", Ta);
+    snprintf(sh, sizeof sh, "h=%s", h);
+    const char *sets[] = {"w0=0", sr, sT, sh, "t_end=1"};
+    fmb_case_t *c = fmb_case_load(path, sets, 5, err, sizeof err);
+    if (!c) printf("FAIL load: %s\n", err), exit(1);
+    fmb_model_t *m = fmb_case_model(c);
+    fmb_sim_t *s = fmb_sim_create(m, fmb_case_options(c));
+    if (!s || fmb_sim_initialize(s)) printf("FAIL start\n"), exit(1);
+    const int o = fmb_model_body_offset(m, fmb_model_find_body(m, "wheel"));
+    *a0 = fmb_sim_qdd(s)[o + 2];
+    run_to(s, 1.0);
+    *w1 = fmb_sim_qd(s)[o + 2];
+    fmb_sim_destroy(&s);
+    fmb_case_destroy(&c);
+}
+
+static void test_startup(const char *path)
+{
+    const double J = 0.5, Tc = 2.0, r = 0.1, Ta = 3.5;
+    const double wref = (Ta - Tc) / r * (1 - exp(-r / J));
+    double a0, w1, a0r, w1r, a0s, w1s, a0c, w1c;
+    startup_run(path, "0.1", "3.5", "1e-4", &a0, &w1);
+    startup_run(path, "0", "3.5", "1e-3", &a0r, &w1r);
+    startup_run(path, "0.1", "2.5", "1e-3", &a0s, &w1s);
+    startup_run(path, "0.1", "3.5", "1e-3", &a0c, &w1c);
+    printf("startup: w'(0) %.15g rad/s^2, w(1 s) %.15g (closed form %.15g, error %.3g) at "
+           "h = 1e-4; r = 0: w'(0) %.15g, w(1 s) %.15g; h = 1e-3: w(1 s) error %.3g; "
+           "Ta = 2.5: w'(0) %.3g, w(1 s) %.3g\n",
+           a0, w1, wref, w1 - wref, a0r, w1r, w1c - wref, a0s, w1s);
+    CHECK_NEAR("startup: initial acceleration at the kinetic level (rad/s^2)", a0, (Ta - Tc) / J,
+               1e-12);
+    CHECK_NEAR("startup: omega(1 s), h = 1e-4 (rad/s)", w1, wref, 1e-9);
+    CHECK_NEAR("startup: omega(1 s), h = 1e-3, within the trapezoidal rule's error (rad/s)",
+               w1c, wref, (r / J) * (r / J) * 1e-6 / 12 * (Ta - Tc) / J);
+    CHECK_NEAR("startup: r = 0, omega(1 s) = (Ta - Tc) / J exactly (rad/s)", w1r, (Ta - Tc) / J,
+               1e-12);
+    CHECK_NEAR("startup: below the static level the wheel stays at rest (rad/s)", w1s, 0, 1e-15);
+}
+
 int main(int argc, char **argv)
 {
     const char *w = argc > 1 ? argv[1] : "all";
@@ -651,6 +703,7 @@ int main(int argc, char **argv)
     if (all || !strcmp(w, "screw")) test_screw();
     if (!strcmp(w, "seed") && argc > 2) test_seed(argv[2]);
     if (!strcmp(w, "lock_mu0") && argc > 2) test_lock_mu0(argv[2]);
+    if (!strcmp(w, "startup") && argc > 2) test_startup(argv[2]);
     printf("%d failure(s)\n", failures);
     return failures ? 1 : 0;
 }
