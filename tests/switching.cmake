@@ -15,6 +15,10 @@ add_test(NAME switching_lock_mu0 COMMAND test_switching lock_mu0
 # omega(1 s) against the closed form (tests/test_switching.c startup)
 add_test(NAME switching_startup COMMAND test_switching startup
   ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/flywheel_breakaway.yaml)
+# a damped gap contact that starts exactly on a step end, against the closed form; the
+# event tolerance 1e-12 m completes (tests/test_switching.c gap_step_end)
+add_test(NAME switching_gap_step_end COMMAND test_switching gap_step_end
+  ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/gap_step_end.yaml)
 # bad switching elements: `flexmb check` names file, line and problem (case.cmake)
 fmb_case_error(sw_static_below_kinetic 9 "static level 1 is below the kinetic level 2")
 fmb_case_error(sw_gap_limits 8 "must bracket the initial position")

@@ -693,6 +693,74 @@ static void test_startup(const char *path)
     CHECK_NEAR("startup: below the static level the wheel stays at rest (rad/s)", w1s, 0, 1e-15);
 }
 
+/* ------------------------------------------------ gap contact on a step end */
+/* A driver x1 = V t closes a gap b onto a free mass M through a damped linear contact
+ * (tests/cases_misc/gap_step_end.yaml): the contact starts at t_c = b / V = 0.1 s, a record
+ * time of h = 1e-6 s, so a step ends on it. With tau = t - t_c and u = V tau - y the
+ * contact's compression, M y'' = k u + c u' from rest gives (sigma = c / 2M, omega_d^2 =
+ * k/M - sigma^2) y = V tau - (V / omega_d) e^(-sigma tau) sin(omega_d tau):
+ * u = (V / omega_d) e^(-sigma tau) sin(omega_d tau), force k u + c u' (jumping to c V at
+ * tau = 0), mass velocity V - u'. Checked over the first 9 ms of contact (the force is
+ * still positive; the clamp lets go at 9.74 ms): the mass at rest up to t_c, and its
+ * velocity and the force within twice the trapezoidal rule's phase error (omega h)^2 / 12
+ * per radian, over omega tau <= 2.85 rad, of their amplitudes V and k V / omega. With
+ * event_tol = 1e-12 m (below the Newton iteration's accuracy in the event's force) the
+ * run completes with the same errors. */
+static void gap_step_end_run(const char *path, const char *etol, int *rc, double *v_before,
+                             double *ev, double *eF)
+{
+    const double V = 0.01, M = 10, k = 1e6, c = 200, tc = 0.1, h = 1e-6;
+    const double sg = c / (2 * M), wd = sqrt(k / M - sg * sg);
+    char se[40], err[512];
+    snprintf(se, sizeof se, "etol=%s", etol);
+    const char *sets[] = {"h=1e-6", "t_end=0.12", se};
+    fmb_case_t *cs = fmb_case_load(path, sets, 3, err, sizeof err);
+    if (!cs) printf("FAIL load: %s\n", err), exit(1);
+    fmb_model_t *m = fmb_case_model(cs);
+    fmb_sim_t *s = fmb_sim_create(m, fmb_case_options(cs));
+    if (!s || fmb_sim_initialize(s)) printf("FAIL start\n"), exit(1);
+    const int o = fmb_model_body_offset(m, fmb_model_find_body(m, "mass"));
+    int ig = -1;
+    for (int f = 0; f < fmb_model_num_forces(m); f++)
+        if (!strcmp(fmb_model_force_name(m, f), "contact")) ig = f;
+    *v_before = *ev = *eF = 0, *rc = 0;
+    for (long i = 1; i <= 110000 && !*rc; i++) { /* to 0.11 s: past the clamp's release */
+        *rc = fmb_sim_step(s);
+        const double t = fmb_sim_time(s), tau = t - tc, v = fmb_sim_qd(s)[o];
+        if (tau < 0.5 * h) *v_before = fmax(*v_before, fabs(v)); /* up to t_c */
+        if (tau < -0.5 * h || tau > 9e-3) continue;
+        const double e = exp(-sg * tau), sn = sin(wd * tau), cs_ = cos(wd * tau);
+        const double u = V / wd * e * sn, ud = V / wd * e * (wd * cs_ - sg * sn);
+        double F;
+        fmb_sim_switch_state(s, ig, NULL, &F, NULL);
+        *ev = fmax(*ev, fabs(v - (V - ud)));
+        *eF = fmax(*eF, fabs(-F - (k * u + c * ud)));
+    }
+    if (*rc) printf("run with event_tol %s: %s\n", etol, fmb_sim_last_error(s));
+    fmb_sim_destroy(&s);
+    fmb_case_destroy(&cs);
+}
+
+static void test_gap_step_end(const char *path)
+{
+    const double V = 0.01, M = 10, k = 1e6, h = 1e-6, w = sqrt(k / M);
+    const double ph = w * h * w * h / 12 * w * 9e-3; /* phase error over the 9 ms */
+    int rc, rc12;
+    double vb, ev, eF, vb12, ev12, eF12;
+    gap_step_end_run(path, "1e-9", &rc, &vb, &ev, &eF);
+    gap_step_end_run(path, "1e-12", &rc12, &vb12, &ev12, &eF12);
+    printf("gap_step_end: mass speed before t_c %.3g m/s; velocity error %.3g m/s (bound %.3g), "
+           "force error %.3g N (bound %.3g); event_tol 1e-12: status %d, %.3g, %.3g, %.3g\n",
+           vb, ev, 2 * ph * V, eF, 2 * ph * k * V / w, rc12, vb12, ev12, eF12);
+    CHECK_NEAR("gap_step_end: the mass at rest until the contact starts (m/s)", vb, 0, 0);
+    CHECK_NEAR("gap_step_end: mass velocity in contact (m/s)", ev, 0, 2 * ph * V);
+    CHECK_NEAR("gap_step_end: contact force (N)", eF, 0, 2 * ph * k * V / w);
+    CHECK_NEAR("gap_step_end: event_tol 1e-12 completes (status)", rc12, 0, 0);
+    CHECK_NEAR("gap_step_end: event_tol 1e-12, at rest until the contact (m/s)", vb12, 0, 0);
+    CHECK_NEAR("gap_step_end: event_tol 1e-12, velocity (m/s)", ev12, 0, 2 * ph * V);
+    CHECK_NEAR("gap_step_end: event_tol 1e-12, force (N)", eF12, 0, 2 * ph * k * V / w);
+}
+
 int main(int argc, char **argv)
 {
     const char *w = argc > 1 ? argv[1] : "all";
@@ -704,6 +772,7 @@ int main(int argc, char **argv)
     if (!strcmp(w, "seed") && argc > 2) test_seed(argv[2]);
     if (!strcmp(w, "lock_mu0") && argc > 2) test_lock_mu0(argv[2]);
     if (!strcmp(w, "startup") && argc > 2) test_startup(argv[2]);
+    if (!strcmp(w, "gap_step_end") && argc > 2) test_gap_step_end(argv[2]);
     printf("%d failure(s)\n", failures);
     return failures ? 1 : 0;
 }
