@@ -218,6 +218,8 @@ typedef enum fmb_force_type {
 typedef enum fmb_clearance_law {
     FMB_CLEARANCE_WANG2016 = 0, /* seed eq 8: Liu's law x axial length + step-function damping */
     FMB_CLEARANCE_LANKARANI,    /* Lankarani-Nikravesh: K delta^n (1 + 3(1-e^2)/4 dd/dd-) */
+    FMB_CLEARANCE_LINEAR,       /* linear viscoelastic: K delta + viscous ddelta (clamp >= 0
+                                   unless unclamped) */
     FMB_CLEARANCE_LAW_COUNT
 } fmb_clearance_law;
 
@@ -244,12 +246,15 @@ typedef struct fmb_clearance_desc {
     fmb_clearance_damping damping;
     double eta;            /* STEP damping: D_max = eta K_N (seed eq 10), s >= 0 */
     double d_max;          /* STEP damping: penetration of full damping (seed eq 9), m > 0 */
-    double stiffness;      /* LANKARANI: K, N/m^n (0: Hertz (4/3) E* sqrt(R_B R_J / c)) */
+    double stiffness;      /* LANKARANI: K, N/m^n (0: Hertz (4/3) E* sqrt(R_B R_J / c));
+                              LINEAR: K, N/m > 0 */
     double exponent;       /* LANKARANI: n > 0 (1.5) */
     double restitution;    /* LN, FLORES damping: e in (0, 1] */
     double v_min;          /* LN, FLORES damping: floor of the impact velocity, m/s > 0 */
     double mu_s, mu_d;     /* friction (seed eq 13): static and dynamic coefficients >= 0 */
     double v_s, v_d;       /* threshold velocities, 0 < v_s < v_d, m/s */
+    double viscous;        /* LINEAR: damping coefficient c, N s/m >= 0 */
+    int unclamped;         /* LINEAR: 1 lets K delta + c ddelta pull (< 0) while separating */
 } fmb_clearance_desc_t;
 
 typedef struct fmb_force_desc {
