@@ -154,6 +154,7 @@ fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim, const 
     }
     w->file = -1;
     w->model = m;
+    w->batch = WRITER_BATCH;
     w->ds_time = w->ds_energy = w->ds_newton = -1;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     errno = 0;

@@ -11,9 +11,11 @@
 #include "io/viz.h"
 #include "io/writer.h"
 
-#define WRITER_BATCH 256              /* records per batch, also the chunk length... */
-#define WRITER_CHUNK_BYTES (1u << 20) /* ...up to this many bytes per chunk */
+#define WRITER_BATCH 4096             /* records per batch (at most), also the chunk length... */
+#define WRITER_BUF_BYTES (4u << 20)   /* ...but a dataset's batch buffer at most this (long rows) */
+#define WRITER_CHUNK_BYTES (1u << 20) /* ...and up to this many bytes per chunk */
 #define WRITER_FLUSH_SECONDS 1.0      /* wall time between flushes, at most */
+#define WRITER_DEFLATE_LEVEL 4        /* deflate level of the chunks (after the shuffle) */
 #define WRITER_MAX_RANK 3
 
 typedef struct wds {
@@ -80,6 +82,7 @@ struct fmb_writer {
     int nsws;
     long nrec; /* records in the file */
     int nbuf;  /* records buffered */
+    int batch; /* records per batch: WRITER_BATCH, less for long rows (fmb_writer_ds_create) */
     double last_flush;
     fmb_viz_t *viz;                  /* /viz and the .xmf sidecar (NULL: --no-viz) */
     long viz_every;                  /* records per visualization frame */
