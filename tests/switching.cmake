@@ -19,6 +19,10 @@ add_test(NAME switching_startup COMMAND test_switching startup
 # event tolerance 1e-12 m completes (tests/test_switching.c gap_step_end)
 add_test(NAME switching_gap_step_end COMMAND test_switching gap_step_end
   ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/gap_step_end.yaml)
+# records at a time interval independent of the step (solver output_dt), fixed and
+# adaptive, against an exactly integrated motion (tests/test_switching.c output_dt)
+add_test(NAME switching_output_dt COMMAND test_switching output_dt
+  ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/flywheel_breakaway.yaml)
 # bad switching elements: `flexmb check` names file, line and problem (case.cmake)
 fmb_case_error(sw_static_below_kinetic 9 "static level 1 is below the kinetic level 2")
 fmb_case_error(sw_gap_limits 8 "must bracket the initial position")

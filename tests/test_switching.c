@@ -761,6 +761,76 @@ static void test_gap_step_end(const char *path)
     CHECK_NEAR("gap_step_end: event_tol 1e-12, force (N)", eF12, 0, 2 * ph * k * V / w);
 }
 
+/* ------------------------------------------------ records at a time interval */
+/* output_dt: records at j dt whatever the steps. The flywheel of the startup test with
+ * r = 0 from rest under 3.5 N m turns at the constant 3 rad/s^2 (kinetic level from
+ * t = 0), theta = 1.5 t^2, which the Newmark family integrates exactly: with dt = 0.0123 s
+ * (no multiple of h = 1e-3 s) the records, fixed and adaptive, sit at j dt (the last at
+ * t_end = 1 s: 83 records) with theta = 1.5 t^2 to round-off; fixed steps with dt = 10 h
+ * give the records of output_every = 10 bit for bit. */
+typedef struct rec_log {
+    int n, o;
+    double t[200], th[200];
+} rec_log_t;
+
+static int rec_observer(fmb_sim_t *s, void *user)
+{
+    rec_log_t *r = user;
+    if (r->n < 200) r->t[r->n] = fmb_sim_time(s), r->th[r->n] = fmb_sim_q(s)[r->o + 2], r->n++;
+    return 0;
+}
+
+static void output_dt_run(const char *path, int adaptive, double dt, int every, rec_log_t *r)
+{
+    const char *sets[] = {"w0=0", "r=0", "Ta=3.5", "t_end=1"};
+    char err[512];
+    fmb_case_t *c = fmb_case_load(path, sets, 4, err, sizeof err);
+    if (!c) printf("FAIL load: %s\n", err), exit(1);
+    fmb_model_t *m = fmb_case_model(c);
+    fmb_sim_options_t o = *fmb_case_options(c);
+    o.adaptive = adaptive, o.output_dt = dt, o.output_every = every;
+    fmb_sim_t *s = fmb_sim_create(m, &o);
+    memset(r, 0, sizeof *r);
+    r->o = fmb_model_body_offset(m, fmb_model_find_body(m, "wheel"));
+    if (!s || fmb_sim_run(s, rec_observer, r, NULL))
+        printf("FAIL run: %s\n", s ? fmb_sim_last_error(s) : "no memory"), exit(1);
+    fmb_sim_destroy(&s);
+    fmb_case_destroy(&c);
+}
+
+static void test_output_dt(const char *path)
+{
+    const double dt = 0.0123;
+    for (int ad = 0; ad < 2; ad++) {
+        rec_log_t r;
+        output_dt_run(path, ad, dt, 1, &r);
+        double et = 0, eth = 0;
+        for (int j = 0; j < r.n; j++) {
+            const double tj = j == r.n - 1 ? 1.0 : j * dt;
+            et = fmax(et, fabs(r.t[j] - tj));
+            eth = fmax(eth, fabs(r.th[j] - 1.5 * r.t[j] * r.t[j]));
+        }
+        printf("output_dt %s: %d records, times off by %.3g s, theta off by %.3g rad\n",
+               ad ? "adaptive" : "fixed", r.n, et, eth);
+        CHECK_NEAR(ad ? "output_dt adaptive: records" : "output_dt fixed: records", r.n,
+                   (int)floor(1.0 / dt) + 2, 0);
+        CHECK_NEAR(ad ? "output_dt adaptive: record times (s)" : "output_dt fixed: record times (s)",
+                   et, 0, 1e-12);
+        CHECK_NEAR(ad ? "output_dt adaptive: theta = 1.5 t^2 (rad)"
+                      : "output_dt fixed: theta = 1.5 t^2 (rad)",
+                   eth, 0, 1e-12);
+    }
+    rec_log_t a, b;
+    output_dt_run(path, 0, 0.01, 1, &a);
+    output_dt_run(path, 0, 0, 10, &b);
+    double d = a.n == b.n ? 0 : 1;
+    for (int j = 0; j < a.n && j < b.n; j++)
+        d = fmax(d, fabs(a.t[j] - b.t[j]) + fabs(a.th[j] - b.th[j]));
+    printf("output_dt 10 h against output_every 10: %d / %d records, largest difference %.3g\n",
+           a.n, b.n, d);
+    CHECK_NEAR("output_dt = 10 h: the records of output_every = 10, bit for bit", d, 0, 0);
+}
+
 int main(int argc, char **argv)
 {
     const char *w = argc > 1 ? argv[1] : "all";
@@ -773,6 +843,7 @@ int main(int argc, char **argv)
     if (!strcmp(w, "lock_mu0") && argc > 2) test_lock_mu0(argv[2]);
     if (!strcmp(w, "startup") && argc > 2) test_startup(argv[2]);
     if (!strcmp(w, "gap_step_end") && argc > 2) test_gap_step_end(argv[2]);
+    if (!strcmp(w, "output_dt") && argc > 2) test_output_dt(argv[2]);
     printf("%d failure(s)\n", failures);
     return failures ? 1 : 0;
 }

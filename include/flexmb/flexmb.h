@@ -418,7 +418,8 @@ typedef struct fmb_sim_options {
     /* Step-size control (docs/theory.md, "Local error estimate and step control"). The
      * local error estimate of every step is compared with rtol_step, atol_step in both
      * modes: adaptive runs choose h from it, fixed-step runs report the worst excess
-     * (fmb_sim_step_warning). Records are at k * h * output_every in both modes. */
+     * (fmb_sim_step_warning). Records are at k * h * output_every in both modes, or at
+     * k * output_dt when that is given. */
     int adaptive;              /* 1: choose the step from the error estimate; default 0 */
     double rtol_step;          /* relative tolerance of the error estimate; default 1e-3 */
     double atol_step;          /* absolute tolerance, m or rad; default 1e-6 */
@@ -429,6 +430,10 @@ typedef struct fmb_sim_options {
     int viz_frames;            /* frame budget of the automatic spacing; default 1000;
                                   0: no visualization output (no /viz, no .xmf) */
     fmb_start start;           /* default FMB_START_RIGID */
+    double output_dt;          /* record interval in time, s (> 0): records at t0 + k output_dt
+                                  whatever the steps (fixed steps end on them as well;
+                                  adaptive steps stay <= h_max, or h when h_max is 0);
+                                  default 0: records by output_every */
 } fmb_sim_options_t;
 
 void fmb_sim_options_default(fmb_sim_options_t *opts);

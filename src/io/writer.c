@@ -48,7 +48,9 @@ static int setup_viz(fmb_writer_t *w, const fmb_sim_t *sim)
         return 0;
     }
     long expected = 1;
-    if (o && o->h > 0 && o->t_end > 0 && o->output_every > 0) {
+    if (o && o->output_dt > 0 && o->t_end > 0) {
+        expected = (long)fmin(ceil(o->t_end / o->output_dt - 1e-9) + 1, 1e15);
+    } else if (o && o->h > 0 && o->t_end > 0 && o->output_every > 0) {
         const double steps = ceil(o->t_end / o->h - 1e-9);
         expected = (long)fmin(ceil(steps / o->output_every) + 1, 1e15);
     }
