@@ -434,6 +434,8 @@ typedef struct fmb_sim_options {
                                   whatever the steps (fixed steps end on them as well;
                                   adaptive steps stay <= h_max, or h when h_max is 0);
                                   default 0: records by output_every */
+    int output_plain;          /* 1: results datasets written uncompressed (case key
+                                  compress: 0); default 0: shuffle + deflate */
 } fmb_sim_options_t;
 
 void fmb_sim_options_default(fmb_sim_options_t *opts);

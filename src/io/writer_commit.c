@@ -58,7 +58,8 @@ int fmb_writer_ds_create(fmb_writer_t *w, hid_t loc, const char *name, int is_in
         d->tail[i - 1] = dims[i] = maxdims[i] = chunk[i] = tail[i - 1];
         d->rowlen *= (size_t)tail[i - 1];
     }
-    /* a chunk is allocated, compressed and written whole: WRITER_BATCH records, but at most
+    /* a chunk is allocated, compressed and written whole: w->chunk records (WRITER_BATCH, or
+     * a short run's expected records), but at most
      * WRITER_CHUNK_BYTES (at least one record), so that a long row (a 10,000-element beam's
      * coordinates, 240 kB) does not make every file hold 61 MB chunks per dataset. The
      * batch (all datasets extend together) is WRITER_BATCH records, fewer when a row would
@@ -69,9 +70,10 @@ int fmb_writer_ds_create(fmb_writer_t *w, hid_t loc, const char *name, int is_in
     if (rowbytes * (size_t)w->batch > WRITER_BUF_BYTES)
         w->batch = rowbytes >= WRITER_BUF_BYTES ? 1 : (int)(WRITER_BUF_BYTES / rowbytes);
     const size_t batch = (size_t)w->batch;
-    chunk[0] = rowbytes * WRITER_BATCH <= WRITER_CHUNK_BYTES ? WRITER_BATCH
-               : rowbytes >= WRITER_CHUNK_BYTES              ? 1
-                                                             : WRITER_CHUNK_BYTES / rowbytes;
+    const size_t cn = (size_t)w->chunk;
+    chunk[0] = rowbytes * cn <= WRITER_CHUNK_BYTES ? cn
+               : rowbytes >= WRITER_CHUNK_BYTES    ? 1
+                                                   : WRITER_CHUNK_BYTES / rowbytes;
     d->buf = malloc(batch * d->rowlen * d->esize);
     if (!d->buf) return fmb_writer_err(w, FMB_ERR_NOMEM, "out of memory");
     hid_t space = H5Screate_simple(rank, dims, maxdims);
@@ -82,7 +84,8 @@ int fmb_writer_ds_create(fmb_writer_t *w, hid_t loc, const char *name, int is_in
     const int fill_i = INT32_MIN;
     /* lossless compression of each chunk: byte shuffle (the exponent and high mantissa
      * bytes of neighbouring records agree) then deflate (docs/output.md "Compression") */
-    const int deflate = WRITER_DEFLATE_LEVEL > 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0;
+    const int deflate =
+        !w->plain && WRITER_DEFLATE_LEVEL > 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0;
     if (space >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, rank, chunk) >= 0 &&
         (!deflate || (H5Pset_shuffle(dcpl) >= 0 && H5Pset_deflate(dcpl, WRITER_DEFLATE_LEVEL) >= 0)) &&
         H5Pset_fill_value(dcpl, d->mtype, is_int ? (const void *)&fill_i : (const void *)&fill_d) >=

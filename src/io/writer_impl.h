@@ -15,7 +15,7 @@
 #define WRITER_BUF_BYTES (4u << 20)   /* ...but a dataset's batch buffer at most this (long rows) */
 #define WRITER_CHUNK_BYTES (1u << 20) /* ...and up to this many bytes per chunk */
 #define WRITER_FLUSH_SECONDS 1.0      /* wall time between flushes, at most */
-#define WRITER_DEFLATE_LEVEL 4        /* deflate level of the chunks (after the shuffle) */
+#define WRITER_DEFLATE_LEVEL 1        /* deflate level of the chunks (after the shuffle) */
 #define WRITER_MAX_RANK 3
 
 typedef struct wds {
@@ -83,6 +83,8 @@ struct fmb_writer {
     long nrec; /* records in the file */
     int nbuf;  /* records buffered */
     int batch; /* records per batch: WRITER_BATCH, less for long rows (fmb_writer_ds_create) */
+    int chunk; /* records per chunk (at most): WRITER_BATCH, or the run's records if fewer */
+    int plain; /* 1: no compression (solver compress: 0) */
     double last_flush;
     fmb_viz_t *viz;                  /* /viz and the .xmf sidecar (NULL: --no-viz) */
     long viz_every;                  /* records per visualization frame */
