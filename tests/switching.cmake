@@ -23,6 +23,12 @@ add_test(NAME switching_gap_step_end COMMAND test_switching gap_step_end
 # adaptive, against an exactly integrated motion (tests/test_switching.c output_dt)
 add_test(NAME switching_output_dt COMMAND test_switching output_dt
   ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/flywheel_breakaway.yaml)
+# a frictionless irreversible screw as one element (one_way) against the ratchet + screw
+# build and the event-driven counts (tests/test_switching.c oneway_screw)
+add_test(NAME switching_oneway_screw COMMAND test_switching oneway_screw
+  ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/switching_oneway_screw.yaml
+  ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/switching_lock_mu0.yaml)
+fmb_case_error(sw_screw_one_way_mu 6 "one_way needs mu: 0")
 # bad switching elements: `flexmb check` names file, line and problem (case.cmake)
 fmb_case_error(sw_static_below_kinetic 9 "static level 1 is below the kinetic level 2")
 fmb_case_error(sw_gap_limits 8 "must bracket the initial position")

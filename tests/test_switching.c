@@ -831,6 +831,78 @@ static void test_output_dt(const char *path)
     CHECK_NEAR("output_dt = 10 h: the records of output_every = 10, bit for bit", d, 0, 0);
 }
 
+/* ------------------------------------------------ a one-way screw as one element */
+/* The system of lock_mu0 with the lock and the frictionless thread as one element (screw,
+ * mu 0, one_way: 1; tests/cases_misc/switching_oneway_screw.yaml) against the two-element
+ * build (ratchet + screw, tests/cases_misc/switching_lock_mu0.yaml): the same event counts
+ * as the event-driven reference (33 slip phases of D, 4 lock stops: the lock's torque
+ * switching on), no positive work of the lock, and the same state at 8 s (nut C and screw
+ * angle within the runs' own accuracy: adaptive steps, atol_step 1e-6). */
+typedef struct owwatch {
+    int esc, efr, have, engaged, stops, slips, mf;
+    double t, F, w, wpos;
+    long restarts;
+} owwatch_t;
+
+static void ow_hook(fmb_sim_t *s, double h, void *user)
+{
+    (void)h;
+    owwatch_t *w = user;
+    const fmb_switch_t *S = &s->swe[w->esc], *F = &s->swe[w->efr];
+    const int o = fmb_model_body_offset(s->model, fmb_model_find_body(s->model, "screw"));
+    const double lam = S->z[3], om = fmb_sim_qd(s)[o + 2];
+    if (w->have) {
+        const int re = (long)s->stats.restarts != w->restarts;
+        const double F1 = re ? w->F : lam;
+        w->wpos += fmax(0.25 * (s->t - w->t) * (w->F + F1) * (w->w + om), 0.0);
+        w->stops += lam > 0 && !w->engaged;
+        w->slips += F->mode == 1 && w->mf == 0;
+    }
+    w->t = s->t, w->F = lam, w->w = om, w->engaged = lam > 0, w->mf = F->mode, w->have = 1;
+    w->restarts = (long)s->stats.restarts;
+}
+
+static void oneway_final(const char *path, owwatch_t *w, double *xc, double *th)
+{
+    const char *sets[] = {"A=2.2", "Js=0.1"};
+    char err[512];
+    fmb_case_t *c = fmb_case_load(path, sets, 2, err, sizeof err);
+    if (!c) printf("FAIL load: %s\n", err), exit(1);
+    fmb_model_t *m = fmb_case_model(c);
+    fmb_sim_t *s = fmb_sim_create(m, fmb_case_options(c));
+    if (!s || fmb_sim_initialize(s)) printf("FAIL start: %s\n", s ? fmb_sim_last_error(s) : ""), exit(1);
+    if (w) {
+        for (int e = 0; e < s->nsw; e++) {
+            const char *n = fmb_model_force_name(m, s->swe[e].force);
+            if (!strcmp(n, "thread")) w->esc = e;
+            if (!strcmp(n, "friction")) w->efr = e;
+        }
+        s->accept_hook = ow_hook, s->accept_hook_user = w;
+    }
+    run_to(s, 8.0);
+    if (w) ow_hook(s, 0, w);
+    *xc = fmb_sim_q(s)[fmb_model_body_offset(m, fmb_model_find_body(m, "C"))];
+    *th = fmb_sim_q(s)[fmb_model_body_offset(m, fmb_model_find_body(m, "screw")) + 2];
+    fmb_sim_destroy(&s);
+    fmb_case_destroy(&c);
+}
+
+static void test_oneway_screw(const char *path_one, const char *path_two)
+{
+    owwatch_t w = {.esc = -1, .efr = -1};
+    double x1, th1, x2, th2;
+    oneway_final(path_one, &w, &x1, &th1);
+    oneway_final(path_two, NULL, &x2, &th2);
+    printf("oneway_screw: %d slip phases, %d lock stops, positive lock work %.3g J; at 8 s "
+           "nut %.15g m (two elements %.15g), screw %.12g rad (%.12g)\n",
+           w.slips, w.stops, w.wpos, x1, x2, th1, th2);
+    CHECK_NEAR("oneway_screw: slip phases of D (event-driven reference)", w.slips, 33, 0);
+    CHECK_NEAR("oneway_screw: lock stops (event-driven reference)", w.stops, 4, 0);
+    CHECK_NEAR("oneway_screw: positive work of the lock (J)", w.wpos, 0, 1e-12);
+    CHECK_NEAR("oneway_screw: nut at 8 s, against ratchet + screw (m)", x1, x2, 1e-9);
+    CHECK_NEAR("oneway_screw: screw angle at 8 s, against ratchet + screw (rad)", th1, th2, 1e-6);
+}
+
 int main(int argc, char **argv)
 {
     const char *w = argc > 1 ? argv[1] : "all";
@@ -844,6 +916,7 @@ int main(int argc, char **argv)
     if (!strcmp(w, "startup") && argc > 2) test_startup(argv[2]);
     if (!strcmp(w, "gap_step_end") && argc > 2) test_gap_step_end(argv[2]);
     if (!strcmp(w, "output_dt") && argc > 2) test_output_dt(argv[2]);
+    if (!strcmp(w, "oneway_screw") && argc > 3) test_oneway_screw(argv[2], argv[3]);
     printf("%d failure(s)\n", failures);
     return failures ? 1 : 0;
 }

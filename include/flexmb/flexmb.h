@@ -295,7 +295,8 @@ enum {
     FMB_SW_FR_STATIC = 0, FMB_SW_FR_KINETIC = 1, FMB_SW_FR_VSTICK = 2,
     FMB_SW_RATCHET_SENSE = 0,
     FMB_SW_SCREW_LEAD = 0, FMB_SW_SCREW_RADIUS = 1, FMB_SW_SCREW_MU = 2, FMB_SW_SCREW_VSTICK = 3,
-    FMB_SW_SCREW_PRELOAD = 4
+    FMB_SW_SCREW_PRELOAD = 4,
+    FMB_SW_SCREW_ONEWAY = 5 /* 0, or the only sense (+1, -1) the screw may turn in (mu 0) */
 };
 
 /* Create an empty model holding only the ground (body index 0, name "ground"). */

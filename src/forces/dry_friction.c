@@ -88,7 +88,7 @@ static void fr_lcp(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, do
     const double cap = fabs(v_n) < fr_vstick(f) && f->state[FR_SLIDING] == 0.0
                            ? f->par[FMB_SW_FR_STATIC]
                            : f->par[FMB_SW_FR_KINETIC];
-    fmb_rel_coulomb_rows(n, D, cap, G, av, Az, b);
+    fmb_rel_coulomb_rows(n, D, cap, G, av, Az, b, 3);
 }
 
 static void fr_reset(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
