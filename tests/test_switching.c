@@ -572,9 +572,10 @@ static void test_seed(const char *path)
  * friction are passive: over every step their forces do no positive work (the discrete
  * work of the trapezoidal update, (t1 - t0)/4 (F0 + F1)(v0 + v1): constant D rows; a step
  * that ends at a located switch keeps its old mode to its end, where the forces are then
- * re-solved for the new one (a restart): F1 = F0 for that step). A
- * zero thread capacity left the thread's slack sigma unbounded in the LCP: Lemke returned
- * 5e11 for it, which hid a wrong friction row, and the lock kicked the screw (283 N m). */
+ * re-solved for the new one (a restart): F1 = F0 for that step). The thread's zero
+ * capacity must not leave its slack sigma unbounded in the LCP: a huge sigma hides a wrong
+ * row of another element (D breaking away below its static level, the lock kicking the
+ * screw). */
 typedef struct lockwatch {
     int elock, efr, ethr;
     double t, Fl, vl, Ff, vf; /* the previous accepted state */
