@@ -88,6 +88,8 @@ endfunction()
 
 fmb_case_error(unknown_key 4 "unknown key 'mas' in body (allowed: name, mass,")
 fmb_case_error(unknown_top_key 3 "unknown key 'bodys' in the case file")
+# an unquoted expression with commas inside a {...} map: the loader names the cut value
+fmb_case_error(if_comma_flow_map 9 "the value of 'tz' was cut at a comma ('if(t < 1': inside a {...} map a comma ends the value unless it is quoted): quote it, tz: \"if(t < 1, ...)\"")
 fmb_case_error(unknown_body 7 "unknown body 'crnak'")
 fmb_case_error(unknown_point 8 "unknown point 'middle' on body 'crank'")
 fmb_case_error(missing_mass 3 "missing required key 'mass'")

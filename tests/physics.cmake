@@ -39,10 +39,11 @@ add_test(NAME start_beam_initial
           $<TARGET_FILE:flexmb_cli> ${FMB_SRC})
 
 # Revolute joint with clearance (seed 002): static penetration against the force law solved
-# by hand, LN impact restitution against a hand-integrated single-DOF impact, energy
+# by hand, LN impact restitution against a hand-integrated single-DOF impact, the linear
+# viscoelastic law's rebound (clamped, unclamped) against its closed form, energy
 # conservation through impacts without damping (docs/validation.md).
 fmb_c_test(test_clearance)
-foreach(c static impact impact_seed energy adaptive)
+foreach(c static impact impact_seed impact_linear energy adaptive)
   add_test(NAME clearance_${c} COMMAND test_clearance ${c})
 endforeach()
 # Journal on a beam: the friction moment acts on the section's material rotation (power

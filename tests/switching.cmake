@@ -6,6 +6,29 @@ foreach(t brake ratchet gap screw)
 endforeach()
 # the seed's system (cases/switching.yaml), 8 s: properties independent of its parameters
 add_test(NAME switching_seed COMMAND test_switching seed ${FMB_SRC}/cases/switching.yaml)
+# a one-way lock (ratchet) with a frictionless thread (mu = 0): event counts of an
+# independent event-driven model, the lock within statics, no positive work of the passive
+# elements (tests/test_switching.c lock_mu0)
+add_test(NAME switching_lock_mu0 COMMAND test_switching lock_mu0
+  ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/switching_lock_mu0.yaml)
+# a flywheel started from rest above its brake's static level: kinetic level from t = 0,
+# omega(1 s) against the closed form (tests/test_switching.c startup)
+add_test(NAME switching_startup COMMAND test_switching startup
+  ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/flywheel_breakaway.yaml)
+# a damped gap contact that starts exactly on a step end, against the closed form; the
+# event tolerance 1e-12 m completes (tests/test_switching.c gap_step_end)
+add_test(NAME switching_gap_step_end COMMAND test_switching gap_step_end
+  ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/gap_step_end.yaml)
+# records at a time interval independent of the step (solver output_dt), fixed and
+# adaptive, against an exactly integrated motion (tests/test_switching.c output_dt)
+add_test(NAME switching_output_dt COMMAND test_switching output_dt
+  ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/flywheel_breakaway.yaml)
+# a frictionless irreversible screw as one element (one_way) against the ratchet + screw
+# build and the event-driven counts (tests/test_switching.c oneway_screw)
+add_test(NAME switching_oneway_screw COMMAND test_switching oneway_screw
+  ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/switching_oneway_screw.yaml
+  ${CMAKE_CURRENT_SOURCE_DIR}/cases_misc/switching_lock_mu0.yaml)
+fmb_case_error(sw_screw_one_way_mu 6 "one_way needs mu: 0")
 # bad switching elements: `flexmb check` names file, line and problem (case.cmake)
 fmb_case_error(sw_static_below_kinetic 9 "static level 1 is below the kinetic level 2")
 fmb_case_error(sw_gap_limits 8 "must bracket the initial position")

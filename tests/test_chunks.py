@@ -1,12 +1,15 @@
 #!/usr/bin/python3
-"""Chunk size of the results file (src/io/writer_commit.c): a chunk holds 256 records or at
-most 1 MiB (at least one record), because HDF5 allocates and writes chunks whole. The
-quick-return with a 3,000-element rocker (rows of 9,003 coordinates = 72 kB) and 17
-records (16 steps) must have (1) every growing dataset's chunk = min(256, max(1, floor(2^20 /
-row bytes))) records, computed here from the dataset's own row shape, and (2) a file no
+"""Chunk size of the results file (src/io/writer_commit.c): a chunk holds 4096 records or at
+most 1 MiB (at least one record), because HDF5 allocates, compresses and writes chunks
+whole, and no longer than the run's records (a short run's chunk would be mostly fill
+values, compressed too). The quick-return with a 3,000-element rocker (rows of 9,003
+coordinates = 72 kB) and 17 records (16 steps) must have (1) every growing dataset's chunk
+= min(4096, records, max(1, floor(2^20 / row bytes))) records, computed here from the
+dataset's own row shape, (2)
+every growing dataset compressed losslessly, byte shuffle then deflate, and (3) a file no
 larger than its chunks in use, ceil(records / chunk) x chunk bytes summed over the
-datasets, plus 2 MiB for metadata and fixed datasets. With 256-record chunks the same
-file is 99 MB (the test fails); the bound is 13.6 MB, the file 12.1 MB.
+datasets, plus 2 MiB for metadata and fixed datasets. With 256-record chunks for every row
+the same file is 99 MB (the test fails); the bound is 13.6 MB.
 
 usage: test_chunks.py FLEXMB CASE OUTDIR
 """
@@ -40,10 +43,14 @@ def main():
                      o.maxshape and o.maxshape[0] is None else None)
         for d in dsets:
             rowbytes = d.dtype.itemsize * int(np.prod(d.shape[1:], dtype=np.int64))
-            want = min(256, max(1, MIB // rowbytes))
+            want = min(4096, nrec, max(1, MIB // rowbytes))
             if d.chunks is None or d.chunks[0] != want or tuple(d.chunks[1:]) != d.shape[1:]:
                 print("FAIL: %s row %d B: chunk %s, want (%d, %s)" % (d.name, rowbytes,
                       d.chunks, want, d.shape[1:]))
+                bad += 1
+            if d.compression != "gzip" or not d.shuffle:
+                print("FAIL: %s not compressed with shuffle + deflate (compression %s, "
+                      "shuffle %s)" % (d.name, d.compression, d.shuffle))
                 bad += 1
             used += -(-nrec // want) * want * rowbytes
             longest = max(longest, rowbytes)

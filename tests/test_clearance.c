@@ -286,6 +286,42 @@ static void test_impact(void)
     }
 }
 
+/* The linear viscoelastic law F_N = K delta + c ddelta: a journal (0.1 kg) thrown at
+ * v0 = 0.5 m/s from the bearing centre meets the wall as a damped oscillator,
+ * delta = (v0 / wd) e^(-s tau) sin(wd tau), s = c / 2m, wd^2 = K/m - s^2. Unclamped the
+ * contact lasts pi / wd and returns e = exp(-s pi / wd); clamped it lets go where
+ * K delta + c ddelta = 0, tan(wd tau) = -c wd / (K - c s), at the velocity ddelta there
+ * (then free flight out of the wall). flexmb's rebound at three steps against these. */
+static void test_impact_linear(void)
+{
+    fmb_clearance_desc_t c = base_desc();
+    c.law = FMB_CLEARANCE_LINEAR;
+    c.clearance = 0.5e-3;
+    c.stiffness = 1e7, c.viscous = 200;
+    const double m = 0.1, v0 = 0.5, K = c.stiffness, cv = c.viscous;
+    const double sg = cv / (2 * m), wd = sqrt(K / m - sg * sg);
+    const double e_un = exp(-sg * PI / wd);
+    const double tr = (PI - atan(cv * wd / (K - cv * sg))) / wd;
+    const double e_cl = -exp(-sg * tr) * (wd * cos(wd * tr) - sg * sin(wd * tr)) / wd;
+    for (int un = 0; un < 2; un++) {
+        c.unclamped = un;
+        const double eref = un ? e_un : e_cl;
+        double err[3];
+        for (int k = 0; k < 3; k++) {
+            const double h = 4e-6 / (1 << (2 * k));
+            long steps = 0;
+            const double e = flexmb_rebound(&c, m, v0, h, &steps);
+            err[k] = fabs(e - eref);
+            printf("impact_linear %s: h %.2e s, %ld steps: e %.8f, closed form %.8f (diff %.2e)\n",
+                   un ? "unclamped" : "clamped", h, steps, e, eref, err[k]);
+        }
+        CHECK(err[2] < 1e-3 * eref, "%s: rebound error %.2e beyond 1e-3 of %.6f",
+              un ? "unclamped" : "clamped", err[2], eref);
+        CHECK(err[2] < err[0], "%s: no convergence with h: %.2e then %.2e",
+              un ? "unclamped" : "clamped", err[0], err[2]);
+    }
+}
+
 /* The seed's own law with its step damping (c = 0.1 mm, 0.07 kg at 0.45 m/s: the
  * slider-crank's start impact, ~6 um deep, where the ramp over d_max = 0.1 mm is at ~1 %)
  * and at 0.05 m/s (a rattle impact: nearly elastic), and the Flores hysteresis damping
@@ -405,6 +441,7 @@ int main(int argc, char **argv)
     if (all || !strcmp(what, "static")) test_static();
     if (all || !strcmp(what, "impact")) test_impact();
     if (all || !strcmp(what, "impact_seed")) test_impact_seed();
+    if (all || !strcmp(what, "impact_linear")) test_impact_linear();
     if (all || !strcmp(what, "energy")) test_energy();
     if (all || !strcmp(what, "adaptive")) test_adaptive();
     printf("%d failure(s)\n", failures);

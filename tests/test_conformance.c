@@ -629,10 +629,17 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1, int vari
         .damping = 20,
         .rest_length = 0.4};
     if (type == FMB_FORCE_CLEARANCE) /* set to the rig's state below (in contact) */
-        d.clearance = (fmb_clearance_desc_t){.law = variant / 4 ? FMB_CLEARANCE_LANKARANI
-                                                                : FMB_CLEARANCE_WANG2016,
-                                             /* variant: law x damping (own, step, LN, Flores) */
-                                             .damping = (fmb_clearance_damping)(variant % 4),
+        d.clearance = (fmb_clearance_desc_t){.law = variant / 4 == 2   ? FMB_CLEARANCE_LINEAR
+                                                    : variant / 4 ? FMB_CLEARANCE_LANKARANI
+                                                                  : FMB_CLEARANCE_WANG2016,
+                                             /* variant: law x damping (own, step, LN, Flores);
+                                              * linear: clamped or not (its own damping) */
+                                             .damping = variant / 4 == 2
+                                                            ? FMB_CLEARANCE_DAMPING_DEFAULT
+                                                            : (fmb_clearance_damping)(variant % 4),
+                                             .unclamped = variant / 4 == 2 && variant % 2,
+                                             .stiffness = variant / 4 == 2 ? 1000 : 0,
+                                             .viscous = 300,
                                              .clearance = 0.01,
                                              .bearing_radius = 0.05,
                                              .length = 0.8,
@@ -698,8 +705,10 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1, int vari
         f->clr.v_d = band[reg][1] * vt;
         f->state[1] = 1.7;
         static const char *const dn[] = {"own", "step", "LN", "flores"};
-        snprintf(cls, sizeof cls, "clearance/%s-%s/%s-%s/f%d",
-                 f->clr.law == FMB_CLEARANCE_LANKARANI ? "LN" : "wang", dn[f->clr.damping],
+        static const char *const ln[] = {"wang", "LN", "linear"};
+        snprintf(cls, sizeof cls, "clearance/%s-%s/%s-%s/f%d", ln[f->clr.law],
+                 f->clr.law == FMB_CLEARANCE_LINEAR ? (f->clr.unclamped ? "unclamped" : "clamped")
+                                                    : dn[f->clr.damping],
                  kind_name[k0], kind_name[k1], reg);
     }
     if (type == FMB_FORCE_FRICTION && f->state) {
@@ -1022,7 +1031,7 @@ int main(int argc, char **argv)
                 for (int a = 0; a < 3; a++)
                     for (int b = 0; b < 3; b++)
                         for (int v = 0;
-                             v < (is_switch((fmb_force_type)t) || t == FMB_FORCE_CLEARANCE ? 8 : 1);
+                             v < (t == FMB_FORCE_CLEARANCE ? 12 : is_switch((fmb_force_type)t) ? 8 : 1);
                              v++)
                             test_force((fmb_force_type)t, kinds[a], kinds[b], v);
         if (all || !strcmp(what, "bodies")) {

@@ -559,6 +559,348 @@ static void test_seed(const char *path)
     fmb_case_destroy(&c);
 }
 
+/* ------------------------------------ a one-way lock with a frictionless thread */
+/* Seed 004's system with the screw held by a ratchet to the ground (sense -1) and a
+ * thread without friction (mu = 0; tests/cases_misc/switching_lock_mu0.yaml, A = 2.2 N m,
+ * Js = 0.1 kg m^2). Reference (an independent event-driven model of this system): D slips
+ * 33 times and the lock stops the screw 4 times. A frictionless thread carries only its
+ * axial force F_n, so the screw feels -L F_n (L = lead / 2 pi) and, engaged at rest, the
+ * lock holds at most that (statics: the input torque only relieves it). The lock and D's
+ * friction are passive: over every step their forces do no positive work (the discrete
+ * work of the trapezoidal update, (t1 - t0)/4 (F0 + F1)(v0 + v1): constant D rows; a step
+ * that ends at a located switch keeps its old mode to its end, where the forces are then
+ * re-solved for the new one (a restart): F1 = F0 for that step). The thread's zero
+ * capacity must not leave its slack sigma unbounded in the LCP: a huge sigma hides a wrong
+ * row of another element (D breaking away below its static level, the lock kicking the
+ * screw). */
+typedef struct lockwatch {
+    int elock, efr, ethr;
+    double t, Fl, vl, Ff, vf; /* the previous accepted state */
+    int ml, mf, have;
+    long restarts;
+    int stops, slips;
+    double wpos_lock, wpos_fr, ratio_max;
+} lockwatch_t;
+
+static void lock_hook(fmb_sim_t *s, double h, void *user)
+{
+    (void)h;
+    lockwatch_t *w = user;
+    const fmb_switch_t *L = &s->swe[w->elock], *F = &s->swe[w->efr], *T = &s->swe[w->ethr];
+    if (w->have) {
+        const double dt = s->t - w->t;
+        const int re = (long)s->stats.restarts != w->restarts;
+        const double Fl1 = re ? w->Fl : L->force_out, Ff1 = re ? w->Ff : F->force_out;
+        w->wpos_lock += fmax(0.25 * dt * (w->Fl + Fl1) * (w->vl + L->v_n), 0.0);
+        w->wpos_fr += fmax(0.25 * dt * (w->Ff + Ff1) * (w->vf + F->v_n), 0.0);
+        w->stops += L->mode == 1 && w->ml == 0;
+        w->slips += F->mode == 1 && w->mf == 0;
+    }
+    if (L->mode == 1 && fabs(T->force_out) > 0)
+        w->ratio_max = fmax(w->ratio_max, fabs(L->force_out) / (0.004 / (2 * PI) * fabs(T->force_out)));
+    w->t = s->t, w->Fl = L->force_out, w->vl = L->v_n, w->Ff = F->force_out, w->vf = F->v_n;
+    w->ml = L->mode, w->mf = F->mode, w->have = 1;
+    w->restarts = (long)s->stats.restarts;
+}
+
+static void test_lock_mu0(const char *path)
+{
+    const char *sets[] = {"A=2.2", "Js=0.1"};
+    char err[512];
+    fmb_case_t *c = fmb_case_load(path, sets, 2, err, sizeof err);
+    if (!c) printf("FAIL load: %s\n", err), exit(1);
+    double lead_rad = 0;
+    fmb_case_param(c, "m", &lead_rad);
+    CHECK_NEAR("lock_mu0: lead per radian of the case (m/rad)", lead_rad, 0.004 / (2 * PI), 1e-15);
+    fmb_model_t *m = fmb_case_model(c);
+    fmb_sim_t *s = fmb_sim_create(m, fmb_case_options(c));
+    if (!s || fmb_sim_initialize(s)) printf("FAIL start\n"), exit(1);
+    lockwatch_t w = {.elock = -1, .efr = -1, .ethr = -1};
+    for (int e = 0; e < s->nsw; e++) {
+        const char *n = fmb_model_force_name(m, s->swe[e].force);
+        if (!strcmp(n, "lock")) w.elock = e;
+        if (!strcmp(n, "friction")) w.efr = e;
+        if (!strcmp(n, "thread")) w.ethr = e;
+    }
+    if (w.elock < 0 || w.efr < 0 || w.ethr < 0) printf("FAIL elements\n"), exit(1);
+    s->accept_hook = lock_hook, s->accept_hook_user = &w;
+    run_to(s, 8.0);
+    lock_hook(s, 0, &w); /* the last state */
+    printf("lock_mu0: %d slip phases of D, %d lock stops; largest lock torque / (L F_n) %.15g; "
+           "positive work: lock %.3g J, friction %.3g J\n",
+           w.slips, w.stops, w.ratio_max, w.wpos_lock, w.wpos_fr);
+    CHECK_NEAR("lock_mu0: slip phases of D (event-driven reference)", w.slips, 33, 0);
+    CHECK_NEAR("lock_mu0: stops of the lock (event-driven reference)", w.stops, 4, 0);
+    CHECK_NEAR("lock_mu0: lock torque within statics, max / (L F_n) <= 1",
+               w.ratio_max <= 1 + 1e-9 ? 0.0 : w.ratio_max, 0, 0);
+    CHECK_NEAR("lock_mu0: positive work of the lock (J)", w.wpos_lock, 0, 1e-12);
+    CHECK_NEAR("lock_mu0: positive work of D's friction (J)", w.wpos_fr, 0, 1e-12);
+    fmb_sim_destroy(&s);
+    fmb_case_destroy(&c);
+}
+
+/* ------------------------------------------------ start-up breakaway */
+/* A flywheel J with a Coulomb brake (static Ts = 3, kinetic Tc = 2 N m) and a viscous
+ * torque r w started from rest under Ta = 3.5 N m > Ts (tests/cases_misc/
+ * flywheel_breakaway.yaml): it breaks away at t = 0, so from t = 0 on the brake holds
+ * the kinetic level: w'(0) = (Ta - Tc) / J = 3 rad/s^2 (the static level would give 1) and
+ * J w' = Ta - Tc - r w, w(t) = (Ta - Tc) / r (1 - exp(-r t / J)). The trapezoidal rule
+ * (alpha 0) errs by about t (r/J)^2 h^2 / 12 w'(0) e^(-r t / J) = 8e-11 rad/s at
+ * h = 1e-4 (within 1e-9); with r = 0 the motion is a constant acceleration, which it
+ * integrates exactly. Ta = 2.5 N m < Ts: the wheel stays at rest. */
+static void startup_run(const char *path, const char *r, const char *Ta, const char *h, double *a0,
+                        double *w1)
+{
+    char sr[32], sT[32], sh[32], err[512];
+    snprintf(sr, sizeof sr, "r=%s", r), snprintf(sT, sizeof sT, "Ta=%s", Ta);
+    snprintf(sh, sizeof sh, "h=%s", h);
+    const char *sets[] = {"w0=0", sr, sT, sh, "t_end=1"};
+    fmb_case_t *c = fmb_case_load(path, sets, 5, err, sizeof err);
+    if (!c) printf("FAIL load: %s\n", err), exit(1);
+    fmb_model_t *m = fmb_case_model(c);
+    fmb_sim_t *s = fmb_sim_create(m, fmb_case_options(c));
+    if (!s || fmb_sim_initialize(s)) printf("FAIL start\n"), exit(1);
+    const int o = fmb_model_body_offset(m, fmb_model_find_body(m, "wheel"));
+    *a0 = fmb_sim_qdd(s)[o + 2];
+    run_to(s, 1.0);
+    *w1 = fmb_sim_qd(s)[o + 2];
+    fmb_sim_destroy(&s);
+    fmb_case_destroy(&c);
+}
+
+static void test_startup(const char *path)
+{
+    const double J = 0.5, Tc = 2.0, r = 0.1, Ta = 3.5;
+    const double wref = (Ta - Tc) / r * (1 - exp(-r / J));
+    double a0, w1, a0r, w1r, a0s, w1s, a0c, w1c;
+    startup_run(path, "0.1", "3.5", "1e-4", &a0, &w1);
+    startup_run(path, "0", "3.5", "1e-3", &a0r, &w1r);
+    startup_run(path, "0.1", "2.5", "1e-3", &a0s, &w1s);
+    startup_run(path, "0.1", "3.5", "1e-3", &a0c, &w1c);
+    printf("startup: w'(0) %.15g rad/s^2, w(1 s) %.15g (closed form %.15g, error %.3g) at "
+           "h = 1e-4; r = 0: w'(0) %.15g, w(1 s) %.15g; h = 1e-3: w(1 s) error %.3g; "
+           "Ta = 2.5: w'(0) %.3g, w(1 s) %.3g\n",
+           a0, w1, wref, w1 - wref, a0r, w1r, w1c - wref, a0s, w1s);
+    CHECK_NEAR("startup: initial acceleration at the kinetic level (rad/s^2)", a0, (Ta - Tc) / J,
+               1e-12);
+    CHECK_NEAR("startup: omega(1 s), h = 1e-4 (rad/s)", w1, wref, 1e-9);
+    CHECK_NEAR("startup: omega(1 s), h = 1e-3, within the trapezoidal rule's error (rad/s)",
+               w1c, wref, (r / J) * (r / J) * 1e-6 / 12 * (Ta - Tc) / J);
+    CHECK_NEAR("startup: r = 0, omega(1 s) = (Ta - Tc) / J exactly (rad/s)", w1r, (Ta - Tc) / J,
+               1e-12);
+    CHECK_NEAR("startup: below the static level the wheel stays at rest (rad/s)", w1s, 0, 1e-15);
+}
+
+/* ------------------------------------------------ gap contact on a step end */
+/* A driver x1 = V t closes a gap b onto a free mass M through a damped linear contact
+ * (tests/cases_misc/gap_step_end.yaml): the contact starts at t_c = b / V = 0.1 s, a record
+ * time of h = 1e-6 s, so a step ends on it. With tau = t - t_c and u = V tau - y the
+ * contact's compression, M y'' = k u + c u' from rest gives (sigma = c / 2M, omega_d^2 =
+ * k/M - sigma^2) y = V tau - (V / omega_d) e^(-sigma tau) sin(omega_d tau):
+ * u = (V / omega_d) e^(-sigma tau) sin(omega_d tau), force k u + c u' (jumping to c V at
+ * tau = 0), mass velocity V - u'. Checked over the first 9 ms of contact (the force is
+ * still positive; the clamp lets go at 9.74 ms): the mass at rest up to t_c, and its
+ * velocity and the force within twice the trapezoidal rule's phase error (omega h)^2 / 12
+ * per radian, over omega tau <= 2.85 rad, of their amplitudes V and k V / omega. With
+ * event_tol = 1e-12 m (below the Newton iteration's accuracy in the event's force) the
+ * run completes with the same errors. */
+static void gap_step_end_run(const char *path, const char *etol, int *rc, double *v_before,
+                             double *ev, double *eF)
+{
+    const double V = 0.01, M = 10, k = 1e6, c = 200, tc = 0.1, h = 1e-6;
+    const double sg = c / (2 * M), wd = sqrt(k / M - sg * sg);
+    char se[40], err[512];
+    snprintf(se, sizeof se, "etol=%s", etol);
+    const char *sets[] = {"h=1e-6", "t_end=0.12", se};
+    fmb_case_t *cs = fmb_case_load(path, sets, 3, err, sizeof err);
+    if (!cs) printf("FAIL load: %s\n", err), exit(1);
+    fmb_model_t *m = fmb_case_model(cs);
+    fmb_sim_t *s = fmb_sim_create(m, fmb_case_options(cs));
+    if (!s || fmb_sim_initialize(s)) printf("FAIL start\n"), exit(1);
+    const int o = fmb_model_body_offset(m, fmb_model_find_body(m, "mass"));
+    int ig = -1;
+    for (int f = 0; f < fmb_model_num_forces(m); f++)
+        if (!strcmp(fmb_model_force_name(m, f), "contact")) ig = f;
+    *v_before = *ev = *eF = 0, *rc = 0;
+    for (long i = 1; i <= 110000 && !*rc; i++) { /* to 0.11 s: past the clamp's release */
+        *rc = fmb_sim_step(s);
+        const double t = fmb_sim_time(s), tau = t - tc, v = fmb_sim_qd(s)[o];
+        if (tau < 0.5 * h) *v_before = fmax(*v_before, fabs(v)); /* up to t_c */
+        if (tau < -0.5 * h || tau > 9e-3) continue;
+        const double e = exp(-sg * tau), sn = sin(wd * tau), cs_ = cos(wd * tau);
+        const double u = V / wd * e * sn, ud = V / wd * e * (wd * cs_ - sg * sn);
+        double F;
+        fmb_sim_switch_state(s, ig, NULL, &F, NULL);
+        *ev = fmax(*ev, fabs(v - (V - ud)));
+        *eF = fmax(*eF, fabs(-F - (k * u + c * ud)));
+    }
+    if (*rc) printf("run with event_tol %s: %s\n", etol, fmb_sim_last_error(s));
+    fmb_sim_destroy(&s);
+    fmb_case_destroy(&cs);
+}
+
+static void test_gap_step_end(const char *path)
+{
+    const double V = 0.01, M = 10, k = 1e6, h = 1e-6, w = sqrt(k / M);
+    const double ph = w * h * w * h / 12 * w * 9e-3; /* phase error over the 9 ms */
+    int rc, rc12;
+    double vb, ev, eF, vb12, ev12, eF12;
+    gap_step_end_run(path, "1e-9", &rc, &vb, &ev, &eF);
+    gap_step_end_run(path, "1e-12", &rc12, &vb12, &ev12, &eF12);
+    printf("gap_step_end: mass speed before t_c %.3g m/s; velocity error %.3g m/s (bound %.3g), "
+           "force error %.3g N (bound %.3g); event_tol 1e-12: status %d, %.3g, %.3g, %.3g\n",
+           vb, ev, 2 * ph * V, eF, 2 * ph * k * V / w, rc12, vb12, ev12, eF12);
+    CHECK_NEAR("gap_step_end: the mass at rest until the contact starts (m/s)", vb, 0, 0);
+    CHECK_NEAR("gap_step_end: mass velocity in contact (m/s)", ev, 0, 2 * ph * V);
+    CHECK_NEAR("gap_step_end: contact force (N)", eF, 0, 2 * ph * k * V / w);
+    CHECK_NEAR("gap_step_end: event_tol 1e-12 completes (status)", rc12, 0, 0);
+    CHECK_NEAR("gap_step_end: event_tol 1e-12, at rest until the contact (m/s)", vb12, 0, 0);
+    CHECK_NEAR("gap_step_end: event_tol 1e-12, velocity (m/s)", ev12, 0, 2 * ph * V);
+    CHECK_NEAR("gap_step_end: event_tol 1e-12, force (N)", eF12, 0, 2 * ph * k * V / w);
+}
+
+/* ------------------------------------------------ records at a time interval */
+/* output_dt: records at j dt whatever the steps. The flywheel of the startup test with
+ * r = 0 from rest under 3.5 N m turns at the constant 3 rad/s^2 (kinetic level from
+ * t = 0), theta = 1.5 t^2, which the Newmark family integrates exactly: with dt = 0.0123 s
+ * (no multiple of h = 1e-3 s) the records, fixed and adaptive, sit at j dt (the last at
+ * t_end = 1 s: 83 records) with theta = 1.5 t^2 to round-off; fixed steps with dt = 10 h
+ * give the records of output_every = 10 bit for bit. */
+typedef struct rec_log {
+    int n, o;
+    double t[200], th[200];
+} rec_log_t;
+
+static int rec_observer(fmb_sim_t *s, void *user)
+{
+    rec_log_t *r = user;
+    if (r->n < 200) r->t[r->n] = fmb_sim_time(s), r->th[r->n] = fmb_sim_q(s)[r->o + 2], r->n++;
+    return 0;
+}
+
+static void output_dt_run(const char *path, int adaptive, double dt, int every, rec_log_t *r)
+{
+    const char *sets[] = {"w0=0", "r=0", "Ta=3.5", "t_end=1"};
+    char err[512];
+    fmb_case_t *c = fmb_case_load(path, sets, 4, err, sizeof err);
+    if (!c) printf("FAIL load: %s\n", err), exit(1);
+    fmb_model_t *m = fmb_case_model(c);
+    fmb_sim_options_t o = *fmb_case_options(c);
+    o.adaptive = adaptive, o.output_dt = dt, o.output_every = every;
+    fmb_sim_t *s = fmb_sim_create(m, &o);
+    memset(r, 0, sizeof *r);
+    r->o = fmb_model_body_offset(m, fmb_model_find_body(m, "wheel"));
+    if (!s || fmb_sim_run(s, rec_observer, r, NULL))
+        printf("FAIL run: %s\n", s ? fmb_sim_last_error(s) : "no memory"), exit(1);
+    fmb_sim_destroy(&s);
+    fmb_case_destroy(&c);
+}
+
+static void test_output_dt(const char *path)
+{
+    const double dt = 0.0123;
+    for (int ad = 0; ad < 2; ad++) {
+        rec_log_t r;
+        output_dt_run(path, ad, dt, 1, &r);
+        double et = 0, eth = 0;
+        for (int j = 0; j < r.n; j++) {
+            const double tj = j == r.n - 1 ? 1.0 : j * dt;
+            et = fmax(et, fabs(r.t[j] - tj));
+            eth = fmax(eth, fabs(r.th[j] - 1.5 * r.t[j] * r.t[j]));
+        }
+        printf("output_dt %s: %d records, times off by %.3g s, theta off by %.3g rad\n",
+               ad ? "adaptive" : "fixed", r.n, et, eth);
+        CHECK_NEAR(ad ? "output_dt adaptive: records" : "output_dt fixed: records", r.n,
+                   (int)floor(1.0 / dt) + 2, 0);
+        CHECK_NEAR(ad ? "output_dt adaptive: record times (s)" : "output_dt fixed: record times (s)",
+                   et, 0, 1e-12);
+        CHECK_NEAR(ad ? "output_dt adaptive: theta = 1.5 t^2 (rad)"
+                      : "output_dt fixed: theta = 1.5 t^2 (rad)",
+                   eth, 0, 1e-12);
+    }
+    rec_log_t a, b;
+    output_dt_run(path, 0, 0.01, 1, &a);
+    output_dt_run(path, 0, 0, 10, &b);
+    double d = a.n == b.n ? 0 : 1;
+    for (int j = 0; j < a.n && j < b.n; j++)
+        d = fmax(d, fabs(a.t[j] - b.t[j]) + fabs(a.th[j] - b.th[j]));
+    printf("output_dt 10 h against output_every 10: %d / %d records, largest difference %.3g\n",
+           a.n, b.n, d);
+    CHECK_NEAR("output_dt = 10 h: the records of output_every = 10, bit for bit", d, 0, 0);
+}
+
+/* ------------------------------------------------ a one-way screw as one element */
+/* The system of lock_mu0 with the lock and the frictionless thread as one element (screw,
+ * mu 0, one_way: 1; tests/cases_misc/switching_oneway_screw.yaml) against the two-element
+ * build (ratchet + screw, tests/cases_misc/switching_lock_mu0.yaml): the same event counts
+ * as the event-driven reference (33 slip phases of D, 4 lock stops: the lock's torque
+ * switching on), no positive work of the lock, and the same state at 8 s (nut C and screw
+ * angle within the runs' own accuracy: adaptive steps, atol_step 1e-6). */
+typedef struct owwatch {
+    int esc, efr, have, engaged, stops, slips, mf;
+    double t, F, w, wpos;
+    long restarts;
+} owwatch_t;
+
+static void ow_hook(fmb_sim_t *s, double h, void *user)
+{
+    (void)h;
+    owwatch_t *w = user;
+    const fmb_switch_t *S = &s->swe[w->esc], *F = &s->swe[w->efr];
+    const int o = fmb_model_body_offset(s->model, fmb_model_find_body(s->model, "screw"));
+    const double lam = S->z[3], om = fmb_sim_qd(s)[o + 2];
+    if (w->have) {
+        const int re = (long)s->stats.restarts != w->restarts;
+        const double F1 = re ? w->F : lam;
+        w->wpos += fmax(0.25 * (s->t - w->t) * (w->F + F1) * (w->w + om), 0.0);
+        w->stops += lam > 0 && !w->engaged;
+        w->slips += F->mode == 1 && w->mf == 0;
+    }
+    w->t = s->t, w->F = lam, w->w = om, w->engaged = lam > 0, w->mf = F->mode, w->have = 1;
+    w->restarts = (long)s->stats.restarts;
+}
+
+static void oneway_final(const char *path, owwatch_t *w, double *xc, double *th)
+{
+    const char *sets[] = {"A=2.2", "Js=0.1"};
+    char err[512];
+    fmb_case_t *c = fmb_case_load(path, sets, 2, err, sizeof err);
+    if (!c) printf("FAIL load: %s\n", err), exit(1);
+    fmb_model_t *m = fmb_case_model(c);
+    fmb_sim_t *s = fmb_sim_create(m, fmb_case_options(c));
+    if (!s || fmb_sim_initialize(s)) printf("FAIL start: %s\n", s ? fmb_sim_last_error(s) : ""), exit(1);
+    if (w) {
+        for (int e = 0; e < s->nsw; e++) {
+            const char *n = fmb_model_force_name(m, s->swe[e].force);
+            if (!strcmp(n, "thread")) w->esc = e;
+            if (!strcmp(n, "friction")) w->efr = e;
+        }
+        s->accept_hook = ow_hook, s->accept_hook_user = w;
+    }
+    run_to(s, 8.0);
+    if (w) ow_hook(s, 0, w);
+    *xc = fmb_sim_q(s)[fmb_model_body_offset(m, fmb_model_find_body(m, "C"))];
+    *th = fmb_sim_q(s)[fmb_model_body_offset(m, fmb_model_find_body(m, "screw")) + 2];
+    fmb_sim_destroy(&s);
+    fmb_case_destroy(&c);
+}
+
+static void test_oneway_screw(const char *path_one, const char *path_two)
+{
+    owwatch_t w = {.esc = -1, .efr = -1};
+    double x1, th1, x2, th2;
+    oneway_final(path_one, &w, &x1, &th1);
+    oneway_final(path_two, NULL, &x2, &th2);
+    printf("oneway_screw: %d slip phases, %d lock stops, positive lock work %.3g J; at 8 s "
+           "nut %.15g m (two elements %.15g), screw %.12g rad (%.12g)\n",
+           w.slips, w.stops, w.wpos, x1, x2, th1, th2);
+    CHECK_NEAR("oneway_screw: slip phases of D (event-driven reference)", w.slips, 33, 0);
+    CHECK_NEAR("oneway_screw: lock stops (event-driven reference)", w.stops, 4, 0);
+    CHECK_NEAR("oneway_screw: positive work of the lock (J)", w.wpos, 0, 1e-12);
+    CHECK_NEAR("oneway_screw: nut at 8 s, against ratchet + screw (m)", x1, x2, 1e-9);
+    CHECK_NEAR("oneway_screw: screw angle at 8 s, against ratchet + screw (rad)", th1, th2, 1e-6);
+}
+
 int main(int argc, char **argv)
 {
     const char *w = argc > 1 ? argv[1] : "all";
@@ -568,6 +910,11 @@ int main(int argc, char **argv)
     if (all || !strcmp(w, "gap")) test_gap();
     if (all || !strcmp(w, "screw")) test_screw();
     if (!strcmp(w, "seed") && argc > 2) test_seed(argv[2]);
+    if (!strcmp(w, "lock_mu0") && argc > 2) test_lock_mu0(argv[2]);
+    if (!strcmp(w, "startup") && argc > 2) test_startup(argv[2]);
+    if (!strcmp(w, "gap_step_end") && argc > 2) test_gap_step_end(argv[2]);
+    if (!strcmp(w, "output_dt") && argc > 2) test_output_dt(argv[2]);
+    if (!strcmp(w, "oneway_screw") && argc > 3) test_oneway_screw(argv[2], argv[3]);
     printf("%d failure(s)\n", failures);
     return failures ? 1 : 0;
 }

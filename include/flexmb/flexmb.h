@@ -113,15 +113,15 @@ typedef enum fmb_beam_geometry {
 
 typedef struct fmb_beam_desc {
     const char *name;
-    double E;        /* Young's modulus, Pa */
-    double rho;      /* density, kg/m^3 */
-    double area;     /* cross-section area A, m^2 */
-    double inertia;  /* second moment of area I, m^4 */
-    double fibre;    /* c: distance from the neutral axis to the extreme fibre, m (> 0); 0:
-                        not known (no bending stress) */
+    double E;            /* Young's modulus, Pa */
+    double rho;          /* density, kg/m^3 */
+    double area;         /* cross-section area A, m^2 */
+    double inertia;      /* second moment of area I, m^4 */
+    double fibre;        /* c: distance from the neutral axis to the extreme fibre, m (> 0); 0:
+                            not known (no bending stress) */
     double yield_stress; /* yield stress of the material, Pa (> 0); 0: not given */
-    int nnodes;      /* node count (>= 2) */
-    const double *x; /* node positions along the body x axis, increasing, m */
+    int nnodes;          /* node count (>= 2) */
+    const double *x;     /* node positions along the body x axis, increasing, m */
     fmb_beam_reference reference;
     int rotary_inertia;                 /* add rho I to the mass (0: Euler-Bernoulli without it) */
     double damping_alpha, damping_beta; /* Rayleigh damping alpha Muu + beta K (0, 0) */
@@ -246,6 +246,8 @@ typedef enum fmb_force_type {
 typedef enum fmb_clearance_law {
     FMB_CLEARANCE_WANG2016 = 0, /* seed eq 8: Liu's law x axial length + step-function damping */
     FMB_CLEARANCE_LANKARANI,    /* Lankarani-Nikravesh: K delta^n (1 + 3(1-e^2)/4 dd/dd-) */
+    FMB_CLEARANCE_LINEAR,       /* linear viscoelastic: K delta + viscous ddelta (clamp >= 0
+                                   unless unclamped) */
     FMB_CLEARANCE_LAW_COUNT
 } fmb_clearance_law;
 
@@ -272,12 +274,15 @@ typedef struct fmb_clearance_desc {
     fmb_clearance_damping damping;
     double eta;         /* STEP damping: D_max = eta K_N (seed eq 10), s >= 0 */
     double d_max;       /* STEP damping: penetration of full damping (seed eq 9), m > 0 */
-    double stiffness;   /* LANKARANI: K, N/m^n (0: Hertz (4/3) E* sqrt(R_B R_J / c)) */
+    double stiffness;   /* LANKARANI: K, N/m^n (0: Hertz (4/3) E* sqrt(R_B R_J / c));
+                           LINEAR: K, N/m > 0 */
     double exponent;    /* LANKARANI: n > 0 (1.5) */
     double restitution; /* LN, FLORES damping: e in (0, 1] */
     double v_min;       /* LN, FLORES damping: floor of the impact velocity, m/s > 0 */
     double mu_s, mu_d;  /* friction (seed eq 13): static and dynamic coefficients >= 0 */
     double v_s, v_d;    /* threshold velocities, 0 < v_s < v_d, m/s */
+    double viscous;     /* LINEAR: damping coefficient c, N s/m >= 0 */
+    int unclamped;      /* LINEAR: 1 lets K delta + c ddelta pull (< 0) while separating */
 } fmb_clearance_desc_t;
 
 typedef struct fmb_force_desc {
@@ -326,7 +331,8 @@ enum {
     FMB_SW_SCREW_RADIUS = 1,
     FMB_SW_SCREW_MU = 2,
     FMB_SW_SCREW_VSTICK = 3,
-    FMB_SW_SCREW_PRELOAD = 4
+    FMB_SW_SCREW_PRELOAD = 4,
+    FMB_SW_SCREW_ONEWAY = 5 /* 0, or the only sense (+1, -1) the screw may turn in (mu 0) */
 };
 
 /* Create an empty model holding only the ground (body index 0, name "ground"). */
@@ -449,7 +455,8 @@ typedef struct fmb_sim_options {
     /* Step-size control (docs/theory.md, "Local error estimate and step control"). The
      * local error estimate of every step is compared with rtol_step, atol_step in both
      * modes: adaptive runs choose h from it, fixed-step runs report the worst excess
-     * (fmb_sim_step_warning). Records are at k * h * output_every in both modes. */
+     * (fmb_sim_step_warning). Records are at k * h * output_every in both modes, or at
+     * k * output_dt when that is given. */
     int adaptive;     /* 1: choose the step from the error estimate; default 0 */
     double rtol_step; /* relative tolerance of the error estimate; default 1e-3 */
     double atol_step; /* absolute tolerance, m or rad; default 1e-6 */
@@ -460,6 +467,12 @@ typedef struct fmb_sim_options {
     int viz_frames;   /* frame budget of the automatic spacing; default 1000;
                          0: no visualization output (no /viz, no .xmf) */
     fmb_start start;  /* default FMB_START_RIGID */
+    double output_dt; /* record interval in time, s (> 0): records at t0 + k output_dt
+                         whatever the steps (fixed steps end on them as well;
+                         adaptive steps stay <= h_max, or h when h_max is 0);
+                         default 0: records by output_every */
+    int output_plain; /* 1: results datasets written uncompressed (case key
+                         compress: 0); default 0: shuffle + deflate */
 } fmb_sim_options_t;
 
 void fmb_sim_options_default(fmb_sim_options_t *opts);

@@ -509,7 +509,10 @@ int cli_cmd_run(const cli_args_t *a)
     if (o && o->h > 0 && !a->no_room_check) {
         /* refuse a run whose records cannot fit on the disk before writing any of them */
         const double steps = ceil((o->t_end - fmb_sim_time(sim)) / o->h * (1.0 - 1e-12));
-        const double nrec = floor(steps / (o->output_every > 0 ? o->output_every : 1)) + 2;
+        const double nrec =
+            o->output_dt > 0
+                ? ceil((o->t_end - fmb_sim_time(sim)) / o->output_dt * (1.0 - 1e-12)) + 2
+                : floor(steps / (o->output_every > 0 ? o->output_every : 1)) + 2;
         if (fmb_writer_check_room(writer, nrec) < 0) {
             fprintf(stderr, "%s: error: %s\n", a->case_path, fmb_writer_last_error(writer));
             fmb_writer_destroy(&writer);

@@ -13,6 +13,11 @@
  *     (Liu et al. 2005 times the axial length L), K_N = dF_K/ddelta
  *       = a / sqrt(2) [3/2 y^(1/2) - 1/2 y^(3/2)],   y = delta / (c + delta)   (eq 11),
  *   law lankarani: F_K = K delta^n (Hertz-type), K_N = n K delta^(n-1).
+ *   law linear (the linear viscoelastic law of the clearance literature, a Kelvin-Voigt
+ *     contact): F_N = K delta + c ddelta, F_K = K delta, K_N = K; its own damping (the
+ *     damping key does not apply); clamped at F_N >= 0 unless `clamp: false`, where the
+ *     contact pulls while it separates faster than K delta / c (and the friction acts on
+ *     |F_N|: F_T = -mu(v_T) |F_N|, dF_T = -mu' |F_N| dv_T - mu sgn(F_N) dF_N).
  *   damping (either law; DEFAULT: step for wang2016, lankarani_nikravesh for lankarani):
  *     step: D = STEP(delta, 0, 0, d_max, D_max), D_max = eta K_N (eqs 9, 10),
  *           F_N = F_K + D ddelta;
@@ -133,6 +138,7 @@ static double v_impact(const fmb_force_t *f)
 /* The damping in use (DEFAULT: the law's own). */
 static fmb_clearance_damping damping_of(const fmb_clearance_desc_t *p)
 {
+    if (p->law == FMB_CLEARANCE_LINEAR) return FMB_CLEARANCE_DAMPING_DEFAULT; /* its own */
     if (p->damping != FMB_CLEARANCE_DAMPING_DEFAULT) return p->damping;
     return p->law == FMB_CLEARANCE_LANKARANI ? FMB_CLEARANCE_DAMPING_LN : FMB_CLEARANCE_DAMPING_STEP;
 }
@@ -140,6 +146,10 @@ static fmb_clearance_damping damping_of(const fmb_clearance_desc_t *p)
 /* Elastic force F_K(d) of the law, its slope K_N and dK_N/dd, d > 0. */
 static double elastic(const fmb_clearance_desc_t *p, double d, double *KN, double *dKN)
 {
+    if (p->law == FMB_CLEARANCE_LINEAR) {
+        *KN = p->stiffness, *dKN = 0.0;
+        return p->stiffness * d;
+    }
     if (p->law == FMB_CLEARANCE_LANKARANI) {
         const double K = lankarani_K(p), n = p->exponent, dn = pow(d, n);
         *KN = n * K * dn / d;
@@ -159,7 +169,11 @@ static double normal_force(const fmb_force_t *f, double d, double dd, double *Fd
     double KN, dKN, F;
     *FK = elastic(p, d, &KN, &dKN);
     const fmb_clearance_damping damp = damping_of(p);
-    if (damp == FMB_CLEARANCE_DAMPING_STEP) { /* seed eqs 9-10 */
+    if (p->law == FMB_CLEARANCE_LINEAR) {
+        F = *FK + p->viscous * dd;
+        *Fd = KN, *Fdd = p->viscous;
+        if (p->unclamped) return F; /* may pull */
+    } else if (damp == FMB_CLEARANCE_DAMPING_STEP) { /* seed eqs 9-10 */
         double dS;
         const double S = fmb_step3(d, 0.0, 0.0, p->d_max, 1.0, &dS);
         const double D = p->eta * KN * S, dD = p->eta * (dKN * S + KN * dS);
@@ -189,11 +203,12 @@ static void clearance_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], doub
     geometry(f, v, &g);
     double Fd, Fdd, FK;
     const double FN = normal_force(f, g.delta, g.dd, &Fd, &Fdd, &FK);
-    if (!(FN > 0)) return;
+    if (FN == 0.0) return;
     const fmb_clearance_desc_t *p = &f->clr;
     double dmu;
     const double mu = fmb_friction_mu(p->mu_s, p->mu_d, p->v_s, p->v_d, g.vt, &dmu);
-    const double FT = -mu * FN;
+    const double aFN = fabs(FN), sN = FN < 0 ? -1.0 : 1.0; /* < 0: an unclamped linear law */
+    const double FT = -mu * aFN;
     const double fv[2] = {-FN * g.n[0] + FT * g.t[0], -FN * g.n[1] + FT * g.t[1]};
     const int n0 = v[0].nc, n1 = v[1].nc, n = n0 + n1;
     const double RB = p->bearing_radius, RJ = RB - p->clearance;
@@ -230,8 +245,8 @@ static void clearance_eval(const fmb_force_t *f, const fmb_bodyview_t v[2], doub
         const double dvtq = g.ed[0] * RPD[0] + g.ed[1] * RPD[1] + g.t[0] * Dvc[0] + g.t[1] * Dvc[1];
         const double dvtqd = tD + W[c];
         const double dFNq = Fd * nD + Fdd * dddq, dFNqd = Fdd * nD;
-        const double dFTq_c = -dmu * FN * dvtq - mu * dFNq;
-        const double dFTqd_c = -dmu * FN * dvtqd - mu * dFNqd;
+        const double dFTq_c = -dmu * aFN * dvtq - mu * sN * dFNq;
+        const double dFTqd_c = -dmu * aFN * dvtqd - mu * sN * dFNqd;
         dFTq[c] = dFTq_c, dFTqd[c] = dFTqd_c;
         for (int a = 0; a < 2; a++) {
             dfq[2 * c + a] = -g.n[a] * dFNq - FN * PD[a] + g.t[a] * dFTq_c + FT * RPD[a];
@@ -256,6 +271,7 @@ static double clearance_potential(const fmb_force_t *f, const fmb_bodyview_t v[2
     geom_t g;
     geometry(f, v, &g);
     if (!(g.delta > 0)) return 0.0;
+    if (f->clr.law == FMB_CLEARANCE_LINEAR) return 0.5 * f->clr.stiffness * g.delta * g.delta;
     if (f->clr.law == FMB_CLEARANCE_LANKARANI)
         return fmb_law_power_potential(lankarani_K(&f->clr), f->clr.exponent, g.delta);
     return wang_potential(&f->clr, g.delta);
@@ -269,7 +285,7 @@ static double clearance_power(const fmb_force_t *f, const fmb_bodyview_t v[2], d
     double Fd, Fdd, FK, dmu;
     const double FN = normal_force(f, g.delta, g.dd, &Fd, &Fdd, &FK);
     const fmb_clearance_desc_t *p = &f->clr;
-    const double FT = -fmb_friction_mu(p->mu_s, p->mu_d, p->v_s, p->v_d, g.vt, &dmu) * FN;
+    const double FT = -fmb_friction_mu(p->mu_s, p->mu_d, p->v_s, p->v_d, g.vt, &dmu) * fabs(FN);
     return -(FN - FK) * g.dd + FT * g.vt;
 }
 
@@ -348,7 +364,7 @@ static void clearance_outputs(const fmb_force_t *f, const fmb_bodyview_t v[2], d
     val[1] = g.e[1];
     val[2] = g.delta;
     val[3] = FN;
-    val[4] = -fmb_friction_mu(p->mu_s, p->mu_d, p->v_s, p->v_d, g.vt, &dmu) * FN;
+    val[4] = -fmb_friction_mu(p->mu_s, p->mu_d, p->v_s, p->v_d, g.vt, &dmu) * fabs(FN);
     val[5] = g.delta > 0 ? 1.0 : 0.0;
     fmb_point_pos(&v[0], f->point[0], val + 6); /* journal centre, inertial */
 }
@@ -365,7 +381,10 @@ static int clearance_check(const fmb_force_t *f, char *msg, size_t len)
         bad = "the radial clearance must be > 0";
     else if (!(p->bearing_radius > p->clearance))
         bad = "the bearing radius must exceed the clearance";
-    else if (!(p->modulus > 0) && !(p->law == FMB_CLEARANCE_LANKARANI && p->stiffness > 0))
+    else if (p->law == FMB_CLEARANCE_LINEAR && (!(p->stiffness > 0) || !(p->viscous >= 0)))
+        bad = "the linear law needs stiffness > 0 and viscous >= 0";
+    else if (!(p->modulus > 0) && p->law != FMB_CLEARANCE_LINEAR &&
+             !(p->law == FMB_CLEARANCE_LANKARANI && p->stiffness > 0))
         bad = "the equivalent modulus must be > 0";
     else if (p->law == FMB_CLEARANCE_WANG2016 && !(p->length > 0))
         bad = "the axial length must be > 0";
@@ -373,7 +392,7 @@ static int clearance_check(const fmb_force_t *f, char *msg, size_t len)
         bad = "unknown damping";
     else if (damping_of(p) == FMB_CLEARANCE_DAMPING_STEP && (!(p->eta >= 0) || !(p->d_max > 0)))
         bad = "eta must be >= 0 and d_max > 0";
-    else if (damping_of(p) != FMB_CLEARANCE_DAMPING_STEP &&
+    else if (damping_of(p) != FMB_CLEARANCE_DAMPING_STEP && p->law != FMB_CLEARANCE_LINEAR &&
              (!(p->restitution > 0 && p->restitution <= 1) || !(p->v_min > 0)))
         bad = "hysteresis damping needs 0 < restitution <= 1 and v_min > 0";
     else if (p->law == FMB_CLEARANCE_LANKARANI && (!(p->exponent > 0) || p->stiffness < 0))
@@ -400,7 +419,9 @@ static int clearance_check(const fmb_force_t *f, char *msg, size_t len)
 #define POS FMB_PARAM_MIN_OPEN
 #define NONNEG FMB_PARAM_MIN
 _Static_assert(sizeof(fmb_clearance_law) == sizeof(int), "ENUM keys store an int");
-static const char *const clr_laws[] = {"wang2016", "lankarani_nikravesh", NULL};
+static const char *const clr_laws[] = {"wang2016", "lankarani_nikravesh", "linear", NULL};
+static const char *const clr_clamps[] = {"true", "false", NULL};
+static const int clr_clamp_values[] = {0, 1}; /* stored as 'unclamped' */
 static const char *const clr_dampings[] = {"step", "lankarani_nikravesh", "flores", NULL};
 static const int clr_damping_values[] = {FMB_CLEARANCE_DAMPING_STEP, FMB_CLEARANCE_DAMPING_LN,
                                          FMB_CLEARANCE_DAMPING_FLORES};
@@ -444,7 +465,17 @@ static const fmb_param_t clr_params[] = {
      .doc = "[nu_journal, nu_bearing]"},
     CLR("eta", eta, NONNEG, 0, 1e-3, "s", "D_max = eta K_N (seed eq 10)"),
     CLR("d_max", d_max, POS, 0, 1e-4, "m", "penetration of full damping (seed eq 9)"),
-    CLR("stiffness", stiffness, NONNEG, 0, 0, "N/m^n", "lankarani_nikravesh K (0: Hertz)"),
+    CLR("stiffness", stiffness, NONNEG, 0, 0, "N/m^n",
+        "lankarani_nikravesh K (0: Hertz); linear: K in N/m (required)"),
+    CLR("viscous", viscous, NONNEG, 0, 0, "N s/m", "linear: damping coefficient c"),
+    {.key = "clamp",
+     .kind = FMB_PARAM_ENUM,
+     .offset = offsetof(fmb_force_desc_t, clearance.unclamped),
+     .dflt_text = "true",
+     .choices = clr_clamps,
+     .values = clr_clamp_values,
+     .unit = "-",
+     .doc = "linear: true keeps F_N >= 0; false lets K delta + c ddelta pull"},
     CLR("exponent", exponent, POS, 0, 1.5, "-", "lankarani_nikravesh n"),
     {.key = "restitution",
      .kind = FMB_PARAM_NUMBER,
@@ -480,6 +511,24 @@ static int clr_prepare(fmb_item_env_t *env, fmb_force_desc_t *d)
     }
     for (int k = 0; k < 5; k++)
         d->param[k] = 0;
+    if (p->law == FMB_CLEARANCE_LINEAR) {
+        static const char *const other[] = {"damping", "eta", "d_max", "exponent", "restitution",
+                                            "v_min", "length"};
+        for (int k = 0; k < 7; k++)
+            if (fmb_item_given(env, other[k]))
+                return fmb_item_fail(env, other[k], -1,
+                                     "'%s' does not apply to law: linear (F_N = stiffness "
+                                     "delta + viscous ddelta)",
+                                     other[k]);
+        if (!fmb_item_given(env, "stiffness"))
+            return fmb_item_fail(env, NULL, -1,
+                                 "missing required key 'stiffness' (law: linear, N/m)");
+    } else {
+        static const char *const lin[] = {"viscous", "clamp"};
+        for (int k = 0; k < 2; k++)
+            if (fmb_item_given(env, lin[k]))
+                return fmb_item_fail(env, lin[k], -1, "'%s' belongs to law: linear", lin[k]);
+    }
     if (p->law == FMB_CLEARANCE_WANG2016 && !fmb_item_given(env, "length"))
         return fmb_item_fail(env, NULL, -1,
                              "missing required key 'length' (axial length of the bearing, m)");

@@ -85,16 +85,10 @@ static void fr_lcp(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, do
     const int n = v[0].nc + v[1].nc;
     double x, xd;
     fmb_rel_coord(f, v, &x, &xd, D, NULL);
-    for (int k = 0; k < n; k++)
-        G[k] = D[k], G[n + k] = -D[k], G[2 * n + k] = 0.0;
     const double cap = fabs(v_n) < fr_vstick(f) && f->state[FR_SLIDING] == 0.0
                            ? f->par[FMB_SW_FR_STATIC]
                            : f->par[FMB_SW_FR_KINETIC];
-    memset(Az, 0, 9 * sizeof *Az);
-    av[0] = 1.0, av[1] = -1.0, av[2] = 0.0;
-    Az[0 + 3 * 2] = 1.0, Az[1 + 3 * 2] = 1.0;
-    Az[2 + 3 * 0] = -1.0, Az[2 + 3 * 1] = -1.0;
-    b[0] = b[1] = 0.0, b[2] = cap;
+    fmb_rel_coulomb_rows(n, D, cap, G, av, Az, b, 3);
 }
 
 static void fr_reset(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
@@ -131,7 +125,9 @@ static int fr_mode(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, co
     /* mode() runs once per accepted state (after accept()) with the step's unknowns:
      * record the force and the slip (sigma = z[2] > 0) for the breakaway event, and the
      * sliding flag of the capacity rule */
-    const int slipping = z && z[2] > 0.0;
+    /* a zero capacity (kinetic 0) has no sigma in its rows: it slips when it moves */
+    const int slipping = z && (z[2] > 0.0 || (f->par[FMB_SW_FR_KINETIC] == 0.0 && z[0] == 0.0 &&
+                                              z[1] == 0.0 && fabs(*vrel) > 1e-6 * fr_vstick(f)));
     fmb_rel_history_force(f, t, *force, slipping);
     const double vs = fr_vstick(f), av = fabs(*vrel);
     if (av < vs && fabs(*force) >= (1.0 - 1e-9) * f->par[FMB_SW_FR_STATIC])

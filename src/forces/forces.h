@@ -55,6 +55,14 @@ void fmb_rel_tangent(const fmb_force_t *f, const fmb_bodyview_t v[2], double F, 
 void fmb_rel_apply(const fmb_bodyview_t v[2], const double *D, double F, double *Q0, double *Q1);
 /* Common checks: distinct bodies, unit axis, known coordinate. */
 int fmb_rel_check(const fmb_force_t *f, char *msg, size_t len);
+/* The Coulomb LCP rows of a friction of capacity cap >= 0 on the sliding row D (nn
+ * columns): unknowns beta1, beta2, sigma with G = [D, -D, 0] and
+ *   beta1 _|_ v + sigma,  beta2 _|_ -v + sigma,  sigma _|_ cap - beta1 - beta2.
+ * A zero capacity transmits nothing, and there sigma (any value >= |v|) would be
+ * unbounded: the rows become w = z (z = 0) with G = 0. The element has ne >= 3 unknowns
+ * (Az is ne x ne, column-major; the first three are these). */
+void fmb_rel_coulomb_rows(int nn, const double *D, double cap, double *G, double *av, double *Az,
+                          double *b, int ne);
 
 /* Switch events on a relative velocity reaching zero (relative.c; docs/switching.md
  * "Switch events"): a ratchet engaging, a dry friction or a screw thread sticking or

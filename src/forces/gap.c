@@ -33,22 +33,35 @@
  */
 #include "forces/forces.h"
 
+/* History (GAP_OPEN) of the last accepted state: 1 open, 0 touching, -1 a contact whose
+ * onset the step has just ended on (GAP_ARM: set by step_control for accept()). The
+ * contact starts at d >= band: an open gap stays open to band = 1e-2 of the event
+ * tolerance (the Newton iterates of a step that ends on the onset straddle d = 0 by
+ * round-off, where the linear law's force jumps by c dd), a contact whose onset was just
+ * located starts at d >= -band, a touching one at d >= 0 (0 with the location off). */
+enum { GAP_OPEN = 0, GAP_ARM = 1, GAP_NSTATE = 2 };
+static double gap_band(const fmb_force_t *f)
+{
+    if (!f->state || f->state[GAP_OPEN] == 0.0) return 0.0;
+    return 1e-2 * f->par[FMB_SW_GAP_TOL] * f->state[GAP_OPEN];
+}
+
 /* Contact force along x and its partial derivatives; returns the mode. */
 static int gap_law(const fmb_force_t *f, double x, double xd, double *F, double *Fx, double *Fxd)
 {
-    const double lo = f->par[FMB_SW_GAP_LO], hi = f->par[FMB_SW_GAP_HI];
+    const double lo = f->par[FMB_SW_GAP_LO], hi = f->par[FMB_SW_GAP_HI], band = gap_band(f);
     *F = *Fx = *Fxd = 0.0;
     double d, dd, s;
     int mode;
-    if (x >= hi)
+    if (x - hi >= band && x - hi >= lo - x)
         d = x - hi, dd = xd, s = -1.0, mode = 2;
-    else if (x <= lo)
+    else if (lo - x >= band)
         d = lo - x, dd = -xd, s = 1.0, mode = 1;
     else
         return 0;
     double Fn, Fd, Fdd;
     if ((int)f->par[FMB_SW_GAP_LAW] == 1) {
-        const double ne = f->par[FMB_SW_GAP_EXP], dn = pow(d, ne);
+        const double ne = f->par[FMB_SW_GAP_EXP], dn = pow(fmax(d, 0.0), ne);
         Fn = f->k * dn * (1.0 + f->c * dd);
         Fd = d > 0 ? ne * f->k * pow(d, ne - 1.0) * (1.0 + f->c * dd) : 0.0;
         Fdd = f->c * f->k * dn;
@@ -93,6 +106,25 @@ static int gap_mode(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, c
     fmb_rel_coord(f, v, &x, &xd, NULL, NULL);
     *vrel = xd;
     return gap_law(f, x, xd, force, &Fx, &Fxd);
+}
+
+/* The history: open (1) or touching (0) at the last accepted state. */
+static void gap_accept(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    (void)t;
+    if (f->state[GAP_ARM] != 0.0) { /* the step ended on the onset (step_control) */
+        f->state[GAP_OPEN] = -1.0, f->state[GAP_ARM] = 0.0;
+        return;
+    }
+    double x, xd, F, Fx, Fxd;
+    fmb_rel_coord(f, v, &x, &xd, NULL, NULL);
+    f->state[GAP_OPEN] = gap_law(f, x, xd, &F, &Fx, &Fxd) == 0 ? 1.0 : 0.0;
+}
+
+static void gap_reset(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    f->state[GAP_OPEN] = f->state[GAP_ARM] = 0.0; /* the start: touching at d >= 0 */
+    gap_accept(f, v, t);
 }
 
 static int gap_check(const fmb_force_t *f, char *msg, size_t len)
@@ -149,18 +181,30 @@ static int gap_step_control(const fmb_force_t *f, const fmb_bodyview_t v0[2],
     (void)t0;
     const double tol = f->par[FMB_SW_GAP_TOL];
     if (!(tol > 0)) return 0;
+    f->state[GAP_ARM] = 0.0;
     double d0, dd0, F0, d1, dd1, F1;
     gap_state(f, v0, &d0, &dd0, &F0);
     gap_state(f, v1, &d1, &dd1, &F1);
-    const int on0 = d0 > 0 && F0 > 0;
+    /* the onset of a gap open at t0 is at d = band (gap_law) */
+    const double band = gap_band(f);
+    const int on0 = d0 > band && F0 > 0;
+    if (f->state[GAP_OPEN] > 0 && d0 < -band && fabs(d1) <= band &&
+        (int)f->par[FMB_SW_GAP_LAW] == 0 && f->c * dd1 > 0) {
+        /* the step ends on the onset of a damped linear contact (a record time, or a
+         * located retry): its force jumps to c dd there. Accepted with the contact started
+         * at its end (GAP_ARM, accept()) and the accelerations re-solved with that force
+         * (return 3, solve/restart.c), so that no step spreads the jump */
+        f->state[GAP_ARM] = 1.0;
+        return 3;
+    }
     const double Ftol =
         (int)f->par[FMB_SW_GAP_LAW] == 1 ? f->k * pow(tol, f->par[FMB_SW_GAP_EXP]) : f->k * tol;
     /* event function e, switching where it changes sign; e0 at t0, e1 at t0 + h, its
      * tolerance et. Accepted only as the short crossing step |e0|, |e1| <= et. */
     double e0, e1, et;
     const char *what;
-    if (!on0 && d0 <= 0 && d1 > 0)
-        e0 = d0, e1 = d1, et = tol, what = "contact onset";
+    if (!on0 && d0 <= band && d1 > band)
+        e0 = d0 - band, e1 = d1 - band, et = tol, what = "contact onset";
     else if (on0 && d1 <= 0)
         e0 = d0, e1 = d1, et = tol, what = "contact end";
     else if (on0 && F1 <= 0)
@@ -168,6 +212,12 @@ static int gap_step_control(const fmb_force_t *f, const fmb_bodyview_t v0[2],
     else
         return 0;
     if (fabs(e0) <= et && fabs(e1) <= et) return 0; /* the crossing step */
+    /* a step that moves e by no more than a crossing step does, or the bodies by less
+     * than the tolerance, is as short as a crossing step: the switch acts inside it as
+     * well. (At a tolerance near the iteration's own accuracy |e| <= et cannot be hit:
+     * the velocities of a step of length h carry the position error / h, and the secant
+     * would shrink the step without end.) */
+    if (fabs(e1 - e0) <= 2.0 * et || fabs(d1 - d0) <= tol) return 0;
     /* retry ending half a tolerance before the switch, or, from within a tolerance of
      * it, half a tolerance past it (the crossing step) */
     const double target =
@@ -207,7 +257,8 @@ static const fmb_param_t gap_params[] = {
                   "contact damping"),
     FMB_FORCE_NUM("exponent", param[FMB_SW_GAP_EXP], FMB_PARAM_MIN | FMB_PARAM_DERIVED, 1, 0, "-",
                   "hunt_crossley exponent n (default 1.5)"),
-    FMB_FORCE_NUM("event_tol", param[FMB_SW_GAP_TOL], FMB_PARAM_MIN, 0, 0, "m or rad",
+    FMB_FORCE_NUM("event_tol", param[FMB_SW_GAP_TOL], FMB_PARAM_MIN | FMB_PARAM_DERIVED, 0, 0,
+                  "m or rad",
                   "contact start and end located to this penetration (default 1e-6 of the "
                   "nearer initial distance to a limit; 0: off)"),
     {0}};
@@ -243,6 +294,9 @@ const fmb_force_class_t fmb_gap_class = {
     .power = gap_power,
     .check = gap_check,
     .step_control = gap_step_control,
+    .nstate = GAP_NSTATE,
+    .reset = gap_reset,
+    .accept = gap_accept,
     .mode = gap_mode,
     .mode_names = gap_modes,
     .nmodes = 3,

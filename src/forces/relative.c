@@ -270,3 +270,25 @@ int fmb_rel_breakaway_event(const fmb_force_t *f, double Fs, double vtol, double
                  t0 + tau, F0, Fs);
     return r;
 }
+
+void fmb_rel_coulomb_rows(int nn, const double *D, double cap, double *G, double *av, double *Az,
+                          double *b, int ne)
+{
+    memset(Az, 0, (size_t)(ne * ne) * sizeof *Az);
+    b[0] = b[1] = b[2] = 0.0;
+    if (!(cap > 0.0)) {
+        /* no friction: sigma _|_ 0 would leave sigma free (Lemke may return 1e11 for it,
+         * and its size then hides the other rows' residuals in the LCP's relative check) */
+        for (int k = 0; k < 3 * nn; k++)
+            G[k] = 0.0;
+        av[0] = av[1] = av[2] = 0.0;
+        Az[0] = Az[1 + ne] = Az[2 + 2 * ne] = 1.0;
+        return;
+    }
+    for (int k = 0; k < nn; k++)
+        G[k] = D[k], G[nn + k] = -D[k], G[2 * nn + k] = 0.0;
+    av[0] = 1.0, av[1] = -1.0, av[2] = 0.0;
+    Az[0 + ne * 2] = 1.0, Az[1 + ne * 2] = 1.0;
+    Az[2 + ne * 0] = -1.0, Az[2 + ne * 1] = -1.0;
+    b[2] = cap;
+}

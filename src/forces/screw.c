@@ -24,6 +24,12 @@
  * Stick and reversal of the thread (v reaching 0 from sliding) are located as the dry
  * friction's (step_control, forces/relative.c fmb_rel_zero_event; docs/switching.md
  * "Switch events"), on the helix sliding velocity v.
+ * One-way (irreversible) frictionless screw (`one_way: s`, s = +1 or -1, with mu = 0): a
+ * fourth unknown, the lock's torque lambda >= 0 on theta, keeps s thetadot >= 0 as a
+ * ratchet does (ratchet.c): lambda _|_ s thetadot_new >= 0, Q = s lambda D_theta^T. The
+ * thread rows then carry nothing (zero capacity), so the element's LCP row D is D_theta,
+ * and the event located is the lock's engagement, s thetadot reaching 0 (the history
+ * holds thetadot instead of v). Without one_way the fourth unknown is 0 (w = z).
  */
 #include "forces/forces.h"
 
@@ -101,6 +107,20 @@ static double screw_vstick(const fmb_force_t *f)
     return f->par[FMB_SW_SCREW_VSTICK] > 0 ? f->par[FMB_SW_SCREW_VSTICK] : FMB_V_STICK_COULOMB;
 }
 
+static double screw_oneway(const fmb_force_t *f)
+{
+    return f->par[FMB_SW_SCREW_ONEWAY];
+}
+
+/* D_theta = dtheta/dq on the element's columns. */
+static void screw_dtheta(const fmb_force_t *f, const fmb_bodyview_t v[2], double *Dt, double *thd)
+{
+    fmb_force_t fr = *f;
+    fr.coord = FMB_REL_ROTATION;
+    double th;
+    fmb_rel_coord(&fr, v, &th, thd, Dt, NULL);
+}
+
 static void screw_lcp(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, double v_n,
                       double *G, double *D, double *av, double *Az, double *b)
 {
@@ -108,13 +128,21 @@ static void screw_lcp(const fmb_force_t *f, const fmb_bodyview_t v[2], double t,
     const int n = v[0].nc + v[1].nc;
     screw_geom_t g;
     screw_geometry(f, v, &g, NULL, NULL, D);
+    fmb_rel_coulomb_rows(n, D, f->par[FMB_SW_SCREW_MU] * fabs(g.Fn) / g.cl, G, av, Az, b, 4);
+    const double s = screw_oneway(f);
+    b[3] = 0.0;
+    if (s == 0.0) { /* no lock: z3 = 0 */
+        for (int k = 0; k < n; k++)
+            G[3 * n + k] = 0.0;
+        av[3] = 0.0, Az[3 + 4 * 3] = 1.0;
+        return;
+    }
+    /* mu = 0 (checked): the thread rows are w = z, so the row D may be D_theta */
+    double thd;
+    screw_dtheta(f, v, D, &thd);
     for (int k = 0; k < n; k++)
-        G[k] = D[k], G[n + k] = -D[k], G[2 * n + k] = 0.0;
-    memset(Az, 0, 9 * sizeof *Az);
-    av[0] = 1.0, av[1] = -1.0, av[2] = 0.0;
-    Az[0 + 3 * 2] = 1.0, Az[1 + 3 * 2] = 1.0;
-    Az[2 + 3 * 0] = -1.0, Az[2 + 3 * 1] = -1.0;
-    b[0] = b[1] = 0.0, b[2] = f->par[FMB_SW_SCREW_MU] * fabs(g.Fn) / g.cl;
+        G[3 * n + k] = s * D[k];
+    av[3] = s;
 }
 
 static int screw_mode(const fmb_force_t *f, const fmb_bodyview_t v[2], double t, const double *z,
@@ -132,6 +160,11 @@ static int screw_mode(const fmb_force_t *f, const fmb_bodyview_t v[2], double t,
 
 static double screw_velocity(const fmb_force_t *f, const fmb_bodyview_t v[2])
 {
+    if (screw_oneway(f) != 0.0) { /* the lock's velocity thetadot */
+        double Dt[FMB_ELEM_COLS], thd;
+        screw_dtheta(f, v, Dt, &thd);
+        return thd;
+    }
     screw_geom_t g;
     screw_geometry(f, v, &g, NULL, NULL, NULL);
     return -g.sl * g.xd + g.r * g.cl * g.thd;
@@ -156,6 +189,10 @@ static int screw_step_control(const fmb_force_t *f, const fmb_bodyview_t v0[2],
                               char *why, size_t len)
 {
     const double w0 = screw_velocity(f, v0);
+    if (screw_oneway(f) != 0.0) /* e = s thetadot > 0 while turning the allowed way */
+        return fmb_rel_zero_event(f, screw_oneway(f), FMB_V_STICK_COULOMB, t0, h, w0,
+                                  screw_velocity(f, v1), h_max, why, len,
+                                  "one-way lock engagement");
     return fmb_rel_zero_event(f, w0 < 0 ? -1.0 : 1.0, screw_vstick(f), t0, h, w0,
                               screw_velocity(f, v1), h_max, why, len, "thread stick or reversal");
 }
@@ -166,6 +203,18 @@ static int screw_check(const fmb_force_t *f, char *msg, size_t len)
     if (rc) return rc;
     if (!(f->par[FMB_SW_SCREW_LEAD] > 0) || !(f->par[FMB_SW_SCREW_RADIUS] > 0)) {
         snprintf(msg, len, "screw '%s': lead and radius must be > 0", f->name);
+        return FMB_ERR_MODEL;
+    }
+    const double ow = f->par[FMB_SW_SCREW_ONEWAY];
+    if (ow != 0.0 && ow != 1.0 && ow != -1.0) {
+        snprintf(msg, len, "screw '%s': one_way must be 0, 1 or -1, got %g", f->name, ow);
+        return FMB_ERR_MODEL;
+    }
+    if (ow != 0.0 && f->par[FMB_SW_SCREW_MU] != 0.0) {
+        snprintf(msg, len,
+                 "screw '%s': one_way needs mu: 0 (a frictionless irreversible screw; with "
+                 "thread friction add a ratchet to the screw)",
+                 f->name);
         return FMB_ERR_MODEL;
     }
     if (!(f->par[FMB_SW_SCREW_MU] >= 0) || !(f->k > 0) || !(f->c >= 0)) {
@@ -200,6 +249,9 @@ static const fmb_param_t screw_params[] = {
     FMB_FORCE_NUM("preload", param[FMB_SW_SCREW_PRELOAD], 0, 0, 0, "N",
                   "thread force F_n on the nut (+axis) in the initial poses (at rest a stuck "
                   "thread on a free screw carries -W cos^2(lambda) of an axial load W)"),
+    FMB_FORCE_NUM("one_way", param[FMB_SW_SCREW_ONEWAY], 0, 0, 0, "-",
+                  "0, or the only sense the screw turns in relative to the nut (+1, -1; needs "
+                  "mu: 0): a frictionless irreversible screw"),
     {0}};
 
 static int screw_prepare(fmb_item_env_t *env, fmb_force_desc_t *d)
@@ -227,7 +279,7 @@ const fmb_force_class_t fmb_screw_class = {
     .nstate = FMB_REL_HIST,
     .reset = screw_reset,
     .accept = screw_accept,
-    .nz = 3,
+    .nz = 4,
     .lcp = screw_lcp,
     .mode = screw_mode,
     .mode_names = screw_modes,

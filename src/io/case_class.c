@@ -98,6 +98,10 @@ static int check_class_keys(loader_t *L, const yaml_node_t *m, const char *ctx, 
     class_keys(c, keys, MAX_KEYS);
     for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
         yaml_node_t *kn = case_node_at(L, p->key);
+        char cut[400];
+        if (!has_key(keys, case_sval(kn)) && case_comma_cut(L, m, kn, cut, sizeof cut))
+            return case_fail(L, kn, "unknown key '%s' in %s %s: %s", case_sval(kn), tname, ctx,
+                             cut);
         if (!has_key(keys, case_sval(kn)))
             return unknown_key(L, kn, ctx, tname, family, all, nall, keys);
     }

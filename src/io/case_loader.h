@@ -86,6 +86,11 @@ typedef struct loader {
 /* Check that map is a mapping whose keys are scalars from allowed (NULL-terminated; NULL:
  * any key) and appear once. An unknown key's message lists the allowed ones and the
  * nearest. */
+/* An unknown key of a {...} map that is the remnant of an earlier value cut at a comma
+ * (an unquoted `tz: if(t < 1, T0, 0)`: YAML splits it into `tz: if(t < 1`, `T0`, `0)`):
+ * 1 and a message naming the cut value and the remedy (quote it) in msg, else 0. */
+int case_comma_cut(loader_t *L, const yaml_node_t *map, const yaml_node_t *key, char *msg,
+                   size_t len);
 int case_check_keys(loader_t *L, const yaml_node_t *map, const char *ctx,
                     const char *const allowed[]);
 /* The candidate (NULL-terminated list) within typo distance of s, or NULL. */

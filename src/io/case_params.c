@@ -155,7 +155,7 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
                                        "phi_tol",    "ordering", "reuse_jacobian", "step",
                                        "rtol_step",  "atol_step", "h_min",   "h_max",
                                        "linear_solver", "viz_every", "viz_frames", "start",
-                                       NULL};
+                                       "output_dt", "compress", NULL};
     fmb_sim_options_t *o = &L->c->opts;
     const char *ctx = "solver";
     int rc = sec ? case_check_keys(L, sec, ctx, keys) : 0;
@@ -251,7 +251,7 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
         {"atol", &o->atol, 0.0, 1, INFINITY},     {"phi_tol", &o->phi_tol, 0.0, 1, INFINITY},
         {"rho_inf", &o->rho_inf, 0.0, 0, 1.0},    {"rtol_step", &o->rtol_step, 0.0, 1, INFINITY},
         {"atol_step", &o->atol_step, 0.0, 1, INFINITY}, {"h_min", &o->h_min, 0.0, 1, INFINITY},
-        {"h_max", &o->h_max, 0.0, 1, INFINITY},
+        {"h_max", &o->h_max, 0.0, 1, INFINITY},   {"output_dt", &o->output_dt, 0.0, 1, INFINITY},
     };
     for (size_t k = 0; k < sizeof reals / sizeof reals[0]; k++) {
         double v;
@@ -277,6 +277,15 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
         (rc = case_get_int(L, sec, "viz_every", ctx, 0, &o->viz_every)) ||
         (rc = case_get_int(L, sec, "viz_frames", ctx, 0, &o->viz_frames)))
         return rc;
+    int compress = 1;
+    if ((rc = case_get_int(L, sec, "compress", ctx, 0, &compress))) return rc;
+    if (compress > 1)
+        return case_fail(L, case_get(L, sec, "compress"), "solver: 'compress' is 0 or 1");
+    o->output_plain = !compress;
+    if (o->output_dt > 0 && sec && case_get(L, sec, "output_every"))
+        return case_fail(L, case_get(L, sec, "output_dt"),
+                         "solver: give either 'output_dt' (a record interval in time) or "
+                         "'output_every' (every k-th step), not both");
     if (o->viz_frames == 1)
         return case_fail(L, case_get(L, sec, "viz_frames"),
                          "solver: 'viz_frames' is 0 (no visualization output) or >= 2");

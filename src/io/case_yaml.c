@@ -172,6 +172,35 @@ const char *case_nearest(const char *s, const char *const *cands)
     return best && bd <= lim ? best : NULL;
 }
 
+int case_comma_cut(loader_t *L, const yaml_node_t *map, const yaml_node_t *key, char *msg,
+                   size_t len)
+{
+    if (map->type != YAML_MAPPING_NODE || map->data.mapping.style != YAML_FLOW_MAPPING_STYLE)
+        return 0;
+    const yaml_node_t *cut = NULL, *cutk = NULL;
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+         p++) {
+        const yaml_node_t *k = case_node_at(L, p->key), *v = case_node_at(L, p->value);
+        if (k == key) break;
+        if (v->type != YAML_SCALAR_NODE || v->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+            continue;
+        int depth = 0;
+        for (const char *c = case_sval(v); *c; c++)
+            depth += (*c == '(' || *c == '[') - (*c == ')' || *c == ']');
+        if (depth > 0) cut = v, cutk = k;
+    }
+    if (!cut) return 0;
+    int depth = 0;
+    for (const char *c = case_sval(cut); *c; c++)
+        depth += (*c == '(' || *c == '[') - (*c == ')' || *c == ']');
+    snprintf(msg, len,
+             "the value of '%s' was cut at a comma ('%s': inside a {...} map a comma ends the "
+             "value unless it is quoted): quote it, %s: \"%s, ...%.*s\"",
+             case_sval(cutk), case_sval(cut), case_sval(cutk), case_sval(cut), depth < 8 ? depth : 8,
+             "))))))))");
+    return 1;
+}
+
 /* Check that map is a mapping whose keys are scalars from allowed (NULL-terminated)
  * and appear once. */
 int case_check_keys(loader_t *L, const yaml_node_t *map, const char *ctx,
@@ -188,7 +217,9 @@ int case_check_keys(loader_t *L, const yaml_node_t *map, const char *ctx,
         for (int i = 0; allowed && allowed[i]; i++)
             if (!strcmp(case_sval(k), allowed[i])) ok = 1;
         if (!ok) {
-            char buf[600] = "", hint[120] = "";
+            char buf[600] = "", hint[120] = "", cut[400];
+            if (case_comma_cut(L, map, k, cut, sizeof cut))
+                return case_fail(L, k, "unknown key '%s' in %s: %s", case_sval(k), ctx, cut);
             for (int i = 0; allowed[i]; i++)
                 case_list_add(buf, sizeof buf, allowed[i]);
             const char *near = case_nearest(case_sval(k), allowed);

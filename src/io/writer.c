@@ -38,6 +38,19 @@ static char *dupstr(const char *s)
     return p;
 }
 
+/* The records a run of these options writes (1 when unknown). */
+static long expected_records(const fmb_sim_options_t *o)
+{
+    long expected = 1;
+    if (o && o->output_dt > 0 && o->t_end > 0) {
+        expected = (long)fmin(ceil(o->t_end / o->output_dt - 1e-9) + 1, 1e15);
+    } else if (o && o->h > 0 && o->t_end > 0 && o->output_every > 0) {
+        const double steps = ceil(o->t_end / o->h - 1e-9);
+        expected = (long)fmin(ceil(steps / o->output_every) + 1, 1e15);
+    }
+    return expected;
+}
+
 /* Visualization frames (/viz) and the sidecar, unless viz_frames is 0 (then a stale
  * sidecar of an earlier run is removed: it would point at datasets that no longer exist). */
 static int setup_viz(fmb_writer_t *w, const fmb_sim_t *sim)
@@ -47,11 +60,7 @@ static int setup_viz(fmb_writer_t *w, const fmb_sim_t *sim)
         remove(w->final_xmf);
         return 0;
     }
-    long expected = 1;
-    if (o && o->h > 0 && o->t_end > 0 && o->output_every > 0) {
-        const double steps = ceil(o->t_end / o->h - 1e-9);
-        expected = (long)fmin(ceil(steps / o->output_every) + 1, 1e15);
-    }
+    const long expected = expected_records(o);
     fmb_sim_options_t def;
     fmb_sim_options_default(&def);
     w->viz_every = fmb_viz_spacing(o ? o : &def, expected);
@@ -154,6 +163,12 @@ fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim, const 
     }
     w->file = -1;
     w->model = m;
+    /* a short run's chunks are no longer than its records (a chunk is compressed whole,
+     * fill values included) */
+    const long nexp = expected_records(fmb_sim_options(sim));
+    w->batch = nexp > 0 && nexp < WRITER_BATCH ? (int)nexp : WRITER_BATCH;
+    w->chunk = w->batch;
+    w->plain = fmb_sim_options(sim) && fmb_sim_options(sim)->output_plain;
     w->ds_time = w->ds_energy = w->ds_newton = -1;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     errno = 0;

@@ -1,7 +1,8 @@
 /* HDF5 results writer: datasets, batches and commits (layout: docs/output.md).
  *
- * Every time-dependent dataset is chunked with an unlimited first dimension. Records
- * are buffered in memory and written in batches of WRITER_BATCH records, each batch
+ * Every time-dependent dataset is chunked with an unlimited first dimension and its chunks
+ * compressed (byte shuffle + deflate, lossless). Records are buffered in memory and
+ * written in batches of w->batch records (WRITER_BATCH, fewer for long rows), each batch
  * extending all datasets together. At least every WRITER_FLUSH_SECONDS of wall time
  * (and at the end) the records written are committed (commit() below: H5Fflush, sync,
  * then the root attribute committed_records, flushed again) and the XDMF sidecar is
@@ -57,14 +58,23 @@ int fmb_writer_ds_create(fmb_writer_t *w, hid_t loc, const char *name, int is_in
         d->tail[i - 1] = dims[i] = maxdims[i] = chunk[i] = tail[i - 1];
         d->rowlen *= (size_t)tail[i - 1];
     }
-    /* a chunk is allocated and written whole: WRITER_BATCH records, but at most
+    /* a chunk is allocated, compressed and written whole: w->chunk records (WRITER_BATCH, or
+     * a short run's expected records), but at most
      * WRITER_CHUNK_BYTES (at least one record), so that a long row (a 10,000-element beam's
-     * coordinates, 240 kB) does not make every file hold 61 MB chunks per dataset */
+     * coordinates, 240 kB) does not make every file hold 61 MB chunks per dataset. The
+     * batch (all datasets extend together) is WRITER_BATCH records, fewer when a row would
+     * make a dataset's buffer exceed WRITER_BUF_BYTES (the buffers made before hold more:
+     * the batch only shrinks, before the first record). Long chunks compress better: at
+     * 256 records the seed 004 case's file is 35 % of its uncompressed size, at 4096 32 %. */
     const size_t rowbytes = d->rowlen * d->esize;
-    chunk[0] = rowbytes * WRITER_BATCH <= WRITER_CHUNK_BYTES ? WRITER_BATCH
-               : rowbytes >= WRITER_CHUNK_BYTES              ? 1
-                                                             : WRITER_CHUNK_BYTES / rowbytes;
-    d->buf = malloc(WRITER_BATCH * d->rowlen * d->esize);
+    if (rowbytes * (size_t)w->batch > WRITER_BUF_BYTES)
+        w->batch = rowbytes >= WRITER_BUF_BYTES ? 1 : (int)(WRITER_BUF_BYTES / rowbytes);
+    const size_t batch = (size_t)w->batch;
+    const size_t cn = (size_t)w->chunk;
+    chunk[0] = rowbytes * cn <= WRITER_CHUNK_BYTES ? cn
+               : rowbytes >= WRITER_CHUNK_BYTES    ? 1
+                                                   : WRITER_CHUNK_BYTES / rowbytes;
+    d->buf = malloc(batch * d->rowlen * d->esize);
     if (!d->buf) return fmb_writer_err(w, FMB_ERR_NOMEM, "out of memory");
     hid_t space = H5Screate_simple(rank, dims, maxdims);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
@@ -72,7 +82,12 @@ int fmb_writer_ds_create(fmb_writer_t *w, hid_t loc, const char *name, int is_in
      * INT32_MIN, never as plausible zeros. */
     const double fill_d = NAN;
     const int fill_i = INT32_MIN;
+    /* lossless compression of each chunk: byte shuffle (the exponent and high mantissa
+     * bytes of neighbouring records agree) then deflate (docs/output.md "Compression") */
+    const int deflate =
+        !w->plain && WRITER_DEFLATE_LEVEL > 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0;
     if (space >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, rank, chunk) >= 0 &&
+        (!deflate || (H5Pset_shuffle(dcpl) >= 0 && H5Pset_deflate(dcpl, WRITER_DEFLATE_LEVEL) >= 0)) &&
         H5Pset_fill_value(dcpl, d->mtype, is_int ? (const void *)&fill_i : (const void *)&fill_d) >=
             0)
         d->id = H5Dcreate2(loc, name, is_int ? H5T_STD_I32LE : H5T_IEEE_F64LE, space, H5P_DEFAULT,
@@ -296,6 +311,6 @@ int fmb_writer_record_done(fmb_writer_t *w)
     w->nbuf++;
     /* a full batch goes to HDF5 at once; a commit (flush, sync, marker) once per second */
     if (wall_seconds() - w->last_flush >= WRITER_FLUSH_SECONDS) return fmb_writer_flush_all(w, 0);
-    if (w->nbuf == WRITER_BATCH) return write_batch(w);
+    if (w->nbuf == w->batch) return write_batch(w);
     return 0;
 }

@@ -11,9 +11,11 @@
 #include "io/viz.h"
 #include "io/writer.h"
 
-#define WRITER_BATCH 256              /* records per batch, also the chunk length... */
-#define WRITER_CHUNK_BYTES (1u << 20) /* ...up to this many bytes per chunk */
+#define WRITER_BATCH 4096             /* records per batch (at most), also the chunk length... */
+#define WRITER_BUF_BYTES (4u << 20)   /* ...but a dataset's batch buffer at most this (long rows) */
+#define WRITER_CHUNK_BYTES (1u << 20) /* ...and up to this many bytes per chunk */
 #define WRITER_FLUSH_SECONDS 1.0      /* wall time between flushes, at most */
+#define WRITER_DEFLATE_LEVEL 1        /* deflate level of the chunks (after the shuffle) */
 #define WRITER_MAX_RANK 3
 
 typedef struct wds {
@@ -81,6 +83,9 @@ struct fmb_writer {
     int nsws;
     long nrec; /* records in the file */
     int nbuf;  /* records buffered */
+    int batch; /* records per batch: WRITER_BATCH, less for long rows (fmb_writer_ds_create) */
+    int chunk; /* records per chunk (at most): WRITER_BATCH, or the run's records if fewer */
+    int plain; /* 1: no compression (solver compress: 0) */
     double last_flush;
     double unflushed; /* bytes handed to HDF5 since the last commit: in its caches, maybe
                          not yet on the disk (disk_room counts them as taken) */

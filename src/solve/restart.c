@@ -62,7 +62,7 @@ int fmb_sim_restart(fmb_sim_t *s)
  * velocity is already at its switch), so the energy balance is untouched. */
 int fmb_sim_switch_restart(fmb_sim_t *s)
 {
-    if (!s->ncontacts && !s->nswz) return 0;
+    if (!s->ncontacts && !s->nsw) return 0; /* a gap's located onset has no LCP either */
     int rc = fmb_sim_accel_solve(s, 1, 0.0, s->qdd, s->lam);
     if (rc) return rc;
     if (s->ncontacts) { /* contacts at rest on v / tau + dv/dt, as the elements' rows */

@@ -536,6 +536,46 @@ int fmb_sim_step(fmb_sim_t *s)
     return advance_to(s, s->t + s->opts.h, NULL);
 }
 
+/* Records at r_j = t0 + j output_dt (the last at t_end), independent of the step. Fixed
+ * steps keep their grid t0 + k h and also end on every record time between two of its
+ * points (a record on the grid, to 1e-9 h, is taken there); adaptive steps land on the
+ * record times and stay <= h_max (h when h_max is 0: the step no longer follows from the
+ * record interval). */
+static int run_output_dt(fmb_sim_t *s, fmb_observer_fn observer, void *user,
+                         volatile const int *stop)
+{
+    fmb_sim_options_t *o = &s->opts;
+    const double dt = o->output_dt, T = o->t_end, t0 = s->t;
+    s->t_span = T - t0;
+    if (o->adaptive && !(o->h_max > 0)) o->h_max = o->h;
+    if (!(s->h_next > 0)) s->h_next = fmin(o->h, o->h_max > 0 ? o->h_max : INFINITY);
+    const double h = o->h;
+    long j = 1, k = 1;
+    for (;;) {
+        double tr = t0 + (double)j * dt;
+        if (tr > T - 1e-9 * dt) tr = T; /* the last record at t_end */
+        double target = tr;
+        int record = 1;
+        if (!o->adaptive) {
+            double tk = t0 + (double)k * h;
+            while (tk <= s->t + 1e-9 * h) tk = t0 + (double)(++k) * h;
+            if (tk < tr - 1e-9 * h) target = tk, record = 0;
+            if (fabs(tk - tr) <= 1e-9 * h) k++;
+        }
+        if (stop && *stop)
+            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->t);
+        int rc = advance_to(s, target, stop);
+        if (rc) return rc;
+        if (!record) {
+            k++;
+            continue;
+        }
+        if (observer && (rc = observer(s, user))) return rc;
+        if (tr >= T) return 0;
+        j++;
+    }
+}
+
 int fmb_sim_run(fmb_sim_t *s, fmb_observer_fn observer, void *user, volatile const int *stop)
 {
     int rc;
@@ -545,6 +585,7 @@ int fmb_sim_run(fmb_sim_t *s, fmb_observer_fn observer, void *user, volatile con
      * end exactly at t_end (a remainder below 1e-9 H is absorbed by the previous step);
      * H > t_end gives one target at t_end. Fixed steps: H = h, a record every
      * output_every targets; adaptive: H = h output_every, a record at every target. */
+    if (s->opts.output_dt > 0) return run_output_dt(s, observer, user, stop);
     const fmb_sim_options_t *o = &s->opts;
     const int every = o->adaptive ? 1 : o->output_every;
     const double H = o->adaptive ? o->h * o->output_every : o->h, T = o->t_end;

@@ -183,19 +183,55 @@ void fmb_sim_switch_accept(fmb_sim_t *s)
     }
 }
 
+/* The rows' constants b of every element at the current state (their capacities). */
+static void switch_capacities(const fmb_sim_t *s, double *b)
+{
+    const fmb_model_t *md = s->model;
+    for (int e = 0; e < s->nsw; e++) {
+        const fmb_switch_t *sw = &s->swe[e];
+        const fmb_force_t *f = &md->forces[sw->force];
+        const int ne = f->klass->nz;
+        if (!ne) continue;
+        fmb_bodyview_t v[2];
+        views(s, f, v);
+        double G[FMB_ELEM_COLS * SW_MAXZ], D[FMB_ELEM_COLS], av[SW_MAXZ], Az[SW_MAXZ * SW_MAXZ];
+        memset(G, 0, sizeof G);
+        f->klass->lcp(f, v, s->t, sw->v_n, G, D, av, Az, b + sw->zoff);
+    }
+}
+
+/* The start's (and a restart's) LCP on v / tau + D . qdd. An element that the solution
+ * puts at its static level breaks away there (mode(): dry_friction's sliding flag), and
+ * from that instant its force is the kinetic level: the accelerations are solved again
+ * with the capacities that follow from the solution until they stop changing (once, for a
+ * breakaway; a start under a torque above the static level accelerates at the kinetic
+ * level, as a located breakaway inside the run does). */
+#define SW_START_PASSES 4
 int fmb_sim_switch_start(fmb_sim_t *s)
 {
     if (s->nswz) {
-        const int n = s->n, m = s->m;
+        const int n = s->n, m = s->m, nz = s->nswz;
         double *x = s->work + (size_t)(n + m);
-        memcpy(x, s->qdd, (size_t)n * sizeof *x);
-        memcpy(x + n, s->lam, (size_t)m * sizeof *x);
+        double *x0 = malloc(((size_t)(n + m) + 2 * (size_t)nz) * sizeof *x0);
+        if (!x0) return FMB_ERR_NOMEM;
+        double *b0 = x0 + n + m, *b1 = b0 + nz;
+        memcpy(x0, s->qdd, (size_t)n * sizeof *x);
+        memcpy(x0 + n, s->lam, (size_t)m * sizeof *x);
         double *base = start_base(s);
         const double tau = 1e-3 * s->opts.h;
         for (int i = 0; i < n; i++)
             base[i] = s->qd[i] / tau;
         fmb_sim_switch_accept(s); /* v_n: static or kinetic levels */
-        int rc = fmb_sim_switch_lcp(s, 1.0, 1.0, base, 1.0, s->t, x);
+        int rc = 0;
+        for (int pass = 0; pass < SW_START_PASSES; pass++) {
+            memcpy(x, x0, (size_t)(n + m) * sizeof *x);
+            switch_capacities(s, b0);
+            if ((rc = fmb_sim_switch_lcp(s, 1.0, 1.0, base, 1.0, s->t, x))) break;
+            fmb_sim_switch_accept(s); /* the solution's modes and levels */
+            switch_capacities(s, b1);
+            if (!memcmp(b0, b1, (size_t)nz * sizeof *b0)) break;
+        }
+        free(x0);
         if (rc) return rc;
         memcpy(s->qdd, x, (size_t)n * sizeof *x);
         memcpy(s->lam, x + n, (size_t)m * sizeof *x);
