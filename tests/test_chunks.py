@@ -6,10 +6,12 @@ values, compressed too). The quick-return with a 3,000-element rocker (rows of 9
 coordinates = 72 kB) and 17 records (16 steps) must have (1) every growing dataset's chunk
 = min(4096, records, max(1, floor(2^20 / row bytes))) records, computed here from the
 dataset's own row shape, (2)
-every growing dataset compressed losslessly, byte shuffle then deflate, and (3) a file no
-larger than its chunks in use, ceil(records / chunk) x chunk bytes summed over the
-datasets, plus 2 MiB for metadata and fixed datasets. With 256-record chunks for every row
-the same file is 99 MB (the test fails); the bound is 13.6 MB.
+every growing dataset compressed losslessly, byte shuffle then deflate, with the case's
+`compress: 1`, and (3) a file no larger than its chunks in use, ceil(records / chunk) x
+chunk bytes summed over the datasets, plus 2 MiB for metadata and fixed datasets. With
+256-record chunks for every row the same file is 99 MB (the test fails); the bound is
+13.6 MB. (4) The default `compress` (automatic) leaves this run uncompressed: 17 records
+x 6 x 8 bytes x 9,003 coordinates = 7.3 MB, below the 64 MiB of FMB_COMPRESS_AUTO_BYTES.
 
 usage: test_chunks.py FLEXMB CASE OUTDIR
 """
@@ -26,14 +28,32 @@ MIB = 1 << 20
 def main():
     flexmb, case, outdir = sys.argv[1:4]
     os.makedirs(outdir, exist_ok=True)
-    out = os.path.join(outdir, "chunks.h5")
-    p = subprocess.run([flexmb, "run", case, "-o", out, "--quiet", "--no-viz",
-                        "--set", "n_el=3000", "--set", "revolutions=0.005",
-                        "--set", "out_every=1"], capture_output=True, text=True)
+    text = open(case, encoding="utf-8").read()
+    if "\nsolver:\n" not in text:
+        print("FAIL: %s has no block 'solver:' to add compress to" % case)
+        return 1
+    forced = os.path.join(outdir, "chunks_compress.yaml")
+    with open(forced, "w", encoding="utf-8") as f:  # same directory: meshes resolve alike
+        f.write(text.replace("\nsolver:\n", "\nsolver:\n  compress: 1\n", 1))
+    sets = ["--set", "n_el=3000", "--set", "revolutions=0.005", "--set", "out_every=1"]
+    bad = 0
+    auto = os.path.join(outdir, "chunks_auto.h5")
+    p = subprocess.run([flexmb, "run", case, "-o", auto, "--quiet", "--no-viz"] + sets,
+                       capture_output=True, text=True)
     if p.returncode != 0:
         print("FAIL: run exit %d: %s" % (p.returncode, p.stderr[-500:]))
         return 1
-    bad = 0
+    with h5py.File(auto, "r") as f:
+        filt = [d.name for d in (f["bodies/rocker/q"], f["time"]) if d.compression]
+        if filt or f["solver"].attrs["compress"] != 0:
+            print("FAIL: the automatic default compressed a 7.3 MB run: %s" % filt)
+            bad += 1
+    out = os.path.join(outdir, "chunks.h5")
+    p = subprocess.run([flexmb, "run", forced, "-o", out, "--quiet", "--no-viz"] + sets,
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        print("FAIL: run exit %d: %s" % (p.returncode, p.stderr[-500:]))
+        return 1
     used = 0
     longest = 0
     with h5py.File(out, "r") as f:

@@ -471,9 +471,13 @@ typedef struct fmb_sim_options {
                          whatever the steps (fixed steps end on them as well;
                          adaptive steps stay <= h_max, or h when h_max is 0);
                          default 0: records by output_every */
-    int output_plain; /* 1: results datasets written uncompressed (case key
-                         compress: 0); default 0: shuffle + deflate */
+    int compress;     /* results datasets: 1 compressed losslessly (byte shuffle + deflate), 0
+                         uncompressed, -1 (default) compressed when the run's results would
+                         take more than FMB_COMPRESS_AUTO_BYTES uncompressed */
 } fmb_sim_options_t;
+/* compress -1: the uncompressed size (estimated) above which results are compressed: a
+ * small file gains little and compression costs CPU at every record (docs/output.md) */
+#define FMB_COMPRESS_AUTO_BYTES (64.0 * 1024 * 1024)
 
 void fmb_sim_options_default(fmb_sim_options_t *opts);
 

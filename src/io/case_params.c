@@ -149,13 +149,15 @@ int case_load_parameters(loader_t *L, const yaml_node_t *sec, const char *const 
 
 int case_load_solver(loader_t *L, const yaml_node_t *sec)
 {
-    static const char *const keys[] = {"integrator", "alpha",    "beta",           "gamma",
-                                       "rho_inf",    "h",        "t_end",          "output_every",
-                                       "max_newton", "halving",  "rtol",           "atol",
-                                       "phi_tol",    "ordering", "reuse_jacobian", "step",
-                                       "rtol_step",  "atol_step", "h_min",   "h_max",
-                                       "linear_solver", "viz_every", "viz_frames", "start",
-                                       "output_dt", "compress", NULL};
+    static const char *const keys[] = {"integrator", "alpha",        "beta",
+                                       "gamma",      "rho_inf",      "h",
+                                       "t_end",      "output_every", "max_newton",
+                                       "halving",    "rtol",         "atol",
+                                       "phi_tol",    "ordering",     "reuse_jacobian",
+                                       "step",       "rtol_step",    "atol_step",
+                                       "h_min",      "h_max",        "linear_solver",
+                                       "viz_every",  "viz_frames",   "start",
+                                       "output_dt",  "compress",     NULL};
     fmb_sim_options_t *o = &L->c->opts;
     const char *ctx = "solver";
     int rc = sec ? case_check_keys(L, sec, ctx, keys) : 0;
@@ -196,21 +198,18 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
     if (L->set_ordering) ord = L->set_ordering, ord_at = sec;
     if (!sec) { /* no solver section: only the --set choices */
         if (ord && strcmp(ord, "amd") && strcmp(ord, "metis") && strcmp(ord, "best"))
-            return case_fail(L, NULL,
-                             "override ordering=%s: unknown ordering (allowed: amd, metis, best)",
-                             ord);
-        o->ordering = !ord ? o->ordering
-                           : !strcmp(ord, "amd")   ? FMB_ORDERING_AMD
-                           : !strcmp(ord, "metis") ? FMB_ORDERING_METIS
-                                                   : FMB_ORDERING_BEST;
+            return case_fail(
+                L, NULL, "override ordering=%s: unknown ordering (allowed: amd, metis, best)", ord);
+        o->ordering = !ord                    ? o->ordering
+                      : !strcmp(ord, "amd")   ? FMB_ORDERING_AMD
+                      : !strcmp(ord, "metis") ? FMB_ORDERING_METIS
+                                              : FMB_ORDERING_BEST;
         if (L->set_step && strcmp(L->set_step, "adaptive") && strcmp(L->set_step, "fixed"))
-            return case_fail(L, NULL,
-                             "override step=%s: unknown step (allowed: fixed, adaptive)",
+            return case_fail(L, NULL, "override step=%s: unknown step (allowed: fixed, adaptive)",
                              L->set_step);
         if (L->set_step) o->adaptive = !strcmp(L->set_step, "adaptive");
         if (L->set_start && strcmp(L->set_start, "rigid") && strcmp(L->set_start, "static"))
-            return case_fail(L, NULL,
-                             "override start=%s: unknown start (allowed: rigid, static)",
+            return case_fail(L, NULL, "override start=%s: unknown start (allowed: rigid, static)",
                              L->set_start);
         if (L->set_start)
             o->start = !strcmp(L->set_start, "static") ? FMB_START_STATIC : FMB_START_RIGID;
@@ -245,13 +244,20 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
         int lo_open;
         double hi;
     } reals[] = {
-        {"alpha", &o->alpha, -1.0 / 3.0, 0, 0.0}, {"beta", &o->beta, 0.0, 1, 1.0},
-        {"gamma", &o->gamma, 0.5, 0, 1.0},        {"h", &o->h, 0.0, 1, INFINITY},
-        {"t_end", &o->t_end, 0.0, 1, INFINITY},   {"rtol", &o->rtol, 0.0, 1, INFINITY},
-        {"atol", &o->atol, 0.0, 1, INFINITY},     {"phi_tol", &o->phi_tol, 0.0, 1, INFINITY},
-        {"rho_inf", &o->rho_inf, 0.0, 0, 1.0},    {"rtol_step", &o->rtol_step, 0.0, 1, INFINITY},
-        {"atol_step", &o->atol_step, 0.0, 1, INFINITY}, {"h_min", &o->h_min, 0.0, 1, INFINITY},
-        {"h_max", &o->h_max, 0.0, 1, INFINITY},   {"output_dt", &o->output_dt, 0.0, 1, INFINITY},
+        {"alpha", &o->alpha, -1.0 / 3.0, 0, 0.0},
+        {"beta", &o->beta, 0.0, 1, 1.0},
+        {"gamma", &o->gamma, 0.5, 0, 1.0},
+        {"h", &o->h, 0.0, 1, INFINITY},
+        {"t_end", &o->t_end, 0.0, 1, INFINITY},
+        {"rtol", &o->rtol, 0.0, 1, INFINITY},
+        {"atol", &o->atol, 0.0, 1, INFINITY},
+        {"phi_tol", &o->phi_tol, 0.0, 1, INFINITY},
+        {"rho_inf", &o->rho_inf, 0.0, 0, 1.0},
+        {"rtol_step", &o->rtol_step, 0.0, 1, INFINITY},
+        {"atol_step", &o->atol_step, 0.0, 1, INFINITY},
+        {"h_min", &o->h_min, 0.0, 1, INFINITY},
+        {"h_max", &o->h_max, 0.0, 1, INFINITY},
+        {"output_dt", &o->output_dt, 0.0, 1, INFINITY},
     };
     for (size_t k = 0; k < sizeof reals / sizeof reals[0]; k++) {
         double v;
@@ -277,11 +283,12 @@ int case_load_solver(loader_t *L, const yaml_node_t *sec)
         (rc = case_get_int(L, sec, "viz_every", ctx, 0, &o->viz_every)) ||
         (rc = case_get_int(L, sec, "viz_frames", ctx, 0, &o->viz_frames)))
         return rc;
-    int compress = 1;
-    if ((rc = case_get_int(L, sec, "compress", ctx, 0, &compress))) return rc;
+    int compress = -1;
+    if ((rc = case_get_int(L, sec, "compress", ctx, -1, &compress))) return rc;
     if (compress > 1)
-        return case_fail(L, case_get(L, sec, "compress"), "solver: 'compress' is 0 or 1");
-    o->output_plain = !compress;
+        return case_fail(L, case_get(L, sec, "compress"),
+                         "solver: 'compress' is 0, 1 or -1 (automatic)");
+    o->compress = compress;
     if (o->output_dt > 0 && sec && case_get(L, sec, "output_every"))
         return case_fail(L, case_get(L, sec, "output_dt"),
                          "solver: give either 'output_dt' (a record interval in time) or "

@@ -51,6 +51,17 @@ static long expected_records(const fmb_sim_options_t *o)
     return expected;
 }
 
+/* Whether the results datasets are written uncompressed: compress 0, or -1 (automatic)
+ * with an estimated uncompressed size below FMB_COMPRESS_AUTO_BYTES (per record q, qd, qdd
+ * and about as much again for joints, beams and energies: 6 doubles per coordinate). */
+static int results_plain(const fmb_sim_options_t *o, const fmb_model_t *m, long nexp)
+{
+    if (!o || o->compress > 0) return 0;
+    if (o->compress == 0) return 1;
+    const double bytes = (double)nexp * 6.0 * 8.0 * (double)fmb_model_num_coords(m);
+    return bytes < FMB_COMPRESS_AUTO_BYTES;
+}
+
 /* Visualization frames (/viz) and the sidecar, unless viz_frames is 0 (then a stale
  * sidecar of an earlier run is removed: it would point at datasets that no longer exist). */
 static int setup_viz(fmb_writer_t *w, const fmb_sim_t *sim)
@@ -168,7 +179,7 @@ fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim, const 
     const long nexp = expected_records(fmb_sim_options(sim));
     w->batch = nexp > 0 && nexp < WRITER_BATCH ? (int)nexp : WRITER_BATCH;
     w->chunk = w->batch;
-    w->plain = fmb_sim_options(sim) && fmb_sim_options(sim)->output_plain;
+    w->plain = results_plain(fmb_sim_options(sim), m, nexp);
     w->ds_time = w->ds_energy = w->ds_newton = -1;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     errno = 0;

@@ -358,7 +358,7 @@ int fmb_writer_layout(fmb_writer_t *w, const fmb_sim_t *sim, const char *case_te
         bad |= fmb_h5_attr_double(solver, "gamma", gamma);
         bad |= fmb_h5_attr_int(solver, "output_every", o->output_every);
         bad |= fmb_h5_attr_double(solver, "output_dt", o->output_dt);
-        bad |= fmb_h5_attr_int(solver, "compress", !o->output_plain);
+        bad |= fmb_h5_attr_int(solver, "compress", !w->plain);
         bad |= fmb_h5_attr_int(solver, "viz_frames", o->viz_frames);
         bad |= fmb_h5_attr_int(solver, "max_newton", o->max_newton);
         bad |= fmb_h5_attr_double(solver, "rtol", o->rtol);

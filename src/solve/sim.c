@@ -31,6 +31,7 @@ void fmb_sim_options_default(fmb_sim_options_t *o)
     o->output_every = 1;
     o->viz_every = 0;
     o->viz_frames = 1000;
+    o->compress = -1;
     o->max_newton = 25;
     o->rtol = 1e-10;
     o->atol = 1e-12;
@@ -126,9 +127,9 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     }
     s->maxr = maxr, s->maxq = maxq, s->maxd = maxd;
     const size_t mn = FMB_ELEM_COLS, mr = (size_t)maxr, mq = (size_t)maxq, md = (size_t)maxd;
-    s->scratch = calloc(2 * mr * FMB_VIEW_COLS + 3 * mn * mn + 4 * md * md + 3 * mq + 2 * mn +
-                            2 * mr + 8,
-                        sizeof(double));
+    s->scratch =
+        calloc(2 * mr * FMB_VIEW_COLS + 3 * mn * mn + 4 * md * md + 3 * mq + 2 * mn + 2 * mr + 8,
+               sizeof(double));
     s->cuoff = calloc((size_t)model->njoints + 2, sizeof *s->cuoff);
     /* Newton's carried constants (step.c): at most two blocks per body, one for lambda */
     s->newton_nb = 2 * model->nbodies + 1;
