@@ -67,7 +67,7 @@ static int slider_element(const fmb_sim_t *s, const fmb_joint_t **jp)
         if (!j->klass->reach) continue;
         fmb_bodyview_t v[2];
         fmb_sim_joint_views(s, j, s->q, s->qd, v);
-        double val[2];
+        double val[8]; /* the slider's outputs: s, element, x */
         j->klass->outputs(j, v, s->t, val);
         *jp = j;
         return (int)val[1];
