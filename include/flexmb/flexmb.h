@@ -494,6 +494,10 @@ typedef struct fmb_sim_stats {
     double jump_ratio;
     double jump_time;
     int jump_coord; /* -1: none */
+    /* Sum over the accepted steps of the step's largest ratio times h / t_span: the local
+     * errors accumulated over the run in units of the tolerance (a bound of the global error
+     * while the dynamics do not amplify it; the fixed-step warning's criterion). */
+    double error_sum;
 } fmb_sim_stats_t;
 
 /* The simulation holds a pointer to the model, which must outlive it. */
