@@ -258,7 +258,54 @@ typedef struct run_ctx {
     /* peak combined stress per beam body (Pa), its time and node; scratch 3 per node */
     double *beam_smax, *beam_stime, *beam_sbuf;
     int *beam_snode;
+    /* energy balance over the records: E = T + V - W at the first record, the largest
+     * |E - E0| and its time, the largest |T|, |V|, |W| */
+    double e0, edrift, edrift_t, escale;
+    int erecs;
 } run_ctx_t;
+
+/* Largest drift of the energy balance T + V - W (W: the work of drivers, applied forces,
+ * spring-dampers, beam damping and friction) over the largest energy of the run above
+ * which a run warns (docs/theory.md "Energy balance check"). */
+#define ENERGY_DRIFT_LIMIT 1e-2
+
+static void track_energy(run_ctx_t *r, const fmb_sim_t *sim)
+{
+    double e[FMB_ENERGY_COLUMNS];
+    fmb_sim_energy(sim, e);
+    if (r->erecs++ == 0) r->e0 = e[3];
+    const double d = fabs(e[3] - r->e0);
+    if (d > r->edrift) r->edrift = d, r->edrift_t = fmb_sim_time(sim);
+    for (int c = 0; c < 3; c++)
+        r->escale = fmax(r->escale, fabs(e[c]));
+}
+
+/* A warning when the energy balance drifts by more than ENERGY_DRIFT_LIMIT of the largest
+ * energy: energy the integrator made or lost (numerical damping, a step too large for the
+ * motion, an impact), not work of a modelled force. */
+static void report_energy(const run_ctx_t *r, const fmb_sim_t *sim, warn_list_t *wl)
+{
+    if (r->erecs < 2 || !(r->escale > 0)) return;
+    const double ratio = r->edrift / r->escale;
+    if (!(ratio > ENERGY_DRIFT_LIMIT)) return;
+    const fmb_sim_options_t *o = fmb_sim_options(sim);
+    if (o && o->adaptive)
+        add_warning(wl,
+                    "the energy balance T + V - W drifted by %.3g J, %.3g of the largest energy "
+                    "(limit %g), largest at t = %g s: energy the integrator made or lost; the "
+                    "results may be inaccurate; a tighter tolerance (rtol_step %g, atol_step %g) "
+                    "or less numerical damping (alpha, rho_inf) keeps it",
+                    r->edrift, ratio, ENERGY_DRIFT_LIMIT, r->edrift_t, 0.1 * o->rtol_step,
+                    0.1 * o->atol_step);
+    else
+        add_warning(wl,
+                    "the energy balance T + V - W drifted by %.3g J, %.3g of the largest energy "
+                    "(limit %g), largest at t = %g s: energy the integrator made or lost; the "
+                    "results may be inaccurate; h = %.2g s keeps it (a first-order drift "
+                    "shrinks with h), or less numerical damping (alpha, gamma, rho_inf)",
+                    r->edrift, ratio, ENERGY_DRIFT_LIMIT, r->edrift_t,
+                    o ? 0.8 * o->h * ENERGY_DRIFT_LIMIT / ratio : 0.0);
+}
 
 static void track_beams(run_ctx_t *r, const fmb_sim_t *sim)
 {
@@ -418,6 +465,7 @@ static int observer(fmb_sim_t *sim, void *user)
     int it = fmb_sim_last_newton_iterations(sim);
     if (it > r->max_newton) r->max_newton = it;
     track_beams(r, sim);
+    track_energy(r, sim);
     if (r->progress) draw_progress(r, sim, 0);
     return 0;
 }
@@ -580,6 +628,7 @@ int cli_cmd_run(const cli_args_t *a)
         if (st >= 0 && fmb_sim_step_warning(sim, wmsg, sizeof wmsg)) /* a failure says it */
             add_warning(&wl, "%s", wmsg);
     }
+    if (st >= 0) report_energy(&r, sim, &wl);
     report_beams(&r, model, 1, &wl);
     report_stress(&r, model, 1, &wl);
     fmb_run_summary_t sum;
