@@ -382,6 +382,27 @@ static void report_beams(const run_ctx_t *r, const fmb_model_t *m, int quiet, wa
     }
 }
 
+/* The peak joint forces and drive torques / forces of the run (the summary's metrics
+ * reaction_max.*, drive_torque_max.*, drive_force_max.*), one line each. */
+static void report_joints(const fmb_run_summary_t *s)
+{
+    static const char *const kinds[][4] = {{"drive_torque_max.", "drive torque", "N m", "T"},
+                                           {"drive_force_max.", "drive force", "N", "F"},
+                                           {"reaction_max.", "joint forces", "N", "F"}};
+    for (int k = 0; k < 3; k++) {
+        const size_t pl = strlen(kinds[k][0]);
+        int first = 1;
+        for (int i = 0; i < s->nmetrics; i++) {
+            if (strncmp(s->names[i], kinds[k][0], pl) || s->values[i] != s->values[i]) continue;
+            if (first) printf("  %-19s peak |%s|:", kinds[k][1], kinds[k][3]);
+            printf("%s %s %.4g %s", first ? "" : ",", s->names[i] + pl, s->values[i],
+                   kinds[k][2]);
+            first = 0;
+        }
+        if (!first) printf("\n");
+    }
+}
+
 /* The validity line of `run --quiet` (and the validity lines of the full summary): error
  * ratio, energy drift, each beam's deflection against its model's range and stress against
  * yield, the peaks on the window's edge, the number of warnings. */
@@ -717,6 +738,7 @@ int cli_cmd_run(const cli_args_t *a)
     if (!a->quiet) {
         report_beams(&r, model, 0, NULL);
         report_stress(&r, model, 0, NULL);
+        if (sum.exists) report_joints(&sum);
     }
     if (sum.exists) report_validity(a->case_path, status, model, &sum, wl.n, a->quiet);
     fmb_run_summary_free(&sum);
