@@ -709,6 +709,9 @@ int fmb_writer_flush(fmb_writer_t *w);
 /* Flush, write the XDMF sidecar, close. Accepts NULL. */
 void fmb_writer_destroy(fmb_writer_t **w);
 long fmb_writer_records(const fmb_writer_t *w);
+/* The /energy row of the last record appended (kinetic, potential, work, total); 0, or
+ * FMB_ERR_ARG before the first record. */
+int fmb_writer_last_energy(const fmb_writer_t *w, double e[FMB_ENERGY_COLUMNS]);
 /* Message of the writer's last failure ("" if none). */
 const char *fmb_writer_last_error(const fmb_writer_t *w);
 /* Before a run: is there disk room for nrecords records (with a margin for HDF5's
