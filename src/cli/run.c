@@ -715,9 +715,10 @@ int cli_cmd_run(const cli_args_t *a)
                    "estimate, %ld by elements, %ld restarts\n",
                    o->adaptive ? "adaptive" : "fixed", s.h_min_used, s.h_max_used, s.rejected_error,
                    s.rejected_event, s.restarts);
-            printf("  error estimate      %.3g of the tolerance at most (rtol_step %g, atol_step "
-                   "%g; t = %g s, %s)\n",
-                   s.max_error, o->rtol_step, o->atol_step, s.max_error_time,
+            printf("  error estimate      %.3g of the tolerance accumulated over the run (the "
+                   "warning's criterion); a step's ratio %.3g of the tolerance at most "
+                   "(rtol_step %g, atol_step %g; t = %g s, %s)\n",
+                   s.error_sum, s.max_error, o->rtol_step, o->atol_step, s.max_error_time,
                    where[0] ? where : "-");
             if (s.jump_steps > 0) {
                 /* steps accepted above the ratio as acceleration jumps: their error is made
