@@ -395,8 +395,7 @@ static void report_joints(const fmb_run_summary_t *s)
         for (int i = 0; i < s->nmetrics; i++) {
             if (strncmp(s->names[i], kinds[k][0], pl) || s->values[i] != s->values[i]) continue;
             if (first) printf("  %-19s peak |%s|:", kinds[k][1], kinds[k][3]);
-            printf("%s %s %.4g %s", first ? "" : ",", s->names[i] + pl, s->values[i],
-                   kinds[k][2]);
+            printf("%s %s %.4g %s", first ? "" : ",", s->names[i] + pl, s->values[i], kinds[k][2]);
             first = 0;
         }
         if (!first) printf("\n");

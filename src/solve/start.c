@@ -457,8 +457,10 @@ static void leave_out_driven(fmb_sim_t *s)
         const fmb_body_t *b0 = &md->bodies[j->body[0]], *b1 = &md->bodies[j->body[1]];
         int i = -1;
         if (j->type == FMB_JOINT_DRIVER_ANGLE) {
-            if (b1->offset < 0 && b0->offset >= 0) i = b0->offset + 2;
-            else if (b0->offset < 0 && b1->offset >= 0) i = b1->offset + 2;
+            if (b1->offset < 0 && b0->offset >= 0)
+                i = b0->offset + 2;
+            else if (b0->offset < 0 && b1->offset >= 0)
+                i = b1->offset + 2;
         } else if ((j->type == FMB_JOINT_DRIVER_X || j->type == FMB_JOINT_DRIVER_Y) &&
                    b0->offset >= 0 && b0->ndof == 3 && j->point[0][0] == 0.0 &&
                    j->point[0][1] == 0.0) {
