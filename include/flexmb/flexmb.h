@@ -511,6 +511,10 @@ typedef struct fmb_sim_stats {
     double jump_ratio;
     double jump_time;
     int jump_coord; /* -1: none */
+    /* Sum over the accepted steps of the step's largest ratio times h / t_span: the local
+     * errors accumulated over the run in units of the tolerance (a bound of the global error
+     * while the dynamics do not amplify it; the fixed-step warning's criterion). */
+    double error_sum;
 } fmb_sim_stats_t;
 
 /* The simulation holds a pointer to the model, which must outlive it. */
@@ -722,6 +726,9 @@ int fmb_writer_flush(fmb_writer_t *w);
 /* Flush, write the XDMF sidecar, close. Accepts NULL. */
 void fmb_writer_destroy(fmb_writer_t **w);
 long fmb_writer_records(const fmb_writer_t *w);
+/* The /energy row of the last record appended (kinetic, potential, work, total); 0, or
+ * FMB_ERR_ARG before the first record. */
+int fmb_writer_last_energy(const fmb_writer_t *w, double e[FMB_ENERGY_COLUMNS]);
 /* Message of the writer's last failure ("" if none). */
 const char *fmb_writer_last_error(const fmb_writer_t *w);
 /* Before a run: is there disk room for nrecords records (with a margin for HDF5's

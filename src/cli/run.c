@@ -258,7 +258,54 @@ typedef struct run_ctx {
     /* peak combined stress per beam body (Pa), its time and node; scratch 3 per node */
     double *beam_smax, *beam_stime, *beam_sbuf;
     int *beam_snode;
+    /* energy balance over the records: E = T + V - W at the first record, the largest
+     * |E - E0| and its time, the largest |T|, |V|, |W| */
+    double e0, edrift, edrift_t, escale;
+    int erecs;
 } run_ctx_t;
+
+/* Largest drift of the energy balance T + V - W (W: the work of drivers, applied forces,
+ * spring-dampers, beam damping and friction) over the largest energy of the run above
+ * which a run warns (docs/theory.md "Energy balance check"). */
+#define ENERGY_DRIFT_LIMIT 1e-2
+
+static void track_energy(run_ctx_t *r, const fmb_sim_t *sim)
+{
+    double e[FMB_ENERGY_COLUMNS]; /* the row the writer computed for /energy */
+    if (fmb_writer_last_energy(r->writer, e)) return;
+    if (r->erecs++ == 0) r->e0 = e[3];
+    const double d = fabs(e[3] - r->e0);
+    if (d > r->edrift) r->edrift = d, r->edrift_t = fmb_sim_time(sim);
+    for (int c = 0; c < 3; c++)
+        r->escale = fmax(r->escale, fabs(e[c]));
+}
+
+/* A warning when the energy balance drifts by more than ENERGY_DRIFT_LIMIT of the largest
+ * energy: energy the integrator made or lost (numerical damping, a step too large for the
+ * motion, an impact), not work of a modelled force. */
+static void report_energy(const run_ctx_t *r, const fmb_sim_t *sim, warn_list_t *wl)
+{
+    if (r->erecs < 2 || !(r->escale > 0)) return;
+    const double ratio = r->edrift / r->escale;
+    if (!(ratio > ENERGY_DRIFT_LIMIT)) return;
+    const fmb_sim_options_t *o = fmb_sim_options(sim);
+    if (o && o->adaptive)
+        add_warning(wl,
+                    "the energy balance T + V - W drifted by %.3g J, %.3g of the largest energy "
+                    "(limit %g), largest at t = %g s: energy the integrator made or lost; the "
+                    "results may be inaccurate; a tighter tolerance (rtol_step %g, atol_step %g) "
+                    "or less numerical damping (alpha, rho_inf) keeps it",
+                    r->edrift, ratio, ENERGY_DRIFT_LIMIT, r->edrift_t, 0.1 * o->rtol_step,
+                    0.1 * o->atol_step);
+    else
+        add_warning(wl,
+                    "the energy balance T + V - W drifted by %.3g J, %.3g of the largest energy "
+                    "(limit %g), largest at t = %g s: energy the integrator made or lost; the "
+                    "results may be inaccurate; h = %.2g s keeps it (a first-order drift "
+                    "shrinks with h), or less numerical damping (alpha, gamma, rho_inf)",
+                    r->edrift, ratio, ENERGY_DRIFT_LIMIT, r->edrift_t,
+                    o ? 0.8 * o->h * ENERGY_DRIFT_LIMIT / ratio : 0.0);
+}
 
 static void track_beams(run_ctx_t *r, const fmb_sim_t *sim)
 {
@@ -332,6 +379,26 @@ static void report_beams(const run_ctx_t *r, const fmb_model_t *m, int quiet, wa
                         "range (%.0f %%) of the linear beam model; treat the results as "
                         "qualitative or use 'geometry: nonlinear'",
                         fmb_model_body_name(m, b), 100 * ratio, 100 * FMB_BEAM_LINEAR_RANGE);
+    }
+}
+
+/* The peak joint forces and drive torques / forces of the run (the summary's metrics
+ * reaction_max.*, drive_torque_max.*, drive_force_max.*), one line each. */
+static void report_joints(const fmb_run_summary_t *s)
+{
+    static const char *const kinds[][4] = {{"drive_torque_max.", "drive torque", "N m", "T"},
+                                           {"drive_force_max.", "drive force", "N", "F"},
+                                           {"reaction_max.", "joint forces", "N", "F"}};
+    for (int k = 0; k < 3; k++) {
+        const size_t pl = strlen(kinds[k][0]);
+        int first = 1;
+        for (int i = 0; i < s->nmetrics; i++) {
+            if (strncmp(s->names[i], kinds[k][0], pl) || s->values[i] != s->values[i]) continue;
+            if (first) printf("  %-19s peak |%s|:", kinds[k][1], kinds[k][3]);
+            printf("%s %s %.4g %s", first ? "" : ",", s->names[i] + pl, s->values[i], kinds[k][2]);
+            first = 0;
+        }
+        if (!first) printf("\n");
     }
 }
 
@@ -418,6 +485,7 @@ static int observer(fmb_sim_t *sim, void *user)
     int it = fmb_sim_last_newton_iterations(sim);
     if (it > r->max_newton) r->max_newton = it;
     track_beams(r, sim);
+    track_energy(r, sim);
     if (r->progress) draw_progress(r, sim, 0);
     return 0;
 }
@@ -583,6 +651,7 @@ int cli_cmd_run(const cli_args_t *a)
         if (st >= 0 && fmb_sim_step_warning(sim, wmsg, sizeof wmsg)) /* a failure says it */
             add_warning(&wl, "%s", wmsg);
     }
+    if (st >= 0) report_energy(&r, sim, &wl);
     report_beams(&r, model, 1, &wl);
     report_stress(&r, model, 1, &wl);
     fmb_run_summary_t sum;
@@ -650,9 +719,10 @@ int cli_cmd_run(const cli_args_t *a)
                    "estimate, %ld by elements, %ld restarts\n",
                    o->adaptive ? "adaptive" : "fixed", s.h_min_used, s.h_max_used, s.rejected_error,
                    s.rejected_event, s.restarts);
-            printf("  error estimate      %.3g of the tolerance at most (rtol_step %g, atol_step "
-                   "%g; t = %g s, %s)\n",
-                   s.max_error, o->rtol_step, o->atol_step, s.max_error_time,
+            printf("  error estimate      %.3g of the tolerance accumulated over the run (the "
+                   "warning's criterion); a step's ratio %.3g of the tolerance at most "
+                   "(rtol_step %g, atol_step %g; t = %g s, %s)\n",
+                   s.error_sum, s.max_error, o->rtol_step, o->atol_step, s.max_error_time,
                    where[0] ? where : "-");
             if (s.jump_steps > 0) {
                 /* steps accepted above the ratio as acceleration jumps: their error is made
@@ -673,6 +743,7 @@ int cli_cmd_run(const cli_args_t *a)
     if (!a->quiet) {
         report_beams(&r, model, 0, NULL);
         report_stress(&r, model, 0, NULL);
+        if (sum.exists) report_joints(&sum);
     }
     if (sum.exists) report_validity(a->case_path, status, model, &sum, wl.n, a->quiet);
     fmb_run_summary_free(&sum);

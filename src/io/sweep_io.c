@@ -26,7 +26,8 @@
  *                                largest of |T|, |V|, |W| over the records
  *   deflection_ratio.<beam>      deflection_max / the beam's length
  *   deflection_range.<beam>      linear beams: the model's range of deflection_ratio, 0.05
- *   error_ratio                  /solver/statistics@max_error (1 = the step tolerance)
+ *   error_ratio                  /solver/statistics@error_sum: the local error estimates
+ *                                accumulated over the run (1 = the step tolerance)
  * The first record that reaches a maximum gives its time and angle. A peak (deflection,
  * stress, reaction, drive, contact, impact force) reached only on the first or the last
  * record of the window is listed in edge_peaks: the true peak may lie outside the window
@@ -333,7 +334,8 @@ static int metrics(hid_t file, const char *crank, fmb_run_summary_t *s, const do
     }
     double er;
     if (!st && fmb_h5_exists(file, "/solver/statistics") &&
-        fmb_h5_attr_number(file, "/solver/statistics", "max_error", &er) == 0)
+        (fmb_h5_attr_number(file, "/solver/statistics", "error_sum", &er) == 0 ||
+         fmb_h5_attr_number(file, "/solver/statistics", "max_error", &er) == 0))
         st = fmb_run_summary_add(s, "error_ratio", er);
     free(e);
     free(ang);

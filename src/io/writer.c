@@ -235,6 +235,13 @@ long fmb_writer_records(const fmb_writer_t *w)
     return w ? w->nrec + w->nbuf : 0;
 }
 
+int fmb_writer_last_energy(const fmb_writer_t *w, double e[FMB_ENERGY_COLUMNS])
+{
+    if (!w || !w->has_energy) return FMB_ERR_ARG;
+    memcpy(e, w->last_energy, sizeof w->last_energy);
+    return 0;
+}
+
 const char *fmb_writer_last_error(const fmb_writer_t *w)
 {
     return w ? w->err : "";

@@ -75,6 +75,7 @@ int fmb_writer_statistics(fmb_writer_t *w, const fmb_sim_t *sim, double wall_tim
         fmb_h5_attr_double(g, "h_min", s.h_min_used) < 0 ||
         fmb_h5_attr_double(g, "h_max", s.h_max_used) < 0 ||
         fmb_h5_attr_double(g, "max_error", s.max_error) < 0 ||
+        fmb_h5_attr_double(g, "error_sum", s.error_sum) < 0 ||
         fmb_h5_attr_double(g, "max_error_time", s.max_error_time) < 0 ||
         fmb_h5_attr_string(g, "max_error_coordinate", max_err_where) < 0 ||
         fmb_h5_attr_double(g, "jump_steps", (double)s.jump_steps) < 0 ||

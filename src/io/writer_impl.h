@@ -77,6 +77,8 @@ struct fmb_writer {
     wjoint_t *joints;
     int njoints;
     int ds_time, ds_energy, ds_newton;
+    double last_energy[FMB_ENERGY_COLUMNS]; /* the last record's /energy row */
+    int has_energy;
     struct wswitch { /* /switches/<force>: mode, force, relative_velocity */
         int f, ds_mode, ds_force, ds_v;
     } * sws;

@@ -21,6 +21,8 @@ int fmb_writer_append(fmb_writer_t *w, const fmb_sim_t *sim)
     const double *q = fmb_sim_q(sim), *qd = fmb_sim_qd(sim), *qdd = fmb_sim_qdd(sim);
     *row_d(w, w->ds_time) = t;
     fmb_sim_energy(sim, row_d(w, w->ds_energy));
+    memcpy(w->last_energy, row_d(w, w->ds_energy), sizeof w->last_energy);
+    w->has_energy = 1;
     ((int *)(void *)w->ds[w->ds_newton].buf)[w->nbuf] = fmb_sim_last_newton_iterations(sim);
     for (int i = 0; i < w->nbodies; i++) {
         const wbody_t *b = &w->bodies[i];

@@ -44,6 +44,8 @@ typedef struct fmb_newton_trace {
  * the joints' evaluation it saves (callgrind, quick-return 1,000 elements, n = 3,003: +0.34 %
  * per step; 320 elements -0.14 %, 80 elements -0.5 %), so there the memo is off. */
 #define FMB_JOINT_MEMO_MAXN 1500 /* coordinates: above, the q copy costs more than it saves */
+/* Scale of a coordinate a driver prescribes (fixed steps): left out of the error estimate */
+#define FMB_DRIVEN_SCALE 1e300
 typedef struct fmb_joint_memo {
     int on;      /* n <= FMB_JOINT_MEMO_MAXN: the memo is kept (sim.c) */
     int ok;      /* 1: filled by the last residual (0 while it runs, or if it had no F) */
