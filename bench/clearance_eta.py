@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Study (issue 9): the damping factor eta of the seed's step damping (eqs 9-10,
+"""Study: the damping factor eta of the seed's step damping (eqs 9-10,
 D_max = eta K_N, ramp over d_max = 0.1 mm) against
   A. the impact restitution: a journal (0.07 kg, the slider-crank's effective mass) thrown
      at the bearing wall (c = 0.25 mm, steel, R_B 10 mm, L 10 mm) at 0.45 / 0.1 / 0.02 m/s:

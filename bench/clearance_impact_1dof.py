@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Why the clearance slider-crank does not approach the ideal joint with the seed's damping
-(issue 9): an independent single-DOF impact model of the journal against the bearing wall.
+"""Why the clearance slider-crank does not approach the ideal joint with the seed's damping:
+an independent single-DOF impact model of the journal against the bearing wall.
 
   m x'' = -F_N(x, x'),  x = penetration, from x = 0, x' = v until x = 0 again; e = -x'_out / v.
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Study (not a ctest; tests/test_clearance_limit.py is the short check): the zero-clearance
-limit of the clearance joint (issue 9). Does the slider acceleration of
+limit of the clearance joint. Does the slider acceleration of
 cases/slider_crank_clearance.yaml (200 rpm, frictionless, adaptive steps, h_max 1e-5 s)
 approach the ideal-joint curve as the clearance c shrinks?
 

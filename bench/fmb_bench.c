@@ -2,7 +2,7 @@
  * fmb_bench: stepping speed of the quick-return linkage at several rocker meshes and of a
  * rigid seven-bar mechanism, with the cost of one bare factorization + solve of the same
  * KKT matrix, of one assembly, one residual, one Phi and one solve measured in the same
- * process (the overhead ratios of issue 8). A measurement, not a test: no thresholds.
+ * process (the overhead ratios of docs/performance.md). A measurement, not a test: no thresholds.
  * See bench/README.md.
  *
  *   build/fmb_bench [-b SECONDS] [-R ROUNDS] [-u] [-r 0|1] [-v] [-n] [-s NAME=VALUE]...

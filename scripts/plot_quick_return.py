@@ -20,7 +20,7 @@ the constraint tolerance). Each run is labelled with the parameters that differ 
 the files (their /parameters, e.g. "omega = 5" for runs made with --set omega=5 and
 --set omega=10) unless --label is given.
 
---overlay (linear against nonlinear rocker, issue 7): give runs made with
+--overlay (linear against nonlinear rocker): give runs made with
 `--set nonlinear=0` and `--set nonlinear=1` (any number of speeds, any order). Runs
 that differ only in the rocker's geometry (/beams/<rocker> attribute geometry) share a
 colour; the linear one is drawn solid, the nonlinear one dashed. A table of the maxima

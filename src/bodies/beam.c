@@ -157,8 +157,8 @@ FMB_BEAM_INLINE void deformation(const fmb_beam_t *bm, int e, const double ul[6]
 
 /* Element e's elastic force f_e (6) at its local dofs u_e, its strain energy, and when kt
  * is non-NULL the tangent df_e/du_e: returns the tangent (the constant k_e for linear
- * beams, else kt). This is the one place a geometrically nonlinear element (issue 7,
- * bm->nonconstant_stiffness) plugs in. */
+ * beams, else kt). This is the one place a geometrically nonlinear element
+ * (bm->nonconstant_stiffness) plugs in. */
 static const double *element_elastic(const fmb_beam_t *bm, int e, const double ul[6], double fe[6],
                                      double *kt, double *energy)
 {

@@ -38,7 +38,7 @@ typedef struct fmb_beam {
     int decoupled;
     /* 0: linear elastic forces ke U (constant tangent, the fast path). Nonzero: the
      * element force and tangent are recomputed from the element's dofs every evaluation
-     * (geometrically nonlinear elements, issue 7): see element_elastic in beam.c. */
+     * (geometrically nonlinear elements): see element_elastic in beam.c. */
     int nonconstant_stiffness;
     /* assembled K and Muu over the free elastic dofs (i, j < ndof - 3) as nonzero lists
      * (banded: coupling only inside elements), column-major order */

@@ -1,5 +1,5 @@
 /*
- * Initial elastic state of a beam body (issue 7, item 2; docs/case-format.md "Initial
+ * Initial elastic state of a beam body (docs/case-format.md "Initial
  * elastic state").
  *
  * A beam may start deformed and with elastic velocities: nodal values U0, Ud0 (u, v, phi

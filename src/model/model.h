@@ -110,7 +110,7 @@ struct fmb_body {
 
 /* ---- point kinematics on a body (ground included: fixed points) -----------
  * r = A(theta) (rbar + u), J = dr/dq = A [I, Itil p] and the contraction
- * H(w) = d(J^T w)/dq, all in COLUMN-COMPRESSED form (issue 8): an element (joint, force,
+ * H(w) = d(J^T w)/dq, all in COLUMN-COMPRESSED form: an element (joint, force,
  * contact) sees each body through a view that lists the body columns it works on,
  * v.cols[0..v.nc) (body-local, 0 1 2 = rbar_x rbar_y theta first, then elastic columns
  * ascending). Every block an element class reads or writes (Jacobians, generalized
@@ -270,7 +270,7 @@ typedef struct fmb_joint_class {
     int (*step_control)(const fmb_joint_t *j, const fmb_bodyview_t v0[2],
                         const fmb_bodyview_t v1[2], double t0, double h, double *h_max, char *why,
                         size_t len);
-    /* ---- case-file form (issue 16; model/params.h, docs/extending.md); all optional */
+    /* ---- case-file form (model/params.h, docs/extending.md); all optional */
     const char *case_type;     /* `type:` name in case files (NULL: no case-file form) */
     const char *variant_key;   /* several classes share case_type: the value of this key */
     const char *variant;       /*   selects this class (driver: coordinate angle | x | y) */
@@ -380,7 +380,7 @@ typedef struct fmb_force_class {
      * set-valued, or LuGre, smooth with a bristle state) returns the class to use for d
      * (NULL: an error, the description names no law of this type). */
     const struct fmb_force_class *(*specialize)(const fmb_force_desc_t *d);
-    /* ---- case-file form (issue 16; model/params.h, docs/extending.md); all optional */
+    /* ---- case-file form (model/params.h, docs/extending.md); all optional */
     const char *case_type;
     const char *variant_key, *variant;
     unsigned item_flags;

@@ -1,6 +1,6 @@
 /*
  * Parameter descriptors: how a joint, force or friction-model class describes its own case
- * keys (issue 16; docs/extending.md). A class lists its keys in a const table of
+ * keys (docs/extending.md). A class lists its keys in a const table of
  * fmb_param_t; the case loader (src/io/case_class.c) walks the table for every item:
  *
  *   1. the mapping may hold only the common keys (name, type, the body keys the class's

@@ -27,7 +27,7 @@ int fmb_kkt_init(fmb_kkt_t *k, int n)
 /* KLU analysis: the order of kkt_order.c (from the pattern alone), used as the row and
  * column order (diagonal pivots preferred), in one block (no BTF: a multiplier with its zero
  * diagonal must be able to pivot on a neighbouring row). Small systems used KLU's AMD with
- * BTF before issue 8's fourth session: the same pivoting, 1.8-2.9 x the flops (kkt_order.c). */
+ * BTF: the same pivoting, 1.8-2.9 x the flops (kkt_order.c). */
 static int analyze_klu(fmb_kkt_t *k, klu_common *kc)
 {
     int *P = malloc(((size_t)k->n + 1) * sizeof *P);

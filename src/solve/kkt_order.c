@@ -1,6 +1,5 @@
-/* Fill-reducing order for the KKT systems factored by KLU (every size since issue 8's fourth
- * session; large ones n > FMB_KKT_LARGE before), computed from the pattern alone, so that
- * no dense row can be pivoted early, whatever the values.
+/* Fill-reducing order for the KKT systems factored by KLU (every size), computed from the
+ * pattern alone, so that no dense row can be pivoted early, whatever the values.
  *
  * The KKT matrix of a floating-frame beam is [S G^T; G 0] with S = M + c K (+ Hessian
  * terms): banded along the beam, except for a few dense rows and columns: the 3 rigid

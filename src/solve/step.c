@@ -302,7 +302,7 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
  * (one block: exactly K |d_1|^2 as before, checked decision for decision). A block below
  * FMB_NEWTON_B_FLOOR of the largest at the measurement counts as that floor.
  * docs/performance.md "One-increment acceptance per block; no kept matrices in small
- * systems" (issue 8, helper once4).
+ * systems".
  * Not all of the error after one increment is quadratic: a part falls only like the
  * increment itself when the increment shrinks (1e-7-1e-6 of the first increment in the
  * steps below, the size of the index-3 solve's rounding). With a < 1 the model

@@ -34,7 +34,7 @@
 #define MAX_LOG 12
 /* Fixed steps: a failed step is not halved when more than 10 % of the steps so far had an
  * error estimate above this multiple of its tolerance: the results are then meaningless
- * and the failure is the symptom of a step that is too large (issue 15). Isolated
+ * and the failure is the symptom of a step that is too large. Isolated
  * excesses (an acceleration jump: stick-slip, impact) still allow halving. */
 #define RESCUE_LIMIT 100.0
 /* Adaptive steps: an accepted step whose error ratio exceeds this was sized by the error
