@@ -307,7 +307,7 @@ static int slider_valid(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
     if (!(c->cv.stretch > 0)) {
         snprintf(msg, len,
                  "slider '%s': the guide '%s' element %d under it is compressed to nothing "
-                 "(1 + du/dx = %.3g) at t = %.9g",
+                 "(deformed / undeformed length %.3g) at t = %.9g",
                  j->name, v[1].body->name, c->cv.e, c->cv.stretch, t);
         return FMB_ERR_MODEL;
     }
