@@ -71,3 +71,13 @@ add_test(NAME start_static_quick_return
 fmb_c_test(test_newton_once)
 target_compile_definitions(test_newton_once PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
 add_test(NAME newton_once_vs_exact_step COMMAND test_newton_once)
+
+# periodic steady state and Floquet multipliers (docs/theory.md section 13)
+fmb_c_test(test_periodic)
+add_test(NAME periodic_harmonic COMMAND test_periodic harmonic)
+add_test(NAME periodic_monodromy_fd COMMAND test_periodic fd)
+add_test(NAME periodic_mathieu COMMAND test_periodic mathieu)
+add_test(NAME periodic_monodromy_fd_beam COMMAND test_periodic fd_beam
+         ${FMB_SRC}/cases/quick_return_valid.yaml)
+add_test(NAME periodic_quick_return COMMAND test_periodic quick_return
+         ${FMB_SRC}/cases/quick_return_valid.yaml)

@@ -36,7 +36,26 @@ typedef struct cli_args {
     const char *sets[MAX_SETS];
     int nsets;
     int quiet;
+    /* periodic (run.c with the shooting solve first; periodic.c) */
+    int periodic;            /* 1: `flexmb periodic` */
+    double period;           /* --period T (0: from the drivers) */
+    int periods;             /* --periods N written (default 1) */
+    double ptol;             /* --tol (0: default) */
+    int pmaxit;              /* --max-iter (0: default) */
+    const char *vary;        /* --vary NAME=A:B:K (continuation) */
+    struct cli_periodic *pc; /* continuation state (guess in, orbit and metrics out) */
 } cli_args_t;
+
+/* The continuation's link between points (periodic.c): the previous orbit as the next
+ * point's first guess, and what one point reports. */
+typedef struct cli_periodic {
+    double *guess; /* 4 n values of the previous orbit, NULL: none */
+    int nguess;    /* its n */
+    int iterations, converged;
+    double residual, max_modulus, bound;
+    int unstable;
+    double wall_solve;
+} cli_periodic_t;
 
 /* main.c */
 fmb_case_t *cli_load_case(const cli_args_t *a);
@@ -44,6 +63,16 @@ fmb_case_t *cli_load_case(const cli_args_t *a);
 extern volatile int cli_stop;
 void cli_install_handlers(void);
 int cli_cmd_run(const cli_args_t *a);
+/* periodic.c: `flexmb periodic` (one orbit, or a continuation with --vary); the run's
+ * hooks: the shooting before the run (an exit code), /periodic after it, the instability
+ * warning (1 with msg), the summary lines */
+int cli_cmd_periodic(const cli_args_t *a);
+struct fmb_periodic;
+int cli_periodic_solve(const cli_args_t *a, fmb_sim_t *sim, struct fmb_periodic **out);
+int cli_periodic_write(const cli_args_t *a, fmb_writer_t *w, struct fmb_periodic *p,
+                       fmb_sim_t *sim, const char *out);
+int cli_periodic_warning(const struct fmb_periodic *p, char *msg, size_t len);
+void cli_periodic_report(const struct fmb_periodic *p);
 /* Output safety (docs/output.md): may path be written as an output of this kind? 1 with a
  * message when it is an input of the case (never written), a directory, or an existing
  * file flexmb did not write as such an output (written only with force); else 0. */

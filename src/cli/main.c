@@ -17,6 +17,8 @@
 
 static const char usage_text[] =
     "usage: flexmb run CASE [-o OUT.h5] [--set NAME=VALUE]... [--no-viz] [--quiet]\n"
+    "       flexmb periodic CASE [-o OUT.h5] [--period T] [--periods N] [--tol X]\n"
+    "                       [--max-iter N] [--vary NAME=FROM:TO:COUNT] [--set NAME=VALUE]...\n"
     "       flexmb check CASE [--set NAME=VALUE]...\n"
     "       flexmb modes CASE [BODY] [--at T] [--set NAME=VALUE]... [-n N]\n"
     "       flexmb compare A.h5 B.h5 [-o PREFIX] [--by BODY] [--wrap] [--only KINDS]\n"
@@ -33,6 +35,12 @@ static const char help_text[] =
     "commands:\n"
     "  run CASE     simulate the YAML case and write the results to an HDF5 file\n"
     "               with an XDMF sidecar (OUT.xmf) that ParaView opens\n"
+    "  periodic CASE\n"
+    "               the periodic steady state of a driven mechanism (shooting with the\n"
+    "               integrator's exact monodromy) and its Floquet multipliers; one\n"
+    "               period (--periods N: N) written like a run, plus /periodic;\n"
+    "               --vary NAME=FROM:TO:COUNT follows the orbit over a parameter\n"
+    "               (docs/quick_return.md \"Periodic steady state\")\n"
     "  check CASE   print the model, assemble it and analyse its constraints\n"
     "  modes CASE   modes of the whole mechanism, linearized at the start (or at\n"
     "               --at T after running to T): frequencies (rad/s and Hz) and each\n"
@@ -75,7 +83,16 @@ static const char help_text[] =
     "      --stations N      compare: beam deflection at N stations (default 11)\n"
     "      --noise X         compare: differences below X times the scale are 0\n"
     "                        (default 1e-9)\n"
-    "      --at T            modes: linearize at time T (s) of the run (default 0)\n"
+    "      --at T            modes: linearize at time T (s) of the run (default 0)\n";
+static const char help_text2[] =
+    "      --period T        periodic: the period, s (default: 2 pi / the rate of the\n"
+    "                        constant-rate drivers)\n"
+    "      --periods N       periodic: periods written (default 1)\n"
+    "      --tol X           periodic: residual / state scale to stop at (default 1e-8)\n"
+    "      --max-iter N      periodic: Newton iterations (default 12)\n"
+    "      --vary NAME=FROM:TO:COUNT\n"
+    "                        periodic: continuation over COUNT values of a parameter,\n"
+    "                        each orbit starting from the previous one\n"
     "      --no-viz          run: no visualization frames (/viz) and no OUT.xmf\n"
     "  -q, --quiet           no progress bar and no summary (compare: no table)\n"
     "  -h, --help            this help\n"
@@ -123,6 +140,7 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
         if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
             fputs(usage_text, stdout);
             fputs(help_text, stdout);
+            fputs(help_text2, stdout);
             return EXIT_OK;
         }
         if (strcmp(s, "-V") == 0 || strcmp(s, "--version") == 0) {
@@ -188,6 +206,39 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
             if (!val || !*val || *end || !(t >= 0) || !isfinite(t))
                 return usage_error("expected a time >= 0 in seconds after", s);
             a->at = t;
+        } else if (strcmp(s, "--period") == 0 || strncmp(s, "--period=", 9) == 0) {
+            val = s[8] == '=' ? s + 9 : (i + 1 < argc ? argv[++i] : NULL);
+            char *end = NULL;
+            double t = val ? strtod(val, &end) : -1.0;
+            if (!val || !*val || *end || !(t > 0) || !isfinite(t))
+                return usage_error("expected a period > 0 in seconds after", s);
+            a->period = t;
+        } else if (strcmp(s, "--periods") == 0 || strncmp(s, "--periods=", 10) == 0) {
+            val = s[9] == '=' ? s + 10 : (i + 1 < argc ? argv[++i] : NULL);
+            char *end = NULL;
+            long n = val ? strtol(val, &end, 10) : 0;
+            if (!val || !*val || *end || n < 1 || n > 100000)
+                return usage_error("expected a period count >= 1 after", s);
+            a->periods = (int)n;
+        } else if (strcmp(s, "--tol") == 0 || strncmp(s, "--tol=", 6) == 0) {
+            val = s[5] == '=' ? s + 6 : (i + 1 < argc ? argv[++i] : NULL);
+            char *end = NULL;
+            double x = val ? strtod(val, &end) : -1.0;
+            if (!val || !*val || *end || !(x > 0 && x < 1))
+                return usage_error("expected a tolerance in (0, 1) after", s);
+            a->ptol = x;
+        } else if (strcmp(s, "--max-iter") == 0 || strncmp(s, "--max-iter=", 11) == 0) {
+            val = s[10] == '=' ? s + 11 : (i + 1 < argc ? argv[++i] : NULL);
+            char *end = NULL;
+            long n = val ? strtol(val, &end, 10) : 0;
+            if (!val || !*val || *end || n < 1 || n > 64)
+                return usage_error("expected an iteration count in 1..64 after", s);
+            a->pmaxit = (int)n;
+        } else if (strcmp(s, "--vary") == 0 || strncmp(s, "--vary=", 7) == 0) {
+            val = s[6] == '=' ? s + 7 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!val || !strchr(val, '=') || val[0] == '=')
+                return usage_error("expected NAME=FROM:TO:COUNT after", s);
+            a->vary = val;
         } else if (strcmp(s, "-n") == 0 || strcmp(s, "--modes") == 0 ||
                    strncmp(s, "--modes=", 8) == 0) {
             val = s[1] == '-' && s[7] == '=' ? s + 8 : (i + 1 < argc ? argv[++i] : NULL);
@@ -224,6 +275,11 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
     if (!a->command) return usage_error("missing command", NULL);
     int is_run = strcmp(a->command, "run") == 0, is_modes = strcmp(a->command, "modes") == 0;
     int is_compare = strcmp(a->command, "compare") == 0;
+    const int is_periodic = strcmp(a->command, "periodic") == 0;
+    if (is_periodic) a->periodic = 1, is_run = 1; /* a run with the shooting first */
+    if ((a->period > 0 || a->periods || a->ptol > 0 || a->pmaxit || a->vary) && !is_periodic)
+        return usage_error("--period, --periods, --tol, --max-iter and --vary are only valid with",
+                           "periodic");
     if (!is_run && !is_modes && !is_compare && strcmp(a->command, "check") != 0)
         return usage_error("unknown command", a->command);
     if (!a->case_path)
@@ -263,6 +319,7 @@ int main(int argc, char **argv)
     cli_args_t a;
     int code = parse_args(argc, argv, &a);
     if (code >= 0) return code;
+    if (a.periodic) return cli_cmd_periodic(&a);
     if (strcmp(a.command, "run") == 0) return cli_cmd_run(&a);
     if (strcmp(a.command, "modes") == 0) return cli_cmd_modes(&a);
     if (strcmp(a.command, "compare") == 0) return cli_cmd_compare(&a);

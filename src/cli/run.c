@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "flexmb/periodic.h"
 #include "flexmb/study.h"
 
 /* ---------------------------------------------------------------- signals */
@@ -529,6 +530,7 @@ int cli_cmd_run(const cli_args_t *a)
     char *out = NULL, *xmf = NULL;
     fmb_sim_t *sim = NULL;
     fmb_writer_t *writer = NULL;
+    fmb_periodic_t *per = NULL;
     fmb_case_t *c = cli_load_case(a);
     if (!c) return EXIT_CASE;
     fmb_model_t *model = fmb_case_model(c);
@@ -547,6 +549,10 @@ int cli_cmd_run(const cli_args_t *a)
         goto done;
     }
     if (!a->quiet) cli_report_start_velocities(stderr, model, sim);
+    if (a->periodic) { /* flexmb periodic: the orbit first (periodic.c) */
+        cli_install_handlers();
+        if ((code = cli_periodic_solve(a, sim, &per)) != EXIT_OK) goto done;
+    }
     if (a->output)
         out = str_dup(a->output);
     else if (fmb_case_output(c) && *fmb_case_output(c))
@@ -631,6 +637,8 @@ int cli_cmd_run(const cli_args_t *a)
         fputc('\n', stderr);
     }
 
+    if (per && !r.writer_failed && cli_periodic_write(a, writer, per, sim, out) < 0)
+        r.writer_failed = FMB_ERR_HDF5;
     /* Close the file before reporting: it then holds every completed step. */
     char werr[600] = "";
     if (r.writer_failed) snprintf(werr, sizeof werr, "%s", fmb_writer_last_error(writer));
@@ -652,6 +660,10 @@ int cli_cmd_run(const cli_args_t *a)
             add_warning(&wl, "%s", wmsg);
     }
     if (st >= 0) report_energy(&r, sim, &wl);
+    {
+        char pmsg[512];
+        if (per && cli_periodic_warning(per, pmsg, sizeof pmsg)) add_warning(&wl, "%s", pmsg);
+    }
     report_beams(&r, model, 1, &wl);
     report_stress(&r, model, 1, &wl);
     fmb_run_summary_t sum;
@@ -740,6 +752,7 @@ int cli_cmd_run(const cli_args_t *a)
         printf("  output              %s\n", out);
         if (!a->no_viz && opts.viz_frames > 0) printf("  ParaView            %s\n", xmf);
     }
+    if (!a->quiet && per) cli_periodic_report(per);
     if (!a->quiet) {
         report_beams(&r, model, 0, NULL);
         report_stress(&r, model, 0, NULL);
@@ -753,6 +766,7 @@ int cli_cmd_run(const cli_args_t *a)
 
 done:
     fmb_writer_destroy(&writer);
+    fmb_periodic_destroy(&per);
     fmb_sim_destroy(&sim);
     fmb_case_destroy(&c);
     free(out);

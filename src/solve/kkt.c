@@ -761,3 +761,57 @@ int fmb_kkt_solve(fmb_kkt_t *k, const double *b, double *x)
         if (!isfinite(x[i])) return FMB_ERR_LINSOLVE;
     return 0;
 }
+
+int fmb_kkt_solve_many(fmb_kkt_t *k, int nrhs, double *B)
+{
+    const int n = k->n;
+    if (k->solver == FMB_KKT_UMFPACK) {
+        double *x = malloc((size_t)n * sizeof *x + 1);
+        if (!x) return FMB_ERR_NOMEM;
+        for (int c = 0; c < nrhs; c++) {
+            double *b = B + (size_t)c * n;
+            int st = umfpack_di_solve(UMFPACK_A, k->Ap, k->Ai, k->Ax, x, b, k->numeric, k->control,
+                                      NULL);
+            if (st != UMFPACK_OK) {
+                free(x);
+                return FMB_ERR_LINSOLVE;
+            }
+            memcpy(b, x, (size_t)n * sizeof *x);
+        }
+        free(x);
+    } else {
+        if (!k->knumeric) return FMB_ERR_LINSOLVE;
+        const double *d = large(k) ? k->dscale : NULL;
+        if (d)
+            for (int c = 0; c < nrhs; c++)
+                for (int i = 0; i < n; i++)
+                    B[(size_t)c * n + i] *= d[i];
+        if (!klu_solve(k->ksymbolic, k->knumeric, n, nrhs, B, k->kcommon)) return FMB_ERR_LINSOLVE;
+        if (d)
+            for (int c = 0; c < nrhs; c++)
+                for (int i = 0; i < n; i++)
+                    B[(size_t)c * n + i] *= d[i];
+    }
+    for (size_t i = 0; i < (size_t)n * nrhs; i++)
+        if (!isfinite(B[i])) return FMB_ERR_LINSOLVE;
+    return 0;
+}
+
+int fmb_kkt_pattern(fmb_kkt_t *k)
+{
+    if (k->nt < 0) return FMB_ERR_NOMEM;
+    if (k->redo) return FMB_ERR_LINSOLVE;
+    if (!k->mapped || k->pattern_nt != k->nt) return build_pattern(k);
+    return 0;
+}
+
+void fmb_kkt_matvec(const fmb_kkt_t *k, int ncol, const double *x, double *y)
+{
+    memset(y, 0, (size_t)k->n * sizeof *y);
+    for (int c = 0; c < ncol; c++) {
+        const double xc = x[c];
+        if (xc == 0.0) continue;
+        for (int p = k->Ap[c]; p < k->Ap[c + 1]; p++)
+            y[k->Ai[p]] += k->Ax[p] * xc;
+    }
+}

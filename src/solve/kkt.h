@@ -180,6 +180,13 @@ void fmb_kkt_fixed_end(fmb_kkt_t *k);
 int fmb_kkt_factor(fmb_kkt_t *k);
 /* Solve A x = b with the last factorization (b and x may not alias). */
 int fmb_kkt_solve(fmb_kkt_t *k, const double *b, double *x);
+/* Solve A X = B in place for nrhs right-hand sides (B: n x nrhs, column-major). */
+int fmb_kkt_solve_many(fmb_kkt_t *k, int nrhs, double *B);
+/* Build the compressed-column pattern of the assembly just ended without factoring (a
+ * matrix used only for products: Ap, Ai, Ax unscaled); 0 or FMB_ERR_NOMEM. */
+int fmb_kkt_pattern(fmb_kkt_t *k);
+/* y = A x over the columns 0 .. ncol - 1 (x has ncol entries, y n; A as assembled). */
+void fmb_kkt_matvec(const fmb_kkt_t *k, int ncol, const double *x, double *y);
 /* KLU's fill and work of the present factorization: entries of L + U (diagonal once) and
  * flops of one (re)factorization (klu_flops); -1 and NAN without a KLU factorization
  * (benchmarks and tests). */
