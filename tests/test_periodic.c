@@ -68,38 +68,43 @@ static void harmonic(void)
     const double x0 = X * cos(phi), v0 = X * W * sin(phi);
     double err[3];
     const int Ns[3] = {64, 128, 256};
-    for (int r = 0; r < 3; r++) {
-        fmb_case_t *cs = NULL;
-        fmb_sim_t *s = make(harmonic_case, NULL, 0, &cs, T / Ns[r]);
-        if (!s) return;
-        fmb_periodic_t *p = fmb_periodic_create(s);
-        CHECK(p != NULL, "create: %s", fmb_sim_last_error(s));
-        fmb_periodic_options_t o;
-        fmb_periodic_options_default(&o);
-        o.period = T;
-        int rc = fmb_periodic_solve(p, &o);
-        CHECK(rc == 0, "solve: %s", fmb_sim_last_error(s));
-        /* a linear system: one Newton step lands on the orbit */
-        CHECK(fmb_periodic_iterations(p) <= 2, "iterations %d", fmb_periodic_iterations(p));
-        const double *x = fmb_periodic_state(p);
-        const int n = fmb_model_num_coords(fmb_case_model(cs));
-        err[r] = fmax(fabs(x[0] - x0) / X, fabs(x[n] - v0) / (X * W));
-        printf("N = %d: x(0) %.10f (exact %.10f), v(0) %.10f (exact %.10f), error %.3e\n", Ns[r],
-               x[0], x0, x[n], v0, err[r]);
-        /* the multipliers of a damped oscillator: |mu| = exp(-zeta wn T) */
-        double re, im;
-        fmb_periodic_multiplier(p, 0, &re, &im);
-        const double wn = sqrt(k / m), zeta = c / (2 * m * wn);
-        CHECK_NEAR("|mu| against exp(-zeta wn T)", hypot(re, im), exp(-zeta * wn * T), 5e-3);
-        fmb_periodic_destroy(&p);
-        fmb_sim_destroy(&s);
-        fmb_case_destroy(&cs);
-    }
-    const double o1 = log2(err[0] / err[1]), o2 = log2(err[1] / err[2]);
-    printf("observed order %.3f, %.3f\n", o1, o2);
-    CHECK(o1 > 1.8 && o1 < 2.2 && o2 > 1.8 && o2 < 2.2, "order %.3f %.3f (want 2)", o1, o2);
-    /* (W h)^2 / 12-sized error at 256 steps: 1.1e-4 */
-    CHECK(err[2] < 3e-4, "error at N = 256: %.3e", err[2]);
+    for (int meth = 0; meth < 2; meth++)
+        for (int r = 0; r < 3; r++) {
+            fmb_case_t *cs = NULL;
+            fmb_sim_t *s = make(harmonic_case, NULL, 0, &cs, T / Ns[r]);
+            if (!s) return;
+            fmb_periodic_t *p = fmb_periodic_create(s);
+            CHECK(p != NULL, "create: %s", fmb_sim_last_error(s));
+            fmb_periodic_options_t o;
+            fmb_periodic_options_default(&o);
+            o.period = T;
+            o.method = meth ? FMB_PERIODIC_SUBSPACE : FMB_PERIODIC_DENSE;
+            int rc = fmb_periodic_solve(p, &o);
+            CHECK(rc == 0, "solve: %s", fmb_sim_last_error(s));
+            /* a linear system: one dense Newton step lands on the orbit; the subspace method
+             * needs its two directions first */
+            CHECK(fmb_periodic_iterations(p) <= (meth ? 8 : 2), "%s: iterations %d",
+                  meth ? "subspace" : "dense", fmb_periodic_iterations(p));
+            const double *x = fmb_periodic_state(p);
+            const int n = fmb_model_num_coords(fmb_case_model(cs));
+            err[r] = fmax(fabs(x[0] - x0) / X, fabs(x[n] - v0) / (X * W));
+            printf("N = %d: x(0) %.10f (exact %.10f), v(0) %.10f (exact %.10f), error %.3e\n",
+                   Ns[r], x[0], x0, x[n], v0, err[r]);
+            /* the multipliers of a damped oscillator: |mu| = exp(-zeta wn T) */
+            double re, im;
+            fmb_periodic_multiplier(p, 0, &re, &im);
+            const double wn = sqrt(k / m), zeta = c / (2 * m * wn);
+            CHECK_NEAR("|mu| against exp(-zeta wn T)", hypot(re, im), exp(-zeta * wn * T), 5e-3);
+            fmb_periodic_destroy(&p);
+            fmb_sim_destroy(&s);
+            fmb_case_destroy(&cs);
+            if (r < 2) continue;
+            const double o1 = log2(err[0] / err[1]), o2 = log2(err[1] / err[2]);
+            printf("observed order %.3f, %.3f\n", o1, o2);
+            CHECK(o1 > 1.8 && o1 < 2.2 && o2 > 1.8 && o2 < 2.2, "order %.3f %.3f (want 2)", o1, o2);
+            /* (W h)^2 / 12-sized error at 256 steps: 1.1e-4 */
+            CHECK(err[2] < 3e-4, "error at N = 256: %.3e", err[2]);
+        }
 }
 
 /* ------------------------------------------------------------------ mathieu */
@@ -154,7 +159,7 @@ static void mathieu_reference(double A, double W, double mu[4])
     }
 }
 
-static void mathieu_point(double W, int want_unstable)
+static void mathieu_point(double W, int want_unstable, fmb_periodic_method meth, double tol)
 {
     const double A = 0.05;
     char sA[64], sW[64];
@@ -168,6 +173,7 @@ static void mathieu_point(double W, int want_unstable)
     fmb_periodic_options_t o;
     fmb_periodic_options_default(&o);
     o.period = 2 * M_PI / W;
+    o.method = meth;
     CHECK(fmb_periodic_solve(p, &o) == 0, "solve: %s", fmb_sim_last_error(s));
     double ref[4], re[2], im[2];
     mathieu_reference(A, W, ref);
@@ -178,15 +184,15 @@ static void mathieu_point(double W, int want_unstable)
            fmb_periodic_algorithmic_bound(p));
     if (im[0] != 0.0) { /* a complex pair: compare the one with im > 0 */
         const int k = im[0] > 0 ? 0 : 1;
-        CHECK_NEAR("Re mu", re[k], ref[0], 1e-6);
-        CHECK_NEAR("Im mu", im[k], fabs(ref[1]), 1e-6);
+        CHECK_NEAR("Re mu", re[k], ref[0], tol);
+        CHECK_NEAR("Im mu", im[k], fabs(ref[1]), tol);
     } else {
-        CHECK_NEAR("mu_1", re[0], ref[0], 1e-6);
-        CHECK_NEAR("mu_2", re[1], ref[2], 1e-6);
+        CHECK_NEAR("mu_1", re[0], ref[0], tol);
+        CHECK_NEAR("mu_2", re[1], ref[2], tol);
     }
     /* the third multiplier: the integrator's own (below the bound) */
-    double r3, i3;
-    fmb_periodic_multiplier(p, 2, &r3, &i3);
+    double r3 = 0, i3 = 0;
+    if (fmb_periodic_num_multipliers(p) > 2) fmb_periodic_multiplier(p, 2, &r3, &i3);
     CHECK(hypot(r3, i3) < 1e-6, "third multiplier %.3g", hypot(r3, i3));
     const int unstable = hypot(re[0], im[0]) > 1.0 + 1e-6;
     CHECK(unstable == want_unstable, "W = %g: unstable %d, want %d", W, unstable, want_unstable);
@@ -199,8 +205,11 @@ static void mathieu(void)
 {
     /* omega0^2 = m g l / I_O = 9.71 (omega0 = 3.117 rad/s); the first tongue around
      * W = 2 omega0 = 6.234 is about +-5 % wide at A W^2 / g = 0.2 */
-    mathieu_point(6.234, 1);
-    mathieu_point(8.0, 0);
+    mathieu_point(6.234, 1, FMB_PERIODIC_DENSE, 1e-6);
+    mathieu_point(8.0, 0, FMB_PERIODIC_DENSE, 1e-6);
+    /* the default method: the orbit is the first guess, so no subspace was built and the
+     * multipliers come from the dense monodromy at the orbit */
+    mathieu_point(6.234, 1, FMB_PERIODIC_AUTO, 1e-6);
 }
 
 /* ------------------------------------------------------------------ fd */
@@ -250,6 +259,7 @@ static void fd(void)
         o.period = 2 * M_PI / 8;
         o.max_iter = 0; /* the map and its monodromy at the first guess */
         o.floquet = 0;
+        o.method = FMB_PERIODIC_DENSE;
         fmb_periodic_solve(p, &o);
         const int n = fmb_model_num_coords(fmb_case_model(cs));
         const double r1 = fd_check(p, n, 1e-4, 1e-3), r2 = fd_check(p, n, 1e-3, 1e-3);
@@ -280,6 +290,7 @@ static void fd_beam(const char *path)
     o.period = 30 * so.h;
     o.max_iter = 0;
     o.floquet = 0;
+    o.method = FMB_PERIODIC_DENSE;
     fmb_periodic_solve(p, &o);
     const int n = fmb_model_num_coords(fmb_case_model(cs));
     const double r1 = fd_check(p, n, 1e-6, 1e-3), r2 = fd_check(p, n, 1e-4, 1e-3);
@@ -360,6 +371,25 @@ static void quick_return(const char *path, double omega, int revs)
         fmb_periodic_options_default(&o);
         int rc = fmb_periodic_solve(p, &o);
         CHECK(rc == 0, "omega %g guess %d: %s", omega, guess, fmb_sim_last_error(s));
+        double re, im;
+        fmb_periodic_multiplier(p, 0, &re, &im);
+        if (rc == 0 && guess == 0 && fmb_periodic_multipliers_are_ritz(p)) {
+            /* the subspace's largest multiplier against every multiplier of the dense
+             * monodromy at the orbit */
+            fmb_periodic_t *q = fmb_periodic_create(s);
+            fmb_periodic_set_guess(q, fmb_periodic_state(p));
+            fmb_periodic_options_t od;
+            fmb_periodic_options_default(&od);
+            od.method = FMB_PERIODIC_DENSE;
+            CHECK(fmb_periodic_solve(q, &od) == 0, "dense at the orbit: %s", fmb_sim_last_error(s));
+            double rd, id;
+            fmb_periodic_multiplier(q, 0, &rd, &id);
+            printf("omega %g: largest |mu| subspace %.6f, dense %.6f\n", omega, hypot(re, im),
+                   hypot(rd, id));
+            CHECK(fabs(hypot(re, im) - hypot(rd, id)) <= 1e-3, "subspace |mu| %.6f vs dense %.6f",
+                  hypot(re, im), hypot(rd, id));
+            fmb_periodic_destroy(&q);
+        }
         double diff = 0;
         if (rc == 0) {
             fmb_periodic_prepare_run(p, 1);
@@ -367,8 +397,8 @@ static void quick_return(const char *path, double omega, int revs)
             for (long k = 0; k <= N; k++)
                 diff = fmax(diff, fabs(dp[k] - dt[k]));
         }
-        double re, im;
-        fmb_periodic_multiplier(p, 0, &re, &im);
+        CHECK(fmb_periodic_iterations(p) <= 6, "omega %g guess %d: %d iterations (target 6)", omega,
+              guess, fmb_periodic_iterations(p));
         printf("omega %g, guess %d: %d iterations, residual %.3e, |mu| %.4f; peak %.6f mm "
                "(transient, %d revolutions), largest difference %.3e of it\n",
                omega, guess, fmb_periodic_iterations(p),

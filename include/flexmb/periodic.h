@@ -26,11 +26,26 @@ extern "C" {
 
 typedef struct fmb_periodic fmb_periodic_t;
 
+/* Newton's matrix: FMB_PERIODIC_DENSE the whole monodromy (3n columns propagated per pass,
+ * every multiplier); FMB_PERIODIC_SUBSPACE Newton-Picard (a few columns: Newton on the
+ * dominant multipliers' subspace, fixed-point iteration on the rest; the largest
+ * multipliers only); FMB_PERIODIC_AUTO (default) subspace, switching to dense when the
+ * rest does not contract and 3n <= FMB_PERIODIC_DENSE_MAX (docs/theory.md section 13). */
+typedef enum {
+    FMB_PERIODIC_AUTO = 0,
+    FMB_PERIODIC_DENSE,
+    FMB_PERIODIC_SUBSPACE
+} fmb_periodic_method;
+#define FMB_PERIODIC_DENSE_MAX 600 /* columns (3 n) of the dense monodromy */
+
 typedef struct fmb_periodic_options {
-    double period; /* s; 0 (default): 2 pi / |f'| of the constant-rate drivers */
-    double tol;    /* residual / state scale to stop at; default 1e-8 */
-    int max_iter;  /* Newton iterations; default 12 */
-    int floquet;   /* 1 (default): multipliers of the converged orbit */
+    double period;              /* s; 0 (default): 2 pi / |f'| of the constant-rate drivers */
+    fmb_periodic_method method; /* default FMB_PERIODIC_AUTO */
+    double tol;                 /* residual / state scale to stop at; default 1e-8 */
+    int max_iter;               /* Newton iterations; default 12 */
+    int floquet; /* 1 (default): multipliers of the converged orbit (the subspace method: its
+                    Ritz values, the largest moduli); 2: every multiplier (the subspace
+                    method then adds one dense pass at the orbit); 0: none */
     /* called after every Newton iteration with its residual (may be NULL) */
     void (*progress)(int iteration, double residual, void *user);
     void *user;
@@ -52,8 +67,9 @@ int fmb_periodic_detect_period(fmb_periodic_t *p, double *period);
  * fmb_model_num_coords) at the sim's start time, e.g. a neighbouring orbit. */
 int fmb_periodic_set_guess(fmb_periodic_t *p, const double *x);
 
-/* Shooting. 0 when converged; FMB_ERR_CONVERGENCE (message in fmb_sim_last_error) when
- * not, or another negative status. */
+/* Shooting. 0 when converged (the sim is then at the orbit's start state, time t0);
+ * FMB_ERR_CONVERGENCE (message in fmb_sim_last_error) when not, or another negative
+ * status. */
 int fmb_periodic_solve(fmb_periodic_t *p, const fmb_periodic_options_t *o);
 
 /* After a solve: the sim set at the orbit's start (time t0, fresh step history, zero
@@ -78,8 +94,15 @@ double fmb_periodic_algorithmic_bound(const fmb_periodic_t *p);
 /* The eigenvector of multiplier k restricted to the coordinates (n values: real part,
  * then n: imaginary part), scaled to unit largest modulus; 0 or FMB_ERR_ARG. */
 int fmb_periodic_mode(const fmb_periodic_t *p, int k, double *re, double *im);
-/* Cost: nonlinear passes over the period, and those that propagated the monodromy. */
+/* Cost: nonlinear passes over the period, and those that propagated the monodromy (whole
+ * or a subspace). */
 void fmb_periodic_passes(const fmb_periodic_t *p, int *passes, int *tangent_passes);
+/* The method the solve ended with (FMB_PERIODIC_DENSE or FMB_PERIODIC_SUBSPACE) and, for the
+ * subspace method, its dimension at the end (the multipliers are its Ritz values). */
+fmb_periodic_method fmb_periodic_method_used(const fmb_periodic_t *p, int *subspace_dim);
+/* 1 when the multipliers are the subspace's Ritz values (the largest moduli only), 0 when
+ * they are every eigenvalue of the dense monodromy at the orbit. */
+int fmb_periodic_multipliers_are_ritz(const fmb_periodic_t *p);
 /* The monodromy J (4 n x 4 n, column-major) at the last tangent pass (NULL: none). */
 const double *fmb_periodic_monodromy(const fmb_periodic_t *p);
 /* The period map alone at state x (4 n): y = P(x) (tests: finite differences). */

@@ -43,6 +43,9 @@ typedef struct cli_args {
     double ptol;             /* --tol (0: default) */
     int pmaxit;              /* --max-iter (0: default) */
     const char *vary;        /* --vary NAME=A:B:K (continuation) */
+    int pmethod;             /* --method: 0 auto, 1 dense, 2 subspace */
+    int pfloquet;            /* --floquet: 0 none, 1 dominant (default), 2 all */
+    int pgiven;              /* --method or --floquet given */
     struct cli_periodic *pc; /* continuation state (guess in, orbit and metrics out) */
 } cli_args_t;
 

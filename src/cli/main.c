@@ -18,7 +18,9 @@
 static const char usage_text[] =
     "usage: flexmb run CASE [-o OUT.h5] [--set NAME=VALUE]... [--no-viz] [--quiet]\n"
     "       flexmb periodic CASE [-o OUT.h5] [--period T] [--periods N] [--tol X]\n"
-    "                       [--max-iter N] [--vary NAME=FROM:TO:COUNT] [--set NAME=VALUE]...\n"
+    "                       [--max-iter N] [--method auto|subspace|dense]\n"
+    "                       [--floquet dominant|all|none] [--vary NAME=FROM:TO:COUNT]\n"
+    "                       [--set NAME=VALUE]...\n"
     "       flexmb check CASE [--set NAME=VALUE]...\n"
     "       flexmb modes CASE [BODY] [--at T] [--set NAME=VALUE]... [-n N]\n"
     "       flexmb compare A.h5 B.h5 [-o PREFIX] [--by BODY] [--wrap] [--only KINDS]\n"
@@ -90,6 +92,11 @@ static const char help_text2[] =
     "      --periods N       periodic: periods written (default 1)\n"
     "      --tol X           periodic: residual / state scale to stop at (default 1e-8)\n"
     "      --max-iter N      periodic: Newton iterations (default 12)\n"
+    "      --method M        periodic: auto (default), subspace (Newton-Picard: a few\n"
+    "                        directions of the monodromy per pass) or dense (the whole\n"
+    "                        monodromy, every multiplier)\n"
+    "      --floquet F       periodic: dominant (default: the largest multipliers), all\n"
+    "                        (every multiplier: one dense pass more) or none\n"
     "      --vary NAME=FROM:TO:COUNT\n"
     "                        periodic: continuation over COUNT values of a parameter,\n"
     "                        each orbit starting from the previous one\n"
@@ -133,6 +140,7 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
 {
     memset(a, 0, sizeof *a);
     a->at = -1.0;
+    a->pfloquet = 1;
     fmb_compare_options_default(&a->cmp);
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
@@ -234,6 +242,18 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
             if (!val || !*val || *end || n < 1 || n > 64)
                 return usage_error("expected an iteration count in 1..64 after", s);
             a->pmaxit = (int)n;
+        } else if (strcmp(s, "--method") == 0 || strncmp(s, "--method=", 9) == 0) {
+            val = s[8] == '=' ? s + 9 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!val || (strcmp(val, "auto") && strcmp(val, "dense") && strcmp(val, "subspace")))
+                return usage_error("expected auto, dense or subspace after", s);
+            a->pmethod = strcmp(val, "dense") == 0 ? 1 : strcmp(val, "subspace") == 0 ? 2 : 0;
+            a->pgiven = 1;
+        } else if (strcmp(s, "--floquet") == 0 || strncmp(s, "--floquet=", 10) == 0) {
+            val = s[9] == '=' ? s + 10 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!val || (strcmp(val, "none") && strcmp(val, "dominant") && strcmp(val, "all")))
+                return usage_error("expected none, dominant or all after", s);
+            a->pfloquet = strcmp(val, "none") == 0 ? 0 : strcmp(val, "all") == 0 ? 2 : 1;
+            a->pgiven = 1;
         } else if (strcmp(s, "--vary") == 0 || strncmp(s, "--vary=", 7) == 0) {
             val = s[6] == '=' ? s + 7 : (i + 1 < argc ? argv[++i] : NULL);
             if (!val || !strchr(val, '=') || val[0] == '=')
@@ -277,8 +297,10 @@ static int parse_args(int argc, char **argv, cli_args_t *a)
     int is_compare = strcmp(a->command, "compare") == 0;
     const int is_periodic = strcmp(a->command, "periodic") == 0;
     if (is_periodic) a->periodic = 1, is_run = 1; /* a run with the shooting first */
-    if ((a->period > 0 || a->periods || a->ptol > 0 || a->pmaxit || a->vary) && !is_periodic)
-        return usage_error("--period, --periods, --tol, --max-iter and --vary are only valid with",
+    if ((a->period > 0 || a->periods || a->ptol > 0 || a->pmaxit || a->vary || a->pgiven) &&
+        !is_periodic)
+        return usage_error("--period, --periods, --tol, --max-iter, --method, --floquet and --vary "
+                           "are only valid with",
                            "periodic");
     if (!is_run && !is_modes && !is_compare && strcmp(a->command, "check") != 0)
         return usage_error("unknown command", a->command);

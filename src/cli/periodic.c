@@ -18,10 +18,13 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static double g_t0; /* the solve's start (progress lines) */
+
 static void progress(int it, double res, void *user)
 {
     const cli_args_t *a = user;
-    if (!a->quiet) fprintf(stderr, "periodic: iteration %d  residual %.3e\n", it, res);
+    if (!a->quiet)
+        fprintf(stderr, "periodic: iteration %d  residual %.3e  (%.2f s)\n", it, res, now() - g_t0);
 }
 
 /* Unstable: a multiplier above 1 by more than this (the converged orbit's multipliers are
@@ -44,10 +47,15 @@ int cli_periodic_solve(const cli_args_t *a, fmb_sim_t *sim, fmb_periodic_t **out
     o.period = a->period;
     if (a->ptol > 0) o.tol = a->ptol;
     if (a->pmaxit > 0) o.max_iter = a->pmaxit;
+    o.method = a->pmethod == 1   ? FMB_PERIODIC_DENSE
+               : a->pmethod == 2 ? FMB_PERIODIC_SUBSPACE
+                                 : FMB_PERIODIC_AUTO;
+    o.floquet = a->pfloquet;
     o.progress = progress;
     o.user = (void *)a;
     o.stop = &cli_stop;
     const double t0 = now();
+    g_t0 = t0;
     int rc = fmb_periodic_solve(p, &o);
     if (a->pc) {
         a->pc->wall_solve = now() - t0;

@@ -43,6 +43,10 @@ extern void dgeev_(const char *jobvl, const char *jobvr, const int *n, double *a
                    double *work, const int *lwork, int *info);
 
 #define PER_MAXIT 64
+/* largest Newton-Picard subspace */
+#define FMB_PERIODIC_PMAX 16
+/* a Ritz pair with |J v - mu v| / |v| above this is not taken as a multiplier */
+#define FMB_PERIODIC_RITZ_TOL 1e-6
 
 struct fmb_periodic {
     fmb_sim_t *s;
@@ -65,6 +69,13 @@ struct fmb_periodic {
     int iters, passes, tpasses;
     double res[PER_MAXIT + 1];
     double res_acc; /* the (a, qdd) part of the last residual (not tested) */
+    double *sig;    /* 4n: the residual's scale of each state entry (group scales) */
+    double *sigV;   /* 4n: the Newton-Picard space's scales (the first pass's sig) */
+    /* Newton-Picard: basis V, its images Z = J V, S = V^T Z (scaled state), scratch */
+    int pmax, np_dim, ritz, method;
+    double ritz_res; /* |J v - mu v| / |v| of the largest Ritz pair at the orbit */
+    double *V, *Z, *S, *rs, *vr, *dp, *Za;
+    int *ipiv;
     int nmult;
     double *mre, *mim; /* 3n: multipliers by decreasing modulus */
     double *mvec;      /* 3n x 3n: eigenvectors of W Y (dgeev layout), sorted like the values */
@@ -137,8 +148,16 @@ fmb_periodic_t *fmb_periodic_create(fmb_sim_t *s)
     p->B = dalloc((size_t)N * nw), p->v1 = dalloc((size_t)N), p->v2 = dalloc((size_t)N);
     p->mre = dalloc(nw), p->mim = dalloc(nw), p->mvec = dalloc(nw * nw);
     p->order = calloc(nw + 1, sizeof(int));
+    p->pmax = FMB_PERIODIC_PMAX < nw ? FMB_PERIODIC_PMAX : nw;
+    p->sig = dalloc(nx), p->sigV = dalloc(nx);
+    p->V = dalloc(nx * (size_t)(p->pmax + 1)), p->Z = dalloc(nx * (size_t)(p->pmax + 1));
+    p->S = dalloc((size_t)(p->pmax + 1) * (p->pmax + 1)), p->rs = dalloc(nx);
+    p->Za = dalloc(nx * (size_t)(p->pmax + 1));
+    p->vr = dalloc((size_t)p->pmax + 1), p->dp = dalloc((size_t)p->pmax + 1);
+    p->ipiv = calloc((size_t)p->pmax + 1, sizeof(int));
     if (!p->x || !p->y || !p->g || !p->scale || !p->lam0 || !p->angle || !p->Y || !p->J || !p->A ||
-        !p->B || !p->v1 || !p->v2 || !p->mre || !p->mim || !p->mvec || !p->order ||
+        !p->B || !p->v1 || !p->v2 || !p->mre || !p->mim || !p->mvec || !p->order || !p->sig ||
+        !p->sigV || !p->V || !p->Z || !p->Za || !p->S || !p->rs || !p->vr || !p->dp || !p->ipiv ||
         fmb_kkt_init(&p->kK, N) || fmb_kkt_init(&p->kC, N)) {
         fmb_periodic_destroy(&p);
         fmb_sim_error(s, FMB_ERR_NOMEM,
@@ -167,6 +186,9 @@ void fmb_periodic_destroy(fmb_periodic_t **pp)
     free(p->x), free(p->y), free(p->g), free(p->scale), free(p->lam0), free(p->angle);
     free(p->Y), free(p->J), free(p->A), free(p->B), free(p->v1), free(p->v2);
     free(p->mre), free(p->mim), free(p->mvec), free(p->order);
+    free(p->sig), free(p->sigV), free(p->Za), free(p->V), free(p->Z), free(p->S), free(p->rs),
+        free(p->vr), free(p->dp);
+    free(p->ipiv);
     fmb_kkt_free(&p->kK);
     fmb_kkt_free(&p->kC);
     free(p);
@@ -263,12 +285,14 @@ static int assemble_into(fmb_periodic_t *p, fmb_kkt_t *k, const fmb_coeffs_t *c,
     return rc;
 }
 
-/* Propagate Y through the converged step t_n -> t_n + h (the candidate in s->q ...);
- * first: Y's columns are then the unit vectors of w_0. */
-static int tangent_step(fmb_periodic_t *p, double h, int first)
+/* Propagate the ncol columns of Y (dx_n, 4n each) through the converged step t_n -> t_n + h
+ * (the candidate in s->q ...); unit: this is the first step and Y's columns (3n of them)
+ * are the unit vectors of w_0 = (qh, qdh, c) (the dense monodromy). */
+static int tangent_step(fmb_periodic_t *p, double h, double *Y, int ncol, int unit)
 {
     fmb_sim_t *s = p->s;
-    const int n = p->n, m = p->m, N = n + m, nw = 3 * n;
+    const int n = p->n, m = p->m, N = n + m, nw = ncol;
+    const int first = unit;
     const size_t nx = 4 * (size_t)n;
     double am, af, beta, gamma;
     fmb_sim_integrator_coefficients(s, &am, &af, &beta, &gamma);
@@ -293,7 +317,7 @@ static int tangent_step(fmb_periodic_t *p, double h, int first)
     double *tmp = p->v1; /* n + m */
     double *w = p->A;    /* n x 3n: the columns' dc */
     for (int j = 0; j < nw; j++) {
-        double *Yj = p->Y + (size_t)j * nx, *b = p->B + (size_t)j * N;
+        double *Yj = Y + (size_t)j * nx, *b = p->B + (size_t)j * N;
         double *dc = w + (size_t)j * n;
         /* (qh, qdh) into Yj's q and qd parts, dc aside */
         if (first) { /* the unit vectors of w_0 = (qh, qdh, c) */
@@ -324,7 +348,7 @@ static int tangent_step(fmb_periodic_t *p, double h, int first)
         return fmb_sim_error(s, rc, "periodic: tangent solve failed at t = %.9g", t1);
     const double gv = gp / (bp * h);
     for (int j = 0; j < nw; j++) {
-        double *Yj = p->Y + (size_t)j * nx;
+        double *Yj = Y + (size_t)j * nx;
         const double *yv = p->B + (size_t)j * N, *dc = w + (size_t)j * n;
         for (int i = 0; i < n; i++) {
             const double dqdd = yv[i] / bh2;
@@ -337,10 +361,12 @@ static int tangent_step(fmb_periodic_t *p, double h, int first)
     return 0;
 }
 
-/* One pass over the period from x: y = P(x); with tangent, Y = dx_N/dw_0 too. */
-static int pass(fmb_periodic_t *p, const double *x, double *y, int tangent,
+/* One pass over the period from x: y = P(x); with ncol > 0 the columns of Y propagated too
+ * (unit: Y = dx_N/dw_0, the dense monodromy; else Y's columns dx_0 -> J dx_0). */
+static int pass(fmb_periodic_t *p, const double *x, double *y, double *Y, int ncol, int unit,
                 volatile const int *stop)
 {
+    const int tangent = ncol > 0;
     fmb_sim_t *s = p->s;
     const int n = p->n;
     const size_t nx = 4 * (size_t)n;
@@ -358,7 +384,7 @@ static int pass(fmb_periodic_t *p, const double *x, double *y, int tangent,
         s->newton_stale = 1;
         int rc = fmb_sim_try_step(s, p->h);
         if (rc) return rc;
-        if (tangent && (rc = tangent_step(p, p->h, k == 0))) {
+        if (tangent && (rc = tangent_step(p, p->h, Y, ncol, unit && k == 0))) {
             fmb_sim_reject_step(s);
             return rc;
         }
@@ -372,7 +398,7 @@ static int pass(fmb_periodic_t *p, const double *x, double *y, int tangent,
         }
     }
     get_state(p, y);
-    if (tangent) p->have_J = 1;
+    if (tangent && unit) p->have_J = 1;
     return 0;
 }
 
@@ -416,6 +442,8 @@ static double residual(fmb_periodic_t *p, double *acc_res)
                     r = fmax(r, fabs(p->g[blk * n + i]));
                 }
                 sc = blk == 0 && gi == 1 ? 1.0 : fmax(sc, 1e-6 * big[blk]); /* angle: 1 rad */
+                for (int i = lo[gi]; i < hi[gi]; i++)
+                    p->sig[blk * n + i] = sc > 0 ? sc : 1.0;
                 if (r == 0.0) continue;
                 const double e = r / fmax(sc, 1e-300);
                 if (blk < 2)
@@ -558,6 +586,241 @@ static int floquet(fmb_periodic_t *p)
     return 0;
 }
 
+/* Orthonormalize the k columns of V (nx each, scaled space) in place by modified
+ * Gram-Schmidt twice, dropping a column whose norm falls below 1e-10 of what it had;
+ * returns the columns kept (packed at the front). */
+static int orthonormalize(double *V, int k, size_t nx)
+{
+    int kept = 0;
+    for (int j = 0; j < k; j++) {
+        double *v = V + (size_t)j * nx;
+        double n0 = 0.0;
+        for (size_t i = 0; i < nx; i++)
+            n0 += v[i] * v[i];
+        n0 = sqrt(n0);
+        for (int pass2 = 0; pass2 < 2; pass2++)
+            for (int c = 0; c < kept; c++) {
+                const double *u = V + (size_t)c * nx;
+                double d = 0.0;
+                for (size_t i = 0; i < nx; i++)
+                    d += u[i] * v[i];
+                for (size_t i = 0; i < nx; i++)
+                    v[i] -= d * u[i];
+            }
+        double nn = 0.0;
+        for (size_t i = 0; i < nx; i++)
+            nn += v[i] * v[i];
+        nn = sqrt(nn);
+        if (!(nn > 1e-10 * n0) || !(nn > 0)) continue;
+        double *dst = V + (size_t)kept * nx;
+        for (size_t i = 0; i < nx; i++)
+            dst[i] = v[i] / nn;
+        kept++;
+    }
+    return kept;
+}
+
+/* Ritz values and vectors of the subspace: eigenpairs of S = V^T J V (k x k, scaled) as the
+ * multipliers (largest moduli only) and their vectors for fmb_periodic_mode. */
+static int ritz(fmb_periodic_t *p, const double *S, int k)
+{
+    double *A = p->A;
+    memcpy(A, S, (size_t)k * k * sizeof *A);
+    double dummy[1], wq;
+    int one = 1, lw = -1, info = 0;
+    dgeev_("N", "V", &k, A, &k, p->mre, p->mim, dummy, &one, p->mvec, &k, &wq, &lw, &info);
+    lw = (int)wq;
+    double *work = malloc((size_t)(lw > 0 ? lw : 1) * sizeof *work);
+    if (!work) return FMB_ERR_NOMEM;
+    dgeev_("N", "V", &k, A, &k, p->mre, p->mim, dummy, &one, p->mvec, &k, work, &lw, &info);
+    free(work);
+    if (info != 0) return FMB_ERR_LINSOLVE;
+    for (int j = 0; j < k; j++) {
+        const double mj = hypot(p->mre[j], p->mim[j]);
+        int pos = j;
+        while (pos > 0 && hypot(p->mre[p->order[pos - 1]], p->mim[p->order[pos - 1]]) < mj) {
+            p->order[pos] = p->order[pos - 1];
+            pos--;
+        }
+        p->order[pos] = j;
+    }
+    p->nmult = k;
+    p->ritz = 1;
+    return 0;
+}
+
+/* The relative residual |J v - mu v| / |v| of the largest Ritz pair (v = V y, scaled
+ * state; Z packed: J V scaled), k columns of length nx. */
+static double ritz_residual(const fmb_periodic_t *p, const double *Z, int k, int nx)
+{
+    if (p->nmult < 1) return INFINITY;
+    const int i = p->order[0];
+    int c0 = i;
+    if (p->mim[i] != 0.0 && p->mim[i] < 0) c0 = i - 1;
+    const double mr = p->mre[i], mi = p->mim[i];
+    const double *yr = p->mvec + (size_t)c0 * k, *yi = mi != 0.0 ? yr + k : NULL;
+    double num = 0.0, den = 0.0;
+    for (int r = 0; r < nx; r++) {
+        double vr = 0, vi = 0, zr = 0, zi = 0;
+        for (int j = 0; j < k; j++) {
+            const double a = p->V[(size_t)j * nx + r], z = Z[(size_t)j * nx + r];
+            vr += a * yr[j], zr += z * yr[j];
+            if (yi) vi += a * yi[j], zi += z * yi[j];
+        }
+        const double er = zr - (mr * vr - mi * vi), ei = zi - (mr * vi + mi * vr);
+        num += er * er + ei * ei;
+        den += vr * vr + vi * vi;
+    }
+    return den > 0 ? sqrt(num / den) : INFINITY;
+}
+
+/* Newton-Picard shooting (Lust, Roose, Spence and Champneys 1998): Newton on a small
+ * subspace V (orthonormal in the scaled state, sig), Picard (x <- P(x)) on its complement.
+ * Each pass at x gives P(x) and Z = J V (the columns propagated with the same exact step
+ * linearization as the dense monodromy). With S = V^T Z and r = P(x) - x (scaled):
+ *     x += V dp + (I - V V^T) r,    (S - I) dp = -V^T r
+ * (the coupling V^T J (I - V V^T) r is left out: it is at most the complement's multipliers
+ * times its part of r). The basis is the span of Z and the residual's complement part
+ * (subspace iteration, grown by one direction per iteration, at most pmax), so it turns to
+ * the dominant multipliers' invariant subspace; the complement then contracts with the
+ * largest multiplier left outside. Returns 0 converged, 1 when it does not contract (the
+ * caller switches to the dense monodromy), or a negative status. */
+static int newton_picard(fmb_periodic_t *p, const fmb_periodic_options_t *o, int maxit, int *dense)
+{
+    fmb_sim_t *s = p->s;
+    const int n = p->n, nx = 2 * n; /* the subspace: (q, qd) */
+    const int pmax = p->pmax;
+    double *V = p->V, *Z = p->Z, *S = p->S, *r = p->rs;
+    double *sg = p->sigV; /* the scaled space: the first pass's scales, then fixed */
+    int k = 0, rc;
+    const size_t zs = 4 * (size_t)n; /* Z's columns: whole states (a, qdd parts seeded 0) */
+    for (int it = 0;; it++) {
+        /* seeds: V's columns in state units (sig from the last residual) */
+        for (int j = 0; j < k; j++) {
+            for (int i = 0; i < nx; i++)
+                Z[(size_t)j * zs + i] = sg[i] * V[(size_t)j * nx + i];
+            memset(Z + (size_t)j * zs + nx, 0, (zs - (size_t)nx) * sizeof *Z);
+        }
+        if ((rc = pass(p, p->x, p->y, Z, k, 0, o->stop))) return rc;
+        double res_acc;
+        const double res = residual(p, &res_acc);
+        p->res_acc = res_acc;
+        p->res[it] = res;
+        p->iters = it;
+        if (o->progress) o->progress(it, res, o->user);
+        if (it == 0) memcpy(sg, p->sig, (size_t)nx * sizeof *sg);
+        if (!isfinite(res))
+            return fmb_sim_error(s, FMB_ERR_NONFINITE,
+                                 "periodic: the residual is not finite at iteration %d", it);
+        /* the a and qdd rows of J V (before Z is packed) */
+        for (int j = 0; j < k; j++)
+            memcpy(p->Za + (size_t)j * nx, Z + (size_t)j * zs + nx, (size_t)nx * sizeof *Z);
+        /* J V in the scaled space */
+        for (int j = 0; j < k; j++)
+            for (int i = 0; i < nx; i++)
+                Z[(size_t)j * nx + i] = Z[(size_t)j * zs + i] / sg[i]; /* packed, stride nx */
+        for (int a = 0; a < k; a++)
+            for (int b2 = 0; b2 < k; b2++) {
+                double d = 0.0;
+                for (int i = 0; i < nx; i++)
+                    d += V[(size_t)a * nx + i] * Z[(size_t)b2 * nx + i];
+                S[(size_t)b2 * k + a] = d;
+            }
+        if (res <= o->tol) {
+            p->np_dim = k;
+            p->ritz_res = INFINITY;
+            if (o->floquet && k > 0) {
+                if ((rc = ritz(p, S, k))) return rc;
+                p->ritz_res = ritz_residual(p, Z, k, nx);
+            }
+            return 0;
+        }
+        if (it >= maxit) return 1;
+        /* a Picard-dominated iteration that does not contract: the dense monodromy */
+        if (it >= 3 && res > 0.5 * p->res[it - 1] && dense) return 1;
+        for (int i = 0; i < nx; i++)
+            r[i] = p->g[i] / sg[i];
+        /* V^T r and the complement part of r */
+        double *vr = p->vr, *dp = p->dp;
+        for (int a = 0; a < k; a++) {
+            double d = 0.0;
+            for (int i = 0; i < nx; i++)
+                d += V[(size_t)a * nx + i] * r[i];
+            vr[a] = d;
+        }
+        for (int a = 0; a < k; a++)
+            for (int i = 0; i < nx; i++)
+                r[i] -= vr[a] * V[(size_t)a * nx + i];
+        if (k > 0) {
+            double *A = p->A;
+            for (int a = 0; a < k; a++)
+                for (int b2 = 0; b2 < k; b2++)
+                    A[(size_t)b2 * k + a] = S[(size_t)b2 * k + a] - (a == b2);
+            for (int a = 0; a < k; a++)
+                dp[a] = -vr[a];
+            int one = 1, info = 0;
+            dgesv_(&k, &one, A, &k, p->ipiv, dp, &k, &info);
+            if (info != 0)
+                return fmb_sim_error(s, FMB_ERR_SINGULAR,
+                                     "periodic: a Floquet multiplier is 1 at iteration %d (an "
+                                     "undriven free motion, or a period that is not the "
+                                     "forcing's)",
+                                     it);
+        }
+        for (int i = 0; i < nx; i++) {
+            double d = r[i];
+            for (int a = 0; a < k; a++)
+                d += V[(size_t)a * nx + i] * dp[a];
+            p->x[i] += sg[i] * d;
+        }
+        /* a and qdd: their values at the period's end plus the change the Newton part makes
+         * there (J V dp); the fixed-point part's (J (I - V V^T) r) is left out with it */
+        for (int i = 0; i < nx; i++) {
+            double d = p->y[nx + i];
+            for (int a = 0; a < k; a++)
+                d += p->Za[(size_t)a * nx + i] * dp[a];
+            p->x[nx + i] = d;
+        }
+        /* the next basis: orth(J V, complement of r), at most pmax */
+        const int kz = k < pmax ? k : pmax;
+        memcpy(V, Z, (size_t)kz * nx * sizeof *V);
+        int kn = kz;
+        if (kn < pmax) {
+            memcpy(V + (size_t)kn * nx, r, (size_t)nx * sizeof *V);
+            kn++;
+        }
+        k = orthonormalize(V, kn, (size_t)nx);
+    }
+}
+
+/* Newton with the dense monodromy from the present iterate (iterations from it0). */
+static int dense_newton(fmb_periodic_t *p, const fmb_periodic_options_t *o, int it0, int maxit)
+{
+    fmb_sim_t *s = p->s;
+    int rc;
+    for (int it = it0;; it++) {
+        if ((rc = pass(p, p->x, p->y, p->Y, 3 * p->n, 1, o->stop))) return rc;
+        double res_acc;
+        const double res = residual(p, &res_acc);
+        p->res_acc = res_acc;
+        p->res[it] = res;
+        p->iters = it;
+        if (o->progress) o->progress(it, res, o->user);
+        monodromy(p);
+        if (!isfinite(res))
+            return fmb_sim_error(s, FMB_ERR_NONFINITE,
+                                 "periodic: the residual is not finite at iteration %d", it);
+        if (res <= o->tol) return 0;
+        if (it >= maxit) return 1;
+        if ((rc = newton_step(p)))
+            return fmb_sim_error(s, FMB_ERR_SINGULAR,
+                                 "periodic: J - I is singular at iteration %d: a Floquet "
+                                 "multiplier is 1 (an undriven free motion, or a period that is "
+                                 "not the forcing's)",
+                                 it);
+    }
+}
+
 int fmb_periodic_solve(fmb_periodic_t *p, const fmb_periodic_options_t *o)
 {
     fmb_periodic_options_t od;
@@ -574,37 +837,54 @@ int fmb_periodic_solve(fmb_periodic_t *p, const fmb_periodic_options_t *o)
     const int maxit = o->max_iter < PER_MAXIT ? o->max_iter : PER_MAXIT;
     p->iters = 0;
     p->nmult = 0;
+    p->ritz = 0;
+    p->np_dim = 0;
     p->have_J = 0;
-    for (int it = 0;; it++) {
-        if ((rc = pass(p, p->x, p->y, 1, o->stop))) return rc;
-        double res_acc;
-        const double res = residual(p, &res_acc);
-        p->res_acc = res_acc;
-        p->res[it] = res;
-        p->iters = it;
-        if (o->progress) o->progress(it, res, o->user);
-        monodromy(p);
-        if (!(res <= o->tol) && isfinite(res) && it < maxit) {
-            if ((rc = newton_step(p)))
-                return fmb_sim_error(s, FMB_ERR_SINGULAR,
-                                     "periodic: J - I is singular at iteration %d: a Floquet "
-                                     "multiplier is 1 (an undriven free motion, or a period "
-                                     "that is not the forcing's)",
-                                     it);
-            continue;
+    p->method = o->method;
+    const int dense_ok = 3 * p->n <= FMB_PERIODIC_DENSE_MAX;
+    if (p->method == FMB_PERIODIC_AUTO) p->method = FMB_PERIODIC_SUBSPACE;
+    if (p->method == FMB_PERIODIC_DENSE && !dense_ok)
+        return fmb_sim_error(s, FMB_ERR_ARG,
+                             "periodic: the dense monodromy of %d coordinates (%d columns per "
+                             "step) is above its limit %d; use the subspace method",
+                             p->n, 3 * p->n, FMB_PERIODIC_DENSE_MAX);
+    int it0 = 0;
+    if (p->method == FMB_PERIODIC_SUBSPACE) {
+        rc = newton_picard(p, o, maxit, o->method == FMB_PERIODIC_AUTO && dense_ok ? &it0 : NULL);
+        if (rc < 0) return rc;
+        if (rc == 1 && o->method == FMB_PERIODIC_AUTO && dense_ok && p->iters < maxit) {
+            p->method = FMB_PERIODIC_DENSE; /* the complement does not contract */
+            it0 = p->iters + 1;
+        } else if (rc == 1) {
+            it0 = -1;
         }
-        if (!isfinite(res))
-            return fmb_sim_error(s, FMB_ERR_NONFINITE,
-                                 "periodic: the residual is not finite at iteration %d", it);
-        if (!(res <= o->tol))
-            return fmb_sim_error(s, FMB_ERR_CONVERGENCE,
-                                 "periodic: no periodic orbit found in %d Newton iterations: "
-                                 "residual %.3g of the state scale (tolerance %.3g); residuals "
-                                 "%.3g (first) .. %.3g (last)",
-                                 it, res, o->tol, p->res[0], res);
-        break;
     }
-    if (o->floquet && (rc = floquet(p))) return rc;
+    /* the subspace's Ritz values serve when the largest one's pair is an eigenpair to 1e-6;
+     * else (or when every multiplier is asked for) the dense monodromy at the orbit */
+    if (p->method == FMB_PERIODIC_SUBSPACE && it0 == 0 && o->floquet && dense_ok &&
+        (o->floquet == 2 || !(p->ritz_res <= FMB_PERIODIC_RITZ_TOL))) {
+        /* every multiplier: the dense monodromy at the orbit (one more pass) */
+        if ((rc = pass(p, p->x, p->y, p->Y, 3 * p->n, 1, o->stop))) return rc;
+        monodromy(p);
+        p->ritz = 0;
+        if ((rc = floquet(p))) return rc;
+    }
+    if (p->method == FMB_PERIODIC_DENSE && it0 >= 0) {
+        p->ritz = 0;
+        rc = dense_newton(p, o, it0, maxit);
+        if (rc < 0) return rc;
+        if (rc == 0 && o->floquet && (rc = floquet(p))) return rc;
+        if (rc == 1) it0 = -1;
+    }
+    if (it0 >= 0) set_state(p, p->x); /* the sim at the orbit's start */
+    if (it0 < 0) {
+        const int it = p->iters;
+        return fmb_sim_error(s, FMB_ERR_CONVERGENCE,
+                             "periodic: no periodic orbit found in %d Newton iterations: "
+                             "residual %.3g of the state scale (tolerance %.3g); residuals %.3g "
+                             "(first) .. %.3g (last)",
+                             it, p->res[it], o->tol, p->res[0], p->res[it]);
+    }
     return 0;
 }
 
@@ -659,9 +939,52 @@ double fmb_periodic_algorithmic_bound(const fmb_periodic_t *p)
     return p->bound;
 }
 
+fmb_periodic_method fmb_periodic_method_used(const fmb_periodic_t *p, int *subspace_dim)
+{
+    if (subspace_dim) *subspace_dim = p->method == FMB_PERIODIC_SUBSPACE ? p->np_dim : 0;
+    return p->method;
+}
+
+int fmb_periodic_multipliers_are_ritz(const fmb_periodic_t *p)
+{
+    return p->ritz;
+}
+
+/* A Ritz vector of the subspace method: sig (V y), its coordinate part */
+static int ritz_mode(const fmb_periodic_t *p, int k, double *re, double *im)
+{
+    const int n = p->n, kk = p->nmult, i = p->order[k];
+    const size_t nx = 2 * (size_t)n; /* V: (q, qd) */
+    int c0 = i, conj = 0;
+    if (p->mim[i] != 0.0) {
+        if (p->mim[i] > 0)
+            c0 = i;
+        else
+            c0 = i - 1, conj = 1;
+    }
+    const double *yre = p->mvec + (size_t)c0 * kk;
+    const double *yim = p->mim[i] != 0.0 ? p->mvec + (size_t)(c0 + 1) * kk : NULL;
+    double big = 0.0;
+    for (int r = 0; r < n; r++) {
+        double a = 0.0, b = 0.0;
+        for (int j = 0; j < kk; j++) {
+            const double v = p->V[(size_t)j * nx + r] * p->sigV[r];
+            a += v * yre[j];
+            if (yim) b += v * yim[j];
+        }
+        re[r] = a, im[r] = conj ? -b : b;
+        big = fmax(big, hypot(a, b));
+    }
+    if (big > 0)
+        for (int r = 0; r < n; r++)
+            re[r] /= big, im[r] /= big;
+    return 0;
+}
+
 int fmb_periodic_mode(const fmb_periodic_t *p, int k, double *re, double *im)
 {
     if (k < 0 || k >= p->nmult) return FMB_ERR_ARG;
+    if (p->ritz) return ritz_mode(p, k, re, im);
     const int n = p->n, nw = 3 * n, i = p->order[k];
     const size_t nx = 4 * (size_t)n;
     /* eigenvector of W Y: v (dgeev: a complex pair is stored as columns i, i + 1 = re, im
@@ -706,5 +1029,5 @@ const double *fmb_periodic_monodromy(const fmb_periodic_t *p)
 int fmb_periodic_map(fmb_periodic_t *p, const double *x, double *y)
 {
     if (!(p->T > 0)) return FMB_ERR_ARG;
-    return pass(p, x, y, 0, NULL);
+    return pass(p, x, y, NULL, 0, 0, NULL);
 }
