@@ -46,6 +46,7 @@ typedef struct cli_args {
     int pmethod;             /* --method: 0 auto, 1 dense, 2 subspace */
     int pfloquet;            /* --floquet: 0 none, 1 dominant (default), 2 all */
     int pgiven;              /* --method or --floquet given */
+    int no_warnings;         /* continuation points: warnings into the summary, not stderr */
     struct cli_periodic *pc; /* continuation state (guess in, orbit and metrics out) */
 } cli_args_t;
 

@@ -199,12 +199,18 @@ void cli_periodic_report(const fmb_periodic_t *p)
         double re, im;
         fmb_periodic_multiplier(p, k, &re, &im);
         const double mod = hypot(re, im);
-        if (k > 0 && mod <= bound) break;
+        if (k > 0 && (mod <= bound || mod <= 1e-9)) break;
         printf("  Floquet multiplier  %2d: %+.6f %+.6fi  |mu| %.6f\n", k + 1, re, im, mod);
         shown++;
     }
-    printf("  (multipliers below %.3g are the integrator's own decay; %s)\n", bound,
-           "docs/theory.md section 13");
+    if (fmb_periodic_multipliers_are_ritz(p))
+        printf("  (the largest multipliers, by subspace iteration at the orbit; --floquet all: "
+               "every one; below %.3g they are the integrator's own decay)\n",
+               fmax(bound, 1e-9));
+    else
+        printf("  (every multiplier of the monodromy; below %.3g they are the integrator's own "
+               "decay)\n",
+               fmax(bound, 1e-9));
 }
 
 /* ---------------------------------------------------------------- continuation */
@@ -280,6 +286,7 @@ int cli_cmd_periodic(const cli_args_t *a)
         b.sets[b.nsets++] = set;
         b.output = out;
         b.quiet = 1;
+        b.no_warnings = 1;
         fflush(stdout);
         const int c = cli_cmd_run(&b);
         if (c == EXIT_INTERRUPTED || c >= 128) {
@@ -301,7 +308,7 @@ int cli_cmd_periodic(const cli_args_t *a)
         char err[256];
         if (c == EXIT_OK) fmb_run_summary_read(out, NULL, &sum, err, sizeof err);
         if (!header && c == EXIT_OK) {
-            fprintf(csv, "%s,status,iterations,residual,max_modulus,stable", name);
+            fprintf(csv, "%s,status,iterations,residual,max_modulus,stable,warnings", name);
             for (int i = 0; i < sum.nmetrics; i++)
                 fprintf(csv, ",%s", sum.names[i]);
             fprintf(csv, ",file\n");
@@ -326,11 +333,23 @@ int cli_cmd_periodic(const cli_args_t *a)
                 if (strncmp(sum.names[i], "deflection_max_angle.", 21) == 0 && isnan(ang))
                     ang = sum.values[i];
             }
-            printf("  %s = %-10.6g %s  %d iterations  largest |mu| %.6f%s  peak deflection "
-                   "%.4g mm at %.1f deg\n",
-                   name, v, c == EXIT_OK ? "converged" : "FAILED   ", pc.iterations,
-                   c == EXIT_OK ? pc.max_modulus : NAN,
-                   c == EXIT_OK && pc.unstable ? " UNSTABLE" : "", 1e3 * dmax, ang);
+            int nw = 0;
+            for (const char *w = sum.warnings; w && *w; nw++) {
+                const char *sep = strstr(w, " | ");
+                w = sep ? sep + 3 : w + strlen(w);
+            }
+            if (isnan(dmax))
+                printf("  %s = %-10.6g %s  %d iterations  largest |mu| %.6f%s  %d warning%s\n",
+                       name, v, c == EXIT_OK ? "converged" : "FAILED   ", pc.iterations,
+                       c == EXIT_OK ? pc.max_modulus : NAN,
+                       c == EXIT_OK && pc.unstable ? " UNSTABLE" : "", nw, nw == 1 ? "" : "s");
+            else
+                printf("  %s = %-10.6g %s  %d iterations  largest |mu| %.6f%s  peak deflection "
+                       "%.4g mm at %.1f deg  %d warning%s\n",
+                       name, v, c == EXIT_OK ? "converged" : "FAILED   ", pc.iterations,
+                       c == EXIT_OK ? pc.max_modulus : NAN,
+                       c == EXIT_OK && pc.unstable ? " UNSTABLE" : "", 1e3 * dmax, ang, nw,
+                       nw == 1 ? "" : "s");
         }
         fmb_run_summary_free(&sum);
         if (c == EXIT_OK)
@@ -347,7 +366,10 @@ int cli_cmd_periodic(const cli_args_t *a)
     }
     fclose(csv);
     free(pc.guess);
-    if (!a->quiet) printf("periodic: continuation summary in %s\n", csv_path);
+    if (!a->quiet)
+        printf("periodic: continuation summary in %s (each point's warnings are in its file: "
+               "/solver/statistics@warnings)\n",
+               csv_path);
     if (code == EXIT_OK && failures) code = EXIT_RUN;
     return code;
 }

@@ -223,7 +223,8 @@ typedef struct warn_list {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void add_warning(warn_list_t *w, const char *fmt, ...)
+static void
+add_warning(warn_list_t *w, const char *fmt, ...)
 {
     if (!w) return;
     const size_t used = strlen(w->text);
@@ -354,8 +355,7 @@ static void report_stress(const run_ctx_t *r, const fmb_model_t *m, int quiet, w
                         "beam '%s' exceeds its yield stress: %.4g MPa at t = %g s, node %d (x = "
                         "%g m), %.2f times the yield %.4g MPa; the linear-elastic results beyond "
                         "it are not valid",
-                        fmb_model_body_name(m, b), s / 1e6, r->beam_stime[b], k, x, s / y,
-                        y / 1e6);
+                        fmb_model_body_name(m, b), s / 1e6, r->beam_stime[b], k, x, s / y, y / 1e6);
     }
 }
 
@@ -413,7 +413,7 @@ static void report_validity(const char *case_path, const char *status, const fmb
     size_t n = 0;
 #define ADD(...)                                                                                   \
     do {                                                                                           \
-        if (n < sizeof line) n += (size_t)snprintf(line + n, sizeof line - n, __VA_ARGS__);       \
+        if (n < sizeof line) n += (size_t)snprintf(line + n, sizeof line - n, __VA_ARGS__);        \
     } while (0)
     const double er = summary_metric(s, "error_ratio"), ed = summary_metric(s, "energy_drift");
     const double edr = summary_metric(s, "energy_drift_ratio");
@@ -697,7 +697,7 @@ int cli_cmd_run(const cli_args_t *a)
         code = st == FMB_ERR_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_RUN;
     }
 
-    for (const char *w = wl.text; *w;) {
+    for (const char *w = a->no_warnings ? "" : wl.text; *w;) {
         const size_t n = strcspn(w, "\n");
         fprintf(stderr, "%s: warning: %.*s\n", a->case_path, (int)n, w);
         w += n + (w[n] == '\n');
@@ -758,7 +758,8 @@ int cli_cmd_run(const cli_args_t *a)
         report_stress(&r, model, 0, NULL);
         if (sum.exists) report_joints(&sum);
     }
-    if (sum.exists) report_validity(a->case_path, status, model, &sum, wl.n, a->quiet);
+    if (sum.exists && !a->no_warnings)
+        report_validity(a->case_path, status, model, &sum, wl.n, a->quiet);
     fmb_run_summary_free(&sum);
     free(r.beam_vmax);
     free(r.beam_buf);

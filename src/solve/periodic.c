@@ -47,6 +47,10 @@ extern void dgeev_(const char *jobvl, const char *jobvr, const int *n, double *a
 #define FMB_PERIODIC_PMAX 16
 /* a Ritz pair with |J v - mu v| / |v| above this is not taken as a multiplier */
 #define FMB_PERIODIC_RITZ_TOL 1e-6
+/* passes of the subspace method's Floquet analysis at most */
+#define FMB_PERIODIC_FLOQUET_PASSES 12
+/* directions of the subspace method's Floquet analysis */
+#define FMB_PERIODIC_FLOQUET_DIM 8
 
 struct fmb_periodic {
     fmb_sim_t *s;
@@ -73,7 +77,9 @@ struct fmb_periodic {
     double *sigV;   /* 4n: the Newton-Picard space's scales (the first pass's sig) */
     /* Newton-Picard: basis V, its images Z = J V, S = V^T Z (scaled state), scratch */
     int pmax, np_dim, ritz, method;
-    double ritz_res; /* |J v - mu v| / |v| of the largest Ritz pair at the orbit */
+    double ritz_res;    /* |J v - mu v| / |v| of the largest Ritz pair at the orbit */
+    int floquet_passes; /* passes of the subspace Floquet analysis */
+    int vstride;        /* V's column length for the Ritz vectors (4n) */
     double *V, *Z, *S, *rs, *vr, *dp, *Za;
     int *ipiv;
     int nmult;
@@ -708,7 +714,7 @@ static int newton_picard(fmb_periodic_t *p, const fmb_periodic_options_t *o, int
         p->res[it] = res;
         p->iters = it;
         if (o->progress) o->progress(it, res, o->user);
-        if (it == 0) memcpy(sg, p->sig, (size_t)nx * sizeof *sg);
+        if (it == 0) memcpy(sg, p->sig, 4 * (size_t)n * sizeof *sg);
         if (!isfinite(res))
             return fmb_sim_error(s, FMB_ERR_NONFINITE,
                                  "periodic: the residual is not finite at iteration %d", it);
@@ -728,11 +734,6 @@ static int newton_picard(fmb_periodic_t *p, const fmb_periodic_options_t *o, int
             }
         if (res <= o->tol) {
             p->np_dim = k;
-            p->ritz_res = INFINITY;
-            if (o->floquet && k > 0) {
-                if ((rc = ritz(p, S, k))) return rc;
-                p->ritz_res = ritz_residual(p, Z, k, nx);
-            }
             return 0;
         }
         if (it >= maxit) return 1;
@@ -791,6 +792,64 @@ static int newton_picard(fmb_periodic_t *p, const fmb_periodic_options_t *o, int
         }
         k = orthonormalize(V, kn, (size_t)nx);
     }
+}
+
+/* The largest multipliers at the orbit by subspace iteration with Rayleigh-Ritz (the
+ * subspace method's Floquet analysis; no dense matrix): m directions of (q, qd), the
+ * Newton-Picard basis completed with pseudo-random ones, each pass Z = J V then
+ * V <- orth(Z), until the largest Ritz value moves by less than FMB_PERIODIC_RITZ_TOL
+ * between passes and its pair's residual |J v - mu v| is below it (at most
+ * FMB_PERIODIC_FLOQUET_PASSES passes). The rate is |mu_{m+1} / mu_1| per pass. */
+static int floquet_dominant(fmb_periodic_t *p, const fmb_periodic_options_t *o, int k0)
+{
+    const int n = p->n, nx = 4 * n; /* whole states: a and qdd follow the eigenvector */
+    const size_t zs = 4 * (size_t)n;
+    const int m = 2 * n < FMB_PERIODIC_FLOQUET_DIM ? 2 * n : FMB_PERIODIC_FLOQUET_DIM;
+    double *V = p->V, *Z = p->Z, *S = p->S, *sg = p->sigV;
+    int k = k0 < m ? k0 : m, rc;
+    /* the Newton-Picard basis (q, qd; stride 2n) into whole-state columns */
+    for (int j = k - 1; j >= 0; j--) {
+        memmove(V + (size_t)j * nx, V + (size_t)j * 2 * n, 2 * (size_t)n * sizeof *V);
+        memset(V + (size_t)j * nx + 2 * n, 0, 2 * (size_t)n * sizeof *V);
+    }
+    unsigned long long seed = 0x9E3779B97F4A7C15ull;
+    for (int j = k; j < m; j++)
+        for (int i = 0; i < nx; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            V[(size_t)j * nx + i] = (double)(seed >> 11) / 9007199254740992.0 - 0.5;
+        }
+    k = orthonormalize(V, m, (size_t)nx);
+    double last = -1.0;
+    for (int pass_no = 0; pass_no < FMB_PERIODIC_FLOQUET_PASSES; pass_no++) {
+        for (int j = 0; j < k; j++)
+            for (int i = 0; i < nx; i++)
+                Z[(size_t)j * zs + i] = sg[i] * V[(size_t)j * nx + i];
+        if ((rc = pass(p, p->x, p->y, Z, k, 0, o->stop))) return rc;
+        for (int j = 0; j < k; j++)
+            for (int i = 0; i < nx; i++)
+                Z[(size_t)j * zs + i] /= sg[i];
+        for (int a = 0; a < k; a++)
+            for (int b2 = 0; b2 < k; b2++) {
+                double d = 0.0;
+                for (int i = 0; i < nx; i++)
+                    d += V[(size_t)a * nx + i] * Z[(size_t)b2 * nx + i];
+                S[(size_t)b2 * k + a] = d;
+            }
+        if ((rc = ritz(p, S, k))) return rc;
+        p->vstride = nx;
+        p->ritz_res = ritz_residual(p, Z, k, nx);
+        p->floquet_passes = pass_no + 1;
+        double re, im;
+        fmb_periodic_multiplier(p, 0, &re, &im);
+        const double mod = hypot(re, im);
+        if (fabs(mod - last) <= FMB_PERIODIC_RITZ_TOL * fmax(mod, 1e-3) &&
+            p->ritz_res <= FMB_PERIODIC_RITZ_TOL)
+            return 0;
+        last = mod;
+        memcpy(V, Z, (size_t)k * nx * sizeof *V);
+        k = orthonormalize(V, k, (size_t)nx);
+    }
+    return 0; /* not converged: ritz_res says how far */
 }
 
 /* Newton with the dense monodromy from the present iterate (iterations from it0). */
@@ -859,8 +918,13 @@ int fmb_periodic_solve(fmb_periodic_t *p, const fmb_periodic_options_t *o)
             it0 = -1;
         }
     }
-    /* the subspace's Ritz values serve when the largest one's pair is an eigenpair to 1e-6;
-     * else (or when every multiplier is asked for) the dense monodromy at the orbit */
+    /* the largest multipliers by subspace iteration at the orbit; every multiplier (or
+     * when that did not converge, in a model small enough) from the dense monodromy */
+    p->ritz_res = INFINITY;
+    p->floquet_passes = 0;
+    if (p->method == FMB_PERIODIC_SUBSPACE && it0 == 0 && o->floquet == 1 &&
+        (rc = floquet_dominant(p, o, p->np_dim)))
+        return rc;
     if (p->method == FMB_PERIODIC_SUBSPACE && it0 == 0 && o->floquet && dense_ok &&
         (o->floquet == 2 || !(p->ritz_res <= FMB_PERIODIC_RITZ_TOL))) {
         /* every multiplier: the dense monodromy at the orbit (one more pass) */
@@ -954,7 +1018,7 @@ int fmb_periodic_multipliers_are_ritz(const fmb_periodic_t *p)
 static int ritz_mode(const fmb_periodic_t *p, int k, double *re, double *im)
 {
     const int n = p->n, kk = p->nmult, i = p->order[k];
-    const size_t nx = 2 * (size_t)n; /* V: (q, qd) */
+    const size_t nx = (size_t)p->vstride;
     int c0 = i, conj = 0;
     if (p->mim[i] != 0.0) {
         if (p->mim[i] > 0)
