@@ -81,3 +81,8 @@ add_test(NAME periodic_monodromy_fd_beam COMMAND test_periodic fd_beam
          ${FMB_SRC}/cases/quick_return_valid.yaml)
 add_test(NAME periodic_quick_return COMMAND test_periodic quick_return
          ${FMB_SRC}/cases/quick_return_valid.yaml)
+foreach(part continuation unstable errors)
+  add_test(NAME periodic_cli_${part}
+           COMMAND ${FMB_TEST_PY} ${CMAKE_CURRENT_SOURCE_DIR}/test_periodic_cli.py
+                   $<TARGET_FILE:flexmb_cli> ${FMB_SRC} ${part})
+endforeach()

@@ -315,11 +315,17 @@ int cli_cmd_periodic(const cli_args_t *a)
             header = sum.nmetrics + 1;
         }
         if (header) {
-            fprintf(csv, "%.10g,%s,%d,%.3e,%.9g,%s", v, c == EXIT_OK ? "converged" : "failed",
+            int nw = 0; /* the point's warnings (kept in its file) */
+            for (const char *w = sum.warnings; w && *w; nw++) {
+                const char *sep = strstr(w, " | ");
+                w = sep ? sep + 3 : w + strlen(w);
+            }
+            fprintf(csv, "%.10g,%s,%d,%.3e,%.9g,%s,%d", v, c == EXIT_OK ? "converged" : "failed",
                     pc.iterations, pc.residual, c == EXIT_OK ? pc.max_modulus : NAN,
                     c != EXIT_OK  ? ""
                     : pc.unstable ? "no"
-                                  : "yes");
+                                  : "yes",
+                    nw);
             for (int i = 0; i < header - 1; i++)
                 fprintf(csv, ",%.9g", c == EXIT_OK && i < sum.nmetrics ? sum.values[i] : NAN);
             fprintf(csv, ",%s\n", c == EXIT_OK ? out : "");
