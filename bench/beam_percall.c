@@ -2,7 +2,7 @@
  * bench/beam_percall: the cost of one residual and one assembly of the quick-return at a
  * given rocker mesh, as wall time AND process CPU time (user + system of all threads),
  * so that runs on a shared machine can be compared: the CPU time of a single-threaded
- * process hardly depends on the other sessions' load, its wall time does.
+ * process hardly depends on other processes' load, its wall time does.
  *
  *   build/beam_percall [-r ROUNDS] ELEMENTS...
  *

@@ -9,7 +9,7 @@ Per file: the program total and, for the residual (fmb_sim_eval_residual), the a
 (fmb_sim_assemble), a step attempt (fmb_sim_try_step) and the beam's class functions,
 inclusive instructions / calls (calls summed over the "=> ... (Nx)" lines of
 callgrind_annotate's inclusive annotation). Instruction counts do not depend on the
-machine's load (docs/performance.md, "The beam's share of residual and assembly")."""
+machine's load (docs/performance.md, "Method")."""
 import re
 import subprocess
 import sys

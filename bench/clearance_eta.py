@@ -9,7 +9,7 @@ D_max = eta K_N, ramp over d_max = 0.1 mm) against
      frictionless, 2 revolutions, adaptive h_max 1e-5 s) over the last revolution: RMS
      deviation from the hand-derived ideal curve, the largest |a - a_ideal| and the 99th
      percentile of |a - a_ideal|, the largest normal force, the impacts (contact onsets).
-Numbers of 2026-11-24 in docs/validation.md ("Damping factor eta").
+Numbers in docs/validation.md ("Damping factor eta").
 
 usage: /usr/bin/python3 bench/clearance_eta.py build/flexmb .
 """

@@ -17,7 +17,7 @@ Dampings compared (the case's clearance joint B gets the keys written below):
   ln_mu    ln with the seed's friction set mu_s / mu_d = 0.08 / 0.05 (damps the journal's
            swing along the bearing wall, which frictionless contact leaves undamped)
   ln_a0, flores_a0, step_c_a0  the same with HHT alpha = 0 (no numerical dissipation)
-Numbers of 2026-11-24 in docs/validation.md ("Zero-clearance limit").
+Numbers in docs/validation.md ("Zero-clearance limit").
 
 usage: /usr/bin/python3 bench/clearance_limit.py build/flexmb . [variant ...]
 """

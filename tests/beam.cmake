@@ -59,7 +59,7 @@ target_compile_definitions(test_beam_resid PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
 add_test(NAME beam_resid_mass_forces COMMAND test_beam_resid)
 # The beam tangent list's two-lane code (core/simd.h: its constant part) bit for bit
 # against the same sources compiled scalar (FMB_SIMD_SCALAR, tests/test_beam_simd_ref.c;
-# docs/performance.md "Two lanes in the beam's kernels").
+# docs/performance.md "The residual's beam pass").
 fmb_c_test(test_beam_simd)
 target_sources(test_beam_simd PRIVATE test_beam_simd_ref.c)
 set_source_files_properties(test_beam_simd_ref.c PROPERTIES COMPILE_DEFINITIONS FMB_SIMD_SCALAR)

@@ -1,4 +1,4 @@
-# Class tables (issue 16; docs/extending.md): a joint class defined in one test file and
+# Class tables (docs/extending.md): a joint class defined in one test file and
 # registered with one line is loaded from a case with its own keys, run and written; its
 # reaction and motion are checked against the hand solution of a body on a rod.
 fmb_c_test(test_joint_class)

@@ -50,7 +50,7 @@ endforeach()
 # balance against a rotation rate measured from point positions).
 fmb_c_test(test_clearance_beam)
 add_test(NAME clearance_beam_friction COMMAND test_clearance_beam)
-# Zero-clearance limit (issue 9): with a damping that acts at um penetrations the slider
+# Zero-clearance limit: with a damping that acts at um penetrations the slider
 # acceleration approaches the hand-derived ideal-joint curve as c -> 0 (bench/clearance_limit.py
 # holds the full study).
 add_test(NAME clearance_limit

@@ -23,8 +23,7 @@ fmb_c_test(test_lugre_reversal)
 add_test(NAME step_lugre_reversal COMMAND test_lugre_reversal ${CMAKE_CURRENT_SOURCE_DIR}/step)
 # The joints' evaluation handed from a residual to the assembly of the same iterate: the
 # matrix bitwise the one assembled from scratch, the memo refused on any other state
-# (tests/test_joint_memo.c; docs/performance.md "Joints once per iterate, the step's own
-# loops, rigid pins inline").
+# (tests/test_joint_memo.c; docs/performance.md "Joints once per iterate").
 fmb_c_test(test_joint_memo)
 target_compile_definitions(test_joint_memo PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
 add_test(NAME step_joint_memo COMMAND test_joint_memo)

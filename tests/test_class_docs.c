@@ -1,7 +1,6 @@
 /*
- * The case keys in docs/case-format.md are the class tables' keys (issue 16, docs/
- * extending.md): every joint and force type has a row "| `type` | ..." naming each key of
- * its class's parameter table (and the body keys its item flags give), and every key of a
+ * The case keys in docs/case-format.md are the class tables' keys (docs/extending.md):
+ * every joint and force type has a row "| `type` | ..." naming each key of its class's parameter table (and the body keys its item flags give), and every key of a
  * friction model has a row "| `key` | ..." in the friction table whose stated default
  * ("default X", or "default X (model), Y (other model)") is the table's. Fails when a class gains a key the docs do not mention, or
  * a documented default drifts from the code.

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Zero-clearance limit of the clearance joint (issue 9), short version of
+"""Zero-clearance limit of the clearance joint, short version of
 bench/clearance_limit.py: the slider acceleration of cases/slider_crank_clearance.yaml
 (200 rpm, frictionless, half a revolution) approaches the ideal joint's as c shrinks, with a
 damping that acts at micrometre penetrations (flores, restitution 0.5).
@@ -8,7 +8,7 @@ Reference: the rigid slider-crank at constant crank speed, x = r cos th + sqrt(l
 sin^2 th), differentiated twice by hand (below), independent of the solver. Measure: RMS of
 (slider acceleration - ideal) for t > 0.1 s (the start impact is over by then).
 Asserted: the deviation falls monotonically over c = 1e-5, 1e-6, 1e-7 m, by at least 3x per
-decade below 1 um (measured 7.4x and 8.2x on 2026-11-24), and ends below 5 % of the ideal
+decade below 1 um (measured 7.4x and 8.2x), and ends below 5 % of the ideal
 RMS. With the seed's default damping (ramp over d_max = 0.1 mm) the same windows give 88.5
 and 123.8 m/s^2 at 1 and 0.1 um (docs/validation.md): this test fails if the hysteresis damping is lost (or
 turned into the step's), or if the contact force stops holding the journal. flores

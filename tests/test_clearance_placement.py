@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """A clearance joint means the same under `joints:` (cases/slider_crank_clearance.yaml) and
-under `forces:` (issue 9 item 4): the shipped case and the same file with the item moved to a
+under `forces:`: the shipped case and the same file with the item moved to a
 `forces:` section, with non-default keys added to the item (flores damping, restitution,
 friction, thresholds, eta/d_max unused by flores but given), run 0.05 s: every dataset of
 /joints/B/clearance, /bodies and /energy is identical bit for bit, and each of the added

@@ -1,4 +1,4 @@
-"""Drivers from the expression functions, run through the integrator (issue 19).
+"""Drivers from the expression functions, run through the integrator.
 
 A bar pinned to the ground at its start is driven in angle by f(t); the recorded angle,
 rate and angular acceleration are compared with hand formulas:

@@ -404,7 +404,7 @@ int main(int argc, char **argv)
     compare(&R[NH - 1], 0, 1, &f0, &t0);
     printf("  t = 0 (consistent start): reactions rel. error %.3e, torque %.3e\n", f0, t0);
     CHECK(f0 < 1e-12 && t0 < 1e-12, "start reactions off by %.3e / %.3e", f0, t0);
-    /* the issue's criterion: relative error below 1e-6 at the converged step h = 1e-5.
+    /* the criterion: relative error below 1e-6 at the converged step h = 1e-5.
      * (Below h ~ 5e-6 round-off in q, amplified by 1/(beta h^2) into qdd and lambda,
      * takes over.) */
     if (!want_order2) {

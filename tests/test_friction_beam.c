@@ -1,6 +1,5 @@
 /*
- * Friction on a slider running along an elastic guide (issue: frictional translational
- * joints, last part). A 2 kg block (a = 0.05, b = 0.01) with the seed's LuGre friction
+ * Friction on a slider running along an elastic guide. A 2 kg block (a = 0.05, b = 0.01) with the seed's LuGre friction
  * sits on a simply supported steel bar (L = 1 m, 20 mm round, 10 elements, pinned to the
  * ground at both ends, light Rayleigh damping), under gravity, and is pushed along the
  * bar by a horizontal force F.

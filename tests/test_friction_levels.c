@@ -26,7 +26,7 @@
  *              (breakaway) or on a step whose velocity changes sign (reversal); this
  *              trajectory is never held and its v stays > 0 (both asserted), so no re-solve
  *              ever runs and it passes with the re-solve disabled (coulomb_level returning 0
- *              after pass 0; checked 2026-11-25). breakaway and reversal guard the re-solve
+ *              after pass 0: checked). breakaway and reversal guard the re-solve
  *              (both fail with it disabled).
  *   reversal   F = 0.65 m g forward (mu N < F < mu0 N) on a block sliding back at v0 < 0:
  *              it stops at t* = |v0| / ((0.65 + mu) g), at x* = v0 t* / 2, and stays there

@@ -1,5 +1,5 @@
 /*
- * A joint class added in one file plus one registry line (issue 16, docs/extending.md): a
+ * A joint class added in one file plus one registry line (docs/extending.md): a
  * "distance" constraint defined only here, registered with fmb_joint_class_register, loaded
  * from a case file with its own key, run by the solver and written by the writer.
  *

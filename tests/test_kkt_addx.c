@@ -19,8 +19,8 @@
  * fmb_kkt_addx accepting any call t < nxvalid), assemblies 3, 4 and 9 of the 10 differ from
  * the dense sum; without resetting the kept places when the pattern is rebuilt, assembly 8
  * (the calls of assembly 7, whose pattern grew: kept places of the old pattern) differs;
- * with the pattern only growing (every rebuild keeping the old entries, as before issue 8's
- * fourth session) the drop check fails (128 stored against 80 emitted).
+ * with the pattern only growing (every rebuild keeping the old entries) the drop check
+ * fails (128 stored against 80 emitted).
  */
 #include <math.h>
 #include <stdio.h>

@@ -20,10 +20,10 @@
  * pivot onto a dense row and fill U: docs/performance.md).
  * Both at a large size (NC = 400, n = 408: KLU's large-system settings) and a small one
  * (NC = 40, n = 48: KLU's row scaling; "dense" = more than 16 entries, kkt_order.c).
- * Checked to fail: at n = 48 with the small-system analysis before issue 8's fourth session
- * (KLU's AMD with BTF, 10 sqrt(n) as the dense threshold) the order test fails and U holds
+ * Checked to fail: at n = 48 with KLU's own small-system analysis (AMD with BTF,
+ * 10 sqrt(n) as the dense threshold) the order test fails and U holds
  * 1,129 (benign) and 1,025 (adversarial) entries (bound 480).
- * With the previous large-system settings (KLU's COLAMD order, threshold
+ * With KLU's COLAMD order for large systems (threshold
  * 1e-3 or 1e-6) U holds 83,127 entries (bound 4,080: a dense carrier row pivoted early)
  * for both sets; with every unknown in one set (CAMD = AMD) the order test fails and U
  * holds 82,636 entries.

@@ -66,7 +66,7 @@
  *      on stderr, and the results file closed as failed and readable: complete = 0,
  *      51 records (t = 0 .. 0.05 s, one per step), the last at t = 0.05 s, the last
  *      completed step; its contact datasets have the same 51 rows.
- * Checked to fail without the code under test (2026-11-29): with jam_error's message
+ * Checked to fail without the code under test: with jam_error's message
  * changed ("jams" -> "locks") checks 1 and 3 fail; with jam_error returning 0 (the search
  * goes on from the last solvable state) the step to t = 0.051 s is accepted with
  * non-finite contact values and the next one fails with "singular system matrix"

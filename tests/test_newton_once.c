@@ -24,14 +24,13 @@
  * one-increment steps 3.3, 214 and 14 units off in lambda; without the retry of a
  * one-increment step across an element crossing (stepctl.c) the h = 4e-4 s run had one
  * 0.38 units off in lambda; with the kept-matrix bound on the rate of the last two
- * increments only (before 2026-11-24 23:20) it had a step 1.18 units off in q. (With the
+ * increments only it had a step 1.18 units off in q. (With the
  * constants of one measurement instead of the larger of two and a keep pause of 16 steps,
  * the switching run had one 0.77 units off in q.)
  * Constants renewed after they expired (step.c FMB_NEWTON_K_AGE: the new measurement paired
  * with the expired one; cand_once == 2): such steps occur (>= 3 at h = 1e-4 s, >= 50 in a
  * revolution; measured 18 of 50 and 7 of 51 one-increment steps at 1e-4 and 4e-4 s, 411 of
- * 843 in the revolution with kept matrices, since the per-block constants of 2026-11-25;
- * before: 6 of 43, 21 of 53, 600 of 1,036) and are within 0.25 units (measured <= 0.026).
+ * 843 in the revolution with kept matrices) and are within 0.25 units (measured <= 0.026).
  * The revolution (3,142 steps, every slider crossing) holds all one-increment steps within
  * 0.25 units. Checked to fail: with the safety factor removed (1e-6) the renewed steps are
  * 3.2, 18, 3.2 and 3.2 units off in lambda; with constants that never expire (no
@@ -43,28 +42,27 @@
  * lambda at 1e-4 s, 1,975 one-increment steps, 944 on a renewed pair; <= 0.0064 / 0.023 at
  * 4e-4 s, 111; full Newton, reuse_jacobian 0, is itself 0.0030 / 0.096 and 0.0016 / 0.015
  * units from B). Checked to fail: with the constants measured in the whole first
- * increment's max norm (step.c before FMB_NEWTON_B_FLOOR, i.e. one block) the 1e-4 s
+ * increment's max norm (one block, no FMB_NEWTON_B_FLOOR) the 1e-4 s
  * revolution has a one-increment step 0.563 units off in lambda (t = 0.2265 s, 77 times
  * the prediction); the 4e-4 s one had 143 one-increment steps, all within 0.08.
  * Kept matrices at 80 and 320 elements (270 and 630 unknowns, above FMB_KEEP_MIN_N: as
  * users run them), one revolution at h = 1e-4 and 4e-4 s, and the 10-element kept-matrix
  * runs above: every step within 1 unit. Measured (q / lambda units): 80 el 0.147 / 0.128 and
  * 0.075 / 0.013, 320 el 0.237 / 0.110 and 0.057 / 0.016; 10 el kept revolution 0.065 /
- * 0.095, switching run 0.023 / 0.095. Checked to fail on the code before (main c7ebc57: a
+ * 0.095, switching run 0.023 / 0.095. Checked to fail with a
  * kept matrix of any age, stopped on r / (1 - r) times the last increment, r the largest
  * ratio of successive increments): 80 el 10.5 / 0.98 and 3.12 / 0.15, 320 el 14.4 / 1.31
  * and 1.3 / 0.11, 10 el kept revolution 3.84 / 0.65, switching run 1.1 / 0.26 (six
- * scenarios fail); with the age limit alone (old stopping test) 80 el had a step 3.23 units
+ * scenarios fail); with the age limit alone (the r / (1 - r) stopping test) 80 el had a step 3.23 units
  * off. Not singled out: the age limit removed (the increment test alone) passes (80 el
- * 0.50 units) at +12 % residuals: a cost choice (docs/performance.md "Kept matrices: one
- * step old, stopped on the increment"); target 1 instead of 1/2 passes too (320 el 0.88).
- * The 0.06 s kept scenario no longer asserts renewed pairs: a kept matrix now lasts one
+ * 0.50 units) at +12 % residuals: a cost choice (docs/performance.md "Kept
+ * matrices"); target 1 instead of 1/2 passes too (320 el 0.88).
+ * The 0.06 s kept scenario does not assert renewed pairs: a kept matrix lasts one
  * step, so every other step measures and no pair expires in 0.06 s (the revolutions still
  * count them: >= 50 with kept matrices at 10 el, >= 500 refreshing, >= 20 at 80 el).
- * Linear below a = 1 (step.c FMB_NEWTON_K_SAFETY_L, 2026-11-29): the one-increment steps of
+ * Linear below a = 1 (step.c FMB_NEWTON_K_SAFETY_L): the one-increment steps of
  * the 10- and 80-element revolutions at h = 1e-4 s are held within 0.1 units (measured 0.027
- * / 0.053 and 0.023 / 0.049 units q / lambda, 2,188 and 617 one-increment steps; the code
- * before, all within 0.25 only: 0.026 / 0.068 and 0.0067 / 0.049, 2,023 and 476). Checked to
+ * / 0.053 and 0.023 / 0.049 units q / lambda, 2,188 and 617 one-increment steps). Checked to
  * fail: with the prediction E_m a^2 for every a (no linear part) and the multipliers' safety
  * factor 50, the 80-element revolution has a one-increment step 0.21 units off in lambda.
  * Diagnostics (not part of the test): FMB_NEWTON_ONCE_MEASURE="n_el t_end h" runs one

@@ -11,7 +11,7 @@
  * guide, the driver) and the rigid seven-bar, each after 30 steps; Phi at the residual's
  * own array, at another array with perturbed values, and on a new sim before any residual
  * (no memo views yet).
- * Checked to fail (2026-11-29): eval_phi without restoring the lent pointers fails the
+ * Checked to fail: eval_phi without restoring the lent pointers fails the
  * memo views' comparison and the matrix after the handoff (the assembly takes views into
  * the perturbed array: 27 and 35 entries differ); lending the views without setting q
  * (Phi at the residual's state) fails Phi at the perturbed array in both cases.

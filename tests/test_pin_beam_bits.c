@@ -15,7 +15,7 @@
  * again, not covering: point.c's path), on views of as many columns with one of the pin's
  * replaced by another (the kept places no longer hold their columns), then on the default
  * columns again (the places found once more).
- * Checked to fail (2026-11-29): the first-write path without the negation of body 1's side
+ * Checked to fail: the first-write path without the negation of body 1's side
  * fails 1,246 comparisons; the places check reduced to the count of columns (not each kept
  * place holding its column) fails 504 (J 252, H(w) 252) on the swapped-column views.
  */

@@ -12,7 +12,7 @@
  * large (up to 3e15 rad), points and body positions with zero, negative-zero, tiny and
  * large offsets: 12 x 6 x 4 states per pair, the two bodies at different states.
  * Independent reference: point.c's functions themselves (the general path a beam takes).
- * Checked to fail (2026-11-25): pin_side's r computed as A u + A rbar (distributed) fails
+ * Checked to fail: pin_side's r computed as A u + A rbar (distributed) fails
  * Phi in 322 comparisons; pin_hess_side's p.a written as r.w (the same number in exact
  * arithmetic) fails H(w) in 287, while conformance_joints passes with either.
  */

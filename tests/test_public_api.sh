@@ -1,5 +1,5 @@
 #!/bin/sh
-# The public API is include/flexmb/ alone (house style, issue 16 item 4):
+# The public API is include/flexmb/ alone (house style, CONTRIBUTING.md):
 #  1. each public header compiles on its own with only include/ on the path (C17, pedantic);
 #  2. no public header includes a SuiteSparse, HDF5, libyaml or Siconos header;
 #  3. the command-line program includes no private library header (no "../" or src/ path):

@@ -45,7 +45,7 @@ def run(case, out, *sets):
 
 
 # 1. 5 rad/s, 1.05 revolutions: D reverses at crank angles pi and 2 pi
-#    (t = 0.628 and 1.257 s); the 20 rad/s case stopped at t = 0.297 s before 2026-11-24
+#    (t = 0.628 and 1.257 s)
 f = run(case_f, "qrf.h5", "omega=5", "revolutions=1.05")
 t = f["time"][:]
 omega = float(f["parameters"].attrs["omega"])

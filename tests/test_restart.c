@@ -25,29 +25,27 @@
  *     crossings and restarts"). Hand witness, checked: the crank's angle is the driver
  *     theta0 + omega t, exact angular acceleration 0; the step has -0.075 rad/s^2 (+0.065,
  *     -0.055 at the next steps; h = 5e-7: 0.25, 2e-6: 0.014, 4e-6: 1e-4), the restart 0.
- *     The raw slider difference (printed) was 2.3e-5 of the scale before 3fb6ce4 (a
- *     rounding-level change of the beam matrix), 6.8e-5 after, 1.4e-4 with h = 5e-7
- *     (would fail 1e-4); projected: 2.2e-8 before, 1.6e-7 after (the restart LCP's own
- *     tolerance: 2.5e-8 when it starts from the step's values), 9e-8 with h = 5e-7.
- *     The forces' 2.1e-7 (2.5e-8 before 3fb6ce4) are Newton noise: 1.4e-8 with Newton
- *     100 x tighter (review-6). Must fail, measured: LuGre z reset to 0 at the restart,
+ *     The raw slider difference (printed) is 6.8e-5 of the scale, 1.4e-4 with h = 5e-7
+ *     (would fail 1e-4; it moves with rounding-level changes of the beam matrix);
+ *     projected: 1.6e-7 (the restart LCP's own tolerance: 2.5e-8 when it starts from the
+ *     step's values), 9e-8 with h = 5e-7. The forces' 2.1e-7 are Newton noise: 1.4e-8
+ *     with Newton 100 x tighter. Must fail, measured: LuGre z reset to 0 at the restart,
  *     0.13 (forces) and 0.136 (accelerations); forces not re-solved (fmb_sim_start_lcps
- *     skipped), 1 and 0.136; the code before 2026-11-25 returned at once for models
- *     with contacts (zeros remain).
+ *     skipped), 1 and 0.136; returning at once for models with contacts leaves
+ *     zeros.
  * (2) The adaptive run (rtol_step 1e-3, atol_step 1e-6) restarts at every crossing and
- *     no step falls below 1e-6 s (before: no restart, steps down to 8.4e-9 s after the
+ *     no step falls below 1e-6 s (without restarts steps fall to 8.4e-9 s after the
  *     crossings: the index-3 period-2 transient), and stays within one tolerance unit of
  *     the reference at every record (1 ms) and coordinate; its energy balance T + V - W
  *     stays within rtol_step of the largest kinetic energy. Measured: 1,351 steps, 103
- *     restarts, smallest step 3.25e-6 s, 0.050 tolerance units, 8.3e-4 J of T_max 28 J
- *     (main f5f1f9a; 1,382, 102, 3.95e-6 s, 6.5e-4 J before 3fb6ce4).
- *     Before: 2,426 steps, no restart, smallest 8.4e-9 s (fails); with the crossing
+ *     restarts, smallest step 3.25e-6 s, 0.050 tolerance units, 8.3e-4 J of T_max 28 J.
+ *     Without the restarts: 2,426 steps, smallest 8.4e-9 s (fails); with the crossing
  *     restarts alone (not the restart on a stagnant estimate) 6.1e-8 s (fails).
  *
  *   test_restart coulomb CASE   (3) the restart of (1) with Coulomb friction at D (the case's
  *       text with `model: coulomb`, the same mu and mu0): D sliding, the rows of a sliding
  *       contact (f = -mu N sign(v) at each face, whatever the acceleration); measured
- *       3.9e-8 (forces; 6.1e-8 before 3fb6ce4) and 2.0e-7 (accelerations, projected
+ *       3.9e-8 (forces) and 2.0e-7 (accelerations, projected
  *       as in (1); raw 2.4e-5), limits 1e-4 as in (1).
  */
 #include <math.h>

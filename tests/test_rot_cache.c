@@ -5,8 +5,7 @@
  * what the cache returns, over a sequence of angles that exercises every hit and miss:
  * a repeat (hit), a new value (miss), +0 after -0 and -0 after +0 (equal as values,
  * different sines), NaN (never a hit), and the same through a body view (q[2]).
- * Checked to fail: with the key compared by value (th != rot_th, the code before
- * 2026-11-25 review) the -0 after +0 returns sin(+0) = +0 (and +0 after -0 returns -0):
+ * Checked to fail: with the key compared by value (th != rot_th) the -0 after +0 returns sin(+0) = +0 (and +0 after -0 returns -0):
  * 6 failures (3 on each path).
  */
 #include <math.h>

@@ -18,9 +18,8 @@
  * block following the sagging bar), the friction force at the start equals -mu m g within
  * 1e-3, and the node's axial acceleration at the start is below 1e-3 of P / (rho A L_e)
  * = 44.8 m/s^2, the scale an unbalanced P gives one element's mass (measured -3e-4 m/s^2:
- * the load is in equilibrium). Before 2026-11-25 the static start left the friction out of
- * the equilibrium: u(s) = 0 and 77.7 m/s^2 (measured by switching the new part off), both
- * checks fail. (The rigid start has nearly no normal force at t = 0, 2.3e-3 N: the
+ * the load is in equilibrium). Checked to fail: with the friction left out of the static
+ * start's equilibrium, u(s) = 0 and 77.7 m/s^2, both checks fail. (The rigid start has nearly no normal force at t = 0, 2.3e-3 N: the
  * undeformed bar gives way under the block, as on the quick-return.)
  * Usage: test_static_friction
  */

@@ -2,8 +2,8 @@
  * The step's per-coordinate loops (src/solve/step_loops.c: predictor, multiplier
  * extrapolation, residual scaling, Newton update with its norm, the multipliers' update,
  * the candidate's a_{n+1} with the error estimate) must give bitwise the results of the
- * scalar loops step.c had before them (main 42a5346), which are copied here as the
- * reference with their expressions as they were (h * h * (...), -bh2 * ri, x / bh2, the
+ * scalar loops, which are copied here as the reference with their plain expressions
+ * (h * h * (...), -bh2 * ri, x / bh2, the
  * fmax_inline of step.c, ...).
  *
  * Data: lengths 0-13 (even and odd: the vector loops take two coordinates at a time, an

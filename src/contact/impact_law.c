@@ -18,19 +18,6 @@ double fmb_step3(double x, double x0, double h0, double x1, double h1, double *d
     return h0 + (h1 - h0) * s * s * (3.0 - 2.0 * s);
 }
 
-double fmb_law_lankarani(double K, double n, double e, double v_imp, double d, double dd,
-                         double *dF_dd, double *dF_ddd)
-{
-    *dF_dd = *dF_ddd = 0.0;
-    if (!(d > 0)) return 0.0;
-    const double chi = 0.75 * (1.0 - e * e) / v_imp, dn = pow(d, n);
-    const double F = K * dn * (1.0 + chi * dd);
-    if (!(F > 0)) return 0.0;
-    *dF_dd = n * K * dn / d * (1.0 + chi * dd);
-    *dF_ddd = K * dn * chi;
-    return F;
-}
-
 double fmb_law_power_potential(double K, double n, double d)
 {
     return d > 0 ? K * pow(d, n + 1.0) / (n + 1.0) : 0.0;

@@ -12,12 +12,6 @@
  * with s = (x - x0) / (x1 - x0) between; *dh = dh/dx. */
 double fmb_step3(double x, double x0, double h0, double x1, double h1, double *dh);
 
-/* Lankarani-Nikravesh (1990): F = K d^n (1 + 3 (1 - e^2) / 4 * dd / v_imp), where v_imp
- * > 0 is the normal velocity at the start of the impact. Energy dissipated per impact
- * matches restitution e for e near 1. */
-double fmb_law_lankarani(double K, double n, double e, double v_imp, double d, double dd,
-                         double *dF_dd, double *dF_ddd);
-
 /* Hertz-type potential of K d^n: K d^(n+1) / (n + 1). */
 double fmb_law_power_potential(double K, double n, double d);
 

@@ -78,8 +78,6 @@ void fmb_rel_history_accept(const fmb_force_t *f, double t, double v);
 void fmb_rel_history_force(const fmb_force_t *f, double t, double F, int slipping);
 /* v of the i-th newest accepted state (0: the newest), NAN when there is none. */
 double fmb_rel_history_velocity(const fmb_force_t *f, int i);
-/* 1: the newest accepted state was slipping (recorded by fmb_rel_history_force). */
-int fmb_rel_history_slipping(const fmb_force_t *f);
 /* The step t0 -> t0 + h (v0, v1: the relative velocity at its ends) in the sense
  * e = sg v: a switch when e0 > 1e-6 vtol and e1 <= 1e-6 vtol (the element reached zero relative
  * velocity inside the step). Returns the step_control code: 1 rejected, *h_max = the root

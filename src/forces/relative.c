@@ -162,11 +162,6 @@ double fmb_rel_history_velocity(const fmb_force_t *f, int i)
     return i < (int)f->state[0] ? PT(f->state, i, P_V) : NAN;
 }
 
-int fmb_rel_history_slipping(const fmb_force_t *f)
-{
-    return (int)f->state[0] > 0 && PT(f->state, 0, P_SLIP) != 0.0;
-}
-
 /* Smallest root tau > 0 of e0 + B tau + c tau^2 (-1: none). */
 static double first_root(double e0, double B, double c)
 {

@@ -75,11 +75,6 @@ const char *fmb_expr_text(const fmb_expr_t *e)
     return e->text;
 }
 
-int fmb_expr_uses_t(const fmb_expr_t *e)
-{
-    return e->uses_t;
-}
-
 int fmb_params_set(fmb_params_t *p, const char *name, double value)
 {
     for (int i = 0; i < p->n; i++)

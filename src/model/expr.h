@@ -70,8 +70,6 @@ double fmb_expr_eval(const fmb_expr_t *e, double t, int d);
 /* Value and both derivatives at t in one pass. */
 fmb_jet_t fmb_expr_jet(const fmb_expr_t *e, double t);
 const char *fmb_expr_text(const fmb_expr_t *e);
-/* Does the expression depend on t (after folding the parameters)? */
-int fmb_expr_uses_t(const fmb_expr_t *e);
 /* Is name a constant or function name of the expression language? */
 int fmb_expr_reserved(const char *name);
 

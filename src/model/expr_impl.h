@@ -92,7 +92,6 @@ struct fmb_expr {
     int maxstack;
     fmb_jet_t *stack; /* workspace (mutable through a const expression) */
     char *text;
-    int uses_t;
     /* last evaluation: fmb_expr_eval at the same t for d = 0, 1, 2 runs the tape once */
     double *cache; /* t, f, f', f'' */
     int *cache_ok;

@@ -35,7 +35,7 @@ typedef struct parser {
     int n, cap;
     unsigned char *cst; /* per stack slot: produced by a lone constant instruction */
     int sp, maxsp, cstcap;
-    int depth, nops, uses_t;
+    int depth, nops;
 } parser_t;
 
 static const struct {
@@ -171,7 +171,6 @@ static int emit(parser_t *P, fmb_instr_t in)
     P->code[P->n++] = in;
     P->cst[P->sp++] = in.op == FMB_OP_CONST;
     if (P->sp > P->maxsp) P->maxsp = P->sp;
-    if (in.op == FMB_OP_T) P->uses_t = 1;
     return 0;
 }
 
@@ -489,7 +488,7 @@ fmb_expr_t *fmb_expr_compile(const char *text, const fmb_expr_env_t *env, fmb_ex
 {
     memset(err, 0, sizeof *err);
     static const fmb_expr_env_t none = {NULL, NULL, 0, 0, NULL, NULL};
-    parser_t P = {text ? text : "", 0, env ? env : &none, err, NULL, 0, 0, NULL, 0, 0, 0, 0, 0, 0};
+    parser_t P = {text ? text : "", 0, env ? env : &none, err, NULL, 0, 0, NULL, 0, 0, 0, 0, 0};
     int rc = p_nested(&P);
     if (rc == 0) {
         skip(&P);
@@ -507,7 +506,6 @@ fmb_expr_t *fmb_expr_compile(const char *text, const fmb_expr_env_t *env, fmb_ex
             e->code = P.code;
             e->ncode = P.n;
             e->maxstack = P.maxsp;
-            e->uses_t = P.uses_t;
             P.code = NULL;
             e->text = strdup(P.s);
             e->stack = malloc((size_t)(P.maxsp > 0 ? P.maxsp : 1) * sizeof *e->stack);

@@ -169,7 +169,7 @@ double fmb_point_rotrate(const fmb_bodyview_t *v, const double u[2]);
 
 /* Default element columns of a joint / force (class cols() NULL: the rigid columns plus
  * point[b]'s shape columns) are the same at every state: computed once and kept here,
- * keyed on the points and the views' ndof (fmb_joint_cols / fmb_force_cols, model.c). */
+ * keyed on the points and the views' ndof (fmb_joint_cols / fmb_force_views, model_views.c). */
 enum { FMB_HESS_DENSE = 0, FMB_HESS_POINTS = 1 };
 #define FMB_JOINT_CACHE 256 /* doubles of fmb_joint_t.evalcache */
 /* A moving element's reach near its state (the reach() member below): the elements on
@@ -444,7 +444,6 @@ void fmb_force_views(const fmb_model_t *m, const fmb_force_t *f, const double *q
                      fmb_bodyview_t v[2]);
 /* (Re)compute the element columns of views built otherwise. */
 void fmb_joint_cols(const fmb_joint_t *j, fmb_bodyview_t v[2]);
-void fmb_force_cols(const fmb_force_t *f, fmb_bodyview_t v[2]);
 /* Global coordinate of local column k of an element (body 0's columns first), or -1. */
 static inline int fmb_elem_gidx(const fmb_bodyview_t v[2], int k)
 {

@@ -79,15 +79,6 @@ void fmb_joint_cols(const fmb_joint_t *j, fmb_bodyview_t v[2])
     default_cols(j->point, &j->colcache, v);
 }
 
-void fmb_force_cols(const fmb_force_t *f, fmb_bodyview_t v[2])
-{
-    if (f->klass->cols) {
-        f->klass->cols(f, v);
-        return;
-    }
-    default_cols(f->point, &f->colcache, v);
-}
-
 /* The element's views: with the default columns straight from the element's cache
  * (default_cols sets the rigid columns itself when it rebuilds it); a class cols() starts
  * from the rigid columns, as fmb_model_view_into leaves them. */

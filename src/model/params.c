@@ -6,14 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-int fmb_param_count(const fmb_param_t *params)
-{
-    int n = 0;
-    while (params && params[n].kind != FMB_PARAM_END)
-        n++;
-    return n;
-}
-
 int fmb_param_find(const fmb_param_t *params, const char *key)
 {
     for (int k = 0; params && params[k].kind != FMB_PARAM_END; k++)

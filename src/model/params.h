@@ -109,8 +109,6 @@ void fmb_item_point0(const fmb_item_env_t *env, int b, const double u[2], double
 
 /* Index of key in a table, or -1. */
 int fmb_param_find(const fmb_param_t *params, const char *key);
-/* Number of entries before the END entry. */
-int fmb_param_count(const fmb_param_t *params);
 
 /* ---- friction models (the 'friction' section of a sliding joint) ----------------------
  * One class per model (contact/friction_*.c), found by name; registry in

@@ -297,11 +297,6 @@ const char *fmb_table_sha256(const fmb_table_t *tb)
     return tb->sha;
 }
 
-int fmb_table_rows(const fmb_table_t *tb)
-{
-    return tb->n;
-}
-
 fmb_tableset_t *fmb_tableset_create(const char *dir)
 {
     fmb_tableset_t *set = calloc(1, sizeof *set);

@@ -18,7 +18,6 @@ fmb_jet_t fmb_table_eval(const fmb_table_t *tb, fmb_jet_t x);
 const char *fmb_table_path(const fmb_table_t *tb);
 int fmb_table_is_spline(const fmb_table_t *tb);
 const char *fmb_table_sha256(const fmb_table_t *tb); /* hex digest of the file's bytes */
-int fmb_table_rows(const fmb_table_t *tb);
 
 /* The tables of a model: loaded once (file names resolved against dir), shared by every
  * expression that names them. */

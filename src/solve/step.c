@@ -238,18 +238,20 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
  * size in the rocker's elastic ones), so the increments are not monotone: the error left
  * after an increment is about the *next* increment G d, which was up to 1.7 times the last
  * one (quick-return, 80 elements: increments 1.5e4, 140, 0.66, then 1.15) while the ratio
- * of the last two was 0.005. The contraction bound r / (1 - r) |d| used before on that ratio
- * left steps 10.5 units (80 elements) and 14.4 units (320) from the exact discrete step.
+ * of the last two was 0.005. The DASSL/IDA-style contraction bound r / (1 - r) |d| on that
+ * ratio leaves steps 10.5 units (80 elements) and 14.4 units (320) from the exact discrete
+ * step.
  * G grows with dK = K - K0, i.e. with the matrix's age: on a matrix one step old the error
  * after the accepted increment was at most 0.85 times it (80 and 320 elements, over a
  * revolution, steps with errors above 0.03 units), and with the target 1/2 every step ended
- * within 0.15 / 0.24 units of the exact step. Both limits together also cost less than the
- * old policy (fewer kept matrices given up after failing to contract: 382 -> 58 at 80
- * elements): callgrind, one revolution at 80 elements 5,222 M -> 4,771 M instructions,
- * residuals 10,561 -> 9,704, factorizations 1,920 -> 1,727. The increment test is what
+ * within 0.15 / 0.24 units of the exact step. Both limits together also cost less than kept
+ * matrices of any age under the r / (1 - r) bound (fewer kept matrices given up after
+ * failing to contract: 58 against 382 at 80 elements): callgrind, one revolution at 80
+ * elements 4,771 M against 5,222 M instructions, residuals 9,704 against 10,561,
+ * factorizations 1,727 against 1,920. The increment test is what
  * makes the steps accurate (with it alone, any age: 80 elements 0.50 units), the age limit
  * what makes it cheap (that variant: 10,914 residuals, 2,035 factorizations, 5,447 M instructions)
- * (docs/performance.md "Kept matrices: one step old, stopped on the increment";
+ * (docs/performance.md "Kept matrices";
  * tests/test_newton_once.c). */
 #define FMB_KEEP_AGE 1
 #define FMB_KEEP_TARGET 0.5
@@ -260,7 +262,7 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
  * (callgrind, one revolution of the quick-return, with the per-block one-increment test
  * below: 10 elements (n = 60) -2.0 %, 20 (n = 90) -2.2 %; every step within 0.1 tolerance
  * units of the exact step instead of 3.84 with kept matrices; docs/performance.md
- * "One-increment acceptance per block; no kept matrices in small systems"). */
+ * "Kept matrices"). */
 #define FMB_KEEP_MIN_N FMB_KKT_LARGE
 
 /* One Newton iteration on a matrix factored at the step's predictor. From a matrix
@@ -278,17 +280,17 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
  * FMB_NEWTON_K_AGE steps after the last measurement; after that the next step on a fresh
  * matrix measures anew, and the new measurement is paired with the expired one (the larger
  * of the two still decides: the old one can only make the test stricter), so that one
- * measurement, not two, renews them (kept matrices between fresh steps made every expiry
- * cost two measuring steps: 10 elements 9,106 -> 9,003 residuals per revolution;
- * docs/performance.md "Newton's constants renewed by one measurement"); a measurement
+ * measurement, not two, renews them (with kept matrices between fresh steps every expiry
+ * would cost two measuring steps: 10 elements 9,106 against 9,003 residuals per revolution;
+ * docs/performance.md "One-increment acceptance"); a measurement
  * older than FMB_NEWTON_K_KEEP steps is not paired. They are forgotten entirely on every
  * event that changes h or the problem: h changed, a step rejected or restarted
  * (newton_stale), an element changed its discrete state (stepctl.c: a slider crossing a
  * beam element's end; a candidate accepted after one increment across it is retried), and
  * they are never used with contacts or switching elements. Measured increments below
  * FMB_NEWTON_K_FLOOR units (the solve's rounding, ~3e-7 of the first increment here) count
- * as that floor, which overestimates K. docs/performance.md "One Newton iteration on a
- * fresh matrix" (the measurements, and tests/test_newton_once.c, which checks every such
+ * as that floor, which overestimates K. docs/performance.md "One-increment
+ * acceptance" (the measurements, and tests/test_newton_once.c, which checks every such
  * step against the exact discrete step).
  * The error after one increment is quadratic in the first increment's *direction* too:
  * measured in the whole increment's scaled max norm, K can be off by 77x (quick-return,
@@ -301,8 +303,7 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
  * error of a quadratic form driven by any one block, scaled by the block that grew most
  * (one block: exactly K |d_1|^2 as before, checked decision for decision). A block below
  * FMB_NEWTON_B_FLOOR of the largest at the measurement counts as that floor.
- * docs/performance.md "One-increment acceptance per block; no kept matrices in small
- * systems".
+ * docs/performance.md "One-increment acceptance".
  * Not all of the error after one increment is quadratic: a part falls only like the
  * increment itself when the increment shrinks (1e-7-1e-6 of the first increment in the
  * steps below, the size of the index-3 solve's rounding). With a < 1 the model
@@ -317,7 +318,7 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
  * instead of 16: 10 elements 2,023 -> 2,188 one-increment steps of 3,142, worst one-
  * increment step 0.026 / 0.068 -> 0.027 / 0.053 units (q / lambda); 320 elements 0.028 /
  * 0.100 -> 0.028 / 0.084 (tests/test_newton_once.c; docs/performance.md "One-increment
- * acceptance, session 7"). */
+ * acceptance"). */
 #define FMB_NEWTON_B_FLOOR 1e-2
 #define FMB_NEWTON_K_SAFETY 100.0
 #define FMB_NEWTON_K_SAFETY_L 50.0

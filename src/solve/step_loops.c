@@ -7,7 +7,7 @@
  * sum across coordinates is taken lane by lane in ascending order, so both forms give the
  * same bits (tests/test_step_loops.c). Why: these loops were ~5 k instructions per step at
  * 10 rocker elements, and their divisions the step's own hottest instructions
- * (docs/performance.md "The step's own work, session 7").
+ * (docs/performance.md "The step's own loops").
  */
 #include "solve/step_loops.h"
 
