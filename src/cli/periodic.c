@@ -84,13 +84,16 @@ int cli_periodic_solve(const cli_args_t *a, fmb_sim_t *sim, fmb_periodic_t **out
         }
     }
     if (!a->quiet) {
-        int passes, tp;
+        int passes, tp, dim = 0;
         fmb_periodic_passes(p, &passes, &tp);
+        const int dense = fmb_periodic_method_used(p, &dim) == FMB_PERIODIC_DENSE;
         fprintf(stderr,
                 "periodic: converged in %d Newton iterations (period %.9g s, %ld steps of %.6g "
-                "s; %d passes with the monodromy)\n",
+                "s; %s; %d passes over the period, %d of them propagating monodromy "
+                "directions; %.2f s)\n",
                 fmb_periodic_iterations(p), fmb_periodic_period(p), fmb_periodic_steps(p),
-                fmb_periodic_period(p) / (double)fmb_periodic_steps(p), tp);
+                fmb_periodic_period(p) / (double)fmb_periodic_steps(p),
+                dense ? "dense monodromy" : "subspace (Newton-Picard)", passes, tp, now() - t0);
     }
     *out = p;
     return fmb_periodic_prepare_run(p, a->periods > 0 ? a->periods : 1) ? EXIT_RUN : EXIT_OK;
