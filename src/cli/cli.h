@@ -55,6 +55,8 @@ typedef struct cli_args {
 typedef struct cli_periodic {
     double *guess; /* 4 n values of the previous orbit, NULL: none */
     int nguess;    /* its n */
+    double *prev;  /* the orbit before it (secant predictor), NULL: none */
+    double v_guess, v_prev, target; /* their parameter values; the point being solved */
     int iterations, converged;
     double residual, max_modulus, bound;
     int unstable;

@@ -41,7 +41,23 @@ int cli_periodic_solve(const cli_args_t *a, fmb_sim_t *sim, fmb_periodic_t **out
         return EXIT_MODEL;
     }
     const int n = fmb_model_num_coords(fmb_sim_model(sim));
-    if (a->pc && a->pc->guess && a->pc->nguess == n) fmb_periodic_set_guess(p, a->pc->guess);
+    if (a->pc && a->pc->guess && a->pc->nguess == n) {
+        /* continuation: the previous orbit, extrapolated along the secant through the two
+         * before (the driven speeds and the elastic state move with the parameter); the
+         * step along it at most twice the last one */
+        const cli_periodic_t *q = a->pc;
+        double *x = malloc(4 * (size_t)n * sizeof *x);
+        if (x && q->prev && q->v_guess != q->v_prev) {
+            double f = (q->target - q->v_guess) / (q->v_guess - q->v_prev);
+            f = fmax(-2.0, fmin(2.0, f));
+            for (int i = 0; i < 4 * n; i++)
+                x[i] = q->guess[i] + f * (q->guess[i] - q->prev[i]);
+            fmb_periodic_set_guess(p, x);
+        } else {
+            fmb_periodic_set_guess(p, q->guess);
+        }
+        free(x);
+    }
     fmb_periodic_options_t o;
     fmb_periodic_options_default(&o);
     o.period = a->period;
@@ -76,8 +92,12 @@ int cli_periodic_solve(const cli_args_t *a, fmb_sim_t *sim, fmb_periodic_t **out
         a->pc->max_modulus = fmb_periodic_num_multipliers(p) ? hypot(re, im) : NAN;
         a->pc->bound = fmb_periodic_algorithmic_bound(p);
         a->pc->unstable = a->pc->max_modulus > 1.0 + CLI_UNSTABLE;
-        free(a->pc->guess);
+        free(a->pc->prev);
+        a->pc->prev = a->pc->nguess == n ? a->pc->guess : NULL;
+        if (!a->pc->prev) free(a->pc->guess);
+        a->pc->v_prev = a->pc->v_guess;
         a->pc->guess = malloc(4 * (size_t)n * sizeof(double));
+        a->pc->v_guess = a->pc->target;
         if (a->pc->guess) {
             memcpy(a->pc->guess, fmb_periodic_state(p), 4 * (size_t)n * sizeof(double));
             a->pc->nguess = n;
@@ -227,6 +247,7 @@ int cli_cmd_periodic(const cli_args_t *a)
         b.pc = &pc;
         int code = cli_cmd_run(&b);
         free(pc.guess);
+        free(pc.prev);
         return code;
     }
     /* NAME=FROM:TO:COUNT */
@@ -286,6 +307,7 @@ int cli_cmd_periodic(const cli_args_t *a)
         cli_args_t b = *a;
         b.vary = NULL;
         b.pc = &pc;
+        pc.target = v;
         b.sets[b.nsets++] = set;
         b.output = out;
         b.quiet = 1;
@@ -366,7 +388,7 @@ int cli_cmd_periodic(const cli_args_t *a)
         else
             failures++;
         cuts = 0;
-        if (v == target) {
+        if (v == target || c != EXIT_OK) { /* done, or given up after its step cuts */
             k++;
             v = from + step * k;
         } else {
@@ -375,6 +397,7 @@ int cli_cmd_periodic(const cli_args_t *a)
     }
     fclose(csv);
     free(pc.guess);
+    free(pc.prev);
     if (!a->quiet)
         printf("periodic: continuation summary in %s (each point's warnings are in its file: "
                "/solver/statistics@warnings)\n",
