@@ -78,6 +78,7 @@ struct fmb_periodic {
     /* Newton-Picard: basis V, its images Z = J V, S = V^T Z (scaled state), scratch */
     int pmax, np_dim, ritz, method;
     double ritz_res;    /* |J v - mu v| / |v| of the largest Ritz pair at the orbit */
+    int project;        /* 1: the first guess was given (fmb_periodic_set_guess): project it */
     int floquet_passes; /* passes of the subspace Floquet analysis */
     int vstride;        /* V's column length for the Ritz vectors (4n) */
     double *V, *Z, *S, *rs, *vr, *dp, *Za;
@@ -243,6 +244,7 @@ int fmb_periodic_set_guess(fmb_periodic_t *p, const double *x)
 {
     if (!p || !x) return FMB_ERR_ARG;
     memcpy(p->x, x, 4 * (size_t)p->n * sizeof *x);
+    p->project = 1;
     return 0;
 }
 
@@ -592,6 +594,28 @@ static int floquet(fmb_periodic_t *p)
     return 0;
 }
 
+/* A given first guess made consistent at t0: positions on the constraints, velocities
+ * projected onto their manifold in the mass metric (a and qdd as given: accelerations
+ * consistent with an elastic state off the orbit excite the unresolved modes, measured:
+ * singular steps from the static start with 1 mm on every elastic coordinate). A
+ * neighbouring orbit (continuation) carries the old crank speed; integrated as it is, the
+ * index-3 scheme turns that velocity mismatch into an impulse in its first steps. The
+ * orbit is a fixed point: where the iteration starts does not change it. */
+static int consistent_guess(fmb_periodic_t *p)
+{
+    fmb_sim_t *s = p->s;
+    const int n = p->n, N = n + p->m;
+    set_state(p, p->x);
+    int rc = fmb_sim_assemble_positions(s, 0.0);
+    double *v = s->work + N;
+    if (!rc) rc = fmb_sim_mass_projection(s, v, "while making the first guess consistent");
+    if (rc) return rc;
+    memcpy(s->qd, v, (size_t)n * sizeof *v);
+    get_state(p, p->x);
+    p->project = 0;
+    return 0;
+}
+
 /* Orthonormalize the k columns of V (nx each, scaled space) in place by modified
  * Gram-Schmidt twice, dropping a column whose norm falls below 1e-10 of what it had;
  * returns the columns kept (packed at the front). */
@@ -900,6 +924,7 @@ int fmb_periodic_solve(fmb_periodic_t *p, const fmb_periodic_options_t *o)
     p->np_dim = 0;
     p->have_J = 0;
     p->method = o->method;
+    if (p->project && (rc = consistent_guess(p))) return rc;
     const int dense_ok = 3 * p->n <= FMB_PERIODIC_DENSE_MAX;
     if (p->method == FMB_PERIODIC_AUTO) p->method = FMB_PERIODIC_SUBSPACE;
     if (p->method == FMB_PERIODIC_DENSE && !dense_ok)
