@@ -97,14 +97,14 @@ static int build_block(slider_sys_t *s, fmb_friction_model fm, double m, double 
     s->body = fmb_model_add_body(s->model, &bd);
     fmb_joint_desc_t jd = {0};
     jd.name = "guide";
-    jd.type = FMB_JOINT_PRISMATIC;
+    jd.type = "prismatic";
     jd.body[0] = s->body, jd.body[1] = FMB_GROUND;
     jd.axis[0] = 1, jd.axis[1] = 0;
     jd.friction = friction(fm, a, b, sigma1);
     s->joint = fmb_model_add_joint(s->model, &jd);
     fmb_force_desc_t fd = {0};
     fd.name = "Fx";
-    fd.type = FMB_FORCE_POINT;
+    fd.type = "point";
     fd.body[0] = s->body;
     fd.point[0][1] = S;
     fd.expr[0] = fx, fd.expr[1] = "0";
@@ -551,20 +551,20 @@ static int test_slider_pendulum(void)
     s.rod = fmb_model_add_body(s.model, &rd);
     fmb_joint_desc_t jd = {0};
     jd.name = "guide";
-    jd.type = FMB_JOINT_PRISMATIC;
+    jd.type = "prismatic";
     jd.body[0] = s.body, jd.body[1] = FMB_GROUND;
     jd.axis[0] = 1;
     jd.friction = friction(FMB_FRICTION_LUGRE, a, b, SIGMA1);
     s.joint = fmb_model_add_joint(s.model, &jd);
     fmb_joint_desc_t pd = {0};
     pd.name = "A";
-    pd.type = FMB_JOINT_REVOLUTE;
+    pd.type = "revolute";
     pd.body[0] = s.body, pd.body[1] = s.rod;
     pd.point[1][0] = -L; /* A in the rod frame (origin at the centre, x along AB) */
     const int jpin = fmb_model_add_joint(s.model, &pd);
     fmb_force_desc_t fd = {0};
     fd.name = "F";
-    fd.type = FMB_FORCE_POINT;
+    fd.type = "point";
     fd.body[0] = s.body;
     fd.expr[0] = "23*sin(pi*t/5)", fd.expr[1] = "0";
     fmb_model_set_param(s.model, "pi", PI);
@@ -575,7 +575,7 @@ static int test_slider_pendulum(void)
     for (int k = 0; k < 4 && rc >= 0; k++) {
         fmb_force_desc_t sd = {0};
         sd.name = names[k];
-        sd.type = FMB_FORCE_SPRING;
+        sd.type = "spring";
         sd.body[0] = s.rod, sd.body[1] = s.body;
         sd.point[0][0] = dp[k][0], sd.point[0][1] = dp[k][1];
         sd.point[1][0] = dp[k][2], sd.point[1][1] = dp[k][3];

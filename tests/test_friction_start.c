@@ -72,7 +72,7 @@ static int build_vs(incline_t *s, fmb_friction_model fm, double phi, double v0, 
     s->body = fmb_model_add_body(s->model, &bd);
     fmb_joint_desc_t jd = {0};
     jd.name = "incline";
-    jd.type = FMB_JOINT_PRISMATIC;
+    jd.type = "prismatic";
     jd.body[0] = s->body, jd.body[1] = FMB_GROUND;
     jd.axis[0] = cos(phi), jd.axis[1] = sin(phi);
     jd.angle = phi;
@@ -293,12 +293,12 @@ static int test_coulomb_rotating(void)
     fmb_body_desc_t bb = {.name = "block", .mass = M, .inertia = M * (4 * A * A + 4 * B * B) / 12};
     bb.pose[0] = r, bb.vel[1] = w0 * r, bb.vel[2] = w0, bb.vel_given = 1;
     const int block = fmb_model_add_body(md, &bb);
-    fmb_joint_desc_t pin = {.name = "pin", .type = FMB_JOINT_REVOLUTE, .body = {guide, FMB_GROUND}};
+    fmb_joint_desc_t pin = {.name = "pin", .type = "revolute", .body = {guide, FMB_GROUND}};
     fmb_joint_desc_t drv = {.name = "drive",
-                            .type = FMB_JOINT_DRIVER_ANGLE,
+                            .type = "driver_angle",
                             .body = {guide, FMB_GROUND},
                             .expr = "t + t^2"};
-    fmb_joint_desc_t pj = {.name = "slide", .type = FMB_JOINT_PRISMATIC, .body = {block, guide}};
+    fmb_joint_desc_t pj = {.name = "slide", .type = "prismatic", .body = {block, guide}};
     pj.axis[0] = 1;
     pj.friction.model = FMB_FRICTION_COULOMB;
     pj.friction.a = A, pj.friction.b = B, pj.friction.mu = MU, pj.friction.mu0 = MU0;

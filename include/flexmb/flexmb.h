@@ -199,21 +199,15 @@ typedef struct fmb_friction_desc {
 #define FMB_V_STICK_COULOMB 1e-6
 #define FMB_V_STICK_LUGRE 1e-4
 
-typedef enum fmb_joint_type {
-    FMB_JOINT_REVOLUTE = 0,
-    FMB_JOINT_PRISMATIC,
-    FMB_JOINT_WELD,
-    FMB_JOINT_DRIVER_ANGLE, /* theta_1 - theta_2 = f(t) (body 2 may be ground) */
-    FMB_JOINT_DRIVER_X,     /* x of point_1 (inertial) = f(t) */
-    FMB_JOINT_DRIVER_Y,     /* y of point_1 (inertial) = f(t) */
-    FMB_JOINT_SLIDER_BEAM,  /* point_1 of body 1 slides along the elastic beam body 2 */
-    FMB_JOINT_TYPE_COUNT
-} fmb_joint_type;
-
 #define FMB_JOINT_PARAMS 8
 typedef struct fmb_joint_desc {
     const char *name;
-    fmb_joint_type type;
+    /* the joint class by name, resolved through the joint registry (docs/extending.md):
+     * "revolute", "prismatic", "weld", "driver_angle" (theta_1 - theta_2 = f(t), body 2 may
+     * be ground), "driver_x" / "driver_y" (x or y of point_1, inertial, = f(t)),
+     * "slider_beam" (point_1 of body 1 slides along the elastic beam body 2);
+     * `flexmb keys joints` lists the case-file types */
+    const char *type;
     int body[2];        /* body indices; FMB_GROUND allowed for either */
     double point[2][2]; /* joint point in each body's frame, m (ground: inertial) */
     double axis[2];     /* prismatic: guide direction in body[1]'s frame (need not be unit);
@@ -224,21 +218,6 @@ typedef struct fmb_joint_desc {
     int line;                     /* source line for messages */
     double param[FMB_JOINT_PARAMS]; /* per joint class (its file says what each holds) */
 } fmb_joint_desc_t;
-
-typedef enum fmb_force_type {
-    FMB_FORCE_POINT = 0, /* force (fx(t), fy(t)) in inertial axes at a body point */
-    FMB_FORCE_TORQUE,    /* torque tz(t) on a body */
-    FMB_FORCE_SPRING,    /* spring-damper between two points */
-    FMB_FORCE_TORSION,   /* torsional spring-damper between two bodies' angles */
-    FMB_FORCE_CLEARANCE, /* revolute joint with radial clearance: contact-impact force pair */
-    /* switching elements (seed 004; docs/switching.md): their mode changes, the state
-     * dimension does not */
-    FMB_FORCE_GAP,      /* backlash: free inside a gap, spring-damper contact on either side */
-    FMB_FORCE_FRICTION, /* dry friction with stick/slip (static and kinetic levels) */
-    FMB_FORCE_RATCHET,  /* one-way drive (freewheel): unilateral velocity constraint */
-    FMB_FORCE_SCREW,    /* lead screw with thread friction (self-locking when phi > lambda) */
-    FMB_FORCE_TYPE_COUNT
-} fmb_force_type;
 
 /* Revolute joint with clearance (seed 002; docs/theory.md "Revolute joints with clearance"):
  * a journal of radius R_J = bearing_radius - clearance centred at point[0] of body[0]
@@ -287,7 +266,13 @@ typedef struct fmb_clearance_desc {
 
 typedef struct fmb_force_desc {
     const char *name;
-    fmb_force_type type;
+    /* the force class by name, resolved through the force registry (docs/extending.md):
+     * "point" (fx(t), fy(t) in inertial axes at a body point), "torque" (tz(t) on a body),
+     * "spring" (spring-damper between two points), "torsion" (between two bodies' angles),
+     * "clearance" (revolute joint with radial clearance), and the switching elements of
+     * docs/switching.md: "gap" (backlash), "dry_friction" (stick/slip), "ratchet" (one-way
+     * drive), "screw" (lead screw with thread friction) */
+    const char *type;
     int body[2];         /* point, torque: body[0]; spring: both */
     double point[2][2];  /* points in body frames */
     const char *expr[2]; /* point force: fx, fy; torque: expr[0]; expressions of t */

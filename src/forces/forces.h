@@ -5,16 +5,6 @@
 
 #include "model/model.h"
 
-extern const fmb_force_class_t fmb_point_force_class;
-extern const fmb_force_class_t fmb_torque_class;
-extern const fmb_force_class_t fmb_spring_class;
-extern const fmb_force_class_t fmb_torsion_class;
-extern const fmb_force_class_t fmb_clearance_class;
-extern const fmb_force_class_t fmb_gap_class;
-extern const fmb_force_class_t fmb_friction_class;
-extern const fmb_force_class_t fmb_ratchet_class;
-extern const fmb_force_class_t fmb_screw_class;
-
 /* ---- case keys (model/params.h) */
 #define FMB_FORCE_NUM(k, field, fl, lo_, d, u, text)                                               \
     {                                                                                              \

@@ -81,7 +81,7 @@ static vitem_t *add_item(fmb_viz_t *v, int grid, int *cap)
 
 static int has_point(const fmb_joint_t *jt)
 {
-    return jt->type != FMB_JOINT_DRIVER_ANGLE;
+    return !jt->klass->no_point;
 }
 
 /* The joint's point: on body1, or on body2 when body1 is the ground (as /joints/position). */

@@ -114,6 +114,7 @@ const fmb_joint_class_t fmb_driver_angle_class = {
     .name = "driver_angle",
     .drive_name = "drive_torque", /* Mz on body 1 */
     .drive_column = 2,
+    .no_point = 1,
     .nrows = 1,
     .eval = angle_eval,
     .hess = angle_hess,

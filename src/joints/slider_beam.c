@@ -417,7 +417,7 @@ static int slider_prepare(fmb_item_env_t *env, fmb_joint_desc_t *d)
     fmb_joint_prepare_angle(env, d);
     if (env->beam[1] == 2) {
         /* guide built rigid: the same slider as a prismatic joint along its x axis */
-        d->type = FMB_JOINT_PRISMATIC;
+        d->type = "prismatic";
         d->axis[0] = 1, d->axis[1] = 0;
     }
     return 0;

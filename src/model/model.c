@@ -354,6 +354,27 @@ int fmb_model_joint_has_friction(const fmb_model_t *m, int joint)
     return joint >= 0 && joint < m->njoints && m->joints[joint].friction.model != FMB_FRICTION_NONE;
 }
 
+/* The time expressions of an item: one per EXPR key of its class table (the key's field is
+ * the k-th of the n strings at offset `base` of the description desc, compiled into fn[k];
+ * absent: the key's default text, else dflt). 0, or FMB_ERR_EXPR with the message in msg
+ * and nothing compiled. */
+static int compile_exprs(fmb_model_t *m, const fmb_param_t *params, const void *desc, size_t base,
+                         int n, const char *dflt, fmb_expr_t **fn, char *msg, size_t len)
+{
+    for (const fmb_param_t *p = params; p && p->kind != FMB_PARAM_END; p++) {
+        if (p->kind != FMB_PARAM_EXPR || p->offset < base) continue;
+        const size_t e = (p->offset - base) / sizeof(const char *);
+        if (e >= (size_t)n || fn[e]) continue;
+        const char *text = *(const char *const *)(const void *)((const char *)desc + p->offset);
+        if (!text) text = p->dflt_text ? p->dflt_text : dflt;
+        if (!(fn[e] = fmb_expr_create(text, &m->params, msg, len))) {
+            for (int i = 0; i < n; i++) fmb_expr_destroy(&fn[i]);
+            return FMB_ERR_EXPR;
+        }
+    }
+    return 0;
+}
+
 int fmb_model_add_joint(fmb_model_t *m, const fmb_joint_desc_t *d)
 {
     char name[FMB_NAME_MAX];
@@ -361,15 +382,16 @@ int fmb_model_add_joint(fmb_model_t *m, const fmb_joint_desc_t *d)
     if (rc) return rc;
     if (fmb_model_find_joint(m, name) >= 0)
         return fmb_model_error(m, FMB_ERR_MODEL, "duplicate joint name '%s'", name);
-    const fmb_joint_class_t *k = fmb_joint_class_for(d->type);
-    if (!k) return fmb_model_error(m, FMB_ERR_MODEL, "joint '%s': unknown type %d", name, d->type);
+    const fmb_joint_class_t *k = fmb_joint_class_named(d->type);
+    if (!k)
+        return fmb_model_error(m, FMB_ERR_MODEL, "joint '%s': unknown type '%s'", name,
+                               d->type ? d->type : "(none)");
     if ((rc = check_bodies(m, d->body, 1, "joint", name))) return rc;
     if (grow((void **)&m->joints, &m->cap_joints, m->njoints, sizeof *m->joints))
         return FMB_ERR_NOMEM;
     fmb_joint_t *j = &m->joints[m->njoints];
     memset(j, 0, sizeof *j);
     strcpy(j->name, name);
-    j->type = d->type;
     j->klass = k;
     memcpy(j->body, d->body, sizeof j->body);
     memcpy(j->point, d->point, sizeof j->point);
@@ -381,10 +403,9 @@ int fmb_model_add_joint(fmb_model_t *m, const fmb_joint_desc_t *d)
     if (n == 0) ax = 1, ay = 0, n = 1;
     j->axis[0] = ax / n, j->axis[1] = ay / n;
     char msg[512];
-    if (k->time) {
-        j->fn = fmb_expr_create(d->expr ? d->expr : "", &m->params, msg, sizeof msg);
-        if (!j->fn) return fmb_model_error(m, FMB_ERR_EXPR, "joint '%s': %s", name, msg);
-    }
+    if ((rc = compile_exprs(m, k->params, d, offsetof(fmb_joint_desc_t, expr), 1, "",
+                            &j->fn, msg, sizeof msg)))
+        return fmb_model_error(m, rc, "joint '%s': %s", name, msg);
     if (k->check && (rc = k->check(m, j, msg, sizeof msg))) {
         fmb_expr_destroy(&j->fn);
         return fmb_model_error(m, rc, "%s", msg);
@@ -412,11 +433,14 @@ int fmb_model_add_force(fmb_model_t *m, const fmb_force_desc_t *d)
     if (rc) return rc;
     if (find_force(m, name) >= 0)
         return fmb_model_error(m, FMB_ERR_MODEL, "duplicate force name '%s'", name);
-    const fmb_force_class_t *k = fmb_force_class_for(d->type);
-    if (!k) return fmb_model_error(m, FMB_ERR_MODEL, "force '%s': unknown type %d", name, d->type);
+    const fmb_force_class_t *const type = fmb_force_class_named(d->type), *k = type;
+    if (!k)
+        return fmb_model_error(m, FMB_ERR_MODEL, "force '%s': unknown type '%s'", name,
+                               d->type ? d->type : "(none)");
     if (k->specialize && !(k = k->specialize(d)))
-        return fmb_model_error(m, FMB_ERR_MODEL, "force '%s': no law of type %d for this description",
-                               name, d->type);
+        return fmb_model_error(m, FMB_ERR_MODEL,
+                               "force '%s': no law of type '%s' for this description", name,
+                               d->type);
     const int two = k->nbodies == 2;
     if ((rc = check_bodies(m, d->body, two, "force", name))) return rc;
     if (grow((void **)&m->forces, &m->cap_forces, m->nforces, sizeof *m->forces))
@@ -424,7 +448,6 @@ int fmb_model_add_force(fmb_model_t *m, const fmb_force_desc_t *d)
     fmb_force_t *f = &m->forces[m->nforces];
     memset(f, 0, sizeof *f);
     strcpy(f->name, name);
-    f->type = d->type;
     f->klass = k;
     f->body[0] = d->body[0];
     f->body[1] = two ? d->body[1] : FMB_GROUND;
@@ -437,21 +460,16 @@ int fmb_model_add_force(fmb_model_t *m, const fmb_force_desc_t *d)
     f->fr = d->friction;
     f->line = d->line;
     char msg[512];
-    int nexpr = d->type == FMB_FORCE_POINT ? 2 : d->type == FMB_FORCE_TORQUE ? 1 : 0;
-    for (int e = 0; e < nexpr; e++) {
-        f->fn[e] = fmb_expr_create(d->expr[e] ? d->expr[e] : "0", &m->params, msg, sizeof msg);
-        if (!f->fn[e]) {
-            fmb_expr_destroy(&f->fn[0]);
-            return fmb_model_error(m, FMB_ERR_EXPR, "force '%s': %s", name, msg);
-        }
-    }
+    if ((rc = compile_exprs(m, type->params, d, offsetof(fmb_force_desc_t, expr), 2, "0", f->fn,
+                            msg, sizeof msg)))
+        return fmb_model_error(m, rc, "force '%s': %s", name, msg);
     if (k->check && (rc = k->check(f, msg, sizeof msg))) {
         fmb_expr_destroy(&f->fn[0]);
         fmb_expr_destroy(&f->fn[1]);
         return fmb_model_error(m, rc, "%s", msg);
     }
     /* the table's bounds (that of the type: a specialized law shares its keys) */
-    if ((rc = fmb_params_check(fmb_force_class_for(d->type)->params, d, "", msg, sizeof msg))) {
+    if ((rc = fmb_params_check(type->params, d, "", msg, sizeof msg))) {
         fmb_expr_destroy(&f->fn[0]);
         fmb_expr_destroy(&f->fn[1]);
         return fmb_model_error(m, rc, "force '%s': %s", name, msg);

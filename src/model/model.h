@@ -253,9 +253,13 @@ typedef struct fmb_joint_class {
     const char *const *output_names;
     void (*outputs)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *val);
     /* Drivers: name of the generalized force they apply and its reaction column (on body 1),
-     * or NULL. */
+     * or NULL. A driver of column 2 prescribes body 1's angle (relative to body 2), of
+     * column 0 / 1 the inertial x / y of point[0] (solve/start.c: a driven coordinate). */
     const char *drive_name;
     int drive_column;
+    /* 1: the joint relates angles only and acts at no point (an angle driver, a gear pair):
+     * the visualization draws no joint marker for it; 0: point[] is where it acts. */
+    int no_point;
     /* Event step control (optional, NULL: none; docs/theory.md, "Step control"). Called
      * when a step t0 -> t0 + h has converged, before it is accepted: v0 views the state at
      * t0, v1 the candidate at t0 + h. Return 0 to accept, 1 to reject: the step is retried
@@ -282,7 +286,6 @@ typedef struct fmb_joint_class {
 
 struct fmb_joint {
     char name[FMB_NAME_MAX];
-    fmb_joint_type type;
     const fmb_joint_class_t *klass;
     int body[2];
     double point[2][2];
@@ -302,11 +305,11 @@ struct fmb_joint {
     double evalcache[FMB_JOINT_CACHE];
 };
 
-/* Registry: joint class for a type (one line per type in joints/registry.c). */
-const fmb_joint_class_t *fmb_joint_class_for(fmb_joint_type type);
-/* k-th registered class (0 ..; the built-in types first, then registered extras) and its
- * type in *type; NULL past the end. */
-const fmb_joint_class_t *fmb_joint_class_at(int k, fmb_joint_type *type);
+/* Registry (one line per type in joints/registry.c): the class of a name
+ * (fmb_joint_desc_t.type), NULL if none; the k-th registered class (0 ..; the built-in
+ * types first, then registered extras), NULL past the end. */
+const fmb_joint_class_t *fmb_joint_class_named(const char *name);
+const fmb_joint_class_t *fmb_joint_class_at(int k);
 
 /* ---- forces ---------------------------------------------------------------*/
 typedef struct fmb_force fmb_force_t;
@@ -390,7 +393,6 @@ typedef struct fmb_force_class {
 
 struct fmb_force {
     char name[FMB_NAME_MAX];
-    fmb_force_type type;
     const fmb_force_class_t *klass;
     int body[2];
     double point[2][2];
@@ -406,8 +408,10 @@ struct fmb_force {
     fmb_elem_cols_t colcache; /* default columns (model.c; not with class cols()) */
 };
 
-const fmb_force_class_t *fmb_force_class_for(fmb_force_type type);
-const fmb_force_class_t *fmb_force_class_at(int k, fmb_force_type *type);
+/* Registry (one line per type in forces/force_registry.c): the class of a name
+ * (fmb_force_desc_t.type), NULL if none; the k-th class, NULL past the end. */
+const fmb_force_class_t *fmb_force_class_named(const char *name);
+const fmb_force_class_t *fmb_force_class_at(int k);
 
 /* ---- model ----------------------------------------------------------------*/
 struct fmb_model {
