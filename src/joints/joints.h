@@ -42,10 +42,6 @@ static inline const fmb_shape_t *fmb_joint_pin_shape(const fmb_joint_t *j, const
     return &fmb_joint_pin_memo(j, v, b)->N;
 }
 
-/* Shared check: the two bodies differ. */
-int fmb_joint_check_distinct(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len);
-/* Shared check: distinct bodies, none of them a beam (rigid-body joint types). */
-int fmb_joint_check_rigid(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len);
 
 /* ---- case keys shared by joint classes (model/params.h) */
 /* angle: locked relative angle theta_0 - theta_1; default from the initial poses

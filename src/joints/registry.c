@@ -50,31 +50,6 @@ int fmb_joint_class_register(const fmb_joint_class_t *k)
     extra[nextra++] = k;
     return 0;
 }
-int fmb_joint_check_distinct(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len)
-{
-    (void)m;
-    if (j->body[0] == j->body[1]) {
-        snprintf(msg, len, "joint '%s' connects a body to itself", j->name);
-        return FMB_ERR_MODEL;
-    }
-    return 0;
-}
-
-int fmb_joint_check_rigid(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len)
-{
-    int rc = fmb_joint_check_distinct(m, j, msg, len);
-    if (rc) return rc;
-    for (int b = 0; b < 2; b++)
-        if (m->bodies[j->body[b]].klass && m->bodies[j->body[b]].klass->shape) {
-            snprintf(msg, len,
-                     "joint '%s' (%s) needs rigid bodies but '%s' is a beam; use a "
-                     "slider_beam joint to slide along a beam",
-                     j->name, j->klass->name, m->bodies[j->body[b]].name);
-            return FMB_ERR_MODEL;
-        }
-    return 0;
-}
-
 int fmb_joint_prepare_angle(fmb_item_env_t *env, fmb_joint_desc_t *d)
 {
     if (!fmb_item_given(env, "angle")) d->angle = env->pose[0][2] - env->pose[1][2];

@@ -328,6 +328,32 @@ static int check_bodies(fmb_model_t *m, const int body[2], int two, const char *
     return 0;
 }
 
+/* The class's body rules (fmb_joint_class_t.bodies, distinct). */
+static int check_body_kinds(fmb_model_t *m, const fmb_joint_class_t *k, const int body[2],
+                            const char *name)
+{
+    static const char *const which[2] = {"first", "second"};
+    static const char *const names[3] = {"the ground", "a rigid body", "a beam"};
+    if (k->distinct && body[0] == body[1])
+        return fmb_model_error(m, FMB_ERR_MODEL, "joint '%s' (%s) connects a body to itself",
+                               name, k->name);
+    for (int b = 0; b < 2; b++) {
+        const unsigned want = k->bodies[b], kind = fmb_body_kind(&m->bodies[body[b]]);
+        if (!want || (want & kind)) continue;
+        char list[64] = "";
+        for (int i = 0, n = 0; i < 3; i++)
+            if (want & (1u << i)) {
+                const size_t u = strlen(list);
+                snprintf(list + u, sizeof list - u, "%s%s", n++ ? " or " : "", names[i]);
+            }
+        const int is = kind == FMB_BODY_GROUND ? 0 : kind == FMB_BODY_RIGID ? 1 : 2;
+        return fmb_model_error(m, FMB_ERR_MODEL,
+                               "joint '%s' (%s): its %s body '%s' is %s; this type takes %s there",
+                               name, k->name, which[b], m->bodies[body[b]].name, names[is], list);
+    }
+    return 0;
+}
+
 /* Friction parameters of a sliding joint (docs/theory.md section 9): the friction-model
  * class checks its own parameters (model/params.h). */
 static int check_friction(fmb_model_t *m, const fmb_joint_t *j)
@@ -386,7 +412,9 @@ int fmb_model_add_joint(fmb_model_t *m, const fmb_joint_desc_t *d)
     if (!k)
         return fmb_model_error(m, FMB_ERR_MODEL, "joint '%s': unknown type '%s'", name,
                                d->type ? d->type : "(none)");
-    if ((rc = check_bodies(m, d->body, 1, "joint", name))) return rc;
+    if ((rc = check_bodies(m, d->body, 1, "joint", name)) ||
+        (rc = check_body_kinds(m, k, d->body, name)))
+        return rc;
     if (grow((void **)&m->joints, &m->cap_joints, m->njoints, sizeof *m->joints))
         return FMB_ERR_NOMEM;
     fmb_joint_t *j = &m->joints[m->njoints];

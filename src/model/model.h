@@ -194,6 +194,14 @@ typedef struct fmb_elem_cols {
     int cols[2][FMB_VIEW_COLS];
 } fmb_elem_cols_t;
 
+/* Kinds of body (fmb_joint_class_t.bodies): the ground, a body without elastic
+ * coordinates (its class has no shape()), a body with them (a beam). */
+enum { FMB_BODY_GROUND = 1u << 0, FMB_BODY_RIGID = 1u << 1, FMB_BODY_BEAM = 1u << 2 };
+static inline unsigned fmb_body_kind(const fmb_body_t *b)
+{
+    return !b->klass ? FMB_BODY_GROUND : b->klass->shape ? FMB_BODY_BEAM : FMB_BODY_RIGID;
+}
+
 /* ---- joints ---------------------------------------------------------------
  * A joint class fills a small function table; the solver never switches on type. */
 typedef struct fmb_joint fmb_joint_t;
@@ -237,7 +245,12 @@ typedef struct fmb_joint_class {
     int (*reach)(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, int all, int *cols);
     /* Phi_t and Phi_tt (nrows each); NULL means scleronomic. */
     void (*time)(const fmb_joint_t *j, double t, double *phit, double *phitt);
-    /* Validation at model build time (0 or negative status with message). */
+    /* The bodies it accepts, checked by fmb_model_add_joint before check() (and read by
+     * tests/test_conformance.c): per body a mask of FMB_BODY_GROUND, FMB_BODY_RIGID,
+     * FMB_BODY_BEAM (0: any kind); distinct: the two bodies must differ. */
+    unsigned bodies[2];
+    int distinct;
+    /* Validation at model build time (0 or negative status with message; optional). */
     int (*check)(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len);
     /* Validity of an accepted state (e.g. a slider still on its guide), or NULL. */
     int (*valid)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, char *msg, size_t len);
