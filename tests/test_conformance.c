@@ -307,6 +307,32 @@ static int joint_accepts(const fmb_joint_class_t *k, enum kind k0, enum kind k1)
            (!k->bodies[1] || (k->bodies[1] & bit[k1])) && !(k->distinct && same);
 }
 
+/* The class's own keys, by its table: every required number or vector a random value within
+ * its bounds (between lo and lo + 1, or -1 and 1 without a lower bound; below hi), every
+ * enumeration stored as a double a random choice. A new class needs no entry here. */
+static void random_params(const fmb_param_t *params, void *desc)
+{
+    for (const fmb_param_t *p = params; p && p->kind != FMB_PARAM_END; p++) {
+        double *x = (double *)(void *)((char *)desc + p->offset);
+        if (p->kind == FMB_PARAM_ENUM && (p->flags & FMB_PARAM_IN_DOUBLE)) {
+            int n = 0;
+            while (p->choices[n]) n++;
+            const int c = rand() % n;
+            *x = p->values ? p->values[c] : c;
+            continue;
+        }
+        if (!(p->flags & FMB_PARAM_REQUIRED) ||
+            (p->kind != FMB_PARAM_NUMBER && p->kind != FMB_PARAM_VECTOR))
+            continue;
+        const int bounded = (p->flags & (FMB_PARAM_MIN | FMB_PARAM_MIN_OPEN)) != 0;
+        const double lo = bounded ? p->lo : -1.0;
+        double hi = bounded ? p->lo + 1.0 : 1.0;
+        if (p->flags & (FMB_PARAM_MAX | FMB_PARAM_MAX_OPEN)) hi = fmin(hi, p->hi);
+        for (int i = 0; i < (p->kind == FMB_PARAM_VECTOR ? p->n : 1); i++)
+            x[i] = urand(lo + 0.1 * (hi - lo), hi - 0.1 * (hi - lo));
+    }
+}
+
 /* Put the slider's point at axial position x of the guide (s = B p0 - rbar1). */
 static void place_slider(rig_t *r, const fmb_joint_t *j, double x, double y)
 {
@@ -347,6 +373,7 @@ static void test_joint(const char *type, enum kind k0, enum kind k1)
         .axis = {urand(0.2, 1), urand(-1, 1)},
         .angle = urand(-1, 1),
         .expr = "0.3*sin(w*t) + 0.1*t^2"};
+    random_params(k->params, &d);
     int ij = fmb_model_add_joint(r.m, &d);
     char cls[64];
     snprintf(cls, sizeof cls, "%s/%s-%s", type, kind_name[k0],

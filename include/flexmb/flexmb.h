@@ -216,7 +216,8 @@ typedef struct fmb_joint_desc {
     fmb_friction_desc_t friction; /* prismatic, slider_beam: model NONE = frictionless */
     const char *expr;             /* drivers: f(t) as an expression of t and the model parameters */
     int line;                     /* source line for messages */
-    double param[FMB_JOINT_PARAMS]; /* per joint class (its file says what each holds) */
+    double param[FMB_JOINT_PARAMS]; /* storage of the class's own keys: set them by name with
+                                       fmb_joint_desc_set / fmb_joint_desc_choose */
 } fmb_joint_desc_t;
 
 /* Revolute joint with clearance (seed 002; docs/theory.md "Revolute joints with clearance"):
@@ -337,6 +338,16 @@ void fmb_model_set_source(fmb_model_t *model, const char *source);
 int fmb_model_add_body(fmb_model_t *model, const fmb_body_desc_t *desc);
 int fmb_model_add_joint(fmb_model_t *model, const fmb_joint_desc_t *desc);
 int fmb_model_add_force(fmb_model_t *model, const fmb_force_desc_t *desc);
+/* A class's own keys by their case-file names (docs/case-format.md; `flexmb keys`), for the
+ * description's type (set desc->type first): a number (n = 1) or a vector of n components,
+ * or an enumeration by the name of its choice. They store the value where the case loader
+ * would (the class's parameter storage, param[], included). 0, FMB_ERR_NOTFOUND for an
+ * unknown type or key, FMB_ERR_ARG for a key of another kind, a wrong count or an unknown
+ * choice. The values are checked against the key's bounds when the item is added. */
+int fmb_joint_desc_set(fmb_joint_desc_t *desc, const char *key, const double *values, int n);
+int fmb_joint_desc_choose(fmb_joint_desc_t *desc, const char *key, const char *choice);
+int fmb_force_desc_set(fmb_force_desc_t *desc, const char *key, const double *values, int n);
+int fmb_force_desc_choose(fmb_force_desc_t *desc, const char *key, const char *choice);
 
 /* Lookup by name: index or FMB_ERR_NOTFOUND. */
 int fmb_model_find_body(const fmb_model_t *model, const char *name);
