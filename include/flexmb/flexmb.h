@@ -205,7 +205,8 @@ typedef struct fmb_joint_desc {
     /* the joint class by name, resolved through the joint registry (docs/extending.md):
      * "revolute", "prismatic", "weld", "driver_angle" (theta_1 - theta_2 = f(t), body 2 may
      * be ground), "driver_x" / "driver_y" (x or y of point_1, inertial, = f(t)),
-     * "slider_beam" (point_1 of body 1 slides along the elastic beam body 2);
+     * "slider_beam" (point_1 of body 1 slides along the elastic beam body 2), "gear" (a
+     * gear pair: r1 theta_1 +- r2 theta_2 = phase);
      * `flexmb keys joints` lists the case-file types */
     const char *type;
     int body[2];        /* body indices; FMB_GROUND allowed for either */

@@ -10,7 +10,8 @@
     X(driver_angle)                                                                                \
     X(driver_x)                                                                                    \
     X(driver_y)                                                                                    \
-    X(slider_beam)
+    X(slider_beam)                                                                                 \
+    X(gear)
 
 #define FMB_JOINT_DECLARE_(n) extern const fmb_joint_class_t fmb_##n##_class;
 FMB_JOINT_CLASSES(FMB_JOINT_DECLARE_)
