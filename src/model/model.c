@@ -6,10 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bodies/beam.h"
 #include "core/text.h"
 #include "model/params_check.h"
-#include "bodies/rigid.h"
 
 int fmb_model_error(fmb_model_t *m, int status, const char *fmt, ...)
 {
@@ -132,50 +130,29 @@ static int find_force(const fmb_model_t *m, const char *name)
     return FMB_ERR_NOTFOUND;
 }
 
-static int finite3(const double *v)
+int fmb_model_new_body_name(fmb_model_t *m, const char *name, char dst[FMB_NAME_MAX])
 {
-    return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+    const int rc = copy_name(m, dst, name, "body");
+    if (rc) return rc;
+    if (fmb_model_find_body(m, dst) >= 0)
+        return fmb_model_error(m, FMB_ERR_MODEL, "duplicate body name '%s'", dst);
+    return 0;
 }
 
-int fmb_model_add_body(fmb_model_t *m, const fmb_body_desc_t *d)
+int fmb_model_push_body(fmb_model_t *m, const fmb_body_t *body)
 {
-    char name[FMB_NAME_MAX];
-    int rc = copy_name(m, name, d->name, "body");
-    if (rc) return rc;
-    if (fmb_model_find_body(m, name) >= 0)
-        return fmb_model_error(m, FMB_ERR_MODEL, "duplicate body name '%s'", name);
-    if (!(d->mass > 0) || !isfinite(d->mass))
-        return fmb_model_error(m, FMB_ERR_MODEL, "body '%s': mass must be positive (got %g kg)",
-                               name, d->mass);
-    if (!(d->inertia > 0) || !isfinite(d->inertia))
-        return fmb_model_error(m, FMB_ERR_MODEL,
-                               "body '%s': inertia must be positive (got %g kg m^2)", name,
-                               d->inertia);
-    if (!finite3(d->pose) || !finite3(d->vel) || !isfinite(d->com[0]) || !isfinite(d->com[1]))
-        return fmb_model_error(m, FMB_ERR_MODEL, "body '%s': non-finite pose or velocity", name);
     if (grow((void **)&m->bodies, &m->cap_bodies, m->nbodies, sizeof *m->bodies))
         return FMB_ERR_NOMEM;
     fmb_body_t *b = &m->bodies[m->nbodies];
-    memset(b, 0, sizeof *b);
-    strcpy(b->name, name);
-    b->klass = &fmb_rigid_body_class;
-    b->ndof = b->klass->ndof(b);
+    *b = *body;
     b->offset = m->ncoords;
-    b->mass = d->mass;
-    b->inertia_c = d->inertia;
-    memcpy(b->com, d->com, sizeof b->com);
-    memcpy(b->block, d->block, sizeof b->block);
-    memcpy(b->pose0, d->pose, sizeof b->pose0);
-    memcpy(b->vel0, d->vel, sizeof b->vel0);
-    b->vel_given = d->vel_given;
-    b->line = d->line;
     m->ncoords += b->ndof;
     return m->nbodies++;
 }
 
 /* Append a point with a checked name; unique: the caller guarantees a new name (a
  * beam's generated n0 .. nN), which skips the linear duplicate search. */
-static int append_point(fmb_model_t *m, int body, const char *name, double x, double y,
+int fmb_model_append_point(fmb_model_t *m, int body, const char *name, double x, double y,
                         int unique)
 {
     if (body < 0 || body >= m->nbodies)
@@ -200,122 +177,9 @@ static int append_point(fmb_model_t *m, int body, const char *name, double x, do
     return b->npoints++;
 }
 
-int fmb_model_add_beam(fmb_model_t *m, const fmb_beam_desc_t *d)
-{
-    char name[FMB_NAME_MAX];
-    int rc = copy_name(m, name, d->name, "body");
-    if (rc) return rc;
-    if (fmb_model_find_body(m, name) >= 0)
-        return fmb_model_error(m, FMB_ERR_MODEL, "duplicate body name '%s'", name);
-    const double vals[4] = {d->E, d->rho, d->area, d->inertia};
-    const char *what[4] = {"Young's modulus E", "density rho", "section area A",
-                           "second moment of area I"};
-    for (int k = 0; k < 4; k++)
-        if (!(vals[k] > 0) || !isfinite(vals[k]))
-            return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': %s must be positive (got %g)",
-                                   name, what[k], vals[k]);
-    if (d->nnodes < 2 || !d->x)
-        return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': needs at least 2 nodes", name);
-    for (int k = 0; k + 1 < d->nnodes; k++)
-        if (!(d->x[k + 1] > d->x[k]))
-            return fmb_model_error(m, FMB_ERR_MODEL,
-                                   "beam '%s': node positions must increase (node %d at %g, node "
-                                   "%d at %g)",
-                                   name, k, d->x[k], k + 1, d->x[k + 1]);
-    if ((int)d->reference < 0 || d->reference >= FMB_BEAM_REFERENCE_COUNT)
-        return fmb_model_error(m, FMB_ERR_MODEL,
-                               "beam '%s': unsupported reference condition %d (use simply "
-                               "supported or cantilever)",
-                               name, (int)d->reference);
-    if (d->reference == FMB_BEAM_SIMPLY_SUPPORTED && d->nnodes < 2)
-        return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': too few nodes", name);
-    if ((int)d->geometry < 0 || d->geometry >= FMB_BEAM_GEOMETRY_COUNT)
-        return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': unknown geometry %d", name,
-                               (int)d->geometry);
-    if (!(d->damping_alpha >= 0) || !(d->damping_beta >= 0))
-        return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': damping must be >= 0", name);
-    if (!(d->fibre >= 0) || !isfinite(d->fibre) || !(d->yield_stress >= 0) ||
-        !isfinite(d->yield_stress))
-        return fmb_model_error(m, FMB_ERR_MODEL,
-                               "beam '%s': extreme-fibre distance c (%g m) and yield stress "
-                               "(%g Pa) must be >= 0 (0: not given)",
-                               name, d->fibre, d->yield_stress);
-    if (!finite3(d->pose) || !finite3(d->vel))
-        return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': non-finite pose or velocity", name);
-    fmb_beam_t *bm = calloc(1, sizeof *bm);
-    if (!bm) return FMB_ERR_NOMEM;
-    bm->nnodes = d->nnodes;
-    bm->x = malloc((size_t)d->nnodes * sizeof *bm->x);
-    if (!bm->x) {
-        free(bm);
-        return FMB_ERR_NOMEM;
-    }
-    memcpy(bm->x, d->x, (size_t)d->nnodes * sizeof *bm->x);
-    bm->E = d->E, bm->rho = d->rho, bm->A = d->area, bm->I = d->inertia;
-    bm->c = d->fibre, bm->yield = d->yield_stress;
-    bm->rotary = d->rotary_inertia != 0;
-    bm->alpha = d->damping_alpha, bm->beta = d->damping_beta;
-    bm->reference = d->reference;
-    bm->geometry = d->geometry;
-    bm->nonconstant_stiffness = d->geometry == FMB_BEAM_NONLINEAR;
-    char msg[256];
-    fmb_body_t tmp = {.data = bm};
-    if ((rc = fmb_beam_build(bm, msg, sizeof msg))) {
-        fmb_beam_body_class.destroy(&tmp);
-        return fmb_model_error(m, rc, "beam '%s': %s", name, msg);
-    }
-    if (grow((void **)&m->bodies, &m->cap_bodies, m->nbodies, sizeof *m->bodies)) {
-        fmb_beam_body_class.destroy(&tmp);
-        return FMB_ERR_NOMEM;
-    }
-    fmb_body_t *b = &m->bodies[m->nbodies];
-    memset(b, 0, sizeof *b);
-    strcpy(b->name, name);
-    b->klass = &fmb_beam_body_class;
-    b->data = bm;
-    b->ndof = b->klass->ndof(b);
-    b->offset = m->ncoords;
-    b->mass = d->rho * d->area * (d->x[d->nnodes - 1] - d->x[0]);
-    /* informative only (the beam class integrates its own inertia): the undeformed
-     * bar's centre of mass and centroidal inertia */
-    const double len = d->x[d->nnodes - 1] - d->x[0];
-    b->com[0] = 0.5 * (d->x[0] + d->x[d->nnodes - 1]), b->com[1] = 0.0;
-    b->inertia_c =
-        b->mass * len * len / 12.0 + (d->rotary_inertia ? d->rho * d->inertia * len : 0.0);
-    memcpy(b->pose0, d->pose, sizeof b->pose0);
-    memcpy(b->vel0, d->vel, sizeof b->vel0);
-    b->vel_given = d->vel_given;
-    b->line = d->line;
-    m->ncoords += b->ndof;
-    /* Named points at the nodes for drawing and joints: n0, n1, ..., start, end. */
-    int idx = m->nbodies++;
-    char pn[FMB_NAME_MAX];
-    for (int k = 0; k < d->nnodes; k++) {
-        snprintf(pn, sizeof pn, "n%d", k);
-        append_point(m, idx, pn, d->x[k], 0.0, 1);
-    }
-    return idx;
-}
-
-int fmb_model_set_beam_initial(fmb_model_t *m, int b, const double *U, const double *Ud)
-{
-    if (!fmb_model_body_is_beam(m, b))
-        return fmb_model_error(m, FMB_ERR_ARG, "body %d is not a beam", b);
-    fmb_beam_t *bm = m->bodies[b].data;
-    const int nn = bm->nnodes;
-    for (int i = 0; i < 3 * nn; i++)
-        if ((U && !isfinite(U[i])) || (Ud && !isfinite(Ud[i])))
-            return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': non-finite initial state at node %d",
-                                   m->bodies[b].name, i / 3);
-    char msg[256];
-    const int rc = fmb_beam_set_initial(bm, U, Ud, msg, sizeof msg);
-    if (rc) return fmb_model_error(m, rc, "beam '%s': initial state: %s", m->bodies[b].name, msg);
-    return 0;
-}
-
 int fmb_model_add_body_point(fmb_model_t *m, int body, const char *name, double x, double y)
 {
-    return append_point(m, body, name, x, y, 0);
+    return fmb_model_append_point(m, body, name, x, y, 0);
 }
 
 static int check_bodies(fmb_model_t *m, const int body[2], int two, const char *what,

@@ -427,6 +427,17 @@ const fmb_force_class_t *fmb_force_class_named(const char *name);
 const fmb_force_class_t *fmb_force_class_at(int k);
 
 /* ---- model ----------------------------------------------------------------*/
+/* Building blocks of the body classes' fmb_model_add_* (src/bodies: rigid.c, beam_model.c),
+ * so that the model never names a body class: check a new body's name (an HDF5 name, not
+ * yet taken) into dst; append a filled body (name, klass, data, ndof, ...) at the next
+ * coordinates, returning its index (FMB_ERR_NOMEM: not appended); append a named point to
+ * a body (unique: the caller guarantees a new name, no duplicate search). 0 / the index,
+ * or a negative status with the model's message. */
+int fmb_model_new_body_name(fmb_model_t *m, const char *name, char dst[FMB_NAME_MAX]);
+int fmb_model_push_body(fmb_model_t *m, const fmb_body_t *body);
+int fmb_model_append_point(fmb_model_t *m, int body, const char *name, double x, double y,
+                           int unique);
+
 struct fmb_model {
     fmb_body_t *bodies;
     int nbodies, cap_bodies;
