@@ -562,27 +562,44 @@ static int is_switch(const fmb_force_class_t *k)
     return k->mode != NULL;
 }
 
+/* A class key by name (fmb_force_desc_set / _choose, as a program sets it). */
+static void key(fmb_force_desc_t *d, const char *k, double x)
+{
+    if (fmb_force_desc_set(d, k, &x, 1)) {
+        printf("FAIL %s: cannot set key '%s'\n", d->type, k);
+        failures++;
+    }
+}
+
+static void choose(fmb_force_desc_t *d, const char *k, const char *choice)
+{
+    if (fmb_force_desc_choose(d, k, choice)) {
+        printf("FAIL %s: cannot set key '%s' to '%s'\n", d->type, k, choice);
+        failures++;
+    }
+}
+
 static void switch_desc(fmb_force_desc_t *d, int v)
 {
     d->coordinate = !strcmp(d->type, "screw") || v / 4 ? FMB_REL_DIRECTION : FMB_REL_ROTATION;
     const double a = urand(-3, 3);
     d->axis[0] = cos(a), d->axis[1] = sin(a);
     d->damping = 2;
-    double *p = d->param;
-    if (!strcmp(d->type, "gap")) p[FMB_SW_GAP_LO] = -1e3, p[FMB_SW_GAP_HI] = 1e3;
-    if (!strcmp(d->type, "gap") && v % 4 == 3) p[FMB_SW_GAP_LAW] = 1, p[FMB_SW_GAP_EXP] = 1.5;
-    if (!strcmp(d->type, "dry_friction")) p[FMB_SW_FR_STATIC] = 3, p[FMB_SW_FR_KINETIC] = 2;
-    if (!strcmp(d->type, "dry_friction") && v % 4 >= 2) /* LuGre (v % 4 == 3: sigma1(v)) */
-        d->friction = (fmb_friction_desc_t){.model = FMB_FRICTION_LUGRE,
-                                            .sigma0 = 1e3,
-                                            .sigma1 = 5,
-                                            .sigma2 = 0.3,
-                                            .vs = 0.7,
-                                            .gamma = 2,
-                                            .vd = v % 4 == 3 ? 0.9 : 0.0};
-    if (!strcmp(d->type, "ratchet")) p[FMB_SW_RATCHET_SENSE] = v % 2 ? -1 : 1;
-    if (!strcmp(d->type, "screw"))
-        p[FMB_SW_SCREW_LEAD] = 0.005, p[FMB_SW_SCREW_RADIUS] = 0.01, p[FMB_SW_SCREW_MU] = 0.2;
+    if (!strcmp(d->type, "gap")) {
+        const double limits[2] = {-1e3, 1e3};
+        if (fmb_force_desc_set(d, "limits", limits, 2)) failures++;
+        if (v % 4 == 3) choose(d, "law", "hunt_crossley"), key(d, "exponent", 1.5);
+    }
+    if (!strcmp(d->type, "dry_friction")) {
+        key(d, "static", 3), key(d, "kinetic", 2);
+        if (v % 4 >= 2) { /* LuGre (v % 4 == 3: sigma1(v)) */
+            choose(d, "model", "lugre");
+            key(d, "sigma0", 1e3), key(d, "sigma1", 5), key(d, "sigma2", 0.3);
+            key(d, "vs", 0.7), key(d, "gamma", 2), key(d, "vd", v % 4 == 3 ? 0.9 : 0.0);
+        }
+    }
+    if (!strcmp(d->type, "ratchet")) key(d, "sense", v % 2 ? -1 : 1);
+    if (!strcmp(d->type, "screw")) key(d, "lead", 0.005), key(d, "radius", 0.01), key(d, "mu", 0.2);
 }
 
 /* After adding: gap limits placed around the current x for the variant's mode; the mode

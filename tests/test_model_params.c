@@ -67,11 +67,14 @@ static int test_forces(void)
                           .body = {a, FMB_GROUND},
                           .coordinate = FMB_REL_DIRECTION,
                           .axis = {1, 0},
-                          .stiffness = 1e5,
-                          .param = {-1, 1, 0, 0, INFINITY}};
+                          .stiffness = 1e5};
+    const double limits[2] = {-1, 1}, inf = INFINITY, zero = 0;
+    CHECK(fmb_force_desc_set(&g, "limits", limits, 2) == 0, "gap limits by key");
+    CHECK(fmb_force_desc_set(&g, "event_tol", &inf, 1) == 0, "gap event_tol by key");
     expect(m, fmb_model_add_force(m, &g), "force 'g': 'event_tol' must be a finite number",
            "gap event_tol inf");
-    g.param[FMB_SW_GAP_TOL] = 0, g.name = "g2";
+    CHECK(fmb_force_desc_set(&g, "event_tol", &zero, 1) == 0, "gap event_tol by key");
+    g.name = "g2";
     expect(m, fmb_model_add_force(m, &g), NULL, "gap with event_tol 0 (default: none)");
     fmb_model_destroy(&m);
     return failures;

@@ -288,39 +288,18 @@ typedef struct fmb_force_desc {
     fmb_clearance_desc_t clearance; /* clearance joint: body[0] journal, body[1] bearing */
     int coordinate;
     double axis[2];
-    double param[6]; /* per type, see docs/switching.md and the FMB_SW_* indices */
+    double param[6]; /* storage of the class's own keys (docs/switching.md): set them by name
+                        with fmb_force_desc_set / fmb_force_desc_choose */
     /* dry_friction: model COULOMB (NONE means COULOMB: set-valued) or LUGRE, with sigma0
      * (N/m or N m/rad), sigma1, sigma2 (N s/m or N m s/rad), vs (m/s or rad/s), gamma, vd
-     * in the element's units; its Stribeck levels are param[FMB_SW_FR_STATIC/KINETIC]
-     * (mu, mu0, a, b unused) */
+     * in the element's units; its Stribeck levels are its keys static, kinetic (mu, mu0,
+     * a, b unused) */
     fmb_friction_desc_t friction;
     int line;
 } fmb_force_desc_t;
 
 /* Relative coordinate of a switching element. */
 enum { FMB_REL_ROTATION = 0, FMB_REL_DIRECTION = 1 };
-/* param[] indices. gap: free for lo < x < hi, contact law 0 linear (F = k d + c dd) or
- * 1 Hunt-Crossley (F = k d^n (1 + c dd), c in s/m), exponent n. friction: static and
- * kinetic force (N or N m), stick velocity. ratchet: drive sense (+1: body 0 drives body 1
- * in +x... see docs), screw: lead (m per turn), mean radius (m), thread friction
- * coefficient, stick velocity. */
-enum {
-    FMB_SW_GAP_LO = 0,
-    FMB_SW_GAP_HI = 1,
-    FMB_SW_GAP_LAW = 2,
-    FMB_SW_GAP_EXP = 3,
-    FMB_SW_GAP_TOL = 4, /* event tolerance on the penetration (m or rad), 0: none */
-    FMB_SW_FR_STATIC = 0,
-    FMB_SW_FR_KINETIC = 1,
-    FMB_SW_FR_VSTICK = 2,
-    FMB_SW_RATCHET_SENSE = 0,
-    FMB_SW_SCREW_LEAD = 0,
-    FMB_SW_SCREW_RADIUS = 1,
-    FMB_SW_SCREW_MU = 2,
-    FMB_SW_SCREW_VSTICK = 3,
-    FMB_SW_SCREW_PRELOAD = 4,
-    FMB_SW_SCREW_ONEWAY = 5 /* 0, or the only sense (+1, -1) the screw may turn in (mu 0) */
-};
 
 /* Create an empty model holding only the ground (body index 0, name "ground"). */
 fmb_model_t *fmb_model_create(void);

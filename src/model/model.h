@@ -415,7 +415,7 @@ struct fmb_force {
     double *state;            /* klass->nstate doubles of history, or NULL */
     int coord;                /* switching elements: FMB_REL_ROTATION or FMB_REL_DIRECTION */
     double axis[2];           /* unit inertial axis (FMB_REL_DIRECTION, screw) */
-    double par[6];            /* per type (FMB_SW_* indices in flexmb.h) */
+    double par[6];            /* per type (fmb_force_desc_t.param; forces/forces.h) */
     fmb_friction_desc_t fr;   /* dry_friction: the LuGre law (force units) */
     int line;
     fmb_elem_cols_t colcache; /* default columns (model.c; not with class cols()) */
