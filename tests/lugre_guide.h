@@ -43,7 +43,7 @@ static inline fmb_model_t *lugre_guide_model(double g, double damping_beta, doub
     fmb_joint_desc_t sl = {.name = "slider",
                            .type = "slider_beam",
                            .body = {ib, ig},
-                           .friction = {.model = FMB_FRICTION_LUGRE,
+                           .friction = {.model = "lugre",
                                         .a = 0.05,
                                         .b = 0.01,
                                         .mu = mu,

@@ -558,7 +558,7 @@ static void test_friction(const char *dir)
         CHECK(g1 && g2 && g3);
         if (g1 && g2 && g3) {
             const fmb_friction_desc_t *a = &g1->friction, *d = &g2->friction;
-            CHECK(a->model == FMB_FRICTION_LUGRE);
+            CHECK(!strcmp(a->model, "lugre"));
             NEAR(a->a, 0.5, 0);
             NEAR(a->b, 0.04, 1e-17);
             NEAR(a->mu, 0.3, 0);
@@ -570,7 +570,7 @@ static void test_friction(const char *dir)
             NEAR(a->gamma, 1.5, 0);
             NEAR(a->v_stick, 1e-5, 0);
             /* defaults: the shipped slider cases' LuGre parameters, b = 0, v_stick = 1e-4 */
-            CHECK(d->model == FMB_FRICTION_LUGRE);
+            CHECK(!strcmp(d->model, "lugre"));
             NEAR(d->a, 0.3, 0);
             NEAR(d->b, 0, 0);
             NEAR(d->mu, 0.56, 0);
@@ -581,7 +581,7 @@ static void test_friction(const char *dir)
             NEAR(d->vs, 0.0009, 0);
             NEAR(d->gamma, 2, 0);
             NEAR(d->v_stick, 1e-4, 0);
-            CHECK(g3->friction.model == FMB_FRICTION_NONE);
+            CHECK(!g3->friction.model);
         }
         fmb_model_t *m = fmb_case_model(c);
         CHECK(fmb_model_joint_has_friction(m, 0) && fmb_model_joint_has_friction(m, 1));
@@ -602,7 +602,7 @@ static void test_friction(const char *dir)
         const fmb_joint_desc_t *g = j >= 0 ? fmb_case_joint_desc(c, j) : NULL;
         CHECK(g != NULL && fmb_model_joint_has_friction(m, j));
         if (g) {
-            CHECK(!strcmp(g->type, "prismatic") && g->friction.model == FMB_FRICTION_LUGRE);
+            CHECK(!strcmp(g->type, "prismatic") && !strcmp(g->friction.model, "lugre"));
             NEAR(g->friction.a, 0.3, 0);
             NEAR(g->friction.b, bs[k], 0);
             NEAR(g->friction.sigma0, 1.3e6, 0);

@@ -1035,7 +1035,7 @@ static void test_body(enum kind kind)
  * velocity-dependent bristle damping; and the steady state mu = g(v) sgn(v). */
 static void test_lugre(void)
 {
-    fmb_friction_desc_t d = {.model = FMB_FRICTION_LUGRE,
+    fmb_friction_desc_t d = {.model = "lugre",
                              .a = 0.3,
                              .b = 0.1,
                              .mu = 0.56,

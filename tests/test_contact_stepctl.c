@@ -39,7 +39,7 @@ static const double G = 9.81, M1 = 0.2, M2 = 1.8, MU = 0.56, MU0 = 0.75, VS = 9e
 
 static fmb_friction_desc_t lugre(void)
 {
-    fmb_friction_desc_t f = {.model = FMB_FRICTION_LUGRE, .a = 0.02, .b = 0.01};
+    fmb_friction_desc_t f = {.model = "lugre", .a = 0.02, .b = 0.01};
     f.mu = MU, f.mu0 = MU0, f.sigma0 = 1.3e6, f.sigma1 = 350, f.vs = VS, f.gamma = 2;
     return f;
 }

@@ -68,7 +68,7 @@ static int build_run(block_t *b, const char *fx, double v0, double v_stick, doub
     fmb_joint_desc_t jd = {.name = "guide", .type = "prismatic"};
     jd.body[0] = body, jd.body[1] = FMB_GROUND;
     jd.axis[0] = 1;
-    jd.friction.model = FMB_FRICTION_COULOMB;
+    jd.friction.model = "coulomb";
     jd.friction.a = 0.1, jd.friction.b = 0.0;
     jd.friction.mu = MU, jd.friction.mu0 = MU0, jd.friction.v_stick = v_stick;
     b->joint = fmb_model_add_joint(b->model, &jd);

@@ -85,7 +85,7 @@ static int test_friction(void)
     int a, b;
     fmb_model_t *m = two_bodies(&a, &b);
     fmb_joint_desc_t j = {.name = "slide", .type = "prismatic", .body = {a, FMB_GROUND}};
-    j.friction = (fmb_friction_desc_t){.model = FMB_FRICTION_LUGRE,
+    j.friction = (fmb_friction_desc_t){.model = "lugre",
                                        .a = 0.1,
                                        .mu = 0.3,
                                        .mu0 = 0.4,

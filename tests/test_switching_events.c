@@ -271,7 +271,7 @@ static void test_coupled(void)
                           .type = "prismatic",
                           .body = {ib, FMB_GROUND},
                           .axis = {1, 0},
-                          .friction = {.model = FMB_FRICTION_COULOMB,
+                          .friction = {.model = "coulomb",
                                        .a = 0.1,
                                        .b = 0.05,
                                        .mu = mu,

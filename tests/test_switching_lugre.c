@@ -67,7 +67,7 @@ static rig_t rig(double J, double w0, const char *load, double sigma1, double si
                            .body = {r.body, FMB_GROUND},
                            .coordinate = FMB_REL_ROTATION,
                            .param = {Ts, Tk, 1e-6},
-                           .friction = {.model = FMB_FRICTION_LUGRE,
+                           .friction = {.model = "lugre",
                                         .sigma0 = sigma0,
                                         .sigma1 = sigma1,
                                         .sigma2 = sigma2,

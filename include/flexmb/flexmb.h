@@ -166,15 +166,11 @@ int fmb_model_beam_props(const fmb_model_t *model, int body, fmb_beam_props_t *p
 /* Friction in a translational joint (seed 000): a slider block of half-length a and
  * half-width b in its guide; corner normal forces F1+, F2+ (lower face), F1-, F2- (upper
  * face) from a linear complementarity problem in every Newton iteration. */
-typedef enum fmb_friction_model {
-    FMB_FRICTION_NONE = 0,
-    FMB_FRICTION_LUGRE,   /* LuGre: bristle state z, Stribeck curve */
-    FMB_FRICTION_COULOMB, /* Coulomb with static friction (stick through complementarity) */
-    FMB_FRICTION_MODEL_COUNT
-} fmb_friction_model;
-
 typedef struct fmb_friction_desc {
-    fmb_friction_model model;
+    /* the friction model by name, resolved through the friction registry: "lugre" (LuGre:
+     * bristle state z, Stribeck curve), "coulomb" (Coulomb with static friction: stick
+     * through complementarity); NULL or "none": frictionless */
+    const char *model;
     double a, b;    /* block half-length (along the guide) and half-width, m */
     double mu, mu0; /* kinetic and static coefficients */
     double sigma0;  /* LuGre bristle stiffness, 1/m (per unit normal force) */
@@ -214,7 +210,7 @@ typedef struct fmb_joint_desc {
     double axis[2];     /* prismatic: guide direction in body[1]'s frame (need not be unit);
                            (0, 0) means the x axis */
     double angle;       /* prismatic, weld: locked relative angle theta_1 - theta_2 (rad) */
-    fmb_friction_desc_t friction; /* prismatic, slider_beam: model NONE = frictionless */
+    fmb_friction_desc_t friction; /* prismatic, slider_beam: model NULL = frictionless */
     const char *expr;             /* drivers: f(t) as an expression of t and the model parameters */
     int line;                     /* source line for messages */
     double param[FMB_JOINT_PARAMS]; /* storage of the class's own keys: set them by name with
@@ -290,7 +286,7 @@ typedef struct fmb_force_desc {
     double axis[2];
     double param[6]; /* storage of the class's own keys (docs/switching.md): set them by name
                         with fmb_force_desc_set / fmb_force_desc_choose */
-    /* dry_friction: model COULOMB (NONE means COULOMB: set-valued) or LUGRE, with sigma0
+    /* dry_friction: model "coulomb" (NULL means "coulomb": set-valued) or "lugre", with sigma0
      * (N/m or N m/rad), sigma1, sigma2 (N s/m or N m s/rad), vs (m/s or rad/s), gamma, vd
      * in the element's units; its Stribeck levels are its keys static, kinetic (mu, mu0,
      * a, b unused) */

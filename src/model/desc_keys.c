@@ -36,7 +36,10 @@ static int set_choice(const fmb_param_t *t, void *desc, const char *key, const c
         if (!strcmp(p->choices[c], choice)) {
             const int v = p->values ? p->values[c] : c;
             void *at = (char *)desc + p->offset;
-            if (p->flags & FMB_PARAM_IN_DOUBLE) {
+            if (p->flags & FMB_PARAM_NAME) {
+                const char *name = p->choices[c];
+                memcpy(at, &name, sizeof name);
+            } else if (p->flags & FMB_PARAM_IN_DOUBLE) {
                 const double x = v;
                 memcpy(at, &x, sizeof x);
             } else {

@@ -223,11 +223,11 @@ static int check_body_kinds(fmb_model_t *m, const fmb_joint_class_t *k, const in
 static int check_friction(fmb_model_t *m, const fmb_joint_t *j)
 {
     const fmb_friction_desc_t *f = &j->friction;
-    if (f->model == FMB_FRICTION_NONE) return 0;
+    if (!fmb_friction_on(f)) return 0;
     const fmb_friction_class_t *fk = fmb_friction_class_for(f->model);
     if (!fk)
-        return fmb_model_error(m, FMB_ERR_MODEL, "joint '%s': unknown friction model %d", j->name,
-                               (int)f->model);
+        return fmb_model_error(m, FMB_ERR_MODEL, "joint '%s': unknown friction model '%s'",
+                               j->name, f->model);
     if (!j->klass->slide_direction)
         return fmb_model_error(m, FMB_ERR_MODEL,
                                "joint '%s': friction needs a sliding joint (prismatic or "
@@ -241,7 +241,7 @@ static int check_friction(fmb_model_t *m, const fmb_joint_t *j)
 
 int fmb_model_joint_has_friction(const fmb_model_t *m, int joint)
 {
-    return joint >= 0 && joint < m->njoints && m->joints[joint].friction.model != FMB_FRICTION_NONE;
+    return joint >= 0 && joint < m->njoints && fmb_friction_on(&m->joints[joint].friction);
 }
 
 /* The time expressions of an item: one per EXPR key of its class table (the key's field is
@@ -311,8 +311,12 @@ int fmb_model_add_joint(fmb_model_t *m, const fmb_joint_desc_t *d)
         fmb_expr_destroy(&j->fn);
         return fmb_model_error(m, rc, "joint '%s': %s", name, msg);
     }
-    if (j->friction.model != FMB_FRICTION_NONE) /* 0: the model's default, stored */
+    if (fmb_friction_on(&j->friction)) { /* 0: the model's default, stored */
         j->friction.v_stick = fmb_friction_stick_velocity(&j->friction);
+        j->friction.model = fmb_friction_class_for(j->friction.model)->name; /* not the caller's */
+    } else {
+        j->friction.model = NULL;
+    }
     j->row = m->nrows;
     m->nrows += k->nrows;
     return m->njoints++;
@@ -350,6 +354,10 @@ int fmb_model_add_force(fmb_model_t *m, const fmb_force_desc_t *d)
     memcpy(f->axis, d->axis, sizeof f->axis);
     memcpy(f->par, d->param, sizeof f->par);
     f->fr = d->friction;
+    if (f->fr.model) { /* the class's name, not the caller's string */
+        const fmb_friction_class_t *fk = fmb_friction_class_for(f->fr.model);
+        f->fr.model = fk ? fk->name : NULL;
+    }
     f->line = d->line;
     char msg[512];
     if ((rc = compile_exprs(m, type->params, d, offsetof(fmb_force_desc_t, expr), 2, "0", f->fn,

@@ -306,7 +306,7 @@ struct fmb_joint {
     double ref;                   /* reference relative angle (prismatic, weld) */
     double d0;                    /* prismatic: initial offset, fixed at build */
     fmb_expr_t *fn;               /* driver function of t */
-    fmb_friction_desc_t friction; /* model NONE: frictionless */
+    fmb_friction_desc_t friction; /* model: the class's name; NULL: frictionless */
     double par[FMB_JOINT_PARAMS]; /* per class (fmb_joint_desc_t.param) */
     int row;                      /* first global constraint row */
     int line;
