@@ -7,12 +7,19 @@
 
 static const fmb_friction_class_t none_class = {.name = "none"};
 
-/* in the order of the case-file list */
+/* X(n): the class fmb_friction_n_class (contact/friction_n.c), in the order of the case-file
+ * list; "none" last */
+#define FMB_FRICTION_CLASSES(X)                                                                    \
+    X(lugre)                                                                                       \
+    X(coulomb)
+
+#define FMB_FRICTION_DECLARE_(n) extern const fmb_friction_class_t fmb_friction_##n##_class;
+FMB_FRICTION_CLASSES(FMB_FRICTION_DECLARE_)
+#undef FMB_FRICTION_DECLARE_
+#define FMB_FRICTION_ENTRY_(n) &fmb_friction_##n##_class,
 static const fmb_friction_class_t *const registry[] = {
-    &fmb_friction_lugre_class,
-    &fmb_friction_coulomb_class,
-    &none_class,
-};
+    FMB_FRICTION_CLASSES(FMB_FRICTION_ENTRY_) /* then */ &none_class};
+#undef FMB_FRICTION_ENTRY_
 enum { NCLASSES = (int)(sizeof registry / sizeof registry[0]) };
 
 const fmb_friction_class_t *fmb_friction_class_for(const char *model)
