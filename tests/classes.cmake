@@ -17,3 +17,9 @@ fmb_c_test(test_model_params)
 foreach(t forces friction)
   add_test(NAME model_params_${t} COMMAND test_model_params ${t})
 endforeach()
+# Gear pair against the hand solution of two geared wheels (start accelerations and tooth
+# force, motion under a cosine torque with its order, energy balance, case keys).
+fmb_c_test(test_gear)
+foreach(p start run case)
+  add_test(NAME gear_${p} COMMAND test_gear ${p})
+endforeach()

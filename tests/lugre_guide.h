@@ -35,15 +35,15 @@ static inline fmb_model_t *lugre_guide_model(double g, double damping_beta, doub
                           .damping_beta = damping_beta};
     const int ig = fmb_model_add_beam(m, &bd);
     const int ib = fmb_model_add_body(m, block);
-    fmb_joint_desc_t p0 = {.name = "left", .type = FMB_JOINT_REVOLUTE, .body = {ig, 0}};
+    fmb_joint_desc_t p0 = {.name = "left", .type = "revolute", .body = {ig, 0}};
     fmb_joint_desc_t p1 = {.name = "right",
-                           .type = FMB_JOINT_REVOLUTE,
+                           .type = "revolute",
                            .body = {ig, 0},
                            .point = {{1.0, 0}, {1.0, 0}}};
     fmb_joint_desc_t sl = {.name = "slider",
-                           .type = FMB_JOINT_SLIDER_BEAM,
+                           .type = "slider_beam",
                            .body = {ib, ig},
-                           .friction = {.model = FMB_FRICTION_LUGRE,
+                           .friction = {.model = "lugre",
                                         .a = 0.05,
                                         .b = 0.01,
                                         .mu = mu,
@@ -54,7 +54,7 @@ static inline fmb_model_t *lugre_guide_model(double g, double damping_beta, doub
                                         .vs = 0.0009,
                                         .gamma = 2}};
     fmb_force_desc_t f = {
-        .name = "push", .type = FMB_FORCE_POINT, .body = {ib, 0}, .expr = {force, "0"}};
+        .name = "push", .type = "point", .body = {ib, 0}, .expr = {force, "0"}};
     if (ig < 0 || ib < 0 || fmb_model_add_joint(m, &p0) < 0 || fmb_model_add_joint(m, &p1) < 0 ||
         fmb_model_add_joint(m, &sl) < 0 || (force && fmb_model_add_force(m, &f) < 0)) {
         printf("model: %s\n", fmb_model_last_error(m));

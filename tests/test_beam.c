@@ -108,9 +108,9 @@ static int add_force(fmb_model_t *m, const fmb_force_desc_t *f)
 /* Pin beam body b to the ground at both ends (x = 0 and x = L on the body x axis). */
 static void pin_both_ends(fmb_model_t *m, int b, double L)
 {
-    fmb_joint_desc_t j0 = {.name = "pin0", .type = FMB_JOINT_REVOLUTE, .body = {b, FMB_GROUND}};
+    fmb_joint_desc_t j0 = {.name = "pin0", .type = "revolute", .body = {b, FMB_GROUND}};
     fmb_joint_desc_t j1 = {.name = "pin1",
-                           .type = FMB_JOINT_REVOLUTE,
+                           .type = "revolute",
                            .body = {b, FMB_GROUND},
                            .point = {{L, 0}, {L, 0}}};
     add_joint(m, &j0);
@@ -254,7 +254,7 @@ static void test_static_point_load(void)
     int b = add_beam(m, "beam", L, nel, sec, FMB_BEAM_SIMPLY_SUPPORTED, dampa, NULL, NULL);
     pin_both_ends(m, b, L);
     fmb_force_desc_t f = {.name = "load",
-                          .type = FMB_FORCE_POINT,
+                          .type = "point",
                           .body = {b, FMB_GROUND},
                           .point = {{a, 0}},
                           .expr = {"0", "-100"}};
@@ -332,15 +332,15 @@ static void test_moving_slider(void)
     fmb_model_set_param(m, "a1", a1);
     fmb_model_set_param(m, "T", T);
     fmb_model_set_param(m, "PI", PI);
-    fmb_joint_desc_t js = {.name = "slide", .type = FMB_JOINT_SLIDER_BEAM, .body = {sb, g}};
+    fmb_joint_desc_t js = {.name = "slide", .type = "slider_beam", .body = {sb, g}};
     int jsl = add_joint(m, &js);
     fmb_joint_desc_t jd = {.name = "drive",
-                           .type = FMB_JOINT_DRIVER_X,
+                           .type = "driver_x",
                            .body = {sb, FMB_GROUND},
                            .expr = "a0 + (a1 - a0) * (1 - cos(PI * t / T)) / 2"};
     add_joint(m, &jd);
     fmb_force_desc_t f = {
-        .name = "load", .type = FMB_FORCE_POINT, .body = {sb, FMB_GROUND}, .expr = {"0", "-100"}};
+        .name = "load", .type = "point", .body = {sb, FMB_GROUND}, .expr = {"0", "-100"}};
     add_force(m, &f);
     fmb_sim_options_t o;
     fmb_sim_options_default(&o);
@@ -505,8 +505,8 @@ static void damped_drift(double h_per_T, double *dmax, double *D, double *V0)
                          .damping_beta = zeta / w1};
     const int b = fmb_model_add_beam(m, &d);
     CHECK(b > 0, "add_beam: %s", fmb_model_last_error(m));
-    fmb_joint_desc_t j0 = {.name = "pin0", .type = FMB_JOINT_REVOLUTE, .body = {b, FMB_GROUND}};
-    fmb_joint_desc_t j1 = {.name = "pin1", .type = FMB_JOINT_REVOLUTE, .body = {b, FMB_GROUND},
+    fmb_joint_desc_t j0 = {.name = "pin0", .type = "revolute", .body = {b, FMB_GROUND}};
+    fmb_joint_desc_t j1 = {.name = "pin1", .type = "revolute", .body = {b, FMB_GROUND},
                            .point = {{L, 0}, {L, 0}}};
     add_joint(m, &j0), add_joint(m, &j1);
     double shape[27] = {0}, U[27];
@@ -639,10 +639,10 @@ static void test_slider_crossing(void)
     CHECK(sb > 0, "add_body: %s", fmb_model_last_error(m));
     fmb_model_set_param(m, "x0", x0);
     fmb_model_set_param(m, "vx", vx);
-    fmb_joint_desc_t js = {.name = "slide", .type = FMB_JOINT_SLIDER_BEAM, .body = {sb, g}};
+    fmb_joint_desc_t js = {.name = "slide", .type = "slider_beam", .body = {sb, g}};
     int jsl = add_joint(m, &js);
     fmb_joint_desc_t jd = {.name = "drive",
-                           .type = FMB_JOINT_DRIVER_X,
+                           .type = "driver_x",
                            .body = {sb, FMB_GROUND},
                            .expr = "x0 + vx * t"};
     add_joint(m, &jd);

@@ -83,8 +83,8 @@ static void run_mode(int k, fmb_beam_geometry geo, double amp, int by_rate)
     fmb_model_set_gravity(m, 0, 0);
     const int b = add_beam(m, "bar", L, nel, E_STEEL, RHO_STEEL, A, I, FMB_BEAM_SIMPLY_SUPPORTED,
                            geo, NULL);
-    fmb_joint_desc_t j0 = {.name = "pin0", .type = FMB_JOINT_REVOLUTE, .body = {b, FMB_GROUND}};
-    fmb_joint_desc_t j1 = {.name = "pin1", .type = FMB_JOINT_REVOLUTE, .body = {b, FMB_GROUND},
+    fmb_joint_desc_t j0 = {.name = "pin0", .type = "revolute", .body = {b, FMB_GROUND}};
+    fmb_joint_desc_t j1 = {.name = "pin1", .type = "revolute", .body = {b, FMB_GROUND},
                            .point = {{L, 0}, {L, 0}}};
     add_joint(m, &j0), add_joint(m, &j1);
     const int nn = nel + 1;
@@ -258,12 +258,12 @@ static double spin_up(fmb_beam_geometry geo, double *late, double *reached)
     fmb_model_t *m = fmb_model_create();
     fmb_model_set_gravity(m, 0, 0);
     const int b = add_beam(m, "blade", L, nel, E, rho, A, I, FMB_BEAM_CANTILEVER, geo, NULL);
-    fmb_joint_desc_t hub = {.name = "hub", .type = FMB_JOINT_REVOLUTE, .body = {b, FMB_GROUND}};
+    fmb_joint_desc_t hub = {.name = "hub", .type = "revolute", .body = {b, FMB_GROUND}};
     add_joint(m, &hub);
     /* s = min(t, Ts) written with abs (C1 at Ts, as the prescribed motion) */
     fmb_joint_desc_t drv = {
         .name = "drive",
-        .type = FMB_JOINT_DRIVER_ANGLE,
+        .type = "driver_angle",
         .body = {b, FMB_GROUND},
         .expr = "6/15*(((t + 15 - abs(t - 15))/2)^2/2 + (15/(2*pi))^2*(cos(2*pi*((t + 15 - "
                 "abs(t - 15))/2)/15) - 1)) + 6*(t - (t + 15 - abs(t - 15))/2)"};

@@ -467,7 +467,7 @@ static double slider_on_elastica(int nel, double lam, double (*el)[3], const dou
     fmb_body_desc_t bd = {.name = "slider", .mass = 1e-3, .inertia = 1e-8};
     const int sb = fmb_model_add_body(s.m, &bd);
     const int beam = 1;
-    fmb_joint_desc_t jd = {.name = "ride", .type = FMB_JOINT_SLIDER_BEAM, .body = {sb, beam}};
+    fmb_joint_desc_t jd = {.name = "ride", .type = "slider_beam", .body = {sb, beam}};
     const int ij = fmb_model_add_joint(s.m, &jd);
     CHECK(sb > 0 && ij >= 0, "slider: %s", fmb_model_last_error(s.m));
     const fmb_joint_t *j = &s.m->joints[ij];

@@ -80,11 +80,11 @@ int main(int argc, char **argv)
     fclose(f);
 
     const fmb_joint_class_t *jk;
-    for (int k = 0; (jk = fmb_joint_class_at(k, NULL)); k++)
+    for (int k = 0; (jk = fmb_joint_class_at(k)); k++)
         if (jk->case_type && (!jk->variant || !strcmp(jk->variant, "angle")))
             keys_in_row("joint", jk->case_type, jk->item_flags, jk->variant_key, jk->params);
     const fmb_force_class_t *fk;
-    for (int k = 0; (fk = fmb_force_class_at(k, NULL)); k++)
+    for (int k = 0; (fk = fmb_force_class_at(k)); k++)
         if (fk->case_type)
             keys_in_row("force", fk->case_type, fk->item_flags, fk->variant_key, fk->params);
 

@@ -52,7 +52,7 @@ static int rig_make(rig_t *r, const fmb_clearance_desc_t *cl, double mass, const
     memcpy(b.pose, pose, sizeof b.pose);
     memcpy(b.vel, vel, sizeof b.vel);
     r->pin = fmb_model_add_body(r->m, &b);
-    fmb_force_desc_t f = {.name = "B", .type = FMB_FORCE_CLEARANCE, .body = {r->pin, 0}};
+    fmb_force_desc_t f = {.name = "B", .type = "clearance", .body = {r->pin, 0}};
     f.clearance = *cl;
     r->force = fmb_model_add_force(r->m, &f);
     if (r->force < 0) {
@@ -60,7 +60,7 @@ static int rig_make(rig_t *r, const fmb_clearance_desc_t *cl, double mass, const
         return -1;
     }
     if (fx) {
-        fmb_force_desc_t p = {.name = "P", .type = FMB_FORCE_POINT, .body = {r->pin, 0}};
+        fmb_force_desc_t p = {.name = "P", .type = "point", .body = {r->pin, 0}};
         p.expr[0] = fx, p.expr[1] = fy;
         if (fmb_model_add_force(r->m, &p) < 0) return -1;
     }

@@ -61,7 +61,7 @@ static void run_case(int at_node)
     const int beam = fmb_model_add_beam(m, &bd);
     const double xj = at_node ? 0.5 : 0.6; /* journal centre on the beam axis */
     const double c = 2e-4, RB = 10e-3, RJ = RB - c, L = 10e-3, Es = 1.137e11, mu = 0.3;
-    fmb_force_desc_t fd = {.name = "B", .type = FMB_FORCE_CLEARANCE, .body = {beam, FMB_GROUND}};
+    fmb_force_desc_t fd = {.name = "B", .type = "clearance", .body = {beam, FMB_GROUND}};
     fd.point[0][0] = xj;
     fd.clearance = (fmb_clearance_desc_t){.law = FMB_CLEARANCE_WANG2016,
                                           .clearance = c,

@@ -294,13 +294,43 @@ static void joint_checks(rig_t *r, const fmb_joint_t *j, const char *cls, double
     free(Ja), free(Jf), free(Jp), free(Jm), free(H), free(Hf), free(qp), free(qm);
 }
 
-static int joint_accepts(fmb_joint_type type, enum kind k0, enum kind k1)
+/* The body rules come from the class (fmb_joint_class_t.bodies, distinct), which
+ * fmb_model_add_joint enforces: a combination they refuse must be refused by the model
+ * (checked in test_joint); two grounds give nothing to differentiate. */
+static int joint_accepts(const fmb_joint_class_t *k, enum kind k0, enum kind k1)
 {
-    if (type == FMB_JOINT_SLIDER_BEAM) return k0 == RIGID && k1 == BEAM;
-    if (k0 == GROUND && k1 == GROUND) return 0;
-    if (type == FMB_JOINT_PRISMATIC) return k0 != BEAM && k1 != BEAM && k0 != GROUND;
-    if (type == FMB_JOINT_DRIVER_X || type == FMB_JOINT_DRIVER_Y) return k0 != GROUND;
-    return 1;
+    static const unsigned bit[3] = {[RIGID] = FMB_BODY_RIGID,
+                                    [BEAM] = FMB_BODY_BEAM,
+                                    [GROUND] = FMB_BODY_GROUND};
+    const int same = k0 == GROUND && k1 == GROUND;
+    return (!k->bodies[0] || (k->bodies[0] & bit[k0])) &&
+           (!k->bodies[1] || (k->bodies[1] & bit[k1])) && !(k->distinct && same);
+}
+
+/* The class's own keys, by its table: every required number or vector a random value within
+ * its bounds (between lo and lo + 1, or -1 and 1 without a lower bound; below hi), every
+ * enumeration stored as a double a random choice. A new class needs no entry here. */
+static void random_params(const fmb_param_t *params, void *desc)
+{
+    for (const fmb_param_t *p = params; p && p->kind != FMB_PARAM_END; p++) {
+        double *x = (double *)(void *)((char *)desc + p->offset);
+        if (p->kind == FMB_PARAM_ENUM && (p->flags & FMB_PARAM_IN_DOUBLE)) {
+            int n = 0;
+            while (p->choices[n]) n++;
+            const int c = rand() % n;
+            *x = p->values ? p->values[c] : c;
+            continue;
+        }
+        if (!(p->flags & FMB_PARAM_REQUIRED) ||
+            (p->kind != FMB_PARAM_NUMBER && p->kind != FMB_PARAM_VECTOR))
+            continue;
+        const int bounded = (p->flags & (FMB_PARAM_MIN | FMB_PARAM_MIN_OPEN)) != 0;
+        const double lo = bounded ? p->lo : -1.0;
+        double hi = bounded ? p->lo + 1.0 : 1.0;
+        if (p->flags & (FMB_PARAM_MAX | FMB_PARAM_MAX_OPEN)) hi = fmin(hi, p->hi);
+        for (int i = 0; i < (p->kind == FMB_PARAM_VECTOR ? p->n : 1); i++)
+            x[i] = urand(lo + 0.1 * (hi - lo), hi - 0.1 * (hi - lo));
+    }
 }
 
 /* Put the slider's point at axial position x of the guide (s = B p0 - rbar1). */
@@ -316,10 +346,24 @@ static void place_slider(rig_t *r, const fmb_joint_t *j, double x, double y)
     q0[1] = p0[1] - j->point[0][1];
 }
 
-static void test_joint(fmb_joint_type type, enum kind k0, enum kind k1)
+static void test_joint(const char *type, enum kind k0, enum kind k1)
 {
-    if (!joint_accepts(type, k0, k1)) return;
+    const fmb_joint_class_t *k = fmb_joint_class_named(type);
     rig_t r;
+    if (!joint_accepts(k, k0, k1)) {
+        /* the model refuses what the class's rules refuse */
+        rig_init(&r, k0, k1);
+        fmb_joint_desc_t d = {.name = "j", .type = type, .body = {r.body[0], r.body[1]},
+                              .expr = "t"};
+        if (fmb_model_add_joint(r.m, &d) >= 0) {
+            printf("FAIL %s/%s-%s: accepted against the class's body rules\n", type,
+                   kind_name[k0], kind_name[k1]);
+            failures++;
+        }
+        rig_free(&r);
+        return;
+    }
+    if (k0 == GROUND && k1 == GROUND) return;
     rig_init(&r, k0, k1);
     fmb_joint_desc_t d = {
         .name = "j",
@@ -329,9 +373,10 @@ static void test_joint(fmb_joint_type type, enum kind k0, enum kind k1)
         .axis = {urand(0.2, 1), urand(-1, 1)},
         .angle = urand(-1, 1),
         .expr = "0.3*sin(w*t) + 0.1*t^2"};
+    random_params(k->params, &d);
     int ij = fmb_model_add_joint(r.m, &d);
     char cls[64];
-    snprintf(cls, sizeof cls, "%s/%s-%s", fmb_joint_class_for(type)->name, kind_name[k0],
+    snprintf(cls, sizeof cls, "%s/%s-%s", type, kind_name[k0],
              kind_name[k1]);
     if (ij < 0) {
         printf("FAIL %s: cannot add: %s\n", cls, fmb_model_last_error(r.m));
@@ -340,7 +385,7 @@ static void test_joint(fmb_joint_type type, enum kind k0, enum kind k1)
         return;
     }
     const fmb_joint_t *j = &r.m->joints[ij];
-    if (type == FMB_JOINT_SLIDER_BEAM) {
+    if (!strcmp(type, "slider_beam")) {
         /* inside an element (x = 0.27 lies in [0.2, 0.35]) */
         place_slider(&r, j, urand(0.22, 0.33), 0.01);
     }
@@ -353,7 +398,7 @@ static void test_slider_crossing(void)
 {
     rig_t r;
     rig_init(&r, RIGID, BEAM);
-    fmb_joint_desc_t d = {.name = "s", .type = FMB_JOINT_SLIDER_BEAM, .body = {1, 2}};
+    fmb_joint_desc_t d = {.name = "s", .type = "slider_beam", .body = {1, 2}};
     int ij = fmb_model_add_joint(r.m, &d);
     const fmb_joint_t *j = &r.m->joints[ij];
     const double xn = 0.35, dx = 1e-9;
@@ -442,7 +487,7 @@ static void test_slider_bent(fmb_beam_geometry geo)
         beam_geometry = FMB_BEAM_LINEAR;
         bend_guide(&r, r.body[1], 1.2, 1e-3);
         fmb_joint_desc_t d = {.name = "j",
-                              .type = FMB_JOINT_SLIDER_BEAM,
+                              .type = "slider_beam",
                               .body = {r.body[0], r.body[1]},
                               .point = {{urand(-0.5, 0.5), urand(-0.5, 0.5)}, {0, 0}},
                               .angle = urand(-1, 1)};
@@ -512,40 +557,56 @@ static void force_Q(const rig_t *r, const fmb_force_t *f, const double *q, const
 /* Switching elements (docs/switching.md): variant v selects the relative coordinate
  * (v / 4: rotation, direction) and, for a gap, the mode (v % 4: open, upper contact, lower
  * contact, Hunt-Crossley upper contact). Parameters before adding: */
-static int is_switch(fmb_force_type t)
+static int is_switch(const fmb_force_class_t *k)
 {
-    return t == FMB_FORCE_GAP || t == FMB_FORCE_FRICTION || t == FMB_FORCE_RATCHET ||
-           t == FMB_FORCE_SCREW;
+    return k->mode != NULL;
+}
+
+/* A class key by name (fmb_force_desc_set / _choose, as a program sets it). */
+static void key(fmb_force_desc_t *d, const char *k, double x)
+{
+    if (fmb_force_desc_set(d, k, &x, 1)) {
+        printf("FAIL %s: cannot set key '%s'\n", d->type, k);
+        failures++;
+    }
+}
+
+static void choose(fmb_force_desc_t *d, const char *k, const char *choice)
+{
+    if (fmb_force_desc_choose(d, k, choice)) {
+        printf("FAIL %s: cannot set key '%s' to '%s'\n", d->type, k, choice);
+        failures++;
+    }
 }
 
 static void switch_desc(fmb_force_desc_t *d, int v)
 {
-    d->coordinate = d->type == FMB_FORCE_SCREW || v / 4 ? FMB_REL_DIRECTION : FMB_REL_ROTATION;
+    d->coordinate = !strcmp(d->type, "screw") || v / 4 ? FMB_REL_DIRECTION : FMB_REL_ROTATION;
     const double a = urand(-3, 3);
     d->axis[0] = cos(a), d->axis[1] = sin(a);
     d->damping = 2;
-    double *p = d->param;
-    if (d->type == FMB_FORCE_GAP) p[FMB_SW_GAP_LO] = -1e3, p[FMB_SW_GAP_HI] = 1e3;
-    if (d->type == FMB_FORCE_GAP && v % 4 == 3) p[FMB_SW_GAP_LAW] = 1, p[FMB_SW_GAP_EXP] = 1.5;
-    if (d->type == FMB_FORCE_FRICTION) p[FMB_SW_FR_STATIC] = 3, p[FMB_SW_FR_KINETIC] = 2;
-    if (d->type == FMB_FORCE_FRICTION && v % 4 >= 2) /* LuGre (v % 4 == 3: sigma1(v)) */
-        d->friction = (fmb_friction_desc_t){.model = FMB_FRICTION_LUGRE,
-                                            .sigma0 = 1e3,
-                                            .sigma1 = 5,
-                                            .sigma2 = 0.3,
-                                            .vs = 0.7,
-                                            .gamma = 2,
-                                            .vd = v % 4 == 3 ? 0.9 : 0.0};
-    if (d->type == FMB_FORCE_RATCHET) p[FMB_SW_RATCHET_SENSE] = v % 2 ? -1 : 1;
-    if (d->type == FMB_FORCE_SCREW)
-        p[FMB_SW_SCREW_LEAD] = 0.005, p[FMB_SW_SCREW_RADIUS] = 0.01, p[FMB_SW_SCREW_MU] = 0.2;
+    if (!strcmp(d->type, "gap")) {
+        const double limits[2] = {-1e3, 1e3};
+        if (fmb_force_desc_set(d, "limits", limits, 2)) failures++;
+        if (v % 4 == 3) choose(d, "law", "hunt_crossley"), key(d, "exponent", 1.5);
+    }
+    if (!strcmp(d->type, "dry_friction")) {
+        key(d, "static", 3), key(d, "kinetic", 2);
+        if (v % 4 >= 2) { /* LuGre (v % 4 == 3: sigma1(v)) */
+            choose(d, "model", "lugre");
+            key(d, "sigma0", 1e3), key(d, "sigma1", 5), key(d, "sigma2", 0.3);
+            key(d, "vs", 0.7), key(d, "gamma", 2), key(d, "vd", v % 4 == 3 ? 0.9 : 0.0);
+        }
+    }
+    if (!strcmp(d->type, "ratchet")) key(d, "sense", v % 2 ? -1 : 1);
+    if (!strcmp(d->type, "screw")) key(d, "lead", 0.005), key(d, "radius", 0.01), key(d, "mu", 0.2);
 }
 
 /* After adding: gap limits placed around the current x for the variant's mode; the mode
  * reported must be that one. */
 static void switch_place(rig_t *r, fmb_force_t *f, int v, const char *cls)
 {
-    if (f->type != FMB_FORCE_GAP) return;
+    if (strcmp(f->klass->name, "gap")) return;
     fmb_bodyview_t w[2];
     views(r, f->body, r->q, r->qd, w);
     double x, xd, F, vr;
@@ -593,7 +654,7 @@ static void switch_lcp_check(const rig_t *r, const fmb_force_t *f, const char *c
     double tp, tm;
     const double xp = switch_coord(r, f, qp, &tp), xm = switch_coord(r, f, qm, &tm);
     double vf;
-    if (f->type == FMB_FORCE_SCREW) {
+    if (!strcmp(f->klass->name, "screw")) {
         const double L = f->par[FMB_SW_SCREW_LEAD] / (2 * 3.14159265358979323846);
         const double rr = f->par[FMB_SW_SCREW_RADIUS], lam = atan(L / rr);
         vf = sin(lam) * (-(xp - xm) / (2 * EPS)) + rr * cos(lam) * (tp - tm) / (2 * EPS);
@@ -603,7 +664,7 @@ static void switch_lcp_check(const rig_t *r, const fmb_force_t *f, const char *c
     const double fsx = fmax(fmax(fabs(xp), fabs(xm)), fmax(fabs(tp), fabs(tm)));
     check_close("D . qd = d(coordinate)/dt", cls, &vD, &vf, 1, 1e-7, fd_floor(fsx, EPS, 1e-7));
     /* G: dry friction and screw [D, -D, 0], ratchet -sense D */
-    const double s = f->type == FMB_FORCE_RATCHET ? -f->par[FMB_SW_RATCHET_SENSE] : 1.0;
+    const double s = !strcmp(f->klass->name, "ratchet") ? -f->par[FMB_SW_RATCHET_SENSE] : 1.0;
     double err = 0.0;
     for (int c = 0; c < nn; c++) {
         err = fmax(err, fabs(G[c] - s * D[c]));
@@ -614,9 +675,9 @@ static void switch_lcp_check(const rig_t *r, const fmb_force_t *f, const char *c
     free(qp), free(qm);
 }
 
-static void test_force(fmb_force_type type, enum kind k0, enum kind k1, int variant)
+static void test_force(const char *type, enum kind k0, enum kind k1, int variant)
 {
-    if (k0 == GROUND || (type == FMB_FORCE_SPRING && k1 == GROUND && k0 == GROUND)) return;
+    if (k0 == GROUND) return;
     rig_t r;
     rig_init(&r, k0, k1);
     fmb_force_desc_t d = {
@@ -628,7 +689,7 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1, int vari
         .stiffness = 1000,
         .damping = 20,
         .rest_length = 0.4};
-    if (type == FMB_FORCE_CLEARANCE) /* set to the rig's state below (in contact) */
+    if (!strcmp(type, "clearance")) /* set to the rig's state below (in contact) */
         d.clearance = (fmb_clearance_desc_t){.law = variant / 4 == 2   ? FMB_CLEARANCE_LINEAR
                                                     : variant / 4 ? FMB_CLEARANCE_LANKARANI
                                                                   : FMB_CLEARANCE_WANG2016,
@@ -653,11 +714,12 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1, int vari
                                              .mu_d = 0.2,
                                              .v_s = 0.1,
                                              .v_d = 0.2};
-    if (is_switch(type)) switch_desc(&d, variant);
+    const int sw = is_switch(fmb_force_class_named(type));
+    if (sw) switch_desc(&d, variant);
     int i = fmb_model_add_force(r.m, &d);
     char cls[64];
-    snprintf(cls, sizeof cls, "%s/%s-%s%s%d", fmb_force_class_for(type)->name, kind_name[k0],
-             kind_name[k1], is_switch(type) ? "/v" : "", is_switch(type) ? variant : 0);
+    snprintf(cls, sizeof cls, "%s/%s-%s%s%d", type, kind_name[k0], kind_name[k1], sw ? "/v" : "",
+             sw ? variant : 0);
     if (i < 0) {
         printf("FAIL %s: cannot add: %s\n", cls, fmb_model_last_error(r.m));
         failures++;
@@ -665,14 +727,14 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1, int vari
         return;
     }
     fmb_force_t *f = &r.m->forces[i];
-    if (is_switch(type)) {
+    if (sw) {
         switch_place(&r, &r.m->forces[i], variant, cls);
         switch_lcp_check(&r, f, cls);
     }
     const double t = urand(0, 1);
     fmb_bodyview_t v[2];
     views(&r, f->body, r.q, r.qd, v);
-    if (type == FMB_FORCE_CLEARANCE) {
+    if (!strcmp(type, "clearance")) {
         /* penetration inside the damping ramp or beyond it (d_max 0.05), slip velocity in
          * each friction regime (|v_T| < v_s, v_s..v_d, > v_d), impact velocity set: every
          * branch of the laws in contact; the geometry is scale-free, so a large penetration
@@ -711,7 +773,7 @@ static void test_force(fmb_force_type type, enum kind k0, enum kind k1, int vari
                                                     : dn[f->clr.damping],
                  kind_name[k0], kind_name[k1], reg);
     }
-    if (type == FMB_FORCE_FRICTION && f->state) {
+    if (!strcmp(type, "dry_friction") && f->state) {
         /* LuGre: inside a step of 1 ms from a bristle state z_n (the Stribeck levels 2..3
          * over vs 0.7 with the rig's velocities of order 1 cover sliding and Stribeck) */
         f->state[0] = urand(-3e-3, 3e-3), f->state[1] = t - 1e-3, f->state[2] = urand(-1, 1);
@@ -973,7 +1035,7 @@ static void test_body(enum kind kind)
  * velocity-dependent bristle damping; and the steady state mu = g(v) sgn(v). */
 static void test_lugre(void)
 {
-    fmb_friction_desc_t d = {.model = FMB_FRICTION_LUGRE,
+    fmb_friction_desc_t d = {.model = "lugre",
                              .a = 0.3,
                              .b = 0.1,
                              .mu = 0.56,
@@ -1022,18 +1084,19 @@ int main(int argc, char **argv)
     const enum kind kinds[3] = {RIGID, BEAM, GROUND};
     for (int trial = 0; trial < 4; trial++) {
         if (all || !strcmp(what, "joints"))
-            for (int t = 0; t < FMB_JOINT_TYPE_COUNT; t++)
+            for (int t = 0; fmb_joint_class_at(t); t++)
                 for (int a = 0; a < 3; a++)
                     for (int b = 0; b < 3; b++)
-                        test_joint((fmb_joint_type)t, kinds[a], kinds[b]);
+                        test_joint(fmb_joint_class_at(t)->name, kinds[a], kinds[b]);
         if (all || !strcmp(what, "forces"))
-            for (int t = 0; t < FMB_FORCE_TYPE_COUNT; t++)
+            for (int t = 0; fmb_force_class_at(t); t++) {
+                const fmb_force_class_t *k = fmb_force_class_at(t);
                 for (int a = 0; a < 3; a++)
                     for (int b = 0; b < 3; b++)
                         for (int v = 0;
-                             v < (t == FMB_FORCE_CLEARANCE ? 12 : is_switch((fmb_force_type)t) ? 8 : 1);
-                             v++)
-                            test_force((fmb_force_type)t, kinds[a], kinds[b], v);
+                             v < (!strcmp(k->name, "clearance") ? 12 : is_switch(k) ? 8 : 1); v++)
+                            test_force(k->name, kinds[a], kinds[b], v);
+            }
         if (all || !strcmp(what, "bodies")) {
             test_body(RIGID);
             test_body(BEAM);

@@ -73,7 +73,7 @@ static fmb_model_t *build_pendulum(double *om)
     fmb_model_t *m = fmb_model_create();
     fmb_model_set_gravity(m, 0, -G);
     int b = add_bar(m, "bar", 1.0, 2.0, 0, 0, -PI / 2 + PI / 3, 0);
-    fmb_joint_desc_t j = {.name = "pin", .type = FMB_JOINT_REVOLUTE, .body = {b, FMB_GROUND}};
+    fmb_joint_desc_t j = {.name = "pin", .type = "revolute", .body = {b, FMB_GROUND}};
     add_joint(m, &j);
     *om = sqrt(G / 1.0);
     return m;
@@ -94,11 +94,11 @@ static fmb_model_t *four_bar(int driven, double *om)
     add_bar(m, "coupler", L3, RHO * L3, A[0], A[1], atan2(B[1] - A[1], B[0] - A[0]), 0);
     add_bar(m, "rocker", L4, RHO * L4, CX, 0, atan2(B[1], B[0] - CX), 0);
     fmb_joint_desc_t js[4] = {
-        {.name = "O", .type = FMB_JOINT_REVOLUTE, .body = {1, FMB_GROUND}},
-        {.name = "A", .type = FMB_JOINT_REVOLUTE, .body = {1, 2}, .point = {{L2, 0}, {0, 0}}},
-        {.name = "B", .type = FMB_JOINT_REVOLUTE, .body = {2, 3}, .point = {{L3, 0}, {L4, 0}}},
+        {.name = "O", .type = "revolute", .body = {1, FMB_GROUND}},
+        {.name = "A", .type = "revolute", .body = {1, 2}, .point = {{L2, 0}, {0, 0}}},
+        {.name = "B", .type = "revolute", .body = {2, 3}, .point = {{L3, 0}, {L4, 0}}},
         {.name = "C",
-         .type = FMB_JOINT_REVOLUTE,
+         .type = "revolute",
          .body = {3, FMB_GROUND},
          .point = {{0, 0}, {CX, 0}}},
     };
@@ -108,7 +108,7 @@ static fmb_model_t *four_bar(int driven, double *om)
         char expr[96];
         snprintf(expr, sizeof expr, "%.17g + 5*t", PI / 2);
         fmb_joint_desc_t dr = {
-            .name = "drive", .type = FMB_JOINT_DRIVER_ANGLE, .body = {1, FMB_GROUND}, .expr = expr};
+            .name = "drive", .type = "driver_angle", .body = {1, FMB_GROUND}, .expr = expr};
         add_joint(m, &dr);
     }
     *om = sqrt(G / L4);
@@ -139,11 +139,11 @@ static fmb_model_t *build_slider_crank(double *om)
     int slider = fmb_model_add_body(m, &sd);
     CHECK(slider > 0, "add slider: %s", fmb_model_last_error(m));
     fmb_joint_desc_t js[4] = {
-        {.name = "O", .type = FMB_JOINT_REVOLUTE, .body = {crank, FMB_GROUND}},
-        {.name = "A", .type = FMB_JOINT_REVOLUTE, .body = {crank, rod}, .point = {{R, 0}, {0, 0}}},
-        {.name = "B", .type = FMB_JOINT_REVOLUTE, .body = {rod, slider}, .point = {{L, 0}, {0, 0}}},
+        {.name = "O", .type = "revolute", .body = {crank, FMB_GROUND}},
+        {.name = "A", .type = "revolute", .body = {crank, rod}, .point = {{R, 0}, {0, 0}}},
+        {.name = "B", .type = "revolute", .body = {rod, slider}, .point = {{L, 0}, {0, 0}}},
         {.name = "guide",
-         .type = FMB_JOINT_PRISMATIC,
+         .type = "prismatic",
          .body = {slider, FMB_GROUND},
          .axis = {1, 0}},
     };
@@ -164,9 +164,9 @@ static fmb_model_t *build_weld(double *om)
     double th1 = -PI / 2 + 0.7, th2 = th1 + PI / 2;
     int b1 = add_bar(m, "arm", L1, 1.2, 0, 0, th1, 0);
     int b2 = add_bar(m, "hand", L2, 0.8, L1 * cos(th1), L1 * sin(th1), th2, 0);
-    fmb_joint_desc_t pin = {.name = "pin", .type = FMB_JOINT_REVOLUTE, .body = {b1, FMB_GROUND}};
+    fmb_joint_desc_t pin = {.name = "pin", .type = "revolute", .body = {b1, FMB_GROUND}};
     fmb_joint_desc_t w = {.name = "weld",
-                          .type = FMB_JOINT_WELD,
+                          .type = "weld",
                           .body = {b2, b1},
                           .point = {{0, 0}, {L1, 0}},
                           .angle = PI / 2};
@@ -184,15 +184,15 @@ static fmb_model_t *spring_pair(double c, double *om)
     fmb_model_set_gravity(m, 0, -G);
     int b1 = add_bar(m, "left", L, M, 0, 0, -PI / 2 - 0.4, 0);
     int b2 = add_bar(m, "right", L, M, 0.5, 0, -PI / 2 + 0.1, 0);
-    fmb_joint_desc_t p1 = {.name = "p1", .type = FMB_JOINT_REVOLUTE, .body = {b1, FMB_GROUND}};
+    fmb_joint_desc_t p1 = {.name = "p1", .type = "revolute", .body = {b1, FMB_GROUND}};
     fmb_joint_desc_t p2 = {.name = "p2",
-                           .type = FMB_JOINT_REVOLUTE,
+                           .type = "revolute",
                            .body = {b2, FMB_GROUND},
                            .point = {{0, 0}, {0.5, 0}}};
     add_joint(m, &p1);
     add_joint(m, &p2);
     fmb_force_desc_t f = {.name = "spring",
-                          .type = FMB_FORCE_SPRING,
+                          .type = "spring",
                           .body = {b1, b2},
                           .point = {{L, 0}, {L, 0}},
                           .stiffness = K,

@@ -39,7 +39,7 @@ static const double G = 9.81, M1 = 0.2, M2 = 1.8, MU = 0.56, MU0 = 0.75, VS = 9e
 
 static fmb_friction_desc_t lugre(void)
 {
-    fmb_friction_desc_t f = {.model = FMB_FRICTION_LUGRE, .a = 0.02, .b = 0.01};
+    fmb_friction_desc_t f = {.model = "lugre", .a = 0.02, .b = 0.01};
     f.mu = MU, f.mu0 = MU0, f.sigma0 = 1.3e6, f.sigma1 = 350, f.vs = VS, f.gamma = 2;
     return f;
 }
@@ -55,14 +55,14 @@ static fmb_sim_t *build(int guide, fmb_model_t **mdp, double mass_along)
     cd.pose[1] = guide ? -0.1 : 0.1;
     const int other = fmb_model_add_body(md, &cd);
     int rc = slider < 0 || other < 0;
-    fmb_joint_desc_t jd = {.name = "contact", .type = FMB_JOINT_PRISMATIC};
+    fmb_joint_desc_t jd = {.name = "contact", .type = "prismatic"};
     jd.body[0] = slider, jd.body[1] = guide ? other : FMB_GROUND;
     jd.axis[0] = 1;
     if (guide) jd.point[1][1] = 0.1; /* the slider's line on the guide body */
     jd.friction = lugre();
     rc |= fmb_model_add_joint(md, &jd) < 0;
     fmb_joint_desc_t pj = {.name = guide ? "rail" : "pin",
-                           .type = guide ? FMB_JOINT_PRISMATIC : FMB_JOINT_REVOLUTE};
+                           .type = guide ? "prismatic" : "revolute"};
     if (guide) {
         pj.body[0] = other, pj.body[1] = FMB_GROUND, pj.axis[0] = 1;
         pj.point[1][1] = -0.1;
@@ -72,7 +72,7 @@ static fmb_sim_t *build(int guide, fmb_model_t **mdp, double mass_along)
     rc |= fmb_model_add_joint(md, &pj) < 0;
     char fx[64];
     snprintf(fx, sizeof fx, "%.17g*t", mass_along * G);
-    fmb_force_desc_t fd = {.name = "F", .type = FMB_FORCE_POINT, .body = {slider, FMB_GROUND}};
+    fmb_force_desc_t fd = {.name = "F", .type = "point", .body = {slider, FMB_GROUND}};
     fd.expr[0] = fx, fd.expr[1] = "0";
     rc |= fmb_model_add_force(md, &fd) < 0;
     if (rc) {

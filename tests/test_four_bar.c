@@ -229,14 +229,14 @@ static fmb_model_t *build_model(void)
         CHECK(ib == i + 1, "add_body: %s", fmb_model_last_error(m));
     }
     fmb_joint_desc_t js[5] = {
-        {.name = "O", .type = FMB_JOINT_REVOLUTE, .body = {1, FMB_GROUND}},
-        {.name = "A", .type = FMB_JOINT_REVOLUTE, .body = {1, 2}, .point = {{L2, 0}, {0, 0}}},
-        {.name = "B", .type = FMB_JOINT_REVOLUTE, .body = {2, 3}, .point = {{L3, 0}, {L4, 0}}},
+        {.name = "O", .type = "revolute", .body = {1, FMB_GROUND}},
+        {.name = "A", .type = "revolute", .body = {1, 2}, .point = {{L2, 0}, {0, 0}}},
+        {.name = "B", .type = "revolute", .body = {2, 3}, .point = {{L3, 0}, {L4, 0}}},
         {.name = "C",
-         .type = FMB_JOINT_REVOLUTE,
+         .type = "revolute",
          .body = {3, FMB_GROUND},
          .point = {{0, 0}, {CX, 0}}},
-        {.name = "drive", .type = FMB_JOINT_DRIVER_ANGLE, .body = {1, FMB_GROUND}},
+        {.name = "drive", .type = "driver_angle", .body = {1, FMB_GROUND}},
     };
     char expr[128];
     snprintf(expr, sizeof expr, "%.17g + %.17g*t", PI / 2, OMEGA);

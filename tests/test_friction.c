@@ -70,7 +70,7 @@ typedef struct slider_sys {
     double alpha;
 } slider_sys_t;
 
-static fmb_friction_desc_t friction(fmb_friction_model model, double a, double b, double sigma1)
+static fmb_friction_desc_t friction(const char *model, double a, double b, double sigma1)
 {
     fmb_friction_desc_t f = {0};
     f.model = model;
@@ -84,7 +84,7 @@ static fmb_friction_desc_t friction(fmb_friction_model model, double a, double b
 
 /* Block of mass m and size 2a x 2b in a horizontal guide (ground x axis), force (fx, 0)
  * at the body point (0, S). */
-static int build_block(slider_sys_t *s, fmb_friction_model fm, double m, double a, double b,
+static int build_block(slider_sys_t *s, const char *fm, double m, double a, double b,
                        double S, const char *fx, double sigma1)
 {
     memset(s, 0, sizeof *s);
@@ -97,14 +97,14 @@ static int build_block(slider_sys_t *s, fmb_friction_model fm, double m, double 
     s->body = fmb_model_add_body(s->model, &bd);
     fmb_joint_desc_t jd = {0};
     jd.name = "guide";
-    jd.type = FMB_JOINT_PRISMATIC;
+    jd.type = "prismatic";
     jd.body[0] = s->body, jd.body[1] = FMB_GROUND;
     jd.axis[0] = 1, jd.axis[1] = 0;
     jd.friction = friction(fm, a, b, sigma1);
     s->joint = fmb_model_add_joint(s->model, &jd);
     fmb_force_desc_t fd = {0};
     fd.name = "Fx";
-    fd.type = FMB_FORCE_POINT;
+    fd.type = "point";
     fd.body[0] = s->body;
     fd.point[0][1] = S;
     fd.expr[0] = fx, fd.expr[1] = "0";
@@ -181,7 +181,7 @@ static double fx1(double t)
 static int test_case1_normal(void)
 {
     slider_sys_t s;
-    if (build_block(&s, FMB_FRICTION_LUGRE, M1, A1, B1, 0, "15.5*sin(0.5*t)", SIGMA1) ||
+    if (build_block(&s, "lugre", M1, A1, B1, 0, "15.5*sin(0.5*t)", SIGMA1) ||
         start(&s, 1e-3, 10, -0.05))
         return 1;
     const double mg = M1 * G;
@@ -321,7 +321,7 @@ static int test_case1_slip_start(void)
            "t - t* = %+.5f s\n",
            tr, tr2, tr - tstar);
     slider_sys_t s;
-    if (build_block(&s, FMB_FRICTION_LUGRE, M1, A1, B1, 0, "15.5*sin(0.5*t)", SIGMA1) ||
+    if (build_block(&s, "lugre", M1, A1, B1, 0, "15.5*sin(0.5*t)", SIGMA1) ||
         start(&s, hL, 3, -0.05))
         return 1;
     double tL = -1, vprev = 0;
@@ -347,7 +347,7 @@ static int test_case1_slip_start(void)
     CHECK(fabs(tL - tr) <= 2 * hL, "LuGre slip start %.6f vs reference %.6f", tL, tr);
     /* Coulomb, h = 1e-3: stick keeps v = 0 while Fx(t_{n+1}) <= mu0 m g */
     const double hC = 1e-3;
-    if (build_block(&s, FMB_FRICTION_COULOMB, M1, A1, B1, 0, "15.5*sin(0.5*t)", SIGMA1) ||
+    if (build_block(&s, "coulomb", M1, A1, B1, 0, "15.5*sin(0.5*t)", SIGMA1) ||
         start(&s, hC, 3, -0.05))
         return 1;
     const double tC = first_slip(&s, 3.0, 1e-9);
@@ -376,7 +376,7 @@ static int test_lugre_vs_coulomb(void)
     slider_sys_t s;
     for (int pass = 0; pass < 2; pass++) {
         double *v = pass ? vC : vL;
-        if (build_block(&s, pass ? FMB_FRICTION_COULOMB : FMB_FRICTION_LUGRE, M1, A1, B1, 0,
+        if (build_block(&s, pass ? "coulomb" : "lugre", M1, A1, B1, 0,
                         "15.5*sin(0.5*t)", SIGMA1) ||
             start(&s, h, T, -0.05))
             return 1;
@@ -430,7 +430,7 @@ static int test_case2_modes(void)
 {
     const double m = 2.0, a = 0.3, b = 0.54, h = 1e-3, T = 10, mg = m * G;
     slider_sys_t s;
-    if (build_block(&s, FMB_FRICTION_LUGRE, m, a, b, 0, "20*sin(0.5*t)^2", SIGMA1) ||
+    if (build_block(&s, "lugre", m, a, b, 0, "20*sin(0.5*t)^2", SIGMA1) ||
         start(&s, h, T, -0.05))
         return 1;
     long count[2][4] = {{0}}; /* [slip][mode] */
@@ -551,20 +551,20 @@ static int test_slider_pendulum(void)
     s.rod = fmb_model_add_body(s.model, &rd);
     fmb_joint_desc_t jd = {0};
     jd.name = "guide";
-    jd.type = FMB_JOINT_PRISMATIC;
+    jd.type = "prismatic";
     jd.body[0] = s.body, jd.body[1] = FMB_GROUND;
     jd.axis[0] = 1;
-    jd.friction = friction(FMB_FRICTION_LUGRE, a, b, SIGMA1);
+    jd.friction = friction("lugre", a, b, SIGMA1);
     s.joint = fmb_model_add_joint(s.model, &jd);
     fmb_joint_desc_t pd = {0};
     pd.name = "A";
-    pd.type = FMB_JOINT_REVOLUTE;
+    pd.type = "revolute";
     pd.body[0] = s.body, pd.body[1] = s.rod;
     pd.point[1][0] = -L; /* A in the rod frame (origin at the centre, x along AB) */
     const int jpin = fmb_model_add_joint(s.model, &pd);
     fmb_force_desc_t fd = {0};
     fd.name = "F";
-    fd.type = FMB_FORCE_POINT;
+    fd.type = "point";
     fd.body[0] = s.body;
     fd.expr[0] = "23*sin(pi*t/5)", fd.expr[1] = "0";
     fmb_model_set_param(s.model, "pi", PI);
@@ -575,7 +575,7 @@ static int test_slider_pendulum(void)
     for (int k = 0; k < 4 && rc >= 0; k++) {
         fmb_force_desc_t sd = {0};
         sd.name = names[k];
-        sd.type = FMB_FORCE_SPRING;
+        sd.type = "spring";
         sd.body[0] = s.rod, sd.body[1] = s.body;
         sd.point[0][0] = dp[k][0], sd.point[0][1] = dp[k][1];
         sd.point[1][0] = dp[k][2], sd.point[1][1] = dp[k][3];
@@ -681,7 +681,7 @@ static int test_slider_pendulum(void)
 /* ---------------------------------------------------------------- 6 */
 
 /* Case 1 LuGre velocity at t = k * dt_out for k = 0..nout, step h. Returns wall time. */
-static double run_case1(double h, double T, double dt_out, double *v, fmb_friction_model fm)
+static double run_case1(double h, double T, double dt_out, double *v, const char *fm)
 {
     slider_sys_t s;
     if (build_block(&s, fm, M1, A1, B1, 0, "15.5*sin(0.5*t)", SIGMA1) || start(&s, h, T, -0.05))
@@ -709,7 +709,7 @@ static int test_step_convergence(void)
     double *v[3];
     for (int i = 0; i < 3; i++) {
         v[i] = calloc(nout + 1, sizeof(double));
-        const double wall = run_case1(hs[i], T, dt, v[i], FMB_FRICTION_LUGRE);
+        const double wall = run_case1(hs[i], T, dt, v[i], "lugre");
         if (wall < 0) return 1;
         printf("h = %g: %.2f s wall\n", hs[i], wall);
     }
@@ -765,7 +765,7 @@ static void energy_hook(fmb_sim_t *sim, double h, void *user)
     A->F = F1, A->v = v1, A->restarts = r;
 }
 
-static int energy_run(fmb_friction_model fm, double sigma1, const char *label)
+static int energy_run(const char *fm, double sigma1, const char *label)
 {
     const double h = 1e-3, T = 10;
     slider_sys_t s;
@@ -821,8 +821,8 @@ static int energy_run(fmb_friction_model fm, double sigma1, const char *label)
 
 static int test_energy(void)
 {
-    int rc = energy_run(FMB_FRICTION_LUGRE, 0.0, "LuGre sigma1 = 0");
-    rc |= energy_run(FMB_FRICTION_COULOMB, SIGMA1, "Coulomb");
+    int rc = energy_run("lugre", 0.0, "LuGre sigma1 = 0");
+    rc |= energy_run("coulomb", SIGMA1, "Coulomb");
     return rc;
 }
 
@@ -835,8 +835,7 @@ static int trace(int argc, char **argv)
         return 2;
     }
     const double h = atof(argv[2]), T = atof(argv[3]), dt = 1e-2; /* common grid, h <= dt */
-    const fmb_friction_model fm =
-        argc > 5 && !strcmp(argv[5], "coulomb") ? FMB_FRICTION_COULOMB : FMB_FRICTION_LUGRE;
+    const char *fm = argc > 5 && !strcmp(argv[5], "coulomb") ? "coulomb" : "lugre";
     const long nout = lround(T / dt);
     double *v = calloc(nout + 1, sizeof *v);
     const double wall = run_case1(h, T, dt, v, fm);

@@ -65,17 +65,17 @@ static int build_run(block_t *b, const char *fx, double v0, double v_stick, doub
     fmb_body_desc_t bd = {.name = "block", .mass = M, .inertia = M * 0.04 / 12};
     bd.vel[0] = v0, bd.vel_given = 1;
     const int body = fmb_model_add_body(b->model, &bd);
-    fmb_joint_desc_t jd = {.name = "guide", .type = FMB_JOINT_PRISMATIC};
+    fmb_joint_desc_t jd = {.name = "guide", .type = "prismatic"};
     jd.body[0] = body, jd.body[1] = FMB_GROUND;
     jd.axis[0] = 1;
-    jd.friction.model = FMB_FRICTION_COULOMB;
+    jd.friction.model = "coulomb";
     jd.friction.a = 0.1, jd.friction.b = 0.0;
     jd.friction.mu = MU, jd.friction.mu0 = MU0, jd.friction.v_stick = v_stick;
     b->joint = fmb_model_add_joint(b->model, &jd);
-    fmb_force_desc_t fd = {.name = "F", .type = FMB_FORCE_POINT, .body = {body, FMB_GROUND}};
+    fmb_force_desc_t fd = {.name = "F", .type = "point", .body = {body, FMB_GROUND}};
     fd.expr[0] = fx, fd.expr[1] = "0";
     fmb_force_desc_t dd = {.name = "drag",
-                           .type = FMB_FORCE_FRICTION,
+                           .type = "dry_friction",
                            .body = {body, FMB_GROUND},
                            .coordinate = FMB_REL_DIRECTION,
                            .axis = {1, 0},

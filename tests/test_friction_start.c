@@ -56,7 +56,7 @@ typedef struct incline {
     double phi;
 } incline_t;
 
-static int build_vs(incline_t *s, fmb_friction_model fm, double phi, double v0, double v_stick)
+static int build_vs(incline_t *s, const char *fm, double phi, double v0, double v_stick)
 {
     memset(s, 0, sizeof *s);
     s->phi = phi;
@@ -72,7 +72,7 @@ static int build_vs(incline_t *s, fmb_friction_model fm, double phi, double v0, 
     s->body = fmb_model_add_body(s->model, &bd);
     fmb_joint_desc_t jd = {0};
     jd.name = "incline";
-    jd.type = FMB_JOINT_PRISMATIC;
+    jd.type = "prismatic";
     jd.body[0] = s->body, jd.body[1] = FMB_GROUND;
     jd.axis[0] = cos(phi), jd.axis[1] = sin(phi);
     jd.angle = phi;
@@ -98,7 +98,7 @@ static int build_vs(incline_t *s, fmb_friction_model fm, double phi, double v0, 
     return 0;
 }
 
-static int build(incline_t *s, fmb_friction_model fm, double phi, double v0)
+static int build(incline_t *s, const char *fm, double phi, double v0)
 {
     return build_vs(s, fm, phi, v0, VSTICK);
 }
@@ -168,7 +168,7 @@ static int test_coulomb_up(void)
 {
     incline_t s;
     const double phi = 0.3, v0 = 2.0;
-    if (build(&s, FMB_FRICTION_COULOMB, phi, v0)) return 1;
+    if (build(&s, "coulomb", phi, v0)) return 1;
     check_forces(&s, -MU * M * G * cos(phi), 1e-12, "coulomb_up");
     check_sliding(&s, v0, -G * (sin(phi) + MU * cos(phi)), "coulomb_up");
     finish(&s);
@@ -179,7 +179,7 @@ static int test_coulomb_down(void)
 {
     incline_t s;
     const double phi = 0.3, v0 = -1.5;
-    if (build(&s, FMB_FRICTION_COULOMB, phi, v0)) return 1;
+    if (build(&s, "coulomb", phi, v0)) return 1;
     check_forces(&s, MU * M * G * cos(phi), 1e-12, "coulomb_down");
     check_sliding(&s, v0, -G * (sin(phi) - MU * cos(phi)), "coulomb_down");
     finish(&s);
@@ -192,7 +192,7 @@ static int test_coulomb_stick(void)
     const double phi = 0.6; /* between the levels: held by mu0 only */
     CHECK(MU < tan(phi) && tan(phi) < MU0, "tan phi = %g is not between mu %g and mu0 %g",
           tan(phi), MU, MU0);
-    if (build(&s, FMB_FRICTION_COULOMB, phi, 0.0)) return 1;
+    if (build(&s, "coulomb", phi, 0.0)) return 1;
     check_forces(&s, M * G * sin(phi), 1e-12, "coulomb_stick");
     check_sliding(&s, 0.0, 0.0, "coulomb_stick");
     finish(&s);
@@ -203,7 +203,7 @@ static int test_coulomb_break(void)
 {
     incline_t s;
     const double phi = 0.8;
-    if (build(&s, FMB_FRICTION_COULOMB, phi, 0.0)) return 1;
+    if (build(&s, "coulomb", phi, 0.0)) return 1;
     /* mu0 N cannot hold it: it slides from t = 0, at the kinetic level */
     check_forces(&s, MU * M * G * cos(phi), 1e-12, "coulomb_break");
     check_sliding(&s, 0.0, -G * (sin(phi) - MU * cos(phi)), "coulomb_break");
@@ -215,7 +215,7 @@ static int test_lugre_up(void)
 {
     incline_t s;
     const double phi = 0.3, v0 = 2.0;
-    if (build(&s, FMB_FRICTION_LUGRE, phi, v0)) return 1;
+    if (build(&s, "lugre", phi, v0)) return 1;
     const double g = MU + (MU0 - MU) * exp(-pow(v0 / VS, 2.0)); /* = MU at v0 = 2222 vs */
     check_forces(&s, -g * M * G * cos(phi), 1e-12, "lugre_up");
     double a0;
@@ -243,7 +243,7 @@ static int test_default_vstick(void)
     for (int pass = 0; pass < 2; pass++) {
         incline_t s;
         const double vst = pass ? 1e-4 : 0.0; /* 0: the model's default */
-        if (build_vs(&s, FMB_FRICTION_COULOMB, phi, v0, vst)) return 1;
+        if (build_vs(&s, "coulomb", phi, v0, vst)) return 1;
         if (!pass) {
             check_forces(&s, MU * M * G * cos(phi), 1e-12, "default_vstick (default)");
             check_sliding(&s, v0, ak, "default_vstick (default)");
@@ -293,14 +293,14 @@ static int test_coulomb_rotating(void)
     fmb_body_desc_t bb = {.name = "block", .mass = M, .inertia = M * (4 * A * A + 4 * B * B) / 12};
     bb.pose[0] = r, bb.vel[1] = w0 * r, bb.vel[2] = w0, bb.vel_given = 1;
     const int block = fmb_model_add_body(md, &bb);
-    fmb_joint_desc_t pin = {.name = "pin", .type = FMB_JOINT_REVOLUTE, .body = {guide, FMB_GROUND}};
+    fmb_joint_desc_t pin = {.name = "pin", .type = "revolute", .body = {guide, FMB_GROUND}};
     fmb_joint_desc_t drv = {.name = "drive",
-                            .type = FMB_JOINT_DRIVER_ANGLE,
+                            .type = "driver_angle",
                             .body = {guide, FMB_GROUND},
                             .expr = "t + t^2"};
-    fmb_joint_desc_t pj = {.name = "slide", .type = FMB_JOINT_PRISMATIC, .body = {block, guide}};
+    fmb_joint_desc_t pj = {.name = "slide", .type = "prismatic", .body = {block, guide}};
     pj.axis[0] = 1;
-    pj.friction.model = FMB_FRICTION_COULOMB;
+    pj.friction.model = "coulomb";
     pj.friction.a = A, pj.friction.b = B, pj.friction.mu = MU, pj.friction.mu0 = MU0;
     pj.friction.v_stick = VSTICK;
     const int jp = fmb_model_add_joint(md, &pin), jd = fmb_model_add_joint(md, &drv);

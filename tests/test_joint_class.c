@@ -135,7 +135,7 @@ static const fmb_joint_class_t distance_class = {
     .nrows = 1,
     .eval = distance_eval,
     .hess = distance_hess,
-    .check = fmb_joint_check_distinct,
+    .distinct = 1,
     .noutputs = 2,
     .output_group = "distances",
     .output_names = distance_output_names,
@@ -271,9 +271,12 @@ int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : ".";
     /* the one registry line */
-    const int type = fmb_joint_class_register(&distance_class);
-    CHECK(type >= FMB_JOINT_TYPE_COUNT, "register returned %d", type);
-    CHECK(fmb_joint_class_register(&distance_class) == type, "registered twice");
+    CHECK(fmb_joint_class_register(&distance_class) == 0, "register refused");
+    CHECK(fmb_joint_class_register(&distance_class) == 0, "registered twice");
+    CHECK(fmb_joint_class_named("distance") == &distance_class, "not found by its name");
+    /* a second class under a taken name (a built-in one, or this one) is refused */
+    static const fmb_joint_class_t impostor = {.name = "revolute", .nrows = 1};
+    CHECK(fmb_joint_class_register(&impostor) == FMB_ERR_ARG, "a taken name was accepted");
 
     char h5[512];
     snprintf(h5, sizeof h5, "%s/joint_class_1.h5", dir);

@@ -45,7 +45,7 @@ static int test_forces(void)
 {
     int a, b;
     fmb_model_t *m = two_bodies(&a, &b);
-    fmb_force_desc_t s = {.name = "s", .type = FMB_FORCE_SPRING, .body = {a, b}, .stiffness = 10};
+    fmb_force_desc_t s = {.name = "s", .type = "spring", .body = {a, b}, .stiffness = 10};
     s.stiffness = NAN;
     expect(m, fmb_model_add_force(m, &s),
            "force 's': 'stiffness' must be a finite number, got nan (spring constant, N/m)",
@@ -57,21 +57,24 @@ static int test_forces(void)
     s.name = "s3"; /* rest_length 0: derived from the poses in a case, here a zero length */
     expect(m, fmb_model_add_force(m, &s), NULL, "spring with zeros for the defaults");
 
-    fmb_force_desc_t t = {.name = "t", .type = FMB_FORCE_TORSION, .body = {a, b}};
+    fmb_force_desc_t t = {.name = "t", .type = "torsion", .body = {a, b}};
     t.stiffness = 5, t.damping = INFINITY;
     expect(m, fmb_model_add_force(m, &t), "force 't': 'damping' must be a finite number",
            "torsion damping inf");
 
     fmb_force_desc_t g = {.name = "g",
-                          .type = FMB_FORCE_GAP,
+                          .type = "gap",
                           .body = {a, FMB_GROUND},
                           .coordinate = FMB_REL_DIRECTION,
                           .axis = {1, 0},
-                          .stiffness = 1e5,
-                          .param = {-1, 1, 0, 0, INFINITY}};
+                          .stiffness = 1e5};
+    const double limits[2] = {-1, 1}, inf = INFINITY, zero = 0;
+    CHECK(fmb_force_desc_set(&g, "limits", limits, 2) == 0, "gap limits by key");
+    CHECK(fmb_force_desc_set(&g, "event_tol", &inf, 1) == 0, "gap event_tol by key");
     expect(m, fmb_model_add_force(m, &g), "force 'g': 'event_tol' must be a finite number",
            "gap event_tol inf");
-    g.param[FMB_SW_GAP_TOL] = 0, g.name = "g2";
+    CHECK(fmb_force_desc_set(&g, "event_tol", &zero, 1) == 0, "gap event_tol by key");
+    g.name = "g2";
     expect(m, fmb_model_add_force(m, &g), NULL, "gap with event_tol 0 (default: none)");
     fmb_model_destroy(&m);
     return failures;
@@ -81,8 +84,8 @@ static int test_friction(void)
 {
     int a, b;
     fmb_model_t *m = two_bodies(&a, &b);
-    fmb_joint_desc_t j = {.name = "slide", .type = FMB_JOINT_PRISMATIC, .body = {a, FMB_GROUND}};
-    j.friction = (fmb_friction_desc_t){.model = FMB_FRICTION_LUGRE,
+    fmb_joint_desc_t j = {.name = "slide", .type = "prismatic", .body = {a, FMB_GROUND}};
+    j.friction = (fmb_friction_desc_t){.model = "lugre",
                                        .a = 0.1,
                                        .mu = 0.3,
                                        .mu0 = 0.4,

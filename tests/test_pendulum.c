@@ -103,7 +103,7 @@ static int pend_create(pend_t *p, double phi0, double h, double alpha)
                          .pose = {0, 0, -PI / 2 + phi0}};
     int ib = fmb_model_add_body(p->m, &b);
     CHECK(ib == 1, "add_body returned %d: %s", ib, fmb_model_last_error(p->m));
-    fmb_joint_desc_t j = {.name = "pin", .type = FMB_JOINT_REVOLUTE, .body = {ib, FMB_GROUND}};
+    fmb_joint_desc_t j = {.name = "pin", .type = "revolute", .body = {ib, FMB_GROUND}};
     int ij = fmb_model_add_joint(p->m, &j);
     CHECK(ij == 0, "add_joint returned %d: %s", ij, fmb_model_last_error(p->m));
     fmb_sim_options_t o;

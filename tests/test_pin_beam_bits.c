@@ -110,7 +110,7 @@ int main(void)
             const int body[2] = {add_kind(m, pairs[pr][0], "b1", (fmb_beam_reference)ref),
                                  add_kind(m, pairs[pr][1], "b2", (fmb_beam_reference)ref)};
             fmb_joint_desc_t d = {.name = "pin",
-                                  .type = FMB_JOINT_REVOLUTE,
+                                  .type = "revolute",
                                   .body = {body[0], body[1]},
                                   .point = {{0.0, 0.0}, {0.0, 0.0}}};
             const int ij = fmb_model_add_joint(m, &d);

@@ -62,7 +62,7 @@ int main(void)
         fmb_model_t *m = fmb_model_create();
         const int body[2] = {add_body(m, pairs[pr][0], "b1"), add_body(m, pairs[pr][1], "b2")};
         fmb_joint_desc_t d = {.name = "pin",
-                              .type = FMB_JOINT_REVOLUTE,
+                              .type = "revolute",
                               .body = {body[0], body[1]},
                               .point = {{0.1, 0.2}, {0.3, 0.4}}};
         const int ij = fmb_model_add_joint(m, &d);

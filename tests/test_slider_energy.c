@@ -47,12 +47,12 @@ static double run(double h, double *s_end, int *crossings)
                           .vel_given = 1};
     const int g = fmb_model_add_beam(m, &bd);
     CHECK(g > 0, "guide: %s", fmb_model_last_error(m));
-    fmb_joint_desc_t pin = {.name = "hub", .type = FMB_JOINT_REVOLUTE, .body = {FMB_GROUND, g}};
+    fmb_joint_desc_t pin = {.name = "hub", .type = "revolute", .body = {FMB_GROUND, g}};
     CHECK(fmb_model_add_joint(m, &pin) >= 0, "hub: %s", fmb_model_last_error(m));
     fmb_body_desc_t sd = {
         .name = "slider", .mass = 0.1, .inertia = 1e-3, .pose = {0.3, 0, 0}, .vel = {0.3, 0.3, 1}};
     const int sb = fmb_model_add_body(m, &sd);
-    fmb_joint_desc_t jd = {.name = "ride", .type = FMB_JOINT_SLIDER_BEAM, .body = {sb, g}};
+    fmb_joint_desc_t jd = {.name = "ride", .type = "slider_beam", .body = {sb, g}};
     const int j = fmb_model_add_joint(m, &jd);
     CHECK(sb > 0 && j >= 0, "slider: %s", fmb_model_last_error(m));
     fmb_sim_options_t o;

@@ -82,14 +82,14 @@ static fmb_model_t *rod(int nel, fmb_beam_geometry geo, double spin, double g, i
     const int b = fmb_model_add_beam(m, &d);
     CHECK(b > 0, "beam: %s", fmb_model_last_error(m));
     if (spin == 0) {
-        fmb_joint_desc_t w = {.name = "root", .type = FMB_JOINT_WELD, .body = {b, FMB_GROUND}};
+        fmb_joint_desc_t w = {.name = "root", .type = "weld", .body = {b, FMB_GROUND}};
         CHECK(fmb_model_add_joint(m, &w) >= 0, "weld: %s", fmb_model_last_error(m));
     } else {
         char expr[64];
         snprintf(expr, sizeof expr, "%.17g*t", spin);
-        fmb_joint_desc_t r = {.name = "hub", .type = FMB_JOINT_REVOLUTE, .body = {b, FMB_GROUND}};
+        fmb_joint_desc_t r = {.name = "hub", .type = "revolute", .body = {b, FMB_GROUND}};
         fmb_joint_desc_t dr = {
-            .name = "drive", .type = FMB_JOINT_DRIVER_ANGLE, .body = {b, FMB_GROUND}, .expr = expr};
+            .name = "drive", .type = "driver_angle", .body = {b, FMB_GROUND}, .expr = expr};
         CHECK(fmb_model_add_joint(m, &r) >= 0 && fmb_model_add_joint(m, &dr) >= 0, "joints: %s",
               fmb_model_last_error(m));
     }
@@ -222,11 +222,11 @@ static void test_slider(double F1)
                              .pose = {0, 0, PI / 2}};
         const int b = fmb_model_add_beam(m, &d);
         fmb_joint_desc_t pj = {
-            .name = "rail", .type = FMB_JOINT_PRISMATIC, .body = {c, FMB_GROUND}, .axis = {1, 0}};
+            .name = "rail", .type = "prismatic", .body = {c, FMB_GROUND}, .axis = {1, 0}};
         fmb_joint_desc_t wj = {
-            .name = "root", .type = FMB_JOINT_WELD, .body = {b, c}, .angle = PI / 2};
+            .name = "root", .type = "weld", .body = {b, c}, .angle = PI / 2};
         fmb_force_desc_t fd = {
-            .name = "pull", .type = FMB_FORCE_POINT, .body = {c, FMB_GROUND}, .expr = {fx, "0"}};
+            .name = "pull", .type = "point", .body = {c, FMB_GROUND}, .expr = {fx, "0"}};
         CHECK(c > 0 && b > 0 && fmb_model_add_joint(m, &pj) >= 0 &&
                   fmb_model_add_joint(m, &wj) >= 0 && fmb_model_add_force(m, &fd) >= 0,
               "model: %s", fmb_model_last_error(m));
@@ -299,11 +299,11 @@ static void test_pinned(void)
                              .geometry = (fmb_beam_geometry)geo};
         const int b = fmb_model_add_beam(m, &d);
         fmb_joint_desc_t p0 = {.name = "left",
-                               .type = FMB_JOINT_REVOLUTE,
+                               .type = "revolute",
                                .body = {FMB_GROUND, b},
                                .point = {{0, 0}, {0, 0}}};
         fmb_joint_desc_t p1 = {.name = "right",
-                               .type = FMB_JOINT_REVOLUTE,
+                               .type = "revolute",
                                .body = {FMB_GROUND, b},
                                .point = {{L, 0}, {L, 0}}};
         CHECK(b > 0 && fmb_model_add_joint(m, &p0) >= 0 && fmb_model_add_joint(m, &p1) >= 0,

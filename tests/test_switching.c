@@ -60,7 +60,7 @@ static void add_joint(fmb_model_t *m, fmb_joint_desc_t *j)
 static void pin(fmb_model_t *m, int b, double x, const char *name)
 {
     fmb_joint_desc_t j = {.name = name,
-                          .type = FMB_JOINT_REVOLUTE,
+                          .type = "revolute",
                           .body = {b, FMB_GROUND},
                           .point = {{0, 0}, {x, 0}}};
     add_joint(m, &j);
@@ -69,7 +69,7 @@ static void pin(fmb_model_t *m, int b, double x, const char *name)
 static void slide_x(fmb_model_t *m, int b, const char *name)
 {
     fmb_joint_desc_t j = {
-        .name = name, .type = FMB_JOINT_PRISMATIC, .body = {b, FMB_GROUND}, .axis = {1, 0}};
+        .name = name, .type = "prismatic", .body = {b, FMB_GROUND}, .axis = {1, 0}};
     add_joint(m, &j);
 }
 
@@ -90,13 +90,13 @@ static void test_brake(void)
     const int b = add_rigid(m, "wheel", 1, J, 0, w0, 0);
     pin(m, b, 0, "pin");
     fmb_force_desc_t fr = {.name = "brake",
-                           .type = FMB_FORCE_FRICTION,
+                           .type = "dry_friction",
                            .body = {b, FMB_GROUND},
                            .coordinate = FMB_REL_ROTATION,
                            .param = {Ts, Tk, 1e-6}};
     const int ib = add_force(m, &fr);
     fmb_force_desc_t tq = {.name = "load",
-                           .type = FMB_FORCE_TORQUE,
+                           .type = "torque",
                            .body = {b, FMB_GROUND},
                            .expr = {"T1*step(t-3) + (T2-T1)*step(t-4)"}};
     add_force(m, &tq);
@@ -151,12 +151,12 @@ static void test_ratchet(void)
     pin(m, bi, 0, "pin_in");
     pin(m, bo, 1, "pin_out");
     fmb_force_desc_t tq = {.name = "drive",
-                           .type = FMB_FORCE_TORQUE,
+                           .type = "torque",
                            .body = {bi, FMB_GROUND},
                            .expr = {"T0*sin(2*pi*t/P)"}};
     add_force(m, &tq);
     fmb_force_desc_t ra = {.name = "freewheel",
-                           .type = FMB_FORCE_RATCHET,
+                           .type = "ratchet",
                            .body = {bi, bo},
                            .coordinate = FMB_REL_ROTATION,
                            .param = {1}};
@@ -228,7 +228,7 @@ static void test_gap(void)
     const int b = add_rigid(m, "mass", mass, 0.1, 0, 0, v0);
     slide_x(m, b, "guide");
     fmb_force_desc_t gp = {.name = "stop",
-                           .type = FMB_FORCE_GAP,
+                           .type = "gap",
                            .body = {b, FMB_GROUND},
                            .coordinate = FMB_REL_DIRECTION,
                            .axis = {1, 0},
@@ -294,7 +294,7 @@ static screw_rig_t screw_rig(double mu, double lead, double r, double W, double 
     pin(R.m, R.screw, 0, "bearing");
     slide_x(R.m, R.nut, "guide");
     fmb_force_desc_t sc = {.name = "thread",
-                           .type = FMB_FORCE_SCREW,
+                           .type = "screw",
                            .body = {R.screw, R.nut},
                            .point = {{0, 0}, {0, 0}},
                            .axis = {1, 0},
@@ -304,12 +304,12 @@ static screw_rig_t screw_rig(double mu, double lead, double r, double W, double 
                            .param = {lead, r, mu, 1e-9}};
     R.isc = add_force(R.m, &sc);
     fmb_force_desc_t ld = {
-        .name = "load", .type = FMB_FORCE_POINT, .body = {R.nut, FMB_GROUND}, .expr = {"-W", "0"}};
+        .name = "load", .type = "point", .body = {R.nut, FMB_GROUND}, .expr = {"-W", "0"}};
     add_force(R.m, &ld);
     R.drv = -1;
     if (drive) {
         fmb_joint_desc_t d = {.name = "motor",
-                              .type = FMB_JOINT_DRIVER_ANGLE,
+                              .type = "driver_angle",
                               .body = {R.screw, FMB_GROUND},
                               .expr = "om*t"};
         add_joint(R.m, &d);

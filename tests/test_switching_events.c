@@ -46,9 +46,9 @@ static double gap_run(double tol, double h, double *T, double *v_end)
         .name = "mass", .mass = G_M, .inertia = 0.1, .vel = {G_V0, 0, 0}, .vel_given = 1};
     const int ib = fmb_model_add_body(m, &b);
     fmb_joint_desc_t j = {
-        .name = "guide", .type = FMB_JOINT_PRISMATIC, .body = {ib, FMB_GROUND}, .axis = {1, 0}};
+        .name = "guide", .type = "prismatic", .body = {ib, FMB_GROUND}, .axis = {1, 0}};
     fmb_force_desc_t gp = {.name = "stop",
-                           .type = FMB_FORCE_GAP,
+                           .type = "gap",
                            .body = {ib, FMB_GROUND},
                            .coordinate = FMB_REL_DIRECTION,
                            .axis = {1, 0},
@@ -133,17 +133,17 @@ static wheels_t wheels(double J1, double wa, double J2, double wb, double T0, do
     fmb_body_desc_t a = {.name = "a", .mass = 1, .inertia = J1, .vel = {0, 0, wa}, .vel_given = 1};
     fmb_body_desc_t b = {.name = "b", .mass = 1, .inertia = J2, .vel = {0, 0, wb}, .vel_given = 1};
     const int ia = fmb_model_add_body(w.m, &a), ib = fmb_model_add_body(w.m, &b);
-    fmb_joint_desc_t pa = {.name = "pa", .type = FMB_JOINT_REVOLUTE, .body = {ia, FMB_GROUND}};
-    fmb_joint_desc_t pb = {.name = "pb", .type = FMB_JOINT_REVOLUTE, .body = {ib, FMB_GROUND}};
+    fmb_joint_desc_t pa = {.name = "pa", .type = "revolute", .body = {ia, FMB_GROUND}};
+    fmb_joint_desc_t pb = {.name = "pb", .type = "revolute", .body = {ib, FMB_GROUND}};
     fmb_force_desc_t r = {.name = "clutch",
-                          .type = FMB_FORCE_RATCHET,
+                          .type = "ratchet",
                           .body = {ia, ib},
                           .coordinate = FMB_REL_ROTATION,
                           .param = {1}};
     char tz[32];
     snprintf(tz, sizeof tz, "%.17g", T0);
     fmb_force_desc_t tq = {
-        .name = "drive", .type = FMB_FORCE_TORQUE, .body = {ia, FMB_GROUND}, .expr = {tz}};
+        .name = "drive", .type = "torque", .body = {ia, FMB_GROUND}, .expr = {tz}};
     if (ia < 0 || ib < 0 || fmb_model_add_joint(w.m, &pa) < 0 ||
         fmb_model_add_joint(w.m, &pb) < 0 || fmb_model_add_force(w.m, &r) < 0 ||
         fmb_model_add_force(w.m, &tq) < 0)
@@ -268,17 +268,17 @@ static void test_coupled(void)
                          .vel_given = 1};
     const int ib = fmb_model_add_body(md, &b);
     fmb_joint_desc_t j = {.name = "guide",
-                          .type = FMB_JOINT_PRISMATIC,
+                          .type = "prismatic",
                           .body = {ib, FMB_GROUND},
                           .axis = {1, 0},
-                          .friction = {.model = FMB_FRICTION_COULOMB,
+                          .friction = {.model = "coulomb",
                                        .a = 0.1,
                                        .b = 0.05,
                                        .mu = mu,
                                        .mu0 = mu,
                                        .v_stick = 1e-4}};
     fmb_force_desc_t fr = {.name = "drag",
-                           .type = FMB_FORCE_FRICTION,
+                           .type = "dry_friction",
                            .body = {ib, FMB_GROUND},
                            .coordinate = FMB_REL_DIRECTION,
                            .axis = {cos(phi), sin(phi)},
@@ -286,7 +286,7 @@ static void test_coupled(void)
     char px[32];
     snprintf(px, sizeof px, "%.17g", P);
     fmb_force_desc_t pf = {
-        .name = "push", .type = FMB_FORCE_POINT, .body = {ib, FMB_GROUND}, .expr = {px, "0"}};
+        .name = "push", .type = "point", .body = {ib, FMB_GROUND}, .expr = {px, "0"}};
     int ij;
     if (ib < 0 || (ij = fmb_model_add_joint(md, &j)) < 0 || fmb_model_add_force(md, &fr) < 0 ||
         fmb_model_add_force(md, &pf) < 0)

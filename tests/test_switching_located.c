@@ -103,7 +103,7 @@ static void add_force(fmb_model_t *m, fmb_force_desc_t f)
 static void add_pin(fmb_model_t *m, const char *name, int b)
 {
     add_joint(
-        m, (fmb_joint_desc_t){.name = name, .type = FMB_JOINT_REVOLUTE, .body = {b, FMB_GROUND}});
+        m, (fmb_joint_desc_t){.name = name, .type = "revolute", .body = {b, FMB_GROUND}});
 }
 
 /* a flywheel "wheel" of inertia J spinning at w0 on a pin, under a Coulomb brake (static
@@ -113,7 +113,7 @@ static int braked_flywheel(fmb_model_t *m, double J, double w0, double Ts, doubl
     const int b = add_body(m, "wheel", 1, J, 0, w0);
     add_pin(m, "pin", b);
     add_force(m, (fmb_force_desc_t){.name = "brake",
-                                    .type = FMB_FORCE_FRICTION,
+                                    .type = "dry_friction",
                                     .body = {b, FMB_GROUND},
                                     .coordinate = FMB_REL_ROTATION,
                                     .param = {Ts, Tk, 1e-6}});
@@ -125,7 +125,7 @@ static void add_torque(fmb_model_t *m, const char *name, int b, const char *expr
 {
     add_force(m,
               (fmb_force_desc_t){
-                  .name = name, .type = FMB_FORCE_TORQUE, .body = {b, FMB_GROUND}, .expr = {expr}});
+                  .name = name, .type = "torque", .body = {b, FMB_GROUND}, .expr = {expr}});
 }
 
 /* the run's largest error estimate in units of its tolerance; then both freed */
@@ -149,7 +149,7 @@ static void test_stop(void)
     const int b = braked_flywheel(m, J, w0, Tk, Tk);
     add_force(
         m, (fmb_force_desc_t){
-               .name = "damper", .type = FMB_FORCE_TORSION, .body = {b, FMB_GROUND}, .damping = c});
+               .name = "damper", .type = "torsion", .body = {b, FMB_GROUND}, .damping = c});
     fmb_sim_t *s = make_sim(m, h, 2.0);
     const int o = fmb_model_body_offset(m, b);
     watch_t w = {.i = o + 2, .j = -1, .t_zero = -1, .t_from = 0};
@@ -199,17 +199,17 @@ static double reversal_run(double h, double T, double *x_end, double *max_error)
     const int ib = fmb_model_add_body(m, &bd);
     if (ib < 0) fail_model(m);
     add_joint(m, (fmb_joint_desc_t){.name = "guide",
-                                    .type = FMB_JOINT_PRISMATIC,
+                                    .type = "prismatic",
                                     .body = {ib, FMB_GROUND},
                                     .axis = {1, 0}});
     add_force(m, (fmb_force_desc_t){.name = "spring",
-                                    .type = FMB_FORCE_SPRING,
+                                    .type = "spring",
                                     .body = {ib, FMB_GROUND},
                                     .point = {{0, 0}, {-1, 0}},
                                     .stiffness = R_K,
                                     .rest_length = 1.0});
     add_force(m, (fmb_force_desc_t){.name = "friction",
-                                    .type = FMB_FORCE_FRICTION,
+                                    .type = "dry_friction",
                                     .body = {ib, FMB_GROUND},
                                     .coordinate = FMB_REL_DIRECTION,
                                     .axis = {1, 0},
@@ -375,7 +375,7 @@ static void test_catchup(void)
     add_pin(m, "pa", ia);
     add_pin(m, "pb", ib);
     add_force(m, (fmb_force_desc_t){.name = "clutch",
-                                    .type = FMB_FORCE_RATCHET,
+                                    .type = "ratchet",
                                     .body = {ia, ib},
                                     .coordinate = FMB_REL_ROTATION,
                                     .param = {1}});

@@ -59,22 +59,22 @@ static rig_t rig(double J, double w0, const char *load, double sigma1, double si
                          .vel_given = 1};
     r.body = fmb_model_add_body(r.m, &b);
     fmb_joint_desc_t j = {.name = "pin",
-                          .type = FMB_JOINT_REVOLUTE,
+                          .type = "revolute",
                           .body = {r.body, FMB_GROUND},
                           .point = {{0, 0}, {0, 0}}};
     fmb_force_desc_t fr = {.name = "brake",
-                           .type = FMB_FORCE_FRICTION,
+                           .type = "dry_friction",
                            .body = {r.body, FMB_GROUND},
                            .coordinate = FMB_REL_ROTATION,
                            .param = {Ts, Tk, 1e-6},
-                           .friction = {.model = FMB_FRICTION_LUGRE,
+                           .friction = {.model = "lugre",
                                         .sigma0 = sigma0,
                                         .sigma1 = sigma1,
                                         .sigma2 = sigma2,
                                         .vs = ws,
                                         .gamma = 2}};
     fmb_force_desc_t tq = {
-        .name = "load", .type = FMB_FORCE_TORQUE, .body = {r.body, FMB_GROUND}, .expr = {load}};
+        .name = "load", .type = "torque", .body = {r.body, FMB_GROUND}, .expr = {load}};
     if (r.body < 0 || fmb_model_add_joint(r.m, &j) < 0 ||
         (r.brake = fmb_model_add_force(r.m, &fr)) < 0 || fmb_model_add_force(r.m, &tq) < 0) {
         printf("FAIL model: %s\n", fmb_model_last_error(r.m));

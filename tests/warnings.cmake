@@ -1,7 +1,7 @@
 # Warnings that are true and actionable (tests/test_warnings.py says what each checks):
 # every shipped case runs with exactly the warnings its comments announce; a case built to
 # need each warning gets it, and following its advice removes it.
-foreach(c demo four_bar motor_profile pendulum quick_return quick_return_friction
+foreach(c demo four_bar gear_train motor_profile pendulum quick_return quick_return_friction
           quick_return_valid
           slider_coulomb_1 slider_coulomb_2 slider_crank slider_crank_clearance slider_lugre_1
           slider_lugre_2 slider_pendulum slider_pendulum_coulomb switching)

@@ -166,15 +166,11 @@ int fmb_model_beam_props(const fmb_model_t *model, int body, fmb_beam_props_t *p
 /* Friction in a translational joint (seed 000): a slider block of half-length a and
  * half-width b in its guide; corner normal forces F1+, F2+ (lower face), F1-, F2- (upper
  * face) from a linear complementarity problem in every Newton iteration. */
-typedef enum fmb_friction_model {
-    FMB_FRICTION_NONE = 0,
-    FMB_FRICTION_LUGRE,   /* LuGre: bristle state z, Stribeck curve */
-    FMB_FRICTION_COULOMB, /* Coulomb with static friction (stick through complementarity) */
-    FMB_FRICTION_MODEL_COUNT
-} fmb_friction_model;
-
 typedef struct fmb_friction_desc {
-    fmb_friction_model model;
+    /* the friction model by name, resolved through the friction registry: "lugre" (LuGre:
+     * bristle state z, Stribeck curve), "coulomb" (Coulomb with static friction: stick
+     * through complementarity); NULL or "none": frictionless */
+    const char *model;
     double a, b;    /* block half-length (along the guide) and half-width, m */
     double mu, mu0; /* kinetic and static coefficients */
     double sigma0;  /* LuGre bristle stiffness, 1/m (per unit normal force) */
@@ -199,46 +195,27 @@ typedef struct fmb_friction_desc {
 #define FMB_V_STICK_COULOMB 1e-6
 #define FMB_V_STICK_LUGRE 1e-4
 
-typedef enum fmb_joint_type {
-    FMB_JOINT_REVOLUTE = 0,
-    FMB_JOINT_PRISMATIC,
-    FMB_JOINT_WELD,
-    FMB_JOINT_DRIVER_ANGLE, /* theta_1 - theta_2 = f(t) (body 2 may be ground) */
-    FMB_JOINT_DRIVER_X,     /* x of point_1 (inertial) = f(t) */
-    FMB_JOINT_DRIVER_Y,     /* y of point_1 (inertial) = f(t) */
-    FMB_JOINT_SLIDER_BEAM,  /* point_1 of body 1 slides along the elastic beam body 2 */
-    FMB_JOINT_TYPE_COUNT
-} fmb_joint_type;
-
 #define FMB_JOINT_PARAMS 8
 typedef struct fmb_joint_desc {
     const char *name;
-    fmb_joint_type type;
+    /* the joint class by name, resolved through the joint registry (docs/extending.md):
+     * "revolute", "prismatic", "weld", "driver_angle" (theta_1 - theta_2 = f(t), body 2 may
+     * be ground), "driver_x" / "driver_y" (x or y of point_1, inertial, = f(t)),
+     * "slider_beam" (point_1 of body 1 slides along the elastic beam body 2), "gear" (a
+     * gear pair: r1 theta_1 +- r2 theta_2 = phase);
+     * `flexmb keys joints` lists the case-file types */
+    const char *type;
     int body[2];        /* body indices; FMB_GROUND allowed for either */
     double point[2][2]; /* joint point in each body's frame, m (ground: inertial) */
     double axis[2];     /* prismatic: guide direction in body[1]'s frame (need not be unit);
                            (0, 0) means the x axis */
     double angle;       /* prismatic, weld: locked relative angle theta_1 - theta_2 (rad) */
-    fmb_friction_desc_t friction; /* prismatic, slider_beam: model NONE = frictionless */
+    fmb_friction_desc_t friction; /* prismatic, slider_beam: model NULL = frictionless */
     const char *expr;             /* drivers: f(t) as an expression of t and the model parameters */
     int line;                     /* source line for messages */
-    double param[FMB_JOINT_PARAMS]; /* per joint class (its file says what each holds) */
+    double param[FMB_JOINT_PARAMS]; /* storage of the class's own keys: set them by name with
+                                       fmb_joint_desc_set / fmb_joint_desc_choose */
 } fmb_joint_desc_t;
-
-typedef enum fmb_force_type {
-    FMB_FORCE_POINT = 0, /* force (fx(t), fy(t)) in inertial axes at a body point */
-    FMB_FORCE_TORQUE,    /* torque tz(t) on a body */
-    FMB_FORCE_SPRING,    /* spring-damper between two points */
-    FMB_FORCE_TORSION,   /* torsional spring-damper between two bodies' angles */
-    FMB_FORCE_CLEARANCE, /* revolute joint with radial clearance: contact-impact force pair */
-    /* switching elements (seed 004; docs/switching.md): their mode changes, the state
-     * dimension does not */
-    FMB_FORCE_GAP,      /* backlash: free inside a gap, spring-damper contact on either side */
-    FMB_FORCE_FRICTION, /* dry friction with stick/slip (static and kinetic levels) */
-    FMB_FORCE_RATCHET,  /* one-way drive (freewheel): unilateral velocity constraint */
-    FMB_FORCE_SCREW,    /* lead screw with thread friction (self-locking when phi > lambda) */
-    FMB_FORCE_TYPE_COUNT
-} fmb_force_type;
 
 /* Revolute joint with clearance (seed 002; docs/theory.md "Revolute joints with clearance"):
  * a journal of radius R_J = bearing_radius - clearance centred at point[0] of body[0]
@@ -287,7 +264,13 @@ typedef struct fmb_clearance_desc {
 
 typedef struct fmb_force_desc {
     const char *name;
-    fmb_force_type type;
+    /* the force class by name, resolved through the force registry (docs/extending.md):
+     * "point" (fx(t), fy(t) in inertial axes at a body point), "torque" (tz(t) on a body),
+     * "spring" (spring-damper between two points), "torsion" (between two bodies' angles),
+     * "clearance" (revolute joint with radial clearance), and the switching elements of
+     * docs/switching.md: "gap" (backlash), "dry_friction" (stick/slip), "ratchet" (one-way
+     * drive), "screw" (lead screw with thread friction) */
+    const char *type;
     int body[2];         /* point, torque: body[0]; spring: both */
     double point[2][2];  /* points in body frames */
     const char *expr[2]; /* point force: fx, fy; torque: expr[0]; expressions of t */
@@ -301,39 +284,18 @@ typedef struct fmb_force_desc {
     fmb_clearance_desc_t clearance; /* clearance joint: body[0] journal, body[1] bearing */
     int coordinate;
     double axis[2];
-    double param[6]; /* per type, see docs/switching.md and the FMB_SW_* indices */
-    /* dry_friction: model COULOMB (NONE means COULOMB: set-valued) or LUGRE, with sigma0
+    double param[6]; /* storage of the class's own keys (docs/switching.md): set them by name
+                        with fmb_force_desc_set / fmb_force_desc_choose */
+    /* dry_friction: model "coulomb" (NULL means "coulomb": set-valued) or "lugre", with sigma0
      * (N/m or N m/rad), sigma1, sigma2 (N s/m or N m s/rad), vs (m/s or rad/s), gamma, vd
-     * in the element's units; its Stribeck levels are param[FMB_SW_FR_STATIC/KINETIC]
-     * (mu, mu0, a, b unused) */
+     * in the element's units; its Stribeck levels are its keys static, kinetic (mu, mu0,
+     * a, b unused) */
     fmb_friction_desc_t friction;
     int line;
 } fmb_force_desc_t;
 
 /* Relative coordinate of a switching element. */
 enum { FMB_REL_ROTATION = 0, FMB_REL_DIRECTION = 1 };
-/* param[] indices. gap: free for lo < x < hi, contact law 0 linear (F = k d + c dd) or
- * 1 Hunt-Crossley (F = k d^n (1 + c dd), c in s/m), exponent n. friction: static and
- * kinetic force (N or N m), stick velocity. ratchet: drive sense (+1: body 0 drives body 1
- * in +x... see docs), screw: lead (m per turn), mean radius (m), thread friction
- * coefficient, stick velocity. */
-enum {
-    FMB_SW_GAP_LO = 0,
-    FMB_SW_GAP_HI = 1,
-    FMB_SW_GAP_LAW = 2,
-    FMB_SW_GAP_EXP = 3,
-    FMB_SW_GAP_TOL = 4, /* event tolerance on the penetration (m or rad), 0: none */
-    FMB_SW_FR_STATIC = 0,
-    FMB_SW_FR_KINETIC = 1,
-    FMB_SW_FR_VSTICK = 2,
-    FMB_SW_RATCHET_SENSE = 0,
-    FMB_SW_SCREW_LEAD = 0,
-    FMB_SW_SCREW_RADIUS = 1,
-    FMB_SW_SCREW_MU = 2,
-    FMB_SW_SCREW_VSTICK = 3,
-    FMB_SW_SCREW_PRELOAD = 4,
-    FMB_SW_SCREW_ONEWAY = 5 /* 0, or the only sense (+1, -1) the screw may turn in (mu 0) */
-};
 
 /* Create an empty model holding only the ground (body index 0, name "ground"). */
 fmb_model_t *fmb_model_create(void);
@@ -352,6 +314,16 @@ void fmb_model_set_source(fmb_model_t *model, const char *source);
 int fmb_model_add_body(fmb_model_t *model, const fmb_body_desc_t *desc);
 int fmb_model_add_joint(fmb_model_t *model, const fmb_joint_desc_t *desc);
 int fmb_model_add_force(fmb_model_t *model, const fmb_force_desc_t *desc);
+/* A class's own keys by their case-file names (docs/case-format.md; `flexmb keys`), for the
+ * description's type (set desc->type first): a number (n = 1) or a vector of n components,
+ * or an enumeration by the name of its choice. They store the value where the case loader
+ * would (the class's parameter storage, param[], included). 0, FMB_ERR_NOTFOUND for an
+ * unknown type or key, FMB_ERR_ARG for a key of another kind, a wrong count or an unknown
+ * choice. The values are checked against the key's bounds when the item is added. */
+int fmb_joint_desc_set(fmb_joint_desc_t *desc, const char *key, const double *values, int n);
+int fmb_joint_desc_choose(fmb_joint_desc_t *desc, const char *key, const char *choice);
+int fmb_force_desc_set(fmb_force_desc_t *desc, const char *key, const double *values, int n);
+int fmb_force_desc_choose(fmb_force_desc_t *desc, const char *key, const char *choice);
 
 /* Lookup by name: index or FMB_ERR_NOTFOUND. */
 int fmb_model_find_body(const fmb_model_t *model, const char *name);

@@ -21,6 +21,9 @@
  */
 #include "bodies/rigid.h"
 
+#include <math.h>
+#include <string.h>
+
 static int rigid_ndof(const fmb_body_t *b)
 {
     (void)b;
@@ -183,3 +186,40 @@ const fmb_body_class_t fmb_rigid_body_class = {
     .tangent_add = rigid_tangent_add,
     .mass_forces = rigid_mass_forces,
 };
+
+/* ---- building: the public fmb_model_add_body (model.h: the model's side) */
+
+static int finite3_(const double *v)
+{
+    return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+}
+
+int fmb_model_add_body(fmb_model_t *m, const fmb_body_desc_t *d)
+{
+    char name[FMB_NAME_MAX];
+    int rc = fmb_model_new_body_name(m, d->name, name);
+    if (rc) return rc;
+    if (!(d->mass > 0) || !isfinite(d->mass))
+        return fmb_model_error(m, FMB_ERR_MODEL, "body '%s': mass must be positive (got %g kg)",
+                               name, d->mass);
+    if (!(d->inertia > 0) || !isfinite(d->inertia))
+        return fmb_model_error(m, FMB_ERR_MODEL,
+                               "body '%s': inertia must be positive (got %g kg m^2)", name,
+                               d->inertia);
+    if (!finite3_(d->pose) || !finite3_(d->vel) || !isfinite(d->com[0]) || !isfinite(d->com[1]))
+        return fmb_model_error(m, FMB_ERR_MODEL, "body '%s': non-finite pose or velocity", name);
+    fmb_body_t body, *b = &body;
+    memset(b, 0, sizeof *b);
+    strcpy(b->name, name);
+    b->klass = &fmb_rigid_body_class;
+    b->ndof = b->klass->ndof(b);
+    b->mass = d->mass;
+    b->inertia_c = d->inertia;
+    memcpy(b->com, d->com, sizeof b->com);
+    memcpy(b->block, d->block, sizeof b->block);
+    memcpy(b->pose0, d->pose, sizeof b->pose0);
+    memcpy(b->vel0, d->vel, sizeof b->vel0);
+    b->vel_given = d->vel_given;
+    b->line = d->line;
+    return fmb_model_push_body(m, b);
+}

@@ -151,7 +151,6 @@ static double coulomb_face_force(const fmb_contact_t *c, int face, double Nf)
 
 const fmb_friction_class_t fmb_friction_coulomb_class = {
     .name = "coulomb",
-    .model = FMB_FRICTION_COULOMB,
     .v_stick = FMB_V_STICK_COULOMB,
     .params = coulomb_params,
     .prepare = fmb_friction_prepare_block,

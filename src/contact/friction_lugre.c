@@ -91,7 +91,6 @@ static double lugre_face_force(const fmb_contact_t *c, int face, double Nf)
 
 const fmb_friction_class_t fmb_friction_lugre_class = {
     .name = "lugre",
-    .model = FMB_FRICTION_LUGRE,
     .v_stick = FMB_V_STICK_LUGRE,
     .params = lugre_params,
     .prepare = lugre_prepare,

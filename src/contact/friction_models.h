@@ -5,8 +5,6 @@
 
 #include "model/params.h"
 
-extern const fmb_friction_class_t fmb_friction_lugre_class;
-extern const fmb_friction_class_t fmb_friction_coulomb_class;
 
 /* Shared rules of a slider block (a > 0, b >= 0, 0 <= mu <= mu0): model level and case
  * level (blames mu0 or mu). */

@@ -5,22 +5,29 @@
 
 #include <math.h>
 
-static const fmb_friction_class_t none_class = {.name = "none", .model = FMB_FRICTION_NONE};
+static const fmb_friction_class_t none_class = {.name = "none"};
 
-static const fmb_friction_class_t *const registry[FMB_FRICTION_MODEL_COUNT] = {
-    [FMB_FRICTION_LUGRE] = &fmb_friction_lugre_class,
-    [FMB_FRICTION_COULOMB] = &fmb_friction_coulomb_class,
-    [FMB_FRICTION_NONE] = &none_class,
-};
+/* X(n): the class fmb_friction_n_class (contact/friction_n.c), in the order of the case-file
+ * list; "none" last */
+#define FMB_FRICTION_CLASSES(X)                                                                    \
+    X(lugre)                                                                                       \
+    X(coulomb)
 
-/* the order of the case-file list: lugre, coulomb, none */
-static const fmb_friction_model order[FMB_FRICTION_MODEL_COUNT] = {
-    FMB_FRICTION_LUGRE, FMB_FRICTION_COULOMB, FMB_FRICTION_NONE};
+#define FMB_FRICTION_DECLARE_(n) extern const fmb_friction_class_t fmb_friction_##n##_class;
+FMB_FRICTION_CLASSES(FMB_FRICTION_DECLARE_)
+#undef FMB_FRICTION_DECLARE_
+#define FMB_FRICTION_ENTRY_(n) &fmb_friction_##n##_class,
+static const fmb_friction_class_t *const registry[] = {
+    FMB_FRICTION_CLASSES(FMB_FRICTION_ENTRY_) /* then */ &none_class};
+#undef FMB_FRICTION_ENTRY_
+enum { NCLASSES = (int)(sizeof registry / sizeof registry[0]) };
 
-const fmb_friction_class_t *fmb_friction_class_for(fmb_friction_model model)
+const fmb_friction_class_t *fmb_friction_class_for(const char *model)
 {
-    if ((int)model < 0 || model >= FMB_FRICTION_MODEL_COUNT) return NULL;
-    return registry[model];
+    if (!model || !*model) return &none_class;
+    for (int k = 0; k < NCLASSES; k++)
+        if (!strcmp(registry[k]->name, model)) return registry[k];
+    return NULL;
 }
 
 double fmb_friction_stick_velocity(const fmb_friction_desc_t *d)
@@ -32,8 +39,7 @@ double fmb_friction_stick_velocity(const fmb_friction_desc_t *d)
 
 const fmb_friction_class_t *fmb_friction_class_at(int k)
 {
-    if (k < 0 || k >= FMB_FRICTION_MODEL_COUNT) return NULL;
-    return registry[order[k]];
+    return k >= 0 && k < NCLASSES ? registry[k] : NULL;
 }
 
 /* Checks shared by the models with a slider block: geometry and coefficients. */

@@ -269,8 +269,6 @@ static const fmb_force_class_t *fr_specialize(const fmb_force_desc_t *d);
 /* Case keys: the levels and the law (model coulomb, the default, or lugre with its
  * parameters in the element's units, stored in the description's friction block). */
 static const char *const fr_models[] = {"coulomb", "lugre", NULL};
-static const int fr_model_values[] = {FMB_FRICTION_COULOMB, FMB_FRICTION_LUGRE};
-_Static_assert(sizeof(fmb_friction_model) == sizeof(int), "ENUM keys store an int");
 #define FR_LUGRE(k, field, fl, d, u, text)                                                         \
     {                                                                                              \
         .key = k, .kind = FMB_PARAM_NUMBER, .flags = fl,                                           \
@@ -288,10 +286,10 @@ static const fmb_param_t fr_params[] = {
                   "1e-4: FMB_V_STICK_COULOMB, FMB_V_STICK_LUGRE)"),
     {.key = "model",
      .kind = FMB_PARAM_ENUM,
+     .flags = FMB_PARAM_NAME,
      .offset = offsetof(fmb_force_desc_t, friction.model),
      .dflt_text = "coulomb",
      .choices = fr_models,
-     .values = fr_model_values,
      .unit = "-",
      .doc = "friction law: coulomb (set-valued) or lugre (bristle state)"},
     FR_LUGRE("sigma0", sigma0, FMB_PARAM_MIN_OPEN, 0, "1/m",
@@ -316,22 +314,23 @@ static int fr_prepare(fmb_item_env_t *env, fmb_force_desc_t *d)
     /* the law: LuGre needs sigma0 and vs; Coulomb takes none of the LuGre keys */
     static const char *const lugre_keys[] = {"sigma0", "vs", "sigma1", "sigma2", "gamma", "vd"};
     fmb_friction_desc_t *f = &d->friction;
+    const int lugre = f->model && !strcmp(f->model, "lugre"), coulomb = !lugre;
     for (int k = 0; k < 6; k++) {
         const int given = fmb_item_given(env, lugre_keys[k]);
-        if (f->model == FMB_FRICTION_COULOMB && given)
+        if (coulomb && given)
             return fmb_item_fail(env, lugre_keys[k], -1, "'%s' applies to model: lugre only",
                                  lugre_keys[k]);
-        if (f->model == FMB_FRICTION_LUGRE && k < 2 && !given)
+        if (lugre && k < 2 && !given)
             return fmb_item_fail(env, NULL, -1, "missing required key '%s'", lugre_keys[k]);
     }
-    if (f->model == FMB_FRICTION_LUGRE && !(p[FMB_SW_FR_KINETIC] > 0))
+    if (lugre && !(p[FMB_SW_FR_KINETIC] > 0))
         return fmb_item_fail(env, "kinetic", -1,
                              "model: lugre needs kinetic > 0 (got %g): the LuGre level tends to "
                              "it while sliding and divides the bristle rate",
                              p[FMB_SW_FR_KINETIC]);
-    if (f->model == FMB_FRICTION_COULOMB) {
+    if (coulomb) {
         memset(f, 0, sizeof *f);
-        f->model = FMB_FRICTION_COULOMB;
+        f->model = "coulomb";
     }
     return 0;
 }
@@ -359,13 +358,8 @@ const fmb_force_class_t fmb_friction_class = {
 
 static const fmb_force_class_t *fr_specialize(const fmb_force_desc_t *d)
 {
-    switch (d->friction.model) {
-    case FMB_FRICTION_NONE:
-    case FMB_FRICTION_COULOMB:
-        return &fmb_friction_class;
-    case FMB_FRICTION_LUGRE:
-        return &lugre_class;
-    default:
-        return NULL;
-    }
+    const char *model = d->friction.model;
+    if (!model || !strcmp(model, "coulomb")) return &fmb_friction_class; /* NULL: set-valued */
+    if (!strcmp(model, "lugre")) return &lugre_class;
+    return NULL;
 }

@@ -1,29 +1,38 @@
-/* Force registry: one line per force type. */
+/* Force registry: one line per force type. The solver only sees the class table; a
+ * description names its class by fmb_force_class_t.name. */
 #include "forces/forces.h"
 
-static const fmb_force_class_t *const registry[FMB_FORCE_TYPE_COUNT] = {
-    [FMB_FORCE_POINT] = &fmb_point_force_class,
-    [FMB_FORCE_TORQUE] = &fmb_torque_class,
-    [FMB_FORCE_SPRING] = &fmb_spring_class,
-    [FMB_FORCE_TORSION] = &fmb_torsion_class,
-    [FMB_FORCE_CLEARANCE] = &fmb_clearance_class,
-    [FMB_FORCE_GAP] = &fmb_gap_class,
-    [FMB_FORCE_FRICTION] = &fmb_friction_class,
-    [FMB_FORCE_RATCHET] = &fmb_ratchet_class,
-    [FMB_FORCE_SCREW] = &fmb_screw_class,
-};
+/* X(n): the class fmb_n_class (its name, the description's type, in the class table). */
+#define FMB_FORCE_CLASSES(X)                                                                       \
+    X(point_force)                                                                                 \
+    X(torque)                                                                                      \
+    X(spring)                                                                                      \
+    X(torsion)                                                                                     \
+    X(clearance)                                                                                   \
+    X(gap)                                                                                         \
+    X(friction)                                                                                    \
+    X(ratchet)                                                                                     \
+    X(screw)
 
-const fmb_force_class_t *fmb_force_class_for(fmb_force_type type)
+#define FMB_FORCE_DECLARE_(n) extern const fmb_force_class_t fmb_##n##_class;
+FMB_FORCE_CLASSES(FMB_FORCE_DECLARE_)
+#undef FMB_FORCE_DECLARE_
+#define FMB_FORCE_ENTRY_(n) &fmb_##n##_class,
+static const fmb_force_class_t *const registry[] = {FMB_FORCE_CLASSES(FMB_FORCE_ENTRY_)};
+#undef FMB_FORCE_ENTRY_
+enum { NBUILTIN = (int)(sizeof registry / sizeof registry[0]) };
+
+const fmb_force_class_t *fmb_force_class_at(int k)
 {
-    if ((int)type < 0 || type >= FMB_FORCE_TYPE_COUNT) return NULL;
-    return registry[type];
+    return k >= 0 && k < NBUILTIN ? registry[k] : NULL;
 }
 
-const fmb_force_class_t *fmb_force_class_at(int k, fmb_force_type *type)
+const fmb_force_class_t *fmb_force_class_named(const char *name)
 {
-    if (k < 0 || k >= FMB_FORCE_TYPE_COUNT) return NULL;
-    if (type) *type = (fmb_force_type)k;
-    return registry[k];
+    if (!name) return NULL;
+    for (int i = 0; i < NBUILTIN; i++)
+        if (!strcmp(registry[i]->name, name)) return registry[i];
+    return NULL;
 }
 
 int fmb_model_force_is_switching(const fmb_model_t *m, int force)

@@ -5,15 +5,30 @@
 
 #include "model/model.h"
 
-extern const fmb_force_class_t fmb_point_force_class;
-extern const fmb_force_class_t fmb_torque_class;
-extern const fmb_force_class_t fmb_spring_class;
-extern const fmb_force_class_t fmb_torsion_class;
-extern const fmb_force_class_t fmb_clearance_class;
-extern const fmb_force_class_t fmb_gap_class;
-extern const fmb_force_class_t fmb_friction_class;
-extern const fmb_force_class_t fmb_ratchet_class;
-extern const fmb_force_class_t fmb_screw_class;
+/* Where the switching classes keep their keys in fmb_force_desc_t.param / fmb_force_t.par
+ * (private: programs set them by name, fmb_force_desc_set). */
+/* gap: free for lo < x < hi, contact law 0 linear (F = k d + c dd) or
+ * 1 Hunt-Crossley (F = k d^n (1 + c dd), c in s/m), exponent n. friction: static and
+ * kinetic force (N or N m), stick velocity. ratchet: drive sense (+1: body 0 drives body 1
+ * in +x... see docs), screw: lead (m per turn), mean radius (m), thread friction
+ * coefficient, stick velocity. */
+enum {
+    FMB_SW_GAP_LO = 0,
+    FMB_SW_GAP_HI = 1,
+    FMB_SW_GAP_LAW = 2,
+    FMB_SW_GAP_EXP = 3,
+    FMB_SW_GAP_TOL = 4, /* event tolerance on the penetration (m or rad), 0: none */
+    FMB_SW_FR_STATIC = 0,
+    FMB_SW_FR_KINETIC = 1,
+    FMB_SW_FR_VSTICK = 2,
+    FMB_SW_RATCHET_SENSE = 0,
+    FMB_SW_SCREW_LEAD = 0,
+    FMB_SW_SCREW_RADIUS = 1,
+    FMB_SW_SCREW_MU = 2,
+    FMB_SW_SCREW_VSTICK = 3,
+    FMB_SW_SCREW_PRELOAD = 4,
+    FMB_SW_SCREW_ONEWAY = 5 /* 0, or the only sense (+1, -1) the screw may turn in (mu 0) */
+};
 
 /* ---- case keys (model/params.h) */
 #define FMB_FORCE_NUM(k, field, fl, lo_, d, u, text)                                               \

@@ -206,6 +206,11 @@ int case_read_params(loader_t *L, const yaml_node_t *m, const char *ctx, const f
                 return case_fail(L, v ? v : m, "%s: unknown %s '%s' (allowed: %s)%s", ctx, p->key,
                                  s ? s : "", buf, hint);
             }
+            if (p->flags & FMB_PARAM_NAME) {
+                const char *name = p->choices[idx];
+                memcpy(dst, &name, sizeof name);
+                break;
+            }
             if (p->values) idx = p->values[idx];
             if (p->flags & FMB_PARAM_IN_DOUBLE) {
                 const double x = idx;
@@ -251,10 +256,10 @@ static int read_friction(loader_t *L, const yaml_node_t *fn, const char *ctx,
     if (rc) return rc;
     const char *model;
     if ((rc = case_get_string(L, fn, "model", ctx, 1, &model))) return rc;
-    case_item_class_t all[FMB_FRICTION_MODEL_COUNT];
-    const char *names[FMB_FRICTION_MODEL_COUNT + 1];
+    case_item_class_t all[16];
+    const char *names[16 + 1];
     int n = 0, chosen = -1;
-    for (const fmb_friction_class_t *k; (k = fmb_friction_class_at(n)); n++) {
+    for (const fmb_friction_class_t *k; n < 16 && (k = fmb_friction_class_at(n)); n++) {
         memset(&all[n], 0, sizeof all[n]);
         all[n].case_type = names[n] = k->name;
         all[n].params = k->params;
@@ -272,8 +277,7 @@ static int read_friction(loader_t *L, const yaml_node_t *fn, const char *ctx,
     const fmb_friction_class_t *fk = all[chosen].klass;
     if (!fk->params) {
         /* "none": the section is switched off, the other models' keys are ignored */
-        memset(f, 0, sizeof *f);
-        f->model = fk->model;
+        memset(f, 0, sizeof *f); /* model NULL: frictionless */
         return 0;
     }
     const char *keys[MAX_KEYS + 1];
@@ -302,7 +306,7 @@ static int read_friction(loader_t *L, const yaml_node_t *fn, const char *ctx,
                          allowed, hint);
     }
     memset(f, 0, sizeof *f);
-    f->model = fk->model;
+    f->model = fk->name;
     fmb_item_env_t env = *item;
     env.params = fk->params;
     env.fail_key = NULL;

@@ -103,10 +103,10 @@ static int joint_section_force(loader_t *L, const yaml_node_t *m)
     if (!tn || tn->type != YAML_SCALAR_NODE) return 0;
     const char *t = case_sval(tn);
     const fmb_joint_class_t *jk;
-    for (int k = 0; (jk = fmb_joint_class_at(k, NULL)); k++)
+    for (int k = 0; (jk = fmb_joint_class_at(k)); k++)
         if (jk->case_type && !strcmp(jk->case_type, t)) return 0;
     const fmb_force_class_t *fk;
-    for (int k = 0; (fk = fmb_force_class_at(k, NULL)); k++)
+    for (int k = 0; (fk = fmb_force_class_at(k)); k++)
         if ((fk->item_flags & FMB_ITEM_IN_JOINTS) && fk->case_type && !strcmp(fk->case_type, t))
             return 1;
     return 0;
@@ -117,14 +117,12 @@ int case_load_joint(loader_t *L, const yaml_node_t *m)
     if (joint_section_force(L, m)) return load_force(L, m, "joint");
     case_item_class_t all[64];
     int n = 0;
-    fmb_joint_type type;
-    for (const fmb_joint_class_t *k; n < 64 && (k = fmb_joint_class_at(n, &type)); n++)
+    for (const fmb_joint_class_t *k; n < 64 && (k = fmb_joint_class_at(n)); n++)
         all[n] = (case_item_class_t){k->case_type ? k->case_type : "",
                                      k->variant_key,
                                      k->variant,
                                      k->item_flags,
                                      k->params,
-                                     (int)type,
                                      k};
     fmb_case_t *c = L->c;
     fmb_joint_desc_t d;
@@ -138,8 +136,8 @@ int case_load_joint(loader_t *L, const yaml_node_t *m)
     int rc = case_item_read(L, m, "joint", all, n, joint_exists, &name, ctx, sizeof ctx, &cl,
                             d.body, d.point, &d, &env);
     if (rc) return rc;
-    d.type = (fmb_joint_type)cl->type;
     const fmb_joint_class_t *k = cl->klass;
+    d.type = k->name;
     if (k->prepare && k->prepare(&env, &d)) return case_item_fail(L, m, ctx, &env);
     d.name = case_pool_str(c, name);
     if (!d.name) return case_nomem(L, m);
@@ -171,11 +169,10 @@ static int load_force(loader_t *L, const yaml_node_t *m, const char *what)
     const int in_joints = !strcmp(what, "joint");
     case_item_class_t all[64];
     int n = 0, nk = 0;
-    fmb_force_type type;
-    for (const fmb_force_class_t *k; nk < 64 && (k = fmb_force_class_at(nk, &type)); nk++)
+    for (const fmb_force_class_t *k; nk < 64 && (k = fmb_force_class_at(nk)); nk++)
         if (!in_joints || (k->item_flags & FMB_ITEM_IN_JOINTS))
             all[n++] = (case_item_class_t){k->case_type ? k->case_type : "", k->variant_key,
-                                           k->variant, k->item_flags, k->params, (int)type, k};
+                                           k->variant, k->item_flags, k->params, k};
     fmb_case_t *c = L->c;
     fmb_force_desc_t d;
     memset(&d, 0, sizeof d);
@@ -187,8 +184,8 @@ static int load_force(loader_t *L, const yaml_node_t *m, const char *what)
     int rc = case_item_read(L, m, what, all, n, force_exists, &name, ctx, sizeof ctx, &cl,
                             d.body, d.point, &d, &env);
     if (rc) return rc;
-    d.type = (fmb_force_type)cl->type;
     const fmb_force_class_t *k = cl->klass;
+    d.type = k->name;
     if (k->prepare && k->prepare(&env, &d)) return case_item_fail(L, m, ctx, &env);
     d.name = case_pool_str(c, name);
     if (!d.name) return case_nomem(L, m);

@@ -130,12 +130,12 @@ int fmb_case_keys(const char *section, const char *type, char *buf, size_t len)
                 unsigned flags;
                 const fmb_param_t *params;
                 if (pass == 0) {
-                    const fmb_joint_class_t *jk = fmb_joint_class_at(k, NULL);
+                    const fmb_joint_class_t *jk = fmb_joint_class_at(k);
                     if (!jk) break;
                     ct = jk->case_type, vkey = jk->variant_key, variant = jk->variant;
                     flags = jk->item_flags, params = jk->params;
                 } else {
-                    const fmb_force_class_t *fk = fmb_force_class_at(k, NULL);
+                    const fmb_force_class_t *fk = fmb_force_class_at(k);
                     if (!fk) break;
                     if (joints && !(fk->item_flags & FMB_ITEM_IN_JOINTS)) continue;
                     ct = fk->case_type, vkey = fk->variant_key, variant = fk->variant;
@@ -145,7 +145,7 @@ int fmb_case_keys(const char *section, const char *type, char *buf, size_t len)
                 /* the first class of a type stands for it (variants share their keys) */
                 if (vkey && variant && k > 0) {
                     const fmb_joint_class_t *prev =
-                        pass == 0 ? fmb_joint_class_at(k - 1, NULL) : NULL;
+                        pass == 0 ? fmb_joint_class_at(k - 1) : NULL;
                     if (prev && prev->case_type && !strcmp(prev->case_type, ct)) continue;
                 }
                 if (!type) {
@@ -156,7 +156,7 @@ int fmb_case_keys(const char *section, const char *type, char *buf, size_t len)
                 found = 1;
                 char variants[200] = "";
                 for (int i = 0; pass == 0 && vkey; i++) {
-                    const fmb_joint_class_t *jk = fmb_joint_class_at(i, NULL);
+                    const fmb_joint_class_t *jk = fmb_joint_class_at(i);
                     if (!jk) break;
                     if (jk->case_type && !strcmp(jk->case_type, ct) && jk->variant) {
                         const size_t u = strlen(variants);

@@ -176,7 +176,6 @@ typedef struct case_item_class {
     const char *case_type, *variant_key, *variant;
     unsigned flags; /* FMB_ITEM_* */
     const fmb_param_t *params;
-    int type;          /* the enumerator (joint or force type) */
     const void *klass; /* the class table */
 } case_item_class_t;
 /* Read an item of one of the classes all[0..nall): its name (unique: exists() is 0), type

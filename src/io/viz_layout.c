@@ -81,7 +81,7 @@ static vitem_t *add_item(fmb_viz_t *v, int grid, int *cap)
 
 static int has_point(const fmb_joint_t *jt)
 {
-    return jt->type != FMB_JOINT_DRIVER_ANGLE;
+    return !jt->klass->no_point;
 }
 
 /* The joint's point: on body1, or on body2 when body1 is the ground (as /joints/position). */
@@ -111,7 +111,7 @@ void fmb_viz_slide_dir(const fmb_model_t *m, const fmb_sim_t *sim, const fmb_joi
 
 static int frictional(const fmb_joint_t *jt)
 {
-    return jt->friction.model != FMB_FRICTION_NONE && jt->klass && jt->klass->slide_direction;
+    return fmb_friction_on(&jt->friction) && jt->klass && jt->klass->slide_direction;
 }
 
 /* Decide what is drawn, and the point and cell counts of every grid. */

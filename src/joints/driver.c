@@ -73,16 +73,6 @@ static void y_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, co
     fmb_point_hess(&v[0], j->point[0], ww, H, v[0].nc + v[1].nc);
 }
 
-static int coord_check(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len)
-{
-    (void)m;
-    if (j->body[0] == FMB_GROUND) {
-        snprintf(msg, len, "driver '%s' prescribes a point of the ground", j->name);
-        return FMB_ERR_MODEL;
-    }
-    return 0;
-}
-
 /* Case keys: the driver function f(t); the coordinate is the variant key. */
 static const fmb_param_t driver_params[] = {
     {.key = "function",
@@ -114,12 +104,13 @@ const fmb_joint_class_t fmb_driver_angle_class = {
     .name = "driver_angle",
     .drive_name = "drive_torque", /* Mz on body 1 */
     .drive_column = 2,
+    .no_point = 1,
     .nrows = 1,
     .eval = angle_eval,
     .hess = angle_hess,
     .hess_kind = FMB_HESS_POINTS, /* none at all: a subset */
     .time = driver_time,
-    .check = fmb_joint_check_distinct,
+    .distinct = 1,
     .case_type = "driver",
     .variant_key = "coordinate",
     .variant = "angle",
@@ -137,7 +128,7 @@ const fmb_joint_class_t fmb_driver_x_class = {
     .hess = x_hess,
     .hess_kind = FMB_HESS_POINTS,
     .time = driver_time,
-    .check = coord_check,
+    .bodies = {FMB_BODY_RIGID | FMB_BODY_BEAM, 0}, /* not a point of the ground */
     .case_type = "driver",
     .variant_key = "coordinate",
     .variant = "x",
@@ -155,7 +146,7 @@ const fmb_joint_class_t fmb_driver_y_class = {
     .hess = y_hess,
     .hess_kind = FMB_HESS_POINTS,
     .time = driver_time,
-    .check = coord_check,
+    .bodies = {FMB_BODY_RIGID | FMB_BODY_BEAM, 0}, /* not a point of the ground */
     .case_type = "driver",
     .variant_key = "coordinate",
     .variant = "y",

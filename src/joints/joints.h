@@ -6,13 +6,6 @@
 
 #include "model/model.h"
 
-extern const fmb_joint_class_t fmb_revolute_class;
-extern const fmb_joint_class_t fmb_prismatic_class;
-extern const fmb_joint_class_t fmb_weld_class;
-extern const fmb_joint_class_t fmb_driver_angle_class;
-extern const fmb_joint_class_t fmb_driver_x_class;
-extern const fmb_joint_class_t fmb_driver_y_class;
-
 /* Second-derivative contraction of the point-coincidence rows r_P0 - r_P1 (weights
  * w[0], w[1]): blockdiag(H_P0(w), -H_P1(w)). Shared by revolute and weld joints. */
 void fmb_joint_pin_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
@@ -49,11 +42,6 @@ static inline const fmb_shape_t *fmb_joint_pin_shape(const fmb_joint_t *j, const
     return &fmb_joint_pin_memo(j, v, b)->N;
 }
 
-/* Shared check: the two bodies differ. */
-int fmb_joint_check_distinct(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len);
-/* Shared check: distinct bodies, none of them a beam (rigid-body joint types). */
-int fmb_joint_check_rigid(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len);
-extern const fmb_joint_class_t fmb_slider_beam_class;
 
 /* ---- case keys shared by joint classes (model/params.h) */
 /* angle: locked relative angle theta_0 - theta_1; default from the initial poses
@@ -74,10 +62,10 @@ extern const fmb_joint_class_t fmb_slider_beam_class;
 /* prepare(): the angle from the initial poses unless given. */
 int fmb_joint_prepare_angle(fmb_item_env_t *env, fmb_joint_desc_t *d);
 
-/* Test hook: register an extra joint class (not thread-safe; call before loading cases).
- * Returns its type id (>= FMB_JOINT_TYPE_COUNT, the same id if already registered) or
- * FMB_ERR_ARG when the table of extras (8) is full. Built-in classes are one line in
- * joints/registry.c instead (docs/extending.md). */
+/* Test hook: register an extra joint class under its name (not thread-safe; call before
+ * loading cases). Returns 0 (also when this class is registered already), or FMB_ERR_ARG
+ * when another class has its name or the table of extras (8) is full. Built-in classes
+ * are one line in joints/registry.c instead (docs/extending.md). */
 int fmb_joint_class_register(const fmb_joint_class_t *k);
 
 #endif

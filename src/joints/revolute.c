@@ -236,7 +236,7 @@ const fmb_joint_class_t fmb_revolute_class = {
     .hess = fmb_joint_pin_hess,
     .hess_kind = FMB_HESS_POINTS,
     .time = NULL,
-    .check = fmb_joint_check_distinct,
+    .distinct = 1,
     .case_type = "revolute",
     .item_flags = FMB_ITEM_BODIES | FMB_ITEM_POINTS | FMB_ITEM_DISTINCT,
 };

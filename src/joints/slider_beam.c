@@ -283,22 +283,6 @@ static int slider_reach(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, 
     return n;
 }
 
-static int slider_check(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len)
-{
-    const fmb_body_t *s = &m->bodies[j->body[0]], *g = &m->bodies[j->body[1]];
-    if (!s->klass || s->klass->shape) {
-        snprintf(msg, len, "slider_beam '%s': the slider (first body) must be a rigid body",
-                 j->name);
-        return FMB_ERR_MODEL;
-    }
-    if (g->klass != &fmb_beam_body_class) {
-        snprintf(msg, len, "slider_beam '%s': the guide (second body) '%s' must be a beam", j->name,
-                 g->name);
-        return FMB_ERR_MODEL;
-    }
-    return 0;
-}
-
 static int slider_valid(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, char *msg,
                         size_t len)
 {
@@ -417,7 +401,7 @@ static int slider_prepare(fmb_item_env_t *env, fmb_joint_desc_t *d)
     fmb_joint_prepare_angle(env, d);
     if (env->beam[1] == 2) {
         /* guide built rigid: the same slider as a prismatic joint along its x axis */
-        d->type = FMB_JOINT_PRISMATIC;
+        d->type = "prismatic";
         d->axis[0] = 1, d->axis[1] = 0;
     }
     return 0;
@@ -431,7 +415,7 @@ const fmb_joint_class_t fmb_slider_beam_class = {
     .cols = slider_cols,
     .reach = slider_reach,
     .time = NULL,
-    .check = slider_check,
+    .bodies = {FMB_BODY_RIGID, FMB_BODY_BEAM}, /* the slider, the guide */
     .valid = slider_valid,
     .reaction_point = slider_reaction_point,
     .slide_direction = slider_slide_direction,

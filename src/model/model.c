@@ -6,10 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bodies/beam.h"
 #include "core/text.h"
 #include "model/params_check.h"
-#include "bodies/rigid.h"
 
 int fmb_model_error(fmb_model_t *m, int status, const char *fmt, ...)
 {
@@ -132,50 +130,29 @@ static int find_force(const fmb_model_t *m, const char *name)
     return FMB_ERR_NOTFOUND;
 }
 
-static int finite3(const double *v)
+int fmb_model_new_body_name(fmb_model_t *m, const char *name, char dst[FMB_NAME_MAX])
 {
-    return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+    const int rc = copy_name(m, dst, name, "body");
+    if (rc) return rc;
+    if (fmb_model_find_body(m, dst) >= 0)
+        return fmb_model_error(m, FMB_ERR_MODEL, "duplicate body name '%s'", dst);
+    return 0;
 }
 
-int fmb_model_add_body(fmb_model_t *m, const fmb_body_desc_t *d)
+int fmb_model_push_body(fmb_model_t *m, const fmb_body_t *body)
 {
-    char name[FMB_NAME_MAX];
-    int rc = copy_name(m, name, d->name, "body");
-    if (rc) return rc;
-    if (fmb_model_find_body(m, name) >= 0)
-        return fmb_model_error(m, FMB_ERR_MODEL, "duplicate body name '%s'", name);
-    if (!(d->mass > 0) || !isfinite(d->mass))
-        return fmb_model_error(m, FMB_ERR_MODEL, "body '%s': mass must be positive (got %g kg)",
-                               name, d->mass);
-    if (!(d->inertia > 0) || !isfinite(d->inertia))
-        return fmb_model_error(m, FMB_ERR_MODEL,
-                               "body '%s': inertia must be positive (got %g kg m^2)", name,
-                               d->inertia);
-    if (!finite3(d->pose) || !finite3(d->vel) || !isfinite(d->com[0]) || !isfinite(d->com[1]))
-        return fmb_model_error(m, FMB_ERR_MODEL, "body '%s': non-finite pose or velocity", name);
     if (grow((void **)&m->bodies, &m->cap_bodies, m->nbodies, sizeof *m->bodies))
         return FMB_ERR_NOMEM;
     fmb_body_t *b = &m->bodies[m->nbodies];
-    memset(b, 0, sizeof *b);
-    strcpy(b->name, name);
-    b->klass = &fmb_rigid_body_class;
-    b->ndof = b->klass->ndof(b);
+    *b = *body;
     b->offset = m->ncoords;
-    b->mass = d->mass;
-    b->inertia_c = d->inertia;
-    memcpy(b->com, d->com, sizeof b->com);
-    memcpy(b->block, d->block, sizeof b->block);
-    memcpy(b->pose0, d->pose, sizeof b->pose0);
-    memcpy(b->vel0, d->vel, sizeof b->vel0);
-    b->vel_given = d->vel_given;
-    b->line = d->line;
     m->ncoords += b->ndof;
     return m->nbodies++;
 }
 
 /* Append a point with a checked name; unique: the caller guarantees a new name (a
  * beam's generated n0 .. nN), which skips the linear duplicate search. */
-static int append_point(fmb_model_t *m, int body, const char *name, double x, double y,
+int fmb_model_append_point(fmb_model_t *m, int body, const char *name, double x, double y,
                         int unique)
 {
     if (body < 0 || body >= m->nbodies)
@@ -200,122 +177,9 @@ static int append_point(fmb_model_t *m, int body, const char *name, double x, do
     return b->npoints++;
 }
 
-int fmb_model_add_beam(fmb_model_t *m, const fmb_beam_desc_t *d)
-{
-    char name[FMB_NAME_MAX];
-    int rc = copy_name(m, name, d->name, "body");
-    if (rc) return rc;
-    if (fmb_model_find_body(m, name) >= 0)
-        return fmb_model_error(m, FMB_ERR_MODEL, "duplicate body name '%s'", name);
-    const double vals[4] = {d->E, d->rho, d->area, d->inertia};
-    const char *what[4] = {"Young's modulus E", "density rho", "section area A",
-                           "second moment of area I"};
-    for (int k = 0; k < 4; k++)
-        if (!(vals[k] > 0) || !isfinite(vals[k]))
-            return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': %s must be positive (got %g)",
-                                   name, what[k], vals[k]);
-    if (d->nnodes < 2 || !d->x)
-        return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': needs at least 2 nodes", name);
-    for (int k = 0; k + 1 < d->nnodes; k++)
-        if (!(d->x[k + 1] > d->x[k]))
-            return fmb_model_error(m, FMB_ERR_MODEL,
-                                   "beam '%s': node positions must increase (node %d at %g, node "
-                                   "%d at %g)",
-                                   name, k, d->x[k], k + 1, d->x[k + 1]);
-    if ((int)d->reference < 0 || d->reference >= FMB_BEAM_REFERENCE_COUNT)
-        return fmb_model_error(m, FMB_ERR_MODEL,
-                               "beam '%s': unsupported reference condition %d (use simply "
-                               "supported or cantilever)",
-                               name, (int)d->reference);
-    if (d->reference == FMB_BEAM_SIMPLY_SUPPORTED && d->nnodes < 2)
-        return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': too few nodes", name);
-    if ((int)d->geometry < 0 || d->geometry >= FMB_BEAM_GEOMETRY_COUNT)
-        return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': unknown geometry %d", name,
-                               (int)d->geometry);
-    if (!(d->damping_alpha >= 0) || !(d->damping_beta >= 0))
-        return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': damping must be >= 0", name);
-    if (!(d->fibre >= 0) || !isfinite(d->fibre) || !(d->yield_stress >= 0) ||
-        !isfinite(d->yield_stress))
-        return fmb_model_error(m, FMB_ERR_MODEL,
-                               "beam '%s': extreme-fibre distance c (%g m) and yield stress "
-                               "(%g Pa) must be >= 0 (0: not given)",
-                               name, d->fibre, d->yield_stress);
-    if (!finite3(d->pose) || !finite3(d->vel))
-        return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': non-finite pose or velocity", name);
-    fmb_beam_t *bm = calloc(1, sizeof *bm);
-    if (!bm) return FMB_ERR_NOMEM;
-    bm->nnodes = d->nnodes;
-    bm->x = malloc((size_t)d->nnodes * sizeof *bm->x);
-    if (!bm->x) {
-        free(bm);
-        return FMB_ERR_NOMEM;
-    }
-    memcpy(bm->x, d->x, (size_t)d->nnodes * sizeof *bm->x);
-    bm->E = d->E, bm->rho = d->rho, bm->A = d->area, bm->I = d->inertia;
-    bm->c = d->fibre, bm->yield = d->yield_stress;
-    bm->rotary = d->rotary_inertia != 0;
-    bm->alpha = d->damping_alpha, bm->beta = d->damping_beta;
-    bm->reference = d->reference;
-    bm->geometry = d->geometry;
-    bm->nonconstant_stiffness = d->geometry == FMB_BEAM_NONLINEAR;
-    char msg[256];
-    fmb_body_t tmp = {.data = bm};
-    if ((rc = fmb_beam_build(bm, msg, sizeof msg))) {
-        fmb_beam_body_class.destroy(&tmp);
-        return fmb_model_error(m, rc, "beam '%s': %s", name, msg);
-    }
-    if (grow((void **)&m->bodies, &m->cap_bodies, m->nbodies, sizeof *m->bodies)) {
-        fmb_beam_body_class.destroy(&tmp);
-        return FMB_ERR_NOMEM;
-    }
-    fmb_body_t *b = &m->bodies[m->nbodies];
-    memset(b, 0, sizeof *b);
-    strcpy(b->name, name);
-    b->klass = &fmb_beam_body_class;
-    b->data = bm;
-    b->ndof = b->klass->ndof(b);
-    b->offset = m->ncoords;
-    b->mass = d->rho * d->area * (d->x[d->nnodes - 1] - d->x[0]);
-    /* informative only (the beam class integrates its own inertia): the undeformed
-     * bar's centre of mass and centroidal inertia */
-    const double len = d->x[d->nnodes - 1] - d->x[0];
-    b->com[0] = 0.5 * (d->x[0] + d->x[d->nnodes - 1]), b->com[1] = 0.0;
-    b->inertia_c =
-        b->mass * len * len / 12.0 + (d->rotary_inertia ? d->rho * d->inertia * len : 0.0);
-    memcpy(b->pose0, d->pose, sizeof b->pose0);
-    memcpy(b->vel0, d->vel, sizeof b->vel0);
-    b->vel_given = d->vel_given;
-    b->line = d->line;
-    m->ncoords += b->ndof;
-    /* Named points at the nodes for drawing and joints: n0, n1, ..., start, end. */
-    int idx = m->nbodies++;
-    char pn[FMB_NAME_MAX];
-    for (int k = 0; k < d->nnodes; k++) {
-        snprintf(pn, sizeof pn, "n%d", k);
-        append_point(m, idx, pn, d->x[k], 0.0, 1);
-    }
-    return idx;
-}
-
-int fmb_model_set_beam_initial(fmb_model_t *m, int b, const double *U, const double *Ud)
-{
-    if (!fmb_model_body_is_beam(m, b))
-        return fmb_model_error(m, FMB_ERR_ARG, "body %d is not a beam", b);
-    fmb_beam_t *bm = m->bodies[b].data;
-    const int nn = bm->nnodes;
-    for (int i = 0; i < 3 * nn; i++)
-        if ((U && !isfinite(U[i])) || (Ud && !isfinite(Ud[i])))
-            return fmb_model_error(m, FMB_ERR_MODEL, "beam '%s': non-finite initial state at node %d",
-                                   m->bodies[b].name, i / 3);
-    char msg[256];
-    const int rc = fmb_beam_set_initial(bm, U, Ud, msg, sizeof msg);
-    if (rc) return fmb_model_error(m, rc, "beam '%s': initial state: %s", m->bodies[b].name, msg);
-    return 0;
-}
-
 int fmb_model_add_body_point(fmb_model_t *m, int body, const char *name, double x, double y)
 {
-    return append_point(m, body, name, x, y, 0);
+    return fmb_model_append_point(m, body, name, x, y, 0);
 }
 
 static int check_bodies(fmb_model_t *m, const int body[2], int two, const char *what,
@@ -328,16 +192,42 @@ static int check_bodies(fmb_model_t *m, const int body[2], int two, const char *
     return 0;
 }
 
+/* The class's body rules (fmb_joint_class_t.bodies, distinct). */
+static int check_body_kinds(fmb_model_t *m, const fmb_joint_class_t *k, const int body[2],
+                            const char *name)
+{
+    static const char *const which[2] = {"first", "second"};
+    static const char *const names[3] = {"the ground", "a rigid body", "a beam"};
+    if (k->distinct && body[0] == body[1])
+        return fmb_model_error(m, FMB_ERR_MODEL, "joint '%s' (%s) connects a body to itself",
+                               name, k->name);
+    for (int b = 0; b < 2; b++) {
+        const unsigned want = k->bodies[b], kind = fmb_body_kind(&m->bodies[body[b]]);
+        if (!want || (want & kind)) continue;
+        char list[64] = "";
+        for (int i = 0, n = 0; i < 3; i++)
+            if (want & (1u << i)) {
+                const size_t u = strlen(list);
+                snprintf(list + u, sizeof list - u, "%s%s", n++ ? " or " : "", names[i]);
+            }
+        const int is = kind == FMB_BODY_GROUND ? 0 : kind == FMB_BODY_RIGID ? 1 : 2;
+        return fmb_model_error(m, FMB_ERR_MODEL,
+                               "joint '%s' (%s): its %s body '%s' is %s; this type takes %s there",
+                               name, k->name, which[b], m->bodies[body[b]].name, names[is], list);
+    }
+    return 0;
+}
+
 /* Friction parameters of a sliding joint (docs/theory.md section 9): the friction-model
  * class checks its own parameters (model/params.h). */
 static int check_friction(fmb_model_t *m, const fmb_joint_t *j)
 {
     const fmb_friction_desc_t *f = &j->friction;
-    if (f->model == FMB_FRICTION_NONE) return 0;
+    if (!fmb_friction_on(f)) return 0;
     const fmb_friction_class_t *fk = fmb_friction_class_for(f->model);
     if (!fk)
-        return fmb_model_error(m, FMB_ERR_MODEL, "joint '%s': unknown friction model %d", j->name,
-                               (int)f->model);
+        return fmb_model_error(m, FMB_ERR_MODEL, "joint '%s': unknown friction model '%s'",
+                               j->name, f->model);
     if (!j->klass->slide_direction)
         return fmb_model_error(m, FMB_ERR_MODEL,
                                "joint '%s': friction needs a sliding joint (prismatic or "
@@ -351,7 +241,28 @@ static int check_friction(fmb_model_t *m, const fmb_joint_t *j)
 
 int fmb_model_joint_has_friction(const fmb_model_t *m, int joint)
 {
-    return joint >= 0 && joint < m->njoints && m->joints[joint].friction.model != FMB_FRICTION_NONE;
+    return joint >= 0 && joint < m->njoints && fmb_friction_on(&m->joints[joint].friction);
+}
+
+/* The time expressions of an item: one per EXPR key of its class table (the key's field is
+ * the k-th of the n strings at offset `base` of the description desc, compiled into fn[k];
+ * absent: the key's default text, else dflt). 0, or FMB_ERR_EXPR with the message in msg
+ * and nothing compiled. */
+static int compile_exprs(fmb_model_t *m, const fmb_param_t *params, const void *desc, size_t base,
+                         int n, const char *dflt, fmb_expr_t **fn, char *msg, size_t len)
+{
+    for (const fmb_param_t *p = params; p && p->kind != FMB_PARAM_END; p++) {
+        if (p->kind != FMB_PARAM_EXPR || p->offset < base) continue;
+        const size_t e = (p->offset - base) / sizeof(const char *);
+        if (e >= (size_t)n || fn[e]) continue;
+        const char *text = *(const char *const *)(const void *)((const char *)desc + p->offset);
+        if (!text) text = p->dflt_text ? p->dflt_text : dflt;
+        if (!(fn[e] = fmb_expr_create(text, &m->params, msg, len))) {
+            for (int i = 0; i < n; i++) fmb_expr_destroy(&fn[i]);
+            return FMB_ERR_EXPR;
+        }
+    }
+    return 0;
 }
 
 int fmb_model_add_joint(fmb_model_t *m, const fmb_joint_desc_t *d)
@@ -361,15 +272,18 @@ int fmb_model_add_joint(fmb_model_t *m, const fmb_joint_desc_t *d)
     if (rc) return rc;
     if (fmb_model_find_joint(m, name) >= 0)
         return fmb_model_error(m, FMB_ERR_MODEL, "duplicate joint name '%s'", name);
-    const fmb_joint_class_t *k = fmb_joint_class_for(d->type);
-    if (!k) return fmb_model_error(m, FMB_ERR_MODEL, "joint '%s': unknown type %d", name, d->type);
-    if ((rc = check_bodies(m, d->body, 1, "joint", name))) return rc;
+    const fmb_joint_class_t *k = fmb_joint_class_named(d->type);
+    if (!k)
+        return fmb_model_error(m, FMB_ERR_MODEL, "joint '%s': unknown type '%s'", name,
+                               d->type ? d->type : "(none)");
+    if ((rc = check_bodies(m, d->body, 1, "joint", name)) ||
+        (rc = check_body_kinds(m, k, d->body, name)))
+        return rc;
     if (grow((void **)&m->joints, &m->cap_joints, m->njoints, sizeof *m->joints))
         return FMB_ERR_NOMEM;
     fmb_joint_t *j = &m->joints[m->njoints];
     memset(j, 0, sizeof *j);
     strcpy(j->name, name);
-    j->type = d->type;
     j->klass = k;
     memcpy(j->body, d->body, sizeof j->body);
     memcpy(j->point, d->point, sizeof j->point);
@@ -381,10 +295,9 @@ int fmb_model_add_joint(fmb_model_t *m, const fmb_joint_desc_t *d)
     if (n == 0) ax = 1, ay = 0, n = 1;
     j->axis[0] = ax / n, j->axis[1] = ay / n;
     char msg[512];
-    if (k->time) {
-        j->fn = fmb_expr_create(d->expr ? d->expr : "", &m->params, msg, sizeof msg);
-        if (!j->fn) return fmb_model_error(m, FMB_ERR_EXPR, "joint '%s': %s", name, msg);
-    }
+    if ((rc = compile_exprs(m, k->params, d, offsetof(fmb_joint_desc_t, expr), 1, "",
+                            &j->fn, msg, sizeof msg)))
+        return fmb_model_error(m, rc, "joint '%s': %s", name, msg);
     if (k->check && (rc = k->check(m, j, msg, sizeof msg))) {
         fmb_expr_destroy(&j->fn);
         return fmb_model_error(m, rc, "%s", msg);
@@ -398,8 +311,12 @@ int fmb_model_add_joint(fmb_model_t *m, const fmb_joint_desc_t *d)
         fmb_expr_destroy(&j->fn);
         return fmb_model_error(m, rc, "joint '%s': %s", name, msg);
     }
-    if (j->friction.model != FMB_FRICTION_NONE) /* 0: the model's default, stored */
+    if (fmb_friction_on(&j->friction)) { /* 0: the model's default, stored */
         j->friction.v_stick = fmb_friction_stick_velocity(&j->friction);
+        j->friction.model = fmb_friction_class_for(j->friction.model)->name; /* not the caller's */
+    } else {
+        j->friction.model = NULL;
+    }
     j->row = m->nrows;
     m->nrows += k->nrows;
     return m->njoints++;
@@ -412,11 +329,14 @@ int fmb_model_add_force(fmb_model_t *m, const fmb_force_desc_t *d)
     if (rc) return rc;
     if (find_force(m, name) >= 0)
         return fmb_model_error(m, FMB_ERR_MODEL, "duplicate force name '%s'", name);
-    const fmb_force_class_t *k = fmb_force_class_for(d->type);
-    if (!k) return fmb_model_error(m, FMB_ERR_MODEL, "force '%s': unknown type %d", name, d->type);
+    const fmb_force_class_t *const type = fmb_force_class_named(d->type), *k = type;
+    if (!k)
+        return fmb_model_error(m, FMB_ERR_MODEL, "force '%s': unknown type '%s'", name,
+                               d->type ? d->type : "(none)");
     if (k->specialize && !(k = k->specialize(d)))
-        return fmb_model_error(m, FMB_ERR_MODEL, "force '%s': no law of type %d for this description",
-                               name, d->type);
+        return fmb_model_error(m, FMB_ERR_MODEL,
+                               "force '%s': no law of type '%s' for this description", name,
+                               d->type);
     const int two = k->nbodies == 2;
     if ((rc = check_bodies(m, d->body, two, "force", name))) return rc;
     if (grow((void **)&m->forces, &m->cap_forces, m->nforces, sizeof *m->forces))
@@ -424,7 +344,6 @@ int fmb_model_add_force(fmb_model_t *m, const fmb_force_desc_t *d)
     fmb_force_t *f = &m->forces[m->nforces];
     memset(f, 0, sizeof *f);
     strcpy(f->name, name);
-    f->type = d->type;
     f->klass = k;
     f->body[0] = d->body[0];
     f->body[1] = two ? d->body[1] : FMB_GROUND;
@@ -435,23 +354,22 @@ int fmb_model_add_force(fmb_model_t *m, const fmb_force_desc_t *d)
     memcpy(f->axis, d->axis, sizeof f->axis);
     memcpy(f->par, d->param, sizeof f->par);
     f->fr = d->friction;
+    if (f->fr.model) { /* the class's name, not the caller's string */
+        const fmb_friction_class_t *fk = fmb_friction_class_for(f->fr.model);
+        f->fr.model = fk ? fk->name : NULL;
+    }
     f->line = d->line;
     char msg[512];
-    int nexpr = d->type == FMB_FORCE_POINT ? 2 : d->type == FMB_FORCE_TORQUE ? 1 : 0;
-    for (int e = 0; e < nexpr; e++) {
-        f->fn[e] = fmb_expr_create(d->expr[e] ? d->expr[e] : "0", &m->params, msg, sizeof msg);
-        if (!f->fn[e]) {
-            fmb_expr_destroy(&f->fn[0]);
-            return fmb_model_error(m, FMB_ERR_EXPR, "force '%s': %s", name, msg);
-        }
-    }
+    if ((rc = compile_exprs(m, type->params, d, offsetof(fmb_force_desc_t, expr), 2, "0", f->fn,
+                            msg, sizeof msg)))
+        return fmb_model_error(m, rc, "force '%s': %s", name, msg);
     if (k->check && (rc = k->check(f, msg, sizeof msg))) {
         fmb_expr_destroy(&f->fn[0]);
         fmb_expr_destroy(&f->fn[1]);
         return fmb_model_error(m, rc, "%s", msg);
     }
     /* the table's bounds (that of the type: a specialized law shares its keys) */
-    if ((rc = fmb_params_check(fmb_force_class_for(d->type)->params, d, "", msg, sizeof msg))) {
+    if ((rc = fmb_params_check(type->params, d, "", msg, sizeof msg))) {
         fmb_expr_destroy(&f->fn[0]);
         fmb_expr_destroy(&f->fn[1]);
         return fmb_model_error(m, rc, "force '%s': %s", name, msg);

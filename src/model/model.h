@@ -194,6 +194,14 @@ typedef struct fmb_elem_cols {
     int cols[2][FMB_VIEW_COLS];
 } fmb_elem_cols_t;
 
+/* Kinds of body (fmb_joint_class_t.bodies): the ground, a body without elastic
+ * coordinates (its class has no shape()), a body with them (a beam). */
+enum { FMB_BODY_GROUND = 1u << 0, FMB_BODY_RIGID = 1u << 1, FMB_BODY_BEAM = 1u << 2 };
+static inline unsigned fmb_body_kind(const fmb_body_t *b)
+{
+    return !b->klass ? FMB_BODY_GROUND : b->klass->shape ? FMB_BODY_BEAM : FMB_BODY_RIGID;
+}
+
 /* ---- joints ---------------------------------------------------------------
  * A joint class fills a small function table; the solver never switches on type. */
 typedef struct fmb_joint fmb_joint_t;
@@ -237,7 +245,12 @@ typedef struct fmb_joint_class {
     int (*reach)(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, int all, int *cols);
     /* Phi_t and Phi_tt (nrows each); NULL means scleronomic. */
     void (*time)(const fmb_joint_t *j, double t, double *phit, double *phitt);
-    /* Validation at model build time (0 or negative status with message). */
+    /* The bodies it accepts, checked by fmb_model_add_joint before check() (and read by
+     * tests/test_conformance.c): per body a mask of FMB_BODY_GROUND, FMB_BODY_RIGID,
+     * FMB_BODY_BEAM (0: any kind); distinct: the two bodies must differ. */
+    unsigned bodies[2];
+    int distinct;
+    /* Validation at model build time (0 or negative status with message; optional). */
     int (*check)(const fmb_model_t *m, const fmb_joint_t *j, char *msg, size_t len);
     /* Validity of an accepted state (e.g. a slider still on its guide), or NULL. */
     int (*valid)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, char *msg, size_t len);
@@ -253,9 +266,13 @@ typedef struct fmb_joint_class {
     const char *const *output_names;
     void (*outputs)(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *val);
     /* Drivers: name of the generalized force they apply and its reaction column (on body 1),
-     * or NULL. */
+     * or NULL. A driver of column 2 prescribes body 1's angle (relative to body 2), of
+     * column 0 / 1 the inertial x / y of point[0] (solve/start.c: a driven coordinate). */
     const char *drive_name;
     int drive_column;
+    /* 1: the joint relates angles only and acts at no point (an angle driver, a gear pair):
+     * the visualization draws no joint marker for it; 0: point[] is where it acts. */
+    int no_point;
     /* Event step control (optional, NULL: none; docs/theory.md, "Step control"). Called
      * when a step t0 -> t0 + h has converged, before it is accepted: v0 views the state at
      * t0, v1 the candidate at t0 + h. Return 0 to accept, 1 to reject: the step is retried
@@ -282,7 +299,6 @@ typedef struct fmb_joint_class {
 
 struct fmb_joint {
     char name[FMB_NAME_MAX];
-    fmb_joint_type type;
     const fmb_joint_class_t *klass;
     int body[2];
     double point[2][2];
@@ -290,7 +306,7 @@ struct fmb_joint {
     double ref;                   /* reference relative angle (prismatic, weld) */
     double d0;                    /* prismatic: initial offset, fixed at build */
     fmb_expr_t *fn;               /* driver function of t */
-    fmb_friction_desc_t friction; /* model NONE: frictionless */
+    fmb_friction_desc_t friction; /* model: the class's name; NULL: frictionless */
     double par[FMB_JOINT_PARAMS]; /* per class (fmb_joint_desc_t.param) */
     int row;                      /* first global constraint row */
     int line;
@@ -302,11 +318,11 @@ struct fmb_joint {
     double evalcache[FMB_JOINT_CACHE];
 };
 
-/* Registry: joint class for a type (one line per type in joints/registry.c). */
-const fmb_joint_class_t *fmb_joint_class_for(fmb_joint_type type);
-/* k-th registered class (0 ..; the built-in types first, then registered extras) and its
- * type in *type; NULL past the end. */
-const fmb_joint_class_t *fmb_joint_class_at(int k, fmb_joint_type *type);
+/* Registry (one line per type in joints/registry.c): the class of a name
+ * (fmb_joint_desc_t.type), NULL if none; the k-th registered class (0 ..; the built-in
+ * types first, then registered extras), NULL past the end. */
+const fmb_joint_class_t *fmb_joint_class_named(const char *name);
+const fmb_joint_class_t *fmb_joint_class_at(int k);
 
 /* ---- forces ---------------------------------------------------------------*/
 typedef struct fmb_force fmb_force_t;
@@ -390,7 +406,6 @@ typedef struct fmb_force_class {
 
 struct fmb_force {
     char name[FMB_NAME_MAX];
-    fmb_force_type type;
     const fmb_force_class_t *klass;
     int body[2];
     double point[2][2];
@@ -400,16 +415,29 @@ struct fmb_force {
     double *state;            /* klass->nstate doubles of history, or NULL */
     int coord;                /* switching elements: FMB_REL_ROTATION or FMB_REL_DIRECTION */
     double axis[2];           /* unit inertial axis (FMB_REL_DIRECTION, screw) */
-    double par[6];            /* per type (FMB_SW_* indices in flexmb.h) */
+    double par[6];            /* per type (fmb_force_desc_t.param; forces/forces.h) */
     fmb_friction_desc_t fr;   /* dry_friction: the LuGre law (force units) */
     int line;
     fmb_elem_cols_t colcache; /* default columns (model.c; not with class cols()) */
 };
 
-const fmb_force_class_t *fmb_force_class_for(fmb_force_type type);
-const fmb_force_class_t *fmb_force_class_at(int k, fmb_force_type *type);
+/* Registry (one line per type in forces/force_registry.c): the class of a name
+ * (fmb_force_desc_t.type), NULL if none; the k-th class, NULL past the end. */
+const fmb_force_class_t *fmb_force_class_named(const char *name);
+const fmb_force_class_t *fmb_force_class_at(int k);
 
 /* ---- model ----------------------------------------------------------------*/
+/* Building blocks of the body classes' fmb_model_add_* (src/bodies: rigid.c, beam_model.c),
+ * so that the model never names a body class: check a new body's name (an HDF5 name, not
+ * yet taken) into dst; append a filled body (name, klass, data, ndof, ...) at the next
+ * coordinates, returning its index (FMB_ERR_NOMEM: not appended); append a named point to
+ * a body (unique: the caller guarantees a new name, no duplicate search). 0 / the index,
+ * or a negative status with the model's message. */
+int fmb_model_new_body_name(fmb_model_t *m, const char *name, char dst[FMB_NAME_MAX]);
+int fmb_model_push_body(fmb_model_t *m, const fmb_body_t *body);
+int fmb_model_append_point(fmb_model_t *m, int body, const char *name, double x, double y,
+                           int unique);
+
 struct fmb_model {
     fmb_body_t *bodies;
     int nbodies, cap_bodies;

@@ -1,13 +1,13 @@
 /*
  * Model inspection: the public fmb_model_* accessors that read a built model (counts,
- * names, points, offsets, constraint rows, bodies, forces, joints' class-table facts, a
- * beam's nodes and own modes). Building a model is model.c, the elements' views of it
+ * names, points, offsets, constraint rows, bodies, forces, joints' class-table facts; a
+ * beam's own queries are src/bodies/beam_model.c). Building a model is model.c (the
+ * bodies: their classes' files), the elements' views of it
  * model_views.c; checking it (consistent start, rank) is solve/check.c.
  */
 #include <stddef.h>
 #include <string.h>
 
-#include "bodies/beam.h"
 #include "model/model.h"
 
 /* ---- bodies and forces */
@@ -80,26 +80,6 @@ const char *fmb_model_joint_output_name(const fmb_model_t *m, int joint, int k)
     return k >= 0 && k < fmb_model_joint_num_outputs(m, joint)
                ? m->joints[joint].klass->output_names[k]
                : NULL;
-}
-
-/* ---- beams */
-
-int fmb_model_beam_modes(fmb_model_t *m, int body, double *omega, int nmax)
-{
-    if (!fmb_model_body_is_beam(m, body))
-        return fmb_model_error(m, FMB_ERR_ARG, "body %d is not a beam", body);
-    const fmb_beam_t *bm = m->bodies[body].data;
-    /* K phi = omega^2 Muu phi with the frame held by the reference conditions: dense
-     * LAPACK dsygv for small beams, CHOLMOD subspace iteration for the lowest modes of
-     * large ones */
-    const int ne = bm->ndof - 3;
-    const int rc = ne > FMB_BEAM_DENSE_MODES_MAX && nmax < ne / 4
-                       ? fmb_beam_modes_sparse(bm, omega, nmax)
-                       : fmb_beam_modes_dense(bm, omega, nmax);
-    if (rc < 0)
-        return fmb_model_error(m, rc, "beam '%s': eigenvalue solver failed (%s)",
-                               m->bodies[body].name, fmb_status_message(rc));
-    return rc;
 }
 
 /* ---- counts, names, points, offsets, rows */
@@ -193,50 +173,3 @@ int fmb_model_row_joint(const fmb_model_t *m, int row, int *local)
     return FMB_ERR_NOTFOUND;
 }
 
-/* ---- beam queries */
-
-int fmb_model_body_is_beam(const fmb_model_t *m, int b)
-{
-    return b > 0 && b < m->nbodies && m->bodies[b].klass == &fmb_beam_body_class;
-}
-
-int fmb_model_beam_num_nodes(const fmb_model_t *m, int b)
-{
-    return fmb_model_body_is_beam(m, b) ? ((const fmb_beam_t *)m->bodies[b].data)->nnodes : 0;
-}
-
-int fmb_model_beam_geometry(const fmb_model_t *m, int b)
-{
-    return fmb_model_body_is_beam(m, b) ? (int)((const fmb_beam_t *)m->bodies[b].data)->geometry
-                                        : FMB_ERR_ARG;
-}
-
-int fmb_model_beam_mode_shape(fmb_model_t *m, int b, int k, double *shape, double *omega)
-{
-    if (!fmb_model_body_is_beam(m, b))
-        return fmb_model_error(m, FMB_ERR_ARG, "body %d is not a beam", b);
-    const fmb_beam_t *bm = m->bodies[b].data;
-    if (k < 1 || k > bm->ndof - 3 || !shape)
-        return fmb_model_error(m, FMB_ERR_ARG, "beam '%s': mode %d out of range 1..%d",
-                               m->bodies[b].name, k, bm->ndof - 3);
-    const int rc = fmb_beam_mode_shape(bm, k, shape, omega);
-    if (rc)
-        return fmb_model_error(m, rc, "beam '%s': mode %d: eigenvalue solver failed (%s)",
-                               m->bodies[b].name, k, fmb_status_message(rc));
-    return 0;
-}
-
-int fmb_model_beam_props(const fmb_model_t *m, int b, fmb_beam_props_t *p)
-{
-    if (!m || !p || fmb_model_body_is_beam(m, b) <= 0) return FMB_ERR_ARG;
-    const fmb_beam_t *bm = m->bodies[b].data;
-    p->E = bm->E, p->rho = bm->rho, p->A = bm->A, p->I = bm->I;
-    p->c = bm->c, p->yield_stress = bm->yield;
-    p->length = bm->x[bm->nnodes - 1] - bm->x[0];
-    return 0;
-}
-
-double fmb_model_beam_node_x(const fmb_model_t *m, int b, int k)
-{
-    return fmb_model_body_is_beam(m, b) ? ((const fmb_beam_t *)m->bodies[b].data)->x[k] : 0.0;
-}

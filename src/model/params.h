@@ -24,6 +24,7 @@
 #define FMB_MODEL_PARAMS_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "flexmb/flexmb.h"
 
@@ -46,7 +47,8 @@ enum fmb_param_flags {
     FMB_PARAM_NONZERO = 1u << 5,   /* vector: not the zero vector */
     FMB_PARAM_UNIT = 1u << 6,      /* vector: normalized after reading */
     FMB_PARAM_IN_DOUBLE = 1u << 7, /* enum: the index is stored as a double */
-    FMB_PARAM_DERIVED = 1u << 8    /* the default is computed by prepare() (doc says how) */
+    FMB_PARAM_DERIVED = 1u << 8,   /* the default is computed by prepare() (doc says how) */
+    FMB_PARAM_NAME = 1u << 9       /* enum: the choice's name is stored (const char *) */
 };
 
 typedef struct fmb_param {
@@ -133,8 +135,7 @@ typedef struct fmb_friction_lcp {
 } fmb_friction_lcp_t;
 
 typedef struct fmb_friction_class {
-    const char *name; /* "lugre", "coulomb", "none" */
-    fmb_friction_model model;
+    const char *name; /* "lugre", "coulomb", "none": fmb_friction_desc_t.model */
     double v_stick; /* default stick velocity (v_stick = 0; flexmb.h FMB_V_STICK_*), m/s */
     const fmb_param_t *params; /* keys besides 'model' */
     /* Cross-key rules of the case layer (may be NULL). */
@@ -177,7 +178,13 @@ typedef struct fmb_friction_class {
     int stops;
 } fmb_friction_class_t;
 
-const fmb_friction_class_t *fmb_friction_class_for(fmb_friction_model model);
+/* The class of a model name (NULL, "" and "none": the "none" class), NULL if unknown. */
+const fmb_friction_class_t *fmb_friction_class_for(const char *model);
+/* 1 when the description names a friction model (not NULL, "" or "none"). */
+static inline int fmb_friction_on(const fmb_friction_desc_t *d)
+{
+    return d->model && *d->model && strcmp(d->model, "none") != 0;
+}
 /* The stick velocity of a friction description: v_stick, or its model's default when 0. */
 double fmb_friction_stick_velocity(const fmb_friction_desc_t *d);
 /* k-th registered friction class (0 ..), NULL past the end. */

@@ -94,6 +94,24 @@ int fmb_params_check(const fmb_param_t *t, const void *desc, const char *pre, ch
             break;
         }
         case FMB_PARAM_ENUM: {
+            if (p->flags & FMB_PARAM_NAME) {
+                const char *name;
+                memcpy(&name, src, sizeof name);
+                if (!name) break; /* the default */
+                int ok = 0;
+                char allowed[300] = "";
+                for (int i = 0; p->choices && p->choices[i]; i++) {
+                    ok |= !strcmp(p->choices[i], name);
+                    const size_t l = strlen(allowed);
+                    snprintf(allowed + l, sizeof allowed - l, "%s%s", i ? ", " : "", p->choices[i]);
+                }
+                if (!ok) {
+                    snprintf(msg, len, "%s'%s' = '%s' is not one of its choices (%s)", pre, p->key,
+                             name, allowed);
+                    rc = FMB_ERR_MODEL;
+                }
+                break;
+            }
             int v;
             if (p->flags & FMB_PARAM_IN_DOUBLE) {
                 double x;
@@ -122,7 +140,7 @@ int fmb_params_check(const fmb_param_t *t, const void *desc, const char *pre, ch
         case FMB_PARAM_FRICTION: {
             const fmb_friction_desc_t *fd = (const fmb_friction_desc_t *)(const void *)src;
             const fmb_friction_class_t *fk = fmb_friction_class_for(fd->model);
-            if (fk && fk->model != FMB_FRICTION_NONE) {
+            if (fk && fmb_friction_on(fd)) {
                 char sub[64];
                 snprintf(sub, sizeof sub, "%s%s ", pre, p->key);
                 rc = fmb_params_check(fk->params, fd, sub, msg, len);

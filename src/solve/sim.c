@@ -171,7 +171,7 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     s->sphi = s->sw + mn;
     s->sphi2 = s->sphi + mr;
     for (int i = 0; i < model->njoints; i++)
-        if (model->joints[i].friction.model != FMB_FRICTION_NONE) s->ncontacts++;
+        if (fmb_friction_on(&model->joints[i].friction)) s->ncontacts++;
     if (s->ncontacts) {
         const size_t nc = (size_t)s->ncontacts;
         s->contacts = calloc(nc, sizeof *s->contacts);
@@ -185,7 +185,7 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
         }
         int c = 0;
         for (int i = 0; i < model->njoints; i++)
-            if (model->joints[i].friction.model != FMB_FRICTION_NONE) {
+            if (fmb_friction_on(&model->joints[i].friction)) {
                 s->contacts[c].joint = i;
                 s->contacts[c].d = model->joints[i].friction;
                 s->contacts[c].fk = fmb_friction_class_for(model->joints[i].friction.model);

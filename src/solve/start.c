@@ -455,16 +455,16 @@ static void leave_out_driven(fmb_sim_t *s)
     for (int k = 0; k < md->njoints; k++) {
         const fmb_joint_t *j = &md->joints[k];
         const fmb_body_t *b0 = &md->bodies[j->body[0]], *b1 = &md->bodies[j->body[1]];
+        const int col = j->klass->drive_name && j->klass->time ? j->klass->drive_column : -1;
         int i = -1;
-        if (j->type == FMB_JOINT_DRIVER_ANGLE) {
+        if (col == 2) { /* an angle driver */
             if (b1->offset < 0 && b0->offset >= 0)
                 i = b0->offset + 2;
             else if (b0->offset < 0 && b1->offset >= 0)
                 i = b1->offset + 2;
-        } else if ((j->type == FMB_JOINT_DRIVER_X || j->type == FMB_JOINT_DRIVER_Y) &&
-                   b0->offset >= 0 && b0->ndof == 3 && j->point[0][0] == 0.0 &&
-                   j->point[0][1] == 0.0) {
-            i = b0->offset + (j->type == FMB_JOINT_DRIVER_Y);
+        } else if ((col == 0 || col == 1) && b0->offset >= 0 && b0->ndof == 3 &&
+                   j->point[0][0] == 0.0 && j->point[0][1] == 0.0) {
+            i = b0->offset + col; /* an x / y driver at the frame origin */
         }
         if (i >= 0 && i < s->n) s->qscale[i] = FMB_DRIVEN_SCALE;
     }
