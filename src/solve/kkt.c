@@ -521,8 +521,8 @@ static int analyze(fmb_kkt_t *k)
             k->control[UMFPACK_ORDERING] = orderings[k->ordering];
         /* no iterative refinement: the Newton iteration corrects solve errors anyway */
         k->control[UMFPACK_IRSTEP] = 0;
-        int st = umfpack_di_symbolic(k->n, k->n, k->Ap, k->Ai, k->Ax, &k->symbolic, k->control,
-                                     NULL);
+        int st =
+            umfpack_di_symbolic(k->n, k->n, k->Ap, k->Ai, k->Ax, &k->symbolic, k->control, NULL);
         if (st != UMFPACK_OK)
             return st == UMFPACK_ERROR_out_of_memory ? FMB_ERR_NOMEM : FMB_ERR_LINSOLVE;
     } else {
@@ -530,11 +530,11 @@ static int analyze(fmb_kkt_t *k)
             if (!(k->kcommon = malloc(sizeof(klu_common)))) return FMB_ERR_NOMEM;
             klu_defaults(k->kcommon);
             /* large systems (large()) come symmetrically scaled (scale_matrix): no row
-             * scaling on top (klu_numeric_factor sets the scale per call); their order (kkt_order.c) keeps the dense rows out of reach
-             * of the multipliers' off-diagonal pivots, so KLU's usual threshold applies
-             * (the COLAMD order used before needed 1e-6 and the slider's reach to stay off
-             * the dense carrier rows, and filled U when a full factorization pivoted
-             * differently) */
+             * scaling on top (klu_numeric_factor sets the scale per call); their order
+             * (kkt_order.c) keeps the dense rows out of reach of the multipliers' off-diagonal
+             * pivots, so KLU's usual threshold applies (the COLAMD order used before needed 1e-6
+             * and the slider's reach to stay off the dense carrier rows, and filled U when a full
+             * factorization pivoted differently) */
             if (large(k)) ((klu_common *)k->kcommon)->tol = FMB_KKT_LARGE_TOL;
         }
         int rc = analyze_klu(k, k->kcommon);
@@ -677,11 +677,13 @@ static int klu_numeric_factor(fmb_kkt_t *k)
     klu_numeric *kn = k->knumeric;
     if (kn) {
         /* redo it in full when the pivots have become poor (rcond below 1e-3 of the full
-         * factorization's) */
+         * factorization's, or below the singular threshold of fmb_kkt_factor: a pivot
+         * order chosen at a near-singular state, e.g. a failed step's, can give a zero
+         * pivot on a regular matrix; fresh pivoting then decides) */
         kc->scale = -1;
         if (klu_refactor(k->Ap, k->Ai, k->Ax, k->ksymbolic, kn, kc)) {
             k->rcond = factor_rcond(k, kn, 1);
-            if (k->rcond > 1e-3 * k->rcond_full) return 0;
+            if (k->rcond > 1e-3 * k->rcond_full && k->rcond > FMB_KKT_SINGULAR) return 0;
         }
         klu_free_numeric(&kn, kc);
         k->knumeric = NULL;
@@ -719,7 +721,8 @@ int fmb_kkt_factor(fmb_kkt_t *k)
     if (k->solver == FMB_KKT_UMFPACK) {
         if (k->numeric) umfpack_di_free_numeric(&k->numeric);
         double info[UMFPACK_INFO];
-        int st = umfpack_di_numeric(k->Ap, k->Ai, k->Ax, k->symbolic, &k->numeric, k->control, info);
+        int st =
+            umfpack_di_numeric(k->Ap, k->Ai, k->Ax, k->symbolic, &k->numeric, k->control, info);
         k->rcond = info[UMFPACK_RCOND];
         if (st == UMFPACK_WARNING_singular_matrix) return FMB_ERR_SINGULAR;
         if (st != UMFPACK_OK)
@@ -729,7 +732,7 @@ int fmb_kkt_factor(fmb_kkt_t *k)
     }
     /* both rcond figures are the cheap estimate min/max |diag U|; treat an exactly or
      * numerically rank-deficient KKT matrix as singular */
-    if (!(k->rcond > 1e-14)) return FMB_ERR_SINGULAR;
+    if (!(k->rcond > FMB_KKT_SINGULAR)) return FMB_ERR_SINGULAR;
     return 0;
 }
 
@@ -745,8 +748,8 @@ void fmb_kkt_fill(fmb_kkt_t *k, long *lu, double *flops)
 int fmb_kkt_solve(fmb_kkt_t *k, const double *b, double *x)
 {
     if (k->solver == FMB_KKT_UMFPACK) {
-        int st = umfpack_di_solve(UMFPACK_A, k->Ap, k->Ai, k->Ax, x, b, k->numeric, k->control,
-                                  NULL);
+        int st =
+            umfpack_di_solve(UMFPACK_A, k->Ap, k->Ai, k->Ax, x, b, k->numeric, k->control, NULL);
         if (st != UMFPACK_OK) return FMB_ERR_LINSOLVE;
     } else {
         if (!k->knumeric) return FMB_ERR_LINSOLVE;

@@ -23,6 +23,8 @@ enum { FMB_KKT_KLU = 0, FMB_KKT_UMFPACK = 1 };
 /* KLU's partial-pivoting threshold for large systems: a diagonal pivot is kept while it is
  * at least this fraction of the largest entry in its column (kkt.c, kkt_order.c). */
 #define FMB_KKT_LARGE_TOL 1e-3
+/* A factorization whose pivot ratio (kkt.c factor_rcond) is at most this is singular. */
+#define FMB_KKT_SINGULAR 1e-14
 /* A pattern rebuilt within this many assemblies of the previous rebuild keeps every entry of
  * the previous pattern (kkt.c build_pattern). */
 #define FMB_KKT_KEEP_RECENT 50

@@ -45,6 +45,8 @@ extern void dgeev_(const char *jobvl, const char *jobvr, const int *n, double *a
 #define PER_MAXIT 64
 /* largest Newton-Picard subspace */
 #define FMB_PERIODIC_PMAX 16
+/* halvings of an update whose pass failed (pass_damped) */
+#define FMB_PERIODIC_BACKTRACK 4
 /* a Ritz pair with |J v - mu v| / |v| above this is not taken as a multiplier */
 #define FMB_PERIODIC_RITZ_TOL 1e-6
 /* passes of the subspace method's Floquet analysis at most */
@@ -79,6 +81,9 @@ struct fmb_periodic {
     int pmax, np_dim, ritz, method;
     double ritz_res;    /* |J v - mu v| / |v| of the largest Ritz pair at the orbit */
     int project;        /* 1: the first guess was given (fmb_periodic_set_guess): project it */
+    int np_failed;      /* a subspace pass failed: the dense method took over */
+    int backtracks;     /* halved updates (pass_damped) */
+    double *xlast;      /* 4n: the last iterate whose pass completed */
     int floquet_passes; /* passes of the subspace Floquet analysis */
     int vstride;        /* V's column length for the Ritz vectors (4n) */
     double *V, *Z, *S, *rs, *vr, *dp, *Za;
@@ -156,7 +161,7 @@ fmb_periodic_t *fmb_periodic_create(fmb_sim_t *s)
     p->mre = dalloc(nw), p->mim = dalloc(nw), p->mvec = dalloc(nw * nw);
     p->order = calloc(nw + 1, sizeof(int));
     p->pmax = FMB_PERIODIC_PMAX < nw ? FMB_PERIODIC_PMAX : nw;
-    p->sig = dalloc(nx), p->sigV = dalloc(nx);
+    p->sig = dalloc(nx), p->sigV = dalloc(nx), p->xlast = dalloc(nx);
     p->V = dalloc(nx * (size_t)(p->pmax + 1)), p->Z = dalloc(nx * (size_t)(p->pmax + 1));
     p->S = dalloc((size_t)(p->pmax + 1) * (p->pmax + 1)), p->rs = dalloc(nx);
     p->Za = dalloc(nx * (size_t)(p->pmax + 1));
@@ -193,8 +198,8 @@ void fmb_periodic_destroy(fmb_periodic_t **pp)
     free(p->x), free(p->y), free(p->g), free(p->scale), free(p->lam0), free(p->angle);
     free(p->Y), free(p->J), free(p->A), free(p->B), free(p->v1), free(p->v2);
     free(p->mre), free(p->mim), free(p->mvec), free(p->order);
-    free(p->sig), free(p->sigV), free(p->Za), free(p->V), free(p->Z), free(p->S), free(p->rs),
-        free(p->vr), free(p->dp);
+    free(p->sig), free(p->sigV), free(p->xlast), free(p->Za), free(p->V), free(p->Z), free(p->S),
+        free(p->rs), free(p->vr), free(p->dp);
     free(p->ipiv);
     fmb_kkt_free(&p->kK);
     fmb_kkt_free(&p->kC);
@@ -616,6 +621,26 @@ static int consistent_guess(fmb_periodic_t *p)
     return 0;
 }
 
+/* A pass at the present iterate that, when it fails (a step that cannot be completed from
+ * an update too long for the nonlinear map: the index-3 steps from a state far from a
+ * consistent one), retries at the update's halves towards the last iterate that passed
+ * (p->xlast), at most FMB_PERIODIC_BACKTRACK times: damped Newton. it: the iteration (0:
+ * nothing to go back to). */
+static int pass_damped(fmb_periodic_t *p, int it, double *Y, int ncol, int unit,
+                       volatile const int *stop)
+{
+    const size_t nx = 4 * (size_t)p->n;
+    int rc = pass(p, p->x, p->y, Y, ncol, unit, stop);
+    for (int b = 0; rc && rc != FMB_ERR_INTERRUPTED && it > 0 && b < FMB_PERIODIC_BACKTRACK; b++) {
+        for (size_t i = 0; i < nx; i++)
+            p->x[i] = p->xlast[i] + 0.5 * (p->x[i] - p->xlast[i]);
+        p->backtracks++;
+        rc = pass(p, p->x, p->y, Y, ncol, unit, stop);
+    }
+    if (rc == 0) memcpy(p->xlast, p->x, nx * sizeof *p->x);
+    return rc;
+}
+
 /* Orthonormalize the k columns of V (nx each, scaled space) in place by modified
  * Gram-Schmidt twice, dropping a column whose norm falls below 1e-10 of what it had;
  * returns the columns kept (packed at the front). */
@@ -731,7 +756,15 @@ static int newton_picard(fmb_periodic_t *p, const fmb_periodic_options_t *o, int
                 Z[(size_t)j * zs + i] = sg[i] * V[(size_t)j * nx + i];
             memset(Z + (size_t)j * zs + nx, 0, (zs - (size_t)nx) * sizeof *Z);
         }
-        if ((rc = pass(p, p->x, p->y, Z, k, 0, o->stop))) return rc;
+        if ((rc = pass_damped(p, it, Z, k, 0, o->stop))) {
+            /* still failing at the halved updates: back to the last iterate that passed,
+             * for the dense monodromy when the caller may switch */
+            if (it == 0 || !dense || rc == FMB_ERR_INTERRUPTED) return rc;
+            memcpy(p->x, p->xlast, 4 * (size_t)n * sizeof *p->x);
+            p->iters = it - 1;
+            p->np_failed = 1;
+            return 1;
+        }
         double res_acc;
         const double res = residual(p, &res_acc);
         p->res_acc = res_acc;
@@ -882,7 +915,7 @@ static int dense_newton(fmb_periodic_t *p, const fmb_periodic_options_t *o, int 
     fmb_sim_t *s = p->s;
     int rc;
     for (int it = it0;; it++) {
-        if ((rc = pass(p, p->x, p->y, p->Y, 3 * p->n, 1, o->stop))) return rc;
+        if ((rc = pass_damped(p, it > it0, p->Y, 3 * p->n, 1, o->stop))) return rc;
         double res_acc;
         const double res = residual(p, &res_acc);
         p->res_acc = res_acc;
@@ -920,6 +953,9 @@ int fmb_periodic_solve(fmb_periodic_t *p, const fmb_periodic_options_t *o)
     const int maxit = o->max_iter < PER_MAXIT ? o->max_iter : PER_MAXIT;
     p->iters = 0;
     p->nmult = 0;
+    p->backtracks = 0;
+    p->np_failed = 0;
+    memcpy(p->xlast, p->x, 4 * (size_t)p->n * sizeof *p->x);
     p->ritz = 0;
     p->np_dim = 0;
     p->have_J = 0;
