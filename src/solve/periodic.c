@@ -22,7 +22,12 @@
  * of the first step) and J = Y W with W = dw/dx (explicit). Newton on G(x) = P(x) - x
  * (carrier angles modulo 2 pi): (J - I) dx = -G. Every pass over the period at an iterate
  * gives both P(x) and J(x), so the multipliers (eigenvalues of W Y, 3n x 3n, the nonzero
- * ones of J) are those of the converged orbit.
+ * ones of J) are those of the converged orbit. The default, Newton-Picard, carries only a
+ * few directions J V per pass: Newton on span(V), fixed-point iteration on the rest; its
+ * multipliers come from subspace iteration at the orbit.
+ *
+ * Files: this one (set-up, the solve's driver, results), periodic_map.c (the map and its
+ * derivative), periodic_newton.c (the Newton variants and the multipliers), periodic.h.
  */
 #include <math.h>
 #include <stdlib.h>
