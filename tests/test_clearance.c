@@ -13,7 +13,10 @@
  *           it; restitution within 1e-3 of the reference.
  *   impact_seed the seed's law with its step damping, and with Flores damping: rebound
  *           against the 1-DOF integration of the re-typed law.
- * Usage: test_clearance static|impact|impact_seed|energy|adaptive
+ *   impact_onset a journal pushed into the wall by a constant force: LN and Flores
+ *           hysteresis with the impact velocity at the located onset (closed form
+ *           sqrt(2 a c)), rebound against the 1-DOF integration, whatever the step.
+ * Usage: test_clearance static|impact|impact_seed|impact_linear|impact_onset|energy|adaptive
  */
 #include <math.h>
 #include <stdio.h>
@@ -286,6 +289,89 @@ static void test_impact(void)
     }
 }
 
+/* Hysteresis impact under a constant push towards the wall: m x'' = m a - F_K (1 + chi x')
+ * (x the penetration, LN chi = 3 (1 - e^2) / (4 v_imp), Flores 8 (1 - e) / (5 e v_imp)),
+ * v_imp the speed at the onset x = 0; RK4 from x = 0, returns the exit speed / v_imp. */
+static double push_reference(double m, double K, double a, double chi, double v0, double dt)
+{
+    double x = 0, v = v0;
+#define PACC(X, V) ((X) > 0 ? a - fmax(K * pow((X), 1.5) * (1 + chi * (V)), 0.0) / m : a)
+    for (long k = 0; k < 100000000L; k++) {
+        double k1x = v, k1v = PACC(x, v);
+        double k2x = v + 0.5 * dt * k1v, k2v = PACC(x + 0.5 * dt * k1x, v + 0.5 * dt * k1v);
+        double k3x = v + 0.5 * dt * k2v, k3v = PACC(x + 0.5 * dt * k2x, v + 0.5 * dt * k2v);
+        double k4x = v + dt * k3v, k4v = PACC(x + dt * k3x, v + dt * k3v);
+        double xn = x + dt / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
+        double vn = v + dt / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
+        if (k > 0 && xn <= 0) { /* the exit speed at x = 0, linear between the two points */
+            const double th = x / (x - xn);
+            return -(v + th * (vn - v)) / v0;
+        }
+        x = xn, v = vn;
+    }
+#undef PACC
+    return NAN;
+}
+
+/* Impact velocity at the located onset: a 0.1 kg journal at rest at the bearing centre is
+ * pushed towards the wall by 100 N (a = 1000 m/s^2), so it meets the wall (c = 0.4 mm) at
+ * v_imp = sqrt(2 a c) = 0.894 m/s, and gains a h in a step h of the approach (10 % at
+ * h = 1e-4 s). Hertz contact with LN (e = 0.9) and Flores (e = 0.5) hysteresis, adaptive
+ * steps with h_max 1e-4 .. 1e-5 s (the approach is exact for any step: constant force).
+ * The exit speed at the wall, from a state in free flight after the contact by the constant
+ * force's energy, v_out^2 = v^2 + 2 a (-delta), over v_imp against the 1-DOF RK4 integration
+ * from the onset at the closed-form v_imp. */
+static void test_impact_onset(void)
+{
+    adaptive = 1;
+    fmb_clearance_desc_t c = base_desc();
+    c.law = FMB_CLEARANCE_LANKARANI;
+    c.clearance = 0.4e-3;
+    const double m = 0.1, a = 1000.0, vimp = sqrt(2 * a * c.clearance);
+    const double RB = c.bearing_radius, RJ = RB - c.clearance;
+    const double K = 4.0 / 3.0 * c.modulus * sqrt(RB * RJ / c.clearance);
+    for (int kind = 0; kind < 2; kind++) {
+        c.damping = kind ? FMB_CLEARANCE_DAMPING_FLORES : FMB_CLEARANCE_DAMPING_LN;
+        const double e_set = kind ? 0.5 : 0.9;
+        c.restitution = e_set;
+        const double chi = kind ? 1.6 * (1 - e_set) / (e_set * vimp)
+                                : 0.75 * (1 - e_set * e_set) / vimp;
+        const double eref = push_reference(m, K, a, chi, vimp, 1e-9);
+        const double hs[3] = {1e-4, 3e-5, 1e-5};
+        for (int k = 0; k < 3; k++) {
+            rig_t r;
+            const double pose[3] = {0, 0, 0}, vel[3] = {0, 0, 0};
+            if (rig_make(&r, &c, m, pose, vel, "0", "-100", hs[k], 0.0)) {
+                failures++;
+                rig_free(&r);
+                return;
+            }
+            int was = 0, rc = 0, after = 0;
+            double e = NAN;
+            for (long n = 0; n < 1000000L && !rc; n++) {
+                rc = fmb_sim_step(r.s);
+                double out[8];
+                fmb_sim_force_outputs(r.s, r.force, out);
+                if (out[5] > 0) was = 1;
+                if (was && out[5] == 0 && ++after == 2) { /* a step into free flight */
+                    const double vy = fmb_sim_qd(r.s)[1];
+                    e = sqrt(vy * vy + 2 * a * (-out[2])) / vimp;
+                    CHECK(vy > 0, "impact_onset: not moving away (%g m/s)", vy);
+                    break;
+                }
+            }
+            CHECK(rc == 0, "impact_onset: step failed: %s", fmb_sim_last_error(r.s));
+            printf("impact_onset %s e_set %.1f: h_max %.0e s: e %.6f, 1-DOF reference %.6f "
+                   "(diff %.2e)\n",
+                   kind ? "flores" : "lankarani_nikravesh", e_set, hs[k], e, eref,
+                   fabs(e - eref));
+            CHECK(fabs(e - eref) < 4e-4, "impact_onset: rebound %.6f vs reference %.6f", e, eref);
+            rig_free(&r);
+        }
+    }
+    adaptive = 0;
+}
+
 /* The linear viscoelastic law F_N = K delta + c ddelta: a journal (0.1 kg) thrown at
  * v0 = 0.5 m/s from the bearing centre meets the wall as a damped oscillator,
  * delta = (v0 / wd) e^(-s tau) sin(wd tau), s = c / 2m, wd^2 = K/m - s^2. Unclamped the
@@ -442,6 +528,7 @@ int main(int argc, char **argv)
     if (all || !strcmp(what, "impact")) test_impact();
     if (all || !strcmp(what, "impact_seed")) test_impact_seed();
     if (all || !strcmp(what, "impact_linear")) test_impact_linear();
+    if (all || !strcmp(what, "impact_onset")) test_impact_onset();
     if (all || !strcmp(what, "energy")) test_energy();
     if (all || !strcmp(what, "adaptive")) test_adaptive();
     printf("%d failure(s)\n", failures);
