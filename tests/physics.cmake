@@ -43,7 +43,7 @@ add_test(NAME start_beam_initial
 # viscoelastic law's rebound (clamped, unclamped) against its closed form, energy
 # conservation through impacts without damping (docs/validation.md).
 fmb_c_test(test_clearance)
-foreach(c static impact impact_seed impact_linear energy adaptive)
+foreach(c static impact impact_seed impact_linear impact_onset error_control energy adaptive)
   add_test(NAME clearance_${c} COMMAND test_clearance ${c})
 endforeach()
 # Journal on a beam: the friction moment acts on the section's material rotation (power

@@ -1,7 +1,7 @@
 # Switching elements (docs/switching.md, docs/validation.md "Switching
 # elements"). Included by tests/CMakeLists.txt. One binary, one ctest entry per sub-test.
 fmb_c_test(test_switching)
-foreach(t brake ratchet gap screw)
+foreach(t brake ratchet gap screw gap_error_control)
   add_test(NAME switching_${t} COMMAND test_switching ${t})
 endforeach()
 # the seed's system (cases/switching.yaml), 8 s: properties independent of its parameters

@@ -13,7 +13,13 @@
  *           it; restitution within 1e-3 of the reference.
  *   impact_seed the seed's law with its step damping, and with Flores damping: rebound
  *           against the 1-DOF integration of the re-typed law.
- * Usage: test_clearance static|impact|impact_seed|energy|adaptive
+ *   error_control a journal swinging inside the clearance far from the origin: the global
+ *           error of its eccentricity within a few rtol_step c (the joint's own error
+ *           measure), falling with the tolerance.
+ *   impact_onset a journal pushed into the wall by a constant force: LN and Flores
+ *           hysteresis with the impact velocity at the located onset (closed form
+ *           sqrt(2 a c)), rebound against the 1-DOF integration, whatever the step.
+ * Usage: test_clearance static|impact|impact_seed|impact_linear|impact_onset|error_control|energy|adaptive
  */
 #include <math.h>
 #include <stdio.h>
@@ -286,6 +292,167 @@ static void test_impact(void)
     }
 }
 
+/* Hysteresis impact under a constant push towards the wall: m x'' = m a - F_K (1 + chi x')
+ * (x the penetration, LN chi = 3 (1 - e^2) / (4 v_imp), Flores 8 (1 - e) / (5 e v_imp)),
+ * v_imp the speed at the onset x = 0; RK4 from x = 0, returns the exit speed / v_imp. */
+static double push_reference(double m, double K, double a, double chi, double v0, double dt)
+{
+    double x = 0, v = v0;
+#define PACC(X, V) ((X) > 0 ? a - fmax(K * pow((X), 1.5) * (1 + chi * (V)), 0.0) / m : a)
+    for (long k = 0; k < 100000000L; k++) {
+        double k1x = v, k1v = PACC(x, v);
+        double k2x = v + 0.5 * dt * k1v, k2v = PACC(x + 0.5 * dt * k1x, v + 0.5 * dt * k1v);
+        double k3x = v + 0.5 * dt * k2v, k3v = PACC(x + 0.5 * dt * k2x, v + 0.5 * dt * k2v);
+        double k4x = v + dt * k3v, k4v = PACC(x + dt * k3x, v + dt * k3v);
+        double xn = x + dt / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
+        double vn = v + dt / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
+        if (k > 0 && xn <= 0) { /* the exit speed at x = 0, linear between the two points */
+            const double th = x / (x - xn);
+            return -(v + th * (vn - v)) / v0;
+        }
+        x = xn, v = vn;
+    }
+#undef PACC
+    return NAN;
+}
+
+/* Impact velocity at the located onset: a 0.1 kg journal at rest at the bearing centre is
+ * pushed towards the wall by 100 N (a = 1000 m/s^2), so it meets the wall (c = 0.4 mm) at
+ * v_imp = sqrt(2 a c) = 0.894 m/s, and gains a h in a step h of the approach (10 % at
+ * h = 1e-4 s). Hertz contact with LN (e = 0.9) and Flores (e = 0.5) hysteresis, adaptive
+ * steps with h_max 1e-4 .. 1e-5 s (the approach is exact for any step: constant force).
+ * The exit speed at the wall, from a state in free flight after the contact by the constant
+ * force's energy, v_out^2 = v^2 + 2 a (-delta), over v_imp against the 1-DOF RK4 integration
+ * from the onset at the closed-form v_imp. */
+static void test_impact_onset(void)
+{
+    adaptive = 1;
+    fmb_clearance_desc_t c = base_desc();
+    c.law = FMB_CLEARANCE_LANKARANI;
+    c.clearance = 0.4e-3;
+    const double m = 0.1, a = 1000.0, vimp = sqrt(2 * a * c.clearance);
+    const double RB = c.bearing_radius, RJ = RB - c.clearance;
+    const double K = 4.0 / 3.0 * c.modulus * sqrt(RB * RJ / c.clearance);
+    for (int kind = 0; kind < 2; kind++) {
+        c.damping = kind ? FMB_CLEARANCE_DAMPING_FLORES : FMB_CLEARANCE_DAMPING_LN;
+        const double e_set = kind ? 0.5 : 0.9;
+        c.restitution = e_set;
+        const double chi = kind ? 1.6 * (1 - e_set) / (e_set * vimp)
+                                : 0.75 * (1 - e_set * e_set) / vimp;
+        const double eref = push_reference(m, K, a, chi, vimp, 1e-9);
+        const double hs[3] = {1e-4, 3e-5, 1e-5};
+        for (int k = 0; k < 3; k++) {
+            rig_t r;
+            const double pose[3] = {0, 0, 0}, vel[3] = {0, 0, 0};
+            if (rig_make(&r, &c, m, pose, vel, "0", "-100", hs[k], 0.0)) {
+                failures++;
+                rig_free(&r);
+                return;
+            }
+            int was = 0, rc = 0, after = 0;
+            double e = NAN;
+            for (long n = 0; n < 1000000L && !rc; n++) {
+                rc = fmb_sim_step(r.s);
+                double out[8];
+                fmb_sim_force_outputs(r.s, r.force, out);
+                if (out[5] > 0) was = 1;
+                if (was && out[5] == 0 && ++after == 2) { /* a step into free flight */
+                    const double vy = fmb_sim_qd(r.s)[1];
+                    e = sqrt(vy * vy + 2 * a * (-out[2])) / vimp;
+                    CHECK(vy > 0, "impact_onset: not moving away (%g m/s)", vy);
+                    break;
+                }
+            }
+            CHECK(rc == 0, "impact_onset: step failed: %s", fmb_sim_last_error(r.s));
+            printf("impact_onset %s e_set %.1f: h_max %.0e s: e %.6f, 1-DOF reference %.6f "
+                   "(diff %.2e)\n",
+                   kind ? "flores" : "lankarani_nikravesh", e_set, hs[k], e, eref,
+                   fabs(e - eref));
+            CHECK(fabs(e - eref) < 4e-4, "impact_onset: rebound %.6f vs reference %.6f", e, eref);
+            rig_free(&r);
+        }
+    }
+    adaptive = 0;
+}
+
+/* Error control on the joint's own coordinates: a 0.1 kg journal swings inside a bearing of
+ * c = 0.5 mm on the ground at (0.17, 0) m (where the seed's slider sits), without touching:
+ * pushed by m a0 sin(w t) (a0 = 2000 m/s^2, w = 1000 pi rad/s) from the centre at
+ * -a0 / w, its eccentricity is e_x = -(a0 / w^2) sin(w t) (amplitude 0.2 mm). Adaptive
+ * steps, h_max 1e-4 s, 10 ms (5 periods), trapezoidal rule: the bodies' coordinates alone
+ * (tolerance atol_step + rtol_step 0.17 m) accept 1e-4 s steps and miss the swing; with the
+ * joint's error measure (eccentricity over c) the global error of e stays within a few
+ * rtol_step c, and falls with the tolerance. */
+static double swing_error(double rtol, long *steps)
+{
+    const double m = 0.1, a0 = 2000.0, w = 1000.0 * PI, x0 = 0.17;
+    fmb_clearance_desc_t c = base_desc();
+    c.law = FMB_CLEARANCE_LANKARANI;
+    c.damping = FMB_CLEARANCE_DAMPING_LN;
+    c.clearance = 0.5e-3;
+    fmb_model_t *md = fmb_model_create();
+    fmb_body_desc_t b = {.name = "pin", .mass = m, .inertia = m * 1e-4, .vel_given = 1};
+    b.pose[0] = x0;
+    b.vel[0] = -a0 / w;
+    const int pin = fmb_model_add_body(md, &b);
+    fmb_force_desc_t f = {.name = "B", .type = "clearance", .body = {pin, 0}};
+    f.point[1][0] = x0;
+    f.clearance = c;
+    const int force = fmb_model_add_force(md, &f);
+    fmb_force_desc_t p = {.name = "P", .type = "point", .body = {pin, 0}};
+    p.expr[0] = "200*sin(1000*pi*t)", p.expr[1] = "0";
+    fmb_model_add_force(md, &p);
+    fmb_sim_options_t o;
+    fmb_sim_options_default(&o);
+    o.h = o.h_max = 1e-4;
+    o.alpha = 0.0;
+    o.t_end = 0.01;
+    o.adaptive = 1;
+    o.rtol_step = rtol;
+    fmb_sim_t *s = fmb_sim_create(md, &o);
+    double err = NAN;
+    if (force < 0 || !s || fmb_sim_initialize(s)) {
+        printf("FAIL swing rig: %s\n", s ? fmb_sim_last_error(s) : fmb_model_last_error(md));
+        failures++;
+    } else {
+        int rc = 0;
+        err = 0.0;
+        for (int k = 0; k < 100 && !rc; k++) {
+            rc = fmb_sim_step(s);
+            double out[8];
+            fmb_sim_force_outputs(s, force, out);
+            const double t = fmb_sim_time(s), ex = -(a0 / (w * w)) * sin(w * t);
+            CHECK(out[5] == 0, "swing: the journal touched the wall at t = %g", t);
+            err = fmax(err, fabs(out[0] - ex));
+        }
+        CHECK(rc == 0, "swing: step failed: %s", fmb_sim_last_error(s));
+        fmb_sim_stats_t st;
+        fmb_sim_get_stats(s, &st);
+        *steps = st.steps;
+    }
+    fmb_sim_destroy(&s);
+    fmb_model_destroy(&md);
+    return err;
+}
+
+static void test_error_control(void)
+{
+    const double c = 0.5e-3, tols[2] = {1e-3, 1e-4};
+    double err[2];
+    for (int k = 0; k < 2; k++) {
+        long steps = 0;
+        err[k] = swing_error(tols[k], &steps);
+        printf("error_control rtol_step %.0e: %ld steps, max |e_x - exact| %.3e m = %.2f "
+               "rtol_step c\n",
+               tols[k], steps, err[k], err[k] / (tols[k] * c));
+        if (k == 0)
+            CHECK(err[k] < 5 * tols[k] * c, "swing: eccentricity error %.3e beyond 5 rtol_step c",
+                  err[k]);
+    }
+    CHECK(err[1] < 0.3 * err[0], "swing: error %.3e -> %.3e does not follow the tolerance",
+          err[0], err[1]);
+}
+
 /* The linear viscoelastic law F_N = K delta + c ddelta: a journal (0.1 kg) thrown at
  * v0 = 0.5 m/s from the bearing centre meets the wall as a damped oscillator,
  * delta = (v0 / wd) e^(-s tau) sin(wd tau), s = c / 2m, wd^2 = K/m - s^2. Unclamped the
@@ -442,6 +609,8 @@ int main(int argc, char **argv)
     if (all || !strcmp(what, "impact")) test_impact();
     if (all || !strcmp(what, "impact_seed")) test_impact_seed();
     if (all || !strcmp(what, "impact_linear")) test_impact_linear();
+    if (all || !strcmp(what, "impact_onset")) test_impact_onset();
+    if (all || !strcmp(what, "error_control")) test_error_control();
     if (all || !strcmp(what, "energy")) test_energy();
     if (all || !strcmp(what, "adaptive")) test_adaptive();
     printf("%d failure(s)\n", failures);

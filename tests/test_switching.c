@@ -14,6 +14,9 @@
  *             spring-damper m x'' + c x' + k x = 0 gives the force k d + c d' in closed form:
  *             its peak to 1 %, and the rebound velocity (separation where the force
  *             vanishes) to 1 %.
+ *   gap_error_control a block swinging inside a 1 mm play on a guide at x = 0.17 m (adaptive):
+ *             its path against the closed form within 5 rtol_step (hi - lo), falling with
+ *             the tolerance (the gap's error measure on its own coordinate).
  *   screw     a driver turns a screw at constant omega against a nut load W: steady drive
  *             torque W r tan(lambda + phi) raising, -W r tan(phi - lambda) lowering
  *             (Shigley, power screws); self-locking (phi > lambda) with zero input holds the
@@ -691,6 +694,81 @@ static void test_startup(const char *path)
     CHECK_NEAR("startup: below the static level the wheel stays at rest (rad/s)", w1s, 0, 1e-15);
 }
 
+/* ------------------------------------------------- gap: error control on its play */
+/* A 0.1 kg block on a guide at x = 0.17 m inside a gap of +-0.5 mm, pushed by
+ * m a0 sin(w t) (a0 = 2000 m/s^2, w = 1000 pi rad/s) from x0 at -a0 / w: it swings as
+ * x = x0 - (a0 / w^2) sin(w t) (amplitude 0.2 mm) without touching. Adaptive steps, h_max
+ * 1e-4 s, 10 ms, trapezoidal rule. The block's coordinate alone has the tolerance
+ * atol_step + rtol_step 0.17 m; the gap's error measure (its coordinate's error over the
+ * play hi - lo = 1 mm) holds the path to a few rtol_step (hi - lo). */
+static double gap_swing(double rtol, long *steps)
+{
+    const double m = 0.1, a0 = 2000, w = 1000 * PI, x0 = 0.17;
+    fmb_model_t *md = fmb_model_create();
+    const int b = add_rigid(md, "block", m, 1e-4, x0, 0, -a0 / w);
+    slide_x(md, b, "guide");
+    fmb_force_desc_t gp = {.name = "play",
+                           .type = "gap",
+                           .body = {b, FMB_GROUND},
+                           .coordinate = FMB_REL_DIRECTION,
+                           .axis = {1, 0},
+                           .stiffness = 1e7,
+                           .damping = 10,
+                           .param = {x0 - 5e-4, x0 + 5e-4, 0, 1}};
+    const int ig = add_force(md, &gp);
+    fmb_force_desc_t p = {.name = "push",
+                          .type = "point",
+                          .body = {b, FMB_GROUND},
+                          .expr = {"200*sin(1000*pi*t)", "0"}};
+    add_force(md, &p);
+    fmb_sim_options_t o;
+    fmb_sim_options_default(&o);
+    o.h = o.h_max = 1e-4;
+    o.alpha = 0.0;
+    o.t_end = 0.01;
+    o.adaptive = 1;
+    o.rtol_step = rtol;
+    fmb_sim_t *s = fmb_sim_create(md, &o);
+    if (!s || fmb_sim_initialize(s)) printf("FAIL start: %s\n", fmb_sim_last_error(s)), exit(1);
+    const int off = fmb_model_body_offset(md, b);
+    double err = 0;
+    int touched = 0;
+    for (int k = 0; k < 100; k++) {
+        step(s);
+        const double t = fmb_sim_time(s);
+        int mode;
+        double F, v;
+        fmb_sim_switch_state(s, ig, &mode, &F, &v);
+        touched += mode != 0;
+        err = fmax(err, fabs(fmb_sim_q(s)[off] - (x0 - a0 / (w * w) * sin(w * t))));
+    }
+    CHECK_NEAR("gap_error_control: the block stays inside the play (records in contact)",
+               touched, 0, 0);
+    fmb_sim_stats_t st;
+    fmb_sim_get_stats(s, &st);
+    *steps = st.steps;
+    fmb_sim_destroy(&s);
+    fmb_model_destroy(&md);
+    return err;
+}
+
+static void test_gap_error_control(void)
+{
+    const double play = 1e-3, tols[2] = {1e-3, 1e-4};
+    double err[2];
+    for (int k = 0; k < 2; k++) {
+        long steps = 0;
+        err[k] = gap_swing(tols[k], &steps);
+        printf("gap_error_control rtol_step %.0e: %ld steps, max |x - exact| %.3e m = %.2f "
+               "rtol_step (hi - lo)\n",
+               tols[k], steps, err[k], err[k] / (tols[k] * play));
+    }
+    CHECK_NEAR("gap_error_control: path error at rtol_step 1e-3 (m)", err[0], 0,
+               5 * tols[0] * play);
+    CHECK_NEAR("gap_error_control: error falls with the tolerance (ratio)", err[1] / err[0], 0,
+               0.3);
+}
+
 /* ------------------------------------------------ gap contact on a step end */
 /* A driver x1 = V t closes a gap b onto a free mass M through a damped linear contact
  * (tests/cases_misc/gap_step_end.yaml): the contact starts at t_c = b / V = 0.1 s, a record
@@ -909,6 +987,7 @@ int main(int argc, char **argv)
     if (all || !strcmp(w, "ratchet")) test_ratchet();
     if (all || !strcmp(w, "gap")) test_gap();
     if (all || !strcmp(w, "screw")) test_screw();
+    if (all || !strcmp(w, "gap_error_control")) test_gap_error_control();
     if (!strcmp(w, "seed") && argc > 2) test_seed(argv[2]);
     if (!strcmp(w, "lock_mu0") && argc > 2) test_lock_mu0(argv[2]);
     if (!strcmp(w, "startup") && argc > 2) test_startup(argv[2]);

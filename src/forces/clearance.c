@@ -23,11 +23,14 @@
  *           F_N = F_K + D ddelta;
  *     lankarani_nikravesh: F_N = F_K (1 + 3 (1 - e^2) / 4 ddelta / v_imp);
  *     flores (Flores et al. 2011, for any e): F_N = F_K (1 + 8 (1 - e) / (5 e) ddelta / v_imp);
- *     v_imp = the normal rate at the last accepted state before contact (history, floored
- *     at v_min). The hysteresis forms act from the first micrometre on; the step's ramp
+ *     v_imp = the normal rate at the contact onset (delta = 0), from the last accepted
+ *     states before and after it (history: v^2 interpolated linearly in delta, exact for a
+ *     constant relative acceleration over the step; floored at v_min). The hysteresis forms act from the first micrometre on; the step's ramp
  *     over d_max = 0.1 mm leaves steel impacts of a few um nearly elastic (S ~ 3 (d/d_max)^2,
  *     docs/validation.md "zero-clearance limit").
  * Friction (eqs 12, 13): F_T = -mu(v_T) F_N (mu odd, contact/impact_law.c).
+ * Step error (adaptive runs): the eccentricity's local error |J_P0 e_q0 - J_P1 e_q1| over c
+ * (clearance_step_error; the impacts themselves: the events of clearance_step_control).
  * Forces: f = -F_N n + F_T t on the journal centre, -f on the bearing centre, moments
  * R_J F_T on body 0 and -R_B F_T on body 1 (the tangential force acts at the contact
  * points r_Pb + R_b n). With De = de/dq = [J_P0, -J_P1], Dv = d(edot)/dq = [Jv_P0, -Jv_P1],
@@ -289,19 +292,42 @@ static double clearance_power(const fmb_force_t *f, const fmb_bodyview_t v[2], d
     return -(FN - FK) * g.dd + FT * g.vt;
 }
 
-/* History: state[0] = 1 in contact at the last accepted state, state[1] = the normal rate
- * at the last accepted state out of contact (the impact velocity of the next impact). */
-static void clearance_accept(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+/* History: state[0] = 1 in contact at the last accepted state; state[1] = the impact
+ * velocity: out of contact the normal rate there, and from the first accepted state in
+ * contact on the rate at the onset delta = 0 between the two states (delta0 < 0, rate d0;
+ * delta1 > 0, rate d1), v^2 = d0^2 + (d1^2 - d0^2) (-delta0) / (delta1 - delta0): exact for
+ * a constant relative acceleration over the step (v^2 is then linear in delta), and the
+ * part of the step in contact is short (the onset is located to 1e-3 c of penetration,
+ * step_control); state[2] = delta at the last accepted state out of contact. */
+static void onset_accept(const fmb_force_t *f, const fmb_bodyview_t v[2], int first)
 {
-    (void)t;
     geom_t g;
     geometry(f, v, &g);
     if (g.delta > 0) {
+        if (!first && f->state[0] == 0.0 && g.dd > 0) {
+            const double d0 = f->state[2], v0 = f->state[1];
+            const double v2 = v0 * v0 + (g.dd * g.dd - v0 * v0) * (-d0) / (g.delta - d0);
+            f->state[1] = sqrt(fmax(v2, 0.0));
+        }
         f->state[0] = 1.0;
     } else {
         f->state[0] = 0.0;
         f->state[1] = g.dd;
+        f->state[2] = g.delta;
     }
+}
+
+static void clearance_reset(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    (void)t;
+    f->state[1] = 0.0; /* starting in contact: v_min */
+    onset_accept(f, v, 1);
+}
+
+static void clearance_accept(const fmb_force_t *f, const fmb_bodyview_t v[2], double t)
+{
+    (void)t;
+    onset_accept(f, v, 0);
 }
 
 /* Events (the sim's step_control hook): contact onset located to within tol = 1e-3 c of
@@ -345,6 +371,20 @@ static int clearance_step_control(const fmb_force_t *f, const fmb_bodyview_t v0[
         }
     }
     return 0;
+}
+
+/* Error measure (step_error, adaptive runs): the eccentricity's local error
+ * de = J_P0 e_q0 - J_P1 e_q1 (the point velocities on the error views) over the clearance
+ * c: the journal's motion inside the bearing measured on its own scale, not on the
+ * bodies' absolute coordinates (a slider at 0.17 m has a tolerance of 1.7e-4 m there). */
+static double clearance_step_error(const fmb_force_t *f, const fmb_bodyview_t v[2],
+                                   const fmb_bodyview_t dv[2])
+{
+    (void)v;
+    double d0[2], d1[2];
+    fmb_point_vel(&dv[0], f->point[0], d0);
+    fmb_point_vel(&dv[1], f->point[1], d1);
+    return hypot(d0[0] - d1[0], d0[1] - d1[1]) / f->clr.clearance;
 }
 
 static const char *const out_names[] = {"eccentricity",   "penetration", "normal_force",
@@ -549,8 +589,9 @@ const fmb_force_class_t fmb_clearance_class = {
     .power = clearance_power,
     .check = clearance_check,
     .step_control = clearance_step_control,
-    .nstate = 2,
-    .reset = clearance_accept,
+    .step_error = clearance_step_error,
+    .nstate = 3,
+    .reset = clearance_reset,
     .accept = clearance_accept,
     .noutputs = 6,
     .output_group = "joints/%s/clearance",

@@ -157,6 +157,18 @@ static int gap_check(const fmb_force_t *f, char *msg, size_t len)
     return 0;
 }
 
+/* Error measure (step_error, adaptive runs): the relative coordinate's local error (its
+ * rate on the error views) over the free range hi - lo: the play measured on its own
+ * scale (none for a gap without play). */
+static double gap_step_error(const fmb_force_t *f, const fmb_bodyview_t v[2],
+                             const fmb_bodyview_t dv[2])
+{
+    (void)v;
+    const double w = f->par[FMB_SW_GAP_HI] - f->par[FMB_SW_GAP_LO];
+    if (!(w > 0)) return 0.0;
+    return fabs(fmb_rel_velocity(f, dv)) / w;
+}
+
 /* Penetration d (> 0: past a limit, on the side where x is nearer), its rate and the
  * unclamped normal force. */
 static void gap_state(const fmb_force_t *f, const fmb_bodyview_t v[2], double *d, double *dd,
@@ -294,6 +306,7 @@ const fmb_force_class_t fmb_gap_class = {
     .power = gap_power,
     .check = gap_check,
     .step_control = gap_step_control,
+    .step_error = gap_step_error,
     .nstate = GAP_NSTATE,
     .reset = gap_reset,
     .accept = gap_accept,

@@ -356,6 +356,16 @@ typedef struct fmb_force_class {
     int (*step_control)(const fmb_force_t *f, const fmb_bodyview_t v0[2],
                         const fmb_bodyview_t v1[2], double t0, double h, double *h_max, char *why,
                         size_t len);
+    /* Error measure of the element's own coordinates (optional, NULL: none; adaptive runs;
+     * docs/theory.md "Local error estimate", element coordinates). v views the candidate;
+     * dv the same bodies with the step's local error estimate of the coordinates in place of
+     * the velocities (dv[b].qd = e_q, signed, Newton's noise removed), so that a point
+     * velocity evaluated on dv is the error of that point's position (fmb_point_vel is
+     * linear in qd). Returns the largest error of the element's coordinates, each over its
+     * own scale (a clearance joint: its eccentricity's error over the clearance c); the step
+     * control compares it with rtol_step, as the coordinates' errors (times t_span / h). */
+    double (*step_error)(const fmb_force_t *f, const fmb_bodyview_t v[2],
+                         const fmb_bodyview_t dv[2]);
     /* Optional history of the force law (e.g. the impact velocity of a contact): nstate
      * doubles at f->state (the pointer is const-free: the sim owns the values), set by
      * reset() when the run starts and by accept() after every accepted step; eval reads

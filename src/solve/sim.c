@@ -50,7 +50,7 @@ static int hooks_create(fmb_sim_t *s)
 {
     const fmb_model_t *md = s->model;
     const int nj = md->njoints, nf = md->nforces, nb = md->nbodies;
-    s->hk = calloc(4 * (size_t)nj + 2 * (size_t)nf + (size_t)nb + 1, sizeof *s->hk);
+    s->hk = calloc(4 * (size_t)nj + 3 * (size_t)nf + (size_t)nb + 1, sizeof *s->hk);
     s->qscale1 = calloc((size_t)s->n + 1, sizeof(double));
     s->wq = calloc((size_t)s->n + 1, sizeof(double));
     s->newton_D = calloc(2 * (size_t)s->newton_nb + 1, sizeof(double));
@@ -62,6 +62,7 @@ static int hooks_create(fmb_sim_t *s)
     s->jslot = p, p += nj;
     s->fctl = p, p += nf;
     s->fpow = p, p += nf;
+    s->ferr = p, p += nf;
     s->bpow = p;
     for (int i = 0; i < nj; i++) {
         const fmb_joint_class_t *k = md->joints[i].klass;
@@ -74,7 +75,9 @@ static int hooks_create(fmb_sim_t *s)
         const fmb_force_class_t *k = md->forces[i].klass;
         if (k->step_control) s->fctl[s->nfctl++] = i;
         if (k->power) s->fpow[s->nfpow++] = i;
+        if (k->step_error && s->opts.adaptive) s->ferr[s->nferr++] = i;
     }
+    if (s->nferr && !(s->eq = calloc((size_t)s->n + 1, sizeof(double)))) return -1;
     for (int b = 1; b < nb; b++)
         if (md->bodies[b].klass->power) s->bpow[s->nbpow++] = b;
     s->cv = calloc(2 * (size_t)s->njvalid + 1, sizeof *s->cv);
@@ -219,7 +222,7 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     free(s->vel_change);
     free(s->work);
     free(s->scratch), free(s->cuoff), free(s->newton_B);
-    free(s->hk), free(s->cv), free(s->qscale1), free(s->wq), free(s->newton_D);
+    free(s->hk), free(s->cv), free(s->qscale1), free(s->wq), free(s->eq), free(s->newton_D);
     if (s->jm) free(s->jm->q), free(s->jm->v), free(s->jm->J), free(s->jm->joff), free(s->jm);
     free(s->contacts), free(s->cX), free(s->clcp), free(s->cstart);
     fmb_sim_switch_free(s);

@@ -164,6 +164,7 @@ struct fmb_sim {
     int *jvalid, njvalid; /* joints whose class has valid */
     int *jctl, njctl;     /* joints with step_control */
     int *fctl, nfctl;     /* forces with step_control */
+    int *ferr, nferr;     /* forces with step_error (adaptive runs) */
     int *bpow, nbpow;     /* bodies (not ground) with power */
     int *fpow, nfpow;     /* forces with power */
     int *jtime, njtime;   /* joints with time (drivers) */
@@ -175,6 +176,7 @@ struct fmb_sim {
     double *qscale1;    /* n: qscale with the candidate's |q| (error_estimate; swapped in by
                            fmb_sim_commit_step) */
     double *wq;         /* n: the first increment's scaled entries (first_blocks) */
+    double *eq;         /* n: the coordinates' local errors for step_error (NULL: none) */
     double *newton_D;   /* 2 x newton_nb: the divisors of the last two measurements,
                            max(B_m,b, FMB_NEWTON_B_FLOOR max B_m) (step.c), made when they
                            are measured instead of at every step */

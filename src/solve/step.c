@@ -108,6 +108,40 @@ static inline double fmax_inline(double a, double b)
     return a > b || b != b ? a : b;
 }
 
+/* The elements' own coordinates in the estimate (docs/theory.md "Local error estimate",
+ * element coordinates; the forces with step_error, adaptive runs): the coordinates' signed
+ * local errors e_i = sgn(da_i) max(0, k |da_i| - noise_i) (fmb_step_error's, the same
+ * da_i from a_{n+1} in acc1) on the element's bodies, viewed as velocities; the element
+ * returns its coordinates' errors over their scales, and r = err t_span / (h rtol_step)
+ * enters the step's ratio as a coordinate's does. err_coord = n + k names element k of
+ * the list (fmb_sim_coord_name). */
+static void element_error(fmb_sim_t *s, const fmb_step_err_t *p)
+{
+    const fmb_model_t *md = s->model;
+    const int n = s->n, two = p->hp > 0;
+    const double hs = p->h + p->hp;
+    for (int k = 0; k < s->nferr; k++) {
+        const fmb_force_t *f = &md->forces[s->ferr[k]];
+        fmb_bodyview_t v[2], dv[2];
+        for (int b = 0; b < 2; b++) {
+            const fmb_body_t *B = &md->bodies[f->body[b]];
+            if (f->body[b] != FMB_GROUND)
+                for (int i = B->offset; i < B->offset + B->ndof; i++) {
+                    const double da = two ? (s->acc1[i] - s->accp[i]) * p->h / hs
+                                          : s->acc1[i] - s->acc[i];
+                    const double noise =
+                        2.0 * (p->natol + p->nrtol * fabs(s->q[i]) + p->phit);
+                    const double e = fmax_inline(0.0, p->k * fabs(da) - noise);
+                    s->eq[i] = da < 0 ? -e : e;
+                }
+            v[b] = fmb_model_view(md, f->body[b], s->q, s->qd);
+            dv[b] = fmb_model_view(md, f->body[b], s->q, s->eq);
+        }
+        const double r = f->klass->step_error(f, v, dv) * p->ts / p->h / p->rt;
+        if (r > s->err_ratio) s->err_ratio = r, s->err_coord = n + k;
+    }
+}
+
 /* Local error estimate of the candidate step (docs/theory.md, "Local error estimate"):
  * with a_n = qdd(t_n + D h) + O(h^2), D = am - af, the scheme's one-step errors are
  *   e_q = (beta + D/2 - 1/6) h^3 q''' ,  e_qd = (gamma + D - 1/2) h^2 q'''
@@ -146,6 +180,7 @@ static void error_estimate(fmb_sim_t *s, double h, double am, double af, double 
                        s->accp, s->q, s->qscale, s->acc1, s->qscale1, &wi);
     s->err_ratio = worst;
     s->err_coord = wi;
+    if (s->nferr) element_error(s, &p);
     /* the worst coordinate's accelerations alternate over three successive changes and by
      * more than their two-step change: the period-2 index-3 transient of a velocity
      * mismatch (a resolved oscillation cannot alternate three times in a row) */

@@ -85,8 +85,13 @@ const char *fmb_sim_coord_name(const fmb_sim_t *s, int i, char *buf, size_t len)
 {
     if (!buf || len == 0) return "";
     buf[0] = '\0';
-    if (!s || i < 0 || i >= s->n) return buf;
+    if (!s || i < 0 || i >= s->n + s->nferr) return buf;
     const fmb_model_t *md = s->model;
+    if (i >= s->n) { /* an element's own coordinates (step.c element_error) */
+        const fmb_force_t *f = &md->forces[s->ferr[i - s->n]];
+        snprintf(buf, len, "force '%s' (its own coordinates)", f->name);
+        return buf;
+    }
     for (int b = 1; b < md->nbodies; b++) {
         const fmb_body_t *B = &md->bodies[b];
         if (B->offset < 0 || i < B->offset || i >= B->offset + B->ndof) continue;
