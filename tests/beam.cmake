@@ -57,14 +57,14 @@ add_test(NAME beam_tangent_places COMMAND test_beam_tangent_pos)
 fmb_c_test(test_beam_resid)
 target_compile_definitions(test_beam_resid PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
 add_test(NAME beam_resid_mass_forces COMMAND test_beam_resid)
-# The beam tangent list's two-lane code (core/simd.h: its constant part) bit for bit
+# The beam tangent list's two-lane code (core/simd.h: its constant part) to rounding
 # against the same sources compiled scalar (FMB_SIMD_SCALAR, tests/test_beam_simd_ref.c;
 # docs/performance.md "The residual's beam pass").
 fmb_c_test(test_beam_simd)
 target_sources(test_beam_simd PRIVATE test_beam_simd_ref.c)
 set_source_files_properties(test_beam_simd_ref.c PROPERTIES COMPILE_DEFINITIONS FMB_SIMD_SCALAR)
 target_compile_definitions(test_beam_simd PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
-add_test(NAME beam_simd_bitwise COMMAND test_beam_simd)
+add_test(NAME beam_simd_reference COMMAND test_beam_simd)
 # Section forces and stresses at the nodes (/beams/<b>/forces, stress; /viz stress) against
 # hand values: cantilever with a tip load (M = -P (L - x)) and an axially loaded bar, for
 # circle, rectangle, tube and a given c; the co-rotational beam's local forces against its

@@ -4,15 +4,15 @@ fmb_c_test(test_conformance)
 foreach(family joints forces bodies slider friction)
   add_test(NAME conformance_${family} COMMAND test_conformance ${family})
 endforeach()
-# The revolute joint's inline rigid/ground pins against point.c, bit for bit
-# (tests/test_pin_bits.c).
-fmb_c_test(test_pin_bits)
-add_test(NAME conformance_pin_bits COMMAND test_pin_bits)
-# The revolute pins on beams (kept places of the shape columns, first writes) bit for bit
-# against point.c, on default views and on views with an extra column
-# (tests/test_pin_beam_bits.c).
-fmb_c_test(test_pin_beam_bits)
-add_test(NAME conformance_pin_beam_bits COMMAND test_pin_beam_bits)
+# The revolute joint's inline rigid/ground pins against point.c, to rounding
+# (tests/test_pin_rigid.c).
+fmb_c_test(test_pin_rigid)
+add_test(NAME conformance_pin_rigid COMMAND test_pin_rigid)
+# The revolute pins on beams (kept places of the shape columns, first writes) against
+# point.c to rounding, on default views and on views with an extra column
+# (tests/test_pin_beam.c).
+fmb_c_test(test_pin_beam)
+add_test(NAME conformance_pin_beam COMMAND test_pin_beam)
 # Public API: self-contained headers without third-party includes; the CLI uses only them.
 add_test(NAME public_api COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_public_api.sh ${FMB_SRC})
 # KKT systems (large n = 408, small n = 48): value-independent order (dense carrier rows and

@@ -13,6 +13,8 @@
  * Checked to fail: with the consecutive test accepting every column (the array of places
  * ignored), the spread list differs; with the constant terms read one entry off, the
  * blocks comparison fails.
+ * The two placements are compared exactly: they write the same computed values through
+ * two address paths (no arithmetic differs), so a wrong place is a different value.
  */
 #include <math.h>
 #include <stdio.h>

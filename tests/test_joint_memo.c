@@ -20,6 +20,11 @@
  * Checked to fail: with the q comparison in assemble.c's joint_memo_valid removed, the
  * in-place change takes the memo and its matrix differs from the reference (quick-return:
  * the slider's and the pins' Jacobian entries; seven-bar: the joints on the rotated bar).
+ * Compared exactly, not to rounding: the memo hands the assembly what the same class
+ * functions computed for the residual at the same state, so a valid handoff cannot change
+ * a bit, and a run's results must not depend on whether an assembly took the memo (a
+ * sweep's datasets are bitwise those of the single run: docs/sweep.md). A stale memo
+ * differs by a state's change.
  */
 #include <math.h>
 #include <stdio.h>

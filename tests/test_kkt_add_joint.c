@@ -19,6 +19,9 @@
  * the split). h0 and h1 change the entry count, so a mark without them is caught by the
  * sequence after the call as well (no failure then): they are in the mark for a call
  * that ends an assembly early.
+ * The two matrices are compared exactly: both receive the same entries in the same
+ * sequence into the same slots (the add itself is the only arithmetic), so a misplaced or
+ * dropped entry differs.
  */
 #include <math.h>
 #include <stdio.h>

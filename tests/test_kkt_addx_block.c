@@ -16,6 +16,9 @@
  * 1's J on the columns slider 0's J had at that call), without comparing the columns
  * (assembly 5, reversed columns), and without forgetting the records at a rebuild of the
  * pattern (assembly 8: places of the old pattern).
+ * The two matrices are compared exactly: both receive the same entries in the same
+ * sequence into the same slots (the add itself is the only arithmetic), so a misplaced or
+ * dropped entry differs.
  */
 #include <math.h>
 #include <stdio.h>

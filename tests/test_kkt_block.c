@@ -21,6 +21,9 @@
  * (so the assembly is not repeated) cases 3 and 4 differ (7 failures); with the marked
  * block's row check or column check left out, case 5 or case 7 keeps one pass and differs
  * from the reference.
+ * The two matrices are compared exactly: both receive the same entries in the same
+ * sequence into the same slots, the add itself is the only arithmetic, so a block add
+ * that misplaces or drops an entry differs.
  */
 #include <math.h>
 #include <stdio.h>

@@ -15,6 +15,9 @@
  * memo views' comparison and the matrix after the handoff (the assembly takes views into
  * the perturbed array: 27 and 35 entries differ); lending the views without setting q
  * (Phi at the residual's state) fails Phi at the perturbed array in both cases.
+ * Compared exactly, not to rounding: the lent views are read by the same class function
+ * as fresh ones, so Phi cannot change a bit; a lent pointer left pointing at another state
+ * differs by that state's change.
  */
 #include <math.h>
 #include <stdio.h>

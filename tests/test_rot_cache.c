@@ -7,6 +7,8 @@
  * different sines), NaN (never a hit), and the same through a body view (q[2]).
  * Checked to fail: with the key compared by value (th != rot_th) the -0 after +0 returns sin(+0) = +0 (and +0 after -0 returns -0):
  * 6 failures (3 on each path).
+ * Compared exactly: the cache is keyed on the angle's bits and returns the library's own
+ * cos and sin of that angle, so a hit must give their bits (the sign of a zero included).
  */
 #include <math.h>
 #include <stdio.h>

@@ -20,6 +20,9 @@
  * the new places.
  * Checked to fail: a kept place taken without comparing the guide coordinates read fails
  * the perturbed-guide comparisons; one taken on the rigid key alone fails thousands.
+ * Compared exactly, not to rounding: a kept place is what the same search computed for
+ * the same key (the inputs' bits), so a hit cannot change a bit, and the run's results must
+ * not depend on whether a call hit the cache; a place kept for other inputs differs.
  */
 #include <math.h>
 #include <stdio.h>

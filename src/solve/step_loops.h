@@ -5,7 +5,8 @@
  * sums over the coordinates in ascending order, so the results are bitwise those of the
  * scalar form; two coordinates share one instruction where the compiler has vector types
  * (GCC, Clang: SSE2 on x86-64, every IEEE lane rounding as the scalar instruction does).
- * tests/test_step_loops.c compares each with its scalar form bit for bit. */
+ * tests/test_step_loops.c compares each with its scalar form to rounding (the results do
+ * not depend on that order beyond it). */
 #ifndef FMB_SOLVE_STEP_LOOPS_H
 #define FMB_SOLVE_STEP_LOOPS_H
 
