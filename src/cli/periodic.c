@@ -345,8 +345,10 @@ int cli_cmd_periodic(const cli_args_t *a)
                 const char *sep = strstr(w, " | ");
                 w = sep ? sep + 3 : w + strlen(w);
             }
-            fprintf(csv, "%.10g,%s,%d,%.3e,%.9g,%s,%d", v, c == EXIT_OK ? "converged" : "failed",
-                    pc.iterations, pc.residual, c == EXIT_OK ? pc.max_modulus : NAN,
+            /* a failure is the grid value's, after its step cuts */
+            fprintf(csv, "%.10g,%s,%d,%.3e,%.9g,%s,%d", c == EXIT_OK ? v : target,
+                    c == EXIT_OK ? "converged" : "failed", pc.iterations, pc.residual,
+                    c == EXIT_OK ? pc.max_modulus : NAN,
                     c != EXIT_OK  ? ""
                     : pc.unstable ? "no"
                                   : "yes",
@@ -371,8 +373,8 @@ int cli_cmd_periodic(const cli_args_t *a)
             }
             if (isnan(dmax))
                 printf("  %s = %-10.6g %s  %d iterations  largest |mu| %.6f%s  %d warning%s\n",
-                       name, v, c == EXIT_OK ? "converged" : "FAILED   ", pc.iterations,
-                       c == EXIT_OK ? pc.max_modulus : NAN,
+                       name, c == EXIT_OK ? v : target, c == EXIT_OK ? "converged" : "FAILED   ",
+                       pc.iterations, c == EXIT_OK ? pc.max_modulus : NAN,
                        c == EXIT_OK && pc.unstable ? " UNSTABLE" : "", nw, nw == 1 ? "" : "s");
             else
                 printf("  %s = %-10.6g %s  %d iterations  largest |mu| %.6f%s  peak deflection "
