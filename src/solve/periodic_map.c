@@ -58,7 +58,7 @@ static int assemble_into(fmb_periodic_t *p, fmb_kkt_t *k, const fmb_coeffs_t *c,
 static int tangent_step(fmb_periodic_t *p, double h, double *Y, int ncol, int unit)
 {
     fmb_sim_t *s = p->s;
-    const int n = p->n, m = p->m, N = n + m, nw = ncol;
+    const int n = p->n, N = n + p->m, nw = ncol;
     const int first = unit;
     const size_t nx = 4 * (size_t)n;
     double am, af, beta, gamma;
@@ -67,7 +67,6 @@ static int tangent_step(fmb_periodic_t *p, double h, double *Y, int ncol, int un
     const double bh2 = bp * h * h, t1 = s->t + h;
     const double ca = -am / (1.0 - am), cq = af / (1.0 - am);
     int rc;
-    (void)m;
     const fmb_coeffs_t cK = {0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0};
     const fmb_coeffs_t cC = {0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0}; /* top left -Cq */
     const fmb_coeffs_t cA = {1.0, bh2, bh2, gp * h, 1.0, 0.0, 0.0, 0};
