@@ -155,8 +155,9 @@ int main(void)
         free(q), free(qd);
         fmb_model_destroy(&m);
     }
-    printf("%s revolute rigid/ground pins vs the reference: %d states, %d comparisons to rounding\n",
-           failures ? "FAIL" : "ok  ", checked, compared);
+    printf(
+        "%s revolute rigid/ground pins vs the reference: %d states, %d comparisons to rounding\n",
+        failures ? "FAIL" : "ok  ", checked, compared);
     printf("%d failure(s)\n", failures);
     return failures ? 1 : 0;
 }

@@ -145,8 +145,8 @@ static inline void pin_side(const fmb_bodyview_t *v, const double u[2], fmb_pin_
     }
 }
 
-static void revolute_fast_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *phi,
-                          double *J0, double *J1)
+static void revolute_fast_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t,
+                               double *phi, double *J0, double *J1)
 {
     (void)t;
     double r0[2], r1[2];
