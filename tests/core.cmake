@@ -4,13 +4,13 @@ fmb_c_test(test_conformance)
 foreach(family joints forces bodies slider friction)
   add_test(NAME conformance_${family} COMMAND test_conformance ${family})
 endforeach()
-# The revolute joint's inline rigid/ground pins against point.c, to rounding
-# (tests/test_pin_rigid.c).
+# The revolute joint's fast path (revolute_fast.c) on rigid bodies and ground against
+# its reference evaluation (revolute.c), to rounding (tests/test_pin_rigid.c).
 fmb_c_test(test_pin_rigid)
 add_test(NAME conformance_pin_rigid COMMAND test_pin_rigid)
-# The revolute pins on beams (kept places of the shape columns, first writes) against
-# point.c to rounding, on default views and on views with an extra column
-# (tests/test_pin_beam.c).
+# The revolute joint's fast path on beams (kept places of the shape columns, first
+# writes) against its reference evaluation to rounding, on default views and on views
+# with an extra column (tests/test_pin_beam.c).
 fmb_c_test(test_pin_beam)
 add_test(NAME conformance_pin_beam COMMAND test_pin_beam)
 # Public API: self-contained headers without third-party includes; the CLI uses only them.

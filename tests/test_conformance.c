@@ -17,6 +17,12 @@
  *           sign of the rigid list's damping term flipped: 0.6).
  * The slider on an elastic guide is also checked across an element end: Phi and the
  * first Jacobian row are continuous there (Hermite C1 interpolation).
+ * A class with a fast path is checked through its reference table too (the revolute
+ * joint's fmb_revolute_reference_class, joints/revolute.c, not in the registry). Checked
+ * to fail: revolute.c's body-1 Hessian at w instead of -w fails 24 of the reference's 32
+ * Hessian checks (the 8 others have ground as body 1); revolute_fast.c's rigid J entry j5
+ * with its second term's sign flipped fails the registered class on every pairing with a
+ * rigid body (Phi_q and Hessian).
  * Joints, forces and switching elements return column-compressed blocks on their
  * element columns (model.h: v[b].cols); the test scatters them into the dense two-body
  * block and differentiates over EVERY body coordinate, so a nonzero outside the declared
@@ -33,6 +39,7 @@
 #include "contact/friction.h"
 #include "flexmb/flexmb.h"
 #include "forces/forces.h"
+#include "joints/revolute_fast.h"
 #include "model/model.h"
 
 #define EPS 1e-6
@@ -346,7 +353,9 @@ static void place_slider(rig_t *r, const fmb_joint_t *j, double x, double y)
     q0[1] = p0[1] - j->point[0][1];
 }
 
-static void test_joint(const char *type, enum kind k0, enum kind k1)
+/* The registered class of type; as non-NULL: the joint evaluated through the table as
+ * instead (a reference class outside the registry, with the type's rules). */
+static void test_joint(const char *type, enum kind k0, enum kind k1, const fmb_joint_class_t *as)
 {
     const fmb_joint_class_t *k = fmb_joint_class_named(type);
     rig_t r;
@@ -376,7 +385,7 @@ static void test_joint(const char *type, enum kind k0, enum kind k1)
     random_params(k->params, &d);
     int ij = fmb_model_add_joint(r.m, &d);
     char cls[64];
-    snprintf(cls, sizeof cls, "%s/%s-%s", type, kind_name[k0],
+    snprintf(cls, sizeof cls, "%s%s/%s-%s", type, as ? " (reference)" : "", kind_name[k0],
              kind_name[k1]);
     if (ij < 0) {
         printf("FAIL %s: cannot add: %s\n", cls, fmb_model_last_error(r.m));
@@ -384,6 +393,7 @@ static void test_joint(const char *type, enum kind k0, enum kind k1)
         rig_free(&r);
         return;
     }
+    if (as) r.m->joints[ij].klass = as;
     const fmb_joint_t *j = &r.m->joints[ij];
     if (!strcmp(type, "slider_beam")) {
         /* inside an element (x = 0.27 lies in [0.2, 0.35]) */
@@ -1087,7 +1097,7 @@ int main(int argc, char **argv)
             for (int t = 0; fmb_joint_class_at(t); t++)
                 for (int a = 0; a < 3; a++)
                     for (int b = 0; b < 3; b++)
-                        test_joint(fmb_joint_class_at(t)->name, kinds[a], kinds[b]);
+                        test_joint(fmb_joint_class_at(t)->name, kinds[a], kinds[b], NULL);
         if (all || !strcmp(what, "forces"))
             for (int t = 0; fmb_force_class_at(t); t++) {
                 const fmb_force_class_t *k = fmb_force_class_at(t);
@@ -1111,6 +1121,12 @@ int main(int argc, char **argv)
         }
         if (all || !strcmp(what, "friction")) test_lugre();
     }
+    /* the reference evaluations beside fast paths (not registered), on the same checks */
+    if (all || !strcmp(what, "joints"))
+        for (int trial = 0; trial < 4; trial++)
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++)
+                    test_joint("revolute", kinds[a], kinds[b], &fmb_revolute_reference_class);
     printf("%d failure(s)\n", failures);
     return failures ? 1 : 0;
 }

@@ -1,11 +1,12 @@
 /*
- * The revolute joint's pins on a beam (joints/revolute.c pin_side_beam, pin_hess_beam) are
- * point.c's fmb_point_posjac_n / fmb_point_hess_n with the places of the shape columns kept
- * in the joint (pin_places) and, for a view whose elastic columns are the pin's shape
- * columns once each, every J entry of a shape column written once instead of zeroed and
- * added to. This test compares them to rounding with point.c's functions through the
- * joint's class table:
- *   Phi = r_P0 - r_P1 (also without Jacobians), J0 = J_P0, J1 = -J_P1 (each entry negated),
+ * The revolute joint's fast path on a beam (joints/revolute_fast.c pin_side_beam,
+ * pin_hess_beam) is point.c's fmb_point_posjac_n / fmb_point_hess_n with the shape
+ * functions and the places of the shape columns kept in the joint (pin_places) and, for a
+ * view whose elastic columns are the pin's shape columns once each, every J entry of a
+ * shape column written once instead of zeroed and added to. This test compares it to
+ * rounding with the reference evaluation (joints/revolute.c, through point.c), the
+ * registered class table against fmb_revolute_reference_class:
+ *   Phi = r_P0 - r_P1 (the fast path also without Jacobians), J0 = J_P0, J1 = -J_P1,
  *   every entry written (the blocks are filled with a NaN pattern before the evaluation),
  *   H(w) = H_P0(w) + H_P1(-w) added onto a nonzero block,
  * for beam-ground, ground-beam, beam-rigid, rigid-beam and beam-beam pins, both beam
@@ -24,7 +25,10 @@
  * Checked to fail (of 17,600 comparisons): the first-write path without the negation of
  * body 1's side fails 1,150 (J); the places check reduced to the count of columns (not
  * each kept place holding its column) fails 504 (J 252, H(w) 252) on the swapped-column
- * views; the last shape column left out of p in pin_side_beam fails 2,438 (Phi, J).
+ * views; the last shape column left out of p in pin_side_beam fails 2,438 (Phi, J);
+ * pin_side_beam's J entry j5 with its second term's sign flipped fails 2,620 (J). The
+ * reference is checked too: revolute.c with body 1's Jacobian not negated fails 2,880
+ * (J), with body 1's H evaluated at w instead of -w 2,880 (H(w)).
  */
 #include <math.h>
 #include <stdio.h>
@@ -32,20 +36,21 @@
 #include <string.h>
 
 #include "flexmb/flexmb.h"
+#include "joints/revolute_fast.h"
 #include "model/model.h"
 #include "near.h"
 
 enum kind { GROUND, RIGID, BEAM };
 static int failures = 0, compared = 0;
 
-/* a within tol of point.c's b, entry by entry (near.h: NaN and Inf by class) */
+/* a within tol of the reference's b, entry by entry (near.h: NaN and Inf by class) */
 static void near_vals(const char *what, const char *tag, const double *a, const double *b, int n,
                       double tol)
 {
     compared++;
     for (int i = 0; i < n; i++)
         if (!near_tol(a[i], b[i], tol)) {
-            printf("FAIL %-40s %-14s entry %d: %.17g, point.c %.17g (tol %.3g)\n", tag, what, i,
+            printf("FAIL %-40s %-14s entry %d: %.17g, reference %.17g (tol %.3g)\n", tag, what, i,
                    a[i], b[i], tol);
             failures++;
             return;
@@ -80,38 +85,31 @@ static int add_kind(fmb_model_t *m, enum kind k, const char *name, fmb_beam_refe
     return fmb_model_add_beam(m, &d);
 }
 
-/* One state: the joint against point.c on the views v (columns as given). */
+/* One state: the joint (the fast path) against the reference on the views v (columns as given). */
 static void check_views(fmb_joint_t *j, fmb_bodyview_t v[2], int is, const char *tag)
 {
-    const int n0 = v[0].nc, ld = n0 + v[1].nc;
+    const int ld = v[0].nc + v[1].nc;
     double phi[2], phin[2], J[2][2 * FMB_VIEW_COLS];
     for (int b = 0; b < 2; b++)
         for (int k = 0; k < 2 * FMB_VIEW_COLS; k++)
             J[b][k] = NAN; /* every entry must be written */
     j->klass->eval(j, v, 0.0, phi, J[0], J[1]);
     j->klass->eval(j, v, 0.0, phin, NULL, NULL);
-    fmb_shape_t N[2];
-    double r[2][2], Jr[2][2 * FMB_VIEW_COLS], phr[2];
-    for (int b = 0; b < 2; b++) {
-        fmb_point_shape(&v[b], j->point[b], &N[b]);
-        fmb_point_posjac_n(&v[b], j->point[b], &N[b], r[b], Jr[b]);
-    }
-    for (int k = 0; k < 2 * v[1].nc; k++)
-        Jr[1][k] = -Jr[1][k];
-    phr[0] = r[0][0] - r[1][0], phr[1] = r[0][1] - r[1][1];
+    const fmb_joint_class_t *ref = &fmb_revolute_reference_class;
+    double Jr[2][2 * FMB_VIEW_COLS], phr[2];
+    ref->eval(j, v, 0.0, phr, Jr[0], Jr[1]);
     const double mb = side_mag(&v[0], j->point[0]) + side_mag(&v[1], j->point[1]);
     const double tol = near_bound(16, mb);
     near_vals("Phi", tag, phi, phr, 2, tol);
     near_vals("Phi (no J)", tag, phin, phr, 2, tol);
     near_vals("J body 0", tag, J[0], Jr[0], 2 * v[0].nc, tol);
     near_vals("J body 1 (-)", tag, J[1], Jr[1], 2 * v[1].nc, tol);
-    const double w[2] = {0.7 - 0.1 * (is % 9), -1.3 + 0.2 * (is % 5)}, mw[2] = {-w[0], -w[1]};
+    const double w[2] = {0.7 - 0.1 * (is % 9), -1.3 + 0.2 * (is % 5)};
     double H[FMB_ELEM_COLS * FMB_ELEM_COLS], Hr[FMB_ELEM_COLS * FMB_ELEM_COLS];
     for (int k = 0; k < ld * ld; k++)
         H[k] = Hr[k] = 0.1 * (k % 7) - 0.25;
     j->klass->hess(j, v, 0.0, w, H);
-    fmb_point_hess_n(&v[0], j->point[0], &N[0], w, Hr, ld);
-    fmb_point_hess_n(&v[1], j->point[1], &N[1], mw, Hr + n0 + (size_t)n0 * ld, ld);
+    ref->hess(j, v, 0.0, w, Hr);
     near_vals("H(w)", tag, H, Hr, ld * ld, near_bound(16, 0.35 + (fabs(w[0]) + fabs(w[1])) * mb));
 }
 
@@ -185,7 +183,7 @@ int main(void)
             free(q), free(qd);
             fmb_model_destroy(&m);
         }
-    printf("%s revolute beam pins vs point.c: %d states, %d comparisons to rounding\n",
+    printf("%s revolute beam pins vs the reference: %d states, %d comparisons to rounding\n",
            failures ? "FAIL" : "ok  ", states, compared);
     printf("%d failure(s)\n", failures);
     return failures ? 1 : 0;

@@ -1,16 +1,19 @@
 /*
- * The revolute joint's pins on rigid bodies and ground (joints/revolute.c pin_side,
- * pin_hess_side) are inline forms of bodies/point.c's fmb_point_posjac_n /
- * fmb_point_hess_n. The conformance test checks both against finite differences (to
- * 1e-7); this test compares them with each other to rounding, through the joint's class
- * table:
- *   Phi = r_P0 - r_P1 (also evaluated without Jacobians), J0 = J_P0, J1 = -J_P1 (each
- *   entry negated), H(w) = H_P0(w) + H_P1(-w) added onto a nonzero block (the weld shares
+ * The revolute joint's fast path on rigid bodies and ground (joints/revolute_fast.c
+ * pin_side, pin_hess_side: inline forms of bodies/point.c's fmb_point_posjac_n /
+ * fmb_point_hess_n) against the reference evaluation (joints/revolute.c, through
+ * point.c). The conformance test checks both against finite differences (to 1e-7); this
+ * test compares them with each other to rounding, through the two class tables (the
+ * registered fmb_revolute_class and fmb_revolute_reference_class, which must otherwise be
+ * the same table):
+ *   Phi = r_P0 - r_P1 (the fast path also evaluated without Jacobians), J0 = J_P0,
+ *   J1 = -J_P1, H(w) = H_P0(w) + H_P1(-w) added onto a nonzero block (the weld shares
  *   fmb_joint_pin_hess),
  * at rigid-rigid, rigid-ground and ground-rigid pairs, angles 0, -0, +-pi/2, pi, tiny and
  * large (up to 3e15 rad), points and body positions with zero, negative-zero, tiny and
  * large offsets: 12 x 6 x 4 states per pair, the two bodies at different states.
- * Independent reference: point.c's functions themselves (the general path a beam takes).
+ * Independent reference: revolute.c, point.c's general functions combined as the
+ * equations read.
  * Tolerance (tests/near.h): (k + 1) eps m with k = 16 (the body point p = u + rbar, the
  * rotation A p, the subtraction of the sides, H's a = A w and p . a, and a few ulps of
  * cos and sin) and m bounding the magnitudes of the terms: per side m_b = 1 + |u|_1 +
@@ -21,7 +24,9 @@
  * (Phi, J); j5's second term with the wrong sign fails 800 (J); hess_carrier's
  * (theta, theta) entry without p_y a_y fails 695 (H(w)). Reorderings pass: r computed
  * as A u + A rbar (distributed; a bitwise comparison failed it in 322 comparisons) and
- * p . a summed in the other order.
+ * p . a summed in the other order. The reference is checked too: revolute.c with body 1's
+ * Jacobian not negated fails 576 (J), with body 1's H evaluated at w instead of -w 576
+ * (H(w)).
  */
 #include <math.h>
 #include <stdio.h>
@@ -29,19 +34,20 @@
 #include <string.h>
 
 #include "flexmb/flexmb.h"
+#include "joints/revolute_fast.h"
 #include "model/model.h"
 #include "near.h"
 
 static int failures = 0, compared = 0;
 
-/* a within tol of point.c's b, entry by entry (near.h: NaN and Inf by class) */
+/* a within tol of the reference's b, entry by entry (near.h: NaN and Inf by class) */
 static void near_vals(const char *what, const char *pair, const double *a, const double *b, int n,
                       double tol)
 {
     compared++;
     for (int i = 0; i < n; i++)
         if (!near_tol(a[i], b[i], tol)) {
-            printf("FAIL %-14s %-20s entry %d: %.17g, point.c %.17g (tol %.3g)\n", pair, what, i,
+            printf("FAIL %-14s %-20s entry %d: %.17g, reference %.17g (tol %.3g)\n", pair, what, i,
                    a[i], b[i], tol);
             failures++;
             return;
@@ -76,6 +82,18 @@ int main(void)
               nb = sizeof rbar / sizeof *rbar;
     const int pairs[3][2] = {{1, 1}, {1, 0}, {0, 1}}; /* 1 rigid, 0 ground */
     int checked = 0;
+    const fmb_joint_class_t *fast = fmb_joint_class_named("revolute"),
+                            *ref = &fmb_revolute_reference_class;
+    /* the class of runs is the reference's table with the fast eval and hess */
+    if (fast != &fmb_revolute_class || fast->eval == ref->eval || fast->hess == ref->hess ||
+        strcmp(fast->name, ref->name) || fast->nrows != ref->nrows ||
+        fast->hess_kind != ref->hess_kind || fast->distinct != ref->distinct ||
+        fast->item_flags != ref->item_flags || strcmp(fast->case_type, ref->case_type) ||
+        fast->time != ref->time) {
+        printf("FAIL the registered revolute class is not the reference's table with the fast "
+               "eval and hess\n");
+        failures++;
+    }
     for (int pr = 0; pr < 3; pr++) {
         char pair[32];
         snprintf(pair, sizeof pair, "%s-%s", pairs[pr][0] ? "rigid" : "ground",
@@ -109,21 +127,14 @@ int main(void)
                     memcpy(j->point[1], pts[(ip + 3) % np], sizeof pts[ip]);
                     fmb_bodyview_t v[2];
                     fmb_joint_views(m, j, q, qd, v);
-                    const int n0 = v[0].nc, ld = n0 + v[1].nc;
+                    const int ld = v[0].nc + v[1].nc;
                     /* the joint, through its class table */
                     double phi[2], phin[2], J[2][2 * FMB_VIEW_COLS];
                     j->klass->eval(j, v, 0.0, phi, J[0], J[1]);
                     j->klass->eval(j, v, 0.0, phin, NULL, NULL);
-                    /* point.c */
-                    fmb_shape_t N[2];
-                    double r[2][2], Jr[2][2 * FMB_VIEW_COLS], phr[2];
-                    for (int b = 0; b < 2; b++) {
-                        fmb_point_shape(&v[b], j->point[b], &N[b]);
-                        fmb_point_posjac_n(&v[b], j->point[b], &N[b], r[b], Jr[b]);
-                    }
-                    for (int k = 0; k < 2 * v[1].nc; k++)
-                        Jr[1][k] = -Jr[1][k];
-                    phr[0] = r[0][0] - r[1][0], phr[1] = r[0][1] - r[1][1];
+                    /* the reference, revolute.c */
+                    double phr[2], Jr[2][2 * FMB_VIEW_COLS];
+                    ref->eval(j, v, 0.0, phr, Jr[0], Jr[1]);
                     const double mb = side_mag(&v[0], j->point[0]) + side_mag(&v[1], j->point[1]);
                     const double tol = near_bound(16, mb);
                     near_vals("Phi", pair, phi, phr, 2, tol);
@@ -131,13 +142,12 @@ int main(void)
                     near_vals("J body 0", pair, J[0], Jr[0], 2 * v[0].nc, tol);
                     near_vals("J body 1 (-)", pair, J[1], Jr[1], 2 * v[1].nc, tol);
                     /* H(w), added onto a nonzero block */
-                    const double w[2] = {0.7 - 0.1 * ia, -1.3 + 0.2 * ip}, mw[2] = {-w[0], -w[1]};
+                    const double w[2] = {0.7 - 0.1 * ia, -1.3 + 0.2 * ip};
                     double H[FMB_ELEM_COLS * FMB_ELEM_COLS], Hr[FMB_ELEM_COLS * FMB_ELEM_COLS];
                     for (int k = 0; k < ld * ld; k++)
                         H[k] = Hr[k] = 0.1 * (k % 7) - 0.25;
                     j->klass->hess(j, v, 0.0, w, H);
-                    fmb_point_hess_n(&v[0], j->point[0], &N[0], w, Hr, ld);
-                    fmb_point_hess_n(&v[1], j->point[1], &N[1], mw, Hr + n0 + (size_t)n0 * ld, ld);
+                    ref->hess(j, v, 0.0, w, Hr);
                     near_vals("H(w)", pair, H, Hr, ld * ld,
                               near_bound(16, 0.35 + (fabs(w[0]) + fabs(w[1])) * mb));
                     checked++;
@@ -145,8 +155,9 @@ int main(void)
         free(q), free(qd);
         fmb_model_destroy(&m);
     }
-    printf("%s revolute rigid/ground pins vs point.c: %d states, %d comparisons to rounding\n",
-           failures ? "FAIL" : "ok  ", checked, compared);
+    printf(
+        "%s revolute rigid/ground pins vs the reference: %d states, %d comparisons to rounding\n",
+        failures ? "FAIL" : "ok  ", checked, compared);
     printf("%d failure(s)\n", failures);
     return failures ? 1 : 0;
 }

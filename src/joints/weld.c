@@ -7,7 +7,7 @@
  *   sum_k w_k d2Phi_k/dq2 = blockdiag( H_P0(w_12), -H_P1(w_12) )   (Phi_3 is linear)
  * Column-compressed on the rigid columns and the joint points' shape columns (model.h).
  */
-#include "joints/joints.h"
+#include "joints/revolute_fast.h" /* the pins' kept shape functions, fmb_joint_pin_hess */
 
 static void weld_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *phi,
                       double *J0, double *J1)

@@ -136,7 +136,7 @@ void fmb_point_posjac(const fmb_bodyview_t *v, const double u[2], double r[2], d
 void fmb_point_jac(const fmb_bodyview_t *v, const double u[2], double *J);
 /* The point's shape functions N(u) on the view's body (N->n = 0 on a rigid body and on
  * ground); they depend on the body and u alone, never on the state, so an element may keep
- * them (joints/revolute.c fmb_joint_pin_shape). fmb_point_posjac_n / fmb_point_hess_n are
+ * them (joints/revolute_fast.c fmb_joint_pin_shape). fmb_point_posjac_n / fmb_point_hess_n are
  * fmb_point_posjac / fmb_point_hess with N given: the same values bitwise. */
 int fmb_point_shape(const fmb_bodyview_t *v, const double u[2], fmb_shape_t *N);
 void fmb_point_posjac_n(const fmb_bodyview_t *v, const double u[2], const fmb_shape_t *N,
