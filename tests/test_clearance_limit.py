@@ -8,12 +8,12 @@ Reference: the rigid slider-crank at constant crank speed, x = r cos th + sqrt(l
 sin^2 th), differentiated twice by hand (below), independent of the solver. Measure: RMS of
 (slider acceleration - ideal) for t > 0.1 s (the start impact is over by then).
 Asserted: the deviation falls monotonically over c = 1e-5, 1e-6, 1e-7 m, by at least 3x per
-decade below 1 um (measured 7.4x and 8.2x), and ends below 5 % of the ideal
-RMS. With the seed's default damping (ramp over d_max = 0.1 mm) the same windows give 88.5
-and 123.8 m/s^2 at 1 and 0.1 um (docs/validation.md): this test fails if the hysteresis damping is lost (or
+decade below 1 um (measured 4.6x and 8.0x), and ends below 5 % of the ideal
+RMS. With the seed's default damping (ramp over d_max = 0.1 mm) the same windows give 89.6
+and 123.5 m/s^2 at 1 and 0.1 um (docs/validation.md): this test fails if the hysteresis damping is lost (or
 turned into the step's), or if the contact force stops holding the journal. flores
 e = 0.5 reaches the limit on its own damping: with HHT alpha = 0 (no numerical
-dissipation) the full study gives the same numbers, unlike lankarani_nikravesh e = 0.9.
+dissipation) the full study gives nearly the same numbers (bench/clearance_limit.py).
 
 usage: test_clearance_limit.py FLEXMB SRC
 """

@@ -189,7 +189,13 @@ fmb_writer_t *fmb_writer_create(const char *h5path, const fmb_sim_t *sim, const 
      * DIR/.NAME.partial.new, no results), so a staged file always opens. */
     char newname[4200];
     snprintf(newname, sizeof newname, "%s.new", w->stage);
-    w->file = H5Fcreate(newname, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    /* no free-space managers: a chunk rewritten between commits (the partly filled chunk
+     * of the last commit) goes to new space, and the space it leaves is never reused, so
+     * the chunk the committed index names keeps its bytes until the next commit */
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+    if (fcpl >= 0) H5Pset_file_space_strategy(fcpl, H5F_FSPACE_STRATEGY_NONE, 0, 1);
+    w->file = H5Fcreate(newname, H5F_ACC_TRUNC, fcpl >= 0 ? fcpl : H5P_DEFAULT, H5P_DEFAULT);
+    if (fcpl >= 0) H5Pclose(fcpl);
     int st;
     if (w->file < 0)
         st = fmb_writer_err(w, FMB_ERR_IO, "%s: cannot create HDF5 file%s%s", h5path,
