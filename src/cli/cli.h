@@ -53,9 +53,9 @@ typedef struct cli_args {
 /* The continuation's link between points (periodic.c): the previous orbit as the next
  * point's first guess, and what one point reports. */
 typedef struct cli_periodic {
-    double *guess; /* 4 n values of the previous orbit, NULL: none */
-    int nguess;    /* its n */
-    double *prev;  /* the orbit before it (secant predictor), NULL: none */
+    double *guess;                  /* 4 n values of the previous orbit, NULL: none */
+    int nguess;                     /* its n */
+    double *prev;                   /* the orbit before it (secant predictor), NULL: none */
     double v_guess, v_prev, target; /* their parameter values; the point being solved */
     int iterations, converged;
     double residual, max_modulus, bound;
@@ -69,14 +69,16 @@ fmb_case_t *cli_load_case(const cli_args_t *a);
 extern volatile int cli_stop;
 void cli_install_handlers(void);
 int cli_cmd_run(const cli_args_t *a);
+/* Monotonic wall clock, s (run.c). */
+double cli_wall_seconds(void);
 /* periodic.c: `flexmb periodic` (one orbit, or a continuation with --vary); the run's
  * hooks: the shooting before the run (an exit code), /periodic after it, the instability
  * warning (1 with msg), the summary lines */
 int cli_cmd_periodic(const cli_args_t *a);
 struct fmb_periodic;
 int cli_periodic_solve(const cli_args_t *a, fmb_sim_t *sim, struct fmb_periodic **out);
-int cli_periodic_write(const cli_args_t *a, fmb_writer_t *w, struct fmb_periodic *p,
-                       fmb_sim_t *sim, const char *out);
+int cli_periodic_write(const cli_args_t *a, fmb_writer_t *w, struct fmb_periodic *p, fmb_sim_t *sim,
+                       const char *out);
 int cli_periodic_warning(const struct fmb_periodic *p, char *msg, size_t len);
 void cli_periodic_report(const struct fmb_periodic *p);
 /* Output safety (docs/output.md): may path be written as an output of this kind? 1 with a

@@ -11,20 +11,14 @@
 #include "flexmb/periodic.h"
 #include "flexmb/study.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static double g_t0; /* the solve's start (progress lines) */
 
 static void progress(int it, double res, void *user)
 {
     const cli_args_t *a = user;
     if (!a->quiet)
-        fprintf(stderr, "periodic: iteration %d  residual %.3e  (%.2f s)\n", it, res, now() - g_t0);
+        fprintf(stderr, "periodic: iteration %d  residual %.3e  (%.2f s)\n", it, res,
+                cli_wall_seconds() - g_t0);
 }
 
 /* Unstable: a multiplier above 1 by more than this (the converged orbit's multipliers are
@@ -70,11 +64,11 @@ int cli_periodic_solve(const cli_args_t *a, fmb_sim_t *sim, fmb_periodic_t **out
     o.progress = progress;
     o.user = (void *)a;
     o.stop = &cli_stop;
-    const double t0 = now();
+    const double t0 = cli_wall_seconds();
     g_t0 = t0;
     int rc = fmb_periodic_solve(p, &o);
     if (a->pc) {
-        a->pc->wall_solve = now() - t0;
+        a->pc->wall_solve = cli_wall_seconds() - t0;
         a->pc->iterations = fmb_periodic_iterations(p);
         a->pc->residual = fmb_periodic_residual(p, fmb_periodic_iterations(p));
         a->pc->converged = rc == 0;
@@ -113,7 +107,8 @@ int cli_periodic_solve(const cli_args_t *a, fmb_sim_t *sim, fmb_periodic_t **out
                 "directions; %.2f s)\n",
                 fmb_periodic_iterations(p), fmb_periodic_period(p), fmb_periodic_steps(p),
                 fmb_periodic_period(p) / (double)fmb_periodic_steps(p),
-                dense ? "dense monodromy" : "subspace (Newton-Picard)", passes, tp, now() - t0);
+                dense ? "dense monodromy" : "subspace (Newton-Picard)", passes, tp,
+                cli_wall_seconds() - t0);
     }
     *out = p;
     return fmb_periodic_prepare_run(p, a->periods > 0 ? a->periods : 1) ? EXIT_RUN : EXIT_OK;
@@ -332,6 +327,11 @@ int cli_cmd_periodic(const cli_args_t *a)
         memset(&sum, 0, sizeof sum);
         char err[256];
         if (c == EXIT_OK) fmb_run_summary_read(out, NULL, &sum, err, sizeof err);
+        int nw = 0; /* the point's warnings (kept in its file), joined by " | " */
+        for (const char *w = sum.warnings; w && *w; nw++) {
+            const char *sep = strstr(w, " | ");
+            w = sep ? sep + 3 : w + strlen(w);
+        }
         if (!header && c == EXIT_OK) {
             fprintf(csv, "%s,status,iterations,residual,max_modulus,stable,warnings", name);
             for (int i = 0; i < sum.nmetrics; i++)
@@ -340,11 +340,6 @@ int cli_cmd_periodic(const cli_args_t *a)
             header = sum.nmetrics + 1;
         }
         if (header) {
-            int nw = 0; /* the point's warnings (kept in its file) */
-            for (const char *w = sum.warnings; w && *w; nw++) {
-                const char *sep = strstr(w, " | ");
-                w = sep ? sep + 3 : w + strlen(w);
-            }
             /* a failure is the grid value's, after its step cuts */
             fprintf(csv, "%.10g,%s,%d,%.3e,%.9g,%s,%d", c == EXIT_OK ? v : target,
                     c == EXIT_OK ? "converged" : "failed", pc.iterations, pc.residual,
@@ -365,11 +360,6 @@ int cli_cmd_periodic(const cli_args_t *a)
                     dmax = sum.values[i];
                 if (strncmp(sum.names[i], "deflection_max_angle.", 21) == 0 && isnan(ang))
                     ang = sum.values[i];
-            }
-            int nw = 0;
-            for (const char *w = sum.warnings; w && *w; nw++) {
-                const char *sep = strstr(w, " | ");
-                w = sep ? sep + 3 : w + strlen(w);
             }
             if (isnan(dmax))
                 printf("  %s = %-10.6g %s  %d iterations  largest |mu| %.6f%s  %d warning%s\n",

@@ -78,7 +78,7 @@ static void signal_messages(const char *out)
 
 /* ---------------------------------------------------------------- helpers */
 
-static double wall_seconds(void)
+double cli_wall_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -450,7 +450,7 @@ static void report_validity(const char *case_path, const char *status, const fmb
 
 static void draw_progress(run_ctx_t *r, const fmb_sim_t *sim, int final)
 {
-    double now = wall_seconds();
+    double now = cli_wall_seconds();
     if (!final && now - r->last_draw < 0.1) return;
     r->last_draw = now;
     fmb_sim_stats_t st;
@@ -602,7 +602,7 @@ int cli_cmd_run(const cli_args_t *a)
     r.progress = !a->quiet && isatty(STDERR_FILENO);
     r.t0 = fmb_sim_time(sim);
     r.t_end = o ? o->t_end : r.t0;
-    r.start = wall_seconds();
+    r.start = cli_wall_seconds();
     {
         int nb = fmb_model_num_bodies(model), maxn = 0;
         for (int b = 1; b < nb; b++)
@@ -631,7 +631,7 @@ int cli_cmd_run(const cli_args_t *a)
     g_closing = 1; /* from here to the close, a signal waits (on_signal) */
     /* stopped (signal or failure) between records: keep the last completed step too */
     if (!r.writer_failed && fmb_sim_time(sim) > r.last_t) observer(sim, &r);
-    double wall = wall_seconds() - r.start;
+    double wall = cli_wall_seconds() - r.start;
     if (r.progress && r.drawn) {
         draw_progress(&r, sim, 1);
         fputc('\n', stderr);

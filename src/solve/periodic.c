@@ -362,59 +362,35 @@ int fmb_periodic_multipliers_are_ritz(const fmb_periodic_t *p)
     return p->ritz;
 }
 
-/* A Ritz vector of the subspace method: sig (V y), its coordinate part */
-static int ritz_mode(const fmb_periodic_t *p, int k, double *re, double *im)
+/* Eigenvector i of the problem of size ld in p->mvec (dgeev's layout: a complex pair is
+ * stored as columns j, j + 1 = real, imaginary part for the eigenvalue with positive
+ * imaginary part): its columns (*im NULL for a real eigenvalue), *conj for the other one. */
+void fmb_periodic_eigvec(const fmb_periodic_t *p, int i, int ld, const double **re,
+                         const double **im, int *conj)
 {
-    const int n = p->n, kk = p->nmult, i = p->order[k];
-    const size_t nx = (size_t)p->vstride;
-    int c0 = i, conj = 0;
-    if (p->mim[i] != 0.0) {
-        if (p->mim[i] > 0)
-            c0 = i;
-        else
-            c0 = i - 1, conj = 1;
-    }
-    const double *yre = p->mvec + (size_t)c0 * kk;
-    const double *yim = p->mim[i] != 0.0 ? p->mvec + (size_t)(c0 + 1) * kk : NULL;
-    double big = 0.0;
-    for (int r = 0; r < n; r++) {
-        double a = 0.0, b = 0.0;
-        for (int j = 0; j < kk; j++) {
-            const double v = p->V[(size_t)j * nx + r] * p->sigV[r];
-            a += v * yre[j];
-            if (yim) b += v * yim[j];
-        }
-        re[r] = a, im[r] = conj ? -b : b;
-        big = fmax(big, hypot(a, b));
-    }
-    if (big > 0)
-        for (int r = 0; r < n; r++)
-            re[r] /= big, im[r] /= big;
-    return 0;
+    const int c0 = p->mim[i] < 0 ? i - 1 : i;
+    *re = p->mvec + (size_t)c0 * ld;
+    *im = p->mim[i] != 0.0 ? *re + ld : NULL;
+    *conj = p->mim[i] < 0;
 }
 
 int fmb_periodic_mode(const fmb_periodic_t *p, int k, double *re, double *im)
 {
     if (k < 0 || k >= p->nmult) return FMB_ERR_ARG;
-    if (p->ritz) return ritz_mode(p, k, re, im);
-    const int n = p->n, nw = 3 * n, i = p->order[k];
-    const size_t nx = 4 * (size_t)n;
-    /* eigenvector of W Y: v (dgeev: a complex pair is stored as columns i, i + 1 = re, im
-     * for the eigenvalue with positive imaginary part); J's eigenvector is Y v */
-    int c0 = i, conj = 0;
-    if (p->mim[i] != 0.0) {
-        if (i + 1 < nw && p->mim[i] > 0)
-            c0 = i;
-        else
-            c0 = i - 1, conj = 1;
-    }
-    const double *vre = p->mvec + (size_t)c0 * nw;
-    const double *vim = p->mim[i] != 0.0 ? p->mvec + (size_t)(c0 + 1) * nw : NULL;
+    /* the state's eigenvector is B v: B = sig V for the subspace's Ritz vectors, Y for the
+     * dense monodromy's (J Y v = Y (W Y) v); its coordinate rows, scaled to a largest
+     * modulus of 1 */
+    const int n = p->n, ncol = p->ritz ? p->nmult : 3 * n;
+    const size_t stride = p->ritz ? (size_t)p->vstride : 4 * (size_t)n;
+    const double *B = p->ritz ? p->V : p->Y, *scale = p->ritz ? p->sigV : NULL;
+    const double *vre, *vim;
+    int conj;
+    fmb_periodic_eigvec(p, p->order[k], ncol, &vre, &vim, &conj);
     double big = 0.0;
     for (int r = 0; r < n; r++) {
         double a = 0.0, b = 0.0;
-        for (int j = 0; j < nw; j++) {
-            const double y = p->Y[(size_t)j * nx + r];
+        for (int j = 0; j < ncol; j++) {
+            const double y = B[(size_t)j * stride + r] * (scale ? scale[r] : 1.0);
             a += y * vre[j];
             if (vim) b += y * vim[j];
         }

@@ -72,6 +72,10 @@ struct fmb_periodic {
 };
 
 double *fmb_periodic_dalloc(size_t n);
+/* Eigenvector i of the last eigen problem (size ld, p->mvec): its real and imaginary
+ * columns (*im NULL when real), *conj when it is the conjugate of the stored one. */
+void fmb_periodic_eigvec(const fmb_periodic_t *p, int i, int ld, const double **re,
+                         const double **im, int *conj);
 
 /* ---- periodic_map.c */
 /* The sim at state x (4n), time t0, with a fresh step history (as after a restart). */

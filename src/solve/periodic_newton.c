@@ -89,6 +89,33 @@ double fmb_periodic_algorithmic_radius(const fmb_sim_t *s, double h)
     return rho;
 }
 
+/* Eigenvalues and right eigenvectors of the k x k matrix A (overwritten) into p->mre,
+ * p->mim, p->mvec (LAPACK dgeev), and p->order by decreasing modulus (insertion sort,
+ * stable: a conjugate pair stays in dgeev's order); p->nmult = k. */
+static int eig_sorted(fmb_periodic_t *p, double *A, int k)
+{
+    double dummy[1], wq;
+    int one = 1, lw = -1, info = 0;
+    dgeev_("N", "V", &k, A, &k, p->mre, p->mim, dummy, &one, p->mvec, &k, &wq, &lw, &info);
+    lw = (int)wq;
+    double *work = malloc((size_t)(lw > 0 ? lw : 1) * sizeof *work);
+    if (!work) return FMB_ERR_NOMEM;
+    dgeev_("N", "V", &k, A, &k, p->mre, p->mim, dummy, &one, p->mvec, &k, work, &lw, &info);
+    free(work);
+    if (info != 0) return FMB_ERR_LINSOLVE;
+    for (int j = 0; j < k; j++) {
+        const double mj = hypot(p->mre[j], p->mim[j]);
+        int pos = j;
+        while (pos > 0 && hypot(p->mre[p->order[pos - 1]], p->mim[p->order[pos - 1]]) < mj) {
+            p->order[pos] = p->order[pos - 1];
+            pos--;
+        }
+        p->order[pos] = j;
+    }
+    p->nmult = k;
+    return 0;
+}
+
 int fmb_periodic_floquet_dense(fmb_periodic_t *p)
 {
     const int n = p->n, nw = 3 * n;
@@ -110,29 +137,8 @@ int fmb_periodic_floquet_dense(fmb_periodic_t *p)
             Mj[2 * n + i] = dc;
         }
     }
-    double *wr = p->mre, *wi = p->mim, dummy[1], wq;
-    int one = 1, lw = -1, info = 0;
-    double *vr = p->mvec;
-    dgeev_("N", "V", &nw, M3, &nw, wr, wi, dummy, &one, vr, &nw, &wq, &lw, &info);
-    lw = (int)wq;
-    double *work = malloc((size_t)(lw > 0 ? lw : 1) * sizeof *work);
-    if (!work) return FMB_ERR_NOMEM;
-    dgeev_("N", "V", &nw, M3, &nw, wr, wi, dummy, &one, vr, &nw, work, &lw, &info);
-    free(work);
-    if (info != 0) return fmb_sim_error(s, FMB_ERR_LINSOLVE, "periodic: eigenvalues failed");
-    /* by decreasing modulus (insertion sort, stable: a conjugate pair stays in dgeev's
-     * order) */
-    for (int k = 0; k < nw; k++) {
-        const int i = k;
-        const double mi = hypot(wr[i], wi[i]);
-        int pos = k;
-        while (pos > 0 && hypot(wr[p->order[pos - 1]], wi[p->order[pos - 1]]) < mi) {
-            p->order[pos] = p->order[pos - 1];
-            pos--;
-        }
-        p->order[pos] = i;
-    }
-    p->nmult = nw;
+    if (eig_sorted(p, M3, nw))
+        return fmb_sim_error(s, FMB_ERR_LINSOLVE, "periodic: eigenvalues failed");
     return 0;
 }
 
@@ -174,29 +180,10 @@ static int orthonormalize(double *V, int k, size_t nx)
  * multipliers (largest moduli only) and their vectors for fmb_periodic_mode. */
 static int ritz(fmb_periodic_t *p, const double *S, int k)
 {
-    double *A = p->A;
-    memcpy(A, S, (size_t)k * k * sizeof *A);
-    double dummy[1], wq;
-    int one = 1, lw = -1, info = 0;
-    dgeev_("N", "V", &k, A, &k, p->mre, p->mim, dummy, &one, p->mvec, &k, &wq, &lw, &info);
-    lw = (int)wq;
-    double *work = malloc((size_t)(lw > 0 ? lw : 1) * sizeof *work);
-    if (!work) return FMB_ERR_NOMEM;
-    dgeev_("N", "V", &k, A, &k, p->mre, p->mim, dummy, &one, p->mvec, &k, work, &lw, &info);
-    free(work);
-    if (info != 0) return FMB_ERR_LINSOLVE;
-    for (int j = 0; j < k; j++) {
-        const double mj = hypot(p->mre[j], p->mim[j]);
-        int pos = j;
-        while (pos > 0 && hypot(p->mre[p->order[pos - 1]], p->mim[p->order[pos - 1]]) < mj) {
-            p->order[pos] = p->order[pos - 1];
-            pos--;
-        }
-        p->order[pos] = j;
-    }
-    p->nmult = k;
-    p->ritz = 1;
-    return 0;
+    memcpy(p->A, S, (size_t)k * k * sizeof *p->A);
+    const int rc = eig_sorted(p, p->A, k);
+    p->ritz = rc == 0;
+    return rc;
 }
 
 /* The relative residual |J v - mu v| / |v| of the largest Ritz pair (v = V y, scaled
@@ -205,10 +192,10 @@ static double ritz_residual(const fmb_periodic_t *p, const double *Z, int k, int
 {
     if (p->nmult < 1) return INFINITY;
     const int i = p->order[0];
-    int c0 = i;
-    if (p->mim[i] != 0.0 && p->mim[i] < 0) c0 = i - 1;
     const double mr = p->mre[i], mi = p->mim[i];
-    const double *yr = p->mvec + (size_t)c0 * k, *yi = mi != 0.0 ? yr + k : NULL;
+    const double *yr, *yi;
+    int conj; /* the conjugate pair has the same residual */
+    fmb_periodic_eigvec(p, i, k, &yr, &yi, &conj);
     double num = 0.0, den = 0.0;
     for (int r = 0; r < nx; r++) {
         double vr = 0, vi = 0, zr = 0, zi = 0;
