@@ -36,32 +36,9 @@
 #include "flexmb/flexmb.h"
 #include "joints/revolute_fast.h"
 #include "model/model.h"
-#include "near.h"
 
 static int failures = 0, compared = 0;
-
-/* a within tol of the reference's b, entry by entry (near.h: NaN and Inf by class) */
-static void near_vals(const char *what, const char *pair, const double *a, const double *b, int n,
-                      double tol)
-{
-    compared++;
-    for (int i = 0; i < n; i++)
-        if (!near_tol(a[i], b[i], tol)) {
-            printf("FAIL %-14s %-20s entry %d: %.17g, reference %.17g (tol %.3g)\n", pair, what, i,
-                   a[i], b[i], tol);
-            failures++;
-            return;
-        }
-}
-/* a bound on the magnitude of one side's terms: 1 + |u|_1 + |rbar|_1 (the rotation's
- * entries are at most 1; its angle is not a magnitude) */
-static double side_mag(const fmb_bodyview_t *v, const double u[2])
-{
-    double m = 1.0 + fabs(u[0]) + fabs(u[1]);
-    for (int k = 0; k < v->ndof; k++)
-        if (k != 2 && v->q) m += fabs(v->q[k]);
-    return m;
-}
+#include "pin_check.h"
 
 static int add_body(fmb_model_t *m, int rigid, const char *name)
 {
