@@ -19,11 +19,11 @@ add_test(NAME public_api COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_public_api.
 # their multipliers last), fill and manufactured solution (tests/test_kkt_order.c).
 fmb_c_test(test_kkt_order)
 add_test(NAME kkt_order_arrow COMMAND test_kkt_order)
-# Block and list adds into the KKT matrix against a dense reference and the per-entry adds,
-# mapped, first and off-pattern assemblies (tests/test_kkt_block.c).
+# Block adds into the KKT matrix and their 1 x 1 form against a dense sum to rounding, mapped,
+# first and off-pattern assemblies (tests/test_kkt_block.c).
 fmb_c_test(test_kkt_block)
 add_test(NAME kkt_block_adds COMMAND test_kkt_block)
-# Searched KKT entries (fmb_kkt_addx) and their kept places against a dense sum.
+# Searched KKT entries one by one (fmb_kkt_addx) and their kept places against a dense sum.
 fmb_c_test(test_kkt_addx)
 add_test(NAME kkt_addx_places COMMAND test_kkt_addx)
 # Fixed lists of KKT entries (a body's one-list tangent) against a dense sum: recorded,
@@ -35,11 +35,12 @@ add_test(NAME kkt_fixed_lists COMMAND test_kkt_fixed)
 # bit: hits, misses, -0 / +0 and NaN angles (tests/test_rot_cache.c).
 fmb_c_test(test_rot_cache)
 add_test(NAME rot_cache_bits COMMAND test_rot_cache)
-# Blocks of searched KKT entries (fmb_kkt_addx_block) and their kept places against the
-# per-entry searched adds (bit for bit) and a dense sum (tests/test_kkt_addx_block.c).
+# Blocks of searched KKT entries (fmb_kkt_addx_block) and their kept places against a dense
+# sum to rounding and the per-entry searched adds' pattern (tests/test_kkt_addx_block.c).
 fmb_c_test(test_kkt_addx_block)
 add_test(NAME kkt_addx_block_places COMMAND test_kkt_addx_block)
-# A joint's J, J^T and points' Hessian in one KKT call (fmb_kkt_add_joint) against the block
-# and list adds it replaced (bit for bit) and a dense sum (tests/test_kkt_add_joint.c).
+# A joint's J, J^T and points' Hessian in one KKT call (fmb_kkt_add_joint) against a dense sum
+# to rounding and the pattern of the same entries through the block calls
+# (tests/test_kkt_add_joint.c).
 fmb_c_test(test_kkt_add_joint)
 add_test(NAME kkt_add_joint COMMAND test_kkt_add_joint)

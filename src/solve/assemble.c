@@ -169,23 +169,9 @@ static void add_points_hess(fmb_kkt_t *k, const fmb_bodyview_t v[2], int nl, con
                             const unsigned char *carrier, const double *H, double a,
                             int elastic_rows)
 {
-    int I[2 * FMB_ELEM_COLS], Jc[2 * FMB_ELEM_COLS], ne = 0;
-    double X[2 * FMB_ELEM_COLS];
     for (int b = 0, o = 0; b < 2; o += v[b].nc, b++) {
         if (v[b].nc < 3 || g[o] < 0) continue; /* ground: nothing */
-        const int th = o + 2;                   /* the body's theta column */
-        if (!elastic_rows) { /* the same entries in the same order, as one list */
-            for (int cc = o; cc < o + v[b].nc; cc++) {
-                const double *Bc = H + (size_t)nl * cc;
-                if (cc == th) {
-                    for (int r = o; r < o + v[b].nc; r++)
-                        I[ne] = g[r], Jc[ne] = g[cc], X[ne++] = a * Bc[r];
-                } else {
-                    I[ne] = g[th], Jc[ne] = g[cc], X[ne++] = a * Bc[th];
-                }
-            }
-            continue;
-        }
+        const int th = o + 2;                  /* the body's theta column */
         for (int cc = o; cc < o + v[b].nc; cc++) {
             const double *Bc = H + (size_t)nl * cc;
             if (cc == th) { /* the whole theta column */
@@ -196,7 +182,6 @@ static void add_points_hess(fmb_kkt_t *k, const fmb_bodyview_t v[2], int nl, con
             }
         }
     }
-    if (ne) fmb_kkt_add_list(k, ne, I, Jc, X);
 }
 
 _Static_assert(FMB_ELEM_COLS < 256, "fmb_kkt_add_joint's mark holds nr, nl and n0 below 256");

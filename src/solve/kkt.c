@@ -8,6 +8,12 @@
 
 #include "flexmb/flexmb.h"
 
+/* The marks of Tb: a block of nr x nc entries recorded whole by one fmb_kkt_add_block, a
+ * joint's entries recorded whole by one fmb_kkt_add_joint (every count below 256) */
+#define BLOCK_MARK(nr, nc) ((nr)*65536 + (nc))
+#define JOINT_MARK(nr, nl, n0, h0, h1)                                                             \
+    ((1 << 30) | ((nr) << 22) | ((nl) << 14) | ((n0) << 6) | ((h0) << 1) | (h1))
+
 /* KKT systems above FMB_KKT_LARGE are factored with KLU's large-mesh settings (symmetric
  * scaling, scale_matrix; pivot threshold FMB_KKT_LARGE_TOL), smaller ones with KLU's row
  * scaling and threshold 1e-3; both with the order of kkt_order.c (dense carrier rows and
@@ -64,7 +70,7 @@ void fmb_kkt_free(fmb_kkt_t *k)
     free(k->Ti), free(k->Tj), free(k->Tx), free(k->Tb);
     free(k->Ap), free(k->Ai), free(k->Ax), free(k->Map);
     free(k->Fi), free(k->Fj), free(k->Fx);
-    free(k->Xi), free(k->Xj), free(k->Xp), free(k->Xbh), free(k->Xba);
+    free(k->Xbh), free(k->Xba);
     free(k->lists), free(k->lx), free(k->liota);
     free(k->oP);
     memset(k, 0, sizeof *k);
@@ -74,7 +80,6 @@ void fmb_kkt_begin(fmb_kkt_t *k)
 {
     k->nt = 0;
     k->nf = 0;
-    k->nx = 0;
     k->nxb = 0;
     k->redo = 0;
     k->nbegin++;
@@ -93,7 +98,9 @@ int fmb_kkt_end(fmb_kkt_t *k)
     return 0;
 }
 
-void fmb_kkt_add_slow(fmb_kkt_t *k, int i, int j, double x)
+/* One entry of the fixed sequence off fmb_kkt_add's fast path: recorded, or ending a mapped
+ * assembly that left its pattern. */
+static void add_slow(fmb_kkt_t *k, int i, int j, double x)
 {
     if (k->nt < 0) return;
     if (k->mapped) {
@@ -131,6 +138,18 @@ void fmb_kkt_add_slow(fmb_kkt_t *k, int i, int j, double x)
     k->nt++;
 }
 
+/* fmb_kkt_add within kkt.c (whose inline form falls back to fmb_kkt_add_block) */
+static inline void add_one(fmb_kkt_t *k, int i, int j, double x)
+{
+    const int t = k->nt;
+    if (k->mapped && t < k->pattern_nt && k->Ti[t] == i && k->Tj[t] == j) {
+        k->Ax[k->Map[t]] += x;
+        k->nt = t + 1;
+        return;
+    }
+    add_slow(k, i, j, x);
+}
+
 void fmb_kkt_add_block(fmb_kkt_t *k, int nr, const int *rows, int nc, const int *cols,
                        const double *B, int rs, int cs, double a)
 {
@@ -141,7 +160,7 @@ void fmb_kkt_add_block(fmb_kkt_t *k, int nr, const int *rows, int nc, const int 
         /* recorded as one block of this shape (Tb): entry (y, x) was (rows_rec[y],
          * cols_rec[x]) at t + x nr + y, so checking the rows on its first column and the
          * columns on its first row checks every entry (nr + nc tests, not 2 nr nc) */
-        if (nr > 0 && nc > 0 && k->Tb[t] == FMB_KKT_BLOCK(nr, nc)) {
+        if (nr > 0 && nc > 0 && k->Tb[t] == BLOCK_MARK(nr, nc)) {
             int same = 1;
             for (y = 0; y < nr; y++)
                 same &= Ti[t + y] == rows[y];
@@ -163,8 +182,8 @@ void fmb_kkt_add_block(fmb_kkt_t *k, int nr, const int *rows, int nc, const int 
             }
             x = y = 0;
         }
-        /* fmb_kkt_add's fast path with k's fields held in registers; at the first entry
-         * off the recorded sequence the rest goes through fmb_kkt_add (the mapped values
+        /* add_one's fast path with k's fields held in registers; at the first entry
+         * off the recorded sequence the rest goes through add_one (the mapped values
          * added so far are then discarded: the assembly is repeated, fmb_kkt_end) */
         for (x = 0; x < nc; x++) {
             const int c = cols[x];
@@ -183,8 +202,8 @@ slow:
     const int mark = x == 0 && y == 0 && !k->mapped && !k->redo && t >= 0 && nr > 0 && nc > 0;
     for (; x < nc; x++, y = 0)
         for (; y < nr; y++)
-            fmb_kkt_add(k, rows[y], cols[x], a * B[(size_t)rs * y + (size_t)cs * x]);
-    if (mark && !k->mapped && !k->redo && k->nt == t + nr * nc) k->Tb[t] = FMB_KKT_BLOCK(nr, nc);
+            add_one(k, rows[y], cols[x], a * B[(size_t)rs * y + (size_t)cs * x]);
+    if (mark && !k->mapped && !k->redo && k->nt == t + nr * nc) k->Tb[t] = BLOCK_MARK(nr, nc);
 }
 
 /* A call of fmb_kkt_add_joint. */
@@ -195,17 +214,17 @@ typedef struct joint_call {
     double cA, cK;
 } joint_call_t;
 
-/* Every entry of the call through fmb_kkt_add (the recording path, and a mapped assembly
+/* Every entry of the call through add_one (the recording path, and a mapped assembly
  * off its pattern). */
 static void joint_entries(fmb_kkt_t *k, const joint_call_t *c)
 {
     const int nr = c->nr, nl = c->nl;
     for (int x = 0; x < nl; x++)
         for (int y = 0; y < nr; y++)
-            fmb_kkt_add(k, c->R[y], c->g[x], c->J[x * nr + y]);
+            add_one(k, c->R[y], c->g[x], c->J[x * nr + y]);
     for (int x = 0; x < nr; x++)
         for (int y = 0; y < nl; y++)
-            fmb_kkt_add(k, c->g[y], c->R[x], c->cA * c->J[y * nr + x]);
+            add_one(k, c->g[y], c->R[x], c->cA * c->J[y * nr + x]);
     for (int b = 0; b < 2; b++) {
         if (!(b ? c->h1 : c->h0)) continue;
         const int o = b ? c->n0 : 0, m = b ? nl - c->n0 : c->n0, th = o + 2;
@@ -213,9 +232,9 @@ static void joint_entries(fmb_kkt_t *k, const joint_call_t *c)
             const double *Hc = c->H + (size_t)nl * cc;
             if (cc == th) {
                 for (int r = o; r < o + m; r++)
-                    fmb_kkt_add(k, c->g[r], c->g[cc], c->cK * Hc[r]);
+                    add_one(k, c->g[r], c->g[cc], c->cK * Hc[r]);
             } else {
-                fmb_kkt_add(k, c->g[th], c->g[cc], c->cK * Hc[th]);
+                add_one(k, c->g[th], c->g[cc], c->cK * Hc[th]);
             }
         }
     }
@@ -225,7 +244,7 @@ void fmb_kkt_add_joint(fmb_kkt_t *k, int nr, const int *R, int nl, const int *g,
                        double cA, int n0, int h0, int h1, const double *H, double cK)
 {
     const int ne = 2 * nr * nl + (h0 ? 2 * n0 - 1 : 0) + (h1 ? 2 * (nl - n0) - 1 : 0);
-    const int mark = FMB_KKT_JOINT(nr, nl, n0, h0, h1);
+    const int mark = JOINT_MARK(nr, nl, n0, h0, h1);
     const int t = k->nt;
     if (k->mapped && t >= 0 && ne <= k->pattern_nt - t && k->Tb[t] == mark) {
         /* recorded whole by a call of this shape: entry (y, x) of J was (R_rec[y],
@@ -276,22 +295,6 @@ void fmb_kkt_add_joint(fmb_kkt_t *k, int nr, const int *R, int nl, const int *g,
     const int mark_it = !k->mapped && !k->redo && t >= 0;
     joint_entries(k, &c);
     if (mark_it && !k->mapped && !k->redo && k->nt == t + ne) k->Tb[t] = mark;
-}
-
-void fmb_kkt_add_list(fmb_kkt_t *k, int ne, const int *I, const int *J, const double *X)
-{
-    int t = k->nt, e = 0;
-    if (k->mapped && t >= 0 && ne <= k->pattern_nt - t) {
-        const int *Ti = k->Ti, *Tj = k->Tj, *Map = k->Map;
-        double *Ax = k->Ax;
-        for (; e < ne; e++, t++) {
-            if (Ti[t] != I[e] || Tj[t] != J[e]) break;
-            Ax[Map[t]] += X[e];
-        }
-        k->nt = t;
-    }
-    for (; e < ne; e++)
-        fmb_kkt_add(k, I[e], J[e], X[e]);
 }
 
 static int same_list(const fmb_kkt_list_t *a, const fmb_kkt_list_t *b)
@@ -345,7 +348,7 @@ void fmb_kkt_fixed_end(fmb_kkt_t *k)
     if (k->nt < 0) return;
     for (int j = 0; j < c->ncol; j++)
         for (int e = c->Jp[j]; e < c->Jp[j + 1]; e++)
-            fmb_kkt_add(k, c->off + c->Ii[e], c->off + j, k->lx[e]);
+            add_one(k, c->off + c->Ii[e], c->off + j, k->lx[e]);
     /* recorded whole (an unmapped assembly from the list's first entry on): mark it */
     if (nz > 0 && !k->mapped && !k->redo && t >= 0 && k->nt == t + nz) {
         if (k->nlists == k->lcap) {
@@ -357,26 +360,6 @@ void fmb_kkt_fixed_end(fmb_kkt_t *k)
         k->lists[k->nlists] = *c;
         k->Tb[t] = -1 - k->nlists++;
     }
-}
-
-/* Keep the place p of the t-th searched entry (i, j) for the next assembly (fmb_kkt_addx);
- * the kept places stay contiguous from call 0 (a failed allocation only stops keeping). */
-static void keep_place(fmb_kkt_t *k, int t, int i, int j, int p)
-{
-    if (t > k->nxvalid) return;
-    if (t == k->xcap) {
-        int cap = k->xcap ? 2 * k->xcap : 256;
-        int *Xi = realloc(k->Xi, (size_t)cap * sizeof *Xi);
-        if (Xi) k->Xi = Xi;
-        int *Xj = realloc(k->Xj, (size_t)cap * sizeof *Xj);
-        if (Xj) k->Xj = Xj;
-        int *Xp = realloc(k->Xp, (size_t)cap * sizeof *Xp);
-        if (Xp) k->Xp = Xp;
-        if (!Xi || !Xj || !Xp) return;
-        k->xcap = cap;
-    }
-    k->Xi[t] = i, k->Xj[t] = j, k->Xp[t] = p;
-    if (t == k->nxvalid) k->nxvalid = t + 1;
 }
 
 /* The place of entry (i, j) in the pattern, -1 if it is not stored. */
@@ -394,23 +377,11 @@ static int find_place(const fmb_kkt_t *k, int i, int j)
     return -1;
 }
 
-void fmb_kkt_addx_slow(fmb_kkt_t *k, int i, int j, double x)
+/* A searched entry of an unmapped assembly: recorded for the rebuild of the pattern (which
+ * needs every value). */
+static void addx_record(fmb_kkt_t *k, int i, int j, double x)
 {
-    if (k->nt < 0 || k->redo) return;
-    if (k->mapped) {
-        const int t = k->nx++;
-        const int p = find_place(k, i, j);
-        if (p >= 0) {
-            k->Ax[p] += x;
-            keep_place(k, t, i, j, p);
-            return;
-        }
-        /* a new entry: the pattern grows; the searched values so far were not recorded,
-         * so the assembly is repeated (fmb_kkt_end) */
-        k->mapped = 0;
-        k->redo = 1;
-        return;
-    }
+    if (k->nt < 0) return;
     if (k->nf == k->fcap) {
         int cap = k->fcap ? 2 * k->fcap : 256;
         int *Fi = realloc(k->Fi, (size_t)cap * sizeof *Fi);
@@ -425,7 +396,6 @@ void fmb_kkt_addx_slow(fmb_kkt_t *k, int i, int j, double x)
         }
         k->fcap = cap;
     }
-    /* unmapped: recorded for the rebuild of the pattern (needs every value) */
     k->Fi[k->nf] = i, k->Fj[k->nf] = j, k->Fx[k->nf] = x;
     k->nf++;
 }
@@ -466,7 +436,7 @@ void fmb_kkt_addx_block(fmb_kkt_t *k, int nr, const int *rows, int nc, const int
     if (!k->mapped) { /* recorded entry by entry for the rebuild */
         for (int x = 0; x < nc; x++)
             for (int y = 0; y < nr; y++)
-                fmb_kkt_addx_slow(k, rows[y], cols[x], a * B[(size_t)rs * y + (size_t)cs * x]);
+                addx_record(k, rows[y], cols[x], a * B[(size_t)rs * y + (size_t)cs * x]);
         return;
     }
     const int b = k->nxb++;
@@ -492,7 +462,9 @@ void fmb_kkt_addx_block(fmb_kkt_t *k, int nr, const int *rows, int nc, const int
     for (int x = 0; x < nc; x++)
         for (int y = 0; y < nr; y++) {
             const int p = find_place(k, rows[y], cols[x]);
-            if (p < 0) { /* a new entry: as fmb_kkt_addx_slow (the record stays invalid) */
+            if (p < 0) { /* a new entry: the pattern grows; the searched values so far were
+                          * not recorded, so the assembly is repeated (fmb_kkt_end; the
+                          * record stays invalid) */
                 k->mapped = 0;
                 k->redo = 1;
                 return;
@@ -545,7 +517,7 @@ static int analyze(fmb_kkt_t *k)
 }
 
 /* Pattern = the recorded sequence, this assembly's searched entries and, when entries
- * are only added (searched entries, fmb_kkt_addx) and the previous rebuild was less than
+ * are only added (searched entries, fmb_kkt_addx_block) and the previous rebuild was less than
  * FMB_KKT_KEEP_RECENT assemblies ago, every entry of the previous pattern (as explicit
  * zeros). A slider going back and forth across an element boundary thus rebuilds twice and
  * then finds both elements stored; one that moved on after a longer stay drops the entries
@@ -606,8 +578,7 @@ static int build_pattern(fmb_kkt_t *k)
             if (k->Ai[p] == c) k->dpos[c] = p;
     }
     k->need_analyze = 1;
-    k->nxvalid = 0; /* places of searched entries in the old pattern */
-    k->nxbvalid = 0;
+    k->nxbvalid = 0; /* places of searched entries in the old pattern */
     k->pattern_nt = k->nt;
     k->mapped = 1;
     return 0;

@@ -7,8 +7,8 @@
  * full factorization when the refactored pivots have become poor. An assembly whose
  * entries differ from the recorded ones rebuilds the pattern and the analysis.
  * Entries whose place varies from one assembly to the next (an element whose columns
- * follow the state, e.g. a slider moving along its guide) go through fmb_kkt_addx: it
- * finds the entry in the pattern by binary search; an entry not in it yet marks the
+ * follow the state, e.g. a slider moving along its guide) go through fmb_kkt_addx_block:
+ * it finds the entries in the pattern by binary search; an entry not in it yet marks the
  * pattern for a rebuild, which keeps every entry stored so far when the previous rebuild
  * was recent (a slider going back and forth across an element boundary) and else drops the
  * searched entries no longer emitted (a slider that moved on: its old elements' zeros). */
@@ -29,7 +29,7 @@ enum { FMB_KKT_KLU = 0, FMB_KKT_UMFPACK = 1 };
  * the previous pattern (kkt.c build_pattern). */
 #define FMB_KKT_KEEP_RECENT 50
 
-/* A fixed list of entries (fmb_kkt_fixed_begin). */
+/* A fixed list of entries (fmb_kkt_fixed_begin; kkt.c's record). */
 typedef struct fmb_kkt_list {
     const int *Jp, *Ii;
     int off, ncol;
@@ -37,26 +37,23 @@ typedef struct fmb_kkt_list {
 
 typedef struct fmb_kkt {
     int n;
-    int ncoord;   /* rows/columns 0..ncoord-1 are coordinates, the rest multipliers (the
-                   * large-system order puts the multipliers of dense coordinates last with
-                   * them; 0: unknown, all count as coordinates) */
-    int solver;   /* FMB_KKT_KLU or FMB_KKT_UMFPACK */
-    int ordering; /* fmb_ordering (UMFPACK only; KLU: the order of kkt_order.c) */
-    int nt, cap;  /* entries emitted in the current assembly; capacity */
-    int *Ti, *Tj; /* recorded entry order */
-    int *Tb;      /* Tb[t] = FMB_KKT_BLOCK(nr, nc) when entries t .. t + nr nc - 1 were
-                   * recorded by one fmb_kkt_add_block of nr rows and nc columns, else 0 */
-    double *Tx;   /* values while a pattern is (re)recorded (not kept while mapped) */
+    int ncoord;     /* rows/columns 0..ncoord-1 are coordinates, the rest multipliers (the
+                     * large-system order puts the multipliers of dense coordinates last with
+                     * them; 0: unknown, all count as coordinates) */
+    int solver;     /* FMB_KKT_KLU or FMB_KKT_UMFPACK */
+    int ordering;   /* fmb_ordering (UMFPACK only; KLU: the order of kkt_order.c) */
+    int nt, cap;    /* entries emitted in the current assembly; capacity */
+    int *Ti, *Tj;   /* recorded entry order */
+    int *Tb;        /* Tb[t] marks entry t as the first of a call recorded whole: a block, a
+                     * joint (kkt.c BLOCK_MARK, JOINT_MARK) or a fixed list (-1 - l), else 0 */
+    double *Tx;     /* values while a pattern is (re)recorded (not kept while mapped) */
     int pattern_nt; /* entry count of the recorded pattern, 0 if none */
     int mapped;     /* pattern valid: values go straight into Ax through Map */
     int redo;       /* a mapped assembly left its pattern: repeat it (fmb_kkt_end) */
     int *Ap, *Ai, *Map;
-    int nf, fcap;   /* searched entries of the current assembly (fmb_kkt_addx) */
+    int nf, fcap; /* searched entries of the current assembly (fmb_kkt_addx_block) */
     int *Fi, *Fj;
     double *Fx;
-    int nx, nxvalid, xcap; /* fmb_kkt_addx's places by call: the t-th call of a mapped
-                            * assembly for (Xi[t], Xj[t]) is at Ax[Xp[t]] (t < nxvalid) */
-    int *Xi, *Xj, *Xp;
     /* fmb_kkt_addx_block's places by call: block call b < nxbvalid of the last mapped
      * assemblies is Xbh[3 b .. 3 b + 2] = (its record's start in Xba, nr, nc), the record
      * being its rows, its columns and the nr nc places (the records contiguous from call 0) */
@@ -71,13 +68,13 @@ typedef struct fmb_kkt {
     double *lx;      /* scratch values of unmapped assemblies (lxcap, with liota) */
     int *liota, lxcap;
     double *Ax;
-    void *symbolic, *numeric; /* UMFPACK */
-    double *control;          /* UMFPACK Control array (kept: no defaults per call) */
+    void *symbolic, *numeric;             /* UMFPACK */
+    double *control;                      /* UMFPACK Control array (kept: no defaults per call) */
     void *kcommon, *ksymbolic, *knumeric; /* KLU */
     double *dscale;  /* KLU: symmetric scaling D A D of the factored matrix (n) */
     double *uweight; /* KLU: weights w_k of the diagonal of U in the scaled matrix of the last
                       * full factorization (n; kkt.c, factor_rcond) */
-    int *dpos;      /* position of each diagonal entry in Ax, -1 if none (n) */
+    int *dpos;       /* position of each diagonal entry in Ax, -1 if none (n) */
     int need_analyze;
     long nbegin, rebuilt_at; /* assemblies begun; nbegin at the last rebuild of the pattern */
     long nsymbolic, nnumeric, nfull; /* analyses, numeric factorizations, full KLU ones */
@@ -97,74 +94,47 @@ int fmb_kkt_init(fmb_kkt_t *k, int n);
  * and the multipliers coupled to them). Returns 0 or FMB_ERR_NOMEM / FMB_ERR_LINSOLVE. */
 int fmb_kkt_order(fmb_kkt_t *k, int *P, int *nlast);
 void fmb_kkt_free(fmb_kkt_t *k);
-/* An assembly is fmb_kkt_begin, the entries (fmb_kkt_add, fmb_kkt_addx), then
- * fmb_kkt_end: when it returns 1, the assembly left the recorded pattern (an entry in a
- * new place, fewer entries) and must be repeated once with the same entries, which are
- * then all recorded for the rebuild of the pattern (a mapped assembly keeps no copy of its
- * values: it adds them straight into the matrix). */
+/* An assembly is fmb_kkt_begin, the entries, then fmb_kkt_end: when it returns 1, the
+ * assembly left the recorded pattern (an entry in a new place, fewer entries) and must be
+ * repeated once with the same entries, which are then all recorded for the rebuild of the
+ * pattern (a mapped assembly keeps no copy of its values: it adds them straight into the
+ * matrix). Allocation failures while recording are reported by fmb_kkt_factor.
+ *
+ * The entries go in through three calls (and a joint's shortcut):
+ *   fmb_kkt_add_block   a dense block at fixed places (fmb_kkt_add: its 1 x 1 form),
+ *   fmb_kkt_addx_block  a dense block at places that follow the state, found by search
+ *                       (fmb_kkt_addx: its 1 x 1 form),
+ *   fmb_kkt_fixed_begin/end  a constant list written straight into the matrix's values,
+ *   fmb_kkt_add_joint   a joint's J, cA J^T and points' Hessian as one fixed call.
+ * Every index is >= 0 (no ground columns). The fixed calls emit one sequence of places
+ * (row, column), recorded at the first assembly: an assembly that emits the same sequence
+ * adds its values straight into the matrix, whichever fixed calls emit it. */
 void fmb_kkt_begin(fmb_kkt_t *k);
 int fmb_kkt_end(fmb_kkt_t *k);
-void fmb_kkt_add_slow(fmb_kkt_t *k, int i, int j, double x);
-/* Record a(i, j) += x (allocation failures are reported by fmb_kkt_factor). */
-static inline void fmb_kkt_add(fmb_kkt_t *k, int i, int j, double x)
-{
-    const int t = k->nt;
-    if (k->mapped && t < k->pattern_nt && k->Ti[t] == i && k->Tj[t] == j) {
-        k->Ax[k->Map[t]] += x;
-        k->nt = t + 1;
-        return;
-    }
-    fmb_kkt_add_slow(k, i, j, x);
-}
-/* A block of the fixed sequence: a(rows[y], cols[x]) += a * B[y * rs + x * cs] for
- * x < nc (outer), y < nr (inner), every index >= 0: the same entries in the same order, and
- * the same matrix bitwise, as nr * nc fmb_kkt_add calls (a = 1 multiplies exactly). While
- * mapped, fmb_kkt_add's check and scatter run in one loop with k's fields held in
- * registers (the inline add reloads them around its slow-path call); from the first entry
- * off the recorded sequence on, the rest goes through fmb_kkt_add (the assembly is then
- * repeated, fmb_kkt_end). A block recorded whole by one call of the same shape (Tb) is
- * checked on its rows and columns alone (nr + nc tests instead of 2 nr nc). */
+/* a(rows[y], cols[x]) += a * B[y * rs + x * cs] for x < nc (outer), y < nr (inner): these
+ * nr nc entries of the fixed sequence in this order. While mapped, the recorded sequence
+ * is checked and the values scattered in one loop; a block recorded whole by one call of
+ * the same shape is checked on its rows and columns alone (nr + nc tests instead of
+ * 2 nr nc). From the first entry off the recorded sequence on, the assembly records its
+ * entries (it is then repeated, fmb_kkt_end). */
 void fmb_kkt_add_block(fmb_kkt_t *k, int nr, const int *rows, int nc, const int *cols,
                        const double *B, int rs, int cs, double a);
-#define FMB_KKT_BLOCK(nr, nc) ((nr) * 65536 + (nc))
-/* A joint's entries in one call: J (nr x nl, column-major) at rows R and columns g, then
- * cA J^T at rows g and columns R (each as fmb_kkt_add_block), then, when h0 (h1), the
- * theta column and row of body 0's (body 1's) diagonal block of cK H (nl x nl,
- * column-major): over that body's columns c (0 .. n0 - 1, or n0 .. nl - 1) with theta the
- * body's third column, the whole column c = theta, else the entry (theta, c): the same
- * entries in the same order, and the same matrix bitwise, as those block adds followed by
- * one list add. Recorded whole (Tb), the call is checked on R and g alone (nr + nl tests)
- * and its 2 nr nl + (h0 ? 2 n0 - 1 : 0) + (h1 ? 2 (nl - n0) - 1 : 0) entries go straight
- * to their places. Every index >= 0; h0 needs n0 >= 3, h1 nl - n0 >= 3. */
-void fmb_kkt_add_joint(fmb_kkt_t *k, int nr, const int *R, int nl, const int *g, const double *J,
-                       double cA, int n0, int h0, int h1, const double *H, double cK);
-#define FMB_KKT_JOINT(nr, nl, n0, h0, h1)                                                          \
-    ((1 << 30) | ((nr) << 22) | ((nl) << 14) | ((n0) << 6) | ((h0) << 1) | (h1))
-/* The same for a list of entries: a(I[e], J[e]) += X[e], e < ne (every index >= 0). */
-void fmb_kkt_add_list(fmb_kkt_t *k, int ne, const int *I, const int *J, const double *X);
-void fmb_kkt_addx_slow(fmb_kkt_t *k, int i, int j, double x);
-/* a(i, j) += x for an entry whose place may change between assemblies (found by binary
- * search in the pattern; a new entry grows the pattern at the next factorization). The
- * place found by the t-th call of an assembly is kept for the t-th call of the next one:
- * while the element under a slider stays the same, the calls repeat and need no search. */
-static inline void fmb_kkt_addx(fmb_kkt_t *k, int i, int j, double x)
-{
-    const int t = k->nx;
-    if (k->mapped && t < k->nxvalid && k->Xi[t] == i && k->Xj[t] == j) {
-        k->Ax[k->Xp[t]] += x;
-        k->nx = t + 1;
-        return;
-    }
-    fmb_kkt_addx_slow(k, i, j, x);
-}
+/* a(i, j) += x: the 1 x 1 form of fmb_kkt_add_block, inline (its fast check below). */
+static inline void fmb_kkt_add(fmb_kkt_t *k, int i, int j, double x);
 /* A block of searched entries: a(rows[y], cols[x]) += a * B[y * rs + x * cs] for x < nc
- * (outer), y < nr (inner), every index >= 0: the same entries in the same order, and the
- * same matrix bitwise, as nr * nc fmb_kkt_addx calls. The places found by the b-th block call
- * of a mapped assembly are kept (apart from fmb_kkt_addx's) for the b-th block call of the
- * next one: when that call has the same shape, rows and columns (nr + nc tests), its values
- * go to the kept places without a search. */
+ * (outer), y < nr (inner), each entry found in the pattern by binary search (a new entry
+ * grows the pattern: the assembly is repeated and the pattern rebuilt). The places found by
+ * the b-th call of a mapped assembly are kept for the b-th call of the next one: when that
+ * call has the same shape, rows and columns (nr + nc tests), its values go to the kept
+ * places without a search; a call of another shape or place searches again and drops the
+ * kept places of the later calls (found again at their next call). */
 void fmb_kkt_addx_block(fmb_kkt_t *k, int nr, const int *rows, int nc, const int *cols,
                         const double *B, int rs, int cs, double a);
+/* a(i, j) += x for an entry found by search: the 1 x 1 form of fmb_kkt_addx_block. */
+static inline void fmb_kkt_addx(fmb_kkt_t *k, int i, int j, double x)
+{
+    fmb_kkt_addx_block(k, 1, &i, 1, &j, &x, 1, 1, 1.0);
+}
 /* A fixed list of entries: (off + Ii[e], off + j) for e in [Jp[j], Jp[j + 1]), j < ncol,
  * the same at every assembly (the arrays constant while the pattern lives: the list is
  * known by their addresses and off). The caller adds entry e's value x as A[pos[e]] += x
@@ -172,12 +142,24 @@ void fmb_kkt_addx_block(fmb_kkt_t *k, int nr, const int *rows, int nc, const int
  * follows its recorded sequence and this list was recorded at this point of it (checked
  * in O(1)), A is the matrix's values and pos the entries' places: the adds go straight
  * into the matrix. Otherwise A is a zeroed scratch (pos the identity) that
- * fmb_kkt_fixed_end adds entry by entry (fmb_kkt_add: recorded, or ending a mapped
- * assembly off its pattern). Returns NULL when the scratch cannot be allocated (the
- * caller skips its adds; fmb_kkt_factor reports out of memory). */
+ * fmb_kkt_fixed_end adds entry by entry to the fixed sequence. Returns NULL when the
+ * scratch cannot be allocated (the caller skips its adds; fmb_kkt_factor reports out of
+ * memory). */
 double *fmb_kkt_fixed_begin(fmb_kkt_t *k, int ncol, const int *Jp, const int *Ii, int off,
                             const int **pos);
 void fmb_kkt_fixed_end(fmb_kkt_t *k);
+/* A joint's entries in one fixed call: J (nr x nl, column-major) at rows R and columns g,
+ * then cA J^T at rows g and columns R (each as fmb_kkt_add_block), then, when h0 (h1), the
+ * theta column and row of body 0's (body 1's) diagonal block of cK H (nl x nl,
+ * column-major): over that body's columns c (0 .. n0 - 1, or n0 .. nl - 1) with theta the
+ * body's third column, the whole column c = theta, else the entry (theta, c), in that
+ * order. Recorded whole, the call is checked on R and g alone (nr + nl tests) and its
+ * 2 nr nl + (h0 ? 2 n0 - 1 : 0) + (h1 ? 2 (nl - n0) - 1 : 0) entries go straight to their
+ * places. nr, nl < 256; h0 needs n0 >= 3, h1 nl - n0 >= 3. (The same entries as two block
+ * calls and per-body blocks of the Hessian's row and column: one call costs half their
+ * instructions, docs/performance.md.) */
+void fmb_kkt_add_joint(fmb_kkt_t *k, int nr, const int *R, int nl, const int *g, const double *J,
+                       double cA, int n0, int h0, int h1, const double *H, double cK);
 /* Factor the assembled matrix: 0, FMB_ERR_SINGULAR, FMB_ERR_NOMEM or FMB_ERR_LINSOLVE. */
 int fmb_kkt_factor(fmb_kkt_t *k);
 /* Solve A x = b with the last factorization (b and x may not alias). */
@@ -193,5 +175,19 @@ void fmb_kkt_matvec(const fmb_kkt_t *k, int ncol, const double *x, double *y);
  * flops of one (re)factorization (klu_flops); -1 and NAN without a KLU factorization
  * (benchmarks and tests). */
 void fmb_kkt_fill(fmb_kkt_t *k, long *lu, double *flops);
+
+/* Internal: fmb_kkt_add's fast check, inline for the assembler's loops of single entries
+ * (the next entry of the recorded sequence, scattered through the map); any other case
+ * goes through fmb_kkt_add_block (1.0 x multiplies exactly). */
+static inline void fmb_kkt_add(fmb_kkt_t *k, int i, int j, double x)
+{
+    const int t = k->nt;
+    if (k->mapped && t < k->pattern_nt && k->Ti[t] == i && k->Tj[t] == j) {
+        k->Ax[k->Map[t]] += x;
+        k->nt = t + 1;
+        return;
+    }
+    fmb_kkt_add_block(k, 1, &i, 1, &j, &x, 1, 1, 1.0);
+}
 
 #endif
