@@ -13,6 +13,10 @@ add_test(NAME conformance_pin_rigid COMMAND test_pin_rigid)
 # with an extra column (tests/test_pin_beam.c).
 fmb_c_test(test_pin_beam)
 add_test(NAME conformance_pin_beam COMMAND test_pin_beam)
+# The weld joint's fast path (weld_fast.c: kept shape functions, the pins' Hessian) against
+# its reference evaluation (weld.c), to rounding, on every pairing (tests/test_weld_fast.c).
+fmb_c_test(test_weld_fast)
+add_test(NAME conformance_weld_fast COMMAND test_weld_fast)
 # Public API: self-contained headers without third-party includes; the CLI uses only them.
 add_test(NAME public_api COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_public_api.sh ${FMB_SRC})
 # KKT systems (large n = 408, small n = 48): value-independent order (dense carrier rows and

@@ -18,11 +18,16 @@
  * The slider on an elastic guide is also checked across an element end: Phi and the
  * first Jacobian row are continuous there (Hermite C1 interpolation).
  * A class with a fast path is checked through its reference table too (the revolute
- * joint's fmb_revolute_reference_class, joints/revolute.c, not in the registry). Checked
+ * joint's fmb_revolute_reference_class, joints/revolute.c, the weld's
+ * fmb_weld_reference_class, joints/weld.c, and the slider_beam's table without its memo,
+ * fmb_slider_beam_reference_class, not in the registry). Checked
  * to fail: revolute.c's body-1 Hessian at w instead of -w fails 24 of the reference's 32
  * Hessian checks (the 8 others have ground as body 1); revolute_fast.c's rigid J entry j5
  * with its second term's sign flipped fails the registered class on every pairing with a
- * rigid body (Phi_q and Hessian).
+ * rigid body (Phi_q and Hessian); weld.c's body-1 Hessian at w instead of -w fails 12 of
+ * the weld reference's 16 Hessian checks (the 4 others have ground as body 1); the
+ * slider_beam reference evaluated at one stale place (the first searched) fails its Phi_q
+ * and Hessian checks (4 of 6).
  * Joints, forces and switching elements return column-compressed blocks on their
  * element columns (model.h: v[b].cols); the test scatters them into the dense two-body
  * block and differentiates over EVERY body coordinate, so a nonzero outside the declared
@@ -40,6 +45,8 @@
 #include "flexmb/flexmb.h"
 #include "forces/forces.h"
 #include "joints/revolute_fast.h"
+#include "joints/slider_beam.h"
+#include "joints/weld_fast.h"
 #include "model/model.h"
 
 #define EPS 1e-6
@@ -1127,6 +1134,14 @@ int main(int argc, char **argv)
             for (int a = 0; a < 3; a++)
                 for (int b = 0; b < 3; b++)
                     test_joint("revolute", kinds[a], kinds[b], &fmb_revolute_reference_class);
+    if (all || !strcmp(what, "joints"))
+        for (int trial = 0; trial < 2; trial++)
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++)
+                    test_joint("weld", kinds[a], kinds[b], &fmb_weld_reference_class);
+    if (all || !strcmp(what, "joints"))
+        for (int trial = 0; trial < 2; trial++)
+            test_joint("slider_beam", RIGID, BEAM, &fmb_slider_beam_reference_class);
     printf("%d failure(s)\n", failures);
     return failures ? 1 : 0;
 }

@@ -7,8 +7,8 @@
  * registered fmb_revolute_class and fmb_revolute_reference_class, which must otherwise be
  * the same table):
  *   Phi = r_P0 - r_P1 (the fast path also evaluated without Jacobians), J0 = J_P0,
- *   J1 = -J_P1, H(w) = H_P0(w) + H_P1(-w) added onto a nonzero block (the weld shares
- *   fmb_joint_pin_hess),
+ *   J1 = -J_P1, H(w) = H_P0(w) + H_P1(-w) added onto a nonzero block (the weld's fast
+ *   path shares fmb_joint_pin_hess),
  * at rigid-rigid, rigid-ground and ground-rigid pairs, angles 0, -0, +-pi/2, pi, tiny and
  * large (up to 3e15 rad), points and body positions with zero, negative-zero, tiny and
  * large offsets: 12 x 6 x 4 states per pair, the two bodies at different states.

@@ -1,28 +1,35 @@
 /*
- * The slider on a beam keeps its last two places in the joint (joints/slider_beam.c),
- * keyed on its inputs: the rigid coordinates of both bodies, the slider point and the
- * guide coordinates that the centre line read (bodies/beam_curve.c). Whatever the order of
- * the calls, every class function must give bitwise what the same function gives on a
- * joint with an empty cache.
+ * The slider on a beam takes its places from a memo (joints/slider_beam_memo.c: the last two
+ * kept in the joint, keyed on the inputs: the rigid coordinates of both bodies, the slider
+ * point and the guide coordinates that the centre line read, bodies/beam_curve.c). Whatever
+ * the order of the calls, every function of the class of runs (fmb_slider_beam_class) must
+ * give bitwise what the same function of the reference table gives, which searches every
+ * place (fmb_slider_beam_reference_class, joints/slider_beam.c: the memo switched off).
  *
- * Independent reference: a copy of the joint whose evalcache is zeroed before every call
- * (every place evaluated afresh). States: the quick-return (40 rocker elements, linear and
- * nonlinear rocker: argument "nonlinear=0|1"; the slider crossing several elements) after
- * each of 1,200 steps, visited in the step loop's order (views, Phi, validity and Hessian of
- * a predictor-like state and of the candidate, the step control from the previous state,
- * the outputs), and out of it: the control from a state two steps back, the control of a
- * state perturbed in the slider's x, in the guide's angle, in the slider's point and in the
+ * Independent reference: a copy of the joint under the reference table (every place
+ * searched); its evalcache must stay untouched (zero): the reference path does not use the
+ * memo. States: the quick-return (40 rocker elements, linear and nonlinear rocker:
+ * argument "nonlinear=0|1"; the slider crossing several elements) after each of 1,200
+ * steps, visited in the step loop's order (views, Phi, validity and Hessian of a
+ * predictor-like state and of the candidate, the step control from the previous state, the
+ * outputs), and out of it: the control from a state two steps back, the control of a state
+ * perturbed in the slider's x, in the guide's angle, in the slider's point and in the
  * guide's axial coordinates at the element under the slider and at a node the element
  * search reads (the key's inputs), t_n's views after an unrelated state was placed.
  * Compared bit for bit: the views' columns, Phi and J, the Hessian, valid's status, the
  * step control's return value and h_max, the outputs (s, element, x); and J and H on guide
  * views with another column before the element's against the default view's, moved to
  * the new places.
- * Checked to fail: a kept place taken without comparing the guide coordinates read fails
- * the perturbed-guide comparisons; one taken on the rigid key alone fails thousands.
- * Compared exactly, not to rounding: a kept place is what the same search computed for
- * the same key (the inputs' bits), so a hit cannot change a bit, and the run's results must
- * not depend on whether a call hit the cache; a place kept for other inputs differs.
+ * Checked to fail (of 96,284 comparisons per rocker): a kept place taken without comparing
+ * the guide coordinates read (slider_beam_memo.c hit) fails 6,535 (Phi, J, H(w) and the
+ * outputs at the perturbed guide states), linear and nonlinear rocker alike; one taken on
+ * the rigid coordinates alone (neither the reads nor the slider point compared) fails
+ * 6,671; the reference table taking its places from the memo too fails the
+ * untouched-evalcache check.
+ * Compared exactly, not to rounding: the two tables run the same functions on a place that
+ * the same search computed from the same inputs (a kept place is that search's result for
+ * bitwise the same key), so a hit cannot change a bit, and the run's results must not
+ * depend on whether a call hit the memo; a place kept for other inputs differs.
  */
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +38,7 @@
 
 #include "flexmb/flexmb.h"
 #include "bodies/beam.h"
+#include "joints/slider_beam.h"
 #include "solve/sim_internal.h"
 
 #ifndef FMB_SOURCE_DIR
@@ -41,15 +49,9 @@ static int failures = 0, compared = 0;
 #include "check.h"
 
 static fmb_model_t *md;
-static fmb_joint_t *jt;  /* the slider, its cache in use */
-static fmb_joint_t jref; /* the same joint, its cache zeroed before every call */
+static fmb_joint_t *jt;  /* the slider, the class of runs (its places kept) */
+static fmb_joint_t jref; /* the same joint under the reference table (every place searched) */
 static double tnow = 0.0;
-
-static fmb_joint_t *fresh(void)
-{
-    memset(jref.evalcache, 0, sizeof jref.evalcache);
-    return &jref;
-}
 
 static void same(const char *what, int k, const void *a, const void *b, size_t n)
 {
@@ -59,28 +61,28 @@ static void same(const char *what, int k, const void *a, const void *b, size_t n
     failures++;
 }
 
-/* views, Phi and J, validity, Hessian at state q (qd) against the fresh joint */
+/* views, Phi and J, validity, Hessian at state q (qd) against the reference joint */
 static void check_state(int k, const double *q, const double *qd)
 {
     fmb_bodyview_t v[2], vr[2];
     fmb_joint_views(md, jt, q, qd, v);
-    fmb_joint_views(md, fresh(), q, qd, vr);
+    fmb_joint_views(md, &jref, q, qd, vr);
     same("columns (nc)", k, &v[1].nc, &vr[1].nc, sizeof v[1].nc);
     same("columns", k, v[1].cols, vr[1].cols, (size_t)v[1].nc * sizeof *v[1].cols);
     const int nl = v[0].nc + v[1].nc;
     double phi[2], phir[2], J[2 * FMB_ELEM_COLS] = {0}, Jr[2 * FMB_ELEM_COLS] = {0};
     jt->klass->eval(jt, v, tnow, phi, J, J + 2 * v[0].nc);
-    jref.klass->eval(fresh(), vr, tnow, phir, Jr, Jr + 2 * vr[0].nc);
+    jref.klass->eval(&jref, vr, tnow, phir, Jr, Jr + 2 * vr[0].nc);
     same("Phi", k, phi, phir, sizeof phi);
     same("J", k, J, Jr, 2 * (size_t)nl * sizeof *J);
     char msg[256];
     const int ok = jt->klass->valid(jt, v, tnow, msg, sizeof msg),
-              okr = jref.klass->valid(fresh(), vr, tnow, msg, sizeof msg);
+              okr = jref.klass->valid(&jref, vr, tnow, msg, sizeof msg);
     same("valid", k, &ok, &okr, sizeof ok);
     const double w[2] = {0.3 + 0.01 * k, -1.7};
     double H[FMB_ELEM_COLS * FMB_ELEM_COLS] = {0}, Hr[FMB_ELEM_COLS * FMB_ELEM_COLS] = {0};
     jt->klass->hess(jt, v, tnow, w, H);
-    jref.klass->hess(fresh(), vr, tnow, w, Hr);
+    jref.klass->hess(&jref, vr, tnow, w, Hr);
     same("H(w)", k, H, Hr, (size_t)nl * nl * sizeof *H);
     /* a guide view with another column before the element's (their places shifted):
      * J and H are those of the default view, moved to the columns' new places, and zero on
@@ -108,21 +110,21 @@ static void check_state(int k, const double *q, const double *qd)
     same("H(w) (extra column)", k, Hx, Hm, (size_t)nx * nx * sizeof *Hx);
 }
 
-/* the step control from q0 to q1 against the fresh joint (views of the fresh joint built
- * afresh too) */
+/* the step control from q0 to q1 against the reference joint (its views built by
+ * the reference table) */
 static int check_control(int k, const char *what, const double *q0, const double *q1,
                          const double *qd, double h)
 {
     fmb_bodyview_t v0[2], v1[2], r0[2], r1[2];
     fmb_joint_views(md, jt, q0, qd, v0);
     fmb_joint_views(md, jt, q1, qd, v1);
-    fmb_joint_views(md, fresh(), q0, qd, r0);
-    fmb_joint_views(md, fresh(), q1, qd, r1);
+    fmb_joint_views(md, &jref, q0, qd, r0);
+    fmb_joint_views(md, &jref, q1, qd, r1);
     same("t_n's columns (nc)", k, &v0[1].nc, &r0[1].nc, sizeof v0[1].nc);
     same("t_n's columns", k, v0[1].cols, r0[1].cols, (size_t)v0[1].nc * sizeof *v0[1].cols);
     double hm = INFINITY, hmr = INFINITY;
     const int rc = jt->klass->step_control(jt, v0, v1, tnow, h, &hm, NULL, 0);
-    fmb_joint_t *f = fresh();
+    fmb_joint_t *f = &jref;
     const int rcr = f->klass->step_control(f, r0, r1, tnow, h, &hmr, NULL, 0);
     char lab[96];
     snprintf(lab, sizeof lab, "step control (%s): return", what);
@@ -136,10 +138,10 @@ static void check_outputs(int k, const double *q, const double *qd)
 {
     fmb_bodyview_t v[2], vr[2];
     fmb_joint_views(md, jt, q, qd, v);
-    fmb_joint_views(md, fresh(), q, qd, vr);
+    fmb_joint_views(md, &jref, q, qd, vr);
     double o[3], orf[3];
     jt->klass->outputs(jt, v, tnow, o);
-    jref.klass->outputs(fresh(), vr, tnow, orf);
+    jref.klass->outputs(&jref, vr, tnow, orf);
     same("outputs", k, o, orf, sizeof o);
 }
 
@@ -163,7 +165,10 @@ int main(int argc, char **argv)
     CHECK(ij >= 0, "no joint D_on_rocker");
     if (ij < 0) return 1;
     jt = &md->joints[ij];
+    CHECK(jt->klass == &fmb_slider_beam_class, "the slider's class is not the class of runs");
     jref = *jt;
+    jref.klass = &fmb_slider_beam_reference_class;
+    memset(jref.evalcache, 0, sizeof jref.evalcache);
     const int n = s->n, K = 1200;
     const double h = s->opts.h;
     double *Q = malloc((size_t)(K + 1) * n * sizeof *Q), *qd = s->qd;
@@ -230,7 +235,12 @@ int main(int argc, char **argv)
         check_control(k, "repeated", q0, q1, qd, h);
     }
     CHECK(crossings >= 4, "only %d element crossings in %d steps", crossings, K);
-    printf("%s slider_beam cache vs fresh evaluations: %d steps, %d element crossings, %d "
+    { /* the reference never used the memo */
+        static const double zero[FMB_JOINT_CACHE];
+        CHECK(!memcmp(jref.evalcache, zero, sizeof zero),
+              "the reference table wrote the joint's evalcache (the memo)");
+    }
+    printf("%s slider_beam memo vs the reference table: %d steps, %d element crossings, %d "
            "comparisons, bit for bit\n",
            failures ? "FAIL" : "ok  ", K, crossings, compared);
     printf("%d failure(s)\n", failures);

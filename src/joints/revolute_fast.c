@@ -8,7 +8,8 @@
  *     fmb_point_posjac_n / fmb_point_hess_n inlined, its J entries written once.
  * The same values as revolute.c's to rounding (tests/test_pin_rigid.c, tests/test_pin_beam.c
  * compare the two class tables), and both pass the finite-difference checks of
- * tests/test_conformance.c. The weld joint shares the memo and fmb_joint_pin_hess.
+ * tests/test_conformance.c. The weld joint's fast path (weld_fast.c) shares the memo and
+ * fmb_joint_pin_hess.
  */
 #include "joints/revolute_fast.h"
 

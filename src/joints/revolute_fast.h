@@ -12,11 +12,12 @@ extern const fmb_joint_class_t fmb_revolute_reference_class;
 extern const fmb_joint_class_t fmb_revolute_class;
 
 /* Second-derivative contraction of the point-coincidence rows r_P0 - r_P1 (weights
- * w[0], w[1]): blockdiag(H_P0(w), -H_P1(w)). Shared by revolute and weld joints. */
+ * w[0], w[1]): blockdiag(H_P0(w), -H_P1(w)). The fast paths of the revolute and weld joints
+ * (weld_fast.c) share it. */
 void fmb_joint_pin_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, const double *w,
                         double *H);
 /* The shape functions of joint point b (fmb_point_shape), kept in the joint's evalcache
- * (revolute and weld joints: two of these, one per body), keyed on the body, its data, its
+ * (the revolute and weld fast paths: one per body), keyed on the body, its data, its
  * ndof and the point's bits: a hit returns the kept N, bitwise the evaluation it replaces
  * (fmb_joint_pin_memo_fill evaluates and keeps it). With them the places of
  * N's columns among the view's columns (fmb_view_col), found for a view of pnc columns and

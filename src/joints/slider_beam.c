@@ -28,22 +28,18 @@
  * Columns: the slider's rigid columns, the guide's rigid columns and the six columns of
  * the guide element under the slider (state dependent, cols()): the blocks are O(1)
  * whatever the guide's mesh.
+ *
+ * Every function below starts from the slider's place (fmb_slider_place: B, s and the
+ * centre line there). The class of runs takes the place from its memo, the fast path beside
+ * this file (slider_beam_memo.c: the last two places kept, bitwise the searched ones); the
+ * reference table, fmb_slider_beam_reference_class, searches it at every call.
  */
-#include <string.h>
+#include "joints/slider_beam.h"
 
-#include "bodies/beam_curve.h"
-#include "joints/joints.h"
-
-/* The slider's place on its guide at a state. */
-typedef struct sb {
-    const fmb_beam_t *bm;
-    double B[4], Bp[2], s[2]; /* B, B p0, s */
-    fmb_beam_curve_t cv;
-} sb_t;
-
-/* The place at the views' state, computed afresh. */
-static void sb_compute(const fmb_joint_t *j, const fmb_bodyview_t v[2], sb_t *c,
-                       fmb_beam_curve_reads_t *rd)
+/* The place at the views' state: B, B p0, s and the guide's centre line at s
+ * (bodies/beam_curve.c: the element search, xi, f0, f1 and their gradients). */
+void fmb_slider_place(const fmb_joint_t *j, const fmb_bodyview_t v[2], fmb_slider_place_t *c,
+                      fmb_beam_curve_reads_t *reads)
 {
     const fmb_beam_t *bm = v[1].body->data;
     const double *q1 = v[1].q;
@@ -55,69 +51,25 @@ static void sb_compute(const fmb_joint_t *j, const fmb_bodyview_t v[2], sb_t *c,
     c->Bp[1] = c->B[1] * p0[0] + c->B[3] * p0[1];
     c->s[0] = c->Bp[0] - q1[0];
     c->s[1] = c->Bp[1] - q1[1];
-    fmb_beam_curve_at(bm, q1, c->s, &c->cv, rd);
+    fmb_beam_curve_at(bm, q1, c->s, &c->cv, reads);
 }
 
-/* The last two places are kept in the joint (evalcache): the views' columns, Phi and its
- * Jacobian and the Hessian at one iterate all need one, and the step control the states at
- * t_n and of the candidate. A place is taken again when every input is bitwise the same:
- * the rigid coordinates of both bodies, the slider point and the guide coordinates that
- * the curve read (fmb_beam_curve_reads_t), so a kept place is the fresh one bit for bit. */
-typedef struct sb_memo {
-    int ok;
-    const fmb_beam_t *bm;
-    double key[8];
-    fmb_beam_curve_reads_t rd;
-    sb_t c;
-} sb_memo_t;
-typedef struct sb_kept {
-    sb_memo_t m[2];
-    int last; /* the slot used last */
-} sb_kept_t;
-_Static_assert(sizeof(sb_kept_t) <= sizeof(((fmb_joint_t *)0)->evalcache),
-               "slider_beam's kept places must fit the joint's evalcache");
-
-static int sb_hit(const sb_memo_t *m, const fmb_beam_t *bm, const double key[8], const double *q1)
+/* The place for one of the functions below: searched into *c for the reference table; the
+ * class of runs takes it from the memo beside this file (slider_beam_memo.c: the last two
+ * places kept in the joint, a kept place bitwise the searched one). */
+static const fmb_slider_place_t *place(const fmb_joint_t *j, const fmb_bodyview_t v[2],
+                                       fmb_slider_place_t *c)
 {
-    if (!m->ok || m->bm != bm || memcmp(m->key, key, sizeof m->key)) return 0;
-    for (int i = 0; i < m->rd.n; i++)
-        if (memcmp(&q1[m->rd.col[i]], &m->rd.val[i], sizeof(double))) return 0;
-    return 1;
-}
-
-static const sb_t *sb_get(const fmb_joint_t *j, const fmb_bodyview_t v[2])
-{
-    sb_kept_t *kp = (sb_kept_t *)(void *)((fmb_joint_t *)j)->evalcache;
-    const fmb_beam_t *bm = v[1].body->data;
-    const double *q1 = v[1].q;
-    const double key[8] = {v[0].ndof ? v[0].q[0] : 0.0,
-                           v[0].ndof ? v[0].q[1] : 0.0,
-                           fmb_body_angle(&v[0]),
-                           q1[0],
-                           q1[1],
-                           q1[2],
-                           j->point[0][0],
-                           j->point[0][1]};
-    for (int i = 0; i < 2; i++) {
-        const int k = i ? 1 - kp->last : kp->last;
-        if (sb_hit(&kp->m[k], bm, key, q1)) {
-            kp->last = k;
-            return &kp->m[k].c;
-        }
-    }
-    sb_memo_t *m = &kp->m[1 - kp->last]; /* replaces the older one */
-    kp->last = 1 - kp->last;
-    sb_compute(j, v, &m->c, &m->rd);
-    m->ok = m->rd.n >= 0;
-    m->bm = bm;
-    memcpy(m->key, key, sizeof key);
-    return &m->c;
+    if (j->klass == &fmb_slider_beam_class) return fmb_slider_place_kept(j, v);
+    fmb_slider_place(j, v, c, NULL);
+    return c;
 }
 
 /* D = dy/dq on the views' columns (n = v[0].nc + v[1].nc, body 1's after body 0's), row
  * by row: ds_x, ds_y, then the element's six dofs as the view positions they select (-1:
  * removed or not in the view). */
-static void sb_dy(const sb_t *c, const fmb_bodyview_t v[2], double ds[2][FMB_ELEM_COLS], int pos[6])
+static void sb_dy(const fmb_slider_place_t *c, const fmb_bodyview_t v[2],
+                  double ds[2][FMB_ELEM_COLS], int pos[6])
 {
     const int n0 = v[0].nc, n = n0 + v[1].nc;
     for (int k = 0; k < n; k++)
@@ -138,7 +90,8 @@ static void slider_eval(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
                         double *J0, double *J1)
 {
     (void)t;
-    const sb_t *c = sb_get(j, v);
+    fmb_slider_place_t pl;
+    const fmb_slider_place_t *c = place(j, v, &pl);
     phi[0] = c->cv.f[0];
     phi[1] = fmb_body_angle(&v[0]) - v[1].q[2] - j->ref - c->cv.f[1];
     if (!J0 && !J1) return;
@@ -170,7 +123,8 @@ static void slider_hess(const fmb_joint_t *j, const fmb_bodyview_t v[2], double 
                         double *Hm)
 {
     (void)t;
-    const sb_t *c = sb_get(j, v);
+    fmb_slider_place_t pl;
+    const fmb_slider_place_t *c = place(j, v, &pl);
     double ds[2][FMB_ELEM_COLS];
     int pos[6];
     sb_dy(c, v, ds, pos);
@@ -234,7 +188,8 @@ static void slider_cols(const fmb_joint_t *j, fmb_bodyview_t v[2])
     fmb_view_rigid(&v[0]);
     fmb_view_rigid(&v[1]);
     if (!v[1].q || !v[1].ndof || (v[0].ndof && !v[0].q)) return;
-    const sb_t *c = sb_get(j, v);
+    fmb_slider_place_t pl;
+    const fmb_slider_place_t *c = place(j, v, &pl);
     /* appended after 0 1 2 when ascending (a mesh in node order), else inserted */
     int add[6], na = 0, asc = 1, prev = 2;
     for (int k = 0; k < 6; k++)
@@ -262,7 +217,8 @@ static int slider_reach(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, 
             cols[k] = k;
         return n;
     }
-    const sb_t *c = sb_get(j, v);
+    fmb_slider_place_t pl;
+    const fmb_slider_place_t *c = place(j, v, &pl);
     const fmb_beam_t *bm = c->bm;
     const int W = fmb_reach_elements(bm->nnodes - 1);
     const int x0 = c->cv.e - W > 0 ? c->cv.e - W : 0;
@@ -286,7 +242,8 @@ static int slider_reach(const fmb_joint_t *j, const fmb_bodyview_t v[2], int b, 
 static int slider_valid(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, char *msg,
                         size_t len)
 {
-    const sb_t *c = sb_get(j, v);
+    fmb_slider_place_t pl;
+    const fmb_slider_place_t *c = place(j, v, &pl);
     const double x0 = c->bm->x[0], x1 = c->bm->x[c->bm->nnodes - 1];
     if (!(c->cv.stretch > 0)) {
         snprintf(msg, len,
@@ -313,14 +270,16 @@ static void slider_reaction_point(const fmb_joint_t *j, const fmb_bodyview_t v[2
         u[0] = j->point[0][0], u[1] = j->point[0][1];
         return;
     }
-    const sb_t *c = sb_get(j, v);
+    fmb_slider_place_t pl;
+    const fmb_slider_place_t *c = place(j, v, &pl);
     u[0] = c->cv.xi, u[1] = 0.0;
 }
 
 /* Sliding direction: the deformed guide's tangent at the slider, angle theta1 + phi(xi). */
 static void slider_slide_direction(const fmb_joint_t *j, const fmb_bodyview_t v[2], double e[2])
 {
-    const sb_t *c = sb_get(j, v);
+    fmb_slider_place_t pl;
+    const fmb_slider_place_t *c = place(j, v, &pl);
     const double th = v[1].q[2] + c->cv.f[1];
     e[0] = cos(th), e[1] = sin(th);
 }
@@ -341,11 +300,12 @@ static int slider_step_control(const fmb_joint_t *j, const fmb_bodyview_t v0[2],
                                char *why, size_t len)
 {
     (void)t0;
-    /* the candidate's place (kept: the views take it next) after t_n's */
-    const sb_t *c0 = sb_get(j, v0);
+    /* t_n's place, then the candidate's (the memo's latest: the next step's views take it) */
+    fmb_slider_place_t pl0, pl1;
+    const fmb_slider_place_t *c0 = place(j, v0, &pl0);
     const double xi0 = c0->cv.xi;
     const int e0 = c0->cv.e;
-    const sb_t *c1 = sb_get(j, v1);
+    const fmb_slider_place_t *c1 = place(j, v1, &pl1);
     const fmb_beam_t *bm = c1->bm;
     const double dxi = c1->cv.xi - xi0;
     if (dxi != 0.0 && h > 0) {
@@ -370,7 +330,8 @@ static const char *const slider_output_names[] = {"s", "element", "x"};
 static void slider_outputs(const fmb_joint_t *j, const fmb_bodyview_t v[2], double t, double *val)
 {
     (void)t;
-    const sb_t *c = sb_get(j, v);
+    fmb_slider_place_t pl;
+    const fmb_slider_place_t *c = place(j, v, &pl);
     val[0] = c->cv.xi;
     val[1] = c->cv.e;
     val[2] = c->s[0];
@@ -407,25 +368,32 @@ static int slider_prepare(fmb_item_env_t *env, fmb_joint_desc_t *d)
     return 0;
 }
 
-const fmb_joint_class_t fmb_slider_beam_class = {
-    .name = "slider_beam",
-    .nrows = 2,
-    .eval = slider_eval,
-    .hess = slider_hess,
-    .cols = slider_cols,
-    .reach = slider_reach,
-    .time = NULL,
-    .bodies = {FMB_BODY_RIGID, FMB_BODY_BEAM}, /* the slider, the guide */
-    .valid = slider_valid,
-    .reaction_point = slider_reaction_point,
-    .slide_direction = slider_slide_direction,
-    .noutputs = 3,
-    .output_group = "sliders",
-    .output_names = slider_output_names,
-    .outputs = slider_outputs,
-    .case_type = "slider_beam",
-    .item_flags = FMB_ITEM_BODIES | FMB_ITEM_POINTS | FMB_ITEM_DISTINCT,
-    .params = slider_params,
-    .prepare = slider_prepare,
+/* The two tables are one: the class of runs (registry.c), whose places come from the memo
+ * (place() above), and the reference, every place searched (not in the registry; tests
+ * run it beside the class of runs). */
+/* clang-format off */
+#define SLIDER_BEAM_TABLE                                                     \
+    .name = "slider_beam",                                                    \
+    .nrows = 2,                                                               \
+    .eval = slider_eval,                                                      \
+    .hess = slider_hess,                                                      \
+    .cols = slider_cols,                                                      \
+    .reach = slider_reach,                                                    \
+    .time = NULL,                                                             \
+    .bodies = {FMB_BODY_RIGID, FMB_BODY_BEAM}, /* the slider, the guide */    \
+    .valid = slider_valid,                                                    \
+    .reaction_point = slider_reaction_point,                                  \
+    .slide_direction = slider_slide_direction,                                \
+    .noutputs = 3,                                                            \
+    .output_group = "sliders",                                                \
+    .output_names = slider_output_names,                                      \
+    .outputs = slider_outputs,                                                \
+    .case_type = "slider_beam",                                               \
+    .item_flags = FMB_ITEM_BODIES | FMB_ITEM_POINTS | FMB_ITEM_DISTINCT,      \
+    .params = slider_params,                                                  \
+    .prepare = slider_prepare,                                                \
     .step_control = slider_step_control,
-};
+/* clang-format on */
+
+const fmb_joint_class_t fmb_slider_beam_class = {SLIDER_BEAM_TABLE};
+const fmb_joint_class_t fmb_slider_beam_reference_class = {SLIDER_BEAM_TABLE};
