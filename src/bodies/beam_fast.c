@@ -111,7 +111,7 @@ static void beam_forces(const fmb_body_t *b, const double *q, const double *qd, 
         fmb_beam_states_begin(bm, q, qd, Kq || Cq || Kmq ? FMB_IS_ALL : FMB_IS_FORCE, &p);
     /* One pass: element e's state, its inertia force and tangents, then element e - 1's
      * elastic force. The lag keeps every entry's sum in the order of an inertia pass
-     * followed by an elastic pass (bitwise): an elastic entry (node k's dofs) gets the
+     * followed by an elastic pass (the reference's): an elastic entry (node k's dofs) gets the
      * inertia of elements k - 1 and k before the elastic terms of k - 1 and k; the rigid
      * entries 0-2 get no elastic terms. */
     const int ne = bm->nnodes - 1, damped = bm->alpha != 0.0 || bm->beta != 0.0;
@@ -202,7 +202,7 @@ FMB_BEAM_INLINE void mass_forces_pass(int dec, const fmb_beam_t *bm, const doubl
         double fe[6], ct[36];
         if (bm->nonconstant_stiffness) {
             fmb_beam_element_elastic(bm, el, ul, fe, NULL, NULL);
-        } else { /* element_elastic's k_e ud, the energy left out */
+        } else { /* fmb_beam_element_elastic's k_e ud, the energy left out */
             const double *k = fmb_beam_ke(bm, el);
             double ud[6];
             fmb_beam_deformation(bm, el, ul, ud);

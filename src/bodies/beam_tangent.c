@@ -1,7 +1,7 @@
 /*
  * The beam's part of the iteration matrix, cM M + cKm Kmq - cK Kq - cC Cq, as one list of
  * entries over the body's coordinates (the class's tangent_pattern / tangent_add), instead
- * of element blocks (beam.c beam_blocks, which the quasi-static start still uses).
+ * of element blocks (beam_fast.c beam_blocks, which the quasi-static start still uses).
  *
  * From the element blocks written out in beam_inertia.c (z = [rbar, theta, U_e], thd and
  * thdd the carrier's rates, a = A^T g), with the two body scalars
@@ -33,8 +33,9 @@
  * every row, an elastic column the carrier rows 0-2 first, then its elements' rows.
  * The sums run in another order than the blocks' (per entry instead of per element), so
  * the values equal the blocks' to rounding (tests/test_beam_inertia.c checks the list
- * against the quadrature reference; test_beam_tangent against the class's dense tangents
- * through the KKT assembly). No value is cached between calls: alpha, beta and the
+ * against the quadrature reference; test_beam_tangent against the reference class's
+ * blocks through the KKT assembly). The constant part's two-lane form lives in
+ * beam_tangent_simd.c. No value is cached between calls: alpha, beta and the
  * coefficients are read at every call, so a changed step size cannot leave a stale part.
  */
 #include "bodies/beam_internal.h"
