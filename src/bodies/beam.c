@@ -52,8 +52,8 @@
  * and Muu as nonzero lists (for the modes).
  * This file is the reference evaluation of the body class, the form a new body class
  * copies: every call evaluates each element from scratch (beam_inertia.c: the state, M_e v,
- * Q_e and the 9 x 9 matrix in plain loops; element_elastic and element_damping below), in
- * an inertia pass and then an elastic pass. Its table, fmb_beam_reference_class, is not
+ * Q_e and the 9 x 9 matrix in plain loops; fmb_beam_element_elastic and _damping below),
+ * in an inertia pass and then an elastic pass. Its table, fmb_beam_reference_class, is not
  * used by runs: the class of runs, fmb_beam_body_class, is the fast path in beam_fast.c
  * (element-state cache, decoupled kernels, the residual's one pass, the iteration matrix
  * as one list: beam_tangent.c, beam_tangent_simd.c). Tests compare the two to rounding

@@ -154,7 +154,7 @@ static void beam_forces(const fmb_body_t *b, const double *q, const double *qd, 
 
 /* Add element e's local 9-vector z to the body vector v: an inner element (its six dofs
  * free and consecutive, beam_state.h fmb_beam_gather6) without the column map. The same
- * additions as scatter_vec. */
+ * additions as fmb_beam_scatter_vec. */
 FMB_BEAM_INLINE void scatter_vec9(const fmb_beam_elem_t *el, const int *d, const double z[9],
                                   double *v)
 {

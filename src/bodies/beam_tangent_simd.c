@@ -55,11 +55,14 @@ FMB_BEAM_INLINE const double *add_run(int nt, int n, const double *X, const doub
     return X;
 }
 
-void fmb_beam_tangent_constants_v2(const fmb_beam_t *bm, const double k[4], const int *pos,
+void fmb_beam_tangent_constants_v2(const fmb_beam_t *bm, const double kc[4], const int *pos,
                                    double *A)
 {
     const int *Jp = bm->tJp, nv = bm->tnv;
     const double *X = bm->tX;
+    /* the coefficients in a local copy: the adds into A cannot change them, so they stay
+     * in registers (through kc, every store into A would reload them) */
+    const double k[4] = {kc[0], kc[1], kc[2], kc[3]};
     for (int c = 0; c < bm->ndof; c++) {
         if (c == 2) continue;
         const int e0 = Jp[c], n = Jp[c + 1] - e0 - 3;
