@@ -270,7 +270,7 @@ static int bench_case(const char *label, const char *path, const char **ov, int 
                 s->jm->used - used0, ncalls);
     /* the residual: M qdd and the forces (fmb_sim_eval_forces), and Phi alone. Every
      * residual of a Newton iteration is at a new iterate, while a beam keeps its element
-     * states of the last (q, qd) (src/bodies/beam_inertia.c fmb_beam_states): the loop
+     * states of the last (q, qd) (src/bodies/beam_fast.c fmb_beam_states): the loop
      * alternates between the state and a copy nudged by ~1e-12 relative, so each residual
      * is computed afresh. (The assembly above may repeat the same state: in a step the
      * matrix is always assembled at the iterate of the last residual, so it finds the

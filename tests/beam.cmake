@@ -51,18 +51,15 @@ fmb_c_test(test_beam_tangent_pos)
 target_compile_definitions(test_beam_tangent_pos PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
 add_test(NAME beam_tangent_places COMMAND test_beam_tangent_pos)
 
-# The residual's body products in one call (model.h mass_forces: beam.c, rigid.c) against
-# mass_times + forces and against the residual without it, bitwise
-# (tests/test_beam_resid.c; docs/performance.md "The residual's beam pass").
+# The residual's body products in one call (model.h mass_forces: beam_fast.c, rigid.c) against
+# the reference class's mass_times + forces and against the residual without it, to
+# rounding (tests/test_beam_resid.c; docs/performance.md "The residual's beam pass").
 fmb_c_test(test_beam_resid)
 target_compile_definitions(test_beam_resid PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
 add_test(NAME beam_resid_mass_forces COMMAND test_beam_resid)
-# The beam tangent list's two-lane code (core/simd.h: its constant part) to rounding
-# against the same sources compiled scalar (FMB_SIMD_SCALAR, tests/test_beam_simd_ref.c;
-# docs/performance.md "The residual's beam pass").
+# The beam tangent list's two-lane code (beam_tangent_simd.c: its constant part) to
+# rounding against its scalar form (beam_tangent.c; tests/test_beam_simd.c).
 fmb_c_test(test_beam_simd)
-target_sources(test_beam_simd PRIVATE test_beam_simd_ref.c)
-set_source_files_properties(test_beam_simd_ref.c PROPERTIES COMPILE_DEFINITIONS FMB_SIMD_SCALAR)
 target_compile_definitions(test_beam_simd PRIVATE FMB_SOURCE_DIR="${FMB_SRC}")
 add_test(NAME beam_simd_reference COMMAND test_beam_simd)
 # Section forces and stresses at the nodes (/beams/<b>/forces, stress; /viz stress) against

@@ -1,25 +1,21 @@
 /*
- * The beam's tangent list's two-lane code (core/simd.h, beam_tangent.c's constant part)
- * against its scalar form, to rounding: the scalar form is the same source compiled with
- * FMB_SIMD_SCALAR (tests/test_beam_simd_ref.c, under ref_ names).
- *
- * The class on cases/quick_return.yaml's rocker (4, 10 and 11 elements, undamped and
- * Rayleigh-damped: the list's 3 and 4 terms, even and odd runs): tangent_add into a matrix
- * with consecutive places and with gaps (the vector store and the lane by lane one), 300
- * random states each (1e-3 to 1e3, a quarter of the draws with +-0, +-Inf and NaN mixed
- * in), the element state cache cleared before every call (so that each call computes its
- * states). The element kernels and mass_forces have no vector form (they do not include
- * core/simd.h), so they are not compared here.
+ * The beam's tangent list's two-lane code (beam_tangent_simd.c
+ * fmb_beam_tangent_constants_v2, core/simd.h) against its scalar form
+ * (beam_tangent.c fmb_beam_tangent_constants), to rounding: the constant part of
+ * tangent_add, every list entry outside the theta row and column.
+ * On cases/quick_return.yaml's rocker (4, 10 and 11 elements, undamped and Rayleigh-damped:
+ * the list's 3 and 4 terms, even and odd runs): both forms add into a matrix with
+ * consecutive places and with gaps (the vector store and the lane by lane one), 300 random
+ * coefficient sets each (1e-3 to 1e3, a quarter of the draws with +-0, +-Inf and NaN mixed
+ * in).
  * Tolerance: each list entry within 1e-12 (4,500 eps) of S_e = |A| at its place before the
  * call + the largest added value in its row and its column; NaN and infinities by class
- * (tests/near.h), places outside the list unchanged. An entry sums up to 4 constant terms
- * per element and, in the theta row and column, state terms over the elements, which
- * cancel on random states: the reference compiled with FMA contraction
- * (-march=native -ffp-contract=fast, another rounding of every product) differs from the
- * two-lane form by up to 460 eps of S_e, a tenth of the tolerance.
+ * (tests/near.h), places outside the list unchanged. An entry adds up to 4 constant terms
+ * times the coefficients (5 roundings); the tolerance leaves the order of the operations
+ * free.
  * Checked to fail (of 1,800 draws): a tangent pair's lanes swapped at the lane by lane
- * store fails 1,098; the damping term (XC) left out of a pair fails 768 (of the 900
- * damped draws); the stiffness term's coefficient off by 1e-9 fails 1,524.
+ * store fails 1,171; the damping term (XC) left out of a pair fails 822 (of the 900 damped
+ * draws).
  */
 #include <math.h>
 #include <stdint.h>
@@ -34,9 +30,6 @@
 #include "near.h"
 
 #define TOL_C 4.5e3 /* 1e-12 / eps: the opening comment */
-
-void ref_beam_tangent_add(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
-                          const double g[2], const double cf[4], const int *pos, double *A);
 
 #ifndef FMB_SOURCE_DIR
 #define FMB_SOURCE_DIR "."
@@ -133,9 +126,8 @@ static void body(int nel, double zeta)
     CHECK(b != NULL, "no beam");
     if (!b) return;
     fmb_beam_t *bm = b->data;
-    const int nd = bm->ndof, nz = bm->tnz;
+    const int nz = bm->tnz;
     CHECK(nz > 0, "the beam has no tangent list");
-    double *q = malloc(4 * (size_t)nd * sizeof *q), *qd = q + nd, *v = qd + nd, *qdd = v + nd;
     double *A[2], *A0 = malloc((3 * (size_t)nz + 1) * sizeof *A0);
     for (int k = 0; k < 2; k++)
         A[k] = malloc((3 * (size_t)nz + 1) * sizeof *A[k]);
@@ -143,29 +135,26 @@ static void body(int nel, double zeta)
     int mism_t = 0, draws = 0;
     for (int draw = 0; draw < 300; draw++, draws++) {
         set_special(draw);
-        fill(q, 4 * nd);
-        double g[2], cf[4];
-        fill(g, 2), fill(cf, 4);
+        double k4[4];
+        fill(k4, 4);
         /* places: consecutive, every other one, or gaps at random */
         for (int e = 0, p = 0; e < nz; e++)
             pos[e] = draw % 3 == 0 ? e : draw % 3 == 1 ? 2 * e : (p += 1 + (urand() < 0.3));
         fill(A[0], 3 * nz + 1);
         memcpy(A[1], A[0], (3 * (size_t)nz + 1) * sizeof *A[0]);
         memcpy(A0, A[0], (3 * (size_t)nz + 1) * sizeof *A[0]);
-        for (int k = 0; k < 2; k++) {
-            if (bm->cache) bm->cache->have = 0;
-            (k ? ref_beam_tangent_add : fmb_beam_tangent_add)(b, q, qd, qdd, g, cf, pos, A[k]);
-        }
+        fmb_beam_tangent_constants_v2(bm, k4, pos, A[0]);
+        fmb_beam_tangent_constants(bm, k4, pos, A[1]);
         if (compare(bm, pos, A0, A[0], A[1], 3 * nz + 1, TOL_C))
-            if (mism_t++ < 5) printf("tangent_add mismatch: n_el %d draw %d\n", nel, draw);
+            if (mism_t++ < 5) printf("tangent constants mismatch: n_el %d draw %d\n", nel, draw);
     }
-    CHECK(mism_t == 0, "n_el %d zeta %g: tangent_add %d of %d draws differ", nel, zeta, mism_t,
+    CHECK(mism_t == 0, "n_el %d zeta %g: the two forms differ in %d of %d draws", nel, zeta, mism_t,
           draws);
-    printf("n_el %d zeta %g (%d terms): %d draws, %d tangent_add mismatches\n", nel, zeta, bm->tnv,
-           draws, mism_t);
+    printf("n_el %d zeta %g (%d terms): %d draws, %d mismatches\n", nel, zeta, bm->tnv, draws,
+           mism_t);
     for (int k = 0; k < 2; k++)
         free(A[k]);
-    free(q), free(pos), free(A0);
+    free(pos), free(A0);
     fmb_case_destroy(&c);
 }
 

@@ -7,7 +7,7 @@
  * into a plain array (places 0, 1, 2, ...: every column consecutive) and once into an array
  * at places 2 e + 1 (none consecutive), and the two must agree bit for bit, with the
  * untouched places still 0. The values themselves are checked against the element blocks
- * the list replaced (beam.c's blocks, summed densely here) to 1e-13 of the row's and
+ * of the reference class (beam.c, summed densely here) to 1e-13 of the row's and
  * column's largest entry, undamped (three constants per entry) and with Rayleigh damping
  * (four), at the start and after 200 steps of cases/quick_return.yaml (4 rocker elements).
  * Checked to fail: with the consecutive test accepting every column (the array of places
@@ -71,7 +71,7 @@ static void check_beam(const fmb_sim_t *s, const fmb_body_t *bd, const char *wha
     CHECK(untouched, "%s: a place between the list's places was written", what);
     /* against the element blocks */
     dense_ctx_t dc = {D, nd};
-    bd->klass->blocks(bd, q, qd, qdd, s->model->g, cf, emit, &dc);
+    fmb_beam_reference_class.blocks(bd, q, qd, qdd, s->model->g, cf, emit, &dc);
     double *rmax = calloc((size_t)nd, sizeof *rmax), worst = 0.0;
     for (int c = 0; c < nd; c++)
         for (int r = 0; r < nd; r++) {

@@ -59,7 +59,12 @@ typedef struct fmb_beam {
     double c, yield;
 } fmb_beam_t;
 
+/* The class of runs (beam_fast.c: the element-state cache, the decoupled kernels, the
+ * residual's one pass and the iteration matrix as one list) and its reference (beam.c:
+ * every element evaluated from scratch in plain loops; not used by runs). Tests compare
+ * the two to rounding. */
 extern const fmb_body_class_t fmb_beam_body_class;
+extern const fmb_body_class_t fmb_beam_reference_class;
 
 /* Element index containing x (clamped to the first/last element). */
 int fmb_beam_element_at(const fmb_beam_t *bm, double x);

@@ -39,67 +39,98 @@
  * These are the exact derivatives of M qdd and Q above (tests/test_conformance.c checks
  * them against finite differences) and equal the quadrature over the same mass points
  * to rounding (tests/test_beam_inertia.c checks that against a direct quadrature).
+ *
+ * This file is the reference evaluation of an element's inertia: the state from scratch,
+ * M_e v, Q_e and the matrix, in plain loops over all six local slots. The class of runs
+ * evaluates the same terms through its element-state cache and the decoupled kernels
+ * (beam_fast.c, beam_state.h, beam_kernels.h); tests compare the two to rounding.
  */
 #include "bodies/beam_internal.h"
-#include "bodies/beam_kernels.h"
-#include "bodies/beam_state.h"
 
 #include <string.h>
 
-/* Cached states of all elements. The residual evaluates M qdd (mass_times) and then Q
- * (forces) at the same q, and the iteration matrix is assembled at the iterate of the
- * last residual, so the states are kept with the q (and qd) they were computed from and
- * only the missing parts are computed: same operations on the same numbers, so the
- * results are bitwise those of a computation from scratch. The key is the bit pattern of the body's
- * q and qd (memcmp over all ndof; the rate parts also need qd's): nothing about the
- * caller's state is assumed. It is complete: a state reads only the body's own q (carrier
- * rbar and theta included) and qd and the element constants fixed at build (shape
- * integrals, Mff, the dof map); neither h, t, gravity nor another body enter it
- * (gravity's a = A^T g is applied by the callers, fmb_beam_inertia_q).
- * fmb_beam_states_begin decides the parts and moves the key; the caller then brings every
- * element up to date with fmb_beam_state (inside its own element loop, so that a large
- * mesh's states, ~60 doubles per element, are used while in cache: one pass instead of
- * one for the states and one per consumer). */
-fmb_beam_istate_t *fmb_beam_states_begin(const fmb_beam_t *bm, const double *q, const double *qd,
-                                         int what, fmb_beam_plan_t *p)
+/* Element e's state from scratch (the equations above). */
+void fmb_beam_element_state(const fmb_beam_t *bm, int e, const double *q, const double *qd,
+                            fmb_beam_istate_t *s)
 {
-    fmb_beam_cache_t *c = bm->cache;
-    const size_t nb = (size_t)bm->ndof * sizeof *q;
-    if (what & FMB_IS_TANGENT) what |= FMB_IS_FORCE;
-    if (c->have & FMB_IS_Q && memcmp(c->q, q, nb) != 0) c->have = 0;
-    if (c->have & FMB_IS_FORCE && what & FMB_IS_FORCE && memcmp(c->qd, qd, nb) != 0)
-        c->have &= ~(FMB_IS_FORCE | FMB_IS_TANGENT);
-    p->doq = !(c->have & FMB_IS_Q);
-    if (p->doq) {
-        memcpy(c->q, q, nb);
-        c->have = FMB_IS_Q;
+    const fmb_beam_elem_t *el = bm->el + e;
+    const double *Mff = el->Mff, *Sb = el->Sb, *Sx = el->Sx, *Sy = el->Sy;
+    const double *r = s->r, *U = s->U;
+    memset(s, 0, sizeof *s);
+    s->r[0] = q[0], s->r[1] = q[1];
+    fmb_beam_element_dofs(bm, e, q, s->U);
+    /* Pm = m r + s0 + S U */
+    double SU[2] = {0, 0};
+    for (int j = 0; j < 6; j++)
+        SU[0] += Sx[j] * U[j], SU[1] += Sy[j] * U[j];
+    s->Pm[0] = el->m * r[0] + el->s0[0] + SU[0];
+    s->Pm[1] = el->m * r[1] + el->s0[1] + SU[1];
+    /* pU = S^T r + s1 + Mff U, g = S^T Itil r + c1 + Sbar U */
+    for (int i = 0; i < 6; i++) {
+        double mu = 0.0, sbu = 0.0;
+        for (int j = 0; j < 6; j++)
+            mu += Mff[i + 6 * j] * U[j], sbu += Sb[i + 6 * j] * U[j];
+        s->pU[i] = Sx[i] * r[0] + Sy[i] * r[1] + el->s1[i] + mu;
+        s->g[i] = -Sx[i] * r[1] + Sy[i] * r[0] + el->c1[i] + sbu;
     }
-    p->need = what & ~c->have;
-    if (p->need & FMB_IS_FORCE) memcpy(c->qd, qd, nb);
-    c->have |= p->need;
-    return c->st;
+    /* J = Pm.r + r.s0 + J0 + U.s1 + U.pU */
+    double J = s->Pm[0] * r[0] + s->Pm[1] * r[1] + r[0] * el->s0[0] + r[1] * el->s0[1] + el->J0;
+    for (int i = 0; i < 6; i++)
+        J += U[i] * (el->s1[i] + s->pU[i]);
+    s->J = J;
+    if (!qd) return;
+    /* the rates: Vm = m rd + S Ud, W = Pm.rd + pU.Ud, hU = S^T Itil rd + Sbar Ud, Mff Ud */
+    const double *rd = s->rd, *Ud = s->Ud;
+    s->rd[0] = qd[0], s->rd[1] = qd[1], s->thd = qd[2];
+    fmb_beam_element_dofs(bm, e, qd, s->Ud);
+    double SUd[2] = {0, 0};
+    for (int j = 0; j < 6; j++)
+        SUd[0] += Sx[j] * Ud[j], SUd[1] += Sy[j] * Ud[j];
+    s->Vm[0] = el->m * rd[0] + SUd[0], s->Vm[1] = el->m * rd[1] + SUd[1];
+    double W = s->Pm[0] * rd[0] + s->Pm[1] * rd[1];
+    for (int i = 0; i < 6; i++) {
+        double mud = 0.0, sbud = 0.0;
+        for (int j = 0; j < 6; j++)
+            mud += Mff[i + 6 * j] * Ud[j], sbud += Sb[i + 6 * j] * Ud[j];
+        s->hU[i] = -Sx[i] * rd[1] + Sy[i] * rd[0] + sbud;
+        s->MUd[i] = mud;
+        W += s->pU[i] * Ud[i];
+    }
+    s->W = W;
 }
 
-const fmb_beam_istate_t *fmb_beam_states(const fmb_beam_t *bm, const double *q, const double *qd,
-                                         int what)
-{
-    fmb_beam_plan_t p;
-    fmb_beam_istate_t *st = fmb_beam_states_begin(bm, q, qd, what, &p);
-    for (int e = 0; e + 1 < bm->nnodes; e++)
-        fmb_beam_state(bm, e, q, qd, &p, st + e);
-    return st;
-}
-
+/* out = M_e v: M = [m I2, Itil Pm, S; (Itil Pm)^T, J, g^T; S^T, g, Mff] */
 void fmb_beam_inertia_mv(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s, const double v[9],
                          double out[9])
 {
-    fmb_beam_inertia_mv_d(bm->decoupled, bm, e, s, v, out);
+    const fmb_beam_elem_t *el = bm->el + e;
+    const double *Mff = el->Mff, *vU = v + 3;
+    const double itp[2] = {-s->Pm[1], s->Pm[0]}; /* Itil Pm */
+    out[0] = el->m * v[0] + itp[0] * v[2];
+    out[1] = el->m * v[1] + itp[1] * v[2];
+    out[2] = itp[0] * v[0] + itp[1] * v[1] + s->J * v[2];
+    for (int i = 0; i < 6; i++) {
+        out[0] += el->Sx[i] * vU[i], out[1] += el->Sy[i] * vU[i];
+        out[2] += s->g[i] * vU[i];
+        double mv = el->Sx[i] * v[0] + el->Sy[i] * v[1] + s->g[i] * v[2];
+        for (int j = 0; j < 6; j++)
+            mv += Mff[i + 6 * j] * vU[j];
+        out[3 + i] = mv;
+    }
 }
 
+/* Q_e = [m a - 2 thd Itil Vm + thd^2 Pm; (Itil Pm).a - 2 thd W; S^T a - 2 thd hU + thd^2 pU] */
 void fmb_beam_inertia_q(const fmb_beam_t *bm, int e, const fmb_beam_istate_t *s, const double a[2],
                         double Q[9])
 {
-    fmb_beam_inertia_q_d(bm->decoupled, bm, e, s, a, Q);
+    const fmb_beam_elem_t *el = bm->el + e;
+    const double th = s->thd, t2 = th * th;
+    /* -2 thd Itil Vm = 2 thd (Vm_y, -Vm_x) */
+    Q[0] = el->m * a[0] + 2 * th * s->Vm[1] + t2 * s->Pm[0];
+    Q[1] = el->m * a[1] - 2 * th * s->Vm[0] + t2 * s->Pm[1];
+    Q[2] = -s->Pm[1] * a[0] + s->Pm[0] * a[1] - 2 * th * s->W;
+    for (int i = 0; i < 6; i++)
+        Q[3 + i] = el->Sx[i] * a[0] + el->Sy[i] * a[1] - 2 * th * s->hU[i] + t2 * s->pU[i];
 }
 
 #define B_(i, j) B[(i) + 9 * (j)]
@@ -109,7 +140,7 @@ void fmb_beam_inertia_matrix(const fmb_beam_t *bm, int e, const fmb_beam_istate_
                              double B[81])
 {
     const fmb_beam_elem_t *el = bm->el + e;
-    const double *Mff = fmb_beam_me(bm, e), *Sb = fmb_beam_sb(bm, e), *Sx = el->Sx, *Sy = el->Sy;
+    const double *Mff = el->Mff, *Sb = el->Sb, *Sx = el->Sx, *Sy = el->Sy;
     const double m = el->m, *Pm = s->Pm;
     /* the elastic-elastic block's coefficients of Mff, Sbar, Mff, Sbar (sections below) */
     double cu[4] = {0, 0, 0, 0};
@@ -138,7 +169,9 @@ void fmb_beam_inertia_matrix(const fmb_beam_t *bm, int e, const fmb_beam_istate_
         for (int i = 0; i < 6; i++) {
             B_(0, 3 + i) += -c * tdd * Sy[i], B_(1, 3 + i) += c * tdd * Sx[i];
             B_(3 + i, 0) += c * tdd * Sy[i], B_(3 + i, 1) += -c * tdd * Sx[i];
-            const double sbu = fmb_beam_row(bm, Sb, i, 1, Udd);
+            double sbu = 0.0; /* (Sbar Udd)_i */
+            for (int j = 0; j < 6; j++)
+                sbu += Sb[i + 6 * j] * Udd[j];
             B_(2, 3 + i) += c * (Sx[i] * rdd[1] - Sy[i] * rdd[0] + 2 * tdd * s->pU[i] - sbu);
         }
     }
@@ -176,19 +209,13 @@ void fmb_beam_inertia_matrix(const fmb_beam_t *bm, int e, const fmb_beam_istate_
         cu[3] = -c * 2 * th;
     }
     /* elastic-elastic block: each entry gets the four sections' terms in their order
-     * (mass, d(M qdd)/dq, -dQ/dq, -dQ/dqd; a section not asked for, cu = 0, adds +-0,
-     * which leaves the entry as it is); a decoupled beam's exact zeros are skipped */
+     * (mass, d(M qdd)/dq, -dQ/dq, -dQ/dqd; a section not asked for, cu = 0, adds +-0, which
+     * leaves the entry as it is) */
     for (int j = 0; j < 6; j++)
         for (int i = 0; i < 6; i++) {
             const int z = i + 6 * j;
             double v = B_(3 + i, 3 + j);
-            if (!bm->decoupled) {
-                v += cu[0] * Mff[z], v += cu[1] * Sb[z], v += cu[2] * Mff[z], v += cu[3] * Sb[z];
-            } else if (fmb_beam_axial(i) == fmb_beam_axial(j)) {
-                v += cu[0] * Mff[z], v += cu[2] * Mff[z];
-            } else {
-                v += cu[1] * Sb[z], v += cu[3] * Sb[z];
-            }
+            v += cu[0] * Mff[z], v += cu[1] * Sb[z], v += cu[2] * Mff[z], v += cu[3] * Sb[z];
             B_(3 + i, 3 + j) = v;
         }
 }

@@ -1,10 +1,12 @@
-/* Small sums of the beam kernels (beam_inertia.c, beam.c) that skip the exact zeros of a
- * decoupled beam (beam.h `decoupled`). Each returns sum_j X[i + step j] x[j] accumulated
- * exactly as the dense loop `mu = 0; for j = 0..5: mu += X[i + step j] x[j]` does, minus
- * the terms whose X entry is an exact zero: such a product is +-0 and adds nothing to a
- * sum that starts at +0 (x + (+-0) = x for x != 0, +0 + (-0) = +0), so the result is
- * bitwise the dense one for finite x (a non-finite x still makes the kernels' results
- * non-finite through its nonzero terms). */
+/* Small sums of the beam's fast path (beam_state.h, beam_fast.c, beam_tangent.c) that skip
+ * the exact zeros of a decoupled beam (beam.h `decoupled`). Each returns
+ * sum_j X[i + step j] x[j] accumulated exactly as the dense loop
+ * `mu = 0; for j = 0..5: mu += X[i + step j] x[j]` does, minus the terms whose X entry is
+ * an exact zero: such a product is +-0 and adds nothing to a sum that starts at +0
+ * (x + (+-0) = x for x != 0, +0 + (-0) = +0), so the result is the dense one for finite x
+ * (a non-finite x still makes the kernels' results non-finite through its nonzero terms).
+ * Tests compare the fast path with the plain reference (beam.c, beam_inertia.c) to
+ * rounding (tests/test_beam_cache.c, test_beam_resid.c). */
 #ifndef FMB_BODIES_BEAM_KERNELS_H
 #define FMB_BODIES_BEAM_KERNELS_H
 

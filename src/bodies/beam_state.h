@@ -1,6 +1,7 @@
-/* An element's inertia state, part by part (beam_inertia.c's header gives the equations;
- * fmb_beam_istate_t in beam_internal.h), inline so that the element loops of beam.c and
- * beam_inertia.c compute a state in the same pass as its consumers use it. */
+/* The fast path's element inertia state, part by part (beam_inertia.c's header gives the
+ * equations and its plain reference form; fmb_beam_istate_t in beam_internal.h), inline so
+ * that the element loops of beam_fast.c and beam_tangent.c compute a state in the same pass
+ * as its consumers use it, with the decoupled kernels (beam_kernels.h). */
 #ifndef FMB_BODIES_BEAM_STATE_H
 #define FMB_BODIES_BEAM_STATE_H
 
@@ -121,7 +122,7 @@ static inline void fmb_beam_state(const fmb_beam_t *bm, int e, const double *q, 
 }
 
 /* out (9) = M_e v and the inertia force Q_e (9) with a = A^T g (beam_inertia.c's header;
- * the extern fmb_beam_inertia_mv / fmb_beam_inertia_q call these). */
+ * fmb_beam_inertia_mv / fmb_beam_inertia_q there are the plain reference forms). */
 FMB_BEAM_INLINE void fmb_beam_inertia_mv_d(int dec, const fmb_beam_t *bm, int e,
                                            const fmb_beam_istate_t *s, const double v[9],
                                            double out[9])

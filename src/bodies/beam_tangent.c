@@ -1,7 +1,7 @@
 /*
  * The beam's part of the iteration matrix, cM M + cKm Kmq - cK Kq - cC Cq, as one list of
  * entries over the body's coordinates (the class's tangent_pattern / tangent_add), instead
- * of element blocks (beam.c beam_blocks, which the quasi-static start still uses).
+ * of element blocks (beam_fast.c beam_blocks, which the quasi-static start still uses).
  *
  * From the element blocks written out in beam_inertia.c (z = [rbar, theta, U_e], thd and
  * thdd the carrier's rates, a = A^T g), with the two body scalars
@@ -33,14 +33,14 @@
  * every row, an elastic column the carrier rows 0-2 first, then its elements' rows.
  * The sums run in another order than the blocks' (per entry instead of per element), so
  * the values equal the blocks' to rounding (tests/test_beam_inertia.c checks the list
- * against the quadrature reference; test_beam_tangent against the class's dense tangents
- * through the KKT assembly). No value is cached between calls: alpha, beta and the
+ * against the quadrature reference; test_beam_tangent against the reference class's
+ * blocks through the KKT assembly). The constant part's two-lane form lives in
+ * beam_tangent_simd.c. No value is cached between calls: alpha, beta and the
  * coefficients are read at every call, so a changed step size cannot leave a stale part.
  */
 #include "bodies/beam_internal.h"
 #include "bodies/beam_kernels.h"
 #include "bodies/beam_state.h"
-#include "core/simd.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -212,7 +212,7 @@ int fmb_beam_tangent_build(fmb_beam_t *bm)
 }
 
 /* One entry's value k[0] XA + k[1] XB (+ k[2] XK (+ k[3] XC)), its nt terms at stride s. */
-FMB_BEAM_INLINE double entry(int nt, const double *X, int s, const double k[4])
+static inline double entry(int nt, const double *X, int s, const double k[4])
 {
     double v = k[0] * X[0] + k[1] * X[s];
     if (nt > 2) v += k[2] * X[2 * s];
@@ -220,46 +220,34 @@ FMB_BEAM_INLINE double entry(int nt, const double *X, int s, const double k[4])
     return v;
 }
 
-#ifdef FMB_SIMD
-/* The values of a pair of entries (pack_run's layout). */
-FMB_BEAM_INLINE fmb_v2d pair(int nt, const double *X, const double k[4])
-{
-    fmb_v2d v = k[0] * fmb_v2_ld(X) + k[1] * fmb_v2_ld(X + 2);
-    if (nt > 2) v += k[2] * fmb_v2_ld(X + 4);
-    if (nt > 3) v += k[3] * fmb_v2_ld(X + 6);
-    return v;
-}
-#endif
-
 /* A[pc[i]] += the value of entry i, for a run of n entries (pack_run's pairs, nt terms
- * each); returns the run's end in X. A pair is one vector operation per term, with the
- * scalar form's operations per lane in its order (core/simd.h: the same bits). The places
- * of a run ascend, so first and last one apart by n - 1 means consecutive (the rows of U
- * when the column's other entries, joints and multipliers, lie outside the body's rows):
- * then a pair is added to the matrix as one vector too. */
-FMB_BEAM_INLINE const double *add_run(int nt, int n, const double *X, const double k[4],
-                                      const int *pc, double *A)
+ * each); returns the run's end in X. */
+static const double *add_run(int nt, int n, const double *X, const double k[4], const int *pc,
+                             double *A)
 {
     int i = 0;
-#ifdef FMB_SIMD
-    const int seq = pc[n - 1] - pc[0] == n - 1;
-    double *Ac = A + pc[0];
-    if (seq)
-        for (; i + 2 <= n; i += 2, X += 2 * nt)
-            fmb_v2_st(Ac + i, fmb_v2_ld(Ac + i) + pair(nt, X, k));
-    else
-        for (; i + 2 <= n; i += 2, X += 2 * nt) {
-            const fmb_v2d v = pair(nt, X, k);
-            A[pc[i]] += v[0], A[pc[i + 1]] += v[1];
-        }
-#else
     for (; i + 2 <= n; i += 2, X += 2 * nt) {
         const double v0 = entry(nt, X, 2, k), v1 = entry(nt, X + 1, 2, k);
         A[pc[i]] += v0, A[pc[i + 1]] += v1;
     }
-#endif
     if (i < n) A[pc[i]] += entry(nt, X, 1, k), X += nt;
     return X;
+}
+
+/* The constant combinations: every column but theta's, every row but theta's (tX in
+ * pack_terms' order), k = (alpha, beta, cK, cC). */
+void fmb_beam_tangent_constants(const fmb_beam_t *bm, const double k[4], const int *pos, double *A)
+{
+    const int *Jp = bm->tJp, nv = bm->tnv;
+    const double *X = bm->tX;
+    for (int c = 0; c < bm->ndof; c++) {
+        if (c == 2) continue;
+        const int e0 = Jp[c], n = Jp[c + 1] - e0 - 3;
+        X = add_run(2, 2, X, k, pos + e0, A); /* (rbar, rbar) and (rbar, U) */
+        if (n <= 0) continue;
+        /* (U, rbar): alpha S + beta S; (U, U): nv terms */
+        X = add_run(c < 3 ? 2 : nv, n, X, k, pos + e0 + 3, A);
+    }
 }
 
 void fmb_beam_tangent_add(const fmb_body_t *b, const double *q, const double *qd, const double *qdd,
@@ -270,23 +258,10 @@ void fmb_beam_tangent_add(const fmb_body_t *b, const double *q, const double *qd
     const double th = qd[2], tdd = qdd[2], *rd = qd, *rdd = qdd;
     const double al = cM - cK * th * th, be = cKm * tdd + 2 * cC * th;
     const int *Jp = bm->tJp;
-    const double *X = bm->tX;
-    /* the constant combinations: every column but theta's, every row but theta's (tX in
-     * pack_terms' order), two entries at a time (add_run) */
-    const int nv = bm->tnv;
+    /* the constant combinations, in their two-lane form where the compiler has vectors
+     * (beam_tangent_simd.c) */
     const double k[4] = {al, be, cK, cC};
-    for (int c = 0; c < bm->ndof; c++) {
-        if (c == 2) continue;
-        const int e0 = Jp[c], n = Jp[c + 1] - e0 - 3;
-        X = add_run(2, 2, X, k, pos + e0, A); /* (rbar, rbar) and (rbar, U) */
-        if (n <= 0) continue;
-        if (c < 3) /* (U, rbar): alpha S + beta S */
-            X = add_run(2, n, X, k, pos + e0 + 3, A);
-        else if (nv == 3)
-            X = add_run(3, n, X, k, pos + e0 + 3, A);
-        else
-            X = add_run(4, n, X, k, pos + e0 + 3, A);
-    }
+    fmb_beam_tangent_constants_v2(bm, k, pos, A);
     /* the theta row and column, element by element */
     double a[2];
     fmb_beam_gravity(q[2], g, a);

@@ -105,9 +105,9 @@ static void rigid_forces(const fmb_body_t *b, const double *q, const double *qd,
     }
 }
 
-/* The residual's M v and Q in one call (model.h mass_forces): the residual's own product
- * of the mass matrix (each row from +0, the three columns in order) and rigid_forces's Q
- * (rigid_q), the same operations (tests/test_beam_resid.c compares them bit for bit). */
+/* The residual's M v and Q in one call (model.h mass_forces): the product of the mass
+ * matrix and v, and rigid_forces's Q (rigid_q). tests/test_beam_resid.c compares the
+ * residual with it against the residual's own product of `mass` and `forces`, to rounding. */
 static void rigid_mass_forces(const fmb_body_t *b, const double *q, const double *qd,
                               const double *v, const double g[2], double *Mv, double *Q)
 {

@@ -16,7 +16,7 @@
 /* ---- bodies ---------------------------------------------------------------
  * Every body has coordinates q = [rbar_x, rbar_y, theta, U] in its carrier frame
  * (docs/theory.md sections 1 and 7; U: elastic coordinates, empty for a rigid body). A
- * body class (bodies/rigid.c, bodies/beam.c) supplies the mass matrix, the generalized
+ * body class (bodies/rigid.c, bodies/beam.c with its fast path beam_fast.c) supplies the mass matrix, the generalized
  * body forces Q (quadratic velocity, gravity, strain, damping), their tangents and the
  * shape functions that place its material points. */
 typedef struct fmb_point {
@@ -82,8 +82,8 @@ typedef struct fmb_body_class {
                         const double g[2], const double cf[4], const int *pos, double *A);
     /* Optional: the residual's two body products at one state in one call, Mv = M(q) v
      * (written, as mass_times / the residual's own product of mass) and Q += Q(q, qd) (as
-     * forces with Kq = Cq = Kmq = NULL), each bitwise equal to what those give (the
-     * residual calls it when present; NULL: the two calls). */
+     * forces with Kq = Cq = Kmq = NULL), each equal to what those give to rounding (the
+     * residual calls it when present; NULL: the two calls; tests/test_beam_resid.c). */
     void (*mass_forces)(const fmb_body_t *b, const double *q, const double *qd, const double *v,
                         const double g[2], double *Mv, double *Q);
 } fmb_body_class_t;
