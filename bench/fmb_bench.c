@@ -59,7 +59,7 @@ static double dense_lu(fmb_sim_t *s, const fmb_coeffs_t *cf, const double *b, co
 {
     const int N = s->n + s->m;
     if (N > 400 || !s->kkt.Ap) return NAN;
-    fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, cf);
+    fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, cf);
     const size_t NN = (size_t)N * N;
     double *A = calloc(NN, sizeof *A), *LU = malloc(NN * sizeof *LU), *xd = malloc((size_t)N * sizeof *xd);
     int *ipiv = malloc((size_t)N * sizeof *ipiv), info = 0, one = 1, reps = 0;
@@ -162,7 +162,7 @@ static fmb_sim_t *bench_round(const char *label, fmb_model_t *m, const fmb_sim_o
         }
     }
     *wall = now() - t0;
-    if (*rc) fprintf(stderr, "%s: stopped at t = %g: %s\n", label, s->t, fmb_sim_last_error(s));
+    if (*rc) fprintf(stderr, "%s: stopped at t = %g: %s\n", label, s->st.t, fmb_sim_last_error(s));
     *nsteps = k;
     return s;
 }
@@ -238,21 +238,21 @@ static int bench_case(const char *label, const char *path, const char **ov, int 
         b[i] = 1.0 / (1 + i);
     /* as in a step: the matrix is assembled right after a residual at the same iterate,
      * and takes the joints' views and Jacobians from it (solve/sim.h fmb_joint_memo_t) */
-    fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, s->t, M, R);
+    fmb_sim_eval_forces(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, M, R);
     s->jm->handoff = 1;
     const long used0 = s->jm->used;
     long ncalls = 0;
     int fail = 0;
     double tf, tasm;
     BATCH_MIN(tf, 0.3, {
-        fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &cf);
+        fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &cf);
         fail |= fmb_kkt_factor(&s->kkt) || fmb_kkt_solve(&s->kkt, b, x);
         ncalls++;
     });
     if (fail) tf = NAN;
     /* assembly alone, to split it off the factor + solve */
     BATCH_MIN(tasm, 0.2, {
-        fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &cf);
+        fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &cf);
         ncalls++;
     });
     s->jm->handoff = 0;
@@ -277,23 +277,24 @@ static int bench_case(const char *label, const char *path, const char **ov, int 
      * states too, all but Mff Ud: 6 x 6 per element, < 5 % of an assembly.) */
     double *q2 = malloc((size_t)s->n * sizeof *q2), *qd2 = malloc((size_t)s->n * sizeof *qd2);
     for (int i = 0; i < s->n; i++)
-        q2[i] = s->q[i] + 1e-12 * (1 + fabs(s->q[i])), qd2[i] = s->qd[i] * (1 + 1e-12) + 1e-12;
+        q2[i] = s->st.q[i] + 1e-12 * (1 + fabs(s->st.q[i])),
+        qd2[i] = s->st.qd[i] * (1 + 1e-12) + 1e-12;
     double tres, tphi, tsol;
     BATCH_MIN(tres, 0.2, {
         if (r & 1)
-            fmb_sim_eval_forces(s, q2, qd2, s->qdd, s->lam, s->t, M, R);
+            fmb_sim_eval_forces(s, q2, qd2, s->st.qdd, s->st.lam, s->st.t, M, R);
         else
-            fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, s->t, M, R);
+            fmb_sim_eval_forces(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, M, R);
     });
     free(q2), free(qd2);
-    BATCH_MIN(tphi, 0.1, fmb_sim_eval_phi(s, s->q, s->t, R + s->n, NULL));
+    BATCH_MIN(tphi, 0.1, fmb_sim_eval_phi(s, s->st.q, s->st.t, R + s->n, NULL));
     /* bare factor + solve: in a small system (KLU refactors the unscaled values, kkt.c) the
      * factorization leaves the matrix's values as they are, so it is timed directly on the
      * matrix just assembled; a large one is scaled in place (kkt.c scale_matrix) and needs
      * a fresh assembly per factorization: there the assembly's time is subtracted */
     double fs = tf - tasm;
     if (N <= FMB_KKT_LARGE && !use_umfpack && !fail) {
-        fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &cf);
+        fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &cf);
         BATCH_MIN(fs, 0.3, fail |= fmb_kkt_factor(&s->kkt) || fmb_kkt_solve(&s->kkt, b, x));
         if (fail) fs = NAN;
     }

@@ -27,12 +27,12 @@ typedef struct watch {
     double t_contact, t_stop, t_lin, xp, tp, wp, wpp, tpp;
 } watch_t;
 
-/* every accepted step (the candidate at s->t + h; fixed runs split a step at a located
+/* every accepted step (the candidate at s->st.t + h; fixed runs split a step at a located
  * event, so the records alone would not show them) */
 static void hook(fmb_sim_t *s, double h, void *user)
 {
     watch_t *w = user;
-    const double t = s->t + h, x = s->q[w->oc] - s->q[w->od], wv = s->qd[w->ow + 2];
+    const double t = s->st.t + h, x = s->st.q[w->oc] - s->st.q[w->od], wv = s->st.qd[w->ow + 2];
     if (t > 1e-3 && s->err_ratio > w->rmax) w->rmax = s->err_ratio, w->tmax = t;
     if (w->t_contact < 0 && x >= w->hi)
         w->t_contact = w->tp + (t - w->tp) * (w->hi - w->xp) / (x - w->xp);

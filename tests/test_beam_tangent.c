@@ -122,8 +122,8 @@ int main(void)
                                         .cA = be * h * h,
                                         .c22 = 0.0};
                 const long da = sa->kkt.nldirect, db = sb->kkt.nldirect;
-                fmb_sim_assemble(sa, sa->q, sa->qd, sa->qdd, sa->lam, sa->t, &c);
-                fmb_sim_assemble(sb, sa->q, sa->qd, sa->qdd, sa->lam, sa->t, &c);
+                fmb_sim_assemble(sa, sa->st.q, sa->st.qd, sa->st.qdd, sa->st.lam, sa->st.t, &c);
+                fmb_sim_assemble(sb, sa->st.q, sa->st.qd, sa->st.qdd, sa->st.lam, sa->st.t, &c);
                 /* the beam's list in A's pattern only (the rigid bodies' in both) */
                 CHECK(sa->kkt.nlists == sb->kkt.nlists + 1,
                       "the beam's list must be in A's pattern only (A %d, B %d lists)",
@@ -146,8 +146,8 @@ int main(void)
     /* the quasi-static start's modified mass matrix (after the run: its blocks record
      * another entry sequence, i.e. a rebuild): the blocks in both copies, bitwise */
     const fmb_coeffs_t e = {.cM = 1.0, .cA = 1.0, .ee = 0.3};
-    fmb_sim_assemble(sa, sa->q, sa->qd, sa->qdd, sa->lam, sa->t, &e);
-    fmb_sim_assemble(sb, sa->q, sa->qd, sa->qdd, sa->lam, sa->t, &e);
+    fmb_sim_assemble(sa, sa->st.q, sa->st.qd, sa->st.qdd, sa->st.lam, sa->st.t, &e);
+    fmb_sim_assemble(sb, sa->st.q, sa->st.qd, sa->st.qdd, sa->st.lam, sa->st.t, &e);
     dense(sa, DA, n), dense(sb, DB, n);
     const double we = compare(DA, DB, n);
     CHECK(we == 0.0, "ee assembly: differs by %.3e (must be the blocks)", we);

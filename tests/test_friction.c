@@ -757,10 +757,10 @@ static void energy_hook(fmb_sim_t *sim, double h, void *user)
 {
     energy_acc_t *A = user;
     cstate_t c = contact(A->s); /* the candidate's contact state, before the commit */
-    const double t1 = fmb_sim_time(sim) + h, F1 = fx1(t1) - c.ff, v1 = sim->qd[0];
+    const double t1 = fmb_sim_time(sim) + h, F1 = fx1(t1) - c.ff, v1 = sim->st.qd[0];
     /* after a restart the step starts from the net force re-solved there (a_n) */
     const long r = sim->stats.restarts;
-    const double F0 = r != A->restarts ? M1 * sim->acc[0] : A->F;
+    const double F0 = r != A->restarts ? M1 * sim->st.acc[0] : A->F;
     A->pred += -0.25 * h * (v1 - A->v) * (F1 - F0);
     A->F = F1, A->v = v1, A->restarts = r;
 }

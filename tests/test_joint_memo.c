@@ -121,7 +121,7 @@ static void run_case(const char *label, const char *path, const char **ov, int n
     double *ref = malloc((size_t)N * N * sizeof *ref), *A = malloc((size_t)N * N * sizeof *A);
     double *ref2 = malloc((size_t)N * N * sizeof *ref2);
     double *qc = malloc((size_t)n * sizeof *qc), *qdc = malloc((size_t)n * sizeof *qdc);
-    state_t S = {s->q, s->qd, s->qdd, s->lam, s->t};
+    state_t S = {s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t};
     long u;
 
     /* 1. the memo at its own state: bitwise the matrix from scratch */

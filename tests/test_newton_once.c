@@ -113,12 +113,12 @@ static void hook(fmb_sim_t *A, double h, void *user)
     cmp_t *c = user;
     fmb_sim_t *B = c->B;
     const size_t n = (size_t)A->n, m = (size_t)A->m;
-    memcpy(B->q, A->save, n * sizeof(double));
-    memcpy(B->qd, A->save + n, n * sizeof(double));
-    memcpy(B->qdd, A->save + 2 * n, n * sizeof(double));
-    memcpy(B->acc, A->save + 3 * n, n * sizeof(double));
-    memcpy(B->lam, A->save + 4 * n, m * sizeof(double));
-    B->t = A->t;
+    memcpy(B->st.q, A->st.save, n * sizeof(double));
+    memcpy(B->st.qd, A->st.save + n, n * sizeof(double));
+    memcpy(B->st.qdd, A->st.save + 2 * n, n * sizeof(double));
+    memcpy(B->st.acc, A->st.save + 3 * n, n * sizeof(double));
+    memcpy(B->st.lam, A->st.save + 4 * n, m * sizeof(double));
+    B->st.t = A->st.t;
     B->newton_stale = 1;
     if (fmb_sim_try_step(B, h)) {
         c->fail++;
@@ -132,15 +132,16 @@ static void hook(fmb_sim_t *A, double h, void *user)
     c->steps++;
     double lmax = 0;
     for (size_t k = 0; k < m; k++)
-        lmax = fmax(lmax, fabs(B->lam[k]));
+        lmax = fmax(lmax, fabs(B->st.lam[k]));
     for (size_t i = 0; i < n; i++) {
-        const double e = fabs(A->q[i] - B->q[i]) / (A->opts.atol + A->opts.rtol * fabs(B->q[i]));
+        const double e =
+            fabs(A->st.q[i] - B->st.q[i]) / (A->opts.atol + A->opts.rtol * fabs(B->st.q[i]));
         c->wq = fmax(c->wq, e);
         if (one) c->wq1 = fmax(c->wq1, e);
         if (renewed) c->wq2 = fmax(c->wq2, e);
     }
     for (size_t k = 0; k < m; k++) {
-        const double e = fabs(A->lam[k] - B->lam[k]) / (A->opts.atol + 1e-8 * lmax);
+        const double e = fabs(A->st.lam[k] - B->st.lam[k]) / (A->opts.atol + 1e-8 * lmax);
         c->wl = fmax(c->wl, e);
         if (one) c->wl1 = fmax(c->wl1, e);
         if (renewed) c->wl2 = fmax(c->wl2, e);
@@ -148,10 +149,11 @@ static void hook(fmb_sim_t *A, double h, void *user)
     if (getenv("FMB_NEWTON_ONCE_TRACE")) {
         double eq = 0, el = 0;
         for (size_t i = 0; i < n; i++)
-            eq = fmax(eq, fabs(A->q[i] - B->q[i]) / (A->opts.atol + A->opts.rtol * fabs(B->q[i])));
+            eq = fmax(eq, fabs(A->st.q[i] - B->st.q[i]) /
+                              (A->opts.atol + A->opts.rtol * fabs(B->st.q[i])));
         for (size_t k = 0; k < m; k++)
-            el = fmax(el, fabs(A->lam[k] - B->lam[k]) / (A->opts.atol + 1e-8 * lmax));
-        printf("T %.6f %d %d %d %.4g %.4g\n", A->t + h, A->cand_iters, one,
+            el = fmax(el, fabs(A->st.lam[k] - B->st.lam[k]) / (A->opts.atol + 1e-8 * lmax));
+        printf("T %.6f %d %d %d %.4g %.4g\n", A->st.t + h, A->cand_iters, one,
                A->trace.steps[1] > c->k0, eq, el);
     }
     c->k0 = A->trace.steps[1];
@@ -176,14 +178,14 @@ static void scenario(const char *name, double h, double t_end, double h1, double
     A->accept_hook_user = &c;
     A->opts.h = h;
     int k = 0;
-    while (A->t < t_end - 1e-12) {
-        if (t_switch > 0 && A->t >= (k + 1) * t_switch - 1e-12) {
+    while (A->st.t < t_end - 1e-12) {
+        if (t_switch > 0 && A->st.t >= (k + 1) * t_switch - 1e-12) {
             k++;
             A->opts.h = k % 2 ? h1 : h;
             A->h_next = A->opts.h;
         }
         if (fmb_sim_step(A)) {
-            CHECK(0, "%s: step failed at t = %g: %s", name, A->t, fmb_sim_last_error(A));
+            CHECK(0, "%s: step failed at t = %g: %s", name, A->st.t, fmb_sim_last_error(A));
             break;
         }
     }

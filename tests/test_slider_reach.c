@@ -66,9 +66,9 @@ static int slider_element(const fmb_sim_t *s, const fmb_joint_t **jp)
         const fmb_joint_t *j = &md->joints[i];
         if (!j->klass->reach) continue;
         fmb_bodyview_t v[2];
-        fmb_sim_joint_views(s, j, s->q, s->qd, v);
+        fmb_sim_joint_views(s, j, s->st.q, s->st.qd, v);
         double val[8]; /* the slider's outputs: s, element, x */
-        j->klass->outputs(j, v, s->t, val);
+        j->klass->outputs(j, v, s->st.t, val);
         *jp = j;
         return (int)val[1];
     }
@@ -93,9 +93,9 @@ static void scenario(const char *file, int n_el, double t_end)
     long travelled = 0;
     double worst = 0.0;
     int nstep = 0;
-    while (A->t < t_end - 1e-12) {
+    while (A->st.t < t_end - 1e-12) {
         if (fmb_sim_step(A) || fmb_sim_step(B)) {
-            CHECK(0, "step failed at t = %g: %s / %s", A->t, fmb_sim_last_error(A),
+            CHECK(0, "step failed at t = %g: %s / %s", A->st.t, fmb_sim_last_error(A),
                   fmb_sim_last_error(B));
             break;
         }
@@ -106,8 +106,8 @@ static void scenario(const char *file, int n_el, double t_end)
         if (e > emax) emax = e;
         if (++nstep % 100 == 0)
             for (int i = 0; i < A->n; i++) {
-                const double tol = A->opts.atol + A->opts.rtol * fabs(B->q[i]);
-                const double d = fabs(A->q[i] - B->q[i]) / tol;
+                const double tol = A->opts.atol + A->opts.rtol * fabs(B->st.q[i]);
+                const double d = fabs(A->st.q[i] - B->st.q[i]) / tol;
                 if (d > worst) worst = d;
             }
     }

@@ -591,7 +591,7 @@ static void lock_hook(fmb_sim_t *s, double h, void *user)
     lockwatch_t *w = user;
     const fmb_switch_t *L = &s->swe[w->elock], *F = &s->swe[w->efr], *T = &s->swe[w->ethr];
     if (w->have) {
-        const double dt = s->t - w->t;
+        const double dt = s->st.t - w->t;
         const int re = (long)s->stats.restarts != w->restarts;
         const double Fl1 = re ? w->Fl : L->force_out, Ff1 = re ? w->Ff : F->force_out;
         w->wpos_lock += fmax(0.25 * dt * (w->Fl + Fl1) * (w->vl + L->v_n), 0.0);
@@ -601,7 +601,7 @@ static void lock_hook(fmb_sim_t *s, double h, void *user)
     }
     if (L->mode == 1 && fabs(T->force_out) > 0)
         w->ratio_max = fmax(w->ratio_max, fabs(L->force_out) / (0.004 / (2 * PI) * fabs(T->force_out)));
-    w->t = s->t, w->Fl = L->force_out, w->vl = L->v_n, w->Ff = F->force_out, w->vf = F->v_n;
+    w->t = s->st.t, w->Fl = L->force_out, w->vl = L->v_n, w->Ff = F->force_out, w->vf = F->v_n;
     w->ml = L->mode, w->mf = F->mode, w->have = 1;
     w->restarts = (long)s->stats.restarts;
 }
@@ -930,11 +930,11 @@ static void ow_hook(fmb_sim_t *s, double h, void *user)
     if (w->have) {
         const int re = (long)s->stats.restarts != w->restarts;
         const double F1 = re ? w->F : lam;
-        w->wpos += fmax(0.25 * (s->t - w->t) * (w->F + F1) * (w->w + om), 0.0);
+        w->wpos += fmax(0.25 * (s->st.t - w->t) * (w->F + F1) * (w->w + om), 0.0);
         w->stops += lam > 0 && !w->engaged;
         w->slips += F->mode == 1 && w->mf == 0;
     }
-    w->t = s->t, w->F = lam, w->w = om, w->engaged = lam > 0, w->mf = F->mode, w->have = 1;
+    w->t = s->st.t, w->F = lam, w->w = om, w->engaged = lam > 0, w->mf = F->mode, w->have = 1;
     w->restarts = (long)s->stats.restarts;
 }
 

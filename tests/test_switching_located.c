@@ -68,16 +68,16 @@ typedef struct watch {
 static void hook(fmb_sim_t *s, double h, void *user)
 {
     watch_t *w = user;
-    const double v = s->qd[w->i] - (w->j >= 0 ? s->qd[w->j] : 0.0);
-    if (w->t_zero < 0 && s->t + h > w->t_from && fabs(v) < 1e-12) w->t_zero = s->t + h;
+    const double v = s->st.qd[w->i] - (w->j >= 0 ? s->st.qd[w->j] : 0.0);
+    if (w->t_zero < 0 && s->st.t + h > w->t_from && fabs(v) < 1e-12) w->t_zero = s->st.t + h;
 }
 
 /* the step end nearest to w->t_from (in w->t_zero) */
 static void near_hook(fmb_sim_t *s, double h, void *user)
 {
     watch_t *w = user;
-    if (w->t_zero < 0 || fabs(s->t + h - w->t_from) < fabs(w->t_zero - w->t_from))
-        w->t_zero = s->t + h;
+    if (w->t_zero < 0 || fabs(s->st.t + h - w->t_from) < fabs(w->t_zero - w->t_from))
+        w->t_zero = s->st.t + h;
 }
 
 static int add_body(fmb_model_t *m, const char *name, double mass, double J, double vx, double w)

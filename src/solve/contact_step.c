@@ -19,7 +19,7 @@ void fmb_sim_contact_update(fmb_sim_t *s, double h)
         fmb_contact_t *c = &s->contacts[ic];
         const fmb_joint_t *j = &s->model->joints[c->joint];
         fmb_bodyview_t v[2];
-        fmb_sim_joint_views(s, j, s->q, s->qd, v);
+        fmb_sim_joint_views(s, j, s->st.q, s->st.qd, v);
         double e[2], vt, ug[2];
         fmb_contact_kinematics(j, v, e, &vt, ug);
         c->h = h;
@@ -448,7 +448,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
         const fmb_contact_t *c = &s->contacts[ic];
         const fmb_joint_t *j = &md->joints[c->joint];
         fmb_bodyview_t v[2];
-        fmb_sim_contact_views(s, c, s->q, s->qd, v);
+        fmb_sim_contact_views(s, c, s->st.q, s->st.qd, v);
         const int nn = v[0].nc + v[1].nc;
         double *cols = fmb_zeroed(s->sK, (size_t)nn * FMB_CONTACT_COLS);
         fmb_contact_t cu = *c; /* exact: friction columns per unit coefficient */
@@ -478,7 +478,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
         const fmb_contact_t *c = &s->contacts[ic];
         const fmb_joint_t *j = &md->joints[c->joint];
         fmb_bodyview_t v[2];
-        fmb_sim_joint_views(s, j, s->q, s->qd, v);
+        fmb_sim_joint_views(s, j, s->st.q, s->st.qd, v);
         const int nr = j->klass->nrows;
         double S[2 * 8];
         fmb_contact_normal_map(c, j, v, S);
@@ -486,7 +486,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
             const int row = 2 * ic + l;
             double acc = 0.0;
             for (int r = 0; r < nr; r++)
-                acc += S[l + 2 * r] * (s->lam[j->row + r] + x[n + j->row + r] / bh2);
+                acc += S[l + 2 * r] * (s->st.lam[j->row + r] + x[n + j->row + r] / bh2);
             w.lam0[row] = acc;
             for (int jc = 0; jc < nc; jc++) {
                 const int ncol = contact_ncols(&s->contacts[jc]);
@@ -502,7 +502,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
         w.sc[ic] = c->exact ? c->mu : 1.0;
         if (!c->fk->lcp_rows && !c->exact) continue;
         /* sliding velocity: v0 + sum_col Av_col value_col */
-        fmb_sim_contact_views(s, c, s->q, s->qd, v);
+        fmb_sim_contact_views(s, c, s->st.q, s->st.qd, v);
         const int nn = v[0].nc + v[1].nc;
         double Dv[FMB_ELEM_COLS];
         fmb_contact_velocity_row(j, v, Dv);
@@ -510,7 +510,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
         fmb_elem_gidx_map(v, g);
         double v0 = 0.0;
         for (int r = 0; r < nn; r++)
-            if (g[r] >= 0) v0 += Dv[r] * (s->qd[g[r]] + gfac * x[g[r]]);
+            if (g[r] >= 0) v0 += Dv[r] * (s->st.qd[g[r]] + gfac * x[g[r]]);
         w.v0[ic] = v0;
         for (int jc = 0; jc < nc; jc++) {
             const int ncol = contact_ncols(&s->contacts[jc]);

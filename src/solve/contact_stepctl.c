@@ -198,11 +198,10 @@ int fmb_sim_contact_stop_control(fmb_sim_t *s, double h, double *h_max, char *wh
             r = 0;
         else if (!(tau > 0 && tau < h))
             r = 3; /* stopped, not locatable: restart at the accepted state */
-        else if (tau <= 1e-9 * (s->t + h)) {
+        else if (tau <= 1e-9 * (s->st.t + h)) {
             r = 4;        /* at the step's start: at rest at t_n (restart there, retry) */
             c->stuck = 1; /* held at t_n: the retried step starts at the static level */
-        }
-        else
+        } else
             r = 1;
         if (r == 1 && tau < *h_max) {
             *h_max = tau;
@@ -211,7 +210,7 @@ int fmb_sim_contact_stop_control(fmb_sim_t *s, double h, double *h_max, char *wh
                 snprintf(why, len,
                          "joint '%s' (line %d): Coulomb slider's stop located at t = %.9g "
                          "(sliding velocity %.3g -> %.3g)",
-                         j->name, j->line, s->t + tau, c->v_n, c->v);
+                         j->name, j->line, s->st.t + tau, c->v_n, c->v);
             }
         }
         if (r == 1 || (r >= 3 && code != 1 && r > code)) code = r;

@@ -91,7 +91,7 @@ fmb_periodic_t *fmb_periodic_create(fmb_sim_t *s)
         return NULL;
     }
     const int n = s->n, m = s->m, N = n + m;
-    p->s = s, p->n = n, p->m = m, p->t0 = s->t;
+    p->s = s, p->n = n, p->m = m, p->t0 = s->st.t;
     const size_t nx = 4 * (size_t)n, nw = 3 * (size_t)n;
     p->x = fmb_periodic_dalloc(nx), p->y = fmb_periodic_dalloc(nx), p->g = fmb_periodic_dalloc(nx),
     p->scale = fmb_periodic_dalloc(nx);
@@ -127,11 +127,11 @@ fmb_periodic_t *fmb_periodic_create(fmb_sim_t *s)
         return NULL;
     }
     p->kK.solver = p->kC.solver = s->kkt.solver;
-    memcpy(p->x, s->q, (size_t)n * sizeof(double));
-    memcpy(p->x + n, s->qd, (size_t)n * sizeof(double));
-    memcpy(p->x + 2 * n, s->acc, (size_t)n * sizeof(double));
-    memcpy(p->x + 3 * n, s->qdd, (size_t)n * sizeof(double));
-    memcpy(p->lam0, s->lam, (size_t)m * sizeof(double));
+    memcpy(p->x, s->st.q, (size_t)n * sizeof(double));
+    memcpy(p->x + n, s->st.qd, (size_t)n * sizeof(double));
+    memcpy(p->x + 2 * n, s->st.acc, (size_t)n * sizeof(double));
+    memcpy(p->x + 3 * n, s->st.qdd, (size_t)n * sizeof(double));
+    memcpy(p->lam0, s->st.lam, (size_t)m * sizeof(double));
     const fmb_model_t *md = s->model;
     for (int b = 1; b < md->nbodies; b++)
         if (md->bodies[b].offset >= 0 && md->bodies[b].ndof >= 3)
@@ -217,7 +217,7 @@ static int consistent_guess(fmb_periodic_t *p)
     double *v = s->work + N;
     if (!rc) rc = fmb_sim_mass_projection(s, v, "while making the first guess consistent");
     if (rc) return rc;
-    memcpy(s->qd, v, (size_t)n * sizeof *v);
+    memcpy(s->st.qd, v, (size_t)n * sizeof *v);
     fmb_periodic_get_state(p, p->x);
     p->project = 0;
     return 0;

@@ -9,13 +9,13 @@
  * restart's own), the power at the new state. */
 static void history_anew(fmb_sim_t *s)
 {
-    memcpy(s->acc, s->qdd, (size_t)s->n * sizeof *s->qdd);
-    memcpy(s->accp, s->qdd, (size_t)s->n * sizeof *s->qdd);
-    s->h_prev = 0.0;
-    s->nhist = 0;
+    memcpy(s->st.acc, s->st.qdd, (size_t)s->n * sizeof *s->st.qdd);
+    memcpy(s->st.accp, s->st.qdd, (size_t)s->n * sizeof *s->st.qdd);
+    s->st.h_prev = 0.0;
+    s->st.nhist = 0;
     s->newton_stale = 1;
     s->kkt_iter = 0;
-    s->P = fmb_sim_power(s);
+    s->st.P = fmb_sim_power(s);
     s->stats.restarts++;
 }
 
@@ -42,11 +42,11 @@ int fmb_sim_restart(fmb_sim_t *s)
     double *x = s->work + N;
     int rc = fmb_sim_mass_projection(s, x, "while projecting the velocities at a kink");
     if (rc) return rc;
-    memcpy(s->qd, x, (size_t)n * sizeof *x);
-    if ((rc = fmb_sim_accel_solve(s, 0, 0.0, s->qdd, s->lam))) return rc;
+    memcpy(s->st.qd, x, (size_t)n * sizeof *x);
+    if ((rc = fmb_sim_accel_solve(s, 0, 0.0, s->st.qdd, s->st.lam))) return rc;
     if (s->ncontacts && (rc = fmb_sim_start_lcps(s, 1))) return rc;
     fmb_sim_energy(s, e1);
-    s->W += e1[0] - e0[0];
+    s->st.W += e1[0] - e0[0];
     history_anew(s);
     return 0;
 }
@@ -63,7 +63,7 @@ int fmb_sim_restart(fmb_sim_t *s)
 int fmb_sim_switch_restart(fmb_sim_t *s)
 {
     if (!s->ncontacts && !s->nsw) return 0; /* a gap's located onset has no LCP either */
-    int rc = fmb_sim_accel_solve(s, 1, 0.0, s->qdd, s->lam);
+    int rc = fmb_sim_accel_solve(s, 1, 0.0, s->st.qdd, s->st.lam);
     if (rc) return rc;
     if (s->ncontacts) { /* contacts at rest on v / tau + dv/dt, as the elements' rows */
         for (int ic = 0; ic < s->ncontacts; ic++)

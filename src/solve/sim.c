@@ -97,22 +97,23 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     s->n = model->ncoords;
     s->m = model->nrows;
     size_t n = (size_t)s->n, m = (size_t)s->m, N = n + m;
-    s->q = calloc(n + 1, sizeof(double));
-    s->qd = calloc(n + 1, sizeof(double));
-    s->qdd = calloc(n + 1, sizeof(double));
-    s->lam = calloc(m + 1, sizeof(double));
-    s->acc = calloc(n + 1, sizeof(double));
+    s->st.q = calloc(n + 1, sizeof(double));
+    s->st.qd = calloc(n + 1, sizeof(double));
+    s->st.qdd = calloc(n + 1, sizeof(double));
+    s->st.lam = calloc(m + 1, sizeof(double));
+    s->st.acc = calloc(n + 1, sizeof(double));
     s->acc1 = calloc(n + 1, sizeof(double));
     s->qscale = calloc(n + 1, sizeof(double));
-    s->accp = calloc(n + 1, sizeof(double));
-    s->accpp = calloc(n + 1, sizeof(double));
+    s->st.accp = calloc(n + 1, sizeof(double));
+    s->st.accpp = calloc(n + 1, sizeof(double));
     s->err_lim = calloc(n + 1, sizeof(long));
-    s->lamp = calloc(m + 1, sizeof(double));
+    s->st.lamp = calloc(m + 1, sizeof(double));
     s->zero = calloc(m + 1, sizeof(double));
-    s->save = calloc(4 * n + m + 1, sizeof(double));
+    s->st.save = calloc(4 * n + m + 1, sizeof(double));
     s->work = calloc(4 * N + 1, sizeof(double));
-    if (!s->q || !s->qd || !s->qdd || !s->lam || !s->acc || !s->acc1 || !s->qscale || !s->accp ||
-        !s->accpp || !s->err_lim || !s->lamp || !s->save || !s->work || !s->zero) {
+    if (!s->st.q || !s->st.qd || !s->st.qdd || !s->st.lam || !s->st.acc || !s->acc1 || !s->qscale ||
+        !s->st.accp || !s->st.accpp || !s->err_lim || !s->st.lamp || !s->st.save || !s->work ||
+        !s->zero) {
         fmb_sim_destroy(&s);
         return NULL;
     }
@@ -215,11 +216,11 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     if (!ps || !*ps) return;
     fmb_sim_t *s = *ps;
     fmb_kkt_free(&s->kkt);
-    free(s->q), free(s->qd), free(s->qdd), free(s->lam), free(s->acc), free(s->acc1),
-        free(s->qscale), free(s->accp), free(s->accpp), free(s->err_lim), free(s->lamp),
-        free(s->save);
+    free(s->st.q), free(s->st.qd), free(s->st.qdd), free(s->st.lam), free(s->st.acc), free(s->acc1),
+        free(s->qscale), free(s->st.accp), free(s->st.accpp), free(s->err_lim), free(s->st.lamp),
+        free(s->st.save);
     free(s->zero);
-    free(s->vel_change);
+    free(s->st.vel_change);
     free(s->work);
     free(s->scratch), free(s->cuoff), free(s->newton_B);
     free(s->hk), free(s->cv), free(s->qscale1), free(s->wq), free(s->eq), free(s->newton_D);

@@ -6,6 +6,7 @@
 #include "contact/friction.h"
 #include "model/model.h"
 #include "solve/kkt.h"
+#include "solve/sim_state.h"
 
 /* A switching element (solve/switch_step.c; docs/switching.md). */
 typedef struct fmb_switch {
@@ -63,11 +64,8 @@ struct fmb_sim {
     fmb_model_t *model;
     fmb_sim_options_t opts;
     int n, m; /* coordinates, constraint rows */
-    double t;
-    double *q, *qd, *qdd, *lam;
-    double *acc;  /* the generalized-alpha acceleration-like variable a_n */
+    fmb_sim_state_t st;
     double *zero; /* m zeros */
-    double *save; /* backup of q, qd, qdd, acc, lam for step rejection */
     double *work; /* scratch: 4 * (n + m) (residual, increment, phi + M qdd, contact rhs) */
     fmb_kkt_t kkt;
     /* scratch for one element block: elements are column-compressed (model.h), so their
@@ -98,7 +96,6 @@ struct fmb_sim {
                          before newton_K[0..1] (a pair renewed after it expired; step.c) */
     long kkt_iter;    /* kkt.nnumeric of the integrator's last iteration matrix (0: none) */
     int initialized;
-    double W, P; /* work of non-conservative forces and drivers; last power */
     int last_iters;
     /* frictional sliding joints (docs/theory.md section 9) */
     fmb_contact_t *contacts;
@@ -112,15 +109,9 @@ struct fmb_sim {
     int nsw, nswz; /* elements, LCP unknowns */
     double *swX;   /* KKT responses to unit z and the LCP workspace */
     double *swQ;   /* generalized LCP forces sum_e G_e z_e at the last accepted state (n) */
-    double *vel_change; /* 3 per body: start projection minus given velocity (inertial) */
     fmb_sim_stats_t stats;
     /* step control (stepctl.c; docs/theory.md "Local error estimate and step control") */
     double *qscale;     /* largest |q_i| so far (the scale of rtol_step) */
-    double *accp;       /* a_{n-1} (the two-step difference of the estimate) */
-    double *accpp;      /* a_{n-2} (alternation test of the estimate) */
-    double *lamp;       /* lambda_{n-1} (the predictor's extrapolation; valid when nhist >= 1) */
-    long nhist;         /* accepted steps since the start or the last restart */
-    double h_prev;      /* the last accepted step (0 before the first) */
     double *acc1;       /* a_{n+1} of the candidate step (committed into acc on acceptance) */
     double err_ratio;   /* error estimate of the candidate step / tolerance (1: at it) */
     int err_coord;      /* its worst coordinate */
@@ -153,7 +144,7 @@ struct fmb_sim {
     fmb_newton_trace_t trace; /* where the Newton iterations go (step.c; bench/fmb_bench -v) */
     fmb_joint_memo_t *jm;     /* the joints' evaluation of the last residual (residual.c) */
     /* tests only: called by the step loop with each accepted candidate before it is
-     * committed (s->save: the state at t_n; s->q...: the candidate at t_n + h) */
+     * committed (s->st.save: the state at t_n; s->st.q...: the candidate at t_n + h) */
     void (*accept_hook)(fmb_sim_t *s, double h, void *user);
     void *accept_hook_user;
     /* The elements with per-step hooks, listed once at creation (sim.c; the class members
@@ -169,7 +160,7 @@ struct fmb_sim {
     int *fpow, nfpow;     /* forces with power */
     int *jtime, njtime;   /* joints with time (drivers) */
     int *jslot;           /* per joint: its place in jvalid (cv), -1 if none */
-    /* the views of the joints in jvalid at the candidate (s->q, s->qd), as invalid_state
+    /* the views of the joints in jvalid at the candidate (s->st.q, s->st.qd), as invalid_state
      * made them: events (stepctl.c) takes them for the same joints' step control */
     fmb_bodyview_t *cv; /* 2 per joint in jvalid */
     int cv_ok;          /* 1: cv holds the views at the current candidate (step.c) */

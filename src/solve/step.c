@@ -60,21 +60,21 @@ static void coefficients(const fmb_sim_t *s, double *am, double *af, double *bet
 static void save_state(fmb_sim_t *s)
 {
     const size_t n = (size_t)s->n, m = (size_t)s->m;
-    memcpy(s->save, s->q, n * sizeof(double));
-    memcpy(s->save + n, s->qd, n * sizeof(double));
-    memcpy(s->save + 2 * n, s->qdd, n * sizeof(double));
-    memcpy(s->save + 3 * n, s->acc, n * sizeof(double));
-    memcpy(s->save + 4 * n, s->lam, m * sizeof(double));
+    memcpy(s->st.save, s->st.q, n * sizeof(double));
+    memcpy(s->st.save + n, s->st.qd, n * sizeof(double));
+    memcpy(s->st.save + 2 * n, s->st.qdd, n * sizeof(double));
+    memcpy(s->st.save + 3 * n, s->st.acc, n * sizeof(double));
+    memcpy(s->st.save + 4 * n, s->st.lam, m * sizeof(double));
 }
 
 static void restore_state(fmb_sim_t *s)
 {
     const size_t n = (size_t)s->n, m = (size_t)s->m;
-    memcpy(s->q, s->save, n * sizeof(double));
-    memcpy(s->qd, s->save + n, n * sizeof(double));
-    memcpy(s->qdd, s->save + 2 * n, n * sizeof(double));
-    memcpy(s->acc, s->save + 3 * n, n * sizeof(double));
-    memcpy(s->lam, s->save + 4 * n, m * sizeof(double));
+    memcpy(s->st.q, s->st.save, n * sizeof(double));
+    memcpy(s->st.qd, s->st.save + n, n * sizeof(double));
+    memcpy(s->st.qdd, s->st.save + 2 * n, n * sizeof(double));
+    memcpy(s->st.acc, s->st.save + 3 * n, n * sizeof(double));
+    memcpy(s->st.lam, s->st.save + 4 * n, m * sizeof(double));
     s->cv_ok = 0;
 }
 
@@ -87,7 +87,7 @@ static int invalid_state(fmb_sim_t *s, double t)
     for (int k = 0; k < s->njvalid; k++) {
         const fmb_joint_t *j = &md->joints[s->jvalid[k]];
         fmb_bodyview_t *v = s->cv + 2 * k;
-        fmb_sim_joint_views(s, j, s->q, s->qd, v);
+        fmb_sim_joint_views(s, j, s->st.q, s->st.qd, v);
         char msg[512];
         int rc = j->klass->valid(j, v, t, msg, sizeof msg);
         if (rc) {
@@ -127,15 +127,14 @@ static void element_error(fmb_sim_t *s, const fmb_step_err_t *p)
             const fmb_body_t *B = &md->bodies[f->body[b]];
             if (f->body[b] != FMB_GROUND)
                 for (int i = B->offset; i < B->offset + B->ndof; i++) {
-                    const double da = two ? (s->acc1[i] - s->accp[i]) * p->h / hs
-                                          : s->acc1[i] - s->acc[i];
-                    const double noise =
-                        2.0 * (p->natol + p->nrtol * fabs(s->q[i]) + p->phit);
+                    const double da =
+                        two ? (s->acc1[i] - s->st.accp[i]) * p->h / hs : s->acc1[i] - s->st.acc[i];
+                    const double noise = 2.0 * (p->natol + p->nrtol * fabs(s->st.q[i]) + p->phit);
                     const double e = fmax_inline(0.0, p->k * fabs(da) - noise);
                     s->eq[i] = da < 0 ? -e : e;
                 }
-            v[b] = fmb_model_view(md, f->body[b], s->q, s->qd);
-            dv[b] = fmb_model_view(md, f->body[b], s->q, s->eq);
+            v[b] = fmb_model_view(md, f->body[b], s->st.q, s->st.qd);
+            dv[b] = fmb_model_view(md, f->body[b], s->st.q, s->eq);
         }
         const double r = f->klass->step_error(f, v, dv) * p->ts / p->h / p->rt;
         if (r > s->err_ratio) s->err_ratio = r, s->err_coord = n + k;
@@ -166,7 +165,7 @@ static void error_estimate(fmb_sim_t *s, double h, double am, double af, double 
     const fmb_step_err_t p = {.am = am,
                               .af = af,
                               .h = h,
-                              .hp = s->h_prev,
+                              .hp = s->st.h_prev,
                               .k = (cq + cv) * h * h,
                               .at = s->opts.atol_step,
                               .rt = s->opts.rtol_step,
@@ -176,8 +175,8 @@ static void error_estimate(fmb_sim_t *s, double h, double am, double af, double 
                               .ts = s->t_span};
     int wi;
     const double worst =
-        fmb_step_error(n, &p, s->qdd, s->save + 2 * (size_t)n, s->save + 3 * (size_t)n, s->acc,
-                       s->accp, s->q, s->qscale, s->acc1, s->qscale1, &wi);
+        fmb_step_error(n, &p, s->st.qdd, s->st.save + 2 * (size_t)n, s->st.save + 3 * (size_t)n,
+                       s->st.acc, s->st.accp, s->st.q, s->qscale, s->acc1, s->qscale1, &wi);
     s->err_ratio = worst;
     s->err_coord = wi;
     if (s->nferr) element_error(s, &p);
@@ -185,27 +184,27 @@ static void error_estimate(fmb_sim_t *s, double h, double am, double af, double 
      * more than their two-step change: the period-2 index-3 transient of a velocity
      * mismatch (a resolved oscillation cannot alternate three times in a row) */
     s->err_alt = 0;
-    if (wi >= 0 && wi < n && s->nhist >= 2) {
-        const double d1 = s->acc1[wi] - s->acc[wi], d0 = s->acc[wi] - s->accp[wi];
-        const double d2 = s->accp[wi] - s->accpp[wi];
-        s->err_alt = d1 * d0 < 0 && d0 * d2 < 0 && fabs(d1) > fabs(s->acc1[wi] - s->accp[wi]);
+    if (wi >= 0 && wi < n && s->st.nhist >= 2) {
+        const double d1 = s->acc1[wi] - s->st.acc[wi], d0 = s->st.acc[wi] - s->st.accp[wi];
+        const double d2 = s->st.accp[wi] - s->st.accpp[wi];
+        s->err_alt = d1 * d0 < 0 && d0 * d2 < 0 && fabs(d1) > fabs(s->acc1[wi] - s->st.accp[wi]);
     }
 }
 
 void fmb_sim_commit_step(fmb_sim_t *s, double h)
 {
-    s->t += h;
+    s->st.t += h;
     s->last_iters = s->cand_iters;
     s->stats.newton_iterations += s->cand_iters;
     s->stats.steps++;
     if (s->cand_viol > s->stats.max_violation) s->stats.max_violation = s->cand_viol;
     /* a_{n-2} <- a_{n-1} <- a_n <- a_{n+1} by turning the arrays (the oldest becomes acc1's
      * scratch), and the candidate's qscale (error_estimate) swapped in: no copies */
-    double *old = s->accpp;
-    s->accpp = s->accp, s->accp = s->acc, s->acc = s->acc1, s->acc1 = old;
-    s->nhist++;
-    memcpy(s->lamp, s->save + 4 * s->n, (size_t)s->m * sizeof(double)); /* lambda_n */
-    s->h_prev = h;
+    double *old = s->st.accpp;
+    s->st.accpp = s->st.accp, s->st.accp = s->st.acc, s->st.acc = s->acc1, s->acc1 = old;
+    s->st.nhist++;
+    memcpy(s->st.lamp, s->st.save + 4 * s->n, (size_t)s->m * sizeof(double)); /* lambda_n */
+    s->st.h_prev = h;
     double *qs = s->qscale;
     s->qscale = s->qscale1, s->qscale1 = qs;
     s->cv_ok = 0;
@@ -219,8 +218,8 @@ void fmb_sim_commit_step(fmb_sim_t *s, double h)
     fmb_sim_force_history(s, 0);
     fmb_sim_switch_accept(s);
     double P = fmb_sim_power(s);
-    s->W += 0.5 * h * (s->P + P) + fmb_sim_switch_work(s, h);
-    s->P = P;
+    s->st.W += 0.5 * h * (s->st.P + P) + fmb_sim_switch_work(s, h);
+    s->st.P = P;
 }
 
 void fmb_sim_reject_step(fmb_sim_t *s)
@@ -239,13 +238,13 @@ void fmb_sim_reject_step(fmb_sim_t *s)
 static void predict(fmb_sim_t *s, double h, double am, double af, double beta, double gamma)
 {
     const int n = s->n, m = s->m;
-    const double ex = s->nhist >= 1 && s->h_prev > 0 ? h / s->h_prev : 0.0;
-    double *q = s->q, *qd = s->qd, *qdd = s->qdd;
-    const double *acc = s->acc, *accp = s->accp;
+    const double ex = s->st.nhist >= 1 && s->st.h_prev > 0 ? h / s->st.h_prev : 0.0;
+    double *q = s->st.q, *qd = s->st.qd, *qdd = s->st.qdd;
+    const double *acc = s->st.acc, *accp = s->st.accp;
     /* two loops: a_{n+1} extrapolated, or from qdd_n (the division by 1 - am only there) */
     if (ex > 0) { /* step_loops.c */
         fmb_step_predict(n, h, ex, am, af, beta, gamma, q, qd, qdd, acc, accp);
-        fmb_step_extrapolate(m, ex, s->lam, s->lamp);
+        fmb_step_extrapolate(m, ex, s->st.lam, s->st.lamp);
     } else {
         for (int i = 0; i < n; i++) {
             const double a0 = acc[i];
@@ -444,7 +443,7 @@ static void measurement_divisors(fmb_sim_t *s)
 }
 
 /* One step of size h from the current state (t_n): on success the candidate state at
- * t_n + h is in place (s->t unchanged) with its error estimate; on failure the state is
+ * t_n + h is in place (s->st.t unchanged) with its error estimate; on failure the state is
  * restored. */
 int fmb_sim_try_step(fmb_sim_t *s, double h)
 {
@@ -454,7 +453,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
     /* qdd_{n+1} is the unknown; a_{n+1} = ((1-af) qdd_{n+1} + af qdd_n - am a_n)/(1-am),
      * so dq = beta' h^2 dqdd and dqd = gamma' h dqdd with the primed coefficients. */
     const double r = (1.0 - af) / (1.0 - am), bp = beta * r, gp = gamma * r;
-    const double bh2 = bp * h * h, t1 = s->t + h;
+    const double bh2 = bp * h * h, t1 = s->st.t + h;
     double *R = s->work, *x = s->work + N, *phi = s->work + 2 * N;
     double *Mqdd = phi + m; /* n entries after phi inside the third block */
     save_state(s);
@@ -530,7 +529,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
          * every joint anyway) */
         double viol = NAN;
         if (inc_ok) {
-            viol = fmb_sim_eval_phi(s, s->q, t1, phi, NULL);
+            viol = fmb_sim_eval_phi(s, s->st.q, t1, phi, NULL);
             tr->phi_evals++;
             if (!isfinite(viol)) {
                 int rc = phi_nonfinite(s, t1);
@@ -558,9 +557,9 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         if (it == s->opts.max_newton) break;
         if (s->ncontacts) fmb_sim_contact_update(s, h);
         if (inc_ok) {
-            fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, t1, Mqdd, R);
+            fmb_sim_eval_forces(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, t1, Mqdd, R);
         } else {
-            fmb_sim_eval_residual(s, s->q, s->qd, s->qdd, s->lam, t1, Mqdd, R, phi);
+            fmb_sim_eval_residual(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, t1, Mqdd, R, phi);
             viol = 0.0;
             for (int k = 0; k < m; k++) {
                 const double a = fabs(phi[k]);
@@ -580,7 +579,8 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
          * the sum non-finite (R is unused then) */
         const double rsum = fmb_step_scale_residual(n, bh2, R, Mqdd);
         if (!isfinite(rsum))
-            return restore_with_error(s, fmb_sim_nonfinite_error(s, s->q, s->qd, s->qdd, t1));
+            return restore_with_error(s,
+                                      fmb_sim_nonfinite_error(s, s->st.q, s->st.qd, s->st.qdd, t1));
         for (int k = 0; k < m; k++)
             R[n + k] = -phi[k];
         /* Modified Newton: keep the step's first factorization while the increments
@@ -604,7 +604,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             /* at the iterate of the residual just evaluated: the assembly may take the
              * joints' views and Jacobians from it (sim.h fmb_joint_memo_t) */
             s->jm->handoff = 1;
-            fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, t1, &c);
+            fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, t1, &c);
             s->jm->handoff = 0;
             rc = fmb_kkt_factor(&s->kkt);
             s->stats.factorizations = s->kkt.nnumeric;
@@ -627,7 +627,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             }
         }
         if (rc == 0 && s->nswz && !s->ncontacts) {
-            rc = fmb_sim_switch_lcp(s, bh2, gp / (bp * h), s->qd, 1.0, t1, x);
+            rc = fmb_sim_switch_lcp(s, bh2, gp / (bp * h), s->st.qd, 1.0, t1, x);
             if (rc) { /* as for the contacts: a failed step, retried with halving */
                 restore_state(s);
                 return rc == FMB_ERR_SINGULAR || rc == FMB_ERR_LINSOLVE ? FMB_ERR_CONVERGENCE : rc;
@@ -636,16 +636,16 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         if (rc) {
             restore_state(s);
             if (rc == FMB_ERR_SINGULAR)
-                return fmb_sim_singular_error(s, s->q, t1, "during the step");
+                return fmb_sim_singular_error(s, s->st.q, t1, "during the step");
             return fmb_sim_error(s, rc, "linear solver failure at t = %.9g", t1);
         }
         dq_prev = dq_norm;
         /* the update and its scaled increments (kept in s->wq for first_blocks), the
          * multipliers' (step_loops.c) */
-        dq_norm = fmb_step_update(n, x, gp / (bp * h), bh2, s->opts.atol, s->opts.rtol, s->q, s->qd,
-                                  s->qdd, s->wq);
+        dq_norm = fmb_step_update(n, x, gp / (bp * h), bh2, s->opts.atol, s->opts.rtol, s->st.q,
+                                  s->st.qd, s->st.qdd, s->wq);
         double lmax, dl;
-        fmb_step_update_lam(m, x + n, bh2, s->lam, &lmax, &dl);
+        fmb_step_update_lam(m, x + n, bh2, s->st.lam, &lmax, &dl);
         dl_norm = dl / (s->opts.atol + FMB_LAMBDA_RTOL * lmax);
         if (it == 0) dq_first = dq_norm;
         if (fresh0 && it == 0 && !s->ncontacts && !s->nsw) first_blocks(s, dl_norm);
@@ -665,7 +665,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         }
     }
     int row = -1, line = 0;
-    double viol = fmb_sim_eval_phi(s, s->q, t1, phi, &row);
+    double viol = fmb_sim_eval_phi(s, s->st.q, t1, phi, &row);
     const char *nm = row >= 0 ? fmb_sim_row_name(s, row, &line) : "-";
     restore_state(s);
     fmb_sim_error(s, FMB_ERR_CONVERGENCE,

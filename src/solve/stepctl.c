@@ -137,15 +137,15 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, 
         const int i = s->jctl[k];
         const fmb_joint_t *j = &md->joints[i];
         fmb_bodyview_t v0[2], vc[2];
-        fmb_sim_joint_views(s, j, s->save, s->save + n, v0);
+        fmb_sim_joint_views(s, j, s->st.save, s->st.save + n, v0);
         const fmb_bodyview_t *v1 = vc;
         if (s->cv_ok && s->jslot[i] >= 0)
             v1 = s->cv + 2 * s->jslot[i];
         else
-            fmb_sim_joint_views(s, j, s->q, s->qd, vc);
+            fmb_sim_joint_views(s, j, s->st.q, s->st.qd, vc);
         double hm = INFINITY;
         char w[160] = "";
-        int r = j->klass->step_control(j, v0, v1, s->t, h, &hm, why ? w : NULL, sizeof w);
+        int r = j->klass->step_control(j, v0, v1, s->st.t, h, &hm, why ? w : NULL, sizeof w);
         if (hm < *h_cap) {
             *h_cap = hm;
             if (why) snprintf(why, len, "joint '%s' (line %d): %s", j->name, j->line, w);
@@ -159,12 +159,12 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, 
         const fmb_force_t *f = &md->forces[s->fctl[k]];
         fmb_bodyview_t v0[2], v1[2];
         for (int k = 0; k < 2; k++) {
-            v0[k] = fmb_model_view(md, f->body[k], s->save, s->save + n);
-            v1[k] = fmb_model_view(md, f->body[k], s->q, s->qd);
+            v0[k] = fmb_model_view(md, f->body[k], s->st.save, s->st.save + n);
+            v1[k] = fmb_model_view(md, f->body[k], s->st.q, s->st.qd);
         }
         double hm = INFINITY;
         char w[160] = "";
-        int r = f->klass->step_control(f, v0, v1, s->t, h, &hm, why ? w : NULL, sizeof w);
+        int r = f->klass->step_control(f, v0, v1, s->st.t, h, &hm, why ? w : NULL, sizeof w);
         if (hm < *h_cap) {
             *h_cap = hm;
             if (why) snprintf(why, len, "force '%s' (line %d): %s", f->name, f->line, w);
@@ -256,7 +256,7 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
             snprintf(cause + u, sizeof cause - u,
                      "; fastest mode of the linearized system at t = %.6g: omega_max = %.3g "
                      "rad/s (%.3g Hz%s%s): h = 1/omega_max = %.2g s resolves every mode",
-                     s->t, om, om / 6.283185307179586, mw[0] ? ", mostly " : "", mw, 1.0 / om);
+                     s->st.t, om, om / 6.283185307179586, mw[0] ? ", mostly " : "", mw, 1.0 / om);
         }
         snprintf(s->errmsg, sizeof s->errmsg, "%s", emsg); /* the estimate's own errors */
     }
@@ -289,7 +289,7 @@ static void accept(fmb_sim_t *s, double h, int jump)
 {
     if (s->accept_hook) s->accept_hook(s, h, s->accept_hook_user);
     fmb_sim_stats_t *st = &s->stats;
-    const double t1 = s->t + h;
+    const double t1 = s->st.t + h;
     if (s->err_ratio < 1e-200) s->err_ratio = 0.0; /* only coordinates left out (start.c) */
     if (st->h_min_used == 0.0 || h < st->h_min_used) st->h_min_used = h;
     if (h > st->h_max_used) st->h_max_used = h;
@@ -345,7 +345,7 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
         if (hn < h_floor) {
             fmb_sim_error(s, FMB_ERR_CONVERGENCE, "step control of %s asks for h = %.3g", why,
                           hn);
-            return fail_step(s, FMB_ERR_CONVERGENCE, L, s->t, "the step fell below h_min");
+            return fail_step(s, FMB_ERR_CONVERGENCE, L, s->st.t, "the step fell below h_min");
         }
         return 1;
     }
@@ -374,9 +374,8 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
      * makes the ratio fall only like h instead of h^2 on rejection. Its error is made once,
      * not per unit time: such a step is accepted when its local error alone, r h / t_span,
      * is within the tolerance. */
-    const int jump = s->rej_h > h && s->rej_t == s->t && s->rej_ratio > r &&
-                     log(s->rej_ratio / r) < 1.5 * log(s->rej_h / h) &&
-                     r * h / s->t_span <= 1.0;
+    const int jump = s->rej_h > h && s->rej_t == s->st.t && s->rej_ratio > r &&
+                     log(s->rej_ratio / r) < 1.5 * log(s->rej_h / h) && r * h / s->t_span <= 1.0;
     /* A ratio that hardly falls as the step shrinks (slower than h^0.5 between two
      * rejections at the same time; an error of the method falls like h^2, an acceleration
      * jump like h) is the period-2 transient of the index-3 scheme, whose accelerations
@@ -384,21 +383,21 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
      * velocities off the constraint's velocity manifold after a kink or a change of h.
      * Shrinking h only makes it larger; the run restarts from t_n instead (velocities
      * projected, accelerations consistent; once per time point) and retries the same h. */
-    const int stagnant = ((s->rej_h > h && s->rej_t == s->t && s->rej_ratio > 0 &&
+    const int stagnant = ((s->rej_h > h && s->rej_t == s->st.t && s->rej_ratio > 0 &&
                            log(s->rej_ratio / r) < 0.5 * log(s->rej_h / h)) ||
                           s->err_alt) &&
-                         s->restart_t != s->t;
+                         s->restart_t != s->st.t;
     if (s->opts.adaptive && r > 1.0 && !jump && stagnant && !s->nsw) {
         fmb_sim_reject_step(s);
         s->stats.rejected_error++;
         log_try(L, h, "error estimate not falling with h: restart");
-        s->restart_t = s->t;
+        s->restart_t = s->st.t;
         s->rej_h = 0.0;
         const int rc = fmb_sim_restart(s);
         return rc ? rc : 3;
     }
     if (s->opts.adaptive && r > 1.0 && !jump) {
-        s->rej_h = h, s->rej_t = s->t, s->rej_ratio = r;
+        s->rej_h = h, s->rej_t = s->st.t, s->rej_ratio = r;
         count_limit(s);
         fmb_sim_reject_step(s);
         s->stats.rejected_error++;
@@ -407,7 +406,7 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
         if (h * fmax(SHRINK, SAFETY / sqrt(r)) < h_floor) {
             fmb_sim_error(s, FMB_ERR_CONVERGENCE,
                           "the error estimate (%.3g times the tolerance) cannot be met", r);
-            return fail_step(s, FMB_ERR_CONVERGENCE, L, s->t, "the step fell below h_min");
+            return fail_step(s, FMB_ERR_CONVERGENCE, L, s->st.t, "the step fell below h_min");
         }
         return 2;
     }
@@ -423,7 +422,7 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
                       "%s; the step from t = %.9g could not be completed: it converged (h = %.3g) "
                       "into that state, which is never accepted (the law's failure, not the "
                       "step size's)",
-                      wedge, s->t, h);
+                      wedge, s->st.t, h);
         L->n = 0; /* diagnosed */
         return FMB_ERR_CONVERGENCE;
     }
@@ -434,7 +433,7 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
         if (rc) return rc;
     }
     if ((restart & 1) && s->opts.adaptive) {
-        s->restart_t = s->t;
+        s->restart_t = s->st.t;
         return fmb_sim_restart(s);
     }
     return 0;
@@ -462,13 +461,13 @@ static int fixed_step(fmb_sim_t *s, double h, int depth, trylog_t *L, double h_f
                      "not halved: the error estimate had exceeded its tolerance more than "
                      "%g-fold on %ld of %ld steps, so the step itself is the cause",
                      RESCUE_LIMIT, s->n_over, s->stats.steps);
-            return fail_step(s, r, L, s->t, lim);
+            return fail_step(s, r, L, s->st.t, lim);
         }
         if (depth >= s->opts.halving) {
             char lim[80];
             snprintf(lim, sizeof lim, "%d halving%s allowed (solver: halving)", s->opts.halving,
                      s->opts.halving == 1 ? "" : "s");
-            return fail_step(s, r, L, s->t, lim);
+            return fail_step(s, r, L, s->st.t, lim);
         }
         depth++;
     }
@@ -476,25 +475,25 @@ static int fixed_step(fmb_sim_t *s, double h, int depth, trylog_t *L, double h_f
     return rc ? rc : fixed_step(s, 0.5 * h, depth, L, h_floor);
 }
 
-/* Steps from s->t to exactly t_target. */
+/* Steps from s->st.t to exactly t_target. */
 static int advance_to(fmb_sim_t *s, double t_target, volatile const int *stop)
 {
     const fmb_sim_options_t *o = &s->opts;
-    if (!(s->t_span > 0)) s->t_span = fmax(o->t_end - s->t, t_target - s->t);
+    if (!(s->t_span > 0)) s->t_span = fmax(o->t_end - s->st.t, t_target - s->st.t);
     const double h_floor = o->h_min > 0 ? o->h_min : 1e-12 * fmax(o->t_end, 1e-300);
     trylog_t L = {0};
     if (!o->adaptive) {
-        int rc = fixed_step(s, t_target - s->t, 0, &L, h_floor);
+        int rc = fixed_step(s, t_target - s->st.t, 0, &L, h_floor);
         if (rc) return rc;
-        s->t = t_target; /* exact (no drift from repeated additions) */
+        s->st.t = t_target; /* exact (no drift from repeated additions) */
         return 0;
     }
     int after_reject = 0;
     double cap = s->ev_cap > 0 ? s->ev_cap : INFINITY; /* element cap on the next step */
-    while (s->t < t_target) {
+    while (s->st.t < t_target) {
         if (stop && *stop)
-            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->t);
-        const double rem = t_target - s->t;
+            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->st.t);
+        const double rem = t_target - s->st.t;
         const double h_prop = fmin(s->h_next, fmin(o->h_max > 0 ? o->h_max : INFINITY, cap));
         const double h =
             rem <= h_prop * (1.0 + 1e-9) ? rem : rem < 2.0 * h_prop ? 0.5 * rem : h_prop;
@@ -505,7 +504,7 @@ static int advance_to(fmb_sim_t *s, double t_target, volatile const int *stop)
             s->h_next = 0.5 * h;
             after_reject = 1;
             if (s->h_next < h_floor) {
-                int rc = fail_step(s, r, &L, s->t, "the step fell below h_min");
+                int rc = fail_step(s, r, &L, s->st.t, "the step fell below h_min");
                 return rc;
             }
             continue;
@@ -531,7 +530,7 @@ static int advance_to(fmb_sim_t *s, double t_target, volatile const int *stop)
         s->h_next = fmax(hn, h_floor);
         after_reject = 0;
     }
-    s->t = t_target; /* exact (no drift from repeated additions) */
+    s->st.t = t_target; /* exact (no drift from repeated additions) */
     return 0;
 }
 
@@ -540,7 +539,7 @@ int fmb_sim_step(fmb_sim_t *s)
     if (!s->initialized)
         return fmb_sim_error(s, FMB_ERR_ARG, "fmb_sim_step called before fmb_sim_initialize");
     if (!(s->h_next > 0)) s->h_next = s->opts.h;
-    return advance_to(s, s->t + s->opts.h, NULL);
+    return advance_to(s, s->st.t + s->opts.h, NULL);
 }
 
 /* Records at r_j = t0 + j output_dt (the last at t_end), independent of the step. Fixed
@@ -552,7 +551,7 @@ static int run_output_dt(fmb_sim_t *s, fmb_observer_fn observer, void *user,
                          volatile const int *stop)
 {
     fmb_sim_options_t *o = &s->opts;
-    const double dt = o->output_dt, T = o->t_end, t0 = s->t;
+    const double dt = o->output_dt, T = o->t_end, t0 = s->st.t;
     s->t_span = T - t0;
     if (o->adaptive && !(o->h_max > 0)) o->h_max = o->h;
     if (!(s->h_next > 0)) s->h_next = fmin(o->h, o->h_max > 0 ? o->h_max : INFINITY);
@@ -565,12 +564,13 @@ static int run_output_dt(fmb_sim_t *s, fmb_observer_fn observer, void *user,
         int record = 1;
         if (!o->adaptive) {
             double tk = t0 + (double)k * h;
-            while (tk <= s->t + 1e-9 * h) tk = t0 + (double)(++k) * h;
+            while (tk <= s->st.t + 1e-9 * h)
+                tk = t0 + (double)(++k) * h;
             if (tk < tr - 1e-9 * h) target = tk, record = 0;
             if (fabs(tk - tr) <= 1e-9 * h) k++;
         }
         if (stop && *stop)
-            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->t);
+            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->st.t);
         int rc = advance_to(s, target, stop);
         if (rc) return rc;
         if (!record) {
@@ -596,7 +596,7 @@ int fmb_sim_run(fmb_sim_t *s, fmb_observer_fn observer, void *user, volatile con
     const fmb_sim_options_t *o = &s->opts;
     const int every = o->adaptive ? 1 : o->output_every;
     const double H = o->adaptive ? o->h * o->output_every : o->h, T = o->t_end;
-    const double t0 = s->t;
+    const double t0 = s->st.t;
     const double full = floor((T - t0) / H * (1.0 + 1e-12));
     const long nfull = (long)full;
     const double rem = T - t0 - full * H;
@@ -606,7 +606,7 @@ int fmb_sim_run(fmb_sim_t *s, fmb_observer_fn observer, void *user, volatile con
     for (long k = 1; k <= ntargets; k++) {
         const double t1 = k == ntargets ? T : t0 + k * H;
         if (stop && *stop)
-            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->t);
+            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->st.t);
         if ((rc = advance_to(s, t1, stop))) return rc;
         if (observer && (k % every == 0 || k == ntargets) && (rc = observer(s, user))) return rc;
     }
@@ -621,8 +621,8 @@ static int adaptive_advice(const fmb_sim_t *s, char *msg, size_t len)
 {
     const fmb_sim_stats_t *st = &s->stats;
     const double hmax = s->opts.h_max > 0 ? s->opts.h_max : s->opts.h * s->opts.output_every;
-    if (st->steps < SLOW_STEPS || !(s->t > 0) || !(hmax > 0)) return 0;
-    const double mean = s->t / (double)st->steps;
+    if (st->steps < SLOW_STEPS || !(s->st.t > 0) || !(hmax > 0)) return 0;
+    const double mean = s->st.t / (double)st->steps;
     if (!(mean < SLOW_RATIO * hmax)) return 0;
     int wi = -1;
     for (int i = 0; i < s->n; i++)

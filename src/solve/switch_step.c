@@ -72,7 +72,7 @@ void fmb_sim_switch_free(fmb_sim_t *s)
 
 static void views(const fmb_sim_t *s, const fmb_force_t *f, fmb_bodyview_t v[2])
 {
-    fmb_force_views(s->model, f, s->q, s->qd, v);
+    fmb_force_views(s->model, f, s->st.q, s->st.qd, v);
 }
 
 static void switch_forces(const fmb_sim_t *s, double *Q);
@@ -179,7 +179,7 @@ void fmb_sim_switch_accept(fmb_sim_t *s)
         fmb_bodyview_t v[2];
         views(s, f, v);
         sw->mode =
-            f->klass->mode(f, v, s->t, f->klass->nz ? sw->z : NULL, &sw->force_out, &sw->v_n);
+            f->klass->mode(f, v, s->st.t, f->klass->nz ? sw->z : NULL, &sw->force_out, &sw->v_n);
     }
 }
 
@@ -196,7 +196,7 @@ static void switch_capacities(const fmb_sim_t *s, double *b)
         views(s, f, v);
         double G[FMB_ELEM_COLS * SW_MAXZ], D[FMB_ELEM_COLS], av[SW_MAXZ], Az[SW_MAXZ * SW_MAXZ];
         memset(G, 0, sizeof G);
-        f->klass->lcp(f, v, s->t, sw->v_n, G, D, av, Az, b + sw->zoff);
+        f->klass->lcp(f, v, s->st.t, sw->v_n, G, D, av, Az, b + sw->zoff);
     }
 }
 
@@ -215,26 +215,26 @@ int fmb_sim_switch_start(fmb_sim_t *s)
         double *x0 = malloc(((size_t)(n + m) + 2 * (size_t)nz) * sizeof *x0);
         if (!x0) return FMB_ERR_NOMEM;
         double *b0 = x0 + n + m, *b1 = b0 + nz;
-        memcpy(x0, s->qdd, (size_t)n * sizeof *x);
-        memcpy(x0 + n, s->lam, (size_t)m * sizeof *x);
+        memcpy(x0, s->st.qdd, (size_t)n * sizeof *x);
+        memcpy(x0 + n, s->st.lam, (size_t)m * sizeof *x);
         double *base = start_base(s);
         const double tau = 1e-3 * s->opts.h;
         for (int i = 0; i < n; i++)
-            base[i] = s->qd[i] / tau;
+            base[i] = s->st.qd[i] / tau;
         fmb_sim_switch_accept(s); /* v_n: static or kinetic levels */
         int rc = 0;
         for (int pass = 0; pass < SW_START_PASSES; pass++) {
             memcpy(x, x0, (size_t)(n + m) * sizeof *x);
             switch_capacities(s, b0);
-            if ((rc = fmb_sim_switch_lcp(s, 1.0, 1.0, base, 1.0, s->t, x))) break;
+            if ((rc = fmb_sim_switch_lcp(s, 1.0, 1.0, base, 1.0, s->st.t, x))) break;
             fmb_sim_switch_accept(s); /* the solution's modes and levels */
             switch_capacities(s, b1);
             if (!memcmp(b0, b1, (size_t)nz * sizeof *b0)) break;
         }
         free(x0);
         if (rc) return rc;
-        memcpy(s->qdd, x, (size_t)n * sizeof *x);
-        memcpy(s->lam, x + n, (size_t)m * sizeof *x);
+        memcpy(s->st.qdd, x, (size_t)n * sizeof *x);
+        memcpy(s->st.lam, x + n, (size_t)m * sizeof *x);
     }
     fmb_sim_switch_accept(s);
     if (s->nswz) switch_forces(s, s->swQ);
@@ -257,7 +257,7 @@ static void switch_forces(const fmb_sim_t *s, double *Q)
         double G[FMB_ELEM_COLS * SW_MAXZ], D[FMB_ELEM_COLS], av[SW_MAXZ], Az[SW_MAXZ * SW_MAXZ],
             b[SW_MAXZ];
         memset(G, 0, sizeof G);
-        f->klass->lcp(f, v, s->t, sw->v_n, G, D, av, Az, b);
+        f->klass->lcp(f, v, s->st.t, sw->v_n, G, D, av, Az, b);
         int g[FMB_ELEM_COLS];
         fmb_elem_gidx_map(v, g);
         for (int k = 0; k < ne; k++)
@@ -277,12 +277,12 @@ double fmb_sim_switch_work(fmb_sim_t *s, double h)
 {
     if (!s->nswz) return 0.0;
     const int n = s->n;
-    const double *qd0 = s->save + n;
+    const double *qd0 = s->st.save + n;
     double *Q1 = s->work; /* free after the step */
     switch_forces(s, Q1);
     double W = 0.0;
     for (int i = 0; i < n; i++)
-        W += 0.25 * h * (s->swQ[i] + Q1[i]) * (qd0[i] + s->qd[i]);
+        W += 0.25 * h * (s->swQ[i] + Q1[i]) * (qd0[i] + s->st.qd[i]);
     memcpy(s->swQ, Q1, (size_t)n * sizeof *Q1);
     return W;
 }
@@ -303,7 +303,7 @@ int fmb_sim_switch_impulse(fmb_sim_t *s)
     memset(x, 0, (size_t)(n + m) * sizeof *x);
     fmb_sim_switch_accept(s); /* v_n of the elements */
     /* finite forces carry no impulse: the rows' capacities b are 0 */
-    int rc = fmb_sim_switch_lcp(s, 1.0, 1.0, s->qd, 0.0, s->t, x);
+    int rc = fmb_sim_switch_lcp(s, 1.0, 1.0, s->st.qd, 0.0, s->st.t, x);
     if (rc) return rc;
     int any = 0;
     for (int e = 0; e < s->nsw; e++)
@@ -312,8 +312,8 @@ int fmb_sim_switch_impulse(fmb_sim_t *s)
     if (!any) return 0;
     const double T0 = kinetic(s);
     for (int i = 0; i < n; i++)
-        s->qd[i] += x[i];
-    s->W += kinetic(s) - T0; /* the impact's loss (<= 0) */
+        s->st.qd[i] += x[i];
+    s->st.W += kinetic(s) - T0; /* the impact's loss (<= 0) */
     return 1;
 }
 
@@ -376,7 +376,7 @@ static int step_contact(fmb_sim_t *s, const fmb_lcp_blocks_t *p, double *y)
 
 static int step_switching(fmb_sim_t *s, const fmb_lcp_blocks_t *p, double *x)
 {
-    return fmb_sim_switch_lcp(s, p->bh2, p->gfac, s->qd, 1.0, p->t, x);
+    return fmb_sim_switch_lcp(s, p->bh2, p->gfac, s->st.qd, 1.0, p->t, x);
 }
 
 /* The step: x the Newton increment; w until it changes by 1e-10 of its size + 1e-3 atol. */
