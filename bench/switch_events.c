@@ -8,7 +8,7 @@
  * interpolated linearly between steps), the time the wheel stops after the input is off
  * (the first step end at rest; and the root of the linear extrapolation through the last
  * two moving steps), the wheel angle and the nut position at t_end, the largest error
- * estimate ratio of the steps after the first millisecond (s->err_ratio per accepted step,
+ * estimate ratio of the steps after the first millisecond (s->ctl.err_ratio per accepted step,
  * through the tests' accept hook) and where, and the located events (element rejections)
  * and restarts.
  */
@@ -33,7 +33,7 @@ static void hook(fmb_sim_t *s, double h, void *user)
 {
     watch_t *w = user;
     const double t = s->st.t + h, x = s->st.q[w->oc] - s->st.q[w->od], wv = s->st.qd[w->ow + 2];
-    if (t > 1e-3 && s->err_ratio > w->rmax) w->rmax = s->err_ratio, w->tmax = t;
+    if (t > 1e-3 && s->ctl.err_ratio > w->rmax) w->rmax = s->ctl.err_ratio, w->tmax = t;
     if (w->t_contact < 0 && x >= w->hi)
         w->t_contact = w->tp + (t - w->tp) * (w->hi - w->xp) / (x - w->xp);
     if (t > w->t_off && w->t_stop < 0 && fabs(wv) < 1e-12) {

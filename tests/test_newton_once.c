@@ -119,13 +119,13 @@ static void hook(fmb_sim_t *A, double h, void *user)
     memcpy(B->st.acc, A->st.save + 3 * n, n * sizeof(double));
     memcpy(B->st.lam, A->st.save + 4 * n, m * sizeof(double));
     B->st.t = A->st.t;
-    B->newton_stale = 1;
+    B->ctl.newton_stale = 1;
     if (fmb_sim_try_step(B, h)) {
         c->fail++;
         return;
     }
     const int one = A->trace.iters[0][1] > c->o0;
-    const int renewed = one && A->cand_once == 2;
+    const int renewed = one && A->ctl.cand_once == 2;
     c->o0 = A->trace.iters[0][1];
     c->once += one;
     c->renewed += renewed;
@@ -153,7 +153,7 @@ static void hook(fmb_sim_t *A, double h, void *user)
                               (A->opts.atol + A->opts.rtol * fabs(B->st.q[i])));
         for (size_t k = 0; k < m; k++)
             el = fmax(el, fabs(A->st.lam[k] - B->st.lam[k]) / (A->opts.atol + 1e-8 * lmax));
-        printf("T %.6f %d %d %d %.4g %.4g\n", A->st.t + h, A->cand_iters, one,
+        printf("T %.6f %d %d %d %.4g %.4g\n", A->st.t + h, A->ctl.cand_iters, one,
                A->trace.steps[1] > c->k0, eq, el);
     }
     c->k0 = A->trace.steps[1];
@@ -172,7 +172,7 @@ static void scenario(const char *name, double h, double t_end, double h1, double
         return;
     }
     fmb_sim_t *A = a.s;
-    A->keep_force = keep_force;
+    A->ctl.keep_force = keep_force;
     cmp_t c = {.B = b.s};
     A->accept_hook = hook;
     A->accept_hook_user = &c;
@@ -182,7 +182,7 @@ static void scenario(const char *name, double h, double t_end, double h1, double
         if (t_switch > 0 && A->st.t >= (k + 1) * t_switch - 1e-12) {
             k++;
             A->opts.h = k % 2 ? h1 : h;
-            A->h_next = A->opts.h;
+            A->ctl.h_next = A->opts.h;
         }
         if (fmb_sim_step(A)) {
             CHECK(0, "%s: step failed at t = %g: %s", name, A->st.t, fmb_sim_last_error(A));

@@ -73,7 +73,7 @@ int main(void)
         return 1;
     /* this 60-unknown system is below step.c's FMB_KEEP_MIN_N: keep factorizations across
      * steps anyway, so that the path large systems take is the one compared here */
-    reuse.s->keep_force = 1;
+    reuse.s->ctl.keep_force = 1;
     const int n = fmb_model_num_coords(fmb_case_model(full.c));
     const int m = fmb_model_num_constraints(fmb_case_model(full.c));
     for (int k = 0; k < 300; k++)

@@ -436,7 +436,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
 {
     const fmb_model_t *md = s->model;
     const int n = s->n, N = n + s->m, nc = s->ncontacts, nf = 2 * nc;
-    double *col = s->work + 3 * (size_t)N;
+    double *col = s->ctl.work + 3 * (size_t)N;
     int *uoff = s->cuoff;
     uoff[0] = 0;
     for (int ic = 0; ic < nc; ic++)

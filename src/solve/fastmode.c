@@ -62,8 +62,8 @@ int fmb_sim_fastest_mode_estimate(fmb_sim_t *s, double *omega_max, int *coord, i
            *r1 = qp + n, *r2 = r1 + n, *tmp = r2 + n;
     const fmb_coeffs_t c = {.cM = 1, .cA = 1};
     fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &c);
-    s->newton_stale = 1;
-    s->kkt_iter = 0; /* the factorization below is not an iteration matrix */
+    s->ctl.newton_stale = 1;
+    s->ctl.kkt_iter = 0; /* the factorization below is not an iteration matrix */
     int rc = fmb_kkt_factor(&s->kkt);
     /* [M Phi_q^T; Phi_q 0] alone spans the beams' rotary masses (1e-7 kg m^2 for short
      * elements) and the constraints' Schur complements (1e7): its pivot ratio can fall

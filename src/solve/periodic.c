@@ -214,7 +214,7 @@ static int consistent_guess(fmb_periodic_t *p)
     const int n = p->n, N = n + p->m;
     fmb_periodic_set_state(p, p->x);
     int rc = fmb_sim_assemble_positions(s, 0.0);
-    double *v = s->work + N;
+    double *v = s->ctl.work + N;
     if (!rc) rc = fmb_sim_mass_projection(s, v, "while making the first guess consistent");
     if (rc) return rc;
     memcpy(s->st.qd, v, (size_t)n * sizeof *v);
@@ -308,11 +308,11 @@ int fmb_periodic_prepare_run(fmb_periodic_t *p, int periods)
     s->opts.h = p->h;
     s->opts.adaptive = 0;
     s->opts.t_end = p->t0 + (double)periods * p->T;
-    s->t_span = 0.0;
+    s->ctl.t_span = 0.0;
     memset(&s->stats, 0, sizeof s->stats);
     s->stats.max_error_coord = -1;
     s->stats.jump_coord = -1;
-    s->h_next = 0.0;
+    s->ctl.h_next = 0.0;
     return 0;
 }
 

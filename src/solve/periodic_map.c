@@ -21,9 +21,9 @@ void fmb_periodic_set_state(fmb_periodic_t *p, const double *x)
     s->st.t = p->t0;
     s->st.nhist = 0;
     s->st.h_prev = 0.0;
-    s->newton_stale = 1;
-    s->kkt_iter = 0;
-    s->newton_K[0] = s->newton_K[1] = s->newton_K[2] = s->newton_K[3] = 0.0;
+    s->ctl.newton_stale = 1;
+    s->ctl.kkt_iter = 0;
+    s->ctl.newton_K[0] = s->ctl.newton_K[1] = s->ctl.newton_K[2] = s->ctl.newton_K[3] = 0.0;
     s->st.W = 0.0;
     fmb_sim_force_history(s, 1);
     s->st.P = fmb_sim_power(s);
@@ -75,8 +75,8 @@ static int tangent_step(fmb_periodic_t *p, double h, double *Y, int ncol, int un
     s->jm->handoff = 0;
     fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, t1, &cA);
     rc = fmb_kkt_factor(&s->kkt);
-    s->kkt_iter = 0; /* not the integrator's iteration matrix any more */
-    s->newton_stale = 1;
+    s->ctl.kkt_iter = 0; /* not the integrator's iteration matrix any more */
+    s->ctl.newton_stale = 1;
     if (rc)
         return rc == FMB_ERR_SINGULAR ? fmb_sim_singular_error(s, s->st.q, t1, "in the monodromy")
                                       : fmb_sim_error(s, rc, "periodic: factorization failed");
@@ -148,7 +148,7 @@ int fmb_periodic_pass(fmb_periodic_t *p, const double *x, double *y, double *Y, 
         /* every step by full Newton to its increment test: no Newton constants carried from
          * the step before and no kept matrix (newton_stale), so that P(x) is the same
          * function of x in every pass and its rounding stays at the increment test's */
-        s->newton_stale = 1;
+        s->ctl.newton_stale = 1;
         int rc = fmb_sim_try_step(s, p->h);
         if (rc) return rc;
         if (tangent && (rc = tangent_step(p, p->h, Y, ncol, unit && k == 0))) {

@@ -13,8 +13,8 @@ static void history_anew(fmb_sim_t *s)
     memcpy(s->st.accp, s->st.qdd, (size_t)s->n * sizeof *s->st.qdd);
     s->st.h_prev = 0.0;
     s->st.nhist = 0;
-    s->newton_stale = 1;
-    s->kkt_iter = 0;
+    s->ctl.newton_stale = 1;
+    s->ctl.kkt_iter = 0;
     s->st.P = fmb_sim_power(s);
     s->stats.restarts++;
 }
@@ -39,7 +39,7 @@ int fmb_sim_restart(fmb_sim_t *s)
     const int n = s->n, m = s->m, N = n + m;
     double e0[FMB_ENERGY_COLUMNS], e1[FMB_ENERGY_COLUMNS];
     fmb_sim_energy(s, e0);
-    double *x = s->work + N;
+    double *x = s->ctl.work + N;
     int rc = fmb_sim_mass_projection(s, x, "while projecting the velocities at a kink");
     if (rc) return rc;
     memcpy(s->st.qd, x, (size_t)n * sizeof *x);

@@ -51,10 +51,10 @@ static int hooks_create(fmb_sim_t *s)
     const fmb_model_t *md = s->model;
     const int nj = md->njoints, nf = md->nforces, nb = md->nbodies;
     s->hk = calloc(4 * (size_t)nj + 3 * (size_t)nf + (size_t)nb + 1, sizeof *s->hk);
-    s->qscale1 = calloc((size_t)s->n + 1, sizeof(double));
-    s->wq = calloc((size_t)s->n + 1, sizeof(double));
-    s->newton_D = calloc(2 * (size_t)s->newton_nb + 1, sizeof(double));
-    if (!s->hk || !s->qscale1 || !s->wq || !s->newton_D) return -1;
+    s->ctl.qscale1 = calloc((size_t)s->n + 1, sizeof(double));
+    s->ctl.wq = calloc((size_t)s->n + 1, sizeof(double));
+    s->ctl.newton_D = calloc(2 * (size_t)s->ctl.newton_nb + 1, sizeof(double));
+    if (!s->hk || !s->ctl.qscale1 || !s->ctl.wq || !s->ctl.newton_D) return -1;
     int *p = s->hk;
     s->jvalid = p, p += nj;
     s->jctl = p, p += nj;
@@ -77,7 +77,7 @@ static int hooks_create(fmb_sim_t *s)
         if (k->power) s->fpow[s->nfpow++] = i;
         if (k->step_error && s->opts.adaptive) s->ferr[s->nferr++] = i;
     }
-    if (s->nferr && !(s->eq = calloc((size_t)s->n + 1, sizeof(double)))) return -1;
+    if (s->nferr && !(s->ctl.eq = calloc((size_t)s->n + 1, sizeof(double)))) return -1;
     for (int b = 1; b < nb; b++)
         if (md->bodies[b].klass->power) s->bpow[s->nbpow++] = b;
     s->cv = calloc(2 * (size_t)s->njvalid + 1, sizeof *s->cv);
@@ -102,18 +102,18 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     s->st.qdd = calloc(n + 1, sizeof(double));
     s->st.lam = calloc(m + 1, sizeof(double));
     s->st.acc = calloc(n + 1, sizeof(double));
-    s->acc1 = calloc(n + 1, sizeof(double));
-    s->qscale = calloc(n + 1, sizeof(double));
+    s->ctl.acc1 = calloc(n + 1, sizeof(double));
+    s->ctl.qscale = calloc(n + 1, sizeof(double));
     s->st.accp = calloc(n + 1, sizeof(double));
     s->st.accpp = calloc(n + 1, sizeof(double));
     s->err_lim = calloc(n + 1, sizeof(long));
     s->st.lamp = calloc(m + 1, sizeof(double));
-    s->zero = calloc(m + 1, sizeof(double));
+    s->ctl.zero = calloc(m + 1, sizeof(double));
     s->st.save = calloc(4 * n + m + 1, sizeof(double));
-    s->work = calloc(4 * N + 1, sizeof(double));
-    if (!s->st.q || !s->st.qd || !s->st.qdd || !s->st.lam || !s->st.acc || !s->acc1 || !s->qscale ||
-        !s->st.accp || !s->st.accpp || !s->err_lim || !s->st.lamp || !s->st.save || !s->work ||
-        !s->zero) {
+    s->ctl.work = calloc(4 * N + 1, sizeof(double));
+    if (!s->st.q || !s->st.qd || !s->st.qdd || !s->st.lam || !s->st.acc || !s->ctl.acc1 ||
+        !s->ctl.qscale || !s->st.accp || !s->st.accpp || !s->err_lim || !s->st.lamp ||
+        !s->st.save || !s->ctl.work || !s->ctl.zero) {
         fmb_sim_destroy(&s);
         return NULL;
     }
@@ -136,8 +136,8 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
                sizeof(double));
     s->cuoff = calloc((size_t)model->njoints + 2, sizeof *s->cuoff);
     /* Newton's carried constants (step.c): at most two blocks per body, one for lambda */
-    s->newton_nb = 2 * model->nbodies + 1;
-    s->newton_B = calloc(3 * (size_t)s->newton_nb, sizeof(double));
+    s->ctl.newton_nb = 2 * model->nbodies + 1;
+    s->ctl.newton_B = calloc(3 * (size_t)s->ctl.newton_nb, sizeof(double));
     /* the joints' evaluation handed from a residual to the assembly (sim.h) */
     s->jm = calloc(1, sizeof *s->jm);
     if (s->jm) {
@@ -153,7 +153,7 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
         s->jm->v = calloc(2 * nj + 1, sizeof *s->jm->v);
         s->jm->J = calloc(nJ + 1, sizeof(double));
     }
-    if (!s->scratch || !s->cuoff || !s->newton_B || !s->jm || !s->jm->joff || !s->jm->q ||
+    if (!s->scratch || !s->cuoff || !s->ctl.newton_B || !s->jm || !s->jm->joff || !s->jm->q ||
         !s->jm->v || !s->jm->J) {
         fmb_sim_destroy(&s);
         return NULL;
@@ -216,14 +216,15 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     if (!ps || !*ps) return;
     fmb_sim_t *s = *ps;
     fmb_kkt_free(&s->kkt);
-    free(s->st.q), free(s->st.qd), free(s->st.qdd), free(s->st.lam), free(s->st.acc), free(s->acc1),
-        free(s->qscale), free(s->st.accp), free(s->st.accpp), free(s->err_lim), free(s->st.lamp),
-        free(s->st.save);
-    free(s->zero);
+    free(s->st.q), free(s->st.qd), free(s->st.qdd), free(s->st.lam), free(s->st.acc),
+        free(s->ctl.acc1), free(s->ctl.qscale), free(s->st.accp), free(s->st.accpp),
+        free(s->err_lim), free(s->st.lamp), free(s->st.save);
+    free(s->ctl.zero);
     free(s->st.vel_change);
-    free(s->work);
-    free(s->scratch), free(s->cuoff), free(s->newton_B);
-    free(s->hk), free(s->cv), free(s->qscale1), free(s->wq), free(s->eq), free(s->newton_D);
+    free(s->ctl.work);
+    free(s->scratch), free(s->cuoff), free(s->ctl.newton_B);
+    free(s->hk), free(s->cv), free(s->ctl.qscale1), free(s->ctl.wq), free(s->ctl.eq),
+        free(s->ctl.newton_D);
     if (s->jm) free(s->jm->q), free(s->jm->v), free(s->jm->J), free(s->jm->joff), free(s->jm);
     free(s->contacts), free(s->cX), free(s->clcp), free(s->cstart);
     fmb_sim_switch_free(s);

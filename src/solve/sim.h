@@ -7,6 +7,7 @@
 #include "model/model.h"
 #include "solve/kkt.h"
 #include "solve/sim_state.h"
+#include "solve/sim_stepctl.h"
 
 /* A switching element (solve/switch_step.c; docs/switching.md). */
 typedef struct fmb_switch {
@@ -45,8 +46,6 @@ typedef struct fmb_newton_trace {
  * the joints' evaluation it saves (callgrind, quick-return 1,000 elements, n = 3,003: +0.34 %
  * per step; 320 elements -0.14 %, 80 elements -0.5 %), so there the memo is off. */
 #define FMB_JOINT_MEMO_MAXN 1500 /* coordinates: above, the q copy costs more than it saves */
-/* Scale of a coordinate a driver prescribes (fixed steps): left out of the error estimate */
-#define FMB_DRIVEN_SCALE 1e300
 typedef struct fmb_joint_memo {
     int on;      /* n <= FMB_JOINT_MEMO_MAXN: the memo is kept (sim.c) */
     int ok;      /* 1: filled by the last residual (0 while it runs, or if it had no F) */
@@ -65,8 +64,7 @@ struct fmb_sim {
     fmb_sim_options_t opts;
     int n, m; /* coordinates, constraint rows */
     fmb_sim_state_t st;
-    double *zero; /* m zeros */
-    double *work; /* scratch: 4 * (n + m) (residual, increment, phi + M qdd, contact rhs) */
+    fmb_sim_ctl_t ctl;
     fmb_kkt_t kkt;
     /* scratch for one element block: elements are column-compressed (model.h), so their
      * blocks are at most FMB_ELEM_COLS square and maxr (most rows of a joint) high;
@@ -77,24 +75,8 @@ struct fmb_sim {
     double *sM, *dK, *dC, *dH; /* maxd^2 each: dense body matrices */
     double *sb;                /* maxq: a body vector */
     int *cuoff;                /* contacts + 1: first LCP unknown per contact */
-    int keep_pause;   /* steps before a factorization may be kept across steps again */
-    int keep_age;     /* steps started on the factorization since it was made (step.c
-                         FMB_KEEP_AGE) */
-    int reach_all;    /* tests: moving elements reserve every column they can ever reach
-                         (model.h reach(), all = 1) instead of a window near their state */
-    int keep_force;   /* tests: keep factorizations across steps whatever the system's size
-                         (step.c FMB_KEEP_MIN_N) */
-    double newton_K[4]; /* Newton's observed second increments |dq_2|, |dlambda_2| on a
-                           matrix factored at the step's predictor (floored, step.c), the
-                           last measurement and the one before (0: none) */
-    double *newton_B; /* 3 x newton_nb: the first increment's largest scaled entry per
-                         block (each body's rigid and elastic coordinates, the
-                         multipliers): this step's, the last measurement's, the one before */
-    int newton_nb;
-    int newton_K_age; /* steps since newton_K was measured */
-    int newton_K_old; /* 1: newton_K[2..3] were measured more than FMB_NEWTON_K_AGE steps
-                         before newton_K[0..1] (a pair renewed after it expired; step.c) */
-    long kkt_iter;    /* kkt.nnumeric of the integrator's last iteration matrix (0: none) */
+    int reach_all;             /* tests: moving elements reserve every column they can ever reach
+                                  (model.h reach(), all = 1) instead of a window near their state */
     int initialized;
     int last_iters;
     /* frictional sliding joints (docs/theory.md section 9) */
@@ -110,25 +92,6 @@ struct fmb_sim {
     double *swX;   /* KKT responses to unit z and the LCP workspace */
     double *swQ;   /* generalized LCP forces sum_e G_e z_e at the last accepted state (n) */
     fmb_sim_stats_t stats;
-    /* step control (stepctl.c; docs/theory.md "Local error estimate and step control") */
-    double *qscale;     /* largest |q_i| so far (the scale of rtol_step) */
-    double *acc1;       /* a_{n+1} of the candidate step (committed into acc on acceptance) */
-    double err_ratio;   /* error estimate of the candidate step / tolerance (1: at it) */
-    int err_coord;      /* its worst coordinate */
-    int err_alt;        /* 1: its accelerations alternate over the last three steps (the index-3
-                           transient of a velocity mismatch; stepctl.c restarts) */
-    double cand_viol;   /* constraint violation of the candidate */
-    int cand_iters;     /* Newton iterations of the candidate */
-    int cand_once;      /* 1: the candidate was accepted after one increment (step.c); 2: the
-                           same on a renewed pair of constants (newton_K_old) */
-    double t_span;      /* t_end - start time: the error per unit step is scaled by it */
-    double h_next;      /* proposed next step (adaptive) */
-    double ev_cap;      /* elements' cap on the next step (step_control; 0: none), kept
-                           across record targets and fmb_sim_step calls */
-    double h_last_try;  /* h of the previous try_step (newton_stale when it changes) */
-    int newton_stale;   /* 1: h changed or a step was rejected since the last factorization;
-                           a solver that keeps its iteration matrix across steps must refactor
-                           (and clear it) -- /work/coord.md */
     double err_hist_max; /* largest error ratio seen, accepted or not (failure advice) */
     double err_hist_h;   /* the step that gave it */
     long n_over;         /* accepted steps with a ratio above stepctl.c's RESCUE_LIMIT */
@@ -164,13 +127,6 @@ struct fmb_sim {
      * made them: events (stepctl.c) takes them for the same joints' step control */
     fmb_bodyview_t *cv; /* 2 per joint in jvalid */
     int cv_ok;          /* 1: cv holds the views at the current candidate (step.c) */
-    double *qscale1;    /* n: qscale with the candidate's |q| (error_estimate; swapped in by
-                           fmb_sim_commit_step) */
-    double *wq;         /* n: the first increment's scaled entries (first_blocks) */
-    double *eq;         /* n: the coordinates' local errors for step_error (NULL: none) */
-    double *newton_D;   /* 2 x newton_nb: the divisors of the last two measurements,
-                           max(B_m,b, FMB_NEWTON_B_FLOOR max B_m) (step.c), made when they
-                           are measured instead of at every step */
 };
 
 int fmb_sim_error(fmb_sim_t *s, int status, const char *fmt, ...)

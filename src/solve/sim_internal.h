@@ -82,7 +82,7 @@ int fmb_sim_static_start(fmb_sim_t *s);
 
 /* ---- step.c */
 /* One step of size h from t_n: on success the candidate at t_n + h is in place with its
- * error estimate (s->err_ratio, s->err_coord) and s->st.t unchanged; commit or reject it.
+ * error estimate (s->ctl.err_ratio, s->ctl.err_coord) and s->st.t unchanged; commit or reject it.
  * On failure the state is restored and the status returned. */
 int fmb_sim_try_step(fmb_sim_t *s, double h);
 void fmb_sim_commit_step(fmb_sim_t *s, double h);

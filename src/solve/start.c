@@ -252,7 +252,7 @@ done:
 int fmb_sim_assemble_positions(fmb_sim_t *s, double c22)
 {
     const int n = s->n, m = s->m, N = n + m;
-    double *rhs = s->work, *x = s->work + N, *phi = s->work + 2 * N;
+    double *rhs = s->ctl.work, *x = s->ctl.work + N, *phi = s->ctl.work + 2 * N;
     const fmb_coeffs_t c = {1, 0, 0, 0, 1, c22, 0, 0};
     int row = -1;
     for (int it = 0; it < 100; it++) {
@@ -349,7 +349,7 @@ int fmb_sim_accel_solve(fmb_sim_t *s, int factor, double ee, double *qdd, double
 {
     const int n = s->n, m = s->m, N = n + m;
     const fmb_model_t *md = s->model;
-    double *rhs = s->work, *x = s->work + N;
+    double *rhs = s->ctl.work, *x = s->ctl.work + N;
     int rc;
     if (factor) {
         const fmb_coeffs_t c = {1, 0, 0, 0, 1, 0, ee, 0};
@@ -361,7 +361,7 @@ int fmb_sim_accel_solve(fmb_sim_t *s, int factor, double ee, double *qdd, double
             return fmb_sim_singular_error(s, s->st.q, s->st.t, "for the accelerations");
         if (rc) return fmb_sim_error(s, rc, "linear solver failure at t = %.9g", s->st.t);
     }
-    fmb_sim_eval_forces(s, s->st.q, s->st.qd, s->st.qdd, s->zero, s->st.t, NULL, rhs); /* -Q */
+    fmb_sim_eval_forces(s, s->st.q, s->st.qd, s->st.qdd, s->ctl.zero, s->st.t, NULL, rhs); /* -Q */
     double rsum = 0.0;
     for (int i = 0; i < n; i++)
         rsum += rhs[i] = -rhs[i];
@@ -405,7 +405,7 @@ int fmb_sim_mass_projection(fmb_sim_t *s, double *x, const char *when)
 {
     const int n = s->n, m = s->m;
     const fmb_model_t *md = s->model;
-    double *rhs = s->work;
+    double *rhs = s->ctl.work;
     const fmb_coeffs_t c = {.cM = 1, .cA = 1};
     fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &c);
     fmb_sim_eval_forces(s, s->st.q, s->st.qd, s->st.qd, s->st.lam, s->st.t, rhs, NULL); /* M qd */
@@ -427,11 +427,11 @@ int fmb_sim_mass_projection(fmb_sim_t *s, double *x, const char *when)
 int fmb_sim_start_velocities(fmb_sim_t *s)
 {
     const int n = s->n, m = s->m, N = n + m;
-    double *rhs = s->work, *x = s->work + N;
+    double *rhs = s->ctl.work, *x = s->ctl.work + N;
     int rc, rigid_only = 0;
     if ((rc = project_velocities(s, &rigid_only))) return rc;
     { /* the forces at the start must be finite before any matrix is built from them */
-        fmb_sim_eval_forces(s, s->st.q, s->st.qd, s->st.qdd, s->zero, s->st.t, NULL, rhs);
+        fmb_sim_eval_forces(s, s->st.q, s->st.qd, s->st.qdd, s->ctl.zero, s->st.t, NULL, rhs);
         double rsum = 0.0;
         for (int i = 0; i < n; i++)
             rsum += rhs[i];
@@ -468,7 +468,7 @@ static void leave_out_driven(fmb_sim_t *s)
                    j->point[0][0] == 0.0 && j->point[0][1] == 0.0) {
             i = b0->offset + col; /* an x / y driver at the frame origin */
         }
-        if (i >= 0 && i < s->n) s->qscale[i] = FMB_DRIVEN_SCALE;
+        if (i >= 0 && i < s->n) s->ctl.qscale[i] = FMB_DRIVEN_SCALE;
     }
 }
 
@@ -486,8 +486,8 @@ int fmb_sim_initialize(fmb_sim_t *s)
     memset(&s->stats, 0, sizeof s->stats);
     s->stats.max_error_coord = -1;
     s->stats.jump_coord = -1;
-    s->err_hist_max = 0.0, s->err_hist_h = 0.0, s->h_next = 0.0, s->h_last_try = 0.0;
-    s->newton_stale = 1;
+    s->err_hist_max = 0.0, s->err_hist_h = 0.0, s->ctl.h_next = 0.0, s->ctl.h_last_try = 0.0;
+    s->ctl.newton_stale = 1;
     s->st.h_prev = 0.0;
     s->n_over = 0;
     s->n_err_lim = 0;
@@ -496,7 +496,7 @@ int fmb_sim_initialize(fmb_sim_t *s)
     s->restart_t = -1.0;
     s->st.nhist = 0;
     s->rej_h = s->rej_t = s->rej_ratio = 0.0;
-    memset(s->qscale, 0, (size_t)s->n * sizeof *s->qscale);
+    memset(s->ctl.qscale, 0, (size_t)s->n * sizeof *s->ctl.qscale);
     memset(s->st.qdd, 0, (size_t)n * sizeof *s->st.qdd);
     memset(s->st.lam, 0, (size_t)m * sizeof *s->st.lam);
     initial_coordinates(s);
@@ -524,10 +524,10 @@ int fmb_sim_initialize(fmb_sim_t *s)
     if ((rc = fmb_sim_start_lcps(s, 0))) return rc; /* friction, switching elements */
     memcpy(s->st.acc, s->st.qdd, (size_t)n * sizeof *s->st.qdd);
     s->st.P = fmb_sim_power(s);
-    double viol = fmb_sim_eval_phi(s, s->st.q, s->st.t, s->work + 2 * N, NULL);
+    double viol = fmb_sim_eval_phi(s, s->st.q, s->st.t, s->ctl.work + 2 * N, NULL);
     s->stats.max_violation = viol;
     for (int i = 0; i < n; i++)
-        s->qscale[i] = fabs(s->st.q[i]);
+        s->ctl.qscale[i] = fabs(s->st.q[i]);
     if (!s->opts.adaptive) leave_out_driven(s);
     s->initialized = 1;
     return 0;

@@ -122,7 +122,7 @@ static int shape(fmb_sim_t *s, double *w, int reproject, int *iterations)
     const int n = s->n, m = s->m, N = n + m;
     const fmb_model_t *md = s->model;
     double *r = w, *qs = r + n, *F = qs + n, *Fq = F + n;
-    double *rhs = s->work, *x = s->work + N;
+    double *rhs = s->ctl.work, *x = s->ctl.work + N;
     const double eps = 1e-8 / (s->opts.h * s->opts.h);
     int rc = 0, it;
     double res = INFINITY, step = INFINITY;
@@ -145,7 +145,7 @@ static int shape(fmb_sim_t *s, double *w, int reproject, int *iterations)
         double fscale = fmax(max_abs(md, r, 0), 1e-300);
         for (int i = 0; i < n; i++)
             r[i] += F[i];
-        fmb_sim_eval_forces(s, s->st.q, s->st.qd, qs, s->zero, s->st.t, NULL, Fq); /* -Q */
+        fmb_sim_eval_forces(s, s->st.q, s->st.qd, qs, s->ctl.zero, s->st.t, NULL, Fq); /* -Q */
         fscale = fmax(fscale, max_abs(md, Fq, 0));
         for (int i = 0; i < n; i++)
             Fq[i] = F[i] - Fq[i]; /* Phi_q^T lam */

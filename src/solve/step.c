@@ -127,17 +127,17 @@ static void element_error(fmb_sim_t *s, const fmb_step_err_t *p)
             const fmb_body_t *B = &md->bodies[f->body[b]];
             if (f->body[b] != FMB_GROUND)
                 for (int i = B->offset; i < B->offset + B->ndof; i++) {
-                    const double da =
-                        two ? (s->acc1[i] - s->st.accp[i]) * p->h / hs : s->acc1[i] - s->st.acc[i];
+                    const double da = two ? (s->ctl.acc1[i] - s->st.accp[i]) * p->h / hs
+                                          : s->ctl.acc1[i] - s->st.acc[i];
                     const double noise = 2.0 * (p->natol + p->nrtol * fabs(s->st.q[i]) + p->phit);
                     const double e = fmax_inline(0.0, p->k * fabs(da) - noise);
-                    s->eq[i] = da < 0 ? -e : e;
+                    s->ctl.eq[i] = da < 0 ? -e : e;
                 }
             v[b] = fmb_model_view(md, f->body[b], s->st.q, s->st.qd);
-            dv[b] = fmb_model_view(md, f->body[b], s->st.q, s->eq);
+            dv[b] = fmb_model_view(md, f->body[b], s->st.q, s->ctl.eq);
         }
         const double r = f->klass->step_error(f, v, dv) * p->ts / p->h / p->rt;
-        if (r > s->err_ratio) s->err_ratio = r, s->err_coord = n + k;
+        if (r > s->ctl.err_ratio) s->ctl.err_ratio = r, s->ctl.err_coord = n + k;
     }
 }
 
@@ -172,41 +172,42 @@ static void error_estimate(fmb_sim_t *s, double h, double am, double af, double 
                               .natol = s->opts.atol,
                               .nrtol = s->opts.rtol,
                               .phit = s->opts.phi_tol,
-                              .ts = s->t_span};
+                              .ts = s->ctl.t_span};
     int wi;
-    const double worst =
-        fmb_step_error(n, &p, s->st.qdd, s->st.save + 2 * (size_t)n, s->st.save + 3 * (size_t)n,
-                       s->st.acc, s->st.accp, s->st.q, s->qscale, s->acc1, s->qscale1, &wi);
-    s->err_ratio = worst;
-    s->err_coord = wi;
+    const double worst = fmb_step_error(n, &p, s->st.qdd, s->st.save + 2 * (size_t)n,
+                                        s->st.save + 3 * (size_t)n, s->st.acc, s->st.accp, s->st.q,
+                                        s->ctl.qscale, s->ctl.acc1, s->ctl.qscale1, &wi);
+    s->ctl.err_ratio = worst;
+    s->ctl.err_coord = wi;
     if (s->nferr) element_error(s, &p);
     /* the worst coordinate's accelerations alternate over three successive changes and by
      * more than their two-step change: the period-2 index-3 transient of a velocity
      * mismatch (a resolved oscillation cannot alternate three times in a row) */
-    s->err_alt = 0;
+    s->ctl.err_alt = 0;
     if (wi >= 0 && wi < n && s->st.nhist >= 2) {
-        const double d1 = s->acc1[wi] - s->st.acc[wi], d0 = s->st.acc[wi] - s->st.accp[wi];
+        const double d1 = s->ctl.acc1[wi] - s->st.acc[wi], d0 = s->st.acc[wi] - s->st.accp[wi];
         const double d2 = s->st.accp[wi] - s->st.accpp[wi];
-        s->err_alt = d1 * d0 < 0 && d0 * d2 < 0 && fabs(d1) > fabs(s->acc1[wi] - s->st.accp[wi]);
+        s->ctl.err_alt =
+            d1 * d0 < 0 && d0 * d2 < 0 && fabs(d1) > fabs(s->ctl.acc1[wi] - s->st.accp[wi]);
     }
 }
 
 void fmb_sim_commit_step(fmb_sim_t *s, double h)
 {
     s->st.t += h;
-    s->last_iters = s->cand_iters;
-    s->stats.newton_iterations += s->cand_iters;
+    s->last_iters = s->ctl.cand_iters;
+    s->stats.newton_iterations += s->ctl.cand_iters;
     s->stats.steps++;
-    if (s->cand_viol > s->stats.max_violation) s->stats.max_violation = s->cand_viol;
+    if (s->ctl.cand_viol > s->stats.max_violation) s->stats.max_violation = s->ctl.cand_viol;
     /* a_{n-2} <- a_{n-1} <- a_n <- a_{n+1} by turning the arrays (the oldest becomes acc1's
      * scratch), and the candidate's qscale (error_estimate) swapped in: no copies */
     double *old = s->st.accpp;
-    s->st.accpp = s->st.accp, s->st.accp = s->st.acc, s->st.acc = s->acc1, s->acc1 = old;
+    s->st.accpp = s->st.accp, s->st.accp = s->st.acc, s->st.acc = s->ctl.acc1, s->ctl.acc1 = old;
     s->st.nhist++;
     memcpy(s->st.lamp, s->st.save + 4 * s->n, (size_t)s->m * sizeof(double)); /* lambda_n */
     s->st.h_prev = h;
-    double *qs = s->qscale;
-    s->qscale = s->qscale1, s->qscale1 = qs;
+    double *qs = s->ctl.qscale;
+    s->ctl.qscale = s->ctl.qscale1, s->ctl.qscale1 = qs;
     s->cv_ok = 0;
     for (int ic = 0; ic < s->ncontacts; ic++) {
         fmb_contact_t *c = &s->contacts[ic];
@@ -225,7 +226,7 @@ void fmb_sim_commit_step(fmb_sim_t *s, double h)
 void fmb_sim_reject_step(fmb_sim_t *s)
 {
     restore_state(s);
-    s->newton_stale = 1;
+    s->ctl.newton_stale = 1;
 }
 
 /* Predictor (docs/theory.md "Predictor"). With one accepted step behind (nhist >= 1),
@@ -290,7 +291,7 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
 #define FMB_KEEP_AGE 1
 #define FMB_KEEP_TARGET 0.5
 /* ... and only in KKT systems of more than FMB_KEEP_MIN_N unknowns (KLU's small/large
- * boundary, kkt.h), unless s->keep_force (tests): in smaller ones a refresh (assembly +
+ * boundary, kkt.h), unless s->ctl.keep_force (tests): in smaller ones a refresh (assembly +
  * factorization) at every step's start, with one-increment acceptance on the carried
  * constants, is cheaper than the 4-5 linearly contracting increments of a kept matrix
  * (callgrind, one revolution of the quick-return, with the per-block one-increment test
@@ -394,14 +395,14 @@ static int phi_nonfinite(fmb_sim_t *s, double t1)
 }
 
 /* The first increment (scaled as the state's test: |x_i| / (atol + rtol |q_i|), q the
- * iterate after it; the update loop of fmb_sim_try_step left these in s->wq) per block into
+ * iterate after it; the update loop of fmb_sim_try_step left these in s->ctl.wq) per block into
  * newton_B[0..nb): each body's rigid coordinates, its elastic ones, then the multipliers
  * (dl: their scaled increment). See FMB_NEWTON_B_FLOOR. */
 static void first_blocks(fmb_sim_t *s, double dl)
 {
     const fmb_model_t *md = s->model;
-    const double *wq = s->wq;
-    double *b = s->newton_B;
+    const double *wq = s->ctl.wq;
+    double *b = s->ctl.newton_B;
     int k = 0;
     for (int ib = 0; ib < md->nbodies; ib++) {
         const fmb_body_t *bd = &md->bodies[ib];
@@ -420,7 +421,7 @@ static void first_blocks(fmb_sim_t *s, double dl)
         }
     }
     b[k++] = dl;
-    for (; k < s->newton_nb; k++)
+    for (; k < s->ctl.newton_nb; k++)
         b[k] = 0.0;
 }
 
@@ -430,9 +431,9 @@ static void first_blocks(fmb_sim_t *s, double dl)
  * reads them at every step. */
 static void measurement_divisors(fmb_sim_t *s)
 {
-    const int nb = s->newton_nb;
-    const double *bm = s->newton_B + nb;
-    double *d = s->newton_D;
+    const int nb = s->ctl.newton_nb;
+    const double *bm = s->ctl.newton_B + nb;
+    double *d = s->ctl.newton_D;
     memcpy(d + nb, d, (size_t)nb * sizeof(double));
     double big = 0.0;
     for (int k = 0; k < nb; k++)
@@ -454,7 +455,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
      * so dq = beta' h^2 dqdd and dqd = gamma' h dqdd with the primed coefficients. */
     const double r = (1.0 - af) / (1.0 - am), bp = beta * r, gp = gamma * r;
     const double bh2 = bp * h * h, t1 = s->st.t + h;
-    double *R = s->work, *x = s->work + N, *phi = s->work + 2 * N;
+    double *R = s->ctl.work, *x = s->ctl.work + N, *phi = s->ctl.work + 2 * N;
     double *Mqdd = phi + m; /* n entries after phi inside the third block */
     save_state(s);
     s->cv_ok = 0;
@@ -474,21 +475,22 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
      * step was rejected, a restart), with contacts or switching elements (non-smooth), and
      * FMB_NEWTON_K_KEEP steps after the last measurement; usable while the last measurement
      * is at most FMB_NEWTON_K_AGE steps old and has one before it */
-    if (s->newton_stale || s->ncontacts || s->nsw || s->newton_K_age >= FMB_NEWTON_K_KEEP)
-        s->newton_K[0] = s->newton_K[1] = s->newton_K[2] = s->newton_K[3] = 0.0;
-    s->newton_K_age++;
-    const int K_ok = s->newton_K[2] > 0.0 && s->newton_K_age <= FMB_NEWTON_K_AGE;
+    if (s->ctl.newton_stale || s->ncontacts || s->nsw || s->ctl.newton_K_age >= FMB_NEWTON_K_KEEP)
+        s->ctl.newton_K[0] = s->ctl.newton_K[1] = s->ctl.newton_K[2] = s->ctl.newton_K[3] = 0.0;
+    s->ctl.newton_K_age++;
+    const int K_ok = s->ctl.newton_K[2] > 0.0 && s->ctl.newton_K_age <= FMB_NEWTON_K_AGE;
     /* Modified Newton across steps (reuse_jacobian): the factorization of an earlier
      * step is kept when it is this integrator's (nobody factored since), h is unchanged
      * and no step was rejected since (newton_stale, set by the step loop), no frictional
      * contact is active (its LCP is built on the factorization) and no kept matrix
      * failed to contract in the last FMB_KEEP_PAUSE steps (keep_pause), and it was made at
      * most FMB_KEEP_AGE steps ago (keep_age). */
-    const int keep = s->opts.reuse_jacobian && !s->newton_stale && !s->ncontacts &&
-                     s->kkt_iter > 0 && s->kkt_iter == s->kkt.nnumeric && s->keep_pause == 0 &&
-                     s->keep_age < FMB_KEEP_AGE && (N > FMB_KEEP_MIN_N || s->keep_force);
-    if (s->keep_pause > 0) s->keep_pause--;
-    if (keep) s->keep_age++;
+    const int keep = s->opts.reuse_jacobian && !s->ctl.newton_stale && !s->ncontacts &&
+                     s->ctl.kkt_iter > 0 && s->ctl.kkt_iter == s->kkt.nnumeric &&
+                     s->ctl.keep_pause == 0 && s->ctl.keep_age < FMB_KEEP_AGE &&
+                     (N > FMB_KEEP_MIN_N || s->ctl.keep_force);
+    if (s->ctl.keep_pause > 0) s->ctl.keep_pause--;
+    if (keep) s->ctl.keep_age++;
     fmb_newton_trace_t *tr = &s->trace;
     const int tk = keep ? 1 : 0;
     int lastfail = -1; /* criteria of the last failed test (trace) */
@@ -504,17 +506,17 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         if (fresh0 && it == 1 && K_ok) {
             /* the remaining error predicted by each of the two measurements (see
              * FMB_NEWTON_B_FLOOR), the larger decides */
-            const int nb = s->newton_nb;
-            const double *b = s->newton_B;
+            const int nb = s->ctl.newton_nb;
+            const double *b = s->ctl.newton_B;
             double pq = 0.0, pl = 0.0;
             for (int j = 0; j < 2; j++) {
-                const double *dm = s->newton_D + j * nb; /* made with the measurement */
+                const double *dm = s->ctl.newton_D + j * nb; /* made with the measurement */
                 double a = 0.0;
                 for (int k = 0; k < nb; k++)
                     a = fmax_inline(a, b[k] / dm[k]);
                 const double f = a < 1.0 ? a : a * a; /* linear below 1 (FMB_NEWTON_K_SAFETY_L) */
-                pq = fmax_inline(pq, f * s->newton_K[2 * j]);
-                pl = fmax_inline(pl, f * s->newton_K[2 * j + 1]);
+                pq = fmax_inline(pq, f * s->ctl.newton_K[2 * j]);
+                pl = fmax_inline(pl, f * s->ctl.newton_K[2 * j + 1]);
             }
             once = FMB_NEWTON_K_SAFETY * pq <= 1.0 && FMB_NEWTON_K_SAFETY_L * pl <= 1.0;
         }
@@ -549,9 +551,9 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             /* candidate: a_{n+1} and its error estimate (one pass); fmb_sim_commit_step
              * accepts it, fmb_sim_reject_step restores t_n */
             error_estimate(s, h, am, af, beta, gamma);
-            s->cand_iters = it;
-            s->cand_once = once ? 1 + s->newton_K_old : 0;
-            s->cand_viol = viol;
+            s->ctl.cand_iters = it;
+            s->ctl.cand_once = once ? 1 + s->ctl.newton_K_old : 0;
+            s->ctl.cand_viol = viol;
             return 0;
         }
         if (it == s->opts.max_newton) break;
@@ -596,11 +598,11 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
              * a while before trying to keep one again (the iteration matrix is changing
              * fast: slider crossing elements, large rotation per step) */
             if (keep && !fresh) {
-                s->keep_pause = FMB_KEEP_PAUSE;
+                s->ctl.keep_pause = FMB_KEEP_PAUSE;
                 if (it >= FMB_KEEP_ITERS) tr->drop_limit++;
                 else tr->drop_ratio++;
             }
-            s->keep_age = 0;
+            s->ctl.keep_age = 0;
             /* at the iterate of the residual just evaluated: the assembly may take the
              * joints' views and Jacobians from it (sim.h fmb_joint_memo_t) */
             s->jm->handoff = 1;
@@ -609,8 +611,8 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             rc = fmb_kkt_factor(&s->kkt);
             s->stats.factorizations = s->kkt.nnumeric;
             s->stats.symbolic = s->kkt.nsymbolic;
-            s->kkt_iter = rc ? 0 : s->kkt.nnumeric;
-            s->newton_stale = 0;
+            s->ctl.kkt_iter = rc ? 0 : s->kkt.nnumeric;
+            s->ctl.newton_stale = 0;
             fresh = 1;
             fresh0 = it == 0;
         }
@@ -640,10 +642,10 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             return fmb_sim_error(s, rc, "linear solver failure at t = %.9g", t1);
         }
         dq_prev = dq_norm;
-        /* the update and its scaled increments (kept in s->wq for first_blocks), the
+        /* the update and its scaled increments (kept in s->ctl.wq for first_blocks), the
          * multipliers' (step_loops.c) */
         dq_norm = fmb_step_update(n, x, gp / (bp * h), bh2, s->opts.atol, s->opts.rtol, s->st.q,
-                                  s->st.qd, s->st.qdd, s->wq);
+                                  s->st.qd, s->st.qdd, s->ctl.wq);
         double lmax, dl;
         fmb_step_update_lam(m, x + n, bh2, s->st.lam, &lmax, &dl);
         dl_norm = dl / (s->opts.atol + FMB_LAMBDA_RTOL * lmax);
@@ -651,17 +653,17 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         if (fresh0 && it == 0 && !s->ncontacts && !s->nsw) first_blocks(s, dl_norm);
         /* the second increment on the predictor's matrix: Newton's quadratic constant */
         if (fresh0 && it == 1 && dq_first > 0.0) {
-            const int nb = s->newton_nb;
-            memcpy(s->newton_B + 2 * nb, s->newton_B + nb, (size_t)nb * sizeof(double));
-            memcpy(s->newton_B + nb, s->newton_B, (size_t)nb * sizeof(double));
+            const int nb = s->ctl.newton_nb;
+            memcpy(s->ctl.newton_B + 2 * nb, s->ctl.newton_B + nb, (size_t)nb * sizeof(double));
+            memcpy(s->ctl.newton_B + nb, s->ctl.newton_B, (size_t)nb * sizeof(double));
             measurement_divisors(s);
-            s->newton_K[2] = s->newton_K[0], s->newton_K[3] = s->newton_K[1];
-            s->newton_K[0] = fmax(dq_norm, FMB_NEWTON_K_FLOOR);
-            s->newton_K[1] = fmax(dl_norm, FMB_NEWTON_K_FLOOR);
+            s->ctl.newton_K[2] = s->ctl.newton_K[0], s->ctl.newton_K[3] = s->ctl.newton_K[1];
+            s->ctl.newton_K[0] = fmax(dq_norm, FMB_NEWTON_K_FLOOR);
+            s->ctl.newton_K[1] = fmax(dl_norm, FMB_NEWTON_K_FLOOR);
             /* the measurement before may be older than FMB_NEWTON_K_AGE (the pair was
              * forgotten for use, not for pairing): then the pair is a renewed one */
-            s->newton_K_old = s->newton_K_age > FMB_NEWTON_K_AGE;
-            s->newton_K_age = 0;
+            s->ctl.newton_K_old = s->ctl.newton_K_age > FMB_NEWTON_K_AGE;
+            s->ctl.newton_K_age = 0;
         }
     }
     int row = -1, line = 0;

@@ -279,7 +279,8 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
 /* The worst coordinate of a step the error estimate sized or rejected (adaptive advice) */
 static void count_limit(fmb_sim_t *s)
 {
-    if (s->err_coord >= 0 && s->err_coord < s->n) s->err_lim[s->err_coord]++, s->n_err_lim++;
+    if (s->ctl.err_coord >= 0 && s->ctl.err_coord < s->n)
+        s->err_lim[s->ctl.err_coord]++, s->n_err_lim++;
 }
 
 /* jump: accepted under the jump rule (attempt()) with a ratio above 1: its one-time error
@@ -290,27 +291,27 @@ static void accept(fmb_sim_t *s, double h, int jump)
     if (s->accept_hook) s->accept_hook(s, h, s->accept_hook_user);
     fmb_sim_stats_t *st = &s->stats;
     const double t1 = s->st.t + h;
-    if (s->err_ratio < 1e-200) s->err_ratio = 0.0; /* only coordinates left out (start.c) */
+    if (s->ctl.err_ratio < 1e-200) s->ctl.err_ratio = 0.0; /* only coordinates left out (start.c) */
     if (st->h_min_used == 0.0 || h < st->h_min_used) st->h_min_used = h;
     if (h > st->h_max_used) st->h_max_used = h;
     if (jump) {
-        const double e = s->err_ratio * h / s->t_span;
+        const double e = s->ctl.err_ratio * h / s->ctl.t_span;
         st->jump_steps++;
         if (e > st->jump_error || st->jump_coord < 0) {
             st->jump_error = e;
-            st->jump_ratio = s->err_ratio;
+            st->jump_ratio = s->ctl.err_ratio;
             st->jump_time = t1;
-            st->jump_coord = s->err_coord;
+            st->jump_coord = s->ctl.err_coord;
         }
-    } else if (s->err_ratio > st->max_error || st->max_error_coord < 0) {
-        st->max_error = s->err_ratio;
+    } else if (s->ctl.err_ratio > st->max_error || st->max_error_coord < 0) {
+        st->max_error = s->ctl.err_ratio;
         st->max_error_time = t1;
-        st->max_error_coord = s->err_coord;
+        st->max_error_coord = s->ctl.err_coord;
     }
-    st->error_sum += s->err_ratio * h / s->t_span;
-    if (s->err_ratio > s->err_hist_max) s->err_hist_max = s->err_ratio, s->err_hist_h = h;
-    if (s->err_ratio > RESCUE_LIMIT) s->n_over++;
-    if (s->opts.adaptive && s->err_ratio > ERR_LIMITED) count_limit(s);
+    st->error_sum += s->ctl.err_ratio * h / s->ctl.t_span;
+    if (s->ctl.err_ratio > s->err_hist_max) s->err_hist_max = s->ctl.err_ratio, s->err_hist_h = h;
+    if (s->ctl.err_ratio > RESCUE_LIMIT) s->n_over++;
+    if (s->opts.adaptive && s->ctl.err_ratio > ERR_LIMITED) count_limit(s);
     fmb_sim_commit_step(s, h);
 }
 
@@ -320,13 +321,13 @@ static void accept(fmb_sim_t *s, double h, int jump)
 static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_floor)
 {
     /* a change of h beyond round-off (t_k = k h makes t_k - t_{k-1} vary in its last bits) */
-    if (!(fabs(h - s->h_last_try) <= 1e-9 * h)) s->newton_stale = 1;
-    s->h_last_try = h;
+    if (!(fabs(h - s->ctl.h_last_try) <= 1e-9 * h)) s->ctl.newton_stale = 1;
+    s->ctl.h_last_try = h;
     *h_cap = INFINITY;
     int rc = fmb_sim_try_step(s, h);
     if (rc) {
         if (!retryable(rc)) return rc;
-        s->newton_stale = 1;
+        s->ctl.newton_stale = 1;
         s->stats.halvings++;
         log_try(L, h, reason(rc));
         return rc;
@@ -363,19 +364,20 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
          * element's end: the constraint's second derivatives jump): Newton's carried
          * quadratic constant (step.c) does not hold across it, and a candidate accepted on
          * it after one increment is retried with the constant measured anew */
-        s->newton_K[0] = s->newton_K[1] = s->newton_K[2] = s->newton_K[3] = 0.0;
-        if (s->cand_once) {
+        s->ctl.newton_K[0] = s->ctl.newton_K[1] = s->ctl.newton_K[2] = s->ctl.newton_K[3] = 0.0;
+        if (s->ctl.cand_once) {
             fmb_sim_reject_step(s);
             return attempt(s, h, h_cap, L, h_floor);
         }
     }
-    const double r = s->err_ratio;
+    const double r = s->ctl.err_ratio;
     /* A jump in the accelerations (contact onset, a slider crossing a beam element's end)
      * makes the ratio fall only like h instead of h^2 on rejection. Its error is made once,
      * not per unit time: such a step is accepted when its local error alone, r h / t_span,
      * is within the tolerance. */
     const int jump = s->rej_h > h && s->rej_t == s->st.t && s->rej_ratio > r &&
-                     log(s->rej_ratio / r) < 1.5 * log(s->rej_h / h) && r * h / s->t_span <= 1.0;
+                     log(s->rej_ratio / r) < 1.5 * log(s->rej_h / h) &&
+                     r * h / s->ctl.t_span <= 1.0;
     /* A ratio that hardly falls as the step shrinks (slower than h^0.5 between two
      * rejections at the same time; an error of the method falls like h^2, an acceleration
      * jump like h) is the period-2 transient of the index-3 scheme, whose accelerations
@@ -385,7 +387,7 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
      * projected, accelerations consistent; once per time point) and retries the same h. */
     const int stagnant = ((s->rej_h > h && s->rej_t == s->st.t && s->rej_ratio > 0 &&
                            log(s->rej_ratio / r) < 0.5 * log(s->rej_h / h)) ||
-                          s->err_alt) &&
+                          s->ctl.err_alt) &&
                          s->restart_t != s->st.t;
     if (s->opts.adaptive && r > 1.0 && !jump && stagnant && !s->nsw) {
         fmb_sim_reject_step(s);
@@ -479,7 +481,7 @@ static int fixed_step(fmb_sim_t *s, double h, int depth, trylog_t *L, double h_f
 static int advance_to(fmb_sim_t *s, double t_target, volatile const int *stop)
 {
     const fmb_sim_options_t *o = &s->opts;
-    if (!(s->t_span > 0)) s->t_span = fmax(o->t_end - s->st.t, t_target - s->st.t);
+    if (!(s->ctl.t_span > 0)) s->ctl.t_span = fmax(o->t_end - s->st.t, t_target - s->st.t);
     const double h_floor = o->h_min > 0 ? o->h_min : 1e-12 * fmax(o->t_end, 1e-300);
     trylog_t L = {0};
     if (!o->adaptive) {
@@ -489,45 +491,45 @@ static int advance_to(fmb_sim_t *s, double t_target, volatile const int *stop)
         return 0;
     }
     int after_reject = 0;
-    double cap = s->ev_cap > 0 ? s->ev_cap : INFINITY; /* element cap on the next step */
+    double cap = s->ctl.ev_cap > 0 ? s->ctl.ev_cap : INFINITY; /* element cap on the next step */
     while (s->st.t < t_target) {
         if (stop && *stop)
             return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->st.t);
         const double rem = t_target - s->st.t;
-        const double h_prop = fmin(s->h_next, fmin(o->h_max > 0 ? o->h_max : INFINITY, cap));
+        const double h_prop = fmin(s->ctl.h_next, fmin(o->h_max > 0 ? o->h_max : INFINITY, cap));
         const double h =
             rem <= h_prop * (1.0 + 1e-9) ? rem : rem < 2.0 * h_prop ? 0.5 * rem : h_prop;
         double hcap;
         int r = attempt(s, h, &hcap, &L, h_floor);
         if (r < 0) {
             if (!retryable(r) || L.n == 0) return r;
-            s->h_next = 0.5 * h;
+            s->ctl.h_next = 0.5 * h;
             after_reject = 1;
-            if (s->h_next < h_floor) {
+            if (s->ctl.h_next < h_floor) {
                 int rc = fail_step(s, r, &L, s->st.t, "the step fell below h_min");
                 return rc;
             }
             continue;
         }
         if (r == 1) {
-            s->h_next = hcap < h ? hcap : 0.5 * h;
+            s->ctl.h_next = hcap < h ? hcap : 0.5 * h;
             after_reject = 1;
             continue;
         }
         if (r == 3) continue; /* restarted at t_n: the same h again */
         if (r == 2) {
-            s->h_next = h * fmax(SHRINK, SAFETY / sqrt(s->err_ratio));
+            s->ctl.h_next = h * fmax(SHRINK, SAFETY / sqrt(s->ctl.err_ratio));
             after_reject = 1;
             continue;
         }
         cap = hcap;
-        s->ev_cap = isfinite(hcap) ? hcap : 0.0;
-        const double e = s->err_ratio;
+        s->ctl.ev_cap = isfinite(hcap) ? hcap : 0.0;
+        const double e = s->ctl.err_ratio;
         double f = e > 0 ? SAFETY / sqrt(e) : GROW;
         f = fmin(after_reject ? 1.0 : GROW, fmax(SHRINK, f));
         double hn = h * f;
         if (h < h_prop && hn < h_prop && !after_reject) hn = h_prop; /* landed short */
-        s->h_next = fmax(hn, h_floor);
+        s->ctl.h_next = fmax(hn, h_floor);
         after_reject = 0;
     }
     s->st.t = t_target; /* exact (no drift from repeated additions) */
@@ -538,7 +540,7 @@ int fmb_sim_step(fmb_sim_t *s)
 {
     if (!s->initialized)
         return fmb_sim_error(s, FMB_ERR_ARG, "fmb_sim_step called before fmb_sim_initialize");
-    if (!(s->h_next > 0)) s->h_next = s->opts.h;
+    if (!(s->ctl.h_next > 0)) s->ctl.h_next = s->opts.h;
     return advance_to(s, s->st.t + s->opts.h, NULL);
 }
 
@@ -552,9 +554,9 @@ static int run_output_dt(fmb_sim_t *s, fmb_observer_fn observer, void *user,
 {
     fmb_sim_options_t *o = &s->opts;
     const double dt = o->output_dt, T = o->t_end, t0 = s->st.t;
-    s->t_span = T - t0;
+    s->ctl.t_span = T - t0;
     if (o->adaptive && !(o->h_max > 0)) o->h_max = o->h;
-    if (!(s->h_next > 0)) s->h_next = fmin(o->h, o->h_max > 0 ? o->h_max : INFINITY);
+    if (!(s->ctl.h_next > 0)) s->ctl.h_next = fmin(o->h, o->h_max > 0 ? o->h_max : INFINITY);
     const double h = o->h;
     long j = 1, k = 1;
     for (;;) {
@@ -601,8 +603,8 @@ int fmb_sim_run(fmb_sim_t *s, fmb_observer_fn observer, void *user, volatile con
     const long nfull = (long)full;
     const double rem = T - t0 - full * H;
     const long ntargets = nfull + (rem > 1e-9 * H ? 1 : 0);
-    s->t_span = T - t0;
-    if (!(s->h_next > 0)) s->h_next = fmin(o->h, o->h_max > 0 ? o->h_max : INFINITY);
+    s->ctl.t_span = T - t0;
+    if (!(s->ctl.h_next > 0)) s->ctl.h_next = fmin(o->h, o->h_max > 0 ? o->h_max : INFINITY);
     for (long k = 1; k <= ntargets; k++) {
         const double t1 = k == ntargets ? T : t0 + k * H;
         if (stop && *stop)

@@ -92,7 +92,7 @@ int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base
     if (!nz) return 0;
     double *X = s->swX, *M = X + (size_t)N * nz, *qv = M + (size_t)nz * nz, *zz = qv + nz;
     double *ww = zz + nz, *V = ww + nz, *Dall = V + nz, *G = Dall + (size_t)s->nsw * FMB_ELEM_COLS;
-    double *col = s->work + 3 * (size_t)N;
+    double *col = s->ctl.work + 3 * (size_t)N;
     memset(M, 0, (size_t)nz * nz * sizeof *M);
     /* responses to unit z and the element rows */
     for (int e = 0; e < s->nsw; e++) {
@@ -211,7 +211,7 @@ int fmb_sim_switch_start(fmb_sim_t *s)
 {
     if (s->nswz) {
         const int n = s->n, m = s->m, nz = s->nswz;
-        double *x = s->work + (size_t)(n + m);
+        double *x = s->ctl.work + (size_t)(n + m);
         double *x0 = malloc(((size_t)(n + m) + 2 * (size_t)nz) * sizeof *x0);
         if (!x0) return FMB_ERR_NOMEM;
         double *b0 = x0 + n + m, *b1 = b0 + nz;
@@ -278,7 +278,7 @@ double fmb_sim_switch_work(fmb_sim_t *s, double h)
     if (!s->nswz) return 0.0;
     const int n = s->n;
     const double *qd0 = s->st.save + n;
-    double *Q1 = s->work; /* free after the step */
+    double *Q1 = s->ctl.work; /* free after the step */
     switch_forces(s, Q1);
     double W = 0.0;
     for (int i = 0; i < n; i++)
@@ -299,7 +299,7 @@ int fmb_sim_switch_impulse(fmb_sim_t *s)
 {
     if (!s->nswz) return 0;
     const int n = s->n, m = s->m;
-    double *x = s->work + (size_t)(n + m); /* [dqd; impulses of the joints] */
+    double *x = s->ctl.work + (size_t)(n + m); /* [dqd; impulses of the joints] */
     memset(x, 0, (size_t)(n + m) * sizeof *x);
     fmb_sim_switch_accept(s); /* v_n of the elements */
     /* finite forces carry no impulse: the rows' capacities b are 0 */
