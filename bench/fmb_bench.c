@@ -58,7 +58,7 @@ extern void dgetrs_(const char *trans, const int *n, const int *nrhs, const doub
 static double dense_lu(fmb_sim_t *s, const fmb_coeffs_t *cf, const double *b, const double *xk)
 {
     const int N = s->n + s->m;
-    if (N > 400 || !s->kkt.Ap) return NAN;
+    if (N > 400 || !s->as.kkt.Ap) return NAN;
     fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, cf);
     const size_t NN = (size_t)N * N;
     double *A = calloc(NN, sizeof *A), *LU = malloc(NN * sizeof *LU), *xd = malloc((size_t)N * sizeof *xd);
@@ -66,8 +66,8 @@ static double dense_lu(fmb_sim_t *s, const fmb_coeffs_t *cf, const double *b, co
     double t = NAN;
     if (A && LU && xd && ipiv) {
         for (int j = 0; j < N; j++)
-            for (int p = s->kkt.Ap[j]; p < s->kkt.Ap[j + 1]; p++)
-                A[s->kkt.Ai[p] + (size_t)N * j] = s->kkt.Ax[p];
+            for (int p = s->as.kkt.Ap[j]; p < s->as.kkt.Ap[j + 1]; p++)
+                A[s->as.kkt.Ai[p] + (size_t)N * j] = s->as.kkt.Ax[p];
         t = now();
         do {
             memcpy(LU, A, NN * sizeof *LU);
@@ -239,14 +239,14 @@ static int bench_case(const char *label, const char *path, const char **ov, int 
     /* as in a step: the matrix is assembled right after a residual at the same iterate,
      * and takes the joints' views and Jacobians from it (solve/sim.h fmb_joint_memo_t) */
     fmb_sim_eval_forces(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, M, R);
-    s->jm->handoff = 1;
-    const long used0 = s->jm->used;
+    s->as.jm->handoff = 1;
+    const long used0 = s->as.jm->used;
     long ncalls = 0;
     int fail = 0;
     double tf, tasm;
     BATCH_MIN(tf, 0.3, {
         fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &cf);
-        fail |= fmb_kkt_factor(&s->kkt) || fmb_kkt_solve(&s->kkt, b, x);
+        fail |= fmb_kkt_factor(&s->as.kkt) || fmb_kkt_solve(&s->as.kkt, b, x);
         ncalls++;
     });
     if (fail) tf = NAN;
@@ -255,19 +255,19 @@ static int bench_case(const char *label, const char *path, const char **ov, int 
         fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &cf);
         ncalls++;
     });
-    s->jm->handoff = 0;
+    s->as.jm->handoff = 0;
     if (verbose) {
         long lu;
         double fl;
-        fmb_kkt_fill(&s->kkt, &lu, &fl);
+        fmb_kkt_fill(&s->as.kkt, &lu, &fl);
         fprintf(stderr,
                 "%s: KKT L+U %ld entries, %.3g Mflop per factorization (KLU); %ld analyses, %ld "
                 "of them on a kept order\n",
-                label, lu, fl * 1e-6, s->kkt.nsymbolic, s->kkt.norder_kept);
+                label, lu, fl * 1e-6, s->as.kkt.nsymbolic, s->as.kkt.norder_kept);
     }
-    if (s->jm->used - used0 != ncalls)
+    if (s->as.jm->used - used0 != ncalls)
         fprintf(stderr, "%s: %ld of %ld assemblies took the joints' memo\n", label,
-                s->jm->used - used0, ncalls);
+                s->as.jm->used - used0, ncalls);
     /* the residual: M qdd and the forces (fmb_sim_eval_forces), and Phi alone. Every
      * residual of a Newton iteration is at a new iterate, while a beam keeps its element
      * states of the last (q, qd) (src/bodies/beam_inertia.c fmb_beam_states): the loop
@@ -295,14 +295,14 @@ static int bench_case(const char *label, const char *path, const char **ov, int 
     double fs = tf - tasm;
     if (N <= FMB_KKT_LARGE && !use_umfpack && !fail) {
         fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &cf);
-        BATCH_MIN(fs, 0.3, fail |= fmb_kkt_factor(&s->kkt) || fmb_kkt_solve(&s->kkt, b, x));
+        BATCH_MIN(fs, 0.3, fail |= fmb_kkt_factor(&s->as.kkt) || fmb_kkt_solve(&s->as.kkt, b, x));
         if (fail) fs = NAN;
     }
     /* one solve alone */
-    BATCH_MIN(tsol, 0.1, fmb_kkt_solve(&s->kkt, b, x));
+    BATCH_MIN(tsol, 0.1, fmb_kkt_solve(&s->as.kkt, b, x));
     const double tden = dense_lu(s, &cf, b, x);
     const double us = steps ? 1e6 * wall / steps : NAN;
-    const long nnz = s->kkt.Ap ? s->kkt.Ap[N] : -1;
+    const long nnz = s->as.kkt.Ap ? s->as.kkt.Ap[N] : -1;
     const fmb_newton_trace_t *tr = &s->trace;
     const double its = steps ? (double)(st.newton_iterations - st0.newton_iterations) / steps : NAN;
     const double fps = steps ? (double)(st.factorizations - st0.factorizations) / steps : NAN;

@@ -189,7 +189,7 @@ static void residual_case(const char *label, const char *path, const char **ov, 
             }
             fmb_sim_eval_residual(a, q, qd, qdd, a->st.lam, a->st.t, Ma, Fa, Fa + n);
             /* B: every joint's views built afresh (fmb_joint_views) */
-            memset(b->jm->v, 0, 2 * (size_t)nj * sizeof *b->jm->v);
+            memset(b->as.jm->v, 0, 2 * (size_t)nj * sizeof *b->as.jm->v);
             fmb_sim_eval_residual(b, q, qd, qdd, a->st.lam, a->st.t, Mb, Fb, Fb + n);
             const int ok = same(Ma, Mb, n) && same(Fa, Fb, N);
             CHECK(ok, "%s: step %d, %s: the residual differs from the reference", label, k,

@@ -98,20 +98,20 @@ static void run_case(const char *label, const char *path, const char **ov, int n
     dense(s, ref);
     /* the residual at the state (fills the memo), then Phi at its own array and at another */
     fmb_sim_eval_residual(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, M, F, F + n);
-    memcpy(keep, s->jm->v, 2 * (size_t)nj * sizeof *keep);
+    memcpy(keep, s->as.jm->v, 2 * (size_t)nj * sizeof *keep);
     check_phi(label, "the residual's array", s, s->st.q, s->st.t);
     for (int k = 0; k < n; k++)
         q2[k] = s->st.q[k] * (1.0 + 1e-3 * ((k % 5) - 2)) + 1e-4;
     check_phi(label, "a perturbed array", s, q2, s->st.t + h);
-    CHECK(!memcmp(keep, s->jm->v, 2 * (size_t)nj * sizeof *keep),
+    CHECK(!memcmp(keep, s->as.jm->v, 2 * (size_t)nj * sizeof *keep),
           "%s: the memo views changed by Phi", label);
     /* the assembly of the residual's iterate still takes the memo: the same matrix */
-    const long u = s->jm->used;
-    s->jm->handoff = 1;
+    const long u = s->as.jm->used;
+    s->as.jm->handoff = 1;
     fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &c);
-    s->jm->handoff = 0;
+    s->as.jm->handoff = 0;
     dense(s, A);
-    CHECK(s->jm->used == u + 1, "%s: the assembly did not take the memo after Phi", label);
+    CHECK(s->as.jm->used == u + 1, "%s: the assembly did not take the memo after Phi", label);
     long nd = 0;
     for (size_t e = 0; e < (size_t)N * N; e++)
         nd += memcmp(&A[e], &ref[e], sizeof *A) != 0;

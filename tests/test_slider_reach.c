@@ -10,7 +10,7 @@
  * the frictional quick-return (cases/quick_return_friction.yaml: Coulomb slider, whose
  * contact points on the guide take the guide's axial columns as well) at 240 elements
  * (window 30), 0.2 s. In each, run A as users run it (the window) and run B with every
- * guide column reserved (s->reach_all), same options. Asserted:
+ * guide column reserved (s->as.reach_all), same options. Asserted:
  *  - the slider travels more than a window (so A rebuilt its pattern), and A analysed its
  *    pattern at least twice and at most once per half window travelled plus the start (a
  *    rebuild per window travelled; back and forth across a window's edge may rebuild
@@ -54,7 +54,7 @@ static int start(run_t *r, const char *file, int n_el, int all)
     const char *ov[] = {nel};
     fmb_sim_options_t o;
     if (case_run_load(r, file, ov, 1, &o) || case_run_create(r, &o)) return 1;
-    r->s->reach_all = all; /* before the first assembly reserves the reach */
+    r->s->as.reach_all = all; /* before the first assembly reserves the reach */
     return case_run_init(r);
 }
 
@@ -111,8 +111,8 @@ static void scenario(const char *file, int n_el, double t_end)
                 if (d > worst) worst = d;
             }
     }
-    const long nA = A->kkt.nsymbolic, nB = B->kkt.nsymbolic;
-    const int nzA = A->kkt.Ap[A->kkt.n], nzB = B->kkt.Ap[B->kkt.n];
+    const long nA = A->as.kkt.nsymbolic, nB = B->as.kkt.nsymbolic;
+    const int nzA = A->as.kkt.Ap[A->as.kkt.n], nzB = B->as.kkt.Ap[B->as.kkt.n];
     printf("%s, %d elements, window %d: slider elements %d..%d, %ld element ends crossed; symbolic "
            "analyses %ld (window) / %ld (whole guide); pattern nnz %d / %d; positions apart "
            "at most %.3g tolerance units\n",

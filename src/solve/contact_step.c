@@ -450,7 +450,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
         fmb_bodyview_t v[2];
         fmb_sim_contact_views(s, c, s->st.q, s->st.qd, v);
         const int nn = v[0].nc + v[1].nc;
-        double *cols = fmb_zeroed(s->sK, (size_t)nn * FMB_CONTACT_COLS);
+        double *cols = fmb_zeroed(s->as.sK, (size_t)nn * FMB_CONTACT_COLS);
         fmb_contact_t cu = *c; /* exact: friction columns per unit coefficient */
         if (c->exact) cu.mu = 1.0, nexact++;
         fmb_contact_columns(&cu, j, v, cols);
@@ -463,7 +463,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
             for (int r = 0; r < nn; r++)
                 if (g[r] >= 0) col[g[r]] += bh2 * cols[r + (size_t)nn * k];
             double *X = s->cX + (size_t)N * SLOT(ic, k);
-            int rc = fmb_kkt_solve(&s->kkt, col, X);
+            int rc = fmb_kkt_solve(&s->as.kkt, col, X);
             if (rc) return fmb_sim_error(s, rc, "linear solve failed for the contact forces");
         }
     }

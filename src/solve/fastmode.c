@@ -64,14 +64,14 @@ int fmb_sim_fastest_mode_estimate(fmb_sim_t *s, double *omega_max, int *coord, i
     fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &c);
     s->ctl.newton_stale = 1;
     s->ctl.kkt_iter = 0; /* the factorization below is not an iteration matrix */
-    int rc = fmb_kkt_factor(&s->kkt);
+    int rc = fmb_kkt_factor(&s->as.kkt);
     /* [M Phi_q^T; Phi_q 0] alone spans the beams' rotary masses (1e-7 kg m^2 for short
      * elements) and the constraints' Schur complements (1e7): its pivot ratio can fall
      * below the singular threshold (1e-14) with finite, nonzero pivots. The estimate is
      * advice (the message of a failed step): it goes on with such factors and its solves
      * are checked for finite values. */
-    if (rc == FMB_ERR_SINGULAR && s->kkt.rcond > 0) rc = 0;
-    s->stats.factorizations = s->kkt.nnumeric;
+    if (rc == FMB_ERR_SINGULAR && s->as.kkt.rcond > 0) rc = 0;
+    s->stats.factorizations = s->as.kkt.nnumeric;
     if (rc) {
         free(buf);
         return rc == FMB_ERR_SINGULAR
@@ -96,7 +96,7 @@ int fmb_sim_fastest_mode_estimate(fmb_sim_t *s, double *omega_max, int *coord, i
         }
         memcpy(rhs, y, (size_t)n * sizeof *rhs);
         memset(rhs + n, 0, (size_t)m * sizeof *rhs);
-        if ((rc = fmb_kkt_solve(&s->kkt, rhs, z))) {
+        if ((rc = fmb_kkt_solve(&s->as.kkt, rhs, z))) {
             free(buf);
             return fmb_sim_error(s, rc, "linear solve failed for the fastest mode");
         }

@@ -126,7 +126,7 @@ fmb_periodic_t *fmb_periodic_create(fmb_sim_t *s)
                       n, (double)(nx * nx + nx * nw) * 8e-6);
         return NULL;
     }
-    p->kK.solver = p->kC.solver = s->kkt.solver;
+    p->kK.solver = p->kC.solver = s->as.kkt.solver;
     memcpy(p->x, s->st.q, (size_t)n * sizeof(double));
     memcpy(p->x + n, s->st.qd, (size_t)n * sizeof(double));
     memcpy(p->x + 2 * n, s->st.acc, (size_t)n * sizeof(double));

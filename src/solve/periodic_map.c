@@ -43,12 +43,12 @@ void fmb_periodic_get_state(const fmb_periodic_t *p, double *x)
 static int assemble_into(fmb_periodic_t *p, fmb_kkt_t *k, const fmb_coeffs_t *c, double t1)
 {
     fmb_sim_t *s = p->s;
-    fmb_kkt_t keep = s->kkt;
-    s->kkt = *k;
+    fmb_kkt_t keep = s->as.kkt;
+    s->as.kkt = *k;
     fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, t1, c);
-    int rc = fmb_kkt_pattern(&s->kkt);
-    *k = s->kkt;
-    s->kkt = keep;
+    int rc = fmb_kkt_pattern(&s->as.kkt);
+    *k = s->as.kkt;
+    s->as.kkt = keep;
     return rc;
 }
 
@@ -72,9 +72,9 @@ static int tangent_step(fmb_periodic_t *p, double h, double *Y, int ncol, int un
     const fmb_coeffs_t cA = {1.0, bh2, bh2, gp * h, 1.0, 0.0, 0.0, 0};
     if ((rc = assemble_into(p, &p->kK, &cK, t1)) || (rc = assemble_into(p, &p->kC, &cC, t1)))
         return fmb_sim_error(s, rc, "periodic: cannot assemble the step's tangent at t = %.9g", t1);
-    s->jm->handoff = 0;
+    s->as.jm->handoff = 0;
     fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, t1, &cA);
-    rc = fmb_kkt_factor(&s->kkt);
+    rc = fmb_kkt_factor(&s->as.kkt);
     s->ctl.kkt_iter = 0; /* not the integrator's iteration matrix any more */
     s->ctl.newton_stale = 1;
     if (rc)
@@ -110,7 +110,7 @@ static int tangent_step(fmb_periodic_t *p, double h, double *Y, int ncol, int un
         for (int i = n; i < N; i++)
             b[i] = -b[i];
     }
-    if ((rc = fmb_kkt_solve_many(&s->kkt, nw, p->B)))
+    if ((rc = fmb_kkt_solve_many(&s->as.kkt, nw, p->B)))
         return fmb_sim_error(s, rc, "periodic: tangent solve failed at t = %.9g", t1);
     const double gv = gp / (bp * h);
     for (int j = 0; j < nw; j++) {

@@ -129,9 +129,9 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
         if (bd->klass && (!bd->klass->blocks || !bd->klass->mass_times))
             maxd = bd->ndof > maxd ? bd->ndof : maxd;
     }
-    s->maxr = maxr, s->maxq = maxq, s->maxd = maxd;
+    s->as.maxr = maxr, s->as.maxq = maxq, s->as.maxd = maxd;
     const size_t mn = FMB_ELEM_COLS, mr = (size_t)maxr, mq = (size_t)maxq, md = (size_t)maxd;
-    s->scratch =
+    s->as.scratch =
         calloc(2 * mr * FMB_VIEW_COLS + 3 * mn * mn + 4 * md * md + 3 * mq + 2 * mn + 2 * mr + 8,
                sizeof(double));
     s->cuoff = calloc((size_t)model->njoints + 2, sizeof *s->cuoff);
@@ -139,41 +139,41 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     s->ctl.newton_nb = 2 * model->nbodies + 1;
     s->ctl.newton_B = calloc(3 * (size_t)s->ctl.newton_nb, sizeof(double));
     /* the joints' evaluation handed from a residual to the assembly (sim.h) */
-    s->jm = calloc(1, sizeof *s->jm);
-    if (s->jm) {
+    s->as.jm = calloc(1, sizeof *s->as.jm);
+    if (s->as.jm) {
         size_t nj = (size_t)model->njoints, nJ = 0;
-        s->jm->joff = calloc(nj + 1, sizeof *s->jm->joff);
-        if (s->jm->joff)
+        s->as.jm->joff = calloc(nj + 1, sizeof *s->as.jm->joff);
+        if (s->as.jm->joff)
             for (size_t i = 0; i < nj; i++) {
-                s->jm->joff[i] = nJ;
+                s->as.jm->joff[i] = nJ;
                 nJ += (size_t)model->joints[i].klass->nrows * FMB_ELEM_COLS;
             }
-        s->jm->on = n <= FMB_JOINT_MEMO_MAXN;
-        s->jm->q = calloc(n + 1, sizeof(double));
-        s->jm->v = calloc(2 * nj + 1, sizeof *s->jm->v);
-        s->jm->J = calloc(nJ + 1, sizeof(double));
+        s->as.jm->on = n <= FMB_JOINT_MEMO_MAXN;
+        s->as.jm->q = calloc(n + 1, sizeof(double));
+        s->as.jm->v = calloc(2 * nj + 1, sizeof *s->as.jm->v);
+        s->as.jm->J = calloc(nJ + 1, sizeof(double));
     }
-    if (!s->scratch || !s->cuoff || !s->ctl.newton_B || !s->jm || !s->jm->joff || !s->jm->q ||
-        !s->jm->v || !s->jm->J) {
+    if (!s->as.scratch || !s->cuoff || !s->ctl.newton_B || !s->as.jm || !s->as.jm->joff ||
+        !s->as.jm->q || !s->as.jm->v || !s->as.jm->J) {
         fmb_sim_destroy(&s);
         return NULL;
     }
-    s->sJ[0] = s->scratch;
-    s->sJ[1] = s->sJ[0] + mr * FMB_VIEW_COLS;
-    s->sH = s->sJ[1] + mr * FMB_VIEW_COLS;
-    s->sK = s->sH + mn * mn;
-    s->sC = s->sK + mn * mn;
-    s->sM = s->sC + mn * mn;
-    s->dK = s->sM + md * md;
-    s->dC = s->dK + md * md;
-    s->dH = s->dC + md * md;
-    s->sQ[0] = s->dH + md * md;
-    s->sQ[1] = s->sQ[0] + mq;
-    s->sb = s->sQ[1] + mq;
-    s->sv = s->sb + mq;
-    s->sw = s->sv + mn;
-    s->sphi = s->sw + mn;
-    s->sphi2 = s->sphi + mr;
+    s->as.sJ[0] = s->as.scratch;
+    s->as.sJ[1] = s->as.sJ[0] + mr * FMB_VIEW_COLS;
+    s->as.sH = s->as.sJ[1] + mr * FMB_VIEW_COLS;
+    s->as.sK = s->as.sH + mn * mn;
+    s->as.sC = s->as.sK + mn * mn;
+    s->as.sM = s->as.sC + mn * mn;
+    s->as.dK = s->as.sM + md * md;
+    s->as.dC = s->as.dK + md * md;
+    s->as.dH = s->as.dC + md * md;
+    s->as.sQ[0] = s->as.dH + md * md;
+    s->as.sQ[1] = s->as.sQ[0] + mq;
+    s->as.sb = s->as.sQ[1] + mq;
+    s->as.sv = s->as.sb + mq;
+    s->as.sw = s->as.sv + mn;
+    s->as.sphi = s->as.sw + mn;
+    s->as.sphi2 = s->as.sphi + mr;
     for (int i = 0; i < model->njoints; i++)
         if (fmb_friction_on(&model->joints[i].friction)) s->ncontacts++;
     if (s->ncontacts) {
@@ -204,10 +204,10 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
         fmb_sim_destroy(&s);
         return NULL;
     }
-    fmb_kkt_init(&s->kkt, (int)N);
-    s->kkt.ncoord = (int)s->n; /* coordinates first, then the multipliers */
-    s->kkt.ordering = (int)s->opts.ordering;
-    s->kkt.solver = s->opts.linear_solver == FMB_LINEAR_UMFPACK ? FMB_KKT_UMFPACK : FMB_KKT_KLU;
+    fmb_kkt_init(&s->as.kkt, (int)N);
+    s->as.kkt.ncoord = (int)s->n; /* coordinates first, then the multipliers */
+    s->as.kkt.ordering = (int)s->opts.ordering;
+    s->as.kkt.solver = s->opts.linear_solver == FMB_LINEAR_UMFPACK ? FMB_KKT_UMFPACK : FMB_KKT_KLU;
     return s;
 }
 
@@ -215,17 +215,19 @@ void fmb_sim_destroy(fmb_sim_t **ps)
 {
     if (!ps || !*ps) return;
     fmb_sim_t *s = *ps;
-    fmb_kkt_free(&s->kkt);
+    fmb_kkt_free(&s->as.kkt);
     free(s->st.q), free(s->st.qd), free(s->st.qdd), free(s->st.lam), free(s->st.acc),
         free(s->ctl.acc1), free(s->ctl.qscale), free(s->st.accp), free(s->st.accpp),
         free(s->err_lim), free(s->st.lamp), free(s->st.save);
     free(s->ctl.zero);
     free(s->st.vel_change);
     free(s->ctl.work);
-    free(s->scratch), free(s->cuoff), free(s->ctl.newton_B);
+    free(s->as.scratch), free(s->cuoff), free(s->ctl.newton_B);
     free(s->hk), free(s->cv), free(s->ctl.qscale1), free(s->ctl.wq), free(s->ctl.eq),
         free(s->ctl.newton_D);
-    if (s->jm) free(s->jm->q), free(s->jm->v), free(s->jm->J), free(s->jm->joff), free(s->jm);
+    if (s->as.jm)
+        free(s->as.jm->q), free(s->as.jm->v), free(s->as.jm->J), free(s->as.jm->joff),
+            free(s->as.jm);
     free(s->contacts), free(s->cX), free(s->clcp), free(s->cstart);
     fmb_sim_switch_free(s);
     free(s);

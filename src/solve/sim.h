@@ -5,7 +5,7 @@
 
 #include "contact/friction.h"
 #include "model/model.h"
-#include "solve/kkt.h"
+#include "solve/sim_assembly.h"
 #include "solve/sim_state.h"
 #include "solve/sim_stepctl.h"
 
@@ -35,48 +35,14 @@ typedef struct fmb_newton_trace {
     long phi_evals, force_evals; /* evaluations of Phi and of the residual */
 } fmb_newton_trace_t;
 
-/* The joints' views and Jacobians as the last residual (fmb_sim_eval_residual) evaluated
- * them, for the assembly of the same Newton iterate (try_step: the residual at an iterate,
- * then, when it refactors, the matrix at the same iterate): the assembly takes them instead
- * of evaluating every joint again, when handoff is set (by try_step around its assembly
- * alone: nothing else the joints depend on can change between the two) and the assembly's
- * q, qd and t are the residual's (the same arrays, the same bits of q and t). Bitwise the
- * same matrix (tests/test_joint_memo.c). The key is a copy of q: in systems of more than
- * FMB_JOINT_MEMO_MAXN coordinates its copy and comparison (n doubles each) cost more than
- * the joints' evaluation it saves (callgrind, quick-return 1,000 elements, n = 3,003: +0.34 %
- * per step; 320 elements -0.14 %, 80 elements -0.5 %), so there the memo is off. */
-#define FMB_JOINT_MEMO_MAXN 1500 /* coordinates: above, the q copy costs more than it saves */
-typedef struct fmb_joint_memo {
-    int on;      /* n <= FMB_JOINT_MEMO_MAXN: the memo is kept (sim.c) */
-    int ok;      /* 1: filled by the last residual (0 while it runs, or if it had no F) */
-    int handoff; /* 1: the next assembly may take them (step.c) */
-    const double *qp, *qdp; /* the arrays the residual read */
-    double t;               /* its time */
-    double *q;              /* n: a copy of q's values */
-    fmb_bodyview_t *v;      /* 2 per joint */
-    double *J;              /* joint i's nr x nl Jacobian (J_0 then J_1) at J + joff[i] */
-    size_t *joff;
-    long used; /* assemblies that took them (tests, bench) */
-} fmb_joint_memo_t;
-
 struct fmb_sim {
     fmb_model_t *model;
     fmb_sim_options_t opts;
     int n, m; /* coordinates, constraint rows */
     fmb_sim_state_t st;
     fmb_sim_ctl_t ctl;
-    fmb_kkt_t kkt;
-    /* scratch for one element block: elements are column-compressed (model.h), so their
-     * blocks are at most FMB_ELEM_COLS square and maxr (most rows of a joint) high;
-     * maxq = largest body (body force vectors), maxd = largest body assembled through
-     * dense matrices (bodies without the `blocks` or `mass_times` members: rigid) */
-    int maxr, maxq, maxd;
-    double *scratch, *sJ[2], *sH, *sK, *sC, *sQ[2], *sv, *sw, *sphi, *sphi2;
-    double *sM, *dK, *dC, *dH; /* maxd^2 each: dense body matrices */
-    double *sb;                /* maxq: a body vector */
-    int *cuoff;                /* contacts + 1: first LCP unknown per contact */
-    int reach_all;             /* tests: moving elements reserve every column they can ever reach
-                                  (model.h reach(), all = 1) instead of a window near their state */
+    fmb_sim_asm_t as;
+    int *cuoff; /* contacts + 1: first LCP unknown per contact */
     int initialized;
     int last_iters;
     /* frictional sliding joints (docs/theory.md section 9) */
@@ -105,7 +71,6 @@ struct fmb_sim {
     int jammed;  /* the step try stopped in a LuGre jam (contact_step.c jam_error) */
     int errline; /* case-file line of the joint the last error is about, 0 if none */
     fmb_newton_trace_t trace; /* where the Newton iterations go (step.c; bench/fmb_bench -v) */
-    fmb_joint_memo_t *jm;     /* the joints' evaluation of the last residual (residual.c) */
     /* tests only: called by the step loop with each accepted candidate before it is
      * committed (s->st.save: the state at t_n; s->st.q...: the candidate at t_n + h) */
     void (*accept_hook)(fmb_sim_t *s, double h, void *user);

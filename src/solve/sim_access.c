@@ -96,8 +96,8 @@ void fmb_sim_joint_reaction(const fmb_sim_t *s, int joint, double out[6])
         if (!v[b].ndof) v[b].ndof = 3, v[b].q = zero, v[b].qd = zero;
     fmb_joint_cols(j, v); /* the ground, viewed as a body, gets its rigid columns */
     const int nr = j->klass->nrows;
-    double *phi = s->sphi, *J[2] = {fmb_zeroed(s->sJ[0], (size_t)(nr * v[0].nc)),
-                                    fmb_zeroed(s->sJ[1], (size_t)(nr * v[1].nc))};
+    double *phi = s->as.sphi, *J[2] = {fmb_zeroed(s->as.sJ[0], (size_t)(nr * v[0].nc)),
+                                       fmb_zeroed(s->as.sJ[1], (size_t)(nr * v[1].nc))};
     j->klass->eval(j, v, s->st.t, phi, J[0], J[1]);
     for (int b = 0; b < 2; b++) {
         double Qc[3] = {0, 0, 0}, A[4];
@@ -195,7 +195,7 @@ double fmb_sim_joint_violation(const fmb_sim_t *s, int joint)
     const fmb_joint_t *j = &s->model->joints[joint];
     fmb_bodyview_t v[2];
     fmb_sim_joint_views(s, j, s->st.q, NULL, v);
-    double *phi = s->sphi, mx = 0.0;
+    double *phi = s->as.sphi, mx = 0.0;
     j->klass->eval(j, v, s->st.t, phi, NULL, NULL);
     for (int r = 0; r < j->klass->nrows; r++)
         mx = fmax(mx, fabs(phi[r]));
@@ -210,12 +210,12 @@ void fmb_sim_energy(const fmb_sim_t *s, double e[FMB_ENERGY_COLUMNS])
         const fmb_body_t *bd = &md->bodies[b];
         const int o = bd->offset, nd = bd->ndof;
         if (bd->klass->mass_times) { /* T = qd . (M qd) / 2 without forming M */
-            double *Mv = s->sb;
+            double *Mv = s->as.sb;
             bd->klass->mass_times(bd, s->st.q + o, s->st.qd + o, Mv);
             for (int r = 0; r < nd; r++)
                 T += 0.5 * s->st.qd[o + r] * Mv[r];
         } else {
-            double *M = s->sM;
+            double *M = s->as.sM;
             bd->klass->mass(bd, s->st.q + o, M);
             for (int c = 0; c < nd; c++)
                 for (int r = 0; r < nd; r++)

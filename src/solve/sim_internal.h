@@ -9,22 +9,6 @@
 
 #include "solve/sim.h"
 
-/* Coefficients of the assembled KKT matrix
- *   [ cM M + cKm Kmq + cK (Kc(lam) - Kq) - cC Cq    cA Phi_q^T ]
- *   [ Phi_q                                         c22 I      ]
- * Two modifiers for the quasi-static start (static_start.c), zero in every other use:
- * ee != 0 multiplies the elastic-elastic entries of the body blocks (both coordinates
- * elastic, body-local index >= 3) by ee (meant for pure mass matrices, cKm = cK = cC = 0);
- * elastic_rows != 0 splits the rows: rows of elastic coordinates get the tangent terms
- * alone (Kmq, Kq, Kc, Cq, contacts; no mass), carrier rows (body-local index < 3) the
- * mass term alone (cM M for bodies without blocks, cM M_rr, the carrier block, for
- * bodies with them). Both keep the emitted entries, i.e. the sparse pattern. */
-typedef struct fmb_coeffs {
-    double cM, cKm, cK, cC, cA, c22;
-    double ee;
-    int elastic_rows;
-} fmb_coeffs_t;
-
 static inline double *fmb_zeroed(double *p, size_t n)
 {
     memset(p, 0, n * sizeof *p);

@@ -152,9 +152,9 @@ static int project_velocities(fmb_sim_t *s, int *rigid_only)
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
         if (!j->klass->time) continue;
-        j->klass->time(j, s->st.t, s->sphi, s->sphi2);
+        j->klass->time(j, s->st.t, s->as.sphi, s->as.sphi2);
         for (int r = 0; r < j->klass->nrows; r++)
-            b[j->row + r] = -s->sphi[r];
+            b[j->row + r] = -s->as.sphi[r];
     }
     for (int k = 0; k < nb; k++) {
         const fmb_body_t *bd = &md->bodies[k + 1];
@@ -325,7 +325,7 @@ double fmb_sim_power(const fmb_sim_t *s)
     }
     for (int k = 0; k < s->njtime; k++) {
         const fmb_joint_t *j = &md->joints[s->jtime[k]];
-        double *pt = s->sphi, *ptt = s->sphi2;
+        double *pt = s->as.sphi, *ptt = s->as.sphi2;
         j->klass->time(j, s->st.t, pt, ptt);
         for (int r = 0; r < j->klass->nrows; r++)
             P += s->st.lam[j->row + r] * pt[r];
@@ -354,9 +354,9 @@ int fmb_sim_accel_solve(fmb_sim_t *s, int factor, double ee, double *qdd, double
     if (factor) {
         const fmb_coeffs_t c = {1, 0, 0, 0, 1, 0, ee, 0};
         fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &c);
-        rc = fmb_kkt_factor(&s->kkt);
-        s->stats.factorizations = s->kkt.nnumeric;
-        s->stats.symbolic = s->kkt.nsymbolic;
+        rc = fmb_kkt_factor(&s->as.kkt);
+        s->stats.factorizations = s->as.kkt.nnumeric;
+        s->stats.symbolic = s->as.kkt.nsymbolic;
         if (rc == FMB_ERR_SINGULAR)
             return fmb_sim_singular_error(s, s->st.q, s->st.t, "for the accelerations");
         if (rc) return fmb_sim_error(s, rc, "linear solver failure at t = %.9g", s->st.t);
@@ -371,16 +371,17 @@ int fmb_sim_accel_solve(fmb_sim_t *s, int factor, double ee, double *qdd, double
         fmb_bodyview_t v[2];
         fmb_sim_joint_views(s, j, s->st.q, s->st.qd, v);
         const int nr = j->klass->nrows, nn = v[0].nc + v[1].nc;
-        double *vloc = s->sv;
+        double *vloc = s->as.sv;
         for (int k = 0; k < nn; k++) {
             int g = fmb_elem_gidx(v, k);
             vloc[k] = g >= 0 ? s->st.qd[g] : 0.0;
         }
-        double *pt = fmb_zeroed(s->sphi, (size_t)nr), *ptt = fmb_zeroed(s->sphi2, (size_t)nr);
+        double *pt = fmb_zeroed(s->as.sphi, (size_t)nr), *ptt = fmb_zeroed(s->as.sphi2, (size_t)nr);
         if (j->klass->time) j->klass->time(j, s->st.t, pt, ptt);
         for (int r = 0; r < nr; r++) {
             /* the Hessian is nn x nn on the joint's element columns (model.h): small */
-            double *w = fmb_zeroed(s->sw, (size_t)nr), *H = fmb_zeroed(s->sH, (size_t)nn * nn);
+            double *w = fmb_zeroed(s->as.sw, (size_t)nr),
+                   *H = fmb_zeroed(s->as.sH, (size_t)nn * nn);
             double quad = 0.0;
             w[r] = 1.0;
             j->klass->hess(j, v, s->st.t, w, H);
@@ -390,7 +391,7 @@ int fmb_sim_accel_solve(fmb_sim_t *s, int factor, double ee, double *qdd, double
             rhs[n + j->row + r] = -quad - ptt[r];
         }
     }
-    if ((rc = fmb_kkt_solve(&s->kkt, rhs, x)))
+    if ((rc = fmb_kkt_solve(&s->as.kkt, rhs, x)))
         return fmb_sim_error(s, rc, "linear solve failed for the accelerations at t = %.9g",
                              s->st.t);
     memcpy(qdd, x, (size_t)n * sizeof *x);
@@ -413,7 +414,7 @@ int fmb_sim_mass_projection(fmb_sim_t *s, double *x, const char *when)
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
         if (!j->klass->time) continue;
-        double *pt = s->sphi, *ptt = s->sphi2;
+        double *pt = s->as.sphi, *ptt = s->as.sphi2;
         j->klass->time(j, s->st.t, pt, ptt);
         for (int r = 0; r < j->klass->nrows; r++)
             rhs[n + j->row + r] = -pt[r];

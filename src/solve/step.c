@@ -486,7 +486,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
      * failed to contract in the last FMB_KEEP_PAUSE steps (keep_pause), and it was made at
      * most FMB_KEEP_AGE steps ago (keep_age). */
     const int keep = s->opts.reuse_jacobian && !s->ctl.newton_stale && !s->ncontacts &&
-                     s->ctl.kkt_iter > 0 && s->ctl.kkt_iter == s->kkt.nnumeric &&
+                     s->ctl.kkt_iter > 0 && s->ctl.kkt_iter == s->as.kkt.nnumeric &&
                      s->ctl.keep_pause == 0 && s->ctl.keep_age < FMB_KEEP_AGE &&
                      (N > FMB_KEEP_MIN_N || s->ctl.keep_force);
     if (s->ctl.keep_pause > 0) s->ctl.keep_pause--;
@@ -605,18 +605,18 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             s->ctl.keep_age = 0;
             /* at the iterate of the residual just evaluated: the assembly may take the
              * joints' views and Jacobians from it (sim.h fmb_joint_memo_t) */
-            s->jm->handoff = 1;
+            s->as.jm->handoff = 1;
             fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, t1, &c);
-            s->jm->handoff = 0;
-            rc = fmb_kkt_factor(&s->kkt);
-            s->stats.factorizations = s->kkt.nnumeric;
-            s->stats.symbolic = s->kkt.nsymbolic;
-            s->ctl.kkt_iter = rc ? 0 : s->kkt.nnumeric;
+            s->as.jm->handoff = 0;
+            rc = fmb_kkt_factor(&s->as.kkt);
+            s->stats.factorizations = s->as.kkt.nnumeric;
+            s->stats.symbolic = s->as.kkt.nsymbolic;
+            s->ctl.kkt_iter = rc ? 0 : s->as.kkt.nnumeric;
             s->ctl.newton_stale = 0;
             fresh = 1;
             fresh0 = it == 0;
         }
-        if (rc == 0) rc = fmb_kkt_solve(&s->kkt, R, x);
+        if (rc == 0) rc = fmb_kkt_solve(&s->as.kkt, R, x);
         if (rc == 0 && s->ncontacts) { /* with switching elements: both LCPs coupled */
             rc = s->nswz ? fmb_sim_lcp_coupled(s, bh2, gp / (bp * h), t1, x)
                          : fmb_sim_contact_lcp(s, bh2, gp / (bp * h), t1, x);

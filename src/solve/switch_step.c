@@ -112,7 +112,7 @@ int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base
             memset(col, 0, (size_t)N * sizeof *col);
             for (int r = 0; r < nn; r++)
                 if (g[r] >= 0) col[g[r]] += bh2 * G[r + (size_t)nn * k];
-            int rc = fmb_kkt_solve(&s->kkt, col, X + (size_t)N * (sw->zoff + k));
+            int rc = fmb_kkt_solve(&s->as.kkt, col, X + (size_t)N * (sw->zoff + k));
             if (rc)
                 return fmb_sim_error(s, rc, "linear solve failed for the switching element '%s'",
                                      f->name);
