@@ -168,8 +168,8 @@ static int rigid_work(void)
     CHECK(vmax >= 0.05 * L, "deflection %.3g below 5 %% of the length", vmax);
     const fmb_joint_t *j = &m->joints[js];
     fmb_bodyview_t v[2];
-    fmb_sim_contact_views(s, &s->contacts[0], s->st.q, s->st.qd, v); /* the contact's columns */
-    fmb_contact_t c = s->contacts[0];
+    fmb_sim_contact_views(s, &s->ct.contacts[0], s->st.q, s->st.qd, v); /* the contact's columns */
+    fmb_contact_t c = s->ct.contacts[0];
     c.mu = 1.0; /* unit friction coefficient: columns = generalized forces per unit normal force */
     const int nn = v[0].nc + v[1].nc; /* column-compressed: rigid columns first per body */
     double *cols = calloc((size_t)nn * FMB_CORNERS, sizeof *cols);

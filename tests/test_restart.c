@@ -142,7 +142,7 @@ typedef struct dstate {
 static dstate_t slider_state(const fmb_sim_t *s, int jD)
 {
     dstate_t d;
-    const fmb_contact_t *c = &s->contacts[0];
+    const fmb_contact_t *c = &s->ct.contacts[0];
     const fmb_body_t *b = &s->model->bodies[s->model->joints[jD].body[0]];
     for (int k = 0; k < 3; k++)
         d.a[k] = s->st.qdd[b->offset + k];
@@ -206,7 +206,7 @@ static int friction(const char *path)
     s = run(path, 0, 1e-6, &ref, &st);
     CHECK(st == 0, "reference h = 1e-6 failed");
     if (st) return failures;
-    CHECK(s->ncontacts == 1, "%d contacts", s->ncontacts);
+    CHECK(s->ct.ncontacts == 1, "%d contacts", s->ct.ncontacts);
     const dstate_t d1 = slider_state(s, ref.jD);
     double *qdd_step = malloc((size_t)s->n * sizeof *qdd_step);
     memcpy(qdd_step, s->st.qdd, (size_t)s->n * sizeof *qdd_step);
@@ -217,7 +217,7 @@ static int friction(const char *path)
     if (ocrank < 0) return failures;
     memset(s->st.qdd, 0, (size_t)s->n * sizeof *s->st.qdd);
     memset(s->st.lam, 0, (size_t)s->m * sizeof *s->st.lam);
-    memset(s->contacts[0].F, 0, sizeof s->contacts[0].F);
+    memset(s->ct.contacts[0].F, 0, sizeof s->ct.contacts[0].F);
     const int rc = fmb_sim_restart(s);
     CHECK(rc == 0, "restart: %s", fmb_sim_last_error(s));
     const dstate_t dr = slider_state(s, ref.jD);
@@ -318,8 +318,8 @@ static int coulomb(const char *path)
     memcpy(qdd_step, s->st.qdd, (size_t)s->n * sizeof *qdd_step);
     memset(s->st.qdd, 0, (size_t)s->n * sizeof *s->st.qdd);
     memset(s->st.lam, 0, (size_t)s->m * sizeof *s->st.lam);
-    memset(s->contacts[0].F, 0, sizeof s->contacts[0].F);
-    memset(s->contacts[0].beta, 0, sizeof s->contacts[0].beta);
+    memset(s->ct.contacts[0].F, 0, sizeof s->ct.contacts[0].F);
+    memset(s->ct.contacts[0].beta, 0, sizeof s->ct.contacts[0].beta);
     const int rc = fmb_sim_restart(s);
     CHECK(rc == 0, "restart: %s", fmb_sim_last_error(s));
     const dstate_t dr = slider_state(s, ref.jD);

@@ -453,7 +453,7 @@ static void force_hook(fmb_sim_t *s, double h, void *user)
 {
     (void)h;
     fwatch_t *w = user;
-    w->fmax = fmax(w->fmax, fabs(s->swe[w->e].force_out));
+    w->fmax = fmax(w->fmax, fabs(s->ct.swe[w->e].force_out));
 }
 
 static void test_seed(const char *path)
@@ -530,8 +530,8 @@ static void test_seed(const char *path)
     int mf_prev = 0;
     fmb_case_param(c, "Fs", &Fs), fmb_case_param(c, "Fk", &Fk);
     fwatch_t fw = {.e = -1, .fmax = 0};
-    for (int e = 0; e < s->nsw; e++)
-        if (s->swe[e].force == ifr) fw.e = e;
+    for (int e = 0; e < s->ct.nsw; e++)
+        if (s->ct.swe[e].force == ifr) fw.e = e;
     s->accept_hook = force_hook, s->accept_hook_user = &fw;
     while (fmb_sim_time(s) < 8.0 - 1e-9) {
         step(s);
@@ -589,7 +589,7 @@ static void lock_hook(fmb_sim_t *s, double h, void *user)
 {
     (void)h;
     lockwatch_t *w = user;
-    const fmb_switch_t *L = &s->swe[w->elock], *F = &s->swe[w->efr], *T = &s->swe[w->ethr];
+    const fmb_switch_t *L = &s->ct.swe[w->elock], *F = &s->ct.swe[w->efr], *T = &s->ct.swe[w->ethr];
     if (w->have) {
         const double dt = s->st.t - w->t;
         const int re = (long)s->stats.restarts != w->restarts;
@@ -619,8 +619,8 @@ static void test_lock_mu0(const char *path)
     fmb_sim_t *s = fmb_sim_create(m, fmb_case_options(c));
     if (!s || fmb_sim_initialize(s)) printf("FAIL start\n"), exit(1);
     lockwatch_t w = {.elock = -1, .efr = -1, .ethr = -1};
-    for (int e = 0; e < s->nsw; e++) {
-        const char *n = fmb_model_force_name(m, s->swe[e].force);
+    for (int e = 0; e < s->ct.nsw; e++) {
+        const char *n = fmb_model_force_name(m, s->ct.swe[e].force);
         if (!strcmp(n, "lock")) w.elock = e;
         if (!strcmp(n, "friction")) w.efr = e;
         if (!strcmp(n, "thread")) w.ethr = e;
@@ -924,7 +924,7 @@ static void ow_hook(fmb_sim_t *s, double h, void *user)
 {
     (void)h;
     owwatch_t *w = user;
-    const fmb_switch_t *S = &s->swe[w->esc], *F = &s->swe[w->efr];
+    const fmb_switch_t *S = &s->ct.swe[w->esc], *F = &s->ct.swe[w->efr];
     const int o = fmb_model_body_offset(s->model, fmb_model_find_body(s->model, "screw"));
     const double lam = S->z[3], om = fmb_sim_qd(s)[o + 2];
     if (w->have) {
@@ -948,8 +948,8 @@ static void oneway_final(const char *path, owwatch_t *w, double *xc, double *th)
     fmb_sim_t *s = fmb_sim_create(m, fmb_case_options(c));
     if (!s || fmb_sim_initialize(s)) printf("FAIL start: %s\n", s ? fmb_sim_last_error(s) : ""), exit(1);
     if (w) {
-        for (int e = 0; e < s->nsw; e++) {
-            const char *n = fmb_model_force_name(m, s->swe[e].force);
+        for (int e = 0; e < s->ct.nsw; e++) {
+            const char *n = fmb_model_force_name(m, s->ct.swe[e].force);
             if (!strcmp(n, "thread")) w->esc = e;
             if (!strcmp(n, "friction")) w->efr = e;
         }

@@ -356,8 +356,8 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
         else
             add_block_g(k, search, nl, g, carrier, all, H, c->cK, c->elastic_rows);
     }
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        const fmb_contact_t *ct = &s->contacts[ic];
+    for (int ic = 0; ic < s->ct.ncontacts; ic++) {
+        const fmb_contact_t *ct = &s->ct.contacts[ic];
         const fmb_joint_t *j = &md->joints[ct->joint];
         fmb_bodyview_t v[2];
         fmb_sim_contact_views(s, ct, q, qd, v);

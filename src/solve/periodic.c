@@ -52,8 +52,8 @@ void fmb_periodic_options_default(fmb_periodic_options_t *o)
 static int scope_error(fmb_sim_t *s)
 {
     const fmb_model_t *md = s->model;
-    if (s->ncontacts) {
-        const fmb_joint_t *j = &md->joints[s->contacts[0].joint];
+    if (s->ct.ncontacts) {
+        const fmb_joint_t *j = &md->joints[s->ct.contacts[0].joint];
         return fmb_sim_error(s, FMB_ERR_MODEL,
                              "periodic: joint '%s' (line %d) has friction (a contact LCP): its "
                              "modes switch, so the period map has no derivative there; the "

@@ -35,7 +35,7 @@ static void history_anew(fmb_sim_t *s)
  * anew) and accelerations consistent. Models with switching elements keep their state. */
 int fmb_sim_restart(fmb_sim_t *s)
 {
-    if (s->nsw) return 0;
+    if (s->ct.nsw) return 0;
     const int n = s->n, m = s->m, N = n + m;
     double e0[FMB_ENERGY_COLUMNS], e1[FMB_ENERGY_COLUMNS];
     fmb_sim_energy(s, e0);
@@ -44,7 +44,7 @@ int fmb_sim_restart(fmb_sim_t *s)
     if (rc) return rc;
     memcpy(s->st.qd, x, (size_t)n * sizeof *x);
     if ((rc = fmb_sim_accel_solve(s, 0, 0.0, s->st.qdd, s->st.lam))) return rc;
-    if (s->ncontacts && (rc = fmb_sim_start_lcps(s, 1))) return rc;
+    if (s->ct.ncontacts && (rc = fmb_sim_start_lcps(s, 1))) return rc;
     fmb_sim_energy(s, e1);
     s->st.W += e1[0] - e0[0];
     history_anew(s);
@@ -62,15 +62,15 @@ int fmb_sim_restart(fmb_sim_t *s)
  * velocity is already at its switch), so the energy balance is untouched. */
 int fmb_sim_switch_restart(fmb_sim_t *s)
 {
-    if (!s->ncontacts && !s->nsw) return 0; /* a gap's located onset has no LCP either */
+    if (!s->ct.ncontacts && !s->ct.nsw) return 0; /* a gap's located onset has no LCP either */
     int rc = fmb_sim_accel_solve(s, 1, 0.0, s->st.qdd, s->st.lam);
     if (rc) return rc;
-    if (s->ncontacts) { /* contacts at rest on v / tau + dv/dt, as the elements' rows */
-        for (int ic = 0; ic < s->ncontacts; ic++)
-            s->contacts[ic].tau_rest = 1e-3 * s->opts.h;
+    if (s->ct.ncontacts) { /* contacts at rest on v / tau + dv/dt, as the elements' rows */
+        for (int ic = 0; ic < s->ct.ncontacts; ic++)
+            s->ct.contacts[ic].tau_rest = 1e-3 * s->opts.h;
         rc = fmb_sim_start_lcps(s, 1);
-        for (int ic = 0; ic < s->ncontacts; ic++)
-            s->contacts[ic].tau_rest = 0.0;
+        for (int ic = 0; ic < s->ct.ncontacts; ic++)
+            s->ct.contacts[ic].tau_rest = 0.0;
     } else {
         rc = fmb_sim_switch_start(s);
     }

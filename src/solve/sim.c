@@ -134,7 +134,7 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     s->as.scratch =
         calloc(2 * mr * FMB_VIEW_COLS + 3 * mn * mn + 4 * md * md + 3 * mq + 2 * mn + 2 * mr + 8,
                sizeof(double));
-    s->cuoff = calloc((size_t)model->njoints + 2, sizeof *s->cuoff);
+    s->ct.cuoff = calloc((size_t)model->njoints + 2, sizeof *s->ct.cuoff);
     /* Newton's carried constants (step.c): at most two blocks per body, one for lambda */
     s->ctl.newton_nb = 2 * model->nbodies + 1;
     s->ctl.newton_B = calloc(3 * (size_t)s->ctl.newton_nb, sizeof(double));
@@ -153,7 +153,7 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
         s->as.jm->v = calloc(2 * nj + 1, sizeof *s->as.jm->v);
         s->as.jm->J = calloc(nJ + 1, sizeof(double));
     }
-    if (!s->as.scratch || !s->cuoff || !s->ctl.newton_B || !s->as.jm || !s->as.jm->joff ||
+    if (!s->as.scratch || !s->ct.cuoff || !s->ctl.newton_B || !s->as.jm || !s->as.jm->joff ||
         !s->as.jm->q || !s->as.jm->v || !s->as.jm->J) {
         fmb_sim_destroy(&s);
         return NULL;
@@ -175,24 +175,24 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     s->as.sphi = s->as.sw + mn;
     s->as.sphi2 = s->as.sphi + mr;
     for (int i = 0; i < model->njoints; i++)
-        if (fmb_friction_on(&model->joints[i].friction)) s->ncontacts++;
-    if (s->ncontacts) {
-        const size_t nc = (size_t)s->ncontacts;
-        s->contacts = calloc(nc, sizeof *s->contacts);
-        s->cX = calloc(N * 8 * nc, sizeof(double));
+        if (fmb_friction_on(&model->joints[i].friction)) s->ct.ncontacts++;
+    if (s->ct.ncontacts) {
+        const size_t nc = (size_t)s->ct.ncontacts;
+        s->ct.contacts = calloc(nc, sizeof *s->ct.contacts);
+        s->ct.cX = calloc(N * 8 * nc, sizeof(double));
         /* D+, P, p0, M, q, z, w, a velocity row: sized for 8 unknowns per contact */
-        s->clcp = calloc(8 * (8 * nc) * (8 * nc) + 16 * (8 * nc) + 16, sizeof(double));
-        s->cstart = calloc(4 * N + 2 * n + 1, sizeof(double));
-        if (!s->contacts || !s->cX || !s->clcp || !s->cstart) {
+        s->ct.clcp = calloc(8 * (8 * nc) * (8 * nc) + 16 * (8 * nc) + 16, sizeof(double));
+        s->ct.cstart = calloc(4 * N + 2 * n + 1, sizeof(double));
+        if (!s->ct.contacts || !s->ct.cX || !s->ct.clcp || !s->ct.cstart) {
             fmb_sim_destroy(&s);
             return NULL;
         }
         int c = 0;
         for (int i = 0; i < model->njoints; i++)
             if (fmb_friction_on(&model->joints[i].friction)) {
-                s->contacts[c].joint = i;
-                s->contacts[c].d = model->joints[i].friction;
-                s->contacts[c].fk = fmb_friction_class_for(model->joints[i].friction.model);
+                s->ct.contacts[c].joint = i;
+                s->ct.contacts[c].d = model->joints[i].friction;
+                s->ct.contacts[c].fk = fmb_friction_class_for(model->joints[i].friction.model);
                 c++;
             }
     }
@@ -222,13 +222,13 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     free(s->ctl.zero);
     free(s->st.vel_change);
     free(s->ctl.work);
-    free(s->as.scratch), free(s->cuoff), free(s->ctl.newton_B);
+    free(s->as.scratch), free(s->ct.cuoff), free(s->ctl.newton_B);
     free(s->hk), free(s->cv), free(s->ctl.qscale1), free(s->ctl.wq), free(s->ctl.eq),
         free(s->ctl.newton_D);
     if (s->as.jm)
         free(s->as.jm->q), free(s->as.jm->v), free(s->as.jm->J), free(s->as.jm->joff),
             free(s->as.jm);
-    free(s->contacts), free(s->cX), free(s->clcp), free(s->cstart);
+    free(s->ct.contacts), free(s->ct.cX), free(s->ct.clcp), free(s->ct.cstart);
     fmb_sim_switch_free(s);
     free(s);
     *ps = NULL;

@@ -3,22 +3,11 @@
 #ifndef FMB_SOLVE_SIM_H
 #define FMB_SOLVE_SIM_H
 
-#include "contact/friction.h"
 #include "model/model.h"
 #include "solve/sim_assembly.h"
+#include "solve/sim_contact.h"
 #include "solve/sim_state.h"
 #include "solve/sim_stepctl.h"
-
-/* A switching element (solve/switch_step.c; docs/switching.md). */
-typedef struct fmb_switch {
-    int force;           /* model force index */
-    int zoff;            /* its first LCP unknown */
-    double z[4];         /* LCP unknowns of the last iterate (totals) */
-    double av[4], Az[16], b[4];
-    double v_n;          /* relative velocity at the last accepted state */
-    double force_out;    /* element force along its coordinate there */
-    int mode;            /* mode there (index into the class's mode_names) */
-} fmb_switch_t;
 
 /* Newton iteration counts of fmb_sim_try_step, by the matrix the step started on (index
  * 0: factored in the step, 1: kept from an earlier step) -- bench/fmb_bench -v. */
@@ -42,21 +31,9 @@ struct fmb_sim {
     fmb_sim_state_t st;
     fmb_sim_ctl_t ctl;
     fmb_sim_asm_t as;
-    int *cuoff; /* contacts + 1: first LCP unknown per contact */
+    fmb_sim_contact_t ct;
     int initialized;
     int last_iters;
-    /* frictional sliding joints (docs/theory.md section 9) */
-    fmb_contact_t *contacts;
-    int ncontacts;
-    double *cX;   /* N x (4 ncontacts): KKT responses to unit corner forces */
-    double *clcp; /* LCP workspace */
-    double *cstart; /* fmb_sim_start_lcps's x, work and scratch: 4 N + 2 n (start_lcp.c; it
-                     * runs at every restart: no allocation there) */
-    /* switching elements (seed 004) */
-    fmb_switch_t *swe;
-    int nsw, nswz; /* elements, LCP unknowns */
-    double *swX;   /* KKT responses to unit z and the LCP workspace */
-    double *swQ;   /* generalized LCP forces sum_e G_e z_e at the last accepted state (n) */
     fmb_sim_stats_t stats;
     double err_hist_max; /* largest error ratio seen, accepted or not (failure advice) */
     double err_hist_h;   /* the step that gave it */

@@ -236,8 +236,8 @@ void fmb_sim_energy(const fmb_sim_t *s, double e[FMB_ENERGY_COLUMNS])
 int fmb_sim_contact_state(const fmb_sim_t *s, int joint, double normal[4], double friction[4],
                           int *mode, double *z, double *v)
 {
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        const fmb_contact_t *c = &s->contacts[ic];
+    for (int ic = 0; ic < s->ct.ncontacts; ic++) {
+        const fmb_contact_t *c = &s->ct.contacts[ic];
         if (c->joint != joint) continue;
         double per[FMB_CORNERS];
         fmb_contact_friction(c, per);

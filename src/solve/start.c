@@ -331,8 +331,8 @@ double fmb_sim_power(const fmb_sim_t *s)
             P += s->st.lam[j->row + r] * pt[r];
     }
     /* friction: the corner forces at the faces' relative velocities (both bodies) */
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        const fmb_contact_t *c = &s->contacts[ic];
+    for (int ic = 0; ic < s->ct.ncontacts; ic++) {
+        const fmb_contact_t *c = &s->ct.contacts[ic];
         fmb_bodyview_t v[2];
         fmb_sim_contact_views(s, c, s->st.q, s->st.qd, v);
         P += fmb_contact_friction_power(c, &md->joints[c->joint], v);

@@ -43,8 +43,8 @@ static void start_contact_states(fmb_sim_t *s, double *qp, double *qm, int keep)
     const double d = 1e-6;
     for (int i = 0; i < n; i++)
         qp[i] = s->st.q[i] + d * s->st.qd[i], qm[i] = s->st.q[i] - d * s->st.qd[i];
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        fmb_contact_t *c = &s->contacts[ic];
+    for (int ic = 0; ic < s->ct.ncontacts; ic++) {
+        fmb_contact_t *c = &s->ct.contacts[ic];
         const double vt = sliding_velocity(s, c, s->st.q, s->st.qd);
         c->v = c->v_n = vt;
         if (keep) { /* a restart: the bristles keep their state (continuous in time) */
@@ -89,9 +89,9 @@ static int start_switching(fmb_sim_t *s, const fmb_lcp_blocks_t *p, double *x)
  * contacts' sliding velocities are those of the (projected) state. */
 int fmb_sim_start_lcps(fmb_sim_t *s, int keep)
 {
-    if (!s->ncontacts) return fmb_sim_switch_start(s);
+    if (!s->ct.ncontacts) return fmb_sim_switch_start(s);
     const int n = s->n, m = s->m, N = n + m;
-    double *x = s->cstart, *work = x + N, *scratch = work + 3 * (size_t)N; /* sim.c */
+    double *x = s->ct.cstart, *work = x + N, *scratch = work + 3 * (size_t)N; /* sim.c */
     start_contact_states(s, scratch, scratch + n, keep);
     memcpy(x, s->st.qdd, (size_t)n * sizeof *x);
     memcpy(x + n, s->st.lam, (size_t)m * sizeof *x);
@@ -107,11 +107,11 @@ int fmb_sim_start_lcps(fmb_sim_t *s, int keep)
         memcpy(s->st.qdd, x, (size_t)n * sizeof *x);
         memcpy(s->st.lam, x + n, (size_t)m * sizeof *x);
     }
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        fmb_contact_t *c = &s->contacts[ic];
+    for (int ic = 0; ic < s->ct.ncontacts; ic++) {
+        fmb_contact_t *c = &s->ct.contacts[ic];
         c->at_start = 0;
         c->mode = fmb_contact_mode(c->F);
     }
     if (rc) return rc;
-    return s->nswz ? 0 : fmb_sim_switch_start(s);
+    return s->ct.nswz ? 0 : fmb_sim_switch_start(s);
 }

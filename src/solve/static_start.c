@@ -91,8 +91,8 @@ static double max_abs(const fmb_model_t *md, const double *x, int elastic)
  * rows' imbalance below sees the friction the accelerations were solved with. */
 static void add_friction(fmb_sim_t *s, double *g)
 {
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        const fmb_contact_t *c = &s->contacts[ic];
+    for (int ic = 0; ic < s->ct.ncontacts; ic++) {
+        const fmb_contact_t *c = &s->ct.contacts[ic];
         const fmb_joint_t *j = &s->model->joints[c->joint];
         fmb_bodyview_t v[2];
         fmb_sim_contact_views(s, c, s->st.q, s->st.qd, v);
@@ -126,7 +126,7 @@ static int shape(fmb_sim_t *s, double *w, int reproject, int *iterations)
     const double eps = 1e-8 / (s->opts.h * s->opts.h);
     int rc = 0, it;
     double res = INFINITY, step = INFINITY;
-    const int friction = s->ncontacts > 0 && s->nsw == 0;
+    const int friction = s->ct.ncontacts > 0 && s->ct.nsw == 0;
     for (it = 0; it <= STATIC_MAX_IT; it++) {
         /* 1. locked accelerations at (q, qd); with slider contacts (and no switching
          * elements) the friction of the start state through the start's contact LCP on

@@ -209,8 +209,8 @@ void fmb_sim_commit_step(fmb_sim_t *s, double h)
     double *qs = s->ctl.qscale;
     s->ctl.qscale = s->ctl.qscale1, s->ctl.qscale1 = qs;
     s->cv_ok = 0;
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        fmb_contact_t *c = &s->contacts[ic];
+    for (int ic = 0; ic < s->ct.ncontacts; ic++) {
+        fmb_contact_t *c = &s->ct.contacts[ic];
         c->z_n = c->z;
         c->v_n = c->v;
         c->mode = fmb_contact_mode(c->F);
@@ -462,8 +462,9 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
     s->jammed = 0;
     /* the friction models' state for the step (Coulomb: static coefficient after a stick,
      * kinetic while sliding) */
-    for (int ic = 0; ic < s->ncontacts; ic++)
-        if (s->contacts[ic].fk->begin_step) s->contacts[ic].fk->begin_step(&s->contacts[ic]);
+    for (int ic = 0; ic < s->ct.ncontacts; ic++)
+        if (s->ct.contacts[ic].fk->begin_step)
+            s->ct.contacts[ic].fk->begin_step(&s->ct.contacts[ic]);
     predict(s, h, am, af, beta, gamma);
     const fmb_coeffs_t c = {1.0, bh2, bh2, gp * h, 1.0, 0.0, 0.0, 0};
     double dq_norm = INFINITY, dq_prev = INFINITY, dl_norm = INFINITY;
@@ -475,7 +476,8 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
      * step was rejected, a restart), with contacts or switching elements (non-smooth), and
      * FMB_NEWTON_K_KEEP steps after the last measurement; usable while the last measurement
      * is at most FMB_NEWTON_K_AGE steps old and has one before it */
-    if (s->ctl.newton_stale || s->ncontacts || s->nsw || s->ctl.newton_K_age >= FMB_NEWTON_K_KEEP)
+    if (s->ctl.newton_stale || s->ct.ncontacts || s->ct.nsw ||
+        s->ctl.newton_K_age >= FMB_NEWTON_K_KEEP)
         s->ctl.newton_K[0] = s->ctl.newton_K[1] = s->ctl.newton_K[2] = s->ctl.newton_K[3] = 0.0;
     s->ctl.newton_K_age++;
     const int K_ok = s->ctl.newton_K[2] > 0.0 && s->ctl.newton_K_age <= FMB_NEWTON_K_AGE;
@@ -485,7 +487,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
      * contact is active (its LCP is built on the factorization) and no kept matrix
      * failed to contract in the last FMB_KEEP_PAUSE steps (keep_pause), and it was made at
      * most FMB_KEEP_AGE steps ago (keep_age). */
-    const int keep = s->opts.reuse_jacobian && !s->ctl.newton_stale && !s->ncontacts &&
+    const int keep = s->opts.reuse_jacobian && !s->ctl.newton_stale && !s->ct.ncontacts &&
                      s->ctl.kkt_iter > 0 && s->ctl.kkt_iter == s->as.kkt.nnumeric &&
                      s->ctl.keep_pause == 0 && s->ctl.keep_age < FMB_KEEP_AGE &&
                      (N > FMB_KEEP_MIN_N || s->ctl.keep_force);
@@ -557,7 +559,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             return 0;
         }
         if (it == s->opts.max_newton) break;
-        if (s->ncontacts) fmb_sim_contact_update(s, h);
+        if (s->ct.ncontacts) fmb_sim_contact_update(s, h);
         if (inc_ok) {
             fmb_sim_eval_forces(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, t1, Mqdd, R);
         } else {
@@ -617,9 +619,9 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             fresh0 = it == 0;
         }
         if (rc == 0) rc = fmb_kkt_solve(&s->as.kkt, R, x);
-        if (rc == 0 && s->ncontacts) { /* with switching elements: both LCPs coupled */
-            rc = s->nswz ? fmb_sim_lcp_coupled(s, bh2, gp / (bp * h), t1, x)
-                         : fmb_sim_contact_lcp(s, bh2, gp / (bp * h), t1, x);
+        if (rc == 0 && s->ct.ncontacts) { /* with switching elements: both LCPs coupled */
+            rc = s->ct.nswz ? fmb_sim_lcp_coupled(s, bh2, gp / (bp * h), t1, x)
+                            : fmb_sim_contact_lcp(s, bh2, gp / (bp * h), t1, x);
             if (rc) {
                 /* an iterate far from the solution can make the contact LCP unsolvable
                  * (friction-induced normal forces beyond the unit response, as in
@@ -628,7 +630,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
                 return rc == FMB_ERR_SINGULAR || rc == FMB_ERR_LINSOLVE ? FMB_ERR_CONVERGENCE : rc;
             }
         }
-        if (rc == 0 && s->nswz && !s->ncontacts) {
+        if (rc == 0 && s->ct.nswz && !s->ct.ncontacts) {
             rc = fmb_sim_switch_lcp(s, bh2, gp / (bp * h), s->st.qd, 1.0, t1, x);
             if (rc) { /* as for the contacts: a failed step, retried with halving */
                 restore_state(s);
@@ -650,7 +652,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         fmb_step_update_lam(m, x + n, bh2, s->st.lam, &lmax, &dl);
         dl_norm = dl / (s->opts.atol + FMB_LAMBDA_RTOL * lmax);
         if (it == 0) dq_first = dq_norm;
-        if (fresh0 && it == 0 && !s->ncontacts && !s->nsw) first_blocks(s, dl_norm);
+        if (fresh0 && it == 0 && !s->ct.ncontacts && !s->ct.nsw) first_blocks(s, dl_norm);
         /* the second increment on the predictor's matrix: Newton's quadratic constant */
         if (fresh0 && it == 1 && dq_first > 0.0) {
             const int nb = s->ctl.newton_nb;

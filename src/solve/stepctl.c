@@ -118,10 +118,10 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, 
     *h_cap = INFINITY;
     /* LuGre breakaway control: part of the adaptive step choice (a fixed step is the
      * user's; the error estimate's warning covers it) */
-    int reject = s->ncontacts && s->opts.adaptive
+    int reject = s->ct.ncontacts && s->opts.adaptive
                      ? fmb_sim_contact_step_control(s, h, h_cap, why, len)
                      : 0;
-    if (s->ncontacts) { /* a Coulomb slider's located stop (fixed and adaptive runs) */
+    if (s->ct.ncontacts) { /* a Coulomb slider's located stop (fixed and adaptive runs) */
         const int r = fmb_sim_contact_stop_control(s, h, h_cap, why, len);
         if (r == 4)
             *restart |= 4;
@@ -389,7 +389,7 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
                            log(s->rej_ratio / r) < 0.5 * log(s->rej_h / h)) ||
                           s->ctl.err_alt) &&
                          s->restart_t != s->st.t;
-    if (s->opts.adaptive && r > 1.0 && !jump && stagnant && !s->nsw) {
+    if (s->opts.adaptive && r > 1.0 && !jump && stagnant && !s->ct.nsw) {
         fmb_sim_reject_step(s);
         s->stats.rejected_error++;
         log_try(L, h, "error estimate not falling with h: restart");
@@ -413,7 +413,7 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
         return 2;
     }
     char wedge[640];
-    if (s->ncontacts && fmb_sim_contact_diagnosis(s, wedge, sizeof wedge)) {
+    if (s->ct.ncontacts && fmb_sim_contact_diagnosis(s, wedge, sizeof wedge)) {
         /* a step that would be accepted, converged into a wedged slider (contact_stepctl.c):
          * the friction law's failure, not the step size's, so it is never accepted (checked
          * after the error estimate: a step it rejects is retried smaller first). Whether
