@@ -303,7 +303,7 @@ static int bench_case(const char *label, const char *path, const char **ov, int 
     const double tden = dense_lu(s, &cf, b, x);
     const double us = steps ? 1e6 * wall / steps : NAN;
     const long nnz = s->as.kkt.Ap ? s->as.kkt.Ap[N] : -1;
-    const fmb_newton_trace_t *tr = &s->trace;
+    const fmb_newton_trace_t *tr = &s->diag.trace;
     const double its = steps ? (double)(st.newton_iterations - st0.newton_iterations) / steps : NAN;
     const double fps = steps ? (double)(st.factorizations - st0.factorizations) / steps : NAN;
     /* a step's cost from its counts and the pieces' times: residuals, Phi evaluations,

@@ -69,7 +69,7 @@ int main(int argc, char **argv)
     /* the gap's coordinate x = (x_C + 0.05) - (x_D - 0.05) reaches x0 + gap */
     w.xp = fmb_sim_q(s)[w.oc] - fmb_sim_q(s)[w.od];
     w.hi = w.xp + gap;
-    s->accept_hook = hook, s->accept_hook_user = &w;
+    s->diag.accept_hook = hook, s->diag.accept_hook_user = &w;
     if (fmb_sim_run(s, NULL, NULL, NULL)) return fprintf(stderr, "%s\n", fmb_sim_last_error(s)), 1;
     fmb_sim_stats_t stt;
     fmb_sim_get_stats(s, &stt);

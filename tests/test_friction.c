@@ -759,7 +759,7 @@ static void energy_hook(fmb_sim_t *sim, double h, void *user)
     cstate_t c = contact(A->s); /* the candidate's contact state, before the commit */
     const double t1 = fmb_sim_time(sim) + h, F1 = fx1(t1) - c.ff, v1 = sim->st.qd[0];
     /* after a restart the step starts from the net force re-solved there (a_n) */
-    const long r = sim->stats.restarts;
+    const long r = sim->diag.stats.restarts;
     const double F0 = r != A->restarts ? M1 * sim->st.acc[0] : A->F;
     A->pred += -0.25 * h * (v1 - A->v) * (F1 - F0);
     A->F = F1, A->v = v1, A->restarts = r;
@@ -775,7 +775,7 @@ static int energy_run(const char *fm, double sigma1, const char *label)
     fmb_sim_energy(s.sim, e);
     const double E0 = e[3];
     energy_acc_t acc = {.s = &s, .F = fx1(0) - contact(&s).ff, .v = 0.0};
-    s.sim->accept_hook = energy_hook, s.sim->accept_hook_user = &acc;
+    s.sim->diag.accept_hook = energy_hook, s.sim->diag.accept_hook_user = &acc;
     double Eprev = E0, max_step = 0, sum_bound = 0, max_drift = 0, max_W = 0;
     while (fmb_sim_time(s.sim) < T - 1e-9) {
         acc.pred = 0.0;
@@ -788,7 +788,7 @@ static int energy_run(const char *fm, double sigma1, const char *label)
         max_W = fmax(max_W, fmax(fabs(e[2]), e[0]));
         Eprev = e[3];
     }
-    s.sim->accept_hook = NULL;
+    s.sim->diag.accept_hook = NULL;
     printf("%s (trapezoidal, h = %g, 0..%g s): max |E - E0| = %.3g J (max |W|, T %.4g J; "
            "relative %.3g), sum (h/4)|dv dF| = %.3g J, max per-step deviation from "
            "-(h/4) dv dF = %.3g J\n",

@@ -124,9 +124,9 @@ static void hook(fmb_sim_t *A, double h, void *user)
         c->fail++;
         return;
     }
-    const int one = A->trace.iters[0][1] > c->o0;
+    const int one = A->diag.trace.iters[0][1] > c->o0;
     const int renewed = one && A->ctl.cand_once == 2;
-    c->o0 = A->trace.iters[0][1];
+    c->o0 = A->diag.trace.iters[0][1];
     c->once += one;
     c->renewed += renewed;
     c->steps++;
@@ -154,9 +154,9 @@ static void hook(fmb_sim_t *A, double h, void *user)
         for (size_t k = 0; k < m; k++)
             el = fmax(el, fabs(A->st.lam[k] - B->st.lam[k]) / (A->opts.atol + 1e-8 * lmax));
         printf("T %.6f %d %d %d %.4g %.4g\n", A->st.t + h, A->ctl.cand_iters, one,
-               A->trace.steps[1] > c->k0, eq, el);
+               A->diag.trace.steps[1] > c->k0, eq, el);
     }
-    c->k0 = A->trace.steps[1];
+    c->k0 = A->diag.trace.steps[1];
     fmb_sim_reject_step(B); /* B's state is replaced before its next step anyway */
 }
 
@@ -174,8 +174,8 @@ static void scenario(const char *name, double h, double t_end, double h1, double
     fmb_sim_t *A = a.s;
     A->ctl.keep_force = keep_force;
     cmp_t c = {.B = b.s};
-    A->accept_hook = hook;
-    A->accept_hook_user = &c;
+    A->diag.accept_hook = hook;
+    A->diag.accept_hook_user = &c;
     A->opts.h = h;
     int k = 0;
     while (A->st.t < t_end - 1e-12) {
@@ -191,8 +191,8 @@ static void scenario(const char *name, double h, double t_end, double h1, double
     }
     printf("%s (%d el): residuals %ld, factorizations %ld, kept-matrix steps %ld (given up: %ld "
            "on the ratio, %ld on the iteration limit)\n",
-           name, n_el, A->trace.force_evals, A->stats.factorizations, A->trace.steps[1],
-           A->trace.drop_ratio, A->trace.drop_limit);
+           name, n_el, A->diag.trace.force_evals, A->diag.stats.factorizations,
+           A->diag.trace.steps[1], A->diag.trace.drop_ratio, A->diag.trace.drop_limit);
     printf("%s: %ld steps, %ld after one increment (%ld on a renewed pair); worst step: q %.3g, "
            "lambda %.3g tolerance units (one-increment steps: q %.3g, lambda %.3g; on a renewed "
            "pair: q %.3g, lambda %.3g)\n",
@@ -212,8 +212,8 @@ static void scenario(const char *name, double h, double t_end, double h1, double
           "the exact step",
           name, c.wq2, c.wl2);
     if (min_kept)
-        CHECK(A->trace.steps[1] >= min_kept, "%s: only %ld steps started on a kept matrix", name,
-              A->trace.steps[1]);
+        CHECK(A->diag.trace.steps[1] >= min_kept, "%s: only %ld steps started on a kept matrix",
+              name, A->diag.trace.steps[1]);
     if (min_renewed)
         CHECK(c.renewed >= min_renewed, "%s: only %ld one-increment steps on a renewed pair", name,
               c.renewed);

@@ -532,7 +532,7 @@ static void test_seed(const char *path)
     fwatch_t fw = {.e = -1, .fmax = 0};
     for (int e = 0; e < s->ct.nsw; e++)
         if (s->ct.swe[e].force == ifr) fw.e = e;
-    s->accept_hook = force_hook, s->accept_hook_user = &fw;
+    s->diag.accept_hook = force_hook, s->diag.accept_hook_user = &fw;
     while (fmb_sim_time(s) < 8.0 - 1e-9) {
         step(s);
         const double t = fmb_sim_time(s);
@@ -592,7 +592,7 @@ static void lock_hook(fmb_sim_t *s, double h, void *user)
     const fmb_switch_t *L = &s->ct.swe[w->elock], *F = &s->ct.swe[w->efr], *T = &s->ct.swe[w->ethr];
     if (w->have) {
         const double dt = s->st.t - w->t;
-        const int re = (long)s->stats.restarts != w->restarts;
+        const int re = (long)s->diag.stats.restarts != w->restarts;
         const double Fl1 = re ? w->Fl : L->force_out, Ff1 = re ? w->Ff : F->force_out;
         w->wpos_lock += fmax(0.25 * dt * (w->Fl + Fl1) * (w->vl + L->v_n), 0.0);
         w->wpos_fr += fmax(0.25 * dt * (w->Ff + Ff1) * (w->vf + F->v_n), 0.0);
@@ -603,7 +603,7 @@ static void lock_hook(fmb_sim_t *s, double h, void *user)
         w->ratio_max = fmax(w->ratio_max, fabs(L->force_out) / (0.004 / (2 * PI) * fabs(T->force_out)));
     w->t = s->st.t, w->Fl = L->force_out, w->vl = L->v_n, w->Ff = F->force_out, w->vf = F->v_n;
     w->ml = L->mode, w->mf = F->mode, w->have = 1;
-    w->restarts = (long)s->stats.restarts;
+    w->restarts = (long)s->diag.stats.restarts;
 }
 
 static void test_lock_mu0(const char *path)
@@ -626,7 +626,7 @@ static void test_lock_mu0(const char *path)
         if (!strcmp(n, "thread")) w.ethr = e;
     }
     if (w.elock < 0 || w.efr < 0 || w.ethr < 0) printf("FAIL elements\n"), exit(1);
-    s->accept_hook = lock_hook, s->accept_hook_user = &w;
+    s->diag.accept_hook = lock_hook, s->diag.accept_hook_user = &w;
     run_to(s, 8.0);
     lock_hook(s, 0, &w); /* the last state */
     printf("lock_mu0: %d slip phases of D, %d lock stops; largest lock torque / (L F_n) %.15g; "
@@ -928,14 +928,14 @@ static void ow_hook(fmb_sim_t *s, double h, void *user)
     const int o = fmb_model_body_offset(s->model, fmb_model_find_body(s->model, "screw"));
     const double lam = S->z[3], om = fmb_sim_qd(s)[o + 2];
     if (w->have) {
-        const int re = (long)s->stats.restarts != w->restarts;
+        const int re = (long)s->diag.stats.restarts != w->restarts;
         const double F1 = re ? w->F : lam;
         w->wpos += fmax(0.25 * (s->st.t - w->t) * (w->F + F1) * (w->w + om), 0.0);
         w->stops += lam > 0 && !w->engaged;
         w->slips += F->mode == 1 && w->mf == 0;
     }
     w->t = s->st.t, w->F = lam, w->w = om, w->engaged = lam > 0, w->mf = F->mode, w->have = 1;
-    w->restarts = (long)s->stats.restarts;
+    w->restarts = (long)s->diag.stats.restarts;
 }
 
 static void oneway_final(const char *path, owwatch_t *w, double *xc, double *th)
@@ -953,7 +953,7 @@ static void oneway_final(const char *path, owwatch_t *w, double *xc, double *th)
             if (!strcmp(n, "thread")) w->esc = e;
             if (!strcmp(n, "friction")) w->efr = e;
         }
-        s->accept_hook = ow_hook, s->accept_hook_user = w;
+        s->diag.accept_hook = ow_hook, s->diag.accept_hook_user = w;
     }
     run_to(s, 8.0);
     if (w) ow_hook(s, 0, w);

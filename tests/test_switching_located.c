@@ -153,7 +153,7 @@ static void test_stop(void)
     fmb_sim_t *s = make_sim(m, h, 2.0);
     const int o = fmb_model_body_offset(m, b);
     watch_t w = {.i = o + 2, .j = -1, .t_zero = -1, .t_from = 0};
-    s->accept_hook = hook, s->accept_hook_user = &w;
+    s->diag.accept_hook = hook, s->diag.accept_hook_user = &w;
     run_to(s, 2.0);
     const double theta = fmb_sim_q(s)[o + 2], omega = fmb_sim_qd(s)[o + 2];
     const double r = finish(&s, &m);
@@ -292,7 +292,7 @@ static void breakaway_run(double h, double T, double *th, double *w, double *t_b
     fmb_sim_t *s = make_sim(m, h, T);
     const int o = fmb_model_body_offset(m, b);
     watch_t wt = {.i = o + 2, .j = -1, .t_zero = -1, .t_from = B_TB};
-    s->accept_hook = near_hook, s->accept_hook_user = &wt;
+    s->diag.accept_hook = near_hook, s->diag.accept_hook_user = &wt;
     run_to(s, T);
     *th = fmb_sim_q(s)[o + 2], *w = fmb_sim_qd(s)[o + 2], *t_b = wt.t_zero;
     *r = finish(&s, &m);
@@ -383,7 +383,7 @@ static void test_catchup(void)
     fmb_sim_t *s = make_sim(m, h, 1.0);
     const int oa = fmb_model_body_offset(m, ia) + 2, ob = fmb_model_body_offset(m, ib) + 2;
     watch_t w = {.i = oa, .j = ob, .t_zero = -1, .t_from = 0};
-    s->accept_hook = hook, s->accept_hook_user = &w;
+    s->diag.accept_hook = hook, s->diag.accept_hook_user = &w;
     run_to(s, 1.0);
     const double th = fmb_sim_q(s)[oa], va = fmb_sim_qd(s)[oa], vb = fmb_sim_qd(s)[ob];
     const double D = T0 * th - (0.5 * (J1 * va * va + J2 * vb * vb) - 0.5 * J2 * wb * wb);

@@ -432,8 +432,8 @@ int fmb_sim_solve_kkt(fmb_sim_t *s, const double *rhs, double *x, const double *
                       const char *when)
 {
     int rc = fmb_kkt_factor(&s->as.kkt);
-    s->stats.factorizations = s->as.kkt.nnumeric;
-    s->stats.symbolic = s->as.kkt.nsymbolic;
+    s->diag.stats.factorizations = s->as.kkt.nnumeric;
+    s->diag.stats.symbolic = s->as.kkt.nsymbolic;
     if (rc == FMB_ERR_SINGULAR) return fmb_sim_singular_error(s, q, t, when);
     if (rc) return fmb_sim_error(s, rc, "linear solver failure %s at t = %.9g", when, t);
     rc = fmb_kkt_solve(&s->as.kkt, rhs, x);

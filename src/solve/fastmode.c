@@ -71,7 +71,7 @@ int fmb_sim_fastest_mode_estimate(fmb_sim_t *s, double *omega_max, int *coord, i
      * advice (the message of a failed step): it goes on with such factors and its solves
      * are checked for finite values. */
     if (rc == FMB_ERR_SINGULAR && s->as.kkt.rcond > 0) rc = 0;
-    s->stats.factorizations = s->as.kkt.nnumeric;
+    s->diag.stats.factorizations = s->as.kkt.nnumeric;
     if (rc) {
         free(buf);
         return rc == FMB_ERR_SINGULAR

@@ -309,9 +309,9 @@ int fmb_periodic_prepare_run(fmb_periodic_t *p, int periods)
     s->opts.adaptive = 0;
     s->opts.t_end = p->t0 + (double)periods * p->T;
     s->ctl.t_span = 0.0;
-    memset(&s->stats, 0, sizeof s->stats);
-    s->stats.max_error_coord = -1;
-    s->stats.jump_coord = -1;
+    memset(&s->diag.stats, 0, sizeof s->diag.stats);
+    s->diag.stats.max_error_coord = -1;
+    s->diag.stats.jump_coord = -1;
     s->ctl.h_next = 0.0;
     return 0;
 }

@@ -16,7 +16,7 @@ static void history_anew(fmb_sim_t *s)
     s->ctl.newton_stale = 1;
     s->ctl.kkt_iter = 0;
     s->st.P = fmb_sim_power(s);
-    s->stats.restarts++;
+    s->diag.stats.restarts++;
 }
 
 /* Restart at a kink of a constraint (docs/theory.md, "Element crossings"): the velocities

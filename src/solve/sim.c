@@ -106,13 +106,13 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     s->ctl.qscale = calloc(n + 1, sizeof(double));
     s->st.accp = calloc(n + 1, sizeof(double));
     s->st.accpp = calloc(n + 1, sizeof(double));
-    s->err_lim = calloc(n + 1, sizeof(long));
+    s->diag.err_lim = calloc(n + 1, sizeof(long));
     s->st.lamp = calloc(m + 1, sizeof(double));
     s->ctl.zero = calloc(m + 1, sizeof(double));
     s->st.save = calloc(4 * n + m + 1, sizeof(double));
     s->ctl.work = calloc(4 * N + 1, sizeof(double));
     if (!s->st.q || !s->st.qd || !s->st.qdd || !s->st.lam || !s->st.acc || !s->ctl.acc1 ||
-        !s->ctl.qscale || !s->st.accp || !s->st.accpp || !s->err_lim || !s->st.lamp ||
+        !s->ctl.qscale || !s->st.accp || !s->st.accpp || !s->diag.err_lim || !s->st.lamp ||
         !s->st.save || !s->ctl.work || !s->ctl.zero) {
         fmb_sim_destroy(&s);
         return NULL;
@@ -218,7 +218,7 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     fmb_kkt_free(&s->as.kkt);
     free(s->st.q), free(s->st.qd), free(s->st.qdd), free(s->st.lam), free(s->st.acc),
         free(s->ctl.acc1), free(s->ctl.qscale), free(s->st.accp), free(s->st.accpp),
-        free(s->err_lim), free(s->st.lamp), free(s->st.save);
+        free(s->diag.err_lim), free(s->st.lamp), free(s->st.save);
     free(s->ctl.zero);
     free(s->st.vel_change);
     free(s->ctl.work);

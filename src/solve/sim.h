@@ -6,23 +6,9 @@
 #include "model/model.h"
 #include "solve/sim_assembly.h"
 #include "solve/sim_contact.h"
+#include "solve/sim_diag.h"
 #include "solve/sim_state.h"
 #include "solve/sim_stepctl.h"
-
-/* Newton iteration counts of fmb_sim_try_step, by the matrix the step started on (index
- * 0: factored in the step, 1: kept from an earlier step) -- bench/fmb_bench -v. */
-#define FMB_TRACE_MAXIT 12
-typedef struct fmb_newton_trace {
-    long steps[2];                      /* try_step calls */
-    long iters[2][FMB_TRACE_MAXIT + 1]; /* histogram of iterations per step (last bin: more) */
-    /* failed convergence tests after an increment, by the criteria that failed (bit 1:
-     * scaled increment of q, 2: |Phi|, 4: multiplier increment, also where it is not
-     * required), index: the matrix of the increment (0 factored in this step, 1 kept) */
-    long fail[2][8];
-    long last[2][8];           /* the same, each step's last failed test only */
-    long drop_limit, drop_ratio; /* kept matrices refreshed: iteration limit, contraction */
-    long phi_evals, force_evals; /* evaluations of Phi and of the residual */
-} fmb_newton_trace_t;
 
 struct fmb_sim {
     fmb_model_t *model;
@@ -32,26 +18,11 @@ struct fmb_sim {
     fmb_sim_ctl_t ctl;
     fmb_sim_asm_t as;
     fmb_sim_contact_t ct;
+    fmb_sim_diag_t diag;
     int initialized;
-    int last_iters;
-    fmb_sim_stats_t stats;
-    double err_hist_max; /* largest error ratio seen, accepted or not (failure advice) */
-    double err_hist_h;   /* the step that gave it */
-    long n_over;         /* accepted steps with a ratio above stepctl.c's RESCUE_LIMIT */
-    long *err_lim;       /* adaptive: accepted steps whose error ratio was above
-                            ERR_LIMITED (stepctl.c) counted per worst coordinate (n) */
-    long n_err_lim;      /* their total */
-    int static_iterations;          /* iterations of the quasi-static start (0: rigid start) */
-    double rej_h, rej_t, rej_ratio; /* last rejection by the error estimate */
-    double restart_t;               /* time of the last restart (fmb_sim_restart), -1: none */
     char errmsg[2048]; /* a failed step: its try, the tries, the cause (a jam's ~1.1 kB) */
     int jammed;  /* the step try stopped in a LuGre jam (contact_step.c jam_error) */
     int errline; /* case-file line of the joint the last error is about, 0 if none */
-    fmb_newton_trace_t trace; /* where the Newton iterations go (step.c; bench/fmb_bench -v) */
-    /* tests only: called by the step loop with each accepted candidate before it is
-     * committed (s->st.save: the state at t_n; s->st.q...: the candidate at t_n + h) */
-    void (*accept_hook)(fmb_sim_t *s, double h, void *user);
-    void *accept_hook_user;
     /* The elements with per-step hooks, listed once at creation (sim.c; the class members
      * are fixed with the model): the step loop visits these alone, in model order
      * (invalid_state and fmb_sim_commit_step in step.c, events in stepctl.c, fmb_sim_power

@@ -20,7 +20,7 @@ int fmb_sim_last_error_line(const fmb_sim_t *s)
 }
 void fmb_sim_get_stats(const fmb_sim_t *s, fmb_sim_stats_t *st)
 {
-    *st = s->stats;
+    *st = s->diag.stats;
 }
 const fmb_sim_options_t *fmb_sim_options(const fmb_sim_t *s)
 {
@@ -48,7 +48,7 @@ const double *fmb_sim_lambda(const fmb_sim_t *s)
 }
 int fmb_sim_last_newton_iterations(const fmb_sim_t *s)
 {
-    return s->last_iters;
+    return s->diag.last_iters;
 }
 fmb_model_t *fmb_sim_model(const fmb_sim_t *s)
 {

@@ -355,8 +355,8 @@ int fmb_sim_accel_solve(fmb_sim_t *s, int factor, double ee, double *qdd, double
         const fmb_coeffs_t c = {1, 0, 0, 0, 1, 0, ee, 0};
         fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &c);
         rc = fmb_kkt_factor(&s->as.kkt);
-        s->stats.factorizations = s->as.kkt.nnumeric;
-        s->stats.symbolic = s->as.kkt.nsymbolic;
+        s->diag.stats.factorizations = s->as.kkt.nnumeric;
+        s->diag.stats.symbolic = s->as.kkt.nsymbolic;
         if (rc == FMB_ERR_SINGULAR)
             return fmb_sim_singular_error(s, s->st.q, s->st.t, "for the accelerations");
         if (rc) return fmb_sim_error(s, rc, "linear solver failure at t = %.9g", s->st.t);
@@ -484,19 +484,20 @@ int fmb_sim_initialize(fmb_sim_t *s)
     const fmb_model_t *md = s->model;
     s->st.t = 0.0;
     s->st.W = 0.0;
-    memset(&s->stats, 0, sizeof s->stats);
-    s->stats.max_error_coord = -1;
-    s->stats.jump_coord = -1;
-    s->err_hist_max = 0.0, s->err_hist_h = 0.0, s->ctl.h_next = 0.0, s->ctl.h_last_try = 0.0;
+    memset(&s->diag.stats, 0, sizeof s->diag.stats);
+    s->diag.stats.max_error_coord = -1;
+    s->diag.stats.jump_coord = -1;
+    s->diag.err_hist_max = 0.0, s->diag.err_hist_h = 0.0, s->ctl.h_next = 0.0,
+    s->ctl.h_last_try = 0.0;
     s->ctl.newton_stale = 1;
     s->st.h_prev = 0.0;
-    s->n_over = 0;
-    s->n_err_lim = 0;
-    if (s->err_lim) memset(s->err_lim, 0, (size_t)n * sizeof *s->err_lim);
-    s->static_iterations = 0;
-    s->restart_t = -1.0;
+    s->diag.n_over = 0;
+    s->diag.n_err_lim = 0;
+    if (s->diag.err_lim) memset(s->diag.err_lim, 0, (size_t)n * sizeof *s->diag.err_lim);
+    s->diag.static_iterations = 0;
+    s->diag.restart_t = -1.0;
     s->st.nhist = 0;
-    s->rej_h = s->rej_t = s->rej_ratio = 0.0;
+    s->diag.rej_h = s->diag.rej_t = s->diag.rej_ratio = 0.0;
     memset(s->ctl.qscale, 0, (size_t)s->n * sizeof *s->ctl.qscale);
     memset(s->st.qdd, 0, (size_t)n * sizeof *s->st.qdd);
     memset(s->st.lam, 0, (size_t)m * sizeof *s->st.lam);
@@ -526,7 +527,7 @@ int fmb_sim_initialize(fmb_sim_t *s)
     memcpy(s->st.acc, s->st.qdd, (size_t)n * sizeof *s->st.qdd);
     s->st.P = fmb_sim_power(s);
     double viol = fmb_sim_eval_phi(s, s->st.q, s->st.t, s->ctl.work + 2 * N, NULL);
-    s->stats.max_violation = viol;
+    s->diag.stats.max_violation = viol;
     for (int i = 0; i < n; i++)
         s->ctl.qscale[i] = fabs(s->st.q[i]);
     if (!s->opts.adaptive) leave_out_driven(s);

@@ -244,7 +244,7 @@ int fmb_sim_static_start(fmb_sim_t *s)
         for (int k = 3; k < bd->ndof; k++)
             s->st.qd[bd->offset + k] = qp[bd->offset + k];
     }
-    s->static_iterations = its;
+    s->diag.static_iterations = its;
     /* 6. carrier velocities for these elastic rates; accelerations and multipliers of the
      * true equations for the integrator */
     if ((rc = fmb_sim_start_velocities(s))) goto out;

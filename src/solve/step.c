@@ -195,10 +195,11 @@ static void error_estimate(fmb_sim_t *s, double h, double am, double af, double 
 void fmb_sim_commit_step(fmb_sim_t *s, double h)
 {
     s->st.t += h;
-    s->last_iters = s->ctl.cand_iters;
-    s->stats.newton_iterations += s->ctl.cand_iters;
-    s->stats.steps++;
-    if (s->ctl.cand_viol > s->stats.max_violation) s->stats.max_violation = s->ctl.cand_viol;
+    s->diag.last_iters = s->ctl.cand_iters;
+    s->diag.stats.newton_iterations += s->ctl.cand_iters;
+    s->diag.stats.steps++;
+    if (s->ctl.cand_viol > s->diag.stats.max_violation)
+        s->diag.stats.max_violation = s->ctl.cand_viol;
     /* a_{n-2} <- a_{n-1} <- a_n <- a_{n+1} by turning the arrays (the oldest becomes acc1's
      * scratch), and the candidate's qscale (error_estimate) swapped in: no copies */
     double *old = s->st.accpp;
@@ -493,7 +494,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
                      (N > FMB_KEEP_MIN_N || s->ctl.keep_force);
     if (s->ctl.keep_pause > 0) s->ctl.keep_pause--;
     if (keep) s->ctl.keep_age++;
-    fmb_newton_trace_t *tr = &s->trace;
+    fmb_newton_trace_t *tr = &s->diag.trace;
     const int tk = keep ? 1 : 0;
     int lastfail = -1; /* criteria of the last failed test (trace) */
     tr->steps[tk]++;
@@ -611,8 +612,8 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, t1, &c);
             s->as.jm->handoff = 0;
             rc = fmb_kkt_factor(&s->as.kkt);
-            s->stats.factorizations = s->as.kkt.nnumeric;
-            s->stats.symbolic = s->as.kkt.nsymbolic;
+            s->diag.stats.factorizations = s->as.kkt.nnumeric;
+            s->diag.stats.symbolic = s->as.kkt.nsymbolic;
             s->ctl.kkt_iter = rc ? 0 : s->as.kkt.nnumeric;
             s->ctl.newton_stale = 0;
             fresh = 1;

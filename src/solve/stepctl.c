@@ -182,8 +182,8 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, 
 /* A step meeting the tolerance, from the largest error ratio seen (ratio ~ h^2). */
 static double suggested_step(const fmb_sim_t *s)
 {
-    if (!(s->err_hist_max > 1.0) || !(s->err_hist_h > 0)) return 0.0;
-    return s->err_hist_h * 0.8 / sqrt(s->err_hist_max);
+    if (!(s->diag.err_hist_max > 1.0) || !(s->diag.err_hist_h > 0)) return 0.0;
+    return s->diag.err_hist_h * 0.8 / sqrt(s->diag.err_hist_max);
 }
 
 /* The message of a step that could not be completed: the tries, the smallest h, the
@@ -204,7 +204,7 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
     const fmb_sim_options_t *o = &s->opts;
     const double hs = suggested_step(s);
     char where[160];
-    fmb_sim_coord_name(s, s->stats.max_error_coord, where, sizeof where);
+    fmb_sim_coord_name(s, s->diag.stats.max_error_coord, where, sizeof where);
     if (rc == FMB_ERR_NONFINITE)
         snprintf(cause, sizeof cause,
                  "the values stay non-finite at every step tried: the element is not defined "
@@ -214,14 +214,14 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
                  "likely cause: the time step is too large for the dynamics: the local error "
                  "estimate reached %.3g times its tolerance (rtol_step %g, atol_step %g) at "
                  "h = %.3g%s%s; suggested: h = %.2g (or step: adaptive)",
-                 s->err_hist_max, o->rtol_step, o->atol_step, s->err_hist_h,
+                 s->diag.err_hist_max, o->rtol_step, o->atol_step, s->diag.err_hist_h,
                  where[0] ? ", worst in " : "", where, hs);
     else
         snprintf(cause, sizeof cause,
                  "the local error estimate stayed within its tolerance before (largest ratio "
                  "%.3g), so the step size is not the likely cause: the mechanism may reach a "
                  "singular position (flexmb check) or a force or joint may not be defined there",
-                 s->err_hist_max);
+                 s->diag.err_hist_max);
     if (o->integrator == FMB_NEWMARK && o->gamma <= 0.5 + 1e-12) {
         size_t u = strlen(cause);
         snprintf(cause + u, sizeof cause - u,
@@ -232,14 +232,18 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
     char wedge[640];
     if (s->jammed) /* the last try stopped in a LuGre jam (contact_step.c jam_error): its
                     * message names the cause, and smaller steps make the spike larger */
-        snprintf(cause, sizeof cause, "likely cause: the jam above, the friction law's failure, "
+        snprintf(cause, sizeof cause,
+                 "likely cause: the jam above, the friction law's failure, "
                  "not the step size's (smaller steps make its spike larger; the error "
-                 "estimate's %.3g times its tolerance is not the cause)", s->err_hist_max);
+                 "estimate's %.3g times its tolerance is not the cause)",
+                 s->diag.err_hist_max);
     else if (rc != FMB_ERR_NONFINITE && fmb_sim_contact_diagnosis(s, wedge, sizeof wedge))
         /* the friction law's failure, not the step size's (contact_stepctl.c): smaller steps
          * make its spike larger */
-        snprintf(cause, sizeof cause, "likely cause: %s (the error estimate's %.3g times its "
-                 "tolerance is its symptom)", wedge, s->err_hist_max);
+        snprintf(cause, sizeof cause,
+                 "likely cause: %s (the error estimate's %.3g times its "
+                 "tolerance is its symptom)",
+                 wedge, s->diag.err_hist_max);
     if (rc != FMB_ERR_NONFINITE) {
         /* last (a truncated message loses it first): the fastest mode of the linearized
          * system at t_n and the step that resolves every mode (the scheme damps the
@@ -280,7 +284,7 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
 static void count_limit(fmb_sim_t *s)
 {
     if (s->ctl.err_coord >= 0 && s->ctl.err_coord < s->n)
-        s->err_lim[s->ctl.err_coord]++, s->n_err_lim++;
+        s->diag.err_lim[s->ctl.err_coord]++, s->diag.n_err_lim++;
 }
 
 /* jump: accepted under the jump rule (attempt()) with a ratio above 1: its one-time error
@@ -288,8 +292,8 @@ static void count_limit(fmb_sim_t *s)
  * steps accepted on it (the summary's "at most" does not quote a deliberate excess). */
 static void accept(fmb_sim_t *s, double h, int jump)
 {
-    if (s->accept_hook) s->accept_hook(s, h, s->accept_hook_user);
-    fmb_sim_stats_t *st = &s->stats;
+    if (s->diag.accept_hook) s->diag.accept_hook(s, h, s->diag.accept_hook_user);
+    fmb_sim_stats_t *st = &s->diag.stats;
     const double t1 = s->st.t + h;
     if (s->ctl.err_ratio < 1e-200) s->ctl.err_ratio = 0.0; /* only coordinates left out (start.c) */
     if (st->h_min_used == 0.0 || h < st->h_min_used) st->h_min_used = h;
@@ -309,8 +313,9 @@ static void accept(fmb_sim_t *s, double h, int jump)
         st->max_error_coord = s->ctl.err_coord;
     }
     st->error_sum += s->ctl.err_ratio * h / s->ctl.t_span;
-    if (s->ctl.err_ratio > s->err_hist_max) s->err_hist_max = s->ctl.err_ratio, s->err_hist_h = h;
-    if (s->ctl.err_ratio > RESCUE_LIMIT) s->n_over++;
+    if (s->ctl.err_ratio > s->diag.err_hist_max)
+        s->diag.err_hist_max = s->ctl.err_ratio, s->diag.err_hist_h = h;
+    if (s->ctl.err_ratio > RESCUE_LIMIT) s->diag.n_over++;
     if (s->opts.adaptive && s->ctl.err_ratio > ERR_LIMITED) count_limit(s);
     fmb_sim_commit_step(s, h);
 }
@@ -328,7 +333,7 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
     if (rc) {
         if (!retryable(rc)) return rc;
         s->ctl.newton_stale = 1;
-        s->stats.halvings++;
+        s->diag.stats.halvings++;
         log_try(L, h, reason(rc));
         return rc;
     }
@@ -341,7 +346,7 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
             events(s, h, &cap, why, sizeof why, &restart);
         }
         fmb_sim_reject_step(s);
-        s->stats.rejected_event++;
+        s->diag.stats.rejected_event++;
         log_try(L, h, "rejected by an element's step control");
         if (hn < h_floor) {
             fmb_sim_error(s, FMB_ERR_CONVERGENCE, "step control of %s asks for h = %.3g", why,
@@ -375,8 +380,8 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
      * makes the ratio fall only like h instead of h^2 on rejection. Its error is made once,
      * not per unit time: such a step is accepted when its local error alone, r h / t_span,
      * is within the tolerance. */
-    const int jump = s->rej_h > h && s->rej_t == s->st.t && s->rej_ratio > r &&
-                     log(s->rej_ratio / r) < 1.5 * log(s->rej_h / h) &&
+    const int jump = s->diag.rej_h > h && s->diag.rej_t == s->st.t && s->diag.rej_ratio > r &&
+                     log(s->diag.rej_ratio / r) < 1.5 * log(s->diag.rej_h / h) &&
                      r * h / s->ctl.t_span <= 1.0;
     /* A ratio that hardly falls as the step shrinks (slower than h^0.5 between two
      * rejections at the same time; an error of the method falls like h^2, an acceleration
@@ -385,25 +390,25 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
      * velocities off the constraint's velocity manifold after a kink or a change of h.
      * Shrinking h only makes it larger; the run restarts from t_n instead (velocities
      * projected, accelerations consistent; once per time point) and retries the same h. */
-    const int stagnant = ((s->rej_h > h && s->rej_t == s->st.t && s->rej_ratio > 0 &&
-                           log(s->rej_ratio / r) < 0.5 * log(s->rej_h / h)) ||
+    const int stagnant = ((s->diag.rej_h > h && s->diag.rej_t == s->st.t && s->diag.rej_ratio > 0 &&
+                           log(s->diag.rej_ratio / r) < 0.5 * log(s->diag.rej_h / h)) ||
                           s->ctl.err_alt) &&
-                         s->restart_t != s->st.t;
+                         s->diag.restart_t != s->st.t;
     if (s->opts.adaptive && r > 1.0 && !jump && stagnant && !s->ct.nsw) {
         fmb_sim_reject_step(s);
-        s->stats.rejected_error++;
+        s->diag.stats.rejected_error++;
         log_try(L, h, "error estimate not falling with h: restart");
-        s->restart_t = s->st.t;
-        s->rej_h = 0.0;
+        s->diag.restart_t = s->st.t;
+        s->diag.rej_h = 0.0;
         const int rc = fmb_sim_restart(s);
         return rc ? rc : 3;
     }
     if (s->opts.adaptive && r > 1.0 && !jump) {
-        s->rej_h = h, s->rej_t = s->st.t, s->rej_ratio = r;
+        s->diag.rej_h = h, s->diag.rej_t = s->st.t, s->diag.rej_ratio = r;
         count_limit(s);
         fmb_sim_reject_step(s);
-        s->stats.rejected_error++;
-        if (r > s->err_hist_max) s->err_hist_max = r, s->err_hist_h = h;
+        s->diag.stats.rejected_error++;
+        if (r > s->diag.err_hist_max) s->diag.err_hist_max = r, s->diag.err_hist_h = h;
         log_try(L, h, "error estimate above tolerance");
         if (h * fmax(SHRINK, SAFETY / sqrt(r)) < h_floor) {
             fmb_sim_error(s, FMB_ERR_CONVERGENCE,
@@ -435,7 +440,7 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
         if (rc) return rc;
     }
     if ((restart & 1) && s->opts.adaptive) {
-        s->restart_t = s->st.t;
+        s->diag.restart_t = s->st.t;
         return fmb_sim_restart(s);
     }
     return 0;
@@ -456,13 +461,13 @@ static int fixed_step(fmb_sim_t *s, double h, int depth, trylog_t *L, double h_f
     }
     if (r < 0) {
         if (!retryable(r) || L->n == 0) return r; /* not retryable, or already diagnosed */
-        if (s->n_over > 0.1 * (double)s->stats.steps) {
+        if (s->diag.n_over > 0.1 * (double)s->diag.stats.steps) {
             /* halving would hide the cause: the steps before were already far off */
             char lim[160];
             snprintf(lim, sizeof lim,
                      "not halved: the error estimate had exceeded its tolerance more than "
                      "%g-fold on %ld of %ld steps, so the step itself is the cause",
-                     RESCUE_LIMIT, s->n_over, s->stats.steps);
+                     RESCUE_LIMIT, s->diag.n_over, s->diag.stats.steps);
             return fail_step(s, r, L, s->st.t, lim);
         }
         if (depth >= s->opts.halving) {
@@ -621,17 +626,18 @@ int fmb_sim_run(fmb_sim_t *s, fmb_observer_fn observer, void *user, volatile con
  * reversal of a slider, ring above the tolerance and are followed in phase. */
 static int adaptive_advice(const fmb_sim_t *s, char *msg, size_t len)
 {
-    const fmb_sim_stats_t *st = &s->stats;
+    const fmb_sim_stats_t *st = &s->diag.stats;
     const double hmax = s->opts.h_max > 0 ? s->opts.h_max : s->opts.h * s->opts.output_every;
     if (st->steps < SLOW_STEPS || !(s->st.t > 0) || !(hmax > 0)) return 0;
     const double mean = s->st.t / (double)st->steps;
     if (!(mean < SLOW_RATIO * hmax)) return 0;
     int wi = -1;
     for (int i = 0; i < s->n; i++)
-        if (s->err_lim[i] > 0 && (wi < 0 || s->err_lim[i] > s->err_lim[wi])) wi = i;
+        if (s->diag.err_lim[i] > 0 && (wi < 0 || s->diag.err_lim[i] > s->diag.err_lim[wi])) wi = i;
     char where[160] = "";
     if (wi >= 0) fmb_sim_coord_name(s, wi, where, sizeof where);
-    const double share = wi >= 0 ? 100.0 * (double)s->err_lim[wi] / (double)s->n_err_lim : 0.0;
+    const double share =
+        wi >= 0 ? 100.0 * (double)s->diag.err_lim[wi] / (double)s->diag.n_err_lim : 0.0;
     if (msg && len)
         snprintf(msg, len,
                  "adaptive steps averaged %.3g s over %ld steps (%ld rejected), %.2g of the "
@@ -650,7 +656,7 @@ int fmb_sim_step_warning(const fmb_sim_t *s, char *msg, size_t len)
 {
     if (!s) return 0;
     if (s->opts.adaptive) return adaptive_advice(s, msg, len);
-    const fmb_sim_stats_t *st = &s->stats;
+    const fmb_sim_stats_t *st = &s->diag.stats;
     if (!(st->error_sum > 1.0)) return 0;
     char where[160];
     fmb_sim_coord_name(s, st->max_error_coord, where, sizeof where);
