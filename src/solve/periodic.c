@@ -161,8 +161,8 @@ int fmb_periodic_detect_period(fmb_periodic_t *p, double *period)
     const fmb_model_t *md = s->model;
     double T = 0.0;
     const char *first = NULL;
-    for (int k = 0; k < s->njtime; k++) {
-        const fmb_joint_t *j = &md->joints[s->jtime[k]];
+    for (int k = 0; k < s->el.njtime; k++) {
+        const fmb_joint_t *j = &md->joints[s->el.jtime[k]];
         /* f' and f'' at 7 times spread over a second: a constant-rate driver has f' fixed
          * and f'' = 0 */
         double ft0 = 0.0, ftt0 = 0.0, spread = 0.0;

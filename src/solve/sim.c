@@ -50,38 +50,38 @@ static int hooks_create(fmb_sim_t *s)
 {
     const fmb_model_t *md = s->model;
     const int nj = md->njoints, nf = md->nforces, nb = md->nbodies;
-    s->hk = calloc(4 * (size_t)nj + 3 * (size_t)nf + (size_t)nb + 1, sizeof *s->hk);
+    s->el.hk = calloc(4 * (size_t)nj + 3 * (size_t)nf + (size_t)nb + 1, sizeof *s->el.hk);
     s->ctl.qscale1 = calloc((size_t)s->n + 1, sizeof(double));
     s->ctl.wq = calloc((size_t)s->n + 1, sizeof(double));
     s->ctl.newton_D = calloc(2 * (size_t)s->ctl.newton_nb + 1, sizeof(double));
-    if (!s->hk || !s->ctl.qscale1 || !s->ctl.wq || !s->ctl.newton_D) return -1;
-    int *p = s->hk;
-    s->jvalid = p, p += nj;
-    s->jctl = p, p += nj;
-    s->jtime = p, p += nj;
-    s->jslot = p, p += nj;
-    s->fctl = p, p += nf;
-    s->fpow = p, p += nf;
-    s->ferr = p, p += nf;
-    s->bpow = p;
+    if (!s->el.hk || !s->ctl.qscale1 || !s->ctl.wq || !s->ctl.newton_D) return -1;
+    int *p = s->el.hk;
+    s->el.jvalid = p, p += nj;
+    s->el.jctl = p, p += nj;
+    s->el.jtime = p, p += nj;
+    s->el.jslot = p, p += nj;
+    s->el.fctl = p, p += nf;
+    s->el.fpow = p, p += nf;
+    s->el.ferr = p, p += nf;
+    s->el.bpow = p;
     for (int i = 0; i < nj; i++) {
         const fmb_joint_class_t *k = md->joints[i].klass;
-        s->jslot[i] = k->valid ? s->njvalid : -1;
-        if (k->valid) s->jvalid[s->njvalid++] = i;
-        if (k->step_control) s->jctl[s->njctl++] = i;
-        if (k->time) s->jtime[s->njtime++] = i;
+        s->el.jslot[i] = k->valid ? s->el.njvalid : -1;
+        if (k->valid) s->el.jvalid[s->el.njvalid++] = i;
+        if (k->step_control) s->el.jctl[s->el.njctl++] = i;
+        if (k->time) s->el.jtime[s->el.njtime++] = i;
     }
     for (int i = 0; i < nf; i++) {
         const fmb_force_class_t *k = md->forces[i].klass;
-        if (k->step_control) s->fctl[s->nfctl++] = i;
-        if (k->power) s->fpow[s->nfpow++] = i;
-        if (k->step_error && s->opts.adaptive) s->ferr[s->nferr++] = i;
+        if (k->step_control) s->el.fctl[s->el.nfctl++] = i;
+        if (k->power) s->el.fpow[s->el.nfpow++] = i;
+        if (k->step_error && s->opts.adaptive) s->el.ferr[s->el.nferr++] = i;
     }
-    if (s->nferr && !(s->ctl.eq = calloc((size_t)s->n + 1, sizeof(double)))) return -1;
+    if (s->el.nferr && !(s->ctl.eq = calloc((size_t)s->n + 1, sizeof(double)))) return -1;
     for (int b = 1; b < nb; b++)
-        if (md->bodies[b].klass->power) s->bpow[s->nbpow++] = b;
-    s->cv = calloc(2 * (size_t)s->njvalid + 1, sizeof *s->cv);
-    return s->cv ? 0 : -1;
+        if (md->bodies[b].klass->power) s->el.bpow[s->el.nbpow++] = b;
+    s->el.cv = calloc(2 * (size_t)s->el.njvalid + 1, sizeof *s->el.cv);
+    return s->el.cv ? 0 : -1;
 }
 
 fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
@@ -223,7 +223,7 @@ void fmb_sim_destroy(fmb_sim_t **ps)
     free(s->st.vel_change);
     free(s->ctl.work);
     free(s->as.scratch), free(s->ct.cuoff), free(s->ctl.newton_B);
-    free(s->hk), free(s->cv), free(s->ctl.qscale1), free(s->ctl.wq), free(s->ctl.eq),
+    free(s->el.hk), free(s->el.cv), free(s->ctl.qscale1), free(s->ctl.wq), free(s->ctl.eq),
         free(s->ctl.newton_D);
     if (s->as.jm)
         free(s->as.jm->q), free(s->as.jm->v), free(s->as.jm->J), free(s->as.jm->joff),

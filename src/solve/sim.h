@@ -1,5 +1,15 @@
-/* Private simulation state (sim.c and the integrator files listed in sim_internal.h;
- * docs/theory.md sections 4-6). */
+/* The simulation object (sim.c and the integrator files listed in sim_internal.h;
+ * docs/theory.md sections 4-6). It composes one part per concern, each in its own header
+ * that says what it holds and which files write it:
+ *   st    sim_state.h    the state (t, q, qd, qdd, lam, acc), its backup and the accepted
+ *                        steps' history
+ *   ctl   sim_stepctl.h  step control: the candidate's error estimate and Newton record,
+ *                        the next step, the kept-factorization constants, step scratch
+ *   as    sim_assembly.h the KKT matrix, the element-block scratch, the joints' memo
+ *   ct    sim_contact.h  frictional contacts and switching elements with their LCPs
+ *   diag  sim_diag.h     statistics, Newton trace, error history, the tests' accept hook
+ *   el    sim_elems.h    the elements with per-step hooks and their views at the candidate
+ * plus the model, the options, the sizes and the last error. */
 #ifndef FMB_SOLVE_SIM_H
 #define FMB_SOLVE_SIM_H
 
@@ -7,6 +17,7 @@
 #include "solve/sim_assembly.h"
 #include "solve/sim_contact.h"
 #include "solve/sim_diag.h"
+#include "solve/sim_elems.h"
 #include "solve/sim_state.h"
 #include "solve/sim_stepctl.h"
 
@@ -19,27 +30,11 @@ struct fmb_sim {
     fmb_sim_asm_t as;
     fmb_sim_contact_t ct;
     fmb_sim_diag_t diag;
+    fmb_sim_elems_t el;
     int initialized;
     char errmsg[2048]; /* a failed step: its try, the tries, the cause (a jam's ~1.1 kB) */
     int jammed;  /* the step try stopped in a LuGre jam (contact_step.c jam_error) */
     int errline; /* case-file line of the joint the last error is about, 0 if none */
-    /* The elements with per-step hooks, listed once at creation (sim.c; the class members
-     * are fixed with the model): the step loop visits these alone, in model order
-     * (invalid_state and fmb_sim_commit_step in step.c, events in stepctl.c, fmb_sim_power
-     * in start.c). One allocation, hk. */
-    int *hk;
-    int *jvalid, njvalid; /* joints whose class has valid */
-    int *jctl, njctl;     /* joints with step_control */
-    int *fctl, nfctl;     /* forces with step_control */
-    int *ferr, nferr;     /* forces with step_error (adaptive runs) */
-    int *bpow, nbpow;     /* bodies (not ground) with power */
-    int *fpow, nfpow;     /* forces with power */
-    int *jtime, njtime;   /* joints with time (drivers) */
-    int *jslot;           /* per joint: its place in jvalid (cv), -1 if none */
-    /* the views of the joints in jvalid at the candidate (s->st.q, s->st.qd), as invalid_state
-     * made them: events (stepctl.c) takes them for the same joints' step control */
-    fmb_bodyview_t *cv; /* 2 per joint in jvalid */
-    int cv_ok;          /* 1: cv holds the views at the current candidate (step.c) */
 };
 
 int fmb_sim_error(fmb_sim_t *s, int status, const char *fmt, ...)

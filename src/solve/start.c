@@ -313,18 +313,18 @@ double fmb_sim_power(const fmb_sim_t *s)
      * creation, in model order, so the sum is the same as over all of them) */
     const fmb_model_t *md = s->model;
     double P = 0.0;
-    for (int k = 0; k < s->nbpow; k++) { /* internal damping (beams' Rayleigh damping) */
-        const fmb_body_t *bd = &md->bodies[s->bpow[k]];
+    for (int k = 0; k < s->el.nbpow; k++) { /* internal damping (beams' Rayleigh damping) */
+        const fmb_body_t *bd = &md->bodies[s->el.bpow[k]];
         P += bd->klass->power(bd, s->st.q + bd->offset, s->st.qd + bd->offset);
     }
-    for (int k = 0; k < s->nfpow; k++) {
-        const fmb_force_t *f = &md->forces[s->fpow[k]];
+    for (int k = 0; k < s->el.nfpow; k++) {
+        const fmb_force_t *f = &md->forces[s->el.fpow[k]];
         fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], s->st.q, s->st.qd),
                                fmb_model_view(md, f->body[1], s->st.q, s->st.qd)};
         P += f->klass->power(f, v, s->st.t);
     }
-    for (int k = 0; k < s->njtime; k++) {
-        const fmb_joint_t *j = &md->joints[s->jtime[k]];
+    for (int k = 0; k < s->el.njtime; k++) {
+        const fmb_joint_t *j = &md->joints[s->el.jtime[k]];
         double *pt = s->as.sphi, *ptt = s->as.sphi2;
         j->klass->time(j, s->st.t, pt, ptt);
         for (int r = 0; r < j->klass->nrows; r++)

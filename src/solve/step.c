@@ -75,18 +75,18 @@ static void restore_state(fmb_sim_t *s)
     memcpy(s->st.qdd, s->st.save + 2 * n, n * sizeof(double));
     memcpy(s->st.acc, s->st.save + 3 * n, n * sizeof(double));
     memcpy(s->st.lam, s->st.save + 4 * n, m * sizeof(double));
-    s->cv_ok = 0;
+    s->el.cv_ok = 0;
 }
 
 /* The validity of the candidate (joints with a valid member: a slider still on its guide).
- * Their views at the candidate are kept in s->cv (cv_ok) for the step control of the same
+ * Their views at the candidate are kept in s->el.cv (cv_ok) for the step control of the same
  * joints (stepctl.c events), which views the same q and qd. */
 static int invalid_state(fmb_sim_t *s, double t)
 {
     const fmb_model_t *md = s->model;
-    for (int k = 0; k < s->njvalid; k++) {
-        const fmb_joint_t *j = &md->joints[s->jvalid[k]];
-        fmb_bodyview_t *v = s->cv + 2 * k;
+    for (int k = 0; k < s->el.njvalid; k++) {
+        const fmb_joint_t *j = &md->joints[s->el.jvalid[k]];
+        fmb_bodyview_t *v = s->el.cv + 2 * k;
         fmb_sim_joint_views(s, j, s->st.q, s->st.qd, v);
         char msg[512];
         int rc = j->klass->valid(j, v, t, msg, sizeof msg);
@@ -96,7 +96,7 @@ static int invalid_state(fmb_sim_t *s, double t)
             return rc;
         }
     }
-    s->cv_ok = 1;
+    s->el.cv_ok = 1;
     return 0;
 }
 
@@ -120,8 +120,8 @@ static void element_error(fmb_sim_t *s, const fmb_step_err_t *p)
     const fmb_model_t *md = s->model;
     const int n = s->n, two = p->hp > 0;
     const double hs = p->h + p->hp;
-    for (int k = 0; k < s->nferr; k++) {
-        const fmb_force_t *f = &md->forces[s->ferr[k]];
+    for (int k = 0; k < s->el.nferr; k++) {
+        const fmb_force_t *f = &md->forces[s->el.ferr[k]];
         fmb_bodyview_t v[2], dv[2];
         for (int b = 0; b < 2; b++) {
             const fmb_body_t *B = &md->bodies[f->body[b]];
@@ -179,7 +179,7 @@ static void error_estimate(fmb_sim_t *s, double h, double am, double af, double 
                                         s->ctl.qscale, s->ctl.acc1, s->ctl.qscale1, &wi);
     s->ctl.err_ratio = worst;
     s->ctl.err_coord = wi;
-    if (s->nferr) element_error(s, &p);
+    if (s->el.nferr) element_error(s, &p);
     /* the worst coordinate's accelerations alternate over three successive changes and by
      * more than their two-step change: the period-2 index-3 transient of a velocity
      * mismatch (a resolved oscillation cannot alternate three times in a row) */
@@ -209,7 +209,7 @@ void fmb_sim_commit_step(fmb_sim_t *s, double h)
     s->st.h_prev = h;
     double *qs = s->ctl.qscale;
     s->ctl.qscale = s->ctl.qscale1, s->ctl.qscale1 = qs;
-    s->cv_ok = 0;
+    s->el.cv_ok = 0;
     for (int ic = 0; ic < s->ct.ncontacts; ic++) {
         fmb_contact_t *c = &s->ct.contacts[ic];
         c->z_n = c->z;
@@ -459,7 +459,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
     double *R = s->ctl.work, *x = s->ctl.work + N, *phi = s->ctl.work + 2 * N;
     double *Mqdd = phi + m; /* n entries after phi inside the third block */
     save_state(s);
-    s->cv_ok = 0;
+    s->el.cv_ok = 0;
     s->jammed = 0;
     /* the friction models' state for the step (Coulomb: static coefficient after a stick,
      * kinetic while sliding) */

@@ -85,10 +85,10 @@ const char *fmb_sim_coord_name(const fmb_sim_t *s, int i, char *buf, size_t len)
 {
     if (!buf || len == 0) return "";
     buf[0] = '\0';
-    if (!s || i < 0 || i >= s->n + s->nferr) return buf;
+    if (!s || i < 0 || i >= s->n + s->el.nferr) return buf;
     const fmb_model_t *md = s->model;
     if (i >= s->n) { /* an element's own coordinates (step.c element_error) */
-        const fmb_force_t *f = &md->forces[s->ferr[i - s->n]];
+        const fmb_force_t *f = &md->forces[s->el.ferr[i - s->n]];
         snprintf(buf, len, "force '%s' (its own coordinates)", f->name);
         return buf;
     }
@@ -133,14 +133,14 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, 
     /* the joints and forces with step control alone (sim.h hk); a joint with a valid member
      * was viewed at the candidate by the step's validity check (step.c invalid_state: the
      * same q and qd, so the same views), which are taken instead of viewing it again */
-    for (int k = 0; k < s->njctl; k++) {
-        const int i = s->jctl[k];
+    for (int k = 0; k < s->el.njctl; k++) {
+        const int i = s->el.jctl[k];
         const fmb_joint_t *j = &md->joints[i];
         fmb_bodyview_t v0[2], vc[2];
         fmb_sim_joint_views(s, j, s->st.save, s->st.save + n, v0);
         const fmb_bodyview_t *v1 = vc;
-        if (s->cv_ok && s->jslot[i] >= 0)
-            v1 = s->cv + 2 * s->jslot[i];
+        if (s->el.cv_ok && s->el.jslot[i] >= 0)
+            v1 = s->el.cv + 2 * s->el.jslot[i];
         else
             fmb_sim_joint_views(s, j, s->st.q, s->st.qd, vc);
         double hm = INFINITY;
@@ -155,8 +155,8 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, 
         else if (r)
             reject = 1;
     }
-    for (int k = 0; k < s->nfctl; k++) {
-        const fmb_force_t *f = &md->forces[s->fctl[k]];
+    for (int k = 0; k < s->el.nfctl; k++) {
+        const fmb_force_t *f = &md->forces[s->el.fctl[k]];
         fmb_bodyview_t v0[2], v1[2];
         for (int k = 0; k < 2; k++) {
             v0[k] = fmb_model_view(md, f->body[k], s->st.save, s->st.save + n);
