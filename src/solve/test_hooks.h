@@ -1,0 +1,30 @@
+/* The one header through which tests reach the solver's internals (not part of the public
+ * API, not installed): test-only switches and observers of a run, as functions on the
+ * opaque fmb_sim_t, so that a solver-level test includes flexmb/flexmb.h and this header
+ * alone and does not depend on the layout of struct fmb_sim (solve/sim.h).
+ *
+ * Tests that check the solver's internal pieces directly (the residual, the assembly and
+ * the joints' memo: test_joint_memo.c, test_phi_views.c, test_slider_reach.c; the restart
+ * and the contact LCPs: test_restart.c, test_contact_stepctl.c, test_friction_beam.c; the
+ * Newton iteration: test_newton_once.c) include solve/sim_internal.h, and element-level
+ * unit tests (beam kernels, the KKT matrix, the joints) their module's private header:
+ * they call the functions declared there with the states they build. */
+#ifndef FMB_SOLVE_TEST_HOOKS_H
+#define FMB_SOLVE_TEST_HOOKS_H
+
+#include "flexmb/flexmb.h"
+
+/* Called by the step loop with each accepted candidate before it is committed: fmb_sim_time
+ * is still t_n, h the step, fmb_sim_q/qd/qdd the candidate at t_n + h. NULL: none. */
+typedef void (*fmb_test_accept_fn)(fmb_sim_t *sim, double h, void *user);
+void fmb_test_set_accept_hook(fmb_sim_t *sim, fmb_test_accept_fn fn, void *user);
+
+/* Keep factorizations across steps whatever the system's size (step.c FMB_KEEP_MIN_N);
+ * set before fmb_sim_initialize. */
+void fmb_test_set_keep_force(fmb_sim_t *sim, int on);
+
+/* The generalized-alpha acceleration-like variable a_n of the accepted state (n values;
+ * inside the accept hook: still a_n). */
+const double *fmb_test_acc(const fmb_sim_t *sim);
+
+#endif
