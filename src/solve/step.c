@@ -430,11 +430,11 @@ static void first_blocks(fmb_sim_t *s, double dl)
  * row), max(B_m,b, FMB_NEWTON_B_FLOOR max_b B_m,b), into newton_D's first row, the last
  * measurement's moved to the second: they change only with a measurement, and the test
  * reads them at every step. */
-static void measurement_divisors(fmb_sim_t *s)
+static void measurement_divisors(fmb_sim_ctl_t *c)
 {
-    const int nb = s->ctl.newton_nb;
-    const double *bm = s->ctl.newton_B + nb;
-    double *d = s->ctl.newton_D;
+    const int nb = c->newton_nb;
+    const double *bm = c->newton_B + nb;
+    double *d = c->newton_D;
     memcpy(d + nb, d, (size_t)nb * sizeof(double));
     double big = 0.0;
     for (int k = 0; k < nb; k++)
@@ -659,7 +659,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             const int nb = s->ctl.newton_nb;
             memcpy(s->ctl.newton_B + 2 * nb, s->ctl.newton_B + nb, (size_t)nb * sizeof(double));
             memcpy(s->ctl.newton_B + nb, s->ctl.newton_B, (size_t)nb * sizeof(double));
-            measurement_divisors(s);
+            measurement_divisors(&s->ctl);
             s->ctl.newton_K[2] = s->ctl.newton_K[0], s->ctl.newton_K[3] = s->ctl.newton_K[1];
             s->ctl.newton_K[0] = fmax(dq_norm, FMB_NEWTON_K_FLOOR);
             s->ctl.newton_K[1] = fmax(dl_norm, FMB_NEWTON_K_FLOOR);

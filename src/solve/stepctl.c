@@ -180,10 +180,10 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, 
 }
 
 /* A step meeting the tolerance, from the largest error ratio seen (ratio ~ h^2). */
-static double suggested_step(const fmb_sim_t *s)
+static double suggested_step(const fmb_sim_diag_t *d)
 {
-    if (!(s->diag.err_hist_max > 1.0) || !(s->diag.err_hist_h > 0)) return 0.0;
-    return s->diag.err_hist_h * 0.8 / sqrt(s->diag.err_hist_max);
+    if (!(d->err_hist_max > 1.0) || !(d->err_hist_h > 0)) return 0.0;
+    return d->err_hist_h * 0.8 / sqrt(d->err_hist_max);
 }
 
 /* The message of a step that could not be completed: the tries, the smallest h, the
@@ -202,7 +202,7 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
     }
     char cause[900];
     const fmb_sim_options_t *o = &s->opts;
-    const double hs = suggested_step(s);
+    const double hs = suggested_step(&s->diag);
     char where[160];
     fmb_sim_coord_name(s, s->diag.stats.max_error_coord, where, sizeof where);
     if (rc == FMB_ERR_NONFINITE)
