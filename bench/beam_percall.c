@@ -80,25 +80,26 @@ static int percall(int nel, int rounds)
     }
     double *wr = t, *cr = t + rounds, *wa = t + 2 * rounds, *ca = t + 3 * rounds;
     for (int i = 0; i < n; i++)
-        q2[i] = s->q[i] + 1e-12 * (1 + fabs(s->q[i])), qd2[i] = s->qd[i] * (1 + 1e-12) + 1e-12;
+        q2[i] = s->st.q[i] + 1e-12 * (1 + fabs(s->st.q[i])),
+        qd2[i] = s->st.qd[i] * (1 + 1e-12) + 1e-12;
     for (int rd = 0; rd < rounds; rd++) {
         double w0 = clk(CLOCK_MONOTONIC), c0 = clk(CLOCK_PROCESS_CPUTIME_ID);
         for (int i = 0; i < reps; i++)
-            fmb_sim_eval_forces(s, i & 1 ? q2 : s->q, i & 1 ? qd2 : s->qd, s->qdd, s->lam, s->t, M,
-                                R);
+            fmb_sim_eval_forces(s, i & 1 ? q2 : s->st.q, i & 1 ? qd2 : s->st.qd, s->st.qdd,
+                                s->st.lam, s->st.t, M, R);
         wr[rd] = (clk(CLOCK_MONOTONIC) - w0) / reps;
         cr[rd] = (clk(CLOCK_PROCESS_CPUTIME_ID) - c0) / reps;
         w0 = clk(CLOCK_MONOTONIC), c0 = clk(CLOCK_PROCESS_CPUTIME_ID);
         for (int i = 0; i < reps; i++) {
-            const double *qq = i & 1 ? q2 : s->q, *qqd = i & 1 ? qd2 : s->qd;
-            fmb_sim_eval_forces(s, qq, qqd, s->qdd, s->lam, s->t, M, R);
-            fmb_sim_assemble(s, qq, qqd, s->qdd, s->lam, s->t, &cf);
+            const double *qq = i & 1 ? q2 : s->st.q, *qqd = i & 1 ? qd2 : s->st.qd;
+            fmb_sim_eval_forces(s, qq, qqd, s->st.qdd, s->st.lam, s->st.t, M, R);
+            fmb_sim_assemble(s, qq, qqd, s->st.qdd, s->st.lam, s->st.t, &cf);
         }
         wa[rd] = (clk(CLOCK_MONOTONIC) - w0) / reps - wr[rd];
         ca[rd] = (clk(CLOCK_PROCESS_CPUTIME_ID) - c0) / reps - cr[rd];
     }
     double sum = 0.0; /* a checksum of the last residual (F at the state) */
-    fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, s->t, M, R);
+    fmb_sim_eval_forces(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, M, R);
     for (int i = 0; i < n; i++)
         sum += (M[i] - R[i]) * (1 + i % 7);
     for (int k = 0; k < 4; k++)

@@ -58,16 +58,16 @@ extern void dgetrs_(const char *trans, const int *n, const int *nrhs, const doub
 static double dense_lu(fmb_sim_t *s, const fmb_coeffs_t *cf, const double *b, const double *xk)
 {
     const int N = s->n + s->m;
-    if (N > 400 || !s->kkt.Ap) return NAN;
-    fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, cf);
+    if (N > 400 || !s->as.kkt.Ap) return NAN;
+    fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, cf);
     const size_t NN = (size_t)N * N;
     double *A = calloc(NN, sizeof *A), *LU = malloc(NN * sizeof *LU), *xd = malloc((size_t)N * sizeof *xd);
     int *ipiv = malloc((size_t)N * sizeof *ipiv), info = 0, one = 1, reps = 0;
     double t = NAN;
     if (A && LU && xd && ipiv) {
         for (int j = 0; j < N; j++)
-            for (int p = s->kkt.Ap[j]; p < s->kkt.Ap[j + 1]; p++)
-                A[s->kkt.Ai[p] + (size_t)N * j] = s->kkt.Ax[p];
+            for (int p = s->as.kkt.Ap[j]; p < s->as.kkt.Ap[j + 1]; p++)
+                A[s->as.kkt.Ai[p] + (size_t)N * j] = s->as.kkt.Ax[p];
         t = now();
         do {
             memcpy(LU, A, NN * sizeof *LU);
@@ -162,7 +162,7 @@ static fmb_sim_t *bench_round(const char *label, fmb_model_t *m, const fmb_sim_o
         }
     }
     *wall = now() - t0;
-    if (*rc) fprintf(stderr, "%s: stopped at t = %g: %s\n", label, s->t, fmb_sim_last_error(s));
+    if (*rc) fprintf(stderr, "%s: stopped at t = %g: %s\n", label, s->st.t, fmb_sim_last_error(s));
     *nsteps = k;
     return s;
 }
@@ -238,36 +238,36 @@ static int bench_case(const char *label, const char *path, const char **ov, int 
         b[i] = 1.0 / (1 + i);
     /* as in a step: the matrix is assembled right after a residual at the same iterate,
      * and takes the joints' views and Jacobians from it (solve/sim.h fmb_joint_memo_t) */
-    fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, s->t, M, R);
-    s->jm->handoff = 1;
-    const long used0 = s->jm->used;
+    fmb_sim_eval_forces(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, M, R);
+    s->as.jm->handoff = 1;
+    const long used0 = s->as.jm->used;
     long ncalls = 0;
     int fail = 0;
     double tf, tasm;
     BATCH_MIN(tf, 0.3, {
-        fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &cf);
-        fail |= fmb_kkt_factor(&s->kkt) || fmb_kkt_solve(&s->kkt, b, x);
+        fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &cf);
+        fail |= fmb_kkt_factor(&s->as.kkt) || fmb_kkt_solve(&s->as.kkt, b, x);
         ncalls++;
     });
     if (fail) tf = NAN;
     /* assembly alone, to split it off the factor + solve */
     BATCH_MIN(tasm, 0.2, {
-        fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &cf);
+        fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &cf);
         ncalls++;
     });
-    s->jm->handoff = 0;
+    s->as.jm->handoff = 0;
     if (verbose) {
         long lu;
         double fl;
-        fmb_kkt_fill(&s->kkt, &lu, &fl);
+        fmb_kkt_fill(&s->as.kkt, &lu, &fl);
         fprintf(stderr,
                 "%s: KKT L+U %ld entries, %.3g Mflop per factorization (KLU); %ld analyses, %ld "
                 "of them on a kept order\n",
-                label, lu, fl * 1e-6, s->kkt.nsymbolic, s->kkt.norder_kept);
+                label, lu, fl * 1e-6, s->as.kkt.nsymbolic, s->as.kkt.norder_kept);
     }
-    if (s->jm->used - used0 != ncalls)
+    if (s->as.jm->used - used0 != ncalls)
         fprintf(stderr, "%s: %ld of %ld assemblies took the joints' memo\n", label,
-                s->jm->used - used0, ncalls);
+                s->as.jm->used - used0, ncalls);
     /* the residual: M qdd and the forces (fmb_sim_eval_forces), and Phi alone. Every
      * residual of a Newton iteration is at a new iterate, while a beam keeps its element
      * states of the last (q, qd) (src/bodies/beam_fast.c fmb_beam_states): the loop
@@ -277,32 +277,33 @@ static int bench_case(const char *label, const char *path, const char **ov, int 
      * states too, all but Mff Ud: 6 x 6 per element, < 5 % of an assembly.) */
     double *q2 = malloc((size_t)s->n * sizeof *q2), *qd2 = malloc((size_t)s->n * sizeof *qd2);
     for (int i = 0; i < s->n; i++)
-        q2[i] = s->q[i] + 1e-12 * (1 + fabs(s->q[i])), qd2[i] = s->qd[i] * (1 + 1e-12) + 1e-12;
+        q2[i] = s->st.q[i] + 1e-12 * (1 + fabs(s->st.q[i])),
+        qd2[i] = s->st.qd[i] * (1 + 1e-12) + 1e-12;
     double tres, tphi, tsol;
     BATCH_MIN(tres, 0.2, {
         if (r & 1)
-            fmb_sim_eval_forces(s, q2, qd2, s->qdd, s->lam, s->t, M, R);
+            fmb_sim_eval_forces(s, q2, qd2, s->st.qdd, s->st.lam, s->st.t, M, R);
         else
-            fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, s->t, M, R);
+            fmb_sim_eval_forces(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, M, R);
     });
     free(q2), free(qd2);
-    BATCH_MIN(tphi, 0.1, fmb_sim_eval_phi(s, s->q, s->t, R + s->n, NULL));
+    BATCH_MIN(tphi, 0.1, fmb_sim_eval_phi(s, s->st.q, s->st.t, R + s->n, NULL));
     /* bare factor + solve: in a small system (KLU refactors the unscaled values, kkt.c) the
      * factorization leaves the matrix's values as they are, so it is timed directly on the
      * matrix just assembled; a large one is scaled in place (kkt.c scale_matrix) and needs
      * a fresh assembly per factorization: there the assembly's time is subtracted */
     double fs = tf - tasm;
     if (N <= FMB_KKT_LARGE && !use_umfpack && !fail) {
-        fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &cf);
-        BATCH_MIN(fs, 0.3, fail |= fmb_kkt_factor(&s->kkt) || fmb_kkt_solve(&s->kkt, b, x));
+        fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &cf);
+        BATCH_MIN(fs, 0.3, fail |= fmb_kkt_factor(&s->as.kkt) || fmb_kkt_solve(&s->as.kkt, b, x));
         if (fail) fs = NAN;
     }
     /* one solve alone */
-    BATCH_MIN(tsol, 0.1, fmb_kkt_solve(&s->kkt, b, x));
+    BATCH_MIN(tsol, 0.1, fmb_kkt_solve(&s->as.kkt, b, x));
     const double tden = dense_lu(s, &cf, b, x);
     const double us = steps ? 1e6 * wall / steps : NAN;
-    const long nnz = s->kkt.Ap ? s->kkt.Ap[N] : -1;
-    const fmb_newton_trace_t *tr = &s->trace;
+    const long nnz = s->as.kkt.Ap ? s->as.kkt.Ap[N] : -1;
+    const fmb_newton_trace_t *tr = &s->diag.trace;
     const double its = steps ? (double)(st.newton_iterations - st0.newton_iterations) / steps : NAN;
     const double fps = steps ? (double)(st.factorizations - st0.factorizations) / steps : NAN;
     /* a step's cost from its counts and the pieces' times: residuals, Phi evaluations,

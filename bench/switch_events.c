@@ -8,7 +8,7 @@
  * interpolated linearly between steps), the time the wheel stops after the input is off
  * (the first step end at rest; and the root of the linear extrapolation through the last
  * two moving steps), the wheel angle and the nut position at t_end, the largest error
- * estimate ratio of the steps after the first millisecond (s->err_ratio per accepted step,
+ * estimate ratio of the steps after the first millisecond (s->ctl.err_ratio per accepted step,
  * through the tests' accept hook) and where, and the located events (element rejections)
  * and restarts.
  */
@@ -27,13 +27,13 @@ typedef struct watch {
     double t_contact, t_stop, t_lin, xp, tp, wp, wpp, tpp;
 } watch_t;
 
-/* every accepted step (the candidate at s->t + h; fixed runs split a step at a located
+/* every accepted step (the candidate at s->st.t + h; fixed runs split a step at a located
  * event, so the records alone would not show them) */
 static void hook(fmb_sim_t *s, double h, void *user)
 {
     watch_t *w = user;
-    const double t = s->t + h, x = s->q[w->oc] - s->q[w->od], wv = s->qd[w->ow + 2];
-    if (t > 1e-3 && s->err_ratio > w->rmax) w->rmax = s->err_ratio, w->tmax = t;
+    const double t = s->st.t + h, x = s->st.q[w->oc] - s->st.q[w->od], wv = s->st.qd[w->ow + 2];
+    if (t > 1e-3 && s->ctl.err_ratio > w->rmax) w->rmax = s->ctl.err_ratio, w->tmax = t;
     if (w->t_contact < 0 && x >= w->hi)
         w->t_contact = w->tp + (t - w->tp) * (w->hi - w->xp) / (x - w->xp);
     if (t > w->t_off && w->t_stop < 0 && fabs(wv) < 1e-12) {
@@ -69,7 +69,7 @@ int main(int argc, char **argv)
     /* the gap's coordinate x = (x_C + 0.05) - (x_D - 0.05) reaches x0 + gap */
     w.xp = fmb_sim_q(s)[w.oc] - fmb_sim_q(s)[w.od];
     w.hi = w.xp + gap;
-    s->accept_hook = hook, s->accept_hook_user = &w;
+    s->diag.accept_hook = hook, s->diag.accept_hook_user = &w;
     if (fmb_sim_run(s, NULL, NULL, NULL)) return fprintf(stderr, "%s\n", fmb_sim_last_error(s)), 1;
     fmb_sim_stats_t stt;
     fmb_sim_get_stats(s, &stt);

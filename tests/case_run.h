@@ -37,7 +37,7 @@ static inline int case_run_load(case_run_t *r, const char *file, const char *con
 }
 
 /* The run of r->c with options o in r->s, created but not initialized (a test may set the
- * run's test-only fields first, solve/sim.h). */
+ * run's test-only switches first, solve/test_hooks.h). */
 static inline int case_run_create(case_run_t *r, const fmb_sim_options_t *o)
 {
     r->s = fmb_sim_create(fmb_case_model(r->c), o);

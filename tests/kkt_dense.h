@@ -11,8 +11,8 @@ static inline void dense(const fmb_sim_t *s, double *A)
     const int N = s->n + s->m;
     memset(A, 0, (size_t)N * N * sizeof *A);
     for (int j = 0; j < N; j++)
-        for (int p = s->kkt.Ap[j]; p < s->kkt.Ap[j + 1]; p++)
-            A[s->kkt.Ai[p] + (size_t)N * j] += s->kkt.Ax[p];
+        for (int p = s->as.kkt.Ap[j]; p < s->as.kkt.Ap[j + 1]; p++)
+            A[s->as.kkt.Ai[p] + (size_t)N * j] += s->as.kkt.Ax[p];
 }
 
 #endif

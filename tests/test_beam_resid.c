@@ -216,20 +216,20 @@ static void residual_case(const char *label, const char *path, const char **ov, 
         for (int pass = 0; pass < 3; pass++) {
             /* pass 0: A's own arrays; 1, 2: the copies (after a residual at other arrays,
              * the views of the memo must point into the new ones) */
-            const double *q = a->q, *qd = a->qd, *qdd = a->qdd;
+            const double *q = a->st.q, *qd = a->st.qd, *qdd = a->st.qdd;
             if (pass) {
                 double **c = x[(k / 7 + pass) % 2];
                 for (int i = 0; i < n; i++) {
-                    c[0][i] = a->q[i] + 1e-7 * (1 + i % 5) * pass;
-                    c[1][i] = a->qd[i] - 1e-5 * (1 + i % 3) * pass;
-                    c[2][i] = a->qdd[i] + 1e-3 * pass;
+                    c[0][i] = a->st.q[i] + 1e-7 * (1 + i % 5) * pass;
+                    c[1][i] = a->st.qd[i] - 1e-5 * (1 + i % 3) * pass;
+                    c[2][i] = a->st.qdd[i] + 1e-3 * pass;
                 }
                 q = c[0], qd = c[1], qdd = c[2];
             }
-            fmb_sim_eval_residual(a, q, qd, qdd, a->lam, a->t, Ma, Fa, Fa + n);
+            fmb_sim_eval_residual(a, q, qd, qdd, a->st.lam, a->st.t, Ma, Fa, Fa + n);
             /* B: every joint's views built afresh (fmb_joint_views) */
-            memset(b->jm->v, 0, 2 * (size_t)nj * sizeof *b->jm->v);
-            fmb_sim_eval_residual(b, q, qd, qdd, a->lam, a->t, Mb, Fb, Fb + n);
+            memset(b->as.jm->v, 0, 2 * (size_t)nj * sizeof *b->as.jm->v);
+            fmb_sim_eval_residual(b, q, qd, qdd, a->st.lam, a->st.t, Mb, Fb, Fb + n);
             /* m_b: the sum of |entry| over the entry's body in B's output */
             for (int k2 = 0; k2 < 2; k2++) {
                 const double *y = k2 ? Fb : Mb;

@@ -72,11 +72,11 @@ static fmb_case_t *load(fmb_sim_t **s, int list)
 /* The assembled KKT matrix as a dense n x n array (column-major). */
 static void dense(fmb_sim_t *s, double *D, int n)
 {
-    CHECK(fmb_kkt_factor(&s->kkt) == 0, "factorization failed");
+    CHECK(fmb_kkt_factor(&s->as.kkt) == 0, "factorization failed");
     memset(D, 0, sizeof(double) * (size_t)n * n);
     for (int c = 0; c < n; c++)
-        for (int p = s->kkt.Ap[c]; p < s->kkt.Ap[c + 1]; p++)
-            D[s->kkt.Ai[p] + (size_t)n * c] += s->kkt.Ax[p];
+        for (int p = s->as.kkt.Ap[c]; p < s->as.kkt.Ap[c + 1]; p++)
+            D[s->as.kkt.Ai[p] + (size_t)n * c] += s->as.kkt.Ax[p];
 }
 
 /* max |A - B| relative to the larger of the row's and the column's largest |B| entry */
@@ -110,7 +110,7 @@ int main(void)
     const int nh = (int)(sizeof hs / sizeof hs[0]);
     double worst = 0.0;
     int checks = 0, rebuilds = 0, k = 0, direct = 0;
-    long sym0 = sa->kkt.nsymbolic;
+    long sym0 = sa->as.kkt.nsymbolic;
     for (int step = 0; step <= 1500; step++) {
         if (step % 25 == 0) {
             for (int rep = 0; rep < 2; rep++, k++) {
@@ -122,22 +122,22 @@ int main(void)
                                         .cC = 1.05 * ga * h,
                                         .cA = be * h * h,
                                         .c22 = 0.0};
-                const long da = sa->kkt.nldirect, db = sb->kkt.nldirect;
-                fmb_sim_assemble(sa, sa->q, sa->qd, sa->qdd, sa->lam, sa->t, &c);
-                fmb_sim_assemble(sb, sa->q, sa->qd, sa->qdd, sa->lam, sa->t, &c);
+                const long da = sa->as.kkt.nldirect, db = sb->as.kkt.nldirect;
+                fmb_sim_assemble(sa, sa->st.q, sa->st.qd, sa->st.qdd, sa->st.lam, sa->st.t, &c);
+                fmb_sim_assemble(sb, sa->st.q, sa->st.qd, sa->st.qdd, sa->st.lam, sa->st.t, &c);
                 /* the beam's list in A's pattern only (the rigid bodies' in both) */
-                CHECK(sa->kkt.nlists == sb->kkt.nlists + 1,
+                CHECK(sa->as.kkt.nlists == sb->as.kkt.nlists + 1,
                       "the beam's list must be in A's pattern only (A %d, B %d lists)",
-                      sa->kkt.nlists, sb->kkt.nlists);
+                      sa->as.kkt.nlists, sb->as.kkt.nlists);
                 /* the beam's list served straight from the matrix (A's count beyond B's) */
-                direct += (sa->kkt.nldirect - da) - (sb->kkt.nldirect - db) == 1;
+                direct += (sa->as.kkt.nldirect - da) - (sb->as.kkt.nldirect - db) == 1;
                 dense(sa, DA, n), dense(sb, DB, n);
                 const double w = compare(DA, DB, n);
                 worst = fmax(worst, w), checks++;
                 CHECK(w <= 1e-13, "step %d, h = %g: list vs blocks %.3e > 1e-13", step, h, w);
             }
         }
-        if (sa->kkt.nsymbolic != sym0) rebuilds++, sym0 = sa->kkt.nsymbolic;
+        if (sa->as.kkt.nsymbolic != sym0) rebuilds++, sym0 = sa->as.kkt.nsymbolic;
         if (step < 1500 && fmb_sim_step(sa)) {
             printf("FAIL step %d: %s\n", step, fmb_sim_last_error(sa));
             failures++;
@@ -147,8 +147,8 @@ int main(void)
     /* the quasi-static start's modified mass matrix (after the run: its blocks record
      * another entry sequence, i.e. a rebuild): the blocks in both copies, to rounding */
     const fmb_coeffs_t e = {.cM = 1.0, .cA = 1.0, .ee = 0.3};
-    fmb_sim_assemble(sa, sa->q, sa->qd, sa->qdd, sa->lam, sa->t, &e);
-    fmb_sim_assemble(sb, sa->q, sa->qd, sa->qdd, sa->lam, sa->t, &e);
+    fmb_sim_assemble(sa, sa->st.q, sa->st.qd, sa->st.qdd, sa->st.lam, sa->st.t, &e);
+    fmb_sim_assemble(sb, sa->st.q, sa->st.qd, sa->st.qdd, sa->st.lam, sa->st.t, &e);
     dense(sa, DA, n), dense(sb, DB, n);
     const double we = compare(DA, DB, n);
     CHECK(we <= 1e-13, "ee assembly: differs by %.3e (must be the blocks)", we);

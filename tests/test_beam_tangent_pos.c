@@ -59,7 +59,7 @@ static void check_beam(const fmb_sim_t *s, const fmb_body_t *bd, const char *wha
     double *D = calloc((size_t)nd * nd, sizeof *D);
     for (int e = 0; e < nz; e++)
         p1[e] = e, p2[e] = 2 * e + 1;
-    const double *q = s->q + o, *qd = s->qd + o, *qdd = s->qdd + o;
+    const double *q = s->st.q + o, *qd = s->st.qd + o, *qdd = s->st.qdd + o;
     bd->klass->tangent_add(bd, q, qd, qdd, s->model->g, cf, p1, A1);
     bd->klass->tangent_add(bd, q, qd, qdd, s->model->g, cf, p2, A2);
     int same = 1, untouched = 1;

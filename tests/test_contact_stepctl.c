@@ -103,7 +103,7 @@ static int check(int guide)
     fmb_model_t *md = NULL;
     fmb_sim_t *s = build(guide, &md, guide ? M1 : M1 + M2);
     if (!s) return 1;
-    const fmb_contact_t *c = &s->contacts[0];
+    const fmb_contact_t *c = &s->ct.contacts[0];
     const double S = (MU0 - MU) * sqrt(2.0) * exp(-0.5) / VS;
     const double vst = fmb_friction_stick_velocity(&c->d);
     int checked_w = 0, checked_cap = 0;

@@ -38,7 +38,7 @@
 #include <time.h>
 
 #include "flexmb/flexmb.h"
-#include "solve/sim_internal.h" /* the accept hook (energy: per integrator step) */
+#include "solve/test_hooks.h" /* the accept hook (energy: per integrator step) */
 
 static int failures = 0;
 #include "check.h"
@@ -757,10 +757,12 @@ static void energy_hook(fmb_sim_t *sim, double h, void *user)
 {
     energy_acc_t *A = user;
     cstate_t c = contact(A->s); /* the candidate's contact state, before the commit */
-    const double t1 = fmb_sim_time(sim) + h, F1 = fx1(t1) - c.ff, v1 = sim->qd[0];
+    const double t1 = fmb_sim_time(sim) + h, F1 = fx1(t1) - c.ff, v1 = fmb_sim_qd(sim)[0];
     /* after a restart the step starts from the net force re-solved there (a_n) */
-    const long r = sim->stats.restarts;
-    const double F0 = r != A->restarts ? M1 * sim->acc[0] : A->F;
+    fmb_sim_stats_t st;
+    fmb_sim_get_stats(sim, &st);
+    const long r = st.restarts;
+    const double F0 = r != A->restarts ? M1 * fmb_test_acc(sim)[0] : A->F;
     A->pred += -0.25 * h * (v1 - A->v) * (F1 - F0);
     A->F = F1, A->v = v1, A->restarts = r;
 }
@@ -775,7 +777,7 @@ static int energy_run(const char *fm, double sigma1, const char *label)
     fmb_sim_energy(s.sim, e);
     const double E0 = e[3];
     energy_acc_t acc = {.s = &s, .F = fx1(0) - contact(&s).ff, .v = 0.0};
-    s.sim->accept_hook = energy_hook, s.sim->accept_hook_user = &acc;
+    fmb_test_set_accept_hook(s.sim, energy_hook, &acc);
     double Eprev = E0, max_step = 0, sum_bound = 0, max_drift = 0, max_W = 0;
     while (fmb_sim_time(s.sim) < T - 1e-9) {
         acc.pred = 0.0;
@@ -788,7 +790,7 @@ static int energy_run(const char *fm, double sigma1, const char *label)
         max_W = fmax(max_W, fmax(fabs(e[2]), e[0]));
         Eprev = e[3];
     }
-    s.sim->accept_hook = NULL;
+    fmb_test_set_accept_hook(s.sim, NULL, NULL);
     printf("%s (trapezoidal, h = %g, 0..%g s): max |E - E0| = %.3g J (max |W|, T %.4g J; "
            "relative %.3g), sum (h/4)|dv dF| = %.3g J, max per-step deviation from "
            "-(h/4) dv dF = %.3g J\n",

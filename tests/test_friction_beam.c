@@ -151,9 +151,10 @@ static int rigid_work(void)
     const double L = 1.0, amp = 0.06, pi = acos(-1.0);
     for (int k = 0; k < bm->nnodes; k++) { /* v = amp sin(pi x / L), phi = v' */
         const double x = bm->x[k];
-        if (bm->dof[3 * k + 1] >= 0) s->q[g->offset + bm->dof[3 * k + 1]] = amp * sin(pi * x / L);
+        if (bm->dof[3 * k + 1] >= 0)
+            s->st.q[g->offset + bm->dof[3 * k + 1]] = amp * sin(pi * x / L);
         if (bm->dof[3 * k + 2] >= 0)
-            s->q[g->offset + bm->dof[3 * k + 2]] = amp * pi / L * cos(pi * x / L);
+            s->st.q[g->offset + bm->dof[3 * k + 2]] = amp * pi / L * cos(pi * x / L);
     }
     if (fmb_sim_assemble_positions(s, 0.0)) {
         printf("assembly: %s\n", fmb_sim_last_error(s));
@@ -161,13 +162,14 @@ static int rigid_work(void)
     }
     double vmax = 0.0;
     for (int k = 0; k < bm->nnodes; k++)
-        if (bm->dof[3 * k + 1] >= 0) vmax = fmax(vmax, fabs(s->q[g->offset + bm->dof[3 * k + 1]]));
+        if (bm->dof[3 * k + 1] >= 0)
+            vmax = fmax(vmax, fabs(s->st.q[g->offset + bm->dof[3 * k + 1]]));
     printf("guide deflected by %.3g m (%.1f %% of its length)\n", vmax, 100 * vmax / L);
     CHECK(vmax >= 0.05 * L, "deflection %.3g below 5 %% of the length", vmax);
     const fmb_joint_t *j = &m->joints[js];
     fmb_bodyview_t v[2];
-    fmb_sim_contact_views(s, &s->contacts[0], s->q, s->qd, v); /* the contact's columns */
-    fmb_contact_t c = s->contacts[0];
+    fmb_sim_contact_views(s, &s->ct.contacts[0], s->st.q, s->st.qd, v); /* the contact's columns */
+    fmb_contact_t c = s->ct.contacts[0];
     c.mu = 1.0; /* unit friction coefficient: columns = generalized forces per unit normal force */
     const int nn = v[0].nc + v[1].nc; /* column-compressed: rigid columns first per body */
     double *cols = calloc((size_t)nn * FMB_CORNERS, sizeof *cols);

@@ -66,10 +66,10 @@ static void assemble(fmb_sim_t *s, const fmb_coeffs_t *c, const state_t *st, int
         double *F = calloc((size_t)N, sizeof *F), *M = calloc((size_t)n, sizeof *M);
         fmb_sim_eval_residual(s, rq, rqd, st->qdd, st->lam, rt, M, F, F + n);
         free(F), free(M);
-        s->jm->handoff = 1;
+        s->as.jm->handoff = 1;
     }
     fmb_sim_assemble(s, st->q, st->qd, st->qdd, st->lam, st->t, c);
-    s->jm->handoff = 0;
+    s->as.jm->handoff = 0;
     dense(s, A);
 }
 
@@ -93,16 +93,16 @@ static void run_case(const char *label, const char *path, const char **ov, int n
     }
     fmb_sim_stats_t st0, st1;
     fmb_sim_get_stats(s, &st0);
-    const long used0 = s->jm->used;
+    const long used0 = s->as.jm->used;
     int rc = 0;
     for (int k = 0; k < 40 && !rc; k++)
         rc = fmb_sim_step(s);
     fmb_sim_get_stats(s, &st1);
     CHECK(rc == 0, "%s: 40 steps: %s", label, fmb_sim_last_error(s));
     /* every assembly of a step followed a residual at its iterate: all took the memo */
-    const long fact = st1.factorizations - st0.factorizations, used = s->jm->used - used0;
+    const long fact = st1.factorizations - st0.factorizations, used = s->as.jm->used - used0;
     printf("%s: 40 steps, %ld factorizations, %ld assemblies took the memo\n", label, fact, used);
-    if (!s->jm->on) { /* above FMB_JOINT_MEMO_MAXN coordinates: never taken */
+    if (!s->as.jm->on) { /* above FMB_JOINT_MEMO_MAXN coordinates: never taken */
         CHECK(s->n > FMB_JOINT_MEMO_MAXN && used == 0 && fact > 0,
               "%s: n = %d, memo off, yet %ld of %ld assemblies took it", label, s->n, used, fact);
         fmb_sim_destroy(&s);
@@ -121,14 +121,14 @@ static void run_case(const char *label, const char *path, const char **ov, int n
     double *ref = malloc((size_t)N * N * sizeof *ref), *A = malloc((size_t)N * N * sizeof *A);
     double *ref2 = malloc((size_t)N * N * sizeof *ref2);
     double *qc = malloc((size_t)n * sizeof *qc), *qdc = malloc((size_t)n * sizeof *qdc);
-    state_t S = {s->q, s->qd, s->qdd, s->lam, s->t};
+    state_t S = {s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t};
     long u;
 
     /* 1. the memo at its own state: bitwise the matrix from scratch */
     assemble(s, &c, &S, 0, NULL, NULL, 0, ref);
-    u = s->jm->used;
+    u = s->as.jm->used;
     assemble(s, &c, &S, 1, S.q, S.qd, S.t, A);
-    CHECK(s->jm->used == u + 1, "%s: the memo was not taken at its own state", label);
+    CHECK(s->as.jm->used == u + 1, "%s: the memo was not taken at its own state", label);
     CHECK(ndiff(A, ref, N) == 0, "%s: memo vs scratch: %ld entries differ", label,
           ndiff(A, ref, N));
 
@@ -143,7 +143,7 @@ static void run_case(const char *label, const char *path, const char **ov, int n
     CHECK(ndiff(ref2, ref, N) > 0, "%s: the changed q gives the same matrix (test cannot fail)",
           label);
     memcpy(S.q, qc, (size_t)n * sizeof *qc);
-    u = s->jm->used;
+    u = s->as.jm->used;
     {
         const int nn = s->n, NN = nn + s->m;
         double *F = calloc((size_t)NN, sizeof *F), *M = calloc((size_t)nn, sizeof *M);
@@ -154,31 +154,31 @@ static void run_case(const char *label, const char *path, const char **ov, int n
         const int i = md->bodies[perturb[2 * k]].offset + perturb[2 * k + 1];
         S.q[i] += 1e-3 * (1 + fabs(S.q[i]));
     }
-    s->jm->handoff = 1;
+    s->as.jm->handoff = 1;
     fmb_sim_assemble(s, S.q, S.qd, S.qdd, S.lam, S.t, &c);
-    s->jm->handoff = 0;
+    s->as.jm->handoff = 0;
     dense(s, A);
-    CHECK(s->jm->used == u, "%s: the memo was taken after q changed in place", label);
+    CHECK(s->as.jm->used == u, "%s: the memo was taken after q changed in place", label);
     CHECK(ndiff(A, ref2, N) == 0, "%s: q changed in place: %ld entries differ from scratch", label,
           ndiff(A, ref2, N));
     memcpy(S.q, qc, (size_t)n * sizeof *qc);
 
     /* 3. the residual at another array with the same values, or another qd array: refused
      * (the views point into the arrays), the same matrix */
-    u = s->jm->used;
+    u = s->as.jm->used;
     assemble(s, &c, &S, 1, qc, S.qd, S.t, A);
-    CHECK(s->jm->used == u, "%s: the memo was taken for another q array", label);
+    CHECK(s->as.jm->used == u, "%s: the memo was taken for another q array", label);
     CHECK(ndiff(A, ref, N) == 0, "%s: another q array: %ld entries differ", label,
           ndiff(A, ref, N));
     memcpy(qdc, S.qd, (size_t)n * sizeof *qdc);
     assemble(s, &c, &S, 1, S.q, qdc, S.t, A);
-    CHECK(s->jm->used == u, "%s: the memo was taken for another qd array", label);
+    CHECK(s->as.jm->used == u, "%s: the memo was taken for another qd array", label);
     CHECK(ndiff(A, ref, N) == 0, "%s: another qd array: %ld entries differ", label,
           ndiff(A, ref, N));
 
     /* 4. another time: refused (a driver's Phi and, in general, its Jacobian depend on t) */
     assemble(s, &c, &S, 1, S.q, S.qd, S.t - 1e-4, A);
-    CHECK(s->jm->used == u, "%s: the memo was taken at another time", label);
+    CHECK(s->as.jm->used == u, "%s: the memo was taken at another time", label);
     CHECK(ndiff(A, ref, N) == 0, "%s: another time: %ld entries differ", label, ndiff(A, ref, N));
 
     /* 5. no handoff: refused */
@@ -188,7 +188,7 @@ static void run_case(const char *label, const char *path, const char **ov, int n
         free(F), free(M);
     }
     fmb_sim_assemble(s, S.q, S.qd, S.qdd, S.lam, S.t, &c);
-    CHECK(s->jm->used == u, "%s: the memo was taken without the handoff", label);
+    CHECK(s->as.jm->used == u, "%s: the memo was taken without the handoff", label);
 
     free(ref), free(ref2), free(A), free(qc), free(qdc);
     fmb_sim_destroy(&s);

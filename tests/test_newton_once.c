@@ -113,34 +113,35 @@ static void hook(fmb_sim_t *A, double h, void *user)
     cmp_t *c = user;
     fmb_sim_t *B = c->B;
     const size_t n = (size_t)A->n, m = (size_t)A->m;
-    memcpy(B->q, A->save, n * sizeof(double));
-    memcpy(B->qd, A->save + n, n * sizeof(double));
-    memcpy(B->qdd, A->save + 2 * n, n * sizeof(double));
-    memcpy(B->acc, A->save + 3 * n, n * sizeof(double));
-    memcpy(B->lam, A->save + 4 * n, m * sizeof(double));
-    B->t = A->t;
-    B->newton_stale = 1;
+    memcpy(B->st.q, A->st.save, n * sizeof(double));
+    memcpy(B->st.qd, A->st.save + n, n * sizeof(double));
+    memcpy(B->st.qdd, A->st.save + 2 * n, n * sizeof(double));
+    memcpy(B->st.acc, A->st.save + 3 * n, n * sizeof(double));
+    memcpy(B->st.lam, A->st.save + 4 * n, m * sizeof(double));
+    B->st.t = A->st.t;
+    B->ctl.newton_stale = 1;
     if (fmb_sim_try_step(B, h)) {
         c->fail++;
         return;
     }
-    const int one = A->trace.iters[0][1] > c->o0;
-    const int renewed = one && A->cand_once == 2;
-    c->o0 = A->trace.iters[0][1];
+    const int one = A->diag.trace.iters[0][1] > c->o0;
+    const int renewed = one && A->ctl.cand_once == 2;
+    c->o0 = A->diag.trace.iters[0][1];
     c->once += one;
     c->renewed += renewed;
     c->steps++;
     double lmax = 0;
     for (size_t k = 0; k < m; k++)
-        lmax = fmax(lmax, fabs(B->lam[k]));
+        lmax = fmax(lmax, fabs(B->st.lam[k]));
     for (size_t i = 0; i < n; i++) {
-        const double e = fabs(A->q[i] - B->q[i]) / (A->opts.atol + A->opts.rtol * fabs(B->q[i]));
+        const double e =
+            fabs(A->st.q[i] - B->st.q[i]) / (A->opts.atol + A->opts.rtol * fabs(B->st.q[i]));
         c->wq = fmax(c->wq, e);
         if (one) c->wq1 = fmax(c->wq1, e);
         if (renewed) c->wq2 = fmax(c->wq2, e);
     }
     for (size_t k = 0; k < m; k++) {
-        const double e = fabs(A->lam[k] - B->lam[k]) / (A->opts.atol + 1e-8 * lmax);
+        const double e = fabs(A->st.lam[k] - B->st.lam[k]) / (A->opts.atol + 1e-8 * lmax);
         c->wl = fmax(c->wl, e);
         if (one) c->wl1 = fmax(c->wl1, e);
         if (renewed) c->wl2 = fmax(c->wl2, e);
@@ -148,13 +149,14 @@ static void hook(fmb_sim_t *A, double h, void *user)
     if (getenv("FMB_NEWTON_ONCE_TRACE")) {
         double eq = 0, el = 0;
         for (size_t i = 0; i < n; i++)
-            eq = fmax(eq, fabs(A->q[i] - B->q[i]) / (A->opts.atol + A->opts.rtol * fabs(B->q[i])));
+            eq = fmax(eq, fabs(A->st.q[i] - B->st.q[i]) /
+                              (A->opts.atol + A->opts.rtol * fabs(B->st.q[i])));
         for (size_t k = 0; k < m; k++)
-            el = fmax(el, fabs(A->lam[k] - B->lam[k]) / (A->opts.atol + 1e-8 * lmax));
-        printf("T %.6f %d %d %d %.4g %.4g\n", A->t + h, A->cand_iters, one,
-               A->trace.steps[1] > c->k0, eq, el);
+            el = fmax(el, fabs(A->st.lam[k] - B->st.lam[k]) / (A->opts.atol + 1e-8 * lmax));
+        printf("T %.6f %d %d %d %.4g %.4g\n", A->st.t + h, A->ctl.cand_iters, one,
+               A->diag.trace.steps[1] > c->k0, eq, el);
     }
-    c->k0 = A->trace.steps[1];
+    c->k0 = A->diag.trace.steps[1];
     fmb_sim_reject_step(B); /* B's state is replaced before its next step anyway */
 }
 
@@ -170,27 +172,27 @@ static void scenario(const char *name, double h, double t_end, double h1, double
         return;
     }
     fmb_sim_t *A = a.s;
-    A->keep_force = keep_force;
+    A->ctl.keep_force = keep_force;
     cmp_t c = {.B = b.s};
-    A->accept_hook = hook;
-    A->accept_hook_user = &c;
+    A->diag.accept_hook = hook;
+    A->diag.accept_hook_user = &c;
     A->opts.h = h;
     int k = 0;
-    while (A->t < t_end - 1e-12) {
-        if (t_switch > 0 && A->t >= (k + 1) * t_switch - 1e-12) {
+    while (A->st.t < t_end - 1e-12) {
+        if (t_switch > 0 && A->st.t >= (k + 1) * t_switch - 1e-12) {
             k++;
             A->opts.h = k % 2 ? h1 : h;
-            A->h_next = A->opts.h;
+            A->ctl.h_next = A->opts.h;
         }
         if (fmb_sim_step(A)) {
-            CHECK(0, "%s: step failed at t = %g: %s", name, A->t, fmb_sim_last_error(A));
+            CHECK(0, "%s: step failed at t = %g: %s", name, A->st.t, fmb_sim_last_error(A));
             break;
         }
     }
     printf("%s (%d el): residuals %ld, factorizations %ld, kept-matrix steps %ld (given up: %ld "
            "on the ratio, %ld on the iteration limit)\n",
-           name, n_el, A->trace.force_evals, A->stats.factorizations, A->trace.steps[1],
-           A->trace.drop_ratio, A->trace.drop_limit);
+           name, n_el, A->diag.trace.force_evals, A->diag.stats.factorizations,
+           A->diag.trace.steps[1], A->diag.trace.drop_ratio, A->diag.trace.drop_limit);
     printf("%s: %ld steps, %ld after one increment (%ld on a renewed pair); worst step: q %.3g, "
            "lambda %.3g tolerance units (one-increment steps: q %.3g, lambda %.3g; on a renewed "
            "pair: q %.3g, lambda %.3g)\n",
@@ -210,8 +212,8 @@ static void scenario(const char *name, double h, double t_end, double h1, double
           "the exact step",
           name, c.wq2, c.wl2);
     if (min_kept)
-        CHECK(A->trace.steps[1] >= min_kept, "%s: only %ld steps started on a kept matrix", name,
-              A->trace.steps[1]);
+        CHECK(A->diag.trace.steps[1] >= min_kept, "%s: only %ld steps started on a kept matrix",
+              name, A->diag.trace.steps[1]);
     if (min_renewed)
         CHECK(c.renewed >= min_renewed, "%s: only %ld one-increment steps on a renewed pair", name,
               c.renewed);

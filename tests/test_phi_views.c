@@ -77,7 +77,7 @@ static void run_case(const char *label, const char *path, const char **ov, int n
     /* a new sim whose memo views are still empty */
     fmb_sim_t *s0 = fmb_sim_create(fmb_case_model(cs), fmb_case_options(cs));
     if (s0) {
-        check_phi(label, "before any residual", s0, s->q, s->t);
+        check_phi(label, "before any residual", s0, s->st.q, s->st.t);
         fmb_sim_destroy(&s0);
     }
     int rc = 0;
@@ -94,24 +94,24 @@ static void run_case(const char *label, const char *path, const char **ov, int n
     double *q2 = malloc((size_t)n * sizeof *q2);
     fmb_bodyview_t *keep = malloc(2 * (size_t)nj * sizeof *keep);
     /* the matrix from scratch at the state */
-    fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
+    fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &c);
     dense(s, ref);
     /* the residual at the state (fills the memo), then Phi at its own array and at another */
-    fmb_sim_eval_residual(s, s->q, s->qd, s->qdd, s->lam, s->t, M, F, F + n);
-    memcpy(keep, s->jm->v, 2 * (size_t)nj * sizeof *keep);
-    check_phi(label, "the residual's array", s, s->q, s->t);
+    fmb_sim_eval_residual(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, M, F, F + n);
+    memcpy(keep, s->as.jm->v, 2 * (size_t)nj * sizeof *keep);
+    check_phi(label, "the residual's array", s, s->st.q, s->st.t);
     for (int k = 0; k < n; k++)
-        q2[k] = s->q[k] * (1.0 + 1e-3 * ((k % 5) - 2)) + 1e-4;
-    check_phi(label, "a perturbed array", s, q2, s->t + h);
-    CHECK(!memcmp(keep, s->jm->v, 2 * (size_t)nj * sizeof *keep),
+        q2[k] = s->st.q[k] * (1.0 + 1e-3 * ((k % 5) - 2)) + 1e-4;
+    check_phi(label, "a perturbed array", s, q2, s->st.t + h);
+    CHECK(!memcmp(keep, s->as.jm->v, 2 * (size_t)nj * sizeof *keep),
           "%s: the memo views changed by Phi", label);
     /* the assembly of the residual's iterate still takes the memo: the same matrix */
-    const long u = s->jm->used;
-    s->jm->handoff = 1;
-    fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
-    s->jm->handoff = 0;
+    const long u = s->as.jm->used;
+    s->as.jm->handoff = 1;
+    fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &c);
+    s->as.jm->handoff = 0;
     dense(s, A);
-    CHECK(s->jm->used == u + 1, "%s: the assembly did not take the memo after Phi", label);
+    CHECK(s->as.jm->used == u + 1, "%s: the assembly did not take the memo after Phi", label);
     long nd = 0;
     for (size_t e = 0; e < (size_t)N * N; e++)
         nd += memcmp(&A[e], &ref[e], sizeof *A) != 0;

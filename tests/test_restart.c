@@ -142,10 +142,10 @@ typedef struct dstate {
 static dstate_t slider_state(const fmb_sim_t *s, int jD)
 {
     dstate_t d;
-    const fmb_contact_t *c = &s->contacts[0];
+    const fmb_contact_t *c = &s->ct.contacts[0];
     const fmb_body_t *b = &s->model->bodies[s->model->joints[jD].body[0]];
     for (int k = 0; k < 3; k++)
-        d.a[k] = s->qdd[b->offset + k];
+        d.a[k] = s->st.qdd[b->offset + k];
     memcpy(d.F, c->F, sizeof d.F);
     d.z = c->z;
     return d;
@@ -167,15 +167,15 @@ static double slider_accel_diff(fmb_sim_t *s, int jD, const double *qdd_step, do
     const int o = s->model->bodies[s->model->joints[jD].body[0]].offset;
     double *d = malloc(2 * (size_t)n * sizeof *d), *x0 = malloc(2 * (size_t)(n + m) * sizeof *x0);
     double *qd = d + n, *x1 = x0 + n + m;
-    memcpy(qd, s->qd, (size_t)n * sizeof *qd);
+    memcpy(qd, s->st.qd, (size_t)n * sizeof *qd);
     for (int i = 0; i < n; i++)
-        d[i] = s->qdd[i] - qdd_step[i];
+        d[i] = s->st.qdd[i] - qdd_step[i];
     /* x(v) = P v + c (c: the drivers' Phi_t); P d = x(d) - x(0) */
-    memset(s->qd, 0, (size_t)n * sizeof *s->qd);
+    memset(s->st.qd, 0, (size_t)n * sizeof *s->st.qd);
     int rc = fmb_sim_mass_projection(s, x0, "projecting (test)");
-    memcpy(s->qd, d, (size_t)n * sizeof *s->qd);
+    memcpy(s->st.qd, d, (size_t)n * sizeof *s->st.qd);
     rc |= fmb_sim_mass_projection(s, x1, "projecting (test)");
-    memcpy(s->qd, qd, (size_t)n * sizeof *qd);
+    memcpy(s->st.qd, qd, (size_t)n * sizeof *qd);
     CHECK(rc == 0, "projection failed");
     double dp = 0.0;
     *raw = 0.0;
@@ -206,18 +206,18 @@ static int friction(const char *path)
     s = run(path, 0, 1e-6, &ref, &st);
     CHECK(st == 0, "reference h = 1e-6 failed");
     if (st) return failures;
-    CHECK(s->ncontacts == 1, "%d contacts", s->ncontacts);
+    CHECK(s->ct.ncontacts == 1, "%d contacts", s->ct.ncontacts);
     const dstate_t d1 = slider_state(s, ref.jD);
     double *qdd_step = malloc((size_t)s->n * sizeof *qdd_step);
-    memcpy(qdd_step, s->qdd, (size_t)s->n * sizeof *qdd_step);
+    memcpy(qdd_step, s->st.qdd, (size_t)s->n * sizeof *qdd_step);
     int ocrank = -1; /* the crank's angle: theta0 + omega t (driver), exact acceleration 0 */
     for (int b = 0; b < s->model->nbodies; b++)
         if (!strcmp(s->model->bodies[b].name, "crank")) ocrank = s->model->bodies[b].offset + 2;
     CHECK(ocrank >= 0, "no body named crank");
     if (ocrank < 0) return failures;
-    memset(s->qdd, 0, (size_t)s->n * sizeof *s->qdd);
-    memset(s->lam, 0, (size_t)s->m * sizeof *s->lam);
-    memset(s->contacts[0].F, 0, sizeof s->contacts[0].F);
+    memset(s->st.qdd, 0, (size_t)s->n * sizeof *s->st.qdd);
+    memset(s->st.lam, 0, (size_t)s->m * sizeof *s->st.lam);
+    memset(s->ct.contacts[0].F, 0, sizeof s->ct.contacts[0].F);
     const int rc = fmb_sim_restart(s);
     CHECK(rc == 0, "restart: %s", fmb_sim_last_error(s));
     const dstate_t dr = slider_state(s, ref.jD);
@@ -236,9 +236,9 @@ static int friction(const char *path)
     da = slider_accel_diff(s, ref.jD, qdd_step, &da_raw);
     printf("crank angular acceleration (driver theta0 + omega t: exactly 0): step %.3g rad/s^2 "
            "(index-3 noise), restart %.3g rad/s^2\n",
-           qdd_step[ocrank], s->qdd[ocrank]);
-    CHECK(fabs(s->qdd[ocrank]) <= 1e-9 * 400.0, "crank acceleration %.3g rad/s^2 after the restart",
-          s->qdd[ocrank]);
+           qdd_step[ocrank], s->st.qdd[ocrank]);
+    CHECK(fabs(s->st.qdd[ocrank]) <= 1e-9 * 400.0,
+          "crank acceleration %.3g rad/s^2 after the restart", s->st.qdd[ocrank]);
     free(qdd_step);
     printf("restart at t = %.6g s from zeroed accelerations and forces: corner forces "
            "%.1f %.1f %.1f %.1f N (reference step %.1f %.1f %.1f %.1f), largest difference "
@@ -315,11 +315,11 @@ static int coulomb(const char *path)
     double v = 0.0;
     fmb_sim_contact_state(s, ref.jD, NULL, NULL, NULL, NULL, &v);
     double *qdd_step = malloc((size_t)s->n * sizeof *qdd_step);
-    memcpy(qdd_step, s->qdd, (size_t)s->n * sizeof *qdd_step);
-    memset(s->qdd, 0, (size_t)s->n * sizeof *s->qdd);
-    memset(s->lam, 0, (size_t)s->m * sizeof *s->lam);
-    memset(s->contacts[0].F, 0, sizeof s->contacts[0].F);
-    memset(s->contacts[0].beta, 0, sizeof s->contacts[0].beta);
+    memcpy(qdd_step, s->st.qdd, (size_t)s->n * sizeof *qdd_step);
+    memset(s->st.qdd, 0, (size_t)s->n * sizeof *s->st.qdd);
+    memset(s->st.lam, 0, (size_t)s->m * sizeof *s->st.lam);
+    memset(s->ct.contacts[0].F, 0, sizeof s->ct.contacts[0].F);
+    memset(s->ct.contacts[0].beta, 0, sizeof s->ct.contacts[0].beta);
     const int rc = fmb_sim_restart(s);
     CHECK(rc == 0, "restart: %s", fmb_sim_last_error(s));
     const dstate_t dr = slider_state(s, ref.jD);

@@ -32,7 +32,7 @@
 #include <string.h>
 
 #include "flexmb/flexmb.h"
-#include "solve/sim_internal.h"
+#include "solve/test_hooks.h"
 
 #include "case_run.h"
 
@@ -73,7 +73,7 @@ int main(void)
         return 1;
     /* this 60-unknown system is below step.c's FMB_KEEP_MIN_N: keep factorizations across
      * steps anyway, so that the path large systems take is the one compared here */
-    reuse.s->keep_force = 1;
+    fmb_test_set_keep_force(reuse.s, 1);
     const int n = fmb_model_num_coords(fmb_case_model(full.c));
     const int m = fmb_model_num_constraints(fmb_case_model(full.c));
     for (int k = 0; k < 300; k++)

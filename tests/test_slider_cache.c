@@ -171,13 +171,13 @@ int main(int argc, char **argv)
     memset(jref.evalcache, 0, sizeof jref.evalcache);
     const int n = s->n, K = 1200;
     const double h = s->opts.h;
-    double *Q = malloc((size_t)(K + 1) * n * sizeof *Q), *qd = s->qd;
+    double *Q = malloc((size_t)(K + 1) * n * sizeof *Q), *qd = s->st.qd;
     double *qp = malloc((size_t)n * sizeof *qp);
-    memcpy(Q, s->q, (size_t)n * sizeof *Q);
+    memcpy(Q, s->st.q, (size_t)n * sizeof *Q);
     int rc = 0, crossings = 0;
     for (int k = 1; k <= K && !rc; k++) {
         rc = fmb_sim_step(s);
-        memcpy(Q + (size_t)k * n, s->q, (size_t)n * sizeof *Q);
+        memcpy(Q + (size_t)k * n, s->st.q, (size_t)n * sizeof *Q);
     }
     CHECK(rc == 0, "%d steps: %s", K, fmb_sim_last_error(s));
     const int o1 = fmb_model_body_offset(md, jt->body[0]),

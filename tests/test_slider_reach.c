@@ -10,7 +10,7 @@
  * the frictional quick-return (cases/quick_return_friction.yaml: Coulomb slider, whose
  * contact points on the guide take the guide's axial columns as well) at 240 elements
  * (window 30), 0.2 s. In each, run A as users run it (the window) and run B with every
- * guide column reserved (s->reach_all), same options. Asserted:
+ * guide column reserved (s->as.reach_all), same options. Asserted:
  *  - the slider travels more than a window (so A rebuilt its pattern), and A analysed its
  *    pattern at least twice and at most once per half window travelled plus the start (a
  *    rebuild per window travelled; back and forth across a window's edge may rebuild
@@ -54,7 +54,7 @@ static int start(run_t *r, const char *file, int n_el, int all)
     const char *ov[] = {nel};
     fmb_sim_options_t o;
     if (case_run_load(r, file, ov, 1, &o) || case_run_create(r, &o)) return 1;
-    r->s->reach_all = all; /* before the first assembly reserves the reach */
+    r->s->as.reach_all = all; /* before the first assembly reserves the reach */
     return case_run_init(r);
 }
 
@@ -66,9 +66,9 @@ static int slider_element(const fmb_sim_t *s, const fmb_joint_t **jp)
         const fmb_joint_t *j = &md->joints[i];
         if (!j->klass->reach) continue;
         fmb_bodyview_t v[2];
-        fmb_sim_joint_views(s, j, s->q, s->qd, v);
+        fmb_sim_joint_views(s, j, s->st.q, s->st.qd, v);
         double val[8]; /* the slider's outputs: s, element, x */
-        j->klass->outputs(j, v, s->t, val);
+        j->klass->outputs(j, v, s->st.t, val);
         *jp = j;
         return (int)val[1];
     }
@@ -93,9 +93,9 @@ static void scenario(const char *file, int n_el, double t_end)
     long travelled = 0;
     double worst = 0.0;
     int nstep = 0;
-    while (A->t < t_end - 1e-12) {
+    while (A->st.t < t_end - 1e-12) {
         if (fmb_sim_step(A) || fmb_sim_step(B)) {
-            CHECK(0, "step failed at t = %g: %s / %s", A->t, fmb_sim_last_error(A),
+            CHECK(0, "step failed at t = %g: %s / %s", A->st.t, fmb_sim_last_error(A),
                   fmb_sim_last_error(B));
             break;
         }
@@ -106,13 +106,13 @@ static void scenario(const char *file, int n_el, double t_end)
         if (e > emax) emax = e;
         if (++nstep % 100 == 0)
             for (int i = 0; i < A->n; i++) {
-                const double tol = A->opts.atol + A->opts.rtol * fabs(B->q[i]);
-                const double d = fabs(A->q[i] - B->q[i]) / tol;
+                const double tol = A->opts.atol + A->opts.rtol * fabs(B->st.q[i]);
+                const double d = fabs(A->st.q[i] - B->st.q[i]) / tol;
                 if (d > worst) worst = d;
             }
     }
-    const long nA = A->kkt.nsymbolic, nB = B->kkt.nsymbolic;
-    const int nzA = A->kkt.Ap[A->kkt.n], nzB = B->kkt.Ap[B->kkt.n];
+    const long nA = A->as.kkt.nsymbolic, nB = B->as.kkt.nsymbolic;
+    const int nzA = A->as.kkt.Ap[A->as.kkt.n], nzB = B->as.kkt.Ap[B->as.kkt.n];
     printf("%s, %d elements, window %d: slider elements %d..%d, %ld element ends crossed; symbolic "
            "analyses %ld (window) / %ld (whole guide); pattern nnz %d / %d; positions apart "
            "at most %.3g tolerance units\n",

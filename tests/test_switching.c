@@ -34,7 +34,7 @@
 
 #include "flexmb/flexmb.h"
 #include "sim_helpers.h"
-#include "solve/sim_internal.h"
+#include "solve/test_hooks.h"
 
 #include "check.h"
 
@@ -445,15 +445,45 @@ static double seed_nut_drop(const char *path, const char *fp, double *first)
  * hook sees the state committed before the candidate: a located breakaway ends a step
  * between records). */
 typedef struct fwatch {
-    int e;
+    int f; /* model force index */
     double fmax;
 } fwatch_t;
+
+/* A switching element's mode, force and relative velocity at the last accepted state */
+typedef struct swstate {
+    int mode;
+    double force_out, v_n;
+} swstate_t;
+
+static swstate_t switch_state(const fmb_sim_t *s, int force)
+{
+    swstate_t r = {0};
+    if (fmb_sim_switch_state(s, force, &r.mode, &r.force_out, &r.v_n))
+        printf("FAIL force %d is no switching element\n", force), exit(1);
+    return r;
+}
+
+static long restarts(const fmb_sim_t *s)
+{
+    fmb_sim_stats_t st;
+    fmb_sim_get_stats(s, &st);
+    return st.restarts;
+}
+
+/* The switching force named name (-1: none) */
+static int switching_force(const fmb_model_t *m, const char *name)
+{
+    for (int f = 0; f < fmb_model_num_forces(m); f++)
+        if (fmb_model_force_is_switching(m, f) && !strcmp(fmb_model_force_name(m, f), name))
+            return f;
+    return -1;
+}
 
 static void force_hook(fmb_sim_t *s, double h, void *user)
 {
     (void)h;
     fwatch_t *w = user;
-    w->fmax = fmax(w->fmax, fabs(s->swe[w->e].force_out));
+    w->fmax = fmax(w->fmax, fabs(switch_state(s, w->f).force_out));
 }
 
 static void test_seed(const char *path)
@@ -529,10 +559,8 @@ static void test_seed(const char *path)
     double Fs = 0, Fk = 0;
     int mf_prev = 0;
     fmb_case_param(c, "Fs", &Fs), fmb_case_param(c, "Fk", &Fk);
-    fwatch_t fw = {.e = -1, .fmax = 0};
-    for (int e = 0; e < s->nsw; e++)
-        if (s->swe[e].force == ifr) fw.e = e;
-    s->accept_hook = force_hook, s->accept_hook_user = &fw;
+    fwatch_t fw = {.f = ifr, .fmax = 0};
+    fmb_test_set_accept_hook(s, force_hook, &fw);
     while (fmb_sim_time(s) < 8.0 - 1e-9) {
         step(s);
         const double t = fmb_sim_time(s);
@@ -589,21 +617,24 @@ static void lock_hook(fmb_sim_t *s, double h, void *user)
 {
     (void)h;
     lockwatch_t *w = user;
-    const fmb_switch_t *L = &s->swe[w->elock], *F = &s->swe[w->efr], *T = &s->swe[w->ethr];
+    const swstate_t L = switch_state(s, w->elock), F = switch_state(s, w->efr),
+                    T = switch_state(s, w->ethr);
+    const double t = fmb_sim_time(s);
     if (w->have) {
-        const double dt = s->t - w->t;
-        const int re = (long)s->stats.restarts != w->restarts;
-        const double Fl1 = re ? w->Fl : L->force_out, Ff1 = re ? w->Ff : F->force_out;
-        w->wpos_lock += fmax(0.25 * dt * (w->Fl + Fl1) * (w->vl + L->v_n), 0.0);
-        w->wpos_fr += fmax(0.25 * dt * (w->Ff + Ff1) * (w->vf + F->v_n), 0.0);
-        w->stops += L->mode == 1 && w->ml == 0;
-        w->slips += F->mode == 1 && w->mf == 0;
+        const double dt = t - w->t;
+        const int re = restarts(s) != w->restarts;
+        const double Fl1 = re ? w->Fl : L.force_out, Ff1 = re ? w->Ff : F.force_out;
+        w->wpos_lock += fmax(0.25 * dt * (w->Fl + Fl1) * (w->vl + L.v_n), 0.0);
+        w->wpos_fr += fmax(0.25 * dt * (w->Ff + Ff1) * (w->vf + F.v_n), 0.0);
+        w->stops += L.mode == 1 && w->ml == 0;
+        w->slips += F.mode == 1 && w->mf == 0;
     }
-    if (L->mode == 1 && fabs(T->force_out) > 0)
-        w->ratio_max = fmax(w->ratio_max, fabs(L->force_out) / (0.004 / (2 * PI) * fabs(T->force_out)));
-    w->t = s->t, w->Fl = L->force_out, w->vl = L->v_n, w->Ff = F->force_out, w->vf = F->v_n;
-    w->ml = L->mode, w->mf = F->mode, w->have = 1;
-    w->restarts = (long)s->stats.restarts;
+    if (L.mode == 1 && fabs(T.force_out) > 0)
+        w->ratio_max =
+            fmax(w->ratio_max, fabs(L.force_out) / (0.004 / (2 * PI) * fabs(T.force_out)));
+    w->t = t, w->Fl = L.force_out, w->vl = L.v_n, w->Ff = F.force_out, w->vf = F.v_n;
+    w->ml = L.mode, w->mf = F.mode, w->have = 1;
+    w->restarts = restarts(s);
 }
 
 static void test_lock_mu0(const char *path)
@@ -619,14 +650,11 @@ static void test_lock_mu0(const char *path)
     fmb_sim_t *s = fmb_sim_create(m, fmb_case_options(c));
     if (!s || fmb_sim_initialize(s)) printf("FAIL start\n"), exit(1);
     lockwatch_t w = {.elock = -1, .efr = -1, .ethr = -1};
-    for (int e = 0; e < s->nsw; e++) {
-        const char *n = fmb_model_force_name(m, s->swe[e].force);
-        if (!strcmp(n, "lock")) w.elock = e;
-        if (!strcmp(n, "friction")) w.efr = e;
-        if (!strcmp(n, "thread")) w.ethr = e;
-    }
+    w.elock = switching_force(m, "lock");
+    w.efr = switching_force(m, "friction");
+    w.ethr = switching_force(m, "thread");
     if (w.elock < 0 || w.efr < 0 || w.ethr < 0) printf("FAIL elements\n"), exit(1);
-    s->accept_hook = lock_hook, s->accept_hook_user = &w;
+    fmb_test_set_accept_hook(s, lock_hook, &w);
     run_to(s, 8.0);
     lock_hook(s, 0, &w); /* the last state */
     printf("lock_mu0: %d slip phases of D, %d lock stops; largest lock torque / (L F_n) %.15g; "
@@ -924,18 +952,21 @@ static void ow_hook(fmb_sim_t *s, double h, void *user)
 {
     (void)h;
     owwatch_t *w = user;
-    const fmb_switch_t *S = &s->swe[w->esc], *F = &s->swe[w->efr];
-    const int o = fmb_model_body_offset(s->model, fmb_model_find_body(s->model, "screw"));
-    const double lam = S->z[3], om = fmb_sim_qd(s)[o + 2];
+    const swstate_t F = switch_state(s, w->efr);
+    const fmb_model_t *m = fmb_sim_model(s);
+    const int o = fmb_model_body_offset(m, fmb_model_find_body(m, "screw"));
+    double z[4];
+    if (fmb_test_switch_z(s, w->esc, z)) printf("FAIL thread LCP unknowns\n"), exit(1);
+    const double lam = z[3], om = fmb_sim_qd(s)[o + 2], t = fmb_sim_time(s);
     if (w->have) {
-        const int re = (long)s->stats.restarts != w->restarts;
+        const int re = restarts(s) != w->restarts;
         const double F1 = re ? w->F : lam;
-        w->wpos += fmax(0.25 * (s->t - w->t) * (w->F + F1) * (w->w + om), 0.0);
+        w->wpos += fmax(0.25 * (t - w->t) * (w->F + F1) * (w->w + om), 0.0);
         w->stops += lam > 0 && !w->engaged;
-        w->slips += F->mode == 1 && w->mf == 0;
+        w->slips += F.mode == 1 && w->mf == 0;
     }
-    w->t = s->t, w->F = lam, w->w = om, w->engaged = lam > 0, w->mf = F->mode, w->have = 1;
-    w->restarts = (long)s->stats.restarts;
+    w->t = t, w->F = lam, w->w = om, w->engaged = lam > 0, w->mf = F.mode, w->have = 1;
+    w->restarts = restarts(s);
 }
 
 static void oneway_final(const char *path, owwatch_t *w, double *xc, double *th)
@@ -948,12 +979,9 @@ static void oneway_final(const char *path, owwatch_t *w, double *xc, double *th)
     fmb_sim_t *s = fmb_sim_create(m, fmb_case_options(c));
     if (!s || fmb_sim_initialize(s)) printf("FAIL start: %s\n", s ? fmb_sim_last_error(s) : ""), exit(1);
     if (w) {
-        for (int e = 0; e < s->nsw; e++) {
-            const char *n = fmb_model_force_name(m, s->swe[e].force);
-            if (!strcmp(n, "thread")) w->esc = e;
-            if (!strcmp(n, "friction")) w->efr = e;
-        }
-        s->accept_hook = ow_hook, s->accept_hook_user = w;
+        w->esc = switching_force(m, "thread");
+        w->efr = switching_force(m, "friction");
+        fmb_test_set_accept_hook(s, ow_hook, w);
     }
     run_to(s, 8.0);
     if (w) ow_hook(s, 0, w);

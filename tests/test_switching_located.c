@@ -49,7 +49,7 @@
 
 #include "flexmb/flexmb.h"
 #include "sim_helpers.h"
-#include "solve/sim_internal.h"
+#include "solve/test_hooks.h"
 
 #include "check.h"
 
@@ -68,16 +68,18 @@ typedef struct watch {
 static void hook(fmb_sim_t *s, double h, void *user)
 {
     watch_t *w = user;
-    const double v = s->qd[w->i] - (w->j >= 0 ? s->qd[w->j] : 0.0);
-    if (w->t_zero < 0 && s->t + h > w->t_from && fabs(v) < 1e-12) w->t_zero = s->t + h;
+    const double *qd = fmb_sim_qd(s);      /* the candidate's */
+    const double t1 = fmb_sim_time(s) + h; /* its time */
+    const double v = qd[w->i] - (w->j >= 0 ? qd[w->j] : 0.0);
+    if (w->t_zero < 0 && t1 > w->t_from && fabs(v) < 1e-12) w->t_zero = t1;
 }
 
 /* the step end nearest to w->t_from (in w->t_zero) */
 static void near_hook(fmb_sim_t *s, double h, void *user)
 {
     watch_t *w = user;
-    if (w->t_zero < 0 || fabs(s->t + h - w->t_from) < fabs(w->t_zero - w->t_from))
-        w->t_zero = s->t + h;
+    const double t1 = fmb_sim_time(s) + h;
+    if (w->t_zero < 0 || fabs(t1 - w->t_from) < fabs(w->t_zero - w->t_from)) w->t_zero = t1;
 }
 
 static int add_body(fmb_model_t *m, const char *name, double mass, double J, double vx, double w)
@@ -153,7 +155,7 @@ static void test_stop(void)
     fmb_sim_t *s = make_sim(m, h, 2.0);
     const int o = fmb_model_body_offset(m, b);
     watch_t w = {.i = o + 2, .j = -1, .t_zero = -1, .t_from = 0};
-    s->accept_hook = hook, s->accept_hook_user = &w;
+    fmb_test_set_accept_hook(s, hook, &w);
     run_to(s, 2.0);
     const double theta = fmb_sim_q(s)[o + 2], omega = fmb_sim_qd(s)[o + 2];
     const double r = finish(&s, &m);
@@ -292,7 +294,7 @@ static void breakaway_run(double h, double T, double *th, double *w, double *t_b
     fmb_sim_t *s = make_sim(m, h, T);
     const int o = fmb_model_body_offset(m, b);
     watch_t wt = {.i = o + 2, .j = -1, .t_zero = -1, .t_from = B_TB};
-    s->accept_hook = near_hook, s->accept_hook_user = &wt;
+    fmb_test_set_accept_hook(s, near_hook, &wt);
     run_to(s, T);
     *th = fmb_sim_q(s)[o + 2], *w = fmb_sim_qd(s)[o + 2], *t_b = wt.t_zero;
     *r = finish(&s, &m);
@@ -383,7 +385,7 @@ static void test_catchup(void)
     fmb_sim_t *s = make_sim(m, h, 1.0);
     const int oa = fmb_model_body_offset(m, ia) + 2, ob = fmb_model_body_offset(m, ib) + 2;
     watch_t w = {.i = oa, .j = ob, .t_zero = -1, .t_from = 0};
-    s->accept_hook = hook, s->accept_hook_user = &w;
+    fmb_test_set_accept_hook(s, hook, &w);
     run_to(s, 1.0);
     const double th = fmb_sim_q(s)[oa], va = fmb_sim_qd(s)[oa], vb = fmb_sim_qd(s)[ob];
     const double D = T0 * th - (0.5 * (J1 * va * va + J2 * vb * vb) - 0.5 * J2 * wb * wb);

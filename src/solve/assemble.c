@@ -11,7 +11,7 @@
 /* The memo of the last residual, if the assembly at (q, qd, t) may take it (sim.h). */
 static int joint_memo_valid(const fmb_sim_t *s, const double *q, const double *qd, double t)
 {
-    const fmb_joint_memo_t *jm = s->jm;
+    const fmb_joint_memo_t *jm = s->as.jm;
     return jm->handoff && jm->ok && jm->qp == q && jm->qdp == qd && !memcmp(&jm->t, &t, sizeof t) &&
            !memcmp(jm->q, q, (size_t)s->n * sizeof *q);
 }
@@ -85,13 +85,13 @@ static inline void add_entry(fmb_kkt_t *k, int search, int i, int j, double x)
 }
 
 /* Reserve (as explicit zeros, once per pattern) the entries a joint with a reach() can
- * have near its present state (every state with s->reach_all): its Jacobian rows on every
+ * have near its present state (every state with s->as.reach_all): its Jacobian rows on every
  * reachable column (and the transpose) and the Hessian between the reachable and the
  * rigid columns. Beyond the reach the joint's searched entries grow the pattern, which is
  * rebuilt with this reservation made anew (model.h reach()). */
 static void reserve_reach(fmb_sim_t *s, const fmb_joint_t *j, const fmb_bodyview_t v[2])
 {
-    fmb_kkt_t *k = &s->kkt;
+    fmb_kkt_t *k = &s->as.kkt;
     const int nr = j->klass->nrows;
     for (int b = 0; b < 2; b++) {
         const int off = v[b].body ? v[b].body->offset : -1;
@@ -102,7 +102,7 @@ static void reserve_reach(fmb_sim_t *s, const fmb_joint_t *j, const fmb_bodyview
          * cost that a window's rebuilds do not pay back (1,000 elements: 14.4 ms per step
          * against 4.4 ms with the whole guide reserved; docs/performance.md "The slider's
          * reach: a window") */
-        const int all = s->reach_all || k->solver == FMB_KKT_UMFPACK;
+        const int all = s->as.reach_all || k->solver == FMB_KKT_UMFPACK;
         const int nc = j->klass->reach(j, v, b, all, cols);
         for (int x = 0; x < nc; x++) {
             const int g = off + cols[x];
@@ -195,7 +195,7 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
                           const double *lam, double t, const fmb_coeffs_t *c)
 {
     const fmb_model_t *md = s->model;
-    fmb_kkt_t *k = &s->kkt;
+    fmb_kkt_t *k = &s->as.kkt;
     const int n = s->n;
     fmb_kkt_begin(k);
     for (int b = 1; b < md->nbodies; b++) {
@@ -223,7 +223,7 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
              * recorded entry sequence is that of the dynamic assemblies, which do not
              * emit it. */
             if (!c->elastic_rows) continue;
-            double *e = s->sQ[0], *Me = s->sQ[1];
+            double *e = s->as.sQ[0], *Me = s->as.sQ[1];
             for (int cc = 0; cc < 3; cc++) {
                 if (bd->klass->mass_times) {
                     memset(e, 0, (size_t)nd * sizeof *e);
@@ -235,11 +235,12 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
             }
             continue;
         }
-        /* dense path: small bodies only (rigid, s->maxd), and the quasi-static start's
+        /* dense path: small bodies only (rigid, s->as.maxd), and the quasi-static start's
          * modified assemblies */
         const size_t nd2 = (size_t)nd * nd;
-        double *M = s->sM, *Q = fmb_zeroed(s->sQ[0], (size_t)nd), *Kq = fmb_zeroed(s->dK, nd2),
-               *Cq = fmb_zeroed(s->dC, nd2), *Km = fmb_zeroed(s->dH, nd2);
+        double *M = s->as.sM, *Q = fmb_zeroed(s->as.sQ[0], (size_t)nd),
+               *Kq = fmb_zeroed(s->as.dK, nd2), *Cq = fmb_zeroed(s->as.dC, nd2),
+               *Km = fmb_zeroed(s->as.dH, nd2);
         bd->klass->mass(bd, q + o, M);
         bd->klass->forces(bd, q + o, qd + o, qdd + o, md->g, Q, Kq, Cq, Km);
         for (int cc = 0; cc < nd; cc++)
@@ -268,8 +269,9 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
         fmb_force_views(md, f, q, qd, v);
         const int nl = v[0].nc + v[1].nc;
         const size_t nl2 = (size_t)nl * nl;
-        double *Q[2] = {fmb_zeroed(s->sQ[0], FMB_VIEW_COLS), fmb_zeroed(s->sQ[1], FMB_VIEW_COLS)};
-        double *K = fmb_zeroed(s->sK, nl2), *C = fmb_zeroed(s->sC, nl2);
+        double *Q[2] = {fmb_zeroed(s->as.sQ[0], FMB_VIEW_COLS),
+                        fmb_zeroed(s->as.sQ[1], FMB_VIEW_COLS)};
+        double *K = fmb_zeroed(s->as.sK, nl2), *C = fmb_zeroed(s->as.sC, nl2);
         f->klass->eval(f, v, t, Q[0], Q[1], K, C);
         for (size_t e = 0; e < nl2; e++)
             K[e] = -c->cK * K[e] - c->cC * C[e];
@@ -278,11 +280,11 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
     /* the joints' views and Jacobians from the residual of this iterate when try_step hands
      * them over (sim.h fmb_joint_memo_t), else evaluated here */
     const int memo = joint_memo_valid(s, q, qd, t);
-    if (memo) s->jm->used++;
+    if (memo) s->as.jm->used++;
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
         fmb_bodyview_t vl[2];
-        const fmb_bodyview_t *v = memo ? s->jm->v + 2 * i : vl;
+        const fmb_bodyview_t *v = memo ? s->as.jm->v + 2 * i : vl;
         if (!memo) fmb_sim_joint_views(s, j, q, qd, vl);
         const int search = j->klass->cols != NULL;
         if (!k->mapped && j->klass->cols && j->klass->reach && k->n > FMB_KKT_LARGE)
@@ -292,13 +294,13 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
          * sim.c; the memo likewise): the element's Jacobian is one nr x nl block */
         const double *J0;
         if (memo) {
-            J0 = s->jm->J + s->jm->joff[i];
+            J0 = s->as.jm->J + s->as.jm->joff[i];
         } else {
-            double *Jz = fmb_zeroed(s->sJ[0], (size_t)(nr * nl));
-            j->klass->eval(j, v, t, s->sphi, Jz, Jz + (size_t)nr * n0);
+            double *Jz = fmb_zeroed(s->as.sJ[0], (size_t)(nr * nl));
+            j->klass->eval(j, v, t, s->as.sphi, Jz, Jz + (size_t)nr * n0);
             J0 = Jz;
         }
-        double *H = fmb_zeroed(s->sH, (size_t)nl * nl);
+        double *H = fmb_zeroed(s->as.sH, (size_t)nl * nl);
         j->klass->hess(j, v, t, lam + j->row, H);
         int g[FMB_ELEM_COLS], all; /* the element's index map, for J and H */
         unsigned char carrier[FMB_ELEM_COLS];
@@ -339,13 +341,13 @@ static void assemble_pass(fmb_sim_t *s, const double *q, const double *qd, const
         else
             add_block_g(k, search, nl, g, carrier, all, H, c->cK, c->elastic_rows);
     }
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        const fmb_contact_t *ct = &s->contacts[ic];
+    for (int ic = 0; ic < s->ct.ncontacts; ic++) {
+        const fmb_contact_t *ct = &s->ct.contacts[ic];
         const fmb_joint_t *j = &md->joints[ct->joint];
         fmb_bodyview_t v[2];
         fmb_sim_contact_views(s, ct, q, qd, v);
         const int nl = v[0].nc + v[1].nc;
-        double *C = fmb_zeroed(s->sC, (size_t)nl * nl);
+        double *C = fmb_zeroed(s->as.sC, (size_t)nl * nl);
         fmb_contact_tangent(ct, j, v, ct->F, C);
         /* the contact points move along the guide: placed by search, unless no body has
          * shape columns and the joint's columns are fixed (then always the rigid ones) */
@@ -362,9 +364,9 @@ void fmb_sim_assemble(fmb_sim_t *s, const double *q, const double *qd, const dou
     assemble_pass(s, q, qd, qdd, lam, t, c);
     /* off the recorded pattern (a new searched entry, another sequence): once more, with
      * every entry recorded for the rebuild (kkt.h) */
-    if (fmb_kkt_end(&s->kkt)) {
+    if (fmb_kkt_end(&s->as.kkt)) {
         assemble_pass(s, q, qd, qdd, lam, t, c);
-        fmb_kkt_end(&s->kkt); /* unmapped: always 0 */
+        fmb_kkt_end(&s->as.kkt); /* unmapped: always 0 */
     }
 }
 
@@ -414,12 +416,12 @@ int fmb_sim_singular_error(fmb_sim_t *s, const double *q, double t, const char *
 int fmb_sim_solve_kkt(fmb_sim_t *s, const double *rhs, double *x, const double *q, double t,
                       const char *when)
 {
-    int rc = fmb_kkt_factor(&s->kkt);
-    s->stats.factorizations = s->kkt.nnumeric;
-    s->stats.symbolic = s->kkt.nsymbolic;
+    int rc = fmb_kkt_factor(&s->as.kkt);
+    s->diag.stats.factorizations = s->as.kkt.nnumeric;
+    s->diag.stats.symbolic = s->as.kkt.nsymbolic;
     if (rc == FMB_ERR_SINGULAR) return fmb_sim_singular_error(s, q, t, when);
     if (rc) return fmb_sim_error(s, rc, "linear solver failure %s at t = %.9g", when, t);
-    rc = fmb_kkt_solve(&s->kkt, rhs, x);
+    rc = fmb_kkt_solve(&s->as.kkt, rhs, x);
     if (rc) return fmb_sim_error(s, rc, "linear solve failed %s at t = %.9g", when, t);
     return 0;
 }

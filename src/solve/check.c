@@ -65,7 +65,7 @@ int fmb_model_check(fmb_model_t *model, fmb_check_report_t *rep)
             fmb_sim_destroy(&s);
             return fmb_model_error(model, FMB_ERR_NOMEM, "out of memory");
         }
-        rep->max_violation = fmb_sim_eval_phi(s, s->q, 0.0, phi, NULL);
+        rep->max_violation = fmb_sim_eval_phi(s, s->st.q, 0.0, phi, NULL);
         free(phi);
         rep->jacobian_rank = s->m;
         rep->dof = rep->num_coords - s->m;
@@ -99,8 +99,8 @@ int fmb_model_check(fmb_model_t *model, fmb_check_report_t *rep)
         fmb_sim_destroy(&s);
         return fmb_model_error(model, FMB_ERR_NOMEM, "out of memory");
     }
-    rep->max_violation = fmb_sim_eval_phi(s, s->q, 0.0, phi, NULL);
-    fmb_sim_dense_jacobian(s, s->q, 0.0, Jd);
+    rep->max_violation = fmb_sim_eval_phi(s, s->st.q, 0.0, phi, NULL);
+    fmb_sim_dense_jacobian(s, s->st.q, 0.0, Jd);
     int nred = 0, cap = (int)(sizeof rep->redundant_rows / sizeof rep->redundant_rows[0]);
     int rank = fmb_rank_rows(Jd, s->m, s->n, rep->redundant_rows, cap, &nred);
     free(Jd), free(phi);

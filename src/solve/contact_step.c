@@ -15,11 +15,11 @@
 
 void fmb_sim_contact_update(fmb_sim_t *s, double h)
 {
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        fmb_contact_t *c = &s->contacts[ic];
+    for (int ic = 0; ic < s->ct.ncontacts; ic++) {
+        fmb_contact_t *c = &s->ct.contacts[ic];
         const fmb_joint_t *j = &s->model->joints[c->joint];
         fmb_bodyview_t v[2];
-        fmb_sim_joint_views(s, j, s->q, s->qd, v);
+        fmb_sim_joint_views(s, j, s->st.q, s->st.qd, v);
         double e[2], vt, ug[2];
         fmb_contact_kinematics(j, v, e, &vt, ug);
         c->h = h;
@@ -104,7 +104,7 @@ static int col_unknown(const fmb_sim_t *s, const int *uoff, int jc, int k)
 {
     if (k < 2) return -1;
     if (k < 4) return uoff[jc] + k - 2;
-    return uoff[jc] + s->contacts[jc].fk->col_unknown[k - 4];
+    return uoff[jc] + s->ct.contacts[jc].fk->col_unknown[k - 4];
 }
 
 static int contact_ncols(const fmb_contact_t *c)
@@ -112,7 +112,7 @@ static int contact_ncols(const fmb_contact_t *c)
     return 4 + c->fk->ncols_extra;
 }
 
-/* The contact problem of one iteration on the responses X (in s->clcp, which holds
+/* The contact problem of one iteration on the responses X (in s->ct.clcp, which holds
  * 8 nc (8 nc + 2) + 16 doubles: this takes at most 108 nc^2 + 52 nc). */
 typedef struct {
     int nc, nf, nu;
@@ -135,7 +135,7 @@ static int lcp_once(fmb_sim_t *s, contact_ws_t *w, double t)
 {
     const fmb_model_t *md = s->model;
     const int nc = w->nc, nf = w->nf, nu = w->nu;
-    const int *uoff = s->cuoff;
+    const int *uoff = s->ct.cuoff;
     double *Dp = w->Dp, *P = w->P, *p0 = w->p0, *M = w->M, *qv = w->qv, *zz = w->zz;
     double *vrow = w->vrow;
     memset(Dp, 0, (size_t)nf * nf * sizeof *Dp);
@@ -147,7 +147,7 @@ static int lcp_once(fmb_sim_t *s, contact_ws_t *w, double t)
             p0[row] = w->lam0[row];
             P[row + (size_t)nf * (uoff[ic] + l)] += 1.0; /* E: F-_l of this contact */
             for (int jc = 0; jc < nc; jc++) {
-                const int ncol = contact_ncols(&s->contacts[jc]);
+                const int ncol = contact_ncols(&s->ct.contacts[jc]);
                 for (int k = 0; k < ncol; k++) {
                     const double d = w->G[row + (size_t)nf * SLOT(jc, k)] * col_scale(w, jc, k);
                     if (k < 2)
@@ -172,7 +172,7 @@ static int lcp_once(fmb_sim_t *s, contact_ws_t *w, double t)
     /* LCP rows */
     memset(M, 0, (size_t)nu * nu * sizeof *M);
     for (int ic = 0; ic < nc; ic++) {
-        const fmb_contact_t *c = &s->contacts[ic];
+        const fmb_contact_t *c = &s->ct.contacts[ic];
         const int u0 = uoff[ic];
         for (int l = 0; l < 2; l++) { /* w = F+_l */
             for (int cc = 0; cc < nu; cc++)
@@ -185,7 +185,7 @@ static int lcp_once(fmb_sim_t *s, contact_ws_t *w, double t)
         for (int cc = 0; cc < nu; cc++)
             vrow[cc] = 0.0;
         for (int jc = 0; jc < nc; jc++) {
-            const int ncol = contact_ncols(&s->contacts[jc]);
+            const int ncol = contact_ncols(&s->ct.contacts[jc]);
             for (int k = 0; k < ncol; k++) {
                 const double ak = w->Av[ic + (size_t)nc * SLOT(jc, k)] * col_scale(w, jc, k);
                 if (k < 2) { /* F+ = P u + p0 */
@@ -204,12 +204,12 @@ static int lcp_once(fmb_sim_t *s, contact_ws_t *w, double t)
     char msg[256];
     int rc = fmb_lcp_solve(nu, M, qv, zz, w->ww, msg, sizeof msg);
     if (rc) {
-        const fmb_joint_t *j = &md->joints[s->contacts[0].joint];
+        const fmb_joint_t *j = &md->joints[s->ct.contacts[0].joint];
         return fmb_sim_error(s, rc, "contact LCP failed at t = %.9g (joint '%s', line %d): %s", t,
                              j->name, j->line, msg);
     }
     for (int ic = 0; ic < nc; ic++) {
-        const int u0 = uoff[ic], ncol = contact_ncols(&s->contacts[ic]);
+        const int u0 = uoff[ic], ncol = contact_ncols(&s->ct.contacts[ic]);
         for (int l = 0; l < 2; l++) {
             double f = p0[2 * ic + l];
             for (int cc = 0; cc < nu; cc++)
@@ -228,7 +228,7 @@ static double new_velocity(const fmb_sim_t *s, const contact_ws_t *w, int ic)
 {
     double v = w->v0[ic];
     for (int jc = 0; jc < w->nc; jc++) {
-        const int ncol = contact_ncols(&s->contacts[jc]);
+        const int ncol = contact_ncols(&s->ct.contacts[jc]);
         for (int k = 0; k < ncol; k++)
             v +=
                 w->Av[ic + (size_t)w->nc * SLOT(jc, k)] * col_scale(w, jc, k) * w->val[SLOT(jc, k)];
@@ -244,16 +244,16 @@ static int lcp_eval(fmb_sim_t *s, contact_ws_t *w, double t)
 {
     int nlev = 0;
     for (int ic = 0; ic < w->nc; ic++) {
-        fmb_contact_t *c = &s->contacts[ic];
+        fmb_contact_t *c = &s->ct.contacts[ic];
         if (c->fk->level) c->fk->level(c, 0, NULL, 0.0), nlev++;
     }
     int rc = lcp_once(s, w, t);
     for (int pass = 1; !rc && nlev && pass <= 2; pass++) {
         int again = 0;
         for (int ic = 0; ic < w->nc; ic++) {
-            fmb_contact_t *c = &s->contacts[ic];
+            fmb_contact_t *c = &s->ct.contacts[ic];
             if (c->fk->level)
-                again |= c->fk->level(c, pass, w->zz + s->cuoff[ic], new_velocity(s, w, ic));
+                again |= c->fk->level(c, pass, w->zz + s->ct.cuoff[ic], new_velocity(s, w, ic));
         }
         if (!again) break;
         rc = lcp_once(s, w, t);
@@ -265,7 +265,7 @@ static int lcp_eval(fmb_sim_t *s, contact_ws_t *w, double t)
  * mu(v^) (the other contacts' factors fixed). */
 static int rho_eval(fmb_sim_t *s, contact_ws_t *w, int ic, double vh, double t, double *r)
 {
-    fmb_contact_t *c = &s->contacts[ic];
+    fmb_contact_t *c = &s->ct.contacts[ic];
     c->fk->update(c, vh, c->h);
     w->sc[ic] = c->mu;
     int rc = lcp_eval(s, w, t);
@@ -300,7 +300,7 @@ static int rho_try(fmb_sim_t *s, contact_ws_t *w, int ic, double vh, double t, d
  * at the last jammed trial). */
 static int jam_error(fmb_sim_t *s, int ic, double mu, double vh, double t, const char *jmsg)
 {
-    const fmb_contact_t *c = &s->contacts[ic];
+    const fmb_contact_t *c = &s->ct.contacts[ic];
     const fmb_joint_t *j = &s->model->joints[c->joint];
     s->jammed = 1; /* stepctl.c's failure diagnosis: not the step size */
     return fmb_sim_error(
@@ -338,7 +338,7 @@ static int jam_error(fmb_sim_t *s, int ic, double mu, double vh, double t, const
  */
 static int exact_root(fmb_sim_t *s, contact_ws_t *w, int ic, double tolv, double t)
 {
-    fmb_contact_t *c = &s->contacts[ic];
+    fmb_contact_t *c = &s->ct.contacts[ic];
     char jmsg[sizeof s->errmsg] = "";
     double a = c->v, fa, b = a, fb, d = 0.0;
     int jam, rc = rho_try(s, w, ic, a, t, &fa, &jam, jmsg, sizeof jmsg), k;
@@ -398,11 +398,11 @@ static int exact_solve(fmb_sim_t *s, contact_ws_t *w, double gfac, double t)
 {
     int nexact = 0;
     for (int ic = 0; ic < w->nc; ic++)
-        nexact += s->contacts[ic].exact;
+        nexact += s->ct.contacts[ic].exact;
     for (int sweep = 0; sweep < FMB_EXACT_SWEEPS; sweep++) {
         double change = 0.0;
         for (int ic = 0; ic < w->nc; ic++) {
-            fmb_contact_t *c = &s->contacts[ic];
+            fmb_contact_t *c = &s->ct.contacts[ic];
             if (!c->exact) continue;
             const double v_in = c->v;
             const double tolv = fmax(FMB_EXACT_TOL * gfac * s->opts.atol, 1e-14 * fabs(w->v0[ic]));
@@ -435,22 +435,22 @@ static double delassus(const contact_ws_t *w, int ic, double gph)
 int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double *x)
 {
     const fmb_model_t *md = s->model;
-    const int n = s->n, N = n + s->m, nc = s->ncontacts, nf = 2 * nc;
-    double *col = s->work + 3 * (size_t)N;
-    int *uoff = s->cuoff;
+    const int n = s->n, N = n + s->m, nc = s->ct.ncontacts, nf = 2 * nc;
+    double *col = s->ctl.work + 3 * (size_t)N;
+    int *uoff = s->ct.cuoff;
     uoff[0] = 0;
     for (int ic = 0; ic < nc; ic++)
-        uoff[ic + 1] = uoff[ic] + 2 + s->contacts[ic].fk->nunknowns_extra;
+        uoff[ic + 1] = uoff[ic] + 2 + s->ct.contacts[ic].fk->nunknowns_extra;
     const int nu = uoff[nc];
     int nexact = 0;
     /* responses to the unit generalized forces */
     for (int ic = 0; ic < nc; ic++) {
-        const fmb_contact_t *c = &s->contacts[ic];
+        const fmb_contact_t *c = &s->ct.contacts[ic];
         const fmb_joint_t *j = &md->joints[c->joint];
         fmb_bodyview_t v[2];
-        fmb_sim_contact_views(s, c, s->q, s->qd, v);
+        fmb_sim_contact_views(s, c, s->st.q, s->st.qd, v);
         const int nn = v[0].nc + v[1].nc;
-        double *cols = fmb_zeroed(s->sK, (size_t)nn * FMB_CONTACT_COLS);
+        double *cols = fmb_zeroed(s->as.sK, (size_t)nn * FMB_CONTACT_COLS);
         fmb_contact_t cu = *c; /* exact: friction columns per unit coefficient */
         if (c->exact) cu.mu = 1.0, nexact++;
         fmb_contact_columns(&cu, j, v, cols);
@@ -462,23 +462,23 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
             memset(col, 0, (size_t)N * sizeof *col);
             for (int r = 0; r < nn; r++)
                 if (g[r] >= 0) col[g[r]] += bh2 * cols[r + (size_t)nn * k];
-            double *X = s->cX + (size_t)N * SLOT(ic, k);
-            int rc = fmb_kkt_solve(&s->kkt, col, X);
+            double *X = s->ct.cX + (size_t)N * SLOT(ic, k);
+            int rc = fmb_kkt_solve(&s->as.kkt, col, X);
             if (rc) return fmb_sim_error(s, rc, "linear solve failed for the contact forces");
         }
     }
     /* workspace */
     contact_ws_t w = {.nc = nc, .nf = nf, .nu = nu};
-    w.Dp = s->clcp, w.P = w.Dp + nf * nf, w.p0 = w.P + (size_t)nf * (nu + 1);
+    w.Dp = s->ct.clcp, w.P = w.Dp + nf * nf, w.p0 = w.P + (size_t)nf * (nu + 1);
     w.M = w.p0 + nf, w.qv = w.M + (size_t)nu * nu, w.zz = w.qv + nu, w.ww = w.zz + nu;
     w.vrow = w.ww + nu, w.G = w.vrow + nu, w.Av = w.G + (size_t)nf * SLOT(nc, 0);
     w.lam0 = w.Av + (size_t)nc * SLOT(nc, 0), w.v0 = w.lam0 + nf, w.sc = w.v0 + nc;
     w.val = w.sc + nc;
     for (int ic = 0; ic < nc; ic++) {
-        const fmb_contact_t *c = &s->contacts[ic];
+        const fmb_contact_t *c = &s->ct.contacts[ic];
         const fmb_joint_t *j = &md->joints[c->joint];
         fmb_bodyview_t v[2];
-        fmb_sim_joint_views(s, j, s->q, s->qd, v);
+        fmb_sim_joint_views(s, j, s->st.q, s->st.qd, v);
         const int nr = j->klass->nrows;
         double S[2 * 8];
         fmb_contact_normal_map(c, j, v, S);
@@ -486,12 +486,12 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
             const int row = 2 * ic + l;
             double acc = 0.0;
             for (int r = 0; r < nr; r++)
-                acc += S[l + 2 * r] * (s->lam[j->row + r] + x[n + j->row + r] / bh2);
+                acc += S[l + 2 * r] * (s->st.lam[j->row + r] + x[n + j->row + r] / bh2);
             w.lam0[row] = acc;
             for (int jc = 0; jc < nc; jc++) {
-                const int ncol = contact_ncols(&s->contacts[jc]);
+                const int ncol = contact_ncols(&s->ct.contacts[jc]);
                 for (int k = 0; k < ncol; k++) {
-                    const double *X = s->cX + (size_t)N * SLOT(jc, k);
+                    const double *X = s->ct.cX + (size_t)N * SLOT(jc, k);
                     double d = 0.0;
                     for (int r = 0; r < nr; r++)
                         d += S[l + 2 * r] * X[n + j->row + r] / bh2;
@@ -502,7 +502,7 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
         w.sc[ic] = c->exact ? c->mu : 1.0;
         if (!c->fk->lcp_rows && !c->exact) continue;
         /* sliding velocity: v0 + sum_col Av_col value_col */
-        fmb_sim_contact_views(s, c, s->q, s->qd, v);
+        fmb_sim_contact_views(s, c, s->st.q, s->st.qd, v);
         const int nn = v[0].nc + v[1].nc;
         double Dv[FMB_ELEM_COLS];
         fmb_contact_velocity_row(j, v, Dv);
@@ -510,12 +510,12 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
         fmb_elem_gidx_map(v, g);
         double v0 = 0.0;
         for (int r = 0; r < nn; r++)
-            if (g[r] >= 0) v0 += Dv[r] * (s->qd[g[r]] + gfac * x[g[r]]);
+            if (g[r] >= 0) v0 += Dv[r] * (s->st.qd[g[r]] + gfac * x[g[r]]);
         w.v0[ic] = v0;
         for (int jc = 0; jc < nc; jc++) {
-            const int ncol = contact_ncols(&s->contacts[jc]);
+            const int ncol = contact_ncols(&s->ct.contacts[jc]);
             for (int k = 0; k < ncol; k++) {
-                const double *X = s->cX + (size_t)N * SLOT(jc, k);
+                const double *X = s->ct.cX + (size_t)N * SLOT(jc, k);
                 double ak = 0.0;
                 for (int r = 0; r < nn; r++)
                     if (g[r] >= 0) ak += gfac * Dv[r] * X[g[r]];
@@ -526,14 +526,14 @@ int fmb_sim_contact_lcp(fmb_sim_t *s, double bh2, double gfac, double t, double 
     int rc = nexact ? exact_solve(s, &w, gfac, t) : lcp_eval(s, &w, t);
     if (rc) return rc;
     for (int ic = 0; ic < nc; ic++) {
-        fmb_contact_t *c = &s->contacts[ic];
+        fmb_contact_t *c = &s->ct.contacts[ic];
         if (c->exact) c->minv = delassus(&w, ic, gfac * bh2);
         for (int k = 0; k < 4; k++)
             c->F[k] = w.val[SLOT(ic, k)], c->beta[k] = 0.0;
         if (c->fk->decode) c->fk->decode(c, w.zz + uoff[ic]);
         const int ncol = contact_ncols(c);
         for (int k = 0; k < ncol; k++) {
-            const double *X = s->cX + (size_t)N * SLOT(ic, k);
+            const double *X = s->ct.cX + (size_t)N * SLOT(ic, k);
             const double f = w.val[SLOT(ic, k)] * col_scale(&w, ic, k);
             for (int i = 0; i < N; i++)
                 x[i] += X[i] * f;

@@ -64,8 +64,8 @@ static double breakaway_step(const fmb_sim_t *s, const fmb_contact_t *c, double 
 int fmb_sim_contact_step_control(fmb_sim_t *s, double h, double *h_max, char *why, size_t len)
 {
     int reject = 0;
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        const fmb_contact_t *c = &s->contacts[ic];
+    for (int ic = 0; ic < s->ct.ncontacts; ic++) {
+        const fmb_contact_t *c = &s->ct.contacts[ic];
         if (!c->fk->smooth || !(c->d.mu0 > 0)) continue;
         const fmb_joint_t *j = &s->model->joints[c->joint];
         const double vst = fmb_friction_stick_velocity(&c->d);
@@ -124,8 +124,8 @@ int fmb_sim_contact_step_control(fmb_sim_t *s, double h, double *h_max, char *wh
  * the law's, not the step size's. */
 int fmb_sim_contact_diagnosis(const fmb_sim_t *s, char *buf, size_t len)
 {
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        const fmb_contact_t *c = &s->contacts[ic];
+    for (int ic = 0; ic < s->ct.ncontacts; ic++) {
+        const fmb_contact_t *c = &s->ct.contacts[ic];
         /* beyond a/b and beyond the static level the Stribeck curve allows (mu0, plus the
          * viscous part): only the sigma1 dz/dt term can put it there */
         if (!c->fk->smooth || !(c->d.b > 0) || !(fabs(c->mu) * c->d.b > c->d.a) ||
@@ -179,8 +179,8 @@ int fmb_sim_contact_diagnosis(const fmb_sim_t *s, char *buf, size_t len)
 int fmb_sim_contact_stop_control(fmb_sim_t *s, double h, double *h_max, char *why, size_t len)
 {
     int code = 0;
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        fmb_contact_t *c = &s->contacts[ic];
+    for (int ic = 0; ic < s->ct.ncontacts; ic++) {
+        fmb_contact_t *c = &s->ct.contacts[ic];
         if (!c->fk->stops || c->stuck) continue;
         const double vst = fmb_friction_stick_velocity(&c->d);
         const double sg = c->v_n < 0 ? -1.0 : 1.0, e0 = sg * c->v_n, e1 = sg * c->v;
@@ -198,11 +198,10 @@ int fmb_sim_contact_stop_control(fmb_sim_t *s, double h, double *h_max, char *wh
             r = 0;
         else if (!(tau > 0 && tau < h))
             r = 3; /* stopped, not locatable: restart at the accepted state */
-        else if (tau <= 1e-9 * (s->t + h)) {
+        else if (tau <= 1e-9 * (s->st.t + h)) {
             r = 4;        /* at the step's start: at rest at t_n (restart there, retry) */
             c->stuck = 1; /* held at t_n: the retried step starts at the static level */
-        }
-        else
+        } else
             r = 1;
         if (r == 1 && tau < *h_max) {
             *h_max = tau;
@@ -211,7 +210,7 @@ int fmb_sim_contact_stop_control(fmb_sim_t *s, double h, double *h_max, char *wh
                 snprintf(why, len,
                          "joint '%s' (line %d): Coulomb slider's stop located at t = %.9g "
                          "(sliding velocity %.3g -> %.3g)",
-                         j->name, j->line, s->t + tau, c->v_n, c->v);
+                         j->name, j->line, s->st.t + tau, c->v_n, c->v);
             }
         }
         if (r == 1 || (r >= 3 && code != 1 && r > code)) code = r;

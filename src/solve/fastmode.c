@@ -36,15 +36,15 @@ static void stiffness_times(const fmb_sim_t *s, const double *x, double *y, doub
     double xn = 0.0, qn = 0.0;
     for (int i = 0; i < n; i++) {
         xn = fmax(xn, fabs(x[i]));
-        qn = fmax(qn, fabs(s->q[i]));
+        qn = fmax(qn, fabs(s->st.q[i]));
     }
     const double eps = xn > 0 ? 1e-6 * (1.0 + qn) / xn : 0.0;
     for (int i = 0; i < n; i++)
-        qp[i] = s->q[i] + eps * x[i];
-    fmb_sim_eval_forces(s, qp, s->qd, s->qdd, s->lam, s->t, r1, tmp);
+        qp[i] = s->st.q[i] + eps * x[i];
+    fmb_sim_eval_forces(s, qp, s->st.qd, s->st.qdd, s->st.lam, s->st.t, r1, tmp);
     for (int i = 0; i < n; i++)
-        r1[i] += tmp[i], qp[i] = s->q[i] - eps * x[i];
-    fmb_sim_eval_forces(s, qp, s->qd, s->qdd, s->lam, s->t, r2, tmp);
+        r1[i] += tmp[i], qp[i] = s->st.q[i] - eps * x[i];
+    fmb_sim_eval_forces(s, qp, s->st.qd, s->st.qdd, s->st.lam, s->st.t, r2, tmp);
     for (int i = 0; i < n; i++)
         y[i] = eps > 0 ? (r1[i] - r2[i] - tmp[i]) / (2.0 * eps) : 0.0;
 }
@@ -61,21 +61,21 @@ int fmb_sim_fastest_mode_estimate(fmb_sim_t *s, double *omega_max, int *coord, i
     double *rhs = buf, *z = rhs + N, *x = z + N, *y = x + N, *Mx = y + n, *qp = Mx + n,
            *r1 = qp + n, *r2 = r1 + n, *tmp = r2 + n;
     const fmb_coeffs_t c = {.cM = 1, .cA = 1};
-    fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
-    s->newton_stale = 1;
-    s->kkt_iter = 0; /* the factorization below is not an iteration matrix */
-    int rc = fmb_kkt_factor(&s->kkt);
+    fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &c);
+    s->ctl.newton_stale = 1;
+    s->ctl.kkt_iter = 0; /* the factorization below is not an iteration matrix */
+    int rc = fmb_kkt_factor(&s->as.kkt);
     /* [M Phi_q^T; Phi_q 0] alone spans the beams' rotary masses (1e-7 kg m^2 for short
      * elements) and the constraints' Schur complements (1e7): its pivot ratio can fall
      * below the singular threshold (1e-14) with finite, nonzero pivots. The estimate is
      * advice (the message of a failed step): it goes on with such factors and its solves
      * are checked for finite values. */
-    if (rc == FMB_ERR_SINGULAR && s->kkt.rcond > 0) rc = 0;
-    s->stats.factorizations = s->kkt.nnumeric;
+    if (rc == FMB_ERR_SINGULAR && s->as.kkt.rcond > 0) rc = 0;
+    s->diag.stats.factorizations = s->as.kkt.nnumeric;
     if (rc) {
         free(buf);
         return rc == FMB_ERR_SINGULAR
-                   ? fmb_sim_singular_error(s, s->q, s->t, "for the fastest mode")
+                   ? fmb_sim_singular_error(s, s->st.q, s->st.t, "for the fastest mode")
                    : fmb_sim_error(s, rc, "linear solver failure for the fastest mode");
     }
     /* start: alternating signs of uneven size (rich in the high modes, not an eigenvector) */
@@ -86,7 +86,7 @@ int fmb_sim_fastest_mode_estimate(fmb_sim_t *s, double *omega_max, int *coord, i
     for (k = 0; k < FAST_MAXIT; k++) {
         stiffness_times(s, x, y, qp, r1, r2, tmp);
         if (k > 0) { /* x on the manifold from here on: Rayleigh quotient */
-            fmb_sim_eval_forces(s, s->q, s->qd, x, s->lam, s->t, Mx, NULL); /* M x */
+            fmb_sim_eval_forces(s, s->st.q, s->st.qd, x, s->st.lam, s->st.t, Mx, NULL); /* M x */
             double xy = 0.0, xm = 0.0;
             for (int i = 0; i < n; i++)
                 xy += x[i] * y[i], xm += x[i] * Mx[i];
@@ -96,11 +96,11 @@ int fmb_sim_fastest_mode_estimate(fmb_sim_t *s, double *omega_max, int *coord, i
         }
         memcpy(rhs, y, (size_t)n * sizeof *rhs);
         memset(rhs + n, 0, (size_t)m * sizeof *rhs);
-        if ((rc = fmb_kkt_solve(&s->kkt, rhs, z))) {
+        if ((rc = fmb_kkt_solve(&s->as.kkt, rhs, z))) {
             free(buf);
             return fmb_sim_error(s, rc, "linear solve failed for the fastest mode");
         }
-        fmb_sim_eval_forces(s, s->q, s->qd, z, s->lam, s->t, Mx, NULL); /* M z */
+        fmb_sim_eval_forces(s, s->st.q, s->st.qd, z, s->st.lam, s->st.t, Mx, NULL); /* M z */
         double zm = 0.0;
         for (int i = 0; i < n; i++)
             zm += z[i] * Mx[i];
@@ -112,7 +112,7 @@ int fmb_sim_fastest_mode_estimate(fmb_sim_t *s, double *omega_max, int *coord, i
     if (iters) *iters = k;
     /* the coordinate with the largest share of the mode's kinetic energy x_i (M x)_i */
     if (coord && lam != 0.0) {
-        fmb_sim_eval_forces(s, s->q, s->qd, x, s->lam, s->t, Mx, NULL);
+        fmb_sim_eval_forces(s, s->st.q, s->st.qd, x, s->st.lam, s->st.t, Mx, NULL);
         double best = -1.0;
         for (int i = 0; i < n; i++)
             if (x[i] * Mx[i] > best) best = x[i] * Mx[i], *coord = i;

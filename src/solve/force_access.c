@@ -42,9 +42,9 @@ void fmb_sim_force_outputs(const fmb_sim_t *s, int force, double *values)
 {
     const fmb_force_t *f = s ? force_at(s->model, force) : NULL;
     if (!f || !f->klass->outputs) return;
-    fmb_bodyview_t v[2] = {fmb_model_view(s->model, f->body[0], s->q, s->qd),
-                           fmb_model_view(s->model, f->body[1], s->q, s->qd)};
-    f->klass->outputs(f, v, s->t, values);
+    fmb_bodyview_t v[2] = {fmb_model_view(s->model, f->body[0], s->st.q, s->st.qd),
+                           fmb_model_view(s->model, f->body[1], s->st.q, s->st.qd)};
+    f->klass->outputs(f, v, s->st.t, values);
 }
 
 void fmb_sim_force_history(fmb_sim_t *s, int reset)
@@ -56,8 +56,8 @@ void fmb_sim_force_history(fmb_sim_t *s, int reset)
             reset ? f->klass->reset : f->klass->accept;
         if (!hook || !f->state) continue;
         if (reset) memset(f->state, 0, (size_t)f->klass->nstate * sizeof *f->state);
-        fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], s->q, s->qd),
-                               fmb_model_view(md, f->body[1], s->q, s->qd)};
-        hook(f, v, s->t);
+        fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], s->st.q, s->st.qd),
+                               fmb_model_view(md, f->body[1], s->st.q, s->st.qd)};
+        hook(f, v, s->st.t);
     }
 }

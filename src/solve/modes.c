@@ -39,7 +39,7 @@ extern void dsygv_(const int *itype, const char *jobz, const char *uplo, const i
 /* Residual r = M(q) qdd + F(q, qd, lambda, t) at q. */
 static void residual(const fmb_sim_t *s, const double *q, double *r, double *tmp)
 {
-    fmb_sim_eval_forces(s, q, s->qd, s->qdd, s->lam, s->t, r, tmp);
+    fmb_sim_eval_forces(s, q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, r, tmp);
     for (int i = 0; i < s->n; i++)
         r[i] += tmp[i];
 }
@@ -116,18 +116,18 @@ int fmb_sim_modes(fmb_sim_t *s, int nmax, double *omega, double *shapes, double 
     for (int j = 0; j < n; j++) {
         memset(e, 0, (size_t)n * sizeof *e);
         e[j] = 1.0;
-        fmb_sim_eval_forces(s, s->q, s->qd, e, s->lam, s->t, Me, NULL);
+        fmb_sim_eval_forces(s, s->st.q, s->st.qd, e, s->st.lam, s->st.t, Me, NULL);
         memcpy(M + (size_t)n * j, Me, (size_t)n * sizeof *Me);
     }
     /* K by central differences of the residual */
-    memcpy(q, s->q, (size_t)n * sizeof *q);
+    memcpy(q, s->st.q, (size_t)n * sizeof *q);
     for (int j = 0; j < n; j++) {
-        const double dq = 1e-6 * (1.0 + fabs(s->q[j]));
-        q[j] = s->q[j] + dq;
+        const double dq = 1e-6 * (1.0 + fabs(s->st.q[j]));
+        q[j] = s->st.q[j] + dq;
         residual(s, q, rp, tmp);
-        q[j] = s->q[j] - dq;
+        q[j] = s->st.q[j] - dq;
         residual(s, q, Me, tmp);
-        q[j] = s->q[j];
+        q[j] = s->st.q[j];
         for (int i = 0; i < n; i++)
             K[i + (size_t)n * j] = (rp[i] - Me[i]) / (2.0 * dq);
     }
@@ -139,7 +139,7 @@ int fmb_sim_modes(fmb_sim_t *s, int nmax, double *omega, double *shapes, double 
             kasym = fmax(kasym, fabs(a - b));
         }
     if (asym) *asym = knorm > 0 ? kasym / knorm : 0.0;
-    fmb_sim_dense_jacobian(s, s->q, s->t, J);
+    fmb_sim_dense_jacobian(s, s->st.q, s->st.t, J);
     nf = null_space(J, m, n, &N);
     if (nf < 0) {
         rc = nf;
@@ -149,7 +149,7 @@ int fmb_sim_modes(fmb_sim_t *s, int nmax, double *omega, double *shapes, double 
         rc = fmb_sim_error(s, FMB_ERR_ARG,
                            "the mechanism has no degree of freedom at t = %g: the constraints "
                            "and drivers fix every coordinate, so it has no modes",
-                           s->t);
+                           s->st.t);
         goto done;
     }
     /* reduced matrices Mr = N^T M N, Kr = N^T Ksym N */
@@ -194,7 +194,7 @@ int fmb_sim_modes(fmb_sim_t *s, int nmax, double *omega, double *shapes, double 
         rc = fmb_sim_error(s, FMB_ERR_LINSOLVE,
                            "modes: the reduced mass matrix is not positive definite (LAPACK "
                            "dsygv info %d): a massless degree of freedom at t = %g",
-                           info, s->t);
+                           info, s->st.t);
         goto done;
     }
     const int nk = nf < nmax ? nf : nmax;
@@ -241,8 +241,8 @@ int fmb_sim_write_modes(fmb_sim_t *s, const char *path, int n, const double *ome
     const int nc = s->n, nb = s->model->nbodies;
     double *q0 = malloc((size_t)nc * sizeof *q0);
     if (!q0) return FMB_ERR_NOMEM;
-    memcpy(q0, s->q, (size_t)nc * sizeof *q0);
-    const double t0 = s->t;
+    memcpy(q0, s->st.q, (size_t)nc * sizeof *q0);
+    const double t0 = s->st.t;
     double size = 1.0; /* the mechanism's size: the largest carrier position, >= 1 m */
     for (int b = 1; b < nb; b++) {
         const int o = s->model->bodies[b].offset;
@@ -260,12 +260,12 @@ int fmb_sim_write_modes(fmb_sim_t *s, const char *path, int n, const double *ome
             mx = fmax(mx, fabs(phi[i]));
         const double a = mx > 0 ? amplitude * size / mx : 0.0;
         for (int i = 0; i < nc; i++)
-            s->q[i] = q0[i] + a * phi[i];
-        s->t = k + 1;
+            s->st.q[i] = q0[i] + a * phi[i];
+        s->st.t = k + 1;
         rc = fmb_writer_append(w, s);
     }
-    memcpy(s->q, q0, (size_t)nc * sizeof *q0);
-    s->t = t0;
+    memcpy(s->st.q, q0, (size_t)nc * sizeof *q0);
+    s->st.t = t0;
     double *sh = malloc((size_t)n * nc * sizeof *sh), *en = malloc((size_t)n * nb * sizeof *en);
     if (rc == 0 && (!sh || !en)) rc = FMB_ERR_NOMEM;
     if (rc == 0) {

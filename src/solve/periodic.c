@@ -52,8 +52,8 @@ void fmb_periodic_options_default(fmb_periodic_options_t *o)
 static int scope_error(fmb_sim_t *s)
 {
     const fmb_model_t *md = s->model;
-    if (s->ncontacts) {
-        const fmb_joint_t *j = &md->joints[s->contacts[0].joint];
+    if (s->ct.ncontacts) {
+        const fmb_joint_t *j = &md->joints[s->ct.contacts[0].joint];
         return fmb_sim_error(s, FMB_ERR_MODEL,
                              "periodic: joint '%s' (line %d) has friction (a contact LCP): its "
                              "modes switch, so the period map has no derivative there; the "
@@ -91,7 +91,7 @@ fmb_periodic_t *fmb_periodic_create(fmb_sim_t *s)
         return NULL;
     }
     const int n = s->n, m = s->m, N = n + m;
-    p->s = s, p->n = n, p->m = m, p->t0 = s->t;
+    p->s = s, p->n = n, p->m = m, p->t0 = s->st.t;
     const size_t nx = 4 * (size_t)n, nw = 3 * (size_t)n;
     p->x = fmb_periodic_dalloc(nx), p->y = fmb_periodic_dalloc(nx), p->g = fmb_periodic_dalloc(nx),
     p->scale = fmb_periodic_dalloc(nx);
@@ -126,12 +126,12 @@ fmb_periodic_t *fmb_periodic_create(fmb_sim_t *s)
                       n, (double)(nx * nx + nx * nw) * 8e-6);
         return NULL;
     }
-    p->kK.solver = p->kC.solver = s->kkt.solver;
-    memcpy(p->x, s->q, (size_t)n * sizeof(double));
-    memcpy(p->x + n, s->qd, (size_t)n * sizeof(double));
-    memcpy(p->x + 2 * n, s->acc, (size_t)n * sizeof(double));
-    memcpy(p->x + 3 * n, s->qdd, (size_t)n * sizeof(double));
-    memcpy(p->lam0, s->lam, (size_t)m * sizeof(double));
+    p->kK.solver = p->kC.solver = s->as.kkt.solver;
+    memcpy(p->x, s->st.q, (size_t)n * sizeof(double));
+    memcpy(p->x + n, s->st.qd, (size_t)n * sizeof(double));
+    memcpy(p->x + 2 * n, s->st.acc, (size_t)n * sizeof(double));
+    memcpy(p->x + 3 * n, s->st.qdd, (size_t)n * sizeof(double));
+    memcpy(p->lam0, s->st.lam, (size_t)m * sizeof(double));
     const fmb_model_t *md = s->model;
     for (int b = 1; b < md->nbodies; b++)
         if (md->bodies[b].offset >= 0 && md->bodies[b].ndof >= 3)
@@ -161,8 +161,8 @@ int fmb_periodic_detect_period(fmb_periodic_t *p, double *period)
     const fmb_model_t *md = s->model;
     double T = 0.0;
     const char *first = NULL;
-    for (int k = 0; k < s->njtime; k++) {
-        const fmb_joint_t *j = &md->joints[s->jtime[k]];
+    for (int k = 0; k < s->el.njtime; k++) {
+        const fmb_joint_t *j = &md->joints[s->el.jtime[k]];
         /* f' and f'' at 7 times spread over a second: a constant-rate driver has f' fixed
          * and f'' = 0 */
         double ft0 = 0.0, ftt0 = 0.0, spread = 0.0;
@@ -214,10 +214,10 @@ static int consistent_guess(fmb_periodic_t *p)
     const int n = p->n, N = n + p->m;
     fmb_periodic_set_state(p, p->x);
     int rc = fmb_sim_assemble_positions(s, 0.0);
-    double *v = s->work + N;
+    double *v = s->ctl.work + N;
     if (!rc) rc = fmb_sim_mass_projection(s, v, "while making the first guess consistent");
     if (rc) return rc;
-    memcpy(s->qd, v, (size_t)n * sizeof *v);
+    memcpy(s->st.qd, v, (size_t)n * sizeof *v);
     fmb_periodic_get_state(p, p->x);
     p->project = 0;
     return 0;
@@ -308,11 +308,11 @@ int fmb_periodic_prepare_run(fmb_periodic_t *p, int periods)
     s->opts.h = p->h;
     s->opts.adaptive = 0;
     s->opts.t_end = p->t0 + (double)periods * p->T;
-    s->t_span = 0.0;
-    memset(&s->stats, 0, sizeof s->stats);
-    s->stats.max_error_coord = -1;
-    s->stats.jump_coord = -1;
-    s->h_next = 0.0;
+    s->ctl.t_span = 0.0;
+    memset(&s->diag.stats, 0, sizeof s->diag.stats);
+    s->diag.stats.max_error_coord = -1;
+    s->diag.stats.jump_coord = -1;
+    s->ctl.h_next = 0.0;
     return 0;
 }
 

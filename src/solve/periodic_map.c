@@ -12,48 +12,48 @@ void fmb_periodic_set_state(fmb_periodic_t *p, const double *x)
 {
     fmb_sim_t *s = p->s;
     const int n = p->n;
-    memcpy(s->q, x, (size_t)n * sizeof *x);
-    memcpy(s->qd, x + n, (size_t)n * sizeof *x);
-    memcpy(s->acc, x + 2 * n, (size_t)n * sizeof *x);
-    memcpy(s->qdd, x + 3 * n, (size_t)n * sizeof *x);
-    memcpy(s->accp, s->acc, (size_t)n * sizeof *x);
-    memcpy(s->lam, p->lam0, (size_t)p->m * sizeof *s->lam);
-    s->t = p->t0;
-    s->nhist = 0;
-    s->h_prev = 0.0;
-    s->newton_stale = 1;
-    s->kkt_iter = 0;
-    s->newton_K[0] = s->newton_K[1] = s->newton_K[2] = s->newton_K[3] = 0.0;
-    s->W = 0.0;
+    memcpy(s->st.q, x, (size_t)n * sizeof *x);
+    memcpy(s->st.qd, x + n, (size_t)n * sizeof *x);
+    memcpy(s->st.acc, x + 2 * n, (size_t)n * sizeof *x);
+    memcpy(s->st.qdd, x + 3 * n, (size_t)n * sizeof *x);
+    memcpy(s->st.accp, s->st.acc, (size_t)n * sizeof *x);
+    memcpy(s->st.lam, p->lam0, (size_t)p->m * sizeof *s->st.lam);
+    s->st.t = p->t0;
+    s->st.nhist = 0;
+    s->st.h_prev = 0.0;
+    s->ctl.newton_stale = 1;
+    s->ctl.kkt_iter = 0;
+    s->ctl.newton_K[0] = s->ctl.newton_K[1] = s->ctl.newton_K[2] = s->ctl.newton_K[3] = 0.0;
+    s->st.W = 0.0;
     fmb_sim_force_history(s, 1);
-    s->P = fmb_sim_power(s);
+    s->st.P = fmb_sim_power(s);
 }
 
 void fmb_periodic_get_state(const fmb_periodic_t *p, double *x)
 {
     const fmb_sim_t *s = p->s;
     const int n = p->n;
-    memcpy(x, s->q, (size_t)n * sizeof *x);
-    memcpy(x + n, s->qd, (size_t)n * sizeof *x);
-    memcpy(x + 2 * n, s->acc, (size_t)n * sizeof *x);
-    memcpy(x + 3 * n, s->qdd, (size_t)n * sizeof *x);
+    memcpy(x, s->st.q, (size_t)n * sizeof *x);
+    memcpy(x + n, s->st.qd, (size_t)n * sizeof *x);
+    memcpy(x + 2 * n, s->st.acc, (size_t)n * sizeof *x);
+    memcpy(x + 3 * n, s->st.qdd, (size_t)n * sizeof *x);
 }
 
 /* Assemble the matrix with coefficients c into kkt k (its own pattern) at the candidate. */
 static int assemble_into(fmb_periodic_t *p, fmb_kkt_t *k, const fmb_coeffs_t *c, double t1)
 {
     fmb_sim_t *s = p->s;
-    fmb_kkt_t keep = s->kkt;
-    s->kkt = *k;
-    fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, t1, c);
-    int rc = fmb_kkt_pattern(&s->kkt);
-    *k = s->kkt;
-    s->kkt = keep;
+    fmb_kkt_t keep = s->as.kkt;
+    s->as.kkt = *k;
+    fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, t1, c);
+    int rc = fmb_kkt_pattern(&s->as.kkt);
+    *k = s->as.kkt;
+    s->as.kkt = keep;
     return rc;
 }
 
 /* Propagate the ncol columns of Y (dx_n, 4n each) through the converged step t_n -> t_n + h
- * (the candidate in s->q ...); unit: this is the first step and Y's columns (3n of them)
+ * (the candidate in s->st.q ...); unit: this is the first step and Y's columns (3n of them)
  * are the unit vectors of w_0 = (qh, qdh, c) (the dense monodromy). */
 static int tangent_step(fmb_periodic_t *p, double h, double *Y, int ncol, int unit)
 {
@@ -64,7 +64,7 @@ static int tangent_step(fmb_periodic_t *p, double h, double *Y, int ncol, int un
     double am, af, beta, gamma;
     fmb_sim_integrator_coefficients(s, &am, &af, &beta, &gamma);
     const double r = (1.0 - af) / (1.0 - am), bp = beta * r, gp = gamma * r;
-    const double bh2 = bp * h * h, t1 = s->t + h;
+    const double bh2 = bp * h * h, t1 = s->st.t + h;
     const double ca = -am / (1.0 - am), cq = af / (1.0 - am);
     int rc;
     const fmb_coeffs_t cK = {0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0};
@@ -72,13 +72,13 @@ static int tangent_step(fmb_periodic_t *p, double h, double *Y, int ncol, int un
     const fmb_coeffs_t cA = {1.0, bh2, bh2, gp * h, 1.0, 0.0, 0.0, 0};
     if ((rc = assemble_into(p, &p->kK, &cK, t1)) || (rc = assemble_into(p, &p->kC, &cC, t1)))
         return fmb_sim_error(s, rc, "periodic: cannot assemble the step's tangent at t = %.9g", t1);
-    s->jm->handoff = 0;
-    fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, t1, &cA);
-    rc = fmb_kkt_factor(&s->kkt);
-    s->kkt_iter = 0; /* not the integrator's iteration matrix any more */
-    s->newton_stale = 1;
+    s->as.jm->handoff = 0;
+    fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, t1, &cA);
+    rc = fmb_kkt_factor(&s->as.kkt);
+    s->ctl.kkt_iter = 0; /* not the integrator's iteration matrix any more */
+    s->ctl.newton_stale = 1;
     if (rc)
-        return rc == FMB_ERR_SINGULAR ? fmb_sim_singular_error(s, s->q, t1, "in the monodromy")
+        return rc == FMB_ERR_SINGULAR ? fmb_sim_singular_error(s, s->st.q, t1, "in the monodromy")
                                       : fmb_sim_error(s, rc, "periodic: factorization failed");
     double *tmp = p->v1; /* n + m */
     double *w = p->A;    /* n x 3n: the columns' dc */
@@ -110,7 +110,7 @@ static int tangent_step(fmb_periodic_t *p, double h, double *Y, int ncol, int un
         for (int i = n; i < N; i++)
             b[i] = -b[i];
     }
-    if ((rc = fmb_kkt_solve_many(&s->kkt, nw, p->B)))
+    if ((rc = fmb_kkt_solve_many(&s->as.kkt, nw, p->B)))
         return fmb_sim_error(s, rc, "periodic: tangent solve failed at t = %.9g", t1);
     const double gv = gp / (bp * h);
     for (int j = 0; j < nw; j++) {
@@ -143,11 +143,12 @@ int fmb_periodic_pass(fmb_periodic_t *p, const double *x, double *y, double *Y, 
     if (tangent) p->tpasses++;
     for (long k = 0; k < p->N; k++) {
         if (stop && *stop)
-            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "periodic: interrupted at t = %g", s->t);
+            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "periodic: interrupted at t = %g",
+                                 s->st.t);
         /* every step by full Newton to its increment test: no Newton constants carried from
          * the step before and no kept matrix (newton_stale), so that P(x) is the same
          * function of x in every pass and its rounding stays at the increment test's */
-        s->newton_stale = 1;
+        s->ctl.newton_stale = 1;
         int rc = fmb_sim_try_step(s, p->h);
         if (rc) return rc;
         if (tangent && (rc = tangent_step(p, p->h, Y, ncol, unit && k == 0))) {
@@ -155,12 +156,12 @@ int fmb_periodic_pass(fmb_periodic_t *p, const double *x, double *y, double *Y, 
             return rc;
         }
         fmb_sim_commit_step(s, p->h);
-        s->t = p->t0 + (double)(k + 1) * p->h;
+        s->st.t = p->t0 + (double)(k + 1) * p->h;
         for (int i = 0; i < n; i++) {
-            p->scale[i] = fmax(p->scale[i], fabs(s->q[i]));
-            p->scale[n + i] = fmax(p->scale[n + i], fabs(s->qd[i]));
-            p->scale[2 * n + i] = fmax(p->scale[2 * n + i], fabs(s->acc[i]));
-            p->scale[3 * n + i] = fmax(p->scale[3 * n + i], fabs(s->qdd[i]));
+            p->scale[i] = fmax(p->scale[i], fabs(s->st.q[i]));
+            p->scale[n + i] = fmax(p->scale[n + i], fabs(s->st.qd[i]));
+            p->scale[2 * n + i] = fmax(p->scale[2 * n + i], fabs(s->st.acc[i]));
+            p->scale[3 * n + i] = fmax(p->scale[3 * n + i], fabs(s->st.qdd[i]));
         }
     }
     fmb_periodic_get_state(p, y);

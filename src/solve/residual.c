@@ -15,9 +15,9 @@ static int joint_jacobian(const fmb_sim_t *s, const fmb_joint_t *j, const double
 {
     fmb_sim_joint_views(s, j, q, NULL, v);
     const int nr = j->klass->nrows;
-    J[0] = fmb_zeroed(s->sJ[0], (size_t)(nr * v[0].nc));
-    J[1] = fmb_zeroed(s->sJ[1], (size_t)(nr * v[1].nc));
-    j->klass->eval(j, v, t, s->sphi, J[0], J[1]);
+    J[0] = fmb_zeroed(s->as.sJ[0], (size_t)(nr * v[0].nc));
+    J[1] = fmb_zeroed(s->as.sJ[1], (size_t)(nr * v[1].nc));
+    j->klass->eval(j, v, t, s->as.sphi, J[0], J[1]);
     return nr;
 }
 
@@ -87,7 +87,8 @@ int fmb_sim_nonfinite_error(fmb_sim_t *s, const double *q, const double *qd, con
         const fmb_force_t *f = &md->forces[i];
         fmb_bodyview_t v[2];
         fmb_force_views(md, f, q, qd, v);
-        double *Q[2] = {fmb_zeroed(s->sQ[0], FMB_VIEW_COLS), fmb_zeroed(s->sQ[1], FMB_VIEW_COLS)};
+        double *Q[2] = {fmb_zeroed(s->as.sQ[0], FMB_VIEW_COLS),
+                        fmb_zeroed(s->as.sQ[1], FMB_VIEW_COLS)};
         f->klass->eval(f, v, t, Q[0], Q[1], NULL, NULL);
         int bad = 0;
         for (int b = 0; b < 2; b++)
@@ -111,7 +112,7 @@ int fmb_sim_nonfinite_error(fmb_sim_t *s, const double *q, const double *qd, con
     }
     for (int b = 1; b < md->nbodies; b++) {
         const fmb_body_t *bd = &md->bodies[b];
-        double *Q = fmb_zeroed(s->sQ[0], (size_t)bd->ndof);
+        double *Q = fmb_zeroed(s->as.sQ[0], (size_t)bd->ndof);
         bd->klass->forces(bd, q + bd->offset, qd + bd->offset, qdd + bd->offset, md->g, Q, NULL,
                           NULL, NULL);
         for (int k = 0; k < bd->ndof; k++)
@@ -128,9 +129,9 @@ int fmb_sim_nonfinite_error(fmb_sim_t *s, const double *q, const double *qd, con
         const fmb_joint_t *j = &md->joints[i];
         fmb_bodyview_t v[2];
         fmb_sim_joint_views(s, j, q, qd, v);
-        j->klass->eval(j, v, t, s->sphi, NULL, NULL);
+        j->klass->eval(j, v, t, s->as.sphi, NULL, NULL);
         for (int r = 0; r < j->klass->nrows; r++)
-            if (!isfinite(s->sphi[r])) {
+            if (!isfinite(s->as.sphi[r])) {
                 char ex[300] = "";
                 if (j->fn)
                     snprintf(ex, sizeof ex, ": function '%s' = %g", fmb_expr_text(j->fn),
@@ -174,7 +175,7 @@ void fmb_sim_eval_residual(const fmb_sim_t *s, const double *q, const double *qd
         const fmb_body_t *bd = &md->bodies[b];
         const int o = bd->offset, nd = bd->ndof;
         if (Mqdd && F && bd->klass->mass_forces) { /* both in one call (model.h) */
-            double *Q = fmb_zeroed(s->sQ[0], (size_t)nd);
+            double *Q = fmb_zeroed(s->as.sQ[0], (size_t)nd);
             bd->klass->mass_forces(bd, q + o, qd + o, qdd + o, md->g, Mqdd + o, Q);
             for (int r = 0; r < nd; r++)
                 F[o + r] -= Q[r];
@@ -182,8 +183,8 @@ void fmb_sim_eval_residual(const fmb_sim_t *s, const double *q, const double *qd
         }
         if (Mqdd && bd->klass->mass_times) {
             bd->klass->mass_times(bd, q + o, qdd + o, Mqdd + o);
-        } else if (Mqdd) { /* bodies without mass_times are small (s->maxd) */
-            double *M = s->sM;
+        } else if (Mqdd) { /* bodies without mass_times are small (s->as.maxd) */
+            double *M = s->as.sM;
             bd->klass->mass(bd, q + o, M);
             if (nd == 3) { /* a rigid body: the same sums in the same order, unrolled */
                 const double a0 = qdd[o], a1 = qdd[o + 1], a2 = qdd[o + 2];
@@ -201,20 +202,21 @@ void fmb_sim_eval_residual(const fmb_sim_t *s, const double *q, const double *qd
             }
         }
         if (F) {
-            double *Q = fmb_zeroed(s->sQ[0], (size_t)nd);
+            double *Q = fmb_zeroed(s->as.sQ[0], (size_t)nd);
             bd->klass->forces(bd, q + o, qd + o, qdd + o, md->g, Q, NULL, NULL, NULL);
             for (int r = 0; r < nd; r++)
                 F[o + r] -= Q[r];
         }
     }
-    fmb_joint_memo_t *jm = s->jm;
+    fmb_joint_memo_t *jm = s->as.jm;
     jm->ok = 0;
     if (!F) return;
     for (int i = 0; i < md->nforces; i++) {
         const fmb_force_t *f = &md->forces[i];
         fmb_bodyview_t v[2];
         fmb_force_views(md, f, q, qd, v);
-        double *Q[2] = {fmb_zeroed(s->sQ[0], FMB_VIEW_COLS), fmb_zeroed(s->sQ[1], FMB_VIEW_COLS)};
+        double *Q[2] = {fmb_zeroed(s->as.sQ[0], FMB_VIEW_COLS),
+                        fmb_zeroed(s->as.sQ[1], FMB_VIEW_COLS)};
         f->klass->eval(f, v, t, Q[0], Q[1], NULL, NULL);
         for (int b = 0; b < 2; b++)
             for (int k = 0; k < v[b].nc; k++)
@@ -229,7 +231,7 @@ void fmb_sim_eval_residual(const fmb_sim_t *s, const double *q, const double *qd
         const int nr = j->klass->nrows;
         double *J[2] = {fmb_zeroed(jm->J + jm->joff[i], (size_t)(nr * (v[0].nc + v[1].nc))), NULL};
         J[1] = J[0] + (size_t)nr * v[0].nc;
-        j->klass->eval(j, v, t, phi ? phi + j->row : s->sphi, J[0], J[1]);
+        j->klass->eval(j, v, t, phi ? phi + j->row : s->as.sphi, J[0], J[1]);
         const double *lj = lam + j->row;
         for (int b = 0; b < 2; b++) {
             /* F += J_b^T lambda_j, each entry summed over the rows in order in a register
@@ -268,7 +270,7 @@ double fmb_sim_eval_phi(const fmb_sim_t *s, const double *q, double t, double *p
     int at = -1;
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
-        fmb_bodyview_t *mv = s->jm->v + 2 * i;
+        fmb_bodyview_t *mv = s->as.jm->v + 2 * i;
         if (!views_kept(j, mv)) {
             fmb_bodyview_t v[2];
             fmb_sim_joint_views(s, j, q, NULL, v);

@@ -9,14 +9,14 @@
  * restart's own), the power at the new state. */
 static void history_anew(fmb_sim_t *s)
 {
-    memcpy(s->acc, s->qdd, (size_t)s->n * sizeof *s->qdd);
-    memcpy(s->accp, s->qdd, (size_t)s->n * sizeof *s->qdd);
-    s->h_prev = 0.0;
-    s->nhist = 0;
-    s->newton_stale = 1;
-    s->kkt_iter = 0;
-    s->P = fmb_sim_power(s);
-    s->stats.restarts++;
+    memcpy(s->st.acc, s->st.qdd, (size_t)s->n * sizeof *s->st.qdd);
+    memcpy(s->st.accp, s->st.qdd, (size_t)s->n * sizeof *s->st.qdd);
+    s->st.h_prev = 0.0;
+    s->st.nhist = 0;
+    s->ctl.newton_stale = 1;
+    s->ctl.kkt_iter = 0;
+    s->st.P = fmb_sim_power(s);
+    s->diag.stats.restarts++;
 }
 
 /* Restart at a kink of a constraint (docs/theory.md, "Element crossings"): the velocities
@@ -35,18 +35,18 @@ static void history_anew(fmb_sim_t *s)
  * anew) and accelerations consistent. Models with switching elements keep their state. */
 int fmb_sim_restart(fmb_sim_t *s)
 {
-    if (s->nsw) return 0;
+    if (s->ct.nsw) return 0;
     const int n = s->n, m = s->m, N = n + m;
     double e0[FMB_ENERGY_COLUMNS], e1[FMB_ENERGY_COLUMNS];
     fmb_sim_energy(s, e0);
-    double *x = s->work + N;
+    double *x = s->ctl.work + N;
     int rc = fmb_sim_mass_projection(s, x, "while projecting the velocities at a kink");
     if (rc) return rc;
-    memcpy(s->qd, x, (size_t)n * sizeof *x);
-    if ((rc = fmb_sim_accel_solve(s, 0, 0.0, s->qdd, s->lam))) return rc;
-    if (s->ncontacts && (rc = fmb_sim_start_lcps(s, 1))) return rc;
+    memcpy(s->st.qd, x, (size_t)n * sizeof *x);
+    if ((rc = fmb_sim_accel_solve(s, 0, 0.0, s->st.qdd, s->st.lam))) return rc;
+    if (s->ct.ncontacts && (rc = fmb_sim_start_lcps(s, 1))) return rc;
     fmb_sim_energy(s, e1);
-    s->W += e1[0] - e0[0];
+    s->st.W += e1[0] - e0[0];
     history_anew(s);
     return 0;
 }
@@ -62,15 +62,15 @@ int fmb_sim_restart(fmb_sim_t *s)
  * velocity is already at its switch), so the energy balance is untouched. */
 int fmb_sim_switch_restart(fmb_sim_t *s)
 {
-    if (!s->ncontacts && !s->nsw) return 0; /* a gap's located onset has no LCP either */
-    int rc = fmb_sim_accel_solve(s, 1, 0.0, s->qdd, s->lam);
+    if (!s->ct.ncontacts && !s->ct.nsw) return 0; /* a gap's located onset has no LCP either */
+    int rc = fmb_sim_accel_solve(s, 1, 0.0, s->st.qdd, s->st.lam);
     if (rc) return rc;
-    if (s->ncontacts) { /* contacts at rest on v / tau + dv/dt, as the elements' rows */
-        for (int ic = 0; ic < s->ncontacts; ic++)
-            s->contacts[ic].tau_rest = 1e-3 * s->opts.h;
+    if (s->ct.ncontacts) { /* contacts at rest on v / tau + dv/dt, as the elements' rows */
+        for (int ic = 0; ic < s->ct.ncontacts; ic++)
+            s->ct.contacts[ic].tau_rest = 1e-3 * s->opts.h;
         rc = fmb_sim_start_lcps(s, 1);
-        for (int ic = 0; ic < s->ncontacts; ic++)
-            s->contacts[ic].tau_rest = 0.0;
+        for (int ic = 0; ic < s->ct.ncontacts; ic++)
+            s->ct.contacts[ic].tau_rest = 0.0;
     } else {
         rc = fmb_sim_switch_start(s);
     }

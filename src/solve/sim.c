@@ -50,38 +50,38 @@ static int hooks_create(fmb_sim_t *s)
 {
     const fmb_model_t *md = s->model;
     const int nj = md->njoints, nf = md->nforces, nb = md->nbodies;
-    s->hk = calloc(4 * (size_t)nj + 3 * (size_t)nf + (size_t)nb + 1, sizeof *s->hk);
-    s->qscale1 = calloc((size_t)s->n + 1, sizeof(double));
-    s->wq = calloc((size_t)s->n + 1, sizeof(double));
-    s->newton_D = calloc(2 * (size_t)s->newton_nb + 1, sizeof(double));
-    if (!s->hk || !s->qscale1 || !s->wq || !s->newton_D) return -1;
-    int *p = s->hk;
-    s->jvalid = p, p += nj;
-    s->jctl = p, p += nj;
-    s->jtime = p, p += nj;
-    s->jslot = p, p += nj;
-    s->fctl = p, p += nf;
-    s->fpow = p, p += nf;
-    s->ferr = p, p += nf;
-    s->bpow = p;
+    s->el.hk = calloc(4 * (size_t)nj + 3 * (size_t)nf + (size_t)nb + 1, sizeof *s->el.hk);
+    s->ctl.qscale1 = calloc((size_t)s->n + 1, sizeof(double));
+    s->ctl.wq = calloc((size_t)s->n + 1, sizeof(double));
+    s->ctl.newton_D = calloc(2 * (size_t)s->ctl.newton_nb + 1, sizeof(double));
+    if (!s->el.hk || !s->ctl.qscale1 || !s->ctl.wq || !s->ctl.newton_D) return -1;
+    int *p = s->el.hk;
+    s->el.jvalid = p, p += nj;
+    s->el.jctl = p, p += nj;
+    s->el.jtime = p, p += nj;
+    s->el.jslot = p, p += nj;
+    s->el.fctl = p, p += nf;
+    s->el.fpow = p, p += nf;
+    s->el.ferr = p, p += nf;
+    s->el.bpow = p;
     for (int i = 0; i < nj; i++) {
         const fmb_joint_class_t *k = md->joints[i].klass;
-        s->jslot[i] = k->valid ? s->njvalid : -1;
-        if (k->valid) s->jvalid[s->njvalid++] = i;
-        if (k->step_control) s->jctl[s->njctl++] = i;
-        if (k->time) s->jtime[s->njtime++] = i;
+        s->el.jslot[i] = k->valid ? s->el.njvalid : -1;
+        if (k->valid) s->el.jvalid[s->el.njvalid++] = i;
+        if (k->step_control) s->el.jctl[s->el.njctl++] = i;
+        if (k->time) s->el.jtime[s->el.njtime++] = i;
     }
     for (int i = 0; i < nf; i++) {
         const fmb_force_class_t *k = md->forces[i].klass;
-        if (k->step_control) s->fctl[s->nfctl++] = i;
-        if (k->power) s->fpow[s->nfpow++] = i;
-        if (k->step_error && s->opts.adaptive) s->ferr[s->nferr++] = i;
+        if (k->step_control) s->el.fctl[s->el.nfctl++] = i;
+        if (k->power) s->el.fpow[s->el.nfpow++] = i;
+        if (k->step_error && s->opts.adaptive) s->el.ferr[s->el.nferr++] = i;
     }
-    if (s->nferr && !(s->eq = calloc((size_t)s->n + 1, sizeof(double)))) return -1;
+    if (s->el.nferr && !(s->ctl.eq = calloc((size_t)s->n + 1, sizeof(double)))) return -1;
     for (int b = 1; b < nb; b++)
-        if (md->bodies[b].klass->power) s->bpow[s->nbpow++] = b;
-    s->cv = calloc(2 * (size_t)s->njvalid + 1, sizeof *s->cv);
-    return s->cv ? 0 : -1;
+        if (md->bodies[b].klass->power) s->el.bpow[s->el.nbpow++] = b;
+    s->el.cv = calloc(2 * (size_t)s->el.njvalid + 1, sizeof *s->el.cv);
+    return s->el.cv ? 0 : -1;
 }
 
 fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
@@ -97,22 +97,23 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
     s->n = model->ncoords;
     s->m = model->nrows;
     size_t n = (size_t)s->n, m = (size_t)s->m, N = n + m;
-    s->q = calloc(n + 1, sizeof(double));
-    s->qd = calloc(n + 1, sizeof(double));
-    s->qdd = calloc(n + 1, sizeof(double));
-    s->lam = calloc(m + 1, sizeof(double));
-    s->acc = calloc(n + 1, sizeof(double));
-    s->acc1 = calloc(n + 1, sizeof(double));
-    s->qscale = calloc(n + 1, sizeof(double));
-    s->accp = calloc(n + 1, sizeof(double));
-    s->accpp = calloc(n + 1, sizeof(double));
-    s->err_lim = calloc(n + 1, sizeof(long));
-    s->lamp = calloc(m + 1, sizeof(double));
-    s->zero = calloc(m + 1, sizeof(double));
-    s->save = calloc(4 * n + m + 1, sizeof(double));
-    s->work = calloc(4 * N + 1, sizeof(double));
-    if (!s->q || !s->qd || !s->qdd || !s->lam || !s->acc || !s->acc1 || !s->qscale || !s->accp ||
-        !s->accpp || !s->err_lim || !s->lamp || !s->save || !s->work || !s->zero) {
+    s->st.q = calloc(n + 1, sizeof(double));
+    s->st.qd = calloc(n + 1, sizeof(double));
+    s->st.qdd = calloc(n + 1, sizeof(double));
+    s->st.lam = calloc(m + 1, sizeof(double));
+    s->st.acc = calloc(n + 1, sizeof(double));
+    s->ctl.acc1 = calloc(n + 1, sizeof(double));
+    s->ctl.qscale = calloc(n + 1, sizeof(double));
+    s->st.accp = calloc(n + 1, sizeof(double));
+    s->st.accpp = calloc(n + 1, sizeof(double));
+    s->diag.err_lim = calloc(n + 1, sizeof(long));
+    s->st.lamp = calloc(m + 1, sizeof(double));
+    s->ctl.zero = calloc(m + 1, sizeof(double));
+    s->st.save = calloc(4 * n + m + 1, sizeof(double));
+    s->ctl.work = calloc(4 * N + 1, sizeof(double));
+    if (!s->st.q || !s->st.qd || !s->st.qdd || !s->st.lam || !s->st.acc || !s->ctl.acc1 ||
+        !s->ctl.qscale || !s->st.accp || !s->st.accpp || !s->diag.err_lim || !s->st.lamp ||
+        !s->st.save || !s->ctl.work || !s->ctl.zero) {
         fmb_sim_destroy(&s);
         return NULL;
     }
@@ -128,70 +129,70 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
         if (bd->klass && (!bd->klass->blocks || !bd->klass->mass_times))
             maxd = bd->ndof > maxd ? bd->ndof : maxd;
     }
-    s->maxr = maxr, s->maxq = maxq, s->maxd = maxd;
+    s->as.maxr = maxr, s->as.maxq = maxq, s->as.maxd = maxd;
     const size_t mn = FMB_ELEM_COLS, mr = (size_t)maxr, mq = (size_t)maxq, md = (size_t)maxd;
-    s->scratch =
+    s->as.scratch =
         calloc(2 * mr * FMB_VIEW_COLS + 3 * mn * mn + 4 * md * md + 3 * mq + 2 * mn + 2 * mr + 8,
                sizeof(double));
-    s->cuoff = calloc((size_t)model->njoints + 2, sizeof *s->cuoff);
+    s->ct.cuoff = calloc((size_t)model->njoints + 2, sizeof *s->ct.cuoff);
     /* Newton's carried constants (step.c): at most two blocks per body, one for lambda */
-    s->newton_nb = 2 * model->nbodies + 1;
-    s->newton_B = calloc(3 * (size_t)s->newton_nb, sizeof(double));
+    s->ctl.newton_nb = 2 * model->nbodies + 1;
+    s->ctl.newton_B = calloc(3 * (size_t)s->ctl.newton_nb, sizeof(double));
     /* the joints' evaluation handed from a residual to the assembly (sim.h) */
-    s->jm = calloc(1, sizeof *s->jm);
-    if (s->jm) {
+    s->as.jm = calloc(1, sizeof *s->as.jm);
+    if (s->as.jm) {
         size_t nj = (size_t)model->njoints, nJ = 0;
-        s->jm->joff = calloc(nj + 1, sizeof *s->jm->joff);
-        if (s->jm->joff)
+        s->as.jm->joff = calloc(nj + 1, sizeof *s->as.jm->joff);
+        if (s->as.jm->joff)
             for (size_t i = 0; i < nj; i++) {
-                s->jm->joff[i] = nJ;
+                s->as.jm->joff[i] = nJ;
                 nJ += (size_t)model->joints[i].klass->nrows * FMB_ELEM_COLS;
             }
-        s->jm->on = n <= FMB_JOINT_MEMO_MAXN;
-        s->jm->q = calloc(n + 1, sizeof(double));
-        s->jm->v = calloc(2 * nj + 1, sizeof *s->jm->v);
-        s->jm->J = calloc(nJ + 1, sizeof(double));
+        s->as.jm->on = n <= FMB_JOINT_MEMO_MAXN;
+        s->as.jm->q = calloc(n + 1, sizeof(double));
+        s->as.jm->v = calloc(2 * nj + 1, sizeof *s->as.jm->v);
+        s->as.jm->J = calloc(nJ + 1, sizeof(double));
     }
-    if (!s->scratch || !s->cuoff || !s->newton_B || !s->jm || !s->jm->joff || !s->jm->q ||
-        !s->jm->v || !s->jm->J) {
+    if (!s->as.scratch || !s->ct.cuoff || !s->ctl.newton_B || !s->as.jm || !s->as.jm->joff ||
+        !s->as.jm->q || !s->as.jm->v || !s->as.jm->J) {
         fmb_sim_destroy(&s);
         return NULL;
     }
-    s->sJ[0] = s->scratch;
-    s->sJ[1] = s->sJ[0] + mr * FMB_VIEW_COLS;
-    s->sH = s->sJ[1] + mr * FMB_VIEW_COLS;
-    s->sK = s->sH + mn * mn;
-    s->sC = s->sK + mn * mn;
-    s->sM = s->sC + mn * mn;
-    s->dK = s->sM + md * md;
-    s->dC = s->dK + md * md;
-    s->dH = s->dC + md * md;
-    s->sQ[0] = s->dH + md * md;
-    s->sQ[1] = s->sQ[0] + mq;
-    s->sb = s->sQ[1] + mq;
-    s->sv = s->sb + mq;
-    s->sw = s->sv + mn;
-    s->sphi = s->sw + mn;
-    s->sphi2 = s->sphi + mr;
+    s->as.sJ[0] = s->as.scratch;
+    s->as.sJ[1] = s->as.sJ[0] + mr * FMB_VIEW_COLS;
+    s->as.sH = s->as.sJ[1] + mr * FMB_VIEW_COLS;
+    s->as.sK = s->as.sH + mn * mn;
+    s->as.sC = s->as.sK + mn * mn;
+    s->as.sM = s->as.sC + mn * mn;
+    s->as.dK = s->as.sM + md * md;
+    s->as.dC = s->as.dK + md * md;
+    s->as.dH = s->as.dC + md * md;
+    s->as.sQ[0] = s->as.dH + md * md;
+    s->as.sQ[1] = s->as.sQ[0] + mq;
+    s->as.sb = s->as.sQ[1] + mq;
+    s->as.sv = s->as.sb + mq;
+    s->as.sw = s->as.sv + mn;
+    s->as.sphi = s->as.sw + mn;
+    s->as.sphi2 = s->as.sphi + mr;
     for (int i = 0; i < model->njoints; i++)
-        if (fmb_friction_on(&model->joints[i].friction)) s->ncontacts++;
-    if (s->ncontacts) {
-        const size_t nc = (size_t)s->ncontacts;
-        s->contacts = calloc(nc, sizeof *s->contacts);
-        s->cX = calloc(N * 8 * nc, sizeof(double));
+        if (fmb_friction_on(&model->joints[i].friction)) s->ct.ncontacts++;
+    if (s->ct.ncontacts) {
+        const size_t nc = (size_t)s->ct.ncontacts;
+        s->ct.contacts = calloc(nc, sizeof *s->ct.contacts);
+        s->ct.cX = calloc(N * 8 * nc, sizeof(double));
         /* D+, P, p0, M, q, z, w, a velocity row: sized for 8 unknowns per contact */
-        s->clcp = calloc(8 * (8 * nc) * (8 * nc) + 16 * (8 * nc) + 16, sizeof(double));
-        s->cstart = calloc(4 * N + 2 * n + 1, sizeof(double));
-        if (!s->contacts || !s->cX || !s->clcp || !s->cstart) {
+        s->ct.clcp = calloc(8 * (8 * nc) * (8 * nc) + 16 * (8 * nc) + 16, sizeof(double));
+        s->ct.cstart = calloc(4 * N + 2 * n + 1, sizeof(double));
+        if (!s->ct.contacts || !s->ct.cX || !s->ct.clcp || !s->ct.cstart) {
             fmb_sim_destroy(&s);
             return NULL;
         }
         int c = 0;
         for (int i = 0; i < model->njoints; i++)
             if (fmb_friction_on(&model->joints[i].friction)) {
-                s->contacts[c].joint = i;
-                s->contacts[c].d = model->joints[i].friction;
-                s->contacts[c].fk = fmb_friction_class_for(model->joints[i].friction.model);
+                s->ct.contacts[c].joint = i;
+                s->ct.contacts[c].d = model->joints[i].friction;
+                s->ct.contacts[c].fk = fmb_friction_class_for(model->joints[i].friction.model);
                 c++;
             }
     }
@@ -203,10 +204,10 @@ fmb_sim_t *fmb_sim_create(fmb_model_t *model, const fmb_sim_options_t *opts)
         fmb_sim_destroy(&s);
         return NULL;
     }
-    fmb_kkt_init(&s->kkt, (int)N);
-    s->kkt.ncoord = (int)s->n; /* coordinates first, then the multipliers */
-    s->kkt.ordering = (int)s->opts.ordering;
-    s->kkt.solver = s->opts.linear_solver == FMB_LINEAR_UMFPACK ? FMB_KKT_UMFPACK : FMB_KKT_KLU;
+    fmb_kkt_init(&s->as.kkt, (int)N);
+    s->as.kkt.ncoord = (int)s->n; /* coordinates first, then the multipliers */
+    s->as.kkt.ordering = (int)s->opts.ordering;
+    s->as.kkt.solver = s->opts.linear_solver == FMB_LINEAR_UMFPACK ? FMB_KKT_UMFPACK : FMB_KKT_KLU;
     return s;
 }
 
@@ -214,17 +215,20 @@ void fmb_sim_destroy(fmb_sim_t **ps)
 {
     if (!ps || !*ps) return;
     fmb_sim_t *s = *ps;
-    fmb_kkt_free(&s->kkt);
-    free(s->q), free(s->qd), free(s->qdd), free(s->lam), free(s->acc), free(s->acc1),
-        free(s->qscale), free(s->accp), free(s->accpp), free(s->err_lim), free(s->lamp),
-        free(s->save);
-    free(s->zero);
-    free(s->vel_change);
-    free(s->work);
-    free(s->scratch), free(s->cuoff), free(s->newton_B);
-    free(s->hk), free(s->cv), free(s->qscale1), free(s->wq), free(s->eq), free(s->newton_D);
-    if (s->jm) free(s->jm->q), free(s->jm->v), free(s->jm->J), free(s->jm->joff), free(s->jm);
-    free(s->contacts), free(s->cX), free(s->clcp), free(s->cstart);
+    fmb_kkt_free(&s->as.kkt);
+    free(s->st.q), free(s->st.qd), free(s->st.qdd), free(s->st.lam), free(s->st.acc),
+        free(s->ctl.acc1), free(s->ctl.qscale), free(s->st.accp), free(s->st.accpp),
+        free(s->diag.err_lim), free(s->st.lamp), free(s->st.save);
+    free(s->ctl.zero);
+    free(s->st.vel_change);
+    free(s->ctl.work);
+    free(s->as.scratch), free(s->ct.cuoff), free(s->ctl.newton_B);
+    free(s->el.hk), free(s->el.cv), free(s->ctl.qscale1), free(s->ctl.wq), free(s->ctl.eq),
+        free(s->ctl.newton_D);
+    if (s->as.jm)
+        free(s->as.jm->q), free(s->as.jm->v), free(s->as.jm->J), free(s->as.jm->joff),
+            free(s->as.jm);
+    free(s->ct.contacts), free(s->ct.cX), free(s->ct.clcp), free(s->ct.cstart);
     fmb_sim_switch_free(s);
     free(s);
     *ps = NULL;

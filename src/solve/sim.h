@@ -1,185 +1,40 @@
-/* Private simulation state (sim.c and the integrator files listed in sim_internal.h;
- * docs/theory.md sections 4-6). */
+/* The simulation object (sim.c and the integrator files listed in sim_internal.h;
+ * docs/theory.md sections 4-6). It composes one part per concern, each in its own header
+ * that says what it holds and which files write it:
+ *   st    sim_state.h    the state (t, q, qd, qdd, lam, acc), its backup and the accepted
+ *                        steps' history
+ *   ctl   sim_stepctl.h  step control: the candidate's error estimate and Newton record,
+ *                        the next step, the kept-factorization constants, step scratch
+ *   as    sim_assembly.h the KKT matrix, the element-block scratch, the joints' memo
+ *   ct    sim_contact.h  frictional contacts and switching elements with their LCPs
+ *   diag  sim_diag.h     statistics, Newton trace, error history, the tests' accept hook
+ *   el    sim_elems.h    the elements with per-step hooks and their views at the candidate
+ * plus the model, the options, the sizes and the last error. */
 #ifndef FMB_SOLVE_SIM_H
 #define FMB_SOLVE_SIM_H
 
-#include "contact/friction.h"
 #include "model/model.h"
-#include "solve/kkt.h"
-
-/* A switching element (solve/switch_step.c; docs/switching.md). */
-typedef struct fmb_switch {
-    int force;           /* model force index */
-    int zoff;            /* its first LCP unknown */
-    double z[4];         /* LCP unknowns of the last iterate (totals) */
-    double av[4], Az[16], b[4];
-    double v_n;          /* relative velocity at the last accepted state */
-    double force_out;    /* element force along its coordinate there */
-    int mode;            /* mode there (index into the class's mode_names) */
-} fmb_switch_t;
-
-/* Newton iteration counts of fmb_sim_try_step, by the matrix the step started on (index
- * 0: factored in the step, 1: kept from an earlier step) -- bench/fmb_bench -v. */
-#define FMB_TRACE_MAXIT 12
-typedef struct fmb_newton_trace {
-    long steps[2];                      /* try_step calls */
-    long iters[2][FMB_TRACE_MAXIT + 1]; /* histogram of iterations per step (last bin: more) */
-    /* failed convergence tests after an increment, by the criteria that failed (bit 1:
-     * scaled increment of q, 2: |Phi|, 4: multiplier increment, also where it is not
-     * required), index: the matrix of the increment (0 factored in this step, 1 kept) */
-    long fail[2][8];
-    long last[2][8];           /* the same, each step's last failed test only */
-    long drop_limit, drop_ratio; /* kept matrices refreshed: iteration limit, contraction */
-    long phi_evals, force_evals; /* evaluations of Phi and of the residual */
-} fmb_newton_trace_t;
-
-/* The joints' views and Jacobians as the last residual (fmb_sim_eval_residual) evaluated
- * them, for the assembly of the same Newton iterate (try_step: the residual at an iterate,
- * then, when it refactors, the matrix at the same iterate): the assembly takes them instead
- * of evaluating every joint again, when handoff is set (by try_step around its assembly
- * alone: nothing else the joints depend on can change between the two) and the assembly's
- * q, qd and t are the residual's (the same arrays, the same bits of q and t). Bitwise the
- * same matrix (tests/test_joint_memo.c). The key is a copy of q: in systems of more than
- * FMB_JOINT_MEMO_MAXN coordinates its copy and comparison (n doubles each) cost more than
- * the joints' evaluation it saves (callgrind, quick-return 1,000 elements, n = 3,003: +0.34 %
- * per step; 320 elements -0.14 %, 80 elements -0.5 %), so there the memo is off. */
-#define FMB_JOINT_MEMO_MAXN 1500 /* coordinates: above, the q copy costs more than it saves */
-/* Scale of a coordinate a driver prescribes (fixed steps): left out of the error estimate */
-#define FMB_DRIVEN_SCALE 1e300
-typedef struct fmb_joint_memo {
-    int on;      /* n <= FMB_JOINT_MEMO_MAXN: the memo is kept (sim.c) */
-    int ok;      /* 1: filled by the last residual (0 while it runs, or if it had no F) */
-    int handoff; /* 1: the next assembly may take them (step.c) */
-    const double *qp, *qdp; /* the arrays the residual read */
-    double t;               /* its time */
-    double *q;              /* n: a copy of q's values */
-    fmb_bodyview_t *v;      /* 2 per joint */
-    double *J;              /* joint i's nr x nl Jacobian (J_0 then J_1) at J + joff[i] */
-    size_t *joff;
-    long used; /* assemblies that took them (tests, bench) */
-} fmb_joint_memo_t;
+#include "solve/sim_assembly.h"
+#include "solve/sim_contact.h"
+#include "solve/sim_diag.h"
+#include "solve/sim_elems.h"
+#include "solve/sim_state.h"
+#include "solve/sim_stepctl.h"
 
 struct fmb_sim {
     fmb_model_t *model;
     fmb_sim_options_t opts;
     int n, m; /* coordinates, constraint rows */
-    double t;
-    double *q, *qd, *qdd, *lam;
-    double *acc;  /* the generalized-alpha acceleration-like variable a_n */
-    double *zero; /* m zeros */
-    double *save; /* backup of q, qd, qdd, acc, lam for step rejection */
-    double *work; /* scratch: 4 * (n + m) (residual, increment, phi + M qdd, contact rhs) */
-    fmb_kkt_t kkt;
-    /* scratch for one element block: elements are column-compressed (model.h), so their
-     * blocks are at most FMB_ELEM_COLS square and maxr (most rows of a joint) high;
-     * maxq = largest body (body force vectors), maxd = largest body assembled through
-     * dense matrices (bodies without the `blocks` or `mass_times` members: rigid) */
-    int maxr, maxq, maxd;
-    double *scratch, *sJ[2], *sH, *sK, *sC, *sQ[2], *sv, *sw, *sphi, *sphi2;
-    double *sM, *dK, *dC, *dH; /* maxd^2 each: dense body matrices */
-    double *sb;                /* maxq: a body vector */
-    int *cuoff;                /* contacts + 1: first LCP unknown per contact */
-    int keep_pause;   /* steps before a factorization may be kept across steps again */
-    int keep_age;     /* steps started on the factorization since it was made (step.c
-                         FMB_KEEP_AGE) */
-    int reach_all;    /* tests: moving elements reserve every column they can ever reach
-                         (model.h reach(), all = 1) instead of a window near their state */
-    int keep_force;   /* tests: keep factorizations across steps whatever the system's size
-                         (step.c FMB_KEEP_MIN_N) */
-    double newton_K[4]; /* Newton's observed second increments |dq_2|, |dlambda_2| on a
-                           matrix factored at the step's predictor (floored, step.c), the
-                           last measurement and the one before (0: none) */
-    double *newton_B; /* 3 x newton_nb: the first increment's largest scaled entry per
-                         block (each body's rigid and elastic coordinates, the
-                         multipliers): this step's, the last measurement's, the one before */
-    int newton_nb;
-    int newton_K_age; /* steps since newton_K was measured */
-    int newton_K_old; /* 1: newton_K[2..3] were measured more than FMB_NEWTON_K_AGE steps
-                         before newton_K[0..1] (a pair renewed after it expired; step.c) */
-    long kkt_iter;    /* kkt.nnumeric of the integrator's last iteration matrix (0: none) */
+    fmb_sim_state_t st;
+    fmb_sim_ctl_t ctl;
+    fmb_sim_asm_t as;
+    fmb_sim_contact_t ct;
+    fmb_sim_diag_t diag;
+    fmb_sim_elems_t el;
     int initialized;
-    double W, P; /* work of non-conservative forces and drivers; last power */
-    int last_iters;
-    /* frictional sliding joints (docs/theory.md section 9) */
-    fmb_contact_t *contacts;
-    int ncontacts;
-    double *cX;   /* N x (4 ncontacts): KKT responses to unit corner forces */
-    double *clcp; /* LCP workspace */
-    double *cstart; /* fmb_sim_start_lcps's x, work and scratch: 4 N + 2 n (start_lcp.c; it
-                     * runs at every restart: no allocation there) */
-    /* switching elements (seed 004) */
-    fmb_switch_t *swe;
-    int nsw, nswz; /* elements, LCP unknowns */
-    double *swX;   /* KKT responses to unit z and the LCP workspace */
-    double *swQ;   /* generalized LCP forces sum_e G_e z_e at the last accepted state (n) */
-    double *vel_change; /* 3 per body: start projection minus given velocity (inertial) */
-    fmb_sim_stats_t stats;
-    /* step control (stepctl.c; docs/theory.md "Local error estimate and step control") */
-    double *qscale;     /* largest |q_i| so far (the scale of rtol_step) */
-    double *accp;       /* a_{n-1} (the two-step difference of the estimate) */
-    double *accpp;      /* a_{n-2} (alternation test of the estimate) */
-    double *lamp;       /* lambda_{n-1} (the predictor's extrapolation; valid when nhist >= 1) */
-    long nhist;         /* accepted steps since the start or the last restart */
-    double h_prev;      /* the last accepted step (0 before the first) */
-    double *acc1;       /* a_{n+1} of the candidate step (committed into acc on acceptance) */
-    double err_ratio;   /* error estimate of the candidate step / tolerance (1: at it) */
-    int err_coord;      /* its worst coordinate */
-    int err_alt;        /* 1: its accelerations alternate over the last three steps (the index-3
-                           transient of a velocity mismatch; stepctl.c restarts) */
-    double cand_viol;   /* constraint violation of the candidate */
-    int cand_iters;     /* Newton iterations of the candidate */
-    int cand_once;      /* 1: the candidate was accepted after one increment (step.c); 2: the
-                           same on a renewed pair of constants (newton_K_old) */
-    double t_span;      /* t_end - start time: the error per unit step is scaled by it */
-    double h_next;      /* proposed next step (adaptive) */
-    double ev_cap;      /* elements' cap on the next step (step_control; 0: none), kept
-                           across record targets and fmb_sim_step calls */
-    double h_last_try;  /* h of the previous try_step (newton_stale when it changes) */
-    int newton_stale;   /* 1: h changed or a step was rejected since the last factorization;
-                           a solver that keeps its iteration matrix across steps must refactor
-                           (and clear it) -- /work/coord.md */
-    double err_hist_max; /* largest error ratio seen, accepted or not (failure advice) */
-    double err_hist_h;   /* the step that gave it */
-    long n_over;         /* accepted steps with a ratio above stepctl.c's RESCUE_LIMIT */
-    long *err_lim;       /* adaptive: accepted steps whose error ratio was above
-                            ERR_LIMITED (stepctl.c) counted per worst coordinate (n) */
-    long n_err_lim;      /* their total */
-    int static_iterations;          /* iterations of the quasi-static start (0: rigid start) */
-    double rej_h, rej_t, rej_ratio; /* last rejection by the error estimate */
-    double restart_t;               /* time of the last restart (fmb_sim_restart), -1: none */
     char errmsg[2048]; /* a failed step: its try, the tries, the cause (a jam's ~1.1 kB) */
     int jammed;  /* the step try stopped in a LuGre jam (contact_step.c jam_error) */
     int errline; /* case-file line of the joint the last error is about, 0 if none */
-    fmb_newton_trace_t trace; /* where the Newton iterations go (step.c; bench/fmb_bench -v) */
-    fmb_joint_memo_t *jm;     /* the joints' evaluation of the last residual (residual.c) */
-    /* tests only: called by the step loop with each accepted candidate before it is
-     * committed (s->save: the state at t_n; s->q...: the candidate at t_n + h) */
-    void (*accept_hook)(fmb_sim_t *s, double h, void *user);
-    void *accept_hook_user;
-    /* The elements with per-step hooks, listed once at creation (sim.c; the class members
-     * are fixed with the model): the step loop visits these alone, in model order
-     * (invalid_state and fmb_sim_commit_step in step.c, events in stepctl.c, fmb_sim_power
-     * in start.c). One allocation, hk. */
-    int *hk;
-    int *jvalid, njvalid; /* joints whose class has valid */
-    int *jctl, njctl;     /* joints with step_control */
-    int *fctl, nfctl;     /* forces with step_control */
-    int *ferr, nferr;     /* forces with step_error (adaptive runs) */
-    int *bpow, nbpow;     /* bodies (not ground) with power */
-    int *fpow, nfpow;     /* forces with power */
-    int *jtime, njtime;   /* joints with time (drivers) */
-    int *jslot;           /* per joint: its place in jvalid (cv), -1 if none */
-    /* the views of the joints in jvalid at the candidate (s->q, s->qd), as invalid_state
-     * made them: events (stepctl.c) takes them for the same joints' step control */
-    fmb_bodyview_t *cv; /* 2 per joint in jvalid */
-    int cv_ok;          /* 1: cv holds the views at the current candidate (step.c) */
-    double *qscale1;    /* n: qscale with the candidate's |q| (error_estimate; swapped in by
-                           fmb_sim_commit_step) */
-    double *wq;         /* n: the first increment's scaled entries (first_blocks) */
-    double *eq;         /* n: the coordinates' local errors for step_error (NULL: none) */
-    double *newton_D;   /* 2 x newton_nb: the divisors of the last two measurements,
-                           max(B_m,b, FMB_NEWTON_B_FLOOR max B_m) (step.c), made when they
-                           are measured instead of at every step */
 };
 
 int fmb_sim_error(fmb_sim_t *s, int status, const char *fmt, ...)

@@ -9,22 +9,6 @@
 
 #include "solve/sim.h"
 
-/* Coefficients of the assembled KKT matrix
- *   [ cM M + cKm Kmq + cK (Kc(lam) - Kq) - cC Cq    cA Phi_q^T ]
- *   [ Phi_q                                         c22 I      ]
- * Two modifiers for the quasi-static start (static_start.c), zero in every other use:
- * ee != 0 multiplies the elastic-elastic entries of the body blocks (both coordinates
- * elastic, body-local index >= 3) by ee (meant for pure mass matrices, cKm = cK = cC = 0);
- * elastic_rows != 0 splits the rows: rows of elastic coordinates get the tangent terms
- * alone (Kmq, Kq, Kc, Cq, contacts; no mass), carrier rows (body-local index < 3) the
- * mass term alone (cM M for bodies without blocks, cM M_rr, the carrier block, for
- * bodies with them). Both keep the emitted entries, i.e. the sparse pattern. */
-typedef struct fmb_coeffs {
-    double cM, cKm, cK, cC, cA, c22;
-    double ee;
-    int elastic_rows;
-} fmb_coeffs_t;
-
 static inline double *fmb_zeroed(double *p, size_t n)
 {
     memset(p, 0, n * sizeof *p);
@@ -82,7 +66,7 @@ int fmb_sim_static_start(fmb_sim_t *s);
 
 /* ---- step.c */
 /* One step of size h from t_n: on success the candidate at t_n + h is in place with its
- * error estimate (s->err_ratio, s->err_coord) and s->t unchanged; commit or reject it.
+ * error estimate (s->ctl.err_ratio, s->ctl.err_coord) and s->st.t unchanged; commit or reject it.
  * On failure the state is restored and the status returned. */
 int fmb_sim_try_step(fmb_sim_t *s, double h);
 void fmb_sim_commit_step(fmb_sim_t *s, double h);
@@ -98,7 +82,7 @@ void fmb_sim_force_history(fmb_sim_t *s, int reset);
 /* ---- start_lcp.c */
 /* The slider contacts' and switching elements' LCPs on the accelerations at the current
  * state (docs/theory.md "Friction at the start"; [M Phi_q^T; Phi_q 0] factored at (q, t),
- * s->qdd, s->lam the frictionless accelerations): keep = 0 at the start (LuGre bristles
+ * s->st.qdd, s->st.lam the frictionless accelerations): keep = 0 at the start (LuGre bristles
  * from the start state), 1 at a restart (bristle states kept). */
 int fmb_sim_start_lcps(fmb_sim_t *s, int keep);
 
@@ -164,7 +148,7 @@ void fmb_sim_switch_accept(fmb_sim_t *s);
 int fmb_sim_switch_start(fmb_sim_t *s);
 /* Work of the LCP forces over the accepted step t_n -> t_n + h (commit_step, after
  * fmb_sim_switch_accept): h (Q_n + Q_{n+1})/2 . (qd_n + qd_{n+1})/2 with qd_n at
- * s->save + n; stores Q_{n+1}. */
+ * s->st.save + n; stores Q_{n+1}. */
 double fmb_sim_switch_work(fmb_sim_t *s, double h);
 /* Impacts at the start (velocities that violate a switching element's complementarity,
  * e.g. a freewheel's input faster than its output): impulses from the velocity-level LCP

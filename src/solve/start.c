@@ -56,7 +56,7 @@ static void initial_coordinates(fmb_sim_t *s)
     const fmb_model_t *md = s->model;
     for (int b = 1; b < md->nbodies; b++) {
         const fmb_body_t *bd = &md->bodies[b];
-        double *q = s->q + bd->offset, *qd = s->qd + bd->offset, A[4];
+        double *q = s->st.q + bd->offset, *qd = s->st.qd + bd->offset, A[4];
         const double *R = bd->pose0, *V = bd->vel0;
         fmb_rot(R[2], A);
         /* rbar = A^T R;  rbard = A^T Rdot - thetad Itil rbar */
@@ -112,7 +112,7 @@ static int project_velocities(fmb_sim_t *s, int *rigid_only)
     /* targets at the assembled configuration: the case's inertial velocities */
     for (int k = 0; k < nb; k++) {
         const fmb_body_t *bd = &md->bodies[k + 1];
-        const double *q = s->q + bd->offset, *V = bd->vel0;
+        const double *q = s->st.q + bd->offset, *V = bd->vel0;
         double A[4];
         fmb_rot(q[2], A);
         x0[3 * k + 0] = A[0] * V[0] + A[1] * V[1] + V[2] * q[1];
@@ -126,7 +126,7 @@ static int project_velocities(fmb_sim_t *s, int *rigid_only)
         for (int c = 0; c < 3; c++) {
             memset(e, 0, (size_t)n * sizeof *e);
             e[bd->offset + c] = 1.0;
-            fmb_sim_eval_forces(s, s->q, s->qd, e, s->lam, s->t, Me, NULL);
+            fmb_sim_eval_forces(s, s->st.q, s->st.qd, e, s->st.lam, s->st.t, Me, NULL);
             for (int r = 0; r < 3; r++)
                 B[r + 3 * c] = Me[bd->offset + r] * (bd->vel_given ? 1e6 : 1.0);
         }
@@ -145,16 +145,16 @@ static int project_velocities(fmb_sim_t *s, int *rigid_only)
         Wk[8] = (B[0] * B[4] - B[3] * B[1]) / det;
     }
     if (rc || m == 0) goto done;
-    fmb_sim_dense_jacobian(s, s->q, s->t, J);
+    fmb_sim_dense_jacobian(s, s->st.q, s->st.t, J);
     /* b = -Phi_t - Phi_e qd_e (elastic velocities as given), Ar = Phi_r */
     for (int r = 0; r < m; r++)
         b[r] = 0.0;
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
         if (!j->klass->time) continue;
-        j->klass->time(j, s->t, s->sphi, s->sphi2);
+        j->klass->time(j, s->st.t, s->as.sphi, s->as.sphi2);
         for (int r = 0; r < j->klass->nrows; r++)
-            b[j->row + r] = -s->sphi[r];
+            b[j->row + r] = -s->as.sphi[r];
     }
     for (int k = 0; k < nb; k++) {
         const fmb_body_t *bd = &md->bodies[k + 1];
@@ -164,7 +164,7 @@ static int project_velocities(fmb_sim_t *s, int *rigid_only)
                 memcpy(Ar + (size_t)m * (3 * k + c), Jc, (size_t)m * sizeof *Jc);
             else
                 for (int r = 0; r < m; r++)
-                    b[r] -= Jc[r] * s->qd[bd->offset + c];
+                    b[r] -= Jc[r] * s->st.qd[bd->offset + c];
         }
     }
     /* S = Ar W^-1 Ar^T, rhs = b - Ar x0 */
@@ -238,7 +238,7 @@ static int project_velocities(fmb_sim_t *s, int *rigid_only)
         /* accept only if the carrier velocities satisfy the constraints */
         if (!info && res <= 1e-12 * (1.0 + scale + vmax)) {
             for (int k = 0; k < nb; k++)
-                memcpy(s->qd + md->bodies[k + 1].offset, Me + 3 * k, 3 * sizeof *Me);
+                memcpy(s->st.qd + md->bodies[k + 1].offset, Me + 3 * k, 3 * sizeof *Me);
             *rigid_only = 1;
         }
     }
@@ -252,19 +252,19 @@ done:
 int fmb_sim_assemble_positions(fmb_sim_t *s, double c22)
 {
     const int n = s->n, m = s->m, N = n + m;
-    double *rhs = s->work, *x = s->work + N, *phi = s->work + 2 * N;
+    double *rhs = s->ctl.work, *x = s->ctl.work + N, *phi = s->ctl.work + 2 * N;
     const fmb_coeffs_t c = {1, 0, 0, 0, 1, c22, 0, 0};
     int row = -1;
     for (int it = 0; it < 100; it++) {
-        double viol = fmb_sim_eval_phi(s, s->q, s->t, phi, &row);
+        double viol = fmb_sim_eval_phi(s, s->st.q, s->st.t, phi, &row);
         if (viol <= s->opts.phi_tol) return 0;
         if (!isfinite(viol)) break;
-        fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
+        fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &c);
         memset(rhs, 0, (size_t)n * sizeof *rhs);
         for (int r = 0; r < m; r++)
             rhs[n + r] = -phi[r];
-        int rc =
-            fmb_sim_solve_kkt(s, rhs, x, s->q, s->t, "while assembling the initial configuration");
+        int rc = fmb_sim_solve_kkt(s, rhs, x, s->st.q, s->st.t,
+                                   "while assembling the initial configuration");
         if (rc == FMB_ERR_SINGULAR) {
             /* Dependent rows at a configuration that is still far from closing the
              * joints: the joints most likely cannot all be closed (lengths, points). */
@@ -291,11 +291,11 @@ int fmb_sim_assemble_positions(fmb_sim_t *s, double c22)
         for (int i = 0; i < n; i++)
             if (fabs(x[i]) * scale > 0.5) scale = 0.5 / fabs(x[i]);
         for (int i = 0; i < n; i++)
-            s->q[i] += scale * x[i];
+            s->st.q[i] += scale * x[i];
     }
     int line;
     const char *nm = row < 0 ? "?" : fmb_sim_row_name(s, row, &line);
-    double viol = fmb_sim_eval_phi(s, s->q, s->t, phi, &row);
+    double viol = fmb_sim_eval_phi(s, s->st.q, s->st.t, phi, &row);
     nm = row < 0 ? "?" : fmb_sim_row_name(s, row, &line);
     int rc = fmb_sim_error(s, FMB_ERR_ASSEMBLY,
                            "cannot assemble the initial configuration: constraint violation "
@@ -313,28 +313,28 @@ double fmb_sim_power(const fmb_sim_t *s)
      * creation, in model order, so the sum is the same as over all of them) */
     const fmb_model_t *md = s->model;
     double P = 0.0;
-    for (int k = 0; k < s->nbpow; k++) { /* internal damping (beams' Rayleigh damping) */
-        const fmb_body_t *bd = &md->bodies[s->bpow[k]];
-        P += bd->klass->power(bd, s->q + bd->offset, s->qd + bd->offset);
+    for (int k = 0; k < s->el.nbpow; k++) { /* internal damping (beams' Rayleigh damping) */
+        const fmb_body_t *bd = &md->bodies[s->el.bpow[k]];
+        P += bd->klass->power(bd, s->st.q + bd->offset, s->st.qd + bd->offset);
     }
-    for (int k = 0; k < s->nfpow; k++) {
-        const fmb_force_t *f = &md->forces[s->fpow[k]];
-        fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], s->q, s->qd),
-                               fmb_model_view(md, f->body[1], s->q, s->qd)};
-        P += f->klass->power(f, v, s->t);
+    for (int k = 0; k < s->el.nfpow; k++) {
+        const fmb_force_t *f = &md->forces[s->el.fpow[k]];
+        fmb_bodyview_t v[2] = {fmb_model_view(md, f->body[0], s->st.q, s->st.qd),
+                               fmb_model_view(md, f->body[1], s->st.q, s->st.qd)};
+        P += f->klass->power(f, v, s->st.t);
     }
-    for (int k = 0; k < s->njtime; k++) {
-        const fmb_joint_t *j = &md->joints[s->jtime[k]];
-        double *pt = s->sphi, *ptt = s->sphi2;
-        j->klass->time(j, s->t, pt, ptt);
+    for (int k = 0; k < s->el.njtime; k++) {
+        const fmb_joint_t *j = &md->joints[s->el.jtime[k]];
+        double *pt = s->as.sphi, *ptt = s->as.sphi2;
+        j->klass->time(j, s->st.t, pt, ptt);
         for (int r = 0; r < j->klass->nrows; r++)
-            P += s->lam[j->row + r] * pt[r];
+            P += s->st.lam[j->row + r] * pt[r];
     }
     /* friction: the corner forces at the faces' relative velocities (both bodies) */
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        const fmb_contact_t *c = &s->contacts[ic];
+    for (int ic = 0; ic < s->ct.ncontacts; ic++) {
+        const fmb_contact_t *c = &s->ct.contacts[ic];
         fmb_bodyview_t v[2];
-        fmb_sim_contact_views(s, c, s->q, s->qd, v);
+        fmb_sim_contact_views(s, c, s->st.q, s->st.qd, v);
         P += fmb_contact_friction_power(c, &md->joints[c->joint], v);
     }
     return P; /* the LCP forces' work: fmb_sim_switch_work (switch_step.c) */
@@ -349,75 +349,77 @@ int fmb_sim_accel_solve(fmb_sim_t *s, int factor, double ee, double *qdd, double
 {
     const int n = s->n, m = s->m, N = n + m;
     const fmb_model_t *md = s->model;
-    double *rhs = s->work, *x = s->work + N;
+    double *rhs = s->ctl.work, *x = s->ctl.work + N;
     int rc;
     if (factor) {
         const fmb_coeffs_t c = {1, 0, 0, 0, 1, 0, ee, 0};
-        fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
-        rc = fmb_kkt_factor(&s->kkt);
-        s->stats.factorizations = s->kkt.nnumeric;
-        s->stats.symbolic = s->kkt.nsymbolic;
+        fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &c);
+        rc = fmb_kkt_factor(&s->as.kkt);
+        s->diag.stats.factorizations = s->as.kkt.nnumeric;
+        s->diag.stats.symbolic = s->as.kkt.nsymbolic;
         if (rc == FMB_ERR_SINGULAR)
-            return fmb_sim_singular_error(s, s->q, s->t, "for the accelerations");
-        if (rc) return fmb_sim_error(s, rc, "linear solver failure at t = %.9g", s->t);
+            return fmb_sim_singular_error(s, s->st.q, s->st.t, "for the accelerations");
+        if (rc) return fmb_sim_error(s, rc, "linear solver failure at t = %.9g", s->st.t);
     }
-    fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->zero, s->t, NULL, rhs); /* -Q */
+    fmb_sim_eval_forces(s, s->st.q, s->st.qd, s->st.qdd, s->ctl.zero, s->st.t, NULL, rhs); /* -Q */
     double rsum = 0.0;
     for (int i = 0; i < n; i++)
         rsum += rhs[i] = -rhs[i];
-    if (!isfinite(rsum)) return fmb_sim_nonfinite_error(s, s->q, s->qd, s->qdd, s->t);
+    if (!isfinite(rsum)) return fmb_sim_nonfinite_error(s, s->st.q, s->st.qd, s->st.qdd, s->st.t);
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
         fmb_bodyview_t v[2];
-        fmb_sim_joint_views(s, j, s->q, s->qd, v);
+        fmb_sim_joint_views(s, j, s->st.q, s->st.qd, v);
         const int nr = j->klass->nrows, nn = v[0].nc + v[1].nc;
-        double *vloc = s->sv;
+        double *vloc = s->as.sv;
         for (int k = 0; k < nn; k++) {
             int g = fmb_elem_gidx(v, k);
-            vloc[k] = g >= 0 ? s->qd[g] : 0.0;
+            vloc[k] = g >= 0 ? s->st.qd[g] : 0.0;
         }
-        double *pt = fmb_zeroed(s->sphi, (size_t)nr), *ptt = fmb_zeroed(s->sphi2, (size_t)nr);
-        if (j->klass->time) j->klass->time(j, s->t, pt, ptt);
+        double *pt = fmb_zeroed(s->as.sphi, (size_t)nr), *ptt = fmb_zeroed(s->as.sphi2, (size_t)nr);
+        if (j->klass->time) j->klass->time(j, s->st.t, pt, ptt);
         for (int r = 0; r < nr; r++) {
             /* the Hessian is nn x nn on the joint's element columns (model.h): small */
-            double *w = fmb_zeroed(s->sw, (size_t)nr), *H = fmb_zeroed(s->sH, (size_t)nn * nn);
+            double *w = fmb_zeroed(s->as.sw, (size_t)nr),
+                   *H = fmb_zeroed(s->as.sH, (size_t)nn * nn);
             double quad = 0.0;
             w[r] = 1.0;
-            j->klass->hess(j, v, s->t, w, H);
+            j->klass->hess(j, v, s->st.t, w, H);
             for (int a = 0; a < nn; a++)
                 for (int b = 0; b < nn; b++)
                     quad += vloc[a] * H[a + nn * b] * vloc[b];
             rhs[n + j->row + r] = -quad - ptt[r];
         }
     }
-    if ((rc = fmb_kkt_solve(&s->kkt, rhs, x)))
-        return fmb_sim_error(s, rc, "linear solve failed for the accelerations at t = %.9g", s->t);
+    if ((rc = fmb_kkt_solve(&s->as.kkt, rhs, x)))
+        return fmb_sim_error(s, rc, "linear solve failed for the accelerations at t = %.9g",
+                             s->st.t);
     memcpy(qdd, x, (size_t)n * sizeof *x);
     memcpy(lam, x + n, (size_t)m * sizeof *x);
     return 0;
 }
 
-/* The velocities closest to s->qd in the mass metric that satisfy the velocity
+/* The velocities closest to s->st.qd in the mass metric that satisfy the velocity
  * constraints: [M Phi_q^T; Phi_q 0] [qd+; mu] = [M qd; -Phi_t] at (q, t), qd+ into x
  * (n values; x needs n + m). Leaves that matrix factored. when: for messages. */
 int fmb_sim_mass_projection(fmb_sim_t *s, double *x, const char *when)
 {
     const int n = s->n, m = s->m;
     const fmb_model_t *md = s->model;
-    double *rhs = s->work;
+    double *rhs = s->ctl.work;
     const fmb_coeffs_t c = {.cM = 1, .cA = 1};
-    fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, s->t, &c);
-    fmb_sim_eval_forces(s, s->q, s->qd, s->qd, s->lam, s->t, rhs, NULL); /* M qd */
+    fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, s->st.t, &c);
+    fmb_sim_eval_forces(s, s->st.q, s->st.qd, s->st.qd, s->st.lam, s->st.t, rhs, NULL); /* M qd */
     memset(rhs + n, 0, (size_t)m * sizeof *rhs);
     for (int i = 0; i < md->njoints; i++) {
         const fmb_joint_t *j = &md->joints[i];
         if (!j->klass->time) continue;
-        double *pt = s->sphi, *ptt = s->sphi2;
-        j->klass->time(j, s->t, pt, ptt);
+        double *pt = s->as.sphi, *ptt = s->as.sphi2;
+        j->klass->time(j, s->st.t, pt, ptt);
         for (int r = 0; r < j->klass->nrows; r++)
             rhs[n + j->row + r] = -pt[r];
     }
-    return fmb_sim_solve_kkt(s, rhs, x, s->q, s->t, when);
+    return fmb_sim_solve_kkt(s, rhs, x, s->st.q, s->st.t, when);
 }
 
 /* Velocities: elastic ones as given, carrier ones projected (project_velocities); when
@@ -426,19 +428,20 @@ int fmb_sim_mass_projection(fmb_sim_t *s, double *x, const char *when)
 int fmb_sim_start_velocities(fmb_sim_t *s)
 {
     const int n = s->n, m = s->m, N = n + m;
-    double *rhs = s->work, *x = s->work + N;
+    double *rhs = s->ctl.work, *x = s->ctl.work + N;
     int rc, rigid_only = 0;
     if ((rc = project_velocities(s, &rigid_only))) return rc;
     { /* the forces at the start must be finite before any matrix is built from them */
-        fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->zero, s->t, NULL, rhs);
+        fmb_sim_eval_forces(s, s->st.q, s->st.qd, s->st.qdd, s->ctl.zero, s->st.t, NULL, rhs);
         double rsum = 0.0;
         for (int i = 0; i < n; i++)
             rsum += rhs[i];
-        if (!isfinite(rsum)) return fmb_sim_nonfinite_error(s, s->q, s->qd, s->qdd, s->t);
+        if (!isfinite(rsum))
+            return fmb_sim_nonfinite_error(s, s->st.q, s->st.qd, s->st.qdd, s->st.t);
     }
     /* factored even when rigid_only: the accelerations reuse this matrix */
     if ((rc = fmb_sim_mass_projection(s, x, "while projecting the initial velocities"))) return rc;
-    if (!rigid_only) memcpy(s->qd, x, (size_t)n * sizeof *x);
+    if (!rigid_only) memcpy(s->st.qd, x, (size_t)n * sizeof *x);
     return 0;
 }
 
@@ -466,7 +469,7 @@ static void leave_out_driven(fmb_sim_t *s)
                    j->point[0][0] == 0.0 && j->point[0][1] == 0.0) {
             i = b0->offset + col; /* an x / y driver at the frame origin */
         }
-        if (i >= 0 && i < s->n) s->qscale[i] = FMB_DRIVEN_SCALE;
+        if (i >= 0 && i < s->n) s->ctl.qscale[i] = FMB_DRIVEN_SCALE;
     }
 }
 
@@ -479,24 +482,25 @@ int fmb_sim_initialize(fmb_sim_t *s)
                              "the model has no moving body (no coordinates): nothing to simulate");
     const int n = s->n, m = s->m, N = n + m;
     const fmb_model_t *md = s->model;
-    s->t = 0.0;
-    s->W = 0.0;
-    memset(&s->stats, 0, sizeof s->stats);
-    s->stats.max_error_coord = -1;
-    s->stats.jump_coord = -1;
-    s->err_hist_max = 0.0, s->err_hist_h = 0.0, s->h_next = 0.0, s->h_last_try = 0.0;
-    s->newton_stale = 1;
-    s->h_prev = 0.0;
-    s->n_over = 0;
-    s->n_err_lim = 0;
-    if (s->err_lim) memset(s->err_lim, 0, (size_t)n * sizeof *s->err_lim);
-    s->static_iterations = 0;
-    s->restart_t = -1.0;
-    s->nhist = 0;
-    s->rej_h = s->rej_t = s->rej_ratio = 0.0;
-    memset(s->qscale, 0, (size_t)s->n * sizeof *s->qscale);
-    memset(s->qdd, 0, (size_t)n * sizeof *s->qdd);
-    memset(s->lam, 0, (size_t)m * sizeof *s->lam);
+    s->st.t = 0.0;
+    s->st.W = 0.0;
+    memset(&s->diag.stats, 0, sizeof s->diag.stats);
+    s->diag.stats.max_error_coord = -1;
+    s->diag.stats.jump_coord = -1;
+    s->diag.err_hist_max = 0.0, s->diag.err_hist_h = 0.0, s->ctl.h_next = 0.0,
+    s->ctl.h_last_try = 0.0;
+    s->ctl.newton_stale = 1;
+    s->st.h_prev = 0.0;
+    s->diag.n_over = 0;
+    s->diag.n_err_lim = 0;
+    if (s->diag.err_lim) memset(s->diag.err_lim, 0, (size_t)n * sizeof *s->diag.err_lim);
+    s->diag.static_iterations = 0;
+    s->diag.restart_t = -1.0;
+    s->st.nhist = 0;
+    s->diag.rej_h = s->diag.rej_t = s->diag.rej_ratio = 0.0;
+    memset(s->ctl.qscale, 0, (size_t)s->n * sizeof *s->ctl.qscale);
+    memset(s->st.qdd, 0, (size_t)n * sizeof *s->st.qdd);
+    memset(s->st.lam, 0, (size_t)m * sizeof *s->st.lam);
     initial_coordinates(s);
     if ((rc = fmb_sim_assemble_positions(s, 0.0))) return rc;
 
@@ -505,27 +509,27 @@ int fmb_sim_initialize(fmb_sim_t *s)
      * output): velocity jump by the impulse LCP on the same matrix, loss into W. */
     if ((rc = fmb_sim_switch_impulse(s)) < 0) return rc;
     /* Accelerations and multipliers from the same matrix. */
-    if ((rc = fmb_sim_accel_solve(s, 0, 0.0, s->qdd, s->lam))) return rc;
+    if ((rc = fmb_sim_accel_solve(s, 0, 0.0, s->st.qdd, s->st.lam))) return rc;
     if (s->opts.start == FMB_START_STATIC && (rc = fmb_sim_static_start(s))) return rc;
     /* what the projection changed of the case's velocities, per body */
-    if (!s->vel_change && !(s->vel_change = calloc(3 * (size_t)md->nbodies, sizeof(double))))
+    if (!s->st.vel_change && !(s->st.vel_change = calloc(3 * (size_t)md->nbodies, sizeof(double))))
         return fmb_sim_error(s, FMB_ERR_NOMEM, "out of memory");
     for (int b = 1; b < md->nbodies; b++) {
         const fmb_body_t *bd = &md->bodies[b];
         double v[3];
-        inertial_velocity(s->q + bd->offset, s->qd + bd->offset, v);
+        inertial_velocity(s->st.q + bd->offset, s->st.qd + bd->offset, v);
         for (int k = 0; k < 3; k++)
-            s->vel_change[3 * b + k] = v[k] - bd->vel0[k];
+            s->st.vel_change[3 * b + k] = v[k] - bd->vel0[k];
     }
 
     fmb_sim_force_history(s, 1);
     if ((rc = fmb_sim_start_lcps(s, 0))) return rc; /* friction, switching elements */
-    memcpy(s->acc, s->qdd, (size_t)n * sizeof *s->qdd);
-    s->P = fmb_sim_power(s);
-    double viol = fmb_sim_eval_phi(s, s->q, s->t, s->work + 2 * N, NULL);
-    s->stats.max_violation = viol;
+    memcpy(s->st.acc, s->st.qdd, (size_t)n * sizeof *s->st.qdd);
+    s->st.P = fmb_sim_power(s);
+    double viol = fmb_sim_eval_phi(s, s->st.q, s->st.t, s->ctl.work + 2 * N, NULL);
+    s->diag.stats.max_violation = viol;
     for (int i = 0; i < n; i++)
-        s->qscale[i] = fabs(s->q[i]);
+        s->ctl.qscale[i] = fabs(s->st.q[i]);
     if (!s->opts.adaptive) leave_out_driven(s);
     s->initialized = 1;
     return 0;

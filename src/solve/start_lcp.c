@@ -42,10 +42,10 @@ static void start_contact_states(fmb_sim_t *s, double *qp, double *qm, int keep)
     const int n = s->n;
     const double d = 1e-6;
     for (int i = 0; i < n; i++)
-        qp[i] = s->q[i] + d * s->qd[i], qm[i] = s->q[i] - d * s->qd[i];
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        fmb_contact_t *c = &s->contacts[ic];
-        const double vt = sliding_velocity(s, c, s->q, s->qd);
+        qp[i] = s->st.q[i] + d * s->st.qd[i], qm[i] = s->st.q[i] - d * s->st.qd[i];
+    for (int ic = 0; ic < s->ct.ncontacts; ic++) {
+        fmb_contact_t *c = &s->ct.contacts[ic];
+        const double vt = sliding_velocity(s, c, s->st.q, s->st.qd);
         c->v = c->v_n = vt;
         if (keep) { /* a restart: the bristles keep their state (continuous in time) */
             c->z = c->z_n;
@@ -54,29 +54,30 @@ static void start_contact_states(fmb_sim_t *s, double *qp, double *qm, int keep)
             if (c->fk->start) c->fk->start(c, vt);
         }
         if (c->fk->begin_step) c->fk->begin_step(c); /* Coulomb: mu0 at rest, else mu */
-        c->vq = (sliding_velocity(s, c, qp, s->qd) - sliding_velocity(s, c, qm, s->qd)) / (2 * d);
+        c->vq =
+            (sliding_velocity(s, c, qp, s->st.qd) - sliding_velocity(s, c, qm, s->st.qd)) / (2 * d);
         c->at_start = 1;
     }
     fmb_sim_contact_update(s, 0.0); /* mu at the start state (continuous law) */
 }
 
 /* The start's halves of the coupled LCP (fmb_sim_lcp_blocks) on x = [qdd; lambda]: the
- * contact LCP takes its multipliers from x alone (s->lam + x with s->lam = 0); the
- * switching start (fmb_sim_switch_start) works on s->qdd and s->lam. */
+ * contact LCP takes its multipliers from x alone (s->st.lam + x with s->st.lam = 0); the
+ * switching start (fmb_sim_switch_start) works on s->st.qdd and s->st.lam. */
 static int start_contact(fmb_sim_t *s, const fmb_lcp_blocks_t *p, double *y)
 {
-    memset(s->lam, 0, (size_t)s->m * sizeof *s->lam);
+    memset(s->st.lam, 0, (size_t)s->m * sizeof *s->st.lam);
     return fmb_sim_contact_lcp(s, p->bh2, p->gfac, p->t, y);
 }
 
 static int start_switching(fmb_sim_t *s, const fmb_lcp_blocks_t *p, double *x)
 {
     (void)p;
-    memcpy(s->qdd, x, (size_t)s->n * sizeof *x);
-    memcpy(s->lam, x + s->n, (size_t)s->m * sizeof *x);
+    memcpy(s->st.qdd, x, (size_t)s->n * sizeof *x);
+    memcpy(s->st.lam, x + s->n, (size_t)s->m * sizeof *x);
     const int rc = fmb_sim_switch_start(s);
-    memcpy(x, s->qdd, (size_t)s->n * sizeof *x);
-    memcpy(x + s->n, s->lam, (size_t)s->m * sizeof *x);
+    memcpy(x, s->st.qdd, (size_t)s->n * sizeof *x);
+    memcpy(x + s->n, s->st.lam, (size_t)s->m * sizeof *x);
     return rc;
 }
 
@@ -88,29 +89,29 @@ static int start_switching(fmb_sim_t *s, const fmb_lcp_blocks_t *p, double *x)
  * contacts' sliding velocities are those of the (projected) state. */
 int fmb_sim_start_lcps(fmb_sim_t *s, int keep)
 {
-    if (!s->ncontacts) return fmb_sim_switch_start(s);
+    if (!s->ct.ncontacts) return fmb_sim_switch_start(s);
     const int n = s->n, m = s->m, N = n + m;
-    double *x = s->cstart, *work = x + N, *scratch = work + 3 * (size_t)N; /* sim.c */
+    double *x = s->ct.cstart, *work = x + N, *scratch = work + 3 * (size_t)N; /* sim.c */
     start_contact_states(s, scratch, scratch + n, keep);
-    memcpy(x, s->qdd, (size_t)n * sizeof *x);
-    memcpy(x + n, s->lam, (size_t)m * sizeof *x);
+    memcpy(x, s->st.qdd, (size_t)n * sizeof *x);
+    memcpy(x + n, s->st.lam, (size_t)m * sizeof *x);
     const fmb_lcp_blocks_t p = {.contact = start_contact,
                                 .switching = start_switching,
                                 .bh2 = 1.0,
                                 .gfac = 1.0,
-                                .t = s->t,
+                                .t = s->st.t,
                                 .rtol_total = 1e-12,
                                 .when = "at the start"};
     const int rc = fmb_sim_lcp_blocks(s, &p, x, work);
     if (!rc) {
-        memcpy(s->qdd, x, (size_t)n * sizeof *x);
-        memcpy(s->lam, x + n, (size_t)m * sizeof *x);
+        memcpy(s->st.qdd, x, (size_t)n * sizeof *x);
+        memcpy(s->st.lam, x + n, (size_t)m * sizeof *x);
     }
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        fmb_contact_t *c = &s->contacts[ic];
+    for (int ic = 0; ic < s->ct.ncontacts; ic++) {
+        fmb_contact_t *c = &s->ct.contacts[ic];
         c->at_start = 0;
         c->mode = fmb_contact_mode(c->F);
     }
     if (rc) return rc;
-    return s->nswz ? 0 : fmb_sim_switch_start(s);
+    return s->ct.nswz ? 0 : fmb_sim_switch_start(s);
 }

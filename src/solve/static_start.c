@@ -91,11 +91,11 @@ static double max_abs(const fmb_model_t *md, const double *x, int elastic)
  * rows' imbalance below sees the friction the accelerations were solved with. */
 static void add_friction(fmb_sim_t *s, double *g)
 {
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        const fmb_contact_t *c = &s->contacts[ic];
+    for (int ic = 0; ic < s->ct.ncontacts; ic++) {
+        const fmb_contact_t *c = &s->ct.contacts[ic];
         const fmb_joint_t *j = &s->model->joints[c->joint];
         fmb_bodyview_t v[2];
-        fmb_sim_contact_views(s, c, s->q, s->qd, v);
+        fmb_sim_contact_views(s, c, s->st.q, s->st.qd, v);
         const int nn = v[0].nc + v[1].nc, nx = c->fk->extra_columns ? c->fk->ncols_extra : 0;
         double cols[FMB_ELEM_COLS * 2 * FMB_CORNERS];
         memset(cols, 0, sizeof cols);
@@ -122,30 +122,30 @@ static int shape(fmb_sim_t *s, double *w, int reproject, int *iterations)
     const int n = s->n, m = s->m, N = n + m;
     const fmb_model_t *md = s->model;
     double *r = w, *qs = r + n, *F = qs + n, *Fq = F + n;
-    double *rhs = s->work, *x = s->work + N;
+    double *rhs = s->ctl.work, *x = s->ctl.work + N;
     const double eps = 1e-8 / (s->opts.h * s->opts.h);
     int rc = 0, it;
     double res = INFINITY, step = INFINITY;
-    const int friction = s->ncontacts > 0 && s->nsw == 0;
+    const int friction = s->ct.ncontacts > 0 && s->ct.nsw == 0;
     for (it = 0; it <= STATIC_MAX_IT; it++) {
         /* 1. locked accelerations at (q, qd); with slider contacts (and no switching
          * elements) the friction of the start state through the start's contact LCP on
          * the same locked matrix */
-        if ((rc = fmb_sim_accel_solve(s, 1, KAPPA, s->qdd, s->lam))) return rc;
+        if ((rc = fmb_sim_accel_solve(s, 1, KAPPA, s->st.qdd, s->st.lam))) return rc;
         if (friction && (rc = fmb_sim_start_lcps(s, 0))) return rc;
-        memcpy(qs, s->qdd, (size_t)n * sizeof *qs);
+        memcpy(qs, s->st.qdd, (size_t)n * sizeof *qs);
         for (int b = 1; b < md->nbodies; b++) {
             const fmb_body_t *bd = &md->bodies[b];
             for (int k = 3; k < bd->ndof; k++)
                 qs[bd->offset + k] = 0.0;
         }
         /* 2. r = M qs + Phi_q^T lam - Q - Q_f; its elastic rows are the imbalance */
-        fmb_sim_eval_forces(s, s->q, s->qd, qs, s->lam, s->t, r, F);
+        fmb_sim_eval_forces(s, s->st.q, s->st.qd, qs, s->st.lam, s->st.t, r, F);
         /* the forces' size: largest of |M qs|, |Q|, |Phi_q^T lam| */
         double fscale = fmax(max_abs(md, r, 0), 1e-300);
         for (int i = 0; i < n; i++)
             r[i] += F[i];
-        fmb_sim_eval_forces(s, s->q, s->qd, qs, s->zero, s->t, NULL, Fq); /* -Q */
+        fmb_sim_eval_forces(s, s->st.q, s->st.qd, qs, s->ctl.zero, s->st.t, NULL, Fq); /* -Q */
         fscale = fmax(fscale, max_abs(md, Fq, 0));
         for (int i = 0; i < n; i++)
             Fq[i] = F[i] - Fq[i]; /* Phi_q^T lam */
@@ -158,7 +158,7 @@ static int shape(fmb_sim_t *s, double *w, int reproject, int *iterations)
                 r[i] -= Fq[i];
         }
         res = max_abs(md, r, 1) / fscale;
-        const double viol = fmb_sim_eval_phi(s, s->q, s->t, x, NULL);
+        const double viol = fmb_sim_eval_phi(s, s->st.q, s->st.t, x, NULL);
         if (viol <= s->opts.phi_tol &&
             (res <= RES_TOL || step <= STEP_TOL || (it >= 3 && step <= STEP_FLOOR) ||
              (it >= 10 && res <= RES_FLOOR))) {
@@ -168,23 +168,24 @@ static int shape(fmb_sim_t *s, double *w, int reproject, int *iterations)
         if (it == STATIC_MAX_IT) break;
         /* 3. shape step */
         const fmb_coeffs_t c = {eps, 1, 1, 0, 1, 0, 0, 1};
-        fmb_sim_assemble(s, s->q, s->qd, qs, s->lam, s->t, &c);
+        fmb_sim_assemble(s, s->st.q, s->st.qd, qs, s->st.lam, s->st.t, &c);
         memset(rhs, 0, (size_t)n * sizeof *rhs);
         for (int b = 1; b < md->nbodies; b++) {
             const fmb_body_t *bd = &md->bodies[b];
             for (int k = 3; k < bd->ndof; k++)
                 rhs[bd->offset + k] = -r[bd->offset + k];
         }
-        fmb_sim_eval_phi(s, s->q, s->t, rhs + n, NULL);
+        fmb_sim_eval_phi(s, s->st.q, s->st.t, rhs + n, NULL);
         for (int k = 0; k < m; k++)
             rhs[n + k] = -rhs[n + k];
-        if ((rc = fmb_sim_solve_kkt(s, rhs, x, s->q, s->t, "in the quasi-static start"))) return rc;
+        if ((rc = fmb_sim_solve_kkt(s, rhs, x, s->st.q, s->st.t, "in the quasi-static start")))
+            return rc;
         double scale = 1.0; /* at most 0.5 per coordinate, as the assembly */
         for (int i = 0; i < n; i++)
             if (fabs(x[i]) * scale > 0.5) scale = 0.5 / fabs(x[i]);
         for (int i = 0; i < n; i++)
-            s->q[i] += scale * x[i];
-        const double qe = max_abs(md, s->q, 1);
+            s->st.q[i] += scale * x[i];
+        const double qe = max_abs(md, s->st.q, 1);
         for (int i = 0; i < n; i++)
             x[i] *= scale;
         step = max_abs(md, x, 1) / (qe > 0 ? qe : 1.0);
@@ -199,7 +200,7 @@ static int shape(fmb_sim_t *s, double *w, int reproject, int *iterations)
                          "(elastic force imbalance %.3g of the largest generalized force, last "
                          "shape step %.3g of the shape); the loads may exceed the buckling or "
                          "spinning limit of a beam; start without it (solver: start: rigid)",
-                         STATIC_MAX_IT, s->t, res, step);
+                         STATIC_MAX_IT, s->st.t, res, step);
 }
 
 int fmb_sim_static_start(fmb_sim_t *s)
@@ -213,41 +214,41 @@ int fmb_sim_static_start(fmb_sim_t *s)
     if ((rc = shape(s, w, 1, &its))) goto out;
     /* 5. rate of the quasi-static shape: the shapes at t = +-delta, the carrier coordinates
      * moved there by their Taylor series (then assembled on Phi(q, +-delta) = 0) */
-    const double t0 = s->t, delta = fmin(s->opts.h, 1e-3);
-    memcpy(q0, s->q, (size_t)n * sizeof *q0);
-    memcpy(qd0, s->qd, (size_t)n * sizeof *qd0);
-    memcpy(qdd0, s->qdd, (size_t)n * sizeof *qdd0);
+    const double t0 = s->st.t, delta = fmin(s->opts.h, 1e-3);
+    memcpy(q0, s->st.q, (size_t)n * sizeof *q0);
+    memcpy(qd0, s->st.qd, (size_t)n * sizeof *qd0);
+    memcpy(qdd0, s->st.qdd, (size_t)n * sizeof *qdd0);
     for (int sg = 1; sg >= -1; sg -= 2) {
         const double d = sg * delta;
-        memcpy(s->q, q0, (size_t)n * sizeof *q0);
-        memcpy(s->qd, qd0, (size_t)n * sizeof *qd0);
+        memcpy(s->st.q, q0, (size_t)n * sizeof *q0);
+        memcpy(s->st.qd, qd0, (size_t)n * sizeof *qd0);
         for (int b = 1; b < md->nbodies; b++) {
             const int o = md->bodies[b].offset;
             for (int k = 0; k < 3; k++) {
-                s->q[o + k] += d * qd0[o + k] + 0.5 * d * d * qdd0[o + k];
-                s->qd[o + k] += d * qdd0[o + k];
+                s->st.q[o + k] += d * qd0[o + k] + 0.5 * d * d * qdd0[o + k];
+                s->st.qd[o + k] += d * qdd0[o + k];
             }
         }
-        s->t = t0 + d;
+        s->st.t = t0 + d;
         if ((rc = shape(s, w, 0, &its))) break;
-        if (sg > 0) memcpy(qp, s->q, (size_t)n * sizeof *qp);
+        if (sg > 0) memcpy(qp, s->st.q, (size_t)n * sizeof *qp);
     }
-    s->t = t0;
+    s->st.t = t0;
     if (rc) goto out;
     for (int i = 0; i < n; i++)
-        qp[i] = (qp[i] - s->q[i]) / (2 * delta); /* the rate (elastic entries used) */
-    memcpy(s->q, q0, (size_t)n * sizeof *q0);
-    memcpy(s->qd, qd0, (size_t)n * sizeof *qd0);
+        qp[i] = (qp[i] - s->st.q[i]) / (2 * delta); /* the rate (elastic entries used) */
+    memcpy(s->st.q, q0, (size_t)n * sizeof *q0);
+    memcpy(s->st.qd, qd0, (size_t)n * sizeof *qd0);
     for (int b = 1; b < md->nbodies; b++) {
         const fmb_body_t *bd = &md->bodies[b];
         for (int k = 3; k < bd->ndof; k++)
-            s->qd[bd->offset + k] = qp[bd->offset + k];
+            s->st.qd[bd->offset + k] = qp[bd->offset + k];
     }
-    s->static_iterations = its;
+    s->diag.static_iterations = its;
     /* 6. carrier velocities for these elastic rates; accelerations and multipliers of the
      * true equations for the integrator */
     if ((rc = fmb_sim_start_velocities(s))) goto out;
-    rc = fmb_sim_accel_solve(s, 1, 0.0, s->qdd, s->lam);
+    rc = fmb_sim_accel_solve(s, 1, 0.0, s->st.qdd, s->st.lam);
 out:
     free(w);
     return rc;

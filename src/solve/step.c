@@ -60,34 +60,34 @@ static void coefficients(const fmb_sim_t *s, double *am, double *af, double *bet
 static void save_state(fmb_sim_t *s)
 {
     const size_t n = (size_t)s->n, m = (size_t)s->m;
-    memcpy(s->save, s->q, n * sizeof(double));
-    memcpy(s->save + n, s->qd, n * sizeof(double));
-    memcpy(s->save + 2 * n, s->qdd, n * sizeof(double));
-    memcpy(s->save + 3 * n, s->acc, n * sizeof(double));
-    memcpy(s->save + 4 * n, s->lam, m * sizeof(double));
+    memcpy(s->st.save, s->st.q, n * sizeof(double));
+    memcpy(s->st.save + n, s->st.qd, n * sizeof(double));
+    memcpy(s->st.save + 2 * n, s->st.qdd, n * sizeof(double));
+    memcpy(s->st.save + 3 * n, s->st.acc, n * sizeof(double));
+    memcpy(s->st.save + 4 * n, s->st.lam, m * sizeof(double));
 }
 
 static void restore_state(fmb_sim_t *s)
 {
     const size_t n = (size_t)s->n, m = (size_t)s->m;
-    memcpy(s->q, s->save, n * sizeof(double));
-    memcpy(s->qd, s->save + n, n * sizeof(double));
-    memcpy(s->qdd, s->save + 2 * n, n * sizeof(double));
-    memcpy(s->acc, s->save + 3 * n, n * sizeof(double));
-    memcpy(s->lam, s->save + 4 * n, m * sizeof(double));
-    s->cv_ok = 0;
+    memcpy(s->st.q, s->st.save, n * sizeof(double));
+    memcpy(s->st.qd, s->st.save + n, n * sizeof(double));
+    memcpy(s->st.qdd, s->st.save + 2 * n, n * sizeof(double));
+    memcpy(s->st.acc, s->st.save + 3 * n, n * sizeof(double));
+    memcpy(s->st.lam, s->st.save + 4 * n, m * sizeof(double));
+    s->el.cv_ok = 0;
 }
 
 /* The validity of the candidate (joints with a valid member: a slider still on its guide).
- * Their views at the candidate are kept in s->cv (cv_ok) for the step control of the same
+ * Their views at the candidate are kept in s->el.cv (cv_ok) for the step control of the same
  * joints (stepctl.c events), which views the same q and qd. */
 static int invalid_state(fmb_sim_t *s, double t)
 {
     const fmb_model_t *md = s->model;
-    for (int k = 0; k < s->njvalid; k++) {
-        const fmb_joint_t *j = &md->joints[s->jvalid[k]];
-        fmb_bodyview_t *v = s->cv + 2 * k;
-        fmb_sim_joint_views(s, j, s->q, s->qd, v);
+    for (int k = 0; k < s->el.njvalid; k++) {
+        const fmb_joint_t *j = &md->joints[s->el.jvalid[k]];
+        fmb_bodyview_t *v = s->el.cv + 2 * k;
+        fmb_sim_joint_views(s, j, s->st.q, s->st.qd, v);
         char msg[512];
         int rc = j->klass->valid(j, v, t, msg, sizeof msg);
         if (rc) {
@@ -96,7 +96,7 @@ static int invalid_state(fmb_sim_t *s, double t)
             return rc;
         }
     }
-    s->cv_ok = 1;
+    s->el.cv_ok = 1;
     return 0;
 }
 
@@ -120,25 +120,24 @@ static void element_error(fmb_sim_t *s, const fmb_step_err_t *p)
     const fmb_model_t *md = s->model;
     const int n = s->n, two = p->hp > 0;
     const double hs = p->h + p->hp;
-    for (int k = 0; k < s->nferr; k++) {
-        const fmb_force_t *f = &md->forces[s->ferr[k]];
+    for (int k = 0; k < s->el.nferr; k++) {
+        const fmb_force_t *f = &md->forces[s->el.ferr[k]];
         fmb_bodyview_t v[2], dv[2];
         for (int b = 0; b < 2; b++) {
             const fmb_body_t *B = &md->bodies[f->body[b]];
             if (f->body[b] != FMB_GROUND)
                 for (int i = B->offset; i < B->offset + B->ndof; i++) {
-                    const double da = two ? (s->acc1[i] - s->accp[i]) * p->h / hs
-                                          : s->acc1[i] - s->acc[i];
-                    const double noise =
-                        2.0 * (p->natol + p->nrtol * fabs(s->q[i]) + p->phit);
+                    const double da = two ? (s->ctl.acc1[i] - s->st.accp[i]) * p->h / hs
+                                          : s->ctl.acc1[i] - s->st.acc[i];
+                    const double noise = 2.0 * (p->natol + p->nrtol * fabs(s->st.q[i]) + p->phit);
                     const double e = fmax_inline(0.0, p->k * fabs(da) - noise);
-                    s->eq[i] = da < 0 ? -e : e;
+                    s->ctl.eq[i] = da < 0 ? -e : e;
                 }
-            v[b] = fmb_model_view(md, f->body[b], s->q, s->qd);
-            dv[b] = fmb_model_view(md, f->body[b], s->q, s->eq);
+            v[b] = fmb_model_view(md, f->body[b], s->st.q, s->st.qd);
+            dv[b] = fmb_model_view(md, f->body[b], s->st.q, s->ctl.eq);
         }
         const double r = f->klass->step_error(f, v, dv) * p->ts / p->h / p->rt;
-        if (r > s->err_ratio) s->err_ratio = r, s->err_coord = n + k;
+        if (r > s->ctl.err_ratio) s->ctl.err_ratio = r, s->ctl.err_coord = n + k;
     }
 }
 
@@ -166,51 +165,53 @@ static void error_estimate(fmb_sim_t *s, double h, double am, double af, double 
     const fmb_step_err_t p = {.am = am,
                               .af = af,
                               .h = h,
-                              .hp = s->h_prev,
+                              .hp = s->st.h_prev,
                               .k = (cq + cv) * h * h,
                               .at = s->opts.atol_step,
                               .rt = s->opts.rtol_step,
                               .natol = s->opts.atol,
                               .nrtol = s->opts.rtol,
                               .phit = s->opts.phi_tol,
-                              .ts = s->t_span};
+                              .ts = s->ctl.t_span};
     int wi;
-    const double worst =
-        fmb_step_error(n, &p, s->qdd, s->save + 2 * (size_t)n, s->save + 3 * (size_t)n, s->acc,
-                       s->accp, s->q, s->qscale, s->acc1, s->qscale1, &wi);
-    s->err_ratio = worst;
-    s->err_coord = wi;
-    if (s->nferr) element_error(s, &p);
+    const double worst = fmb_step_error(n, &p, s->st.qdd, s->st.save + 2 * (size_t)n,
+                                        s->st.save + 3 * (size_t)n, s->st.acc, s->st.accp, s->st.q,
+                                        s->ctl.qscale, s->ctl.acc1, s->ctl.qscale1, &wi);
+    s->ctl.err_ratio = worst;
+    s->ctl.err_coord = wi;
+    if (s->el.nferr) element_error(s, &p);
     /* the worst coordinate's accelerations alternate over three successive changes and by
      * more than their two-step change: the period-2 index-3 transient of a velocity
      * mismatch (a resolved oscillation cannot alternate three times in a row) */
-    s->err_alt = 0;
-    if (wi >= 0 && wi < n && s->nhist >= 2) {
-        const double d1 = s->acc1[wi] - s->acc[wi], d0 = s->acc[wi] - s->accp[wi];
-        const double d2 = s->accp[wi] - s->accpp[wi];
-        s->err_alt = d1 * d0 < 0 && d0 * d2 < 0 && fabs(d1) > fabs(s->acc1[wi] - s->accp[wi]);
+    s->ctl.err_alt = 0;
+    if (wi >= 0 && wi < n && s->st.nhist >= 2) {
+        const double d1 = s->ctl.acc1[wi] - s->st.acc[wi], d0 = s->st.acc[wi] - s->st.accp[wi];
+        const double d2 = s->st.accp[wi] - s->st.accpp[wi];
+        s->ctl.err_alt =
+            d1 * d0 < 0 && d0 * d2 < 0 && fabs(d1) > fabs(s->ctl.acc1[wi] - s->st.accp[wi]);
     }
 }
 
 void fmb_sim_commit_step(fmb_sim_t *s, double h)
 {
-    s->t += h;
-    s->last_iters = s->cand_iters;
-    s->stats.newton_iterations += s->cand_iters;
-    s->stats.steps++;
-    if (s->cand_viol > s->stats.max_violation) s->stats.max_violation = s->cand_viol;
+    s->st.t += h;
+    s->diag.last_iters = s->ctl.cand_iters;
+    s->diag.stats.newton_iterations += s->ctl.cand_iters;
+    s->diag.stats.steps++;
+    if (s->ctl.cand_viol > s->diag.stats.max_violation)
+        s->diag.stats.max_violation = s->ctl.cand_viol;
     /* a_{n-2} <- a_{n-1} <- a_n <- a_{n+1} by turning the arrays (the oldest becomes acc1's
      * scratch), and the candidate's qscale (error_estimate) swapped in: no copies */
-    double *old = s->accpp;
-    s->accpp = s->accp, s->accp = s->acc, s->acc = s->acc1, s->acc1 = old;
-    s->nhist++;
-    memcpy(s->lamp, s->save + 4 * s->n, (size_t)s->m * sizeof(double)); /* lambda_n */
-    s->h_prev = h;
-    double *qs = s->qscale;
-    s->qscale = s->qscale1, s->qscale1 = qs;
-    s->cv_ok = 0;
-    for (int ic = 0; ic < s->ncontacts; ic++) {
-        fmb_contact_t *c = &s->contacts[ic];
+    double *old = s->st.accpp;
+    s->st.accpp = s->st.accp, s->st.accp = s->st.acc, s->st.acc = s->ctl.acc1, s->ctl.acc1 = old;
+    s->st.nhist++;
+    memcpy(s->st.lamp, s->st.save + 4 * s->n, (size_t)s->m * sizeof(double)); /* lambda_n */
+    s->st.h_prev = h;
+    double *qs = s->ctl.qscale;
+    s->ctl.qscale = s->ctl.qscale1, s->ctl.qscale1 = qs;
+    s->el.cv_ok = 0;
+    for (int ic = 0; ic < s->ct.ncontacts; ic++) {
+        fmb_contact_t *c = &s->ct.contacts[ic];
         c->z_n = c->z;
         c->v_n = c->v;
         c->mode = fmb_contact_mode(c->F);
@@ -219,14 +220,14 @@ void fmb_sim_commit_step(fmb_sim_t *s, double h)
     fmb_sim_force_history(s, 0);
     fmb_sim_switch_accept(s);
     double P = fmb_sim_power(s);
-    s->W += 0.5 * h * (s->P + P) + fmb_sim_switch_work(s, h);
-    s->P = P;
+    s->st.W += 0.5 * h * (s->st.P + P) + fmb_sim_switch_work(s, h);
+    s->st.P = P;
 }
 
 void fmb_sim_reject_step(fmb_sim_t *s)
 {
     restore_state(s);
-    s->newton_stale = 1;
+    s->ctl.newton_stale = 1;
 }
 
 /* Predictor (docs/theory.md "Predictor"). With one accepted step behind (nhist >= 1),
@@ -239,13 +240,13 @@ void fmb_sim_reject_step(fmb_sim_t *s)
 static void predict(fmb_sim_t *s, double h, double am, double af, double beta, double gamma)
 {
     const int n = s->n, m = s->m;
-    const double ex = s->nhist >= 1 && s->h_prev > 0 ? h / s->h_prev : 0.0;
-    double *q = s->q, *qd = s->qd, *qdd = s->qdd;
-    const double *acc = s->acc, *accp = s->accp;
+    const double ex = s->st.nhist >= 1 && s->st.h_prev > 0 ? h / s->st.h_prev : 0.0;
+    double *q = s->st.q, *qd = s->st.qd, *qdd = s->st.qdd;
+    const double *acc = s->st.acc, *accp = s->st.accp;
     /* two loops: a_{n+1} extrapolated, or from qdd_n (the division by 1 - am only there) */
     if (ex > 0) { /* step_loops.c */
         fmb_step_predict(n, h, ex, am, af, beta, gamma, q, qd, qdd, acc, accp);
-        fmb_step_extrapolate(m, ex, s->lam, s->lamp);
+        fmb_step_extrapolate(m, ex, s->st.lam, s->st.lamp);
     } else {
         for (int i = 0; i < n; i++) {
             const double a0 = acc[i];
@@ -291,7 +292,7 @@ static void predict(fmb_sim_t *s, double h, double am, double af, double beta, d
 #define FMB_KEEP_AGE 1
 #define FMB_KEEP_TARGET 0.5
 /* ... and only in KKT systems of more than FMB_KEEP_MIN_N unknowns (KLU's small/large
- * boundary, kkt.h), unless s->keep_force (tests): in smaller ones a refresh (assembly +
+ * boundary, kkt.h), unless s->ctl.keep_force (tests): in smaller ones a refresh (assembly +
  * factorization) at every step's start, with one-increment acceptance on the carried
  * constants, is cheaper than the 4-5 linearly contracting increments of a kept matrix
  * (callgrind, one revolution of the quick-return, with the per-block one-increment test
@@ -395,14 +396,14 @@ static int phi_nonfinite(fmb_sim_t *s, double t1)
 }
 
 /* The first increment (scaled as the state's test: |x_i| / (atol + rtol |q_i|), q the
- * iterate after it; the update loop of fmb_sim_try_step left these in s->wq) per block into
+ * iterate after it; the update loop of fmb_sim_try_step left these in s->ctl.wq) per block into
  * newton_B[0..nb): each body's rigid coordinates, its elastic ones, then the multipliers
  * (dl: their scaled increment). See FMB_NEWTON_B_FLOOR. */
 static void first_blocks(fmb_sim_t *s, double dl)
 {
     const fmb_model_t *md = s->model;
-    const double *wq = s->wq;
-    double *b = s->newton_B;
+    const double *wq = s->ctl.wq;
+    double *b = s->ctl.newton_B;
     int k = 0;
     for (int ib = 0; ib < md->nbodies; ib++) {
         const fmb_body_t *bd = &md->bodies[ib];
@@ -421,7 +422,7 @@ static void first_blocks(fmb_sim_t *s, double dl)
         }
     }
     b[k++] = dl;
-    for (; k < s->newton_nb; k++)
+    for (; k < s->ctl.newton_nb; k++)
         b[k] = 0.0;
 }
 
@@ -429,11 +430,11 @@ static void first_blocks(fmb_sim_t *s, double dl)
  * row), max(B_m,b, FMB_NEWTON_B_FLOOR max_b B_m,b), into newton_D's first row, the last
  * measurement's moved to the second: they change only with a measurement, and the test
  * reads them at every step. */
-static void measurement_divisors(fmb_sim_t *s)
+static void measurement_divisors(fmb_sim_ctl_t *c)
 {
-    const int nb = s->newton_nb;
-    const double *bm = s->newton_B + nb;
-    double *d = s->newton_D;
+    const int nb = c->newton_nb;
+    const double *bm = c->newton_B + nb;
+    double *d = c->newton_D;
     memcpy(d + nb, d, (size_t)nb * sizeof(double));
     double big = 0.0;
     for (int k = 0; k < nb; k++)
@@ -444,7 +445,7 @@ static void measurement_divisors(fmb_sim_t *s)
 }
 
 /* One step of size h from the current state (t_n): on success the candidate state at
- * t_n + h is in place (s->t unchanged) with its error estimate; on failure the state is
+ * t_n + h is in place (s->st.t unchanged) with its error estimate; on failure the state is
  * restored. */
 int fmb_sim_try_step(fmb_sim_t *s, double h)
 {
@@ -454,16 +455,17 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
     /* qdd_{n+1} is the unknown; a_{n+1} = ((1-af) qdd_{n+1} + af qdd_n - am a_n)/(1-am),
      * so dq = beta' h^2 dqdd and dqd = gamma' h dqdd with the primed coefficients. */
     const double r = (1.0 - af) / (1.0 - am), bp = beta * r, gp = gamma * r;
-    const double bh2 = bp * h * h, t1 = s->t + h;
-    double *R = s->work, *x = s->work + N, *phi = s->work + 2 * N;
+    const double bh2 = bp * h * h, t1 = s->st.t + h;
+    double *R = s->ctl.work, *x = s->ctl.work + N, *phi = s->ctl.work + 2 * N;
     double *Mqdd = phi + m; /* n entries after phi inside the third block */
     save_state(s);
-    s->cv_ok = 0;
+    s->el.cv_ok = 0;
     s->jammed = 0;
     /* the friction models' state for the step (Coulomb: static coefficient after a stick,
      * kinetic while sliding) */
-    for (int ic = 0; ic < s->ncontacts; ic++)
-        if (s->contacts[ic].fk->begin_step) s->contacts[ic].fk->begin_step(&s->contacts[ic]);
+    for (int ic = 0; ic < s->ct.ncontacts; ic++)
+        if (s->ct.contacts[ic].fk->begin_step)
+            s->ct.contacts[ic].fk->begin_step(&s->ct.contacts[ic]);
     predict(s, h, am, af, beta, gamma);
     const fmb_coeffs_t c = {1.0, bh2, bh2, gp * h, 1.0, 0.0, 0.0, 0};
     double dq_norm = INFINITY, dq_prev = INFINITY, dl_norm = INFINITY;
@@ -475,22 +477,24 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
      * step was rejected, a restart), with contacts or switching elements (non-smooth), and
      * FMB_NEWTON_K_KEEP steps after the last measurement; usable while the last measurement
      * is at most FMB_NEWTON_K_AGE steps old and has one before it */
-    if (s->newton_stale || s->ncontacts || s->nsw || s->newton_K_age >= FMB_NEWTON_K_KEEP)
-        s->newton_K[0] = s->newton_K[1] = s->newton_K[2] = s->newton_K[3] = 0.0;
-    s->newton_K_age++;
-    const int K_ok = s->newton_K[2] > 0.0 && s->newton_K_age <= FMB_NEWTON_K_AGE;
+    if (s->ctl.newton_stale || s->ct.ncontacts || s->ct.nsw ||
+        s->ctl.newton_K_age >= FMB_NEWTON_K_KEEP)
+        s->ctl.newton_K[0] = s->ctl.newton_K[1] = s->ctl.newton_K[2] = s->ctl.newton_K[3] = 0.0;
+    s->ctl.newton_K_age++;
+    const int K_ok = s->ctl.newton_K[2] > 0.0 && s->ctl.newton_K_age <= FMB_NEWTON_K_AGE;
     /* Modified Newton across steps (reuse_jacobian): the factorization of an earlier
      * step is kept when it is this integrator's (nobody factored since), h is unchanged
      * and no step was rejected since (newton_stale, set by the step loop), no frictional
      * contact is active (its LCP is built on the factorization) and no kept matrix
      * failed to contract in the last FMB_KEEP_PAUSE steps (keep_pause), and it was made at
      * most FMB_KEEP_AGE steps ago (keep_age). */
-    const int keep = s->opts.reuse_jacobian && !s->newton_stale && !s->ncontacts &&
-                     s->kkt_iter > 0 && s->kkt_iter == s->kkt.nnumeric && s->keep_pause == 0 &&
-                     s->keep_age < FMB_KEEP_AGE && (N > FMB_KEEP_MIN_N || s->keep_force);
-    if (s->keep_pause > 0) s->keep_pause--;
-    if (keep) s->keep_age++;
-    fmb_newton_trace_t *tr = &s->trace;
+    const int keep = s->opts.reuse_jacobian && !s->ctl.newton_stale && !s->ct.ncontacts &&
+                     s->ctl.kkt_iter > 0 && s->ctl.kkt_iter == s->as.kkt.nnumeric &&
+                     s->ctl.keep_pause == 0 && s->ctl.keep_age < FMB_KEEP_AGE &&
+                     (N > FMB_KEEP_MIN_N || s->ctl.keep_force);
+    if (s->ctl.keep_pause > 0) s->ctl.keep_pause--;
+    if (keep) s->ctl.keep_age++;
+    fmb_newton_trace_t *tr = &s->diag.trace;
     const int tk = keep ? 1 : 0;
     int lastfail = -1; /* criteria of the last failed test (trace) */
     tr->steps[tk]++;
@@ -505,17 +509,17 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         if (fresh0 && it == 1 && K_ok) {
             /* the remaining error predicted by each of the two measurements (see
              * FMB_NEWTON_B_FLOOR), the larger decides */
-            const int nb = s->newton_nb;
-            const double *b = s->newton_B;
+            const int nb = s->ctl.newton_nb;
+            const double *b = s->ctl.newton_B;
             double pq = 0.0, pl = 0.0;
             for (int j = 0; j < 2; j++) {
-                const double *dm = s->newton_D + j * nb; /* made with the measurement */
+                const double *dm = s->ctl.newton_D + j * nb; /* made with the measurement */
                 double a = 0.0;
                 for (int k = 0; k < nb; k++)
                     a = fmax_inline(a, b[k] / dm[k]);
                 const double f = a < 1.0 ? a : a * a; /* linear below 1 (FMB_NEWTON_K_SAFETY_L) */
-                pq = fmax_inline(pq, f * s->newton_K[2 * j]);
-                pl = fmax_inline(pl, f * s->newton_K[2 * j + 1]);
+                pq = fmax_inline(pq, f * s->ctl.newton_K[2 * j]);
+                pl = fmax_inline(pl, f * s->ctl.newton_K[2 * j + 1]);
             }
             once = FMB_NEWTON_K_SAFETY * pq <= 1.0 && FMB_NEWTON_K_SAFETY_L * pl <= 1.0;
         }
@@ -530,7 +534,7 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
          * every joint anyway) */
         double viol = NAN;
         if (inc_ok) {
-            viol = fmb_sim_eval_phi(s, s->q, t1, phi, NULL);
+            viol = fmb_sim_eval_phi(s, s->st.q, t1, phi, NULL);
             tr->phi_evals++;
             if (!isfinite(viol)) {
                 int rc = phi_nonfinite(s, t1);
@@ -550,17 +554,17 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
             /* candidate: a_{n+1} and its error estimate (one pass); fmb_sim_commit_step
              * accepts it, fmb_sim_reject_step restores t_n */
             error_estimate(s, h, am, af, beta, gamma);
-            s->cand_iters = it;
-            s->cand_once = once ? 1 + s->newton_K_old : 0;
-            s->cand_viol = viol;
+            s->ctl.cand_iters = it;
+            s->ctl.cand_once = once ? 1 + s->ctl.newton_K_old : 0;
+            s->ctl.cand_viol = viol;
             return 0;
         }
         if (it == s->opts.max_newton) break;
-        if (s->ncontacts) fmb_sim_contact_update(s, h);
+        if (s->ct.ncontacts) fmb_sim_contact_update(s, h);
         if (inc_ok) {
-            fmb_sim_eval_forces(s, s->q, s->qd, s->qdd, s->lam, t1, Mqdd, R);
+            fmb_sim_eval_forces(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, t1, Mqdd, R);
         } else {
-            fmb_sim_eval_residual(s, s->q, s->qd, s->qdd, s->lam, t1, Mqdd, R, phi);
+            fmb_sim_eval_residual(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, t1, Mqdd, R, phi);
             viol = 0.0;
             for (int k = 0; k < m; k++) {
                 const double a = fabs(phi[k]);
@@ -580,7 +584,8 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
          * the sum non-finite (R is unused then) */
         const double rsum = fmb_step_scale_residual(n, bh2, R, Mqdd);
         if (!isfinite(rsum))
-            return restore_with_error(s, fmb_sim_nonfinite_error(s, s->q, s->qd, s->qdd, t1));
+            return restore_with_error(s,
+                                      fmb_sim_nonfinite_error(s, s->st.q, s->st.qd, s->st.qdd, t1));
         for (int k = 0; k < m; k++)
             R[n + k] = -phi[k];
         /* Modified Newton: keep the step's first factorization while the increments
@@ -596,28 +601,28 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
              * a while before trying to keep one again (the iteration matrix is changing
              * fast: slider crossing elements, large rotation per step) */
             if (keep && !fresh) {
-                s->keep_pause = FMB_KEEP_PAUSE;
+                s->ctl.keep_pause = FMB_KEEP_PAUSE;
                 if (it >= FMB_KEEP_ITERS) tr->drop_limit++;
                 else tr->drop_ratio++;
             }
-            s->keep_age = 0;
+            s->ctl.keep_age = 0;
             /* at the iterate of the residual just evaluated: the assembly may take the
              * joints' views and Jacobians from it (sim.h fmb_joint_memo_t) */
-            s->jm->handoff = 1;
-            fmb_sim_assemble(s, s->q, s->qd, s->qdd, s->lam, t1, &c);
-            s->jm->handoff = 0;
-            rc = fmb_kkt_factor(&s->kkt);
-            s->stats.factorizations = s->kkt.nnumeric;
-            s->stats.symbolic = s->kkt.nsymbolic;
-            s->kkt_iter = rc ? 0 : s->kkt.nnumeric;
-            s->newton_stale = 0;
+            s->as.jm->handoff = 1;
+            fmb_sim_assemble(s, s->st.q, s->st.qd, s->st.qdd, s->st.lam, t1, &c);
+            s->as.jm->handoff = 0;
+            rc = fmb_kkt_factor(&s->as.kkt);
+            s->diag.stats.factorizations = s->as.kkt.nnumeric;
+            s->diag.stats.symbolic = s->as.kkt.nsymbolic;
+            s->ctl.kkt_iter = rc ? 0 : s->as.kkt.nnumeric;
+            s->ctl.newton_stale = 0;
             fresh = 1;
             fresh0 = it == 0;
         }
-        if (rc == 0) rc = fmb_kkt_solve(&s->kkt, R, x);
-        if (rc == 0 && s->ncontacts) { /* with switching elements: both LCPs coupled */
-            rc = s->nswz ? fmb_sim_lcp_coupled(s, bh2, gp / (bp * h), t1, x)
-                         : fmb_sim_contact_lcp(s, bh2, gp / (bp * h), t1, x);
+        if (rc == 0) rc = fmb_kkt_solve(&s->as.kkt, R, x);
+        if (rc == 0 && s->ct.ncontacts) { /* with switching elements: both LCPs coupled */
+            rc = s->ct.nswz ? fmb_sim_lcp_coupled(s, bh2, gp / (bp * h), t1, x)
+                            : fmb_sim_contact_lcp(s, bh2, gp / (bp * h), t1, x);
             if (rc) {
                 /* an iterate far from the solution can make the contact LCP unsolvable
                  * (friction-induced normal forces beyond the unit response, as in
@@ -626,8 +631,8 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
                 return rc == FMB_ERR_SINGULAR || rc == FMB_ERR_LINSOLVE ? FMB_ERR_CONVERGENCE : rc;
             }
         }
-        if (rc == 0 && s->nswz && !s->ncontacts) {
-            rc = fmb_sim_switch_lcp(s, bh2, gp / (bp * h), s->qd, 1.0, t1, x);
+        if (rc == 0 && s->ct.nswz && !s->ct.ncontacts) {
+            rc = fmb_sim_switch_lcp(s, bh2, gp / (bp * h), s->st.qd, 1.0, t1, x);
             if (rc) { /* as for the contacts: a failed step, retried with halving */
                 restore_state(s);
                 return rc == FMB_ERR_SINGULAR || rc == FMB_ERR_LINSOLVE ? FMB_ERR_CONVERGENCE : rc;
@@ -636,36 +641,36 @@ int fmb_sim_try_step(fmb_sim_t *s, double h)
         if (rc) {
             restore_state(s);
             if (rc == FMB_ERR_SINGULAR)
-                return fmb_sim_singular_error(s, s->q, t1, "during the step");
+                return fmb_sim_singular_error(s, s->st.q, t1, "during the step");
             return fmb_sim_error(s, rc, "linear solver failure at t = %.9g", t1);
         }
         dq_prev = dq_norm;
-        /* the update and its scaled increments (kept in s->wq for first_blocks), the
+        /* the update and its scaled increments (kept in s->ctl.wq for first_blocks), the
          * multipliers' (step_loops.c) */
-        dq_norm = fmb_step_update(n, x, gp / (bp * h), bh2, s->opts.atol, s->opts.rtol, s->q, s->qd,
-                                  s->qdd, s->wq);
+        dq_norm = fmb_step_update(n, x, gp / (bp * h), bh2, s->opts.atol, s->opts.rtol, s->st.q,
+                                  s->st.qd, s->st.qdd, s->ctl.wq);
         double lmax, dl;
-        fmb_step_update_lam(m, x + n, bh2, s->lam, &lmax, &dl);
+        fmb_step_update_lam(m, x + n, bh2, s->st.lam, &lmax, &dl);
         dl_norm = dl / (s->opts.atol + FMB_LAMBDA_RTOL * lmax);
         if (it == 0) dq_first = dq_norm;
-        if (fresh0 && it == 0 && !s->ncontacts && !s->nsw) first_blocks(s, dl_norm);
+        if (fresh0 && it == 0 && !s->ct.ncontacts && !s->ct.nsw) first_blocks(s, dl_norm);
         /* the second increment on the predictor's matrix: Newton's quadratic constant */
         if (fresh0 && it == 1 && dq_first > 0.0) {
-            const int nb = s->newton_nb;
-            memcpy(s->newton_B + 2 * nb, s->newton_B + nb, (size_t)nb * sizeof(double));
-            memcpy(s->newton_B + nb, s->newton_B, (size_t)nb * sizeof(double));
-            measurement_divisors(s);
-            s->newton_K[2] = s->newton_K[0], s->newton_K[3] = s->newton_K[1];
-            s->newton_K[0] = fmax(dq_norm, FMB_NEWTON_K_FLOOR);
-            s->newton_K[1] = fmax(dl_norm, FMB_NEWTON_K_FLOOR);
+            const int nb = s->ctl.newton_nb;
+            memcpy(s->ctl.newton_B + 2 * nb, s->ctl.newton_B + nb, (size_t)nb * sizeof(double));
+            memcpy(s->ctl.newton_B + nb, s->ctl.newton_B, (size_t)nb * sizeof(double));
+            measurement_divisors(&s->ctl);
+            s->ctl.newton_K[2] = s->ctl.newton_K[0], s->ctl.newton_K[3] = s->ctl.newton_K[1];
+            s->ctl.newton_K[0] = fmax(dq_norm, FMB_NEWTON_K_FLOOR);
+            s->ctl.newton_K[1] = fmax(dl_norm, FMB_NEWTON_K_FLOOR);
             /* the measurement before may be older than FMB_NEWTON_K_AGE (the pair was
              * forgotten for use, not for pairing): then the pair is a renewed one */
-            s->newton_K_old = s->newton_K_age > FMB_NEWTON_K_AGE;
-            s->newton_K_age = 0;
+            s->ctl.newton_K_old = s->ctl.newton_K_age > FMB_NEWTON_K_AGE;
+            s->ctl.newton_K_age = 0;
         }
     }
     int row = -1, line = 0;
-    double viol = fmb_sim_eval_phi(s, s->q, t1, phi, &row);
+    double viol = fmb_sim_eval_phi(s, s->st.q, t1, phi, &row);
     const char *nm = row >= 0 ? fmb_sim_row_name(s, row, &line) : "-";
     restore_state(s);
     fmb_sim_error(s, FMB_ERR_CONVERGENCE,

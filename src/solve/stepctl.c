@@ -85,10 +85,10 @@ const char *fmb_sim_coord_name(const fmb_sim_t *s, int i, char *buf, size_t len)
 {
     if (!buf || len == 0) return "";
     buf[0] = '\0';
-    if (!s || i < 0 || i >= s->n + s->nferr) return buf;
+    if (!s || i < 0 || i >= s->n + s->el.nferr) return buf;
     const fmb_model_t *md = s->model;
     if (i >= s->n) { /* an element's own coordinates (step.c element_error) */
-        const fmb_force_t *f = &md->forces[s->ferr[i - s->n]];
+        const fmb_force_t *f = &md->forces[s->el.ferr[i - s->n]];
         snprintf(buf, len, "force '%s' (its own coordinates)", f->name);
         return buf;
     }
@@ -118,10 +118,10 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, 
     *h_cap = INFINITY;
     /* LuGre breakaway control: part of the adaptive step choice (a fixed step is the
      * user's; the error estimate's warning covers it) */
-    int reject = s->ncontacts && s->opts.adaptive
+    int reject = s->ct.ncontacts && s->opts.adaptive
                      ? fmb_sim_contact_step_control(s, h, h_cap, why, len)
                      : 0;
-    if (s->ncontacts) { /* a Coulomb slider's located stop (fixed and adaptive runs) */
+    if (s->ct.ncontacts) { /* a Coulomb slider's located stop (fixed and adaptive runs) */
         const int r = fmb_sim_contact_stop_control(s, h, h_cap, why, len);
         if (r == 4)
             *restart |= 4;
@@ -133,19 +133,19 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, 
     /* the joints and forces with step control alone (sim.h hk); a joint with a valid member
      * was viewed at the candidate by the step's validity check (step.c invalid_state: the
      * same q and qd, so the same views), which are taken instead of viewing it again */
-    for (int k = 0; k < s->njctl; k++) {
-        const int i = s->jctl[k];
+    for (int k = 0; k < s->el.njctl; k++) {
+        const int i = s->el.jctl[k];
         const fmb_joint_t *j = &md->joints[i];
         fmb_bodyview_t v0[2], vc[2];
-        fmb_sim_joint_views(s, j, s->save, s->save + n, v0);
+        fmb_sim_joint_views(s, j, s->st.save, s->st.save + n, v0);
         const fmb_bodyview_t *v1 = vc;
-        if (s->cv_ok && s->jslot[i] >= 0)
-            v1 = s->cv + 2 * s->jslot[i];
+        if (s->el.cv_ok && s->el.jslot[i] >= 0)
+            v1 = s->el.cv + 2 * s->el.jslot[i];
         else
-            fmb_sim_joint_views(s, j, s->q, s->qd, vc);
+            fmb_sim_joint_views(s, j, s->st.q, s->st.qd, vc);
         double hm = INFINITY;
         char w[160] = "";
-        int r = j->klass->step_control(j, v0, v1, s->t, h, &hm, why ? w : NULL, sizeof w);
+        int r = j->klass->step_control(j, v0, v1, s->st.t, h, &hm, why ? w : NULL, sizeof w);
         if (hm < *h_cap) {
             *h_cap = hm;
             if (why) snprintf(why, len, "joint '%s' (line %d): %s", j->name, j->line, w);
@@ -155,16 +155,16 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, 
         else if (r)
             reject = 1;
     }
-    for (int k = 0; k < s->nfctl; k++) {
-        const fmb_force_t *f = &md->forces[s->fctl[k]];
+    for (int k = 0; k < s->el.nfctl; k++) {
+        const fmb_force_t *f = &md->forces[s->el.fctl[k]];
         fmb_bodyview_t v0[2], v1[2];
         for (int k = 0; k < 2; k++) {
-            v0[k] = fmb_model_view(md, f->body[k], s->save, s->save + n);
-            v1[k] = fmb_model_view(md, f->body[k], s->q, s->qd);
+            v0[k] = fmb_model_view(md, f->body[k], s->st.save, s->st.save + n);
+            v1[k] = fmb_model_view(md, f->body[k], s->st.q, s->st.qd);
         }
         double hm = INFINITY;
         char w[160] = "";
-        int r = f->klass->step_control(f, v0, v1, s->t, h, &hm, why ? w : NULL, sizeof w);
+        int r = f->klass->step_control(f, v0, v1, s->st.t, h, &hm, why ? w : NULL, sizeof w);
         if (hm < *h_cap) {
             *h_cap = hm;
             if (why) snprintf(why, len, "force '%s' (line %d): %s", f->name, f->line, w);
@@ -180,10 +180,10 @@ static int events(fmb_sim_t *s, double h, double *h_cap, char *why, size_t len, 
 }
 
 /* A step meeting the tolerance, from the largest error ratio seen (ratio ~ h^2). */
-static double suggested_step(const fmb_sim_t *s)
+static double suggested_step(const fmb_sim_diag_t *d)
 {
-    if (!(s->err_hist_max > 1.0) || !(s->err_hist_h > 0)) return 0.0;
-    return s->err_hist_h * 0.8 / sqrt(s->err_hist_max);
+    if (!(d->err_hist_max > 1.0) || !(d->err_hist_h > 0)) return 0.0;
+    return d->err_hist_h * 0.8 / sqrt(d->err_hist_max);
 }
 
 /* The message of a step that could not be completed: the tries, the smallest h, the
@@ -202,9 +202,9 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
     }
     char cause[900];
     const fmb_sim_options_t *o = &s->opts;
-    const double hs = suggested_step(s);
+    const double hs = suggested_step(&s->diag);
     char where[160];
-    fmb_sim_coord_name(s, s->stats.max_error_coord, where, sizeof where);
+    fmb_sim_coord_name(s, s->diag.stats.max_error_coord, where, sizeof where);
     if (rc == FMB_ERR_NONFINITE)
         snprintf(cause, sizeof cause,
                  "the values stay non-finite at every step tried: the element is not defined "
@@ -214,14 +214,14 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
                  "likely cause: the time step is too large for the dynamics: the local error "
                  "estimate reached %.3g times its tolerance (rtol_step %g, atol_step %g) at "
                  "h = %.3g%s%s; suggested: h = %.2g (or step: adaptive)",
-                 s->err_hist_max, o->rtol_step, o->atol_step, s->err_hist_h,
+                 s->diag.err_hist_max, o->rtol_step, o->atol_step, s->diag.err_hist_h,
                  where[0] ? ", worst in " : "", where, hs);
     else
         snprintf(cause, sizeof cause,
                  "the local error estimate stayed within its tolerance before (largest ratio "
                  "%.3g), so the step size is not the likely cause: the mechanism may reach a "
                  "singular position (flexmb check) or a force or joint may not be defined there",
-                 s->err_hist_max);
+                 s->diag.err_hist_max);
     if (o->integrator == FMB_NEWMARK && o->gamma <= 0.5 + 1e-12) {
         size_t u = strlen(cause);
         snprintf(cause + u, sizeof cause - u,
@@ -232,14 +232,18 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
     char wedge[640];
     if (s->jammed) /* the last try stopped in a LuGre jam (contact_step.c jam_error): its
                     * message names the cause, and smaller steps make the spike larger */
-        snprintf(cause, sizeof cause, "likely cause: the jam above, the friction law's failure, "
+        snprintf(cause, sizeof cause,
+                 "likely cause: the jam above, the friction law's failure, "
                  "not the step size's (smaller steps make its spike larger; the error "
-                 "estimate's %.3g times its tolerance is not the cause)", s->err_hist_max);
+                 "estimate's %.3g times its tolerance is not the cause)",
+                 s->diag.err_hist_max);
     else if (rc != FMB_ERR_NONFINITE && fmb_sim_contact_diagnosis(s, wedge, sizeof wedge))
         /* the friction law's failure, not the step size's (contact_stepctl.c): smaller steps
          * make its spike larger */
-        snprintf(cause, sizeof cause, "likely cause: %s (the error estimate's %.3g times its "
-                 "tolerance is its symptom)", wedge, s->err_hist_max);
+        snprintf(cause, sizeof cause,
+                 "likely cause: %s (the error estimate's %.3g times its "
+                 "tolerance is its symptom)",
+                 wedge, s->diag.err_hist_max);
     if (rc != FMB_ERR_NONFINITE) {
         /* last (a truncated message loses it first): the fastest mode of the linearized
          * system at t_n and the step that resolves every mode (the scheme damps the
@@ -256,7 +260,7 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
             snprintf(cause + u, sizeof cause - u,
                      "; fastest mode of the linearized system at t = %.6g: omega_max = %.3g "
                      "rad/s (%.3g Hz%s%s): h = 1/omega_max = %.2g s resolves every mode",
-                     s->t, om, om / 6.283185307179586, mw[0] ? ", mostly " : "", mw, 1.0 / om);
+                     s->st.t, om, om / 6.283185307179586, mw[0] ? ", mostly " : "", mw, 1.0 / om);
         }
         snprintf(s->errmsg, sizeof s->errmsg, "%s", emsg); /* the estimate's own errors */
     }
@@ -279,7 +283,8 @@ static int fail_step(fmb_sim_t *s, int rc, trylog_t *L, double t0, const char *l
 /* The worst coordinate of a step the error estimate sized or rejected (adaptive advice) */
 static void count_limit(fmb_sim_t *s)
 {
-    if (s->err_coord >= 0 && s->err_coord < s->n) s->err_lim[s->err_coord]++, s->n_err_lim++;
+    if (s->ctl.err_coord >= 0 && s->ctl.err_coord < s->n)
+        s->diag.err_lim[s->ctl.err_coord]++, s->diag.n_err_lim++;
 }
 
 /* jump: accepted under the jump rule (attempt()) with a ratio above 1: its one-time error
@@ -287,30 +292,31 @@ static void count_limit(fmb_sim_t *s)
  * steps accepted on it (the summary's "at most" does not quote a deliberate excess). */
 static void accept(fmb_sim_t *s, double h, int jump)
 {
-    if (s->accept_hook) s->accept_hook(s, h, s->accept_hook_user);
-    fmb_sim_stats_t *st = &s->stats;
-    const double t1 = s->t + h;
-    if (s->err_ratio < 1e-200) s->err_ratio = 0.0; /* only coordinates left out (start.c) */
+    if (s->diag.accept_hook) s->diag.accept_hook(s, h, s->diag.accept_hook_user);
+    fmb_sim_stats_t *st = &s->diag.stats;
+    const double t1 = s->st.t + h;
+    if (s->ctl.err_ratio < 1e-200) s->ctl.err_ratio = 0.0; /* only coordinates left out (start.c) */
     if (st->h_min_used == 0.0 || h < st->h_min_used) st->h_min_used = h;
     if (h > st->h_max_used) st->h_max_used = h;
     if (jump) {
-        const double e = s->err_ratio * h / s->t_span;
+        const double e = s->ctl.err_ratio * h / s->ctl.t_span;
         st->jump_steps++;
         if (e > st->jump_error || st->jump_coord < 0) {
             st->jump_error = e;
-            st->jump_ratio = s->err_ratio;
+            st->jump_ratio = s->ctl.err_ratio;
             st->jump_time = t1;
-            st->jump_coord = s->err_coord;
+            st->jump_coord = s->ctl.err_coord;
         }
-    } else if (s->err_ratio > st->max_error || st->max_error_coord < 0) {
-        st->max_error = s->err_ratio;
+    } else if (s->ctl.err_ratio > st->max_error || st->max_error_coord < 0) {
+        st->max_error = s->ctl.err_ratio;
         st->max_error_time = t1;
-        st->max_error_coord = s->err_coord;
+        st->max_error_coord = s->ctl.err_coord;
     }
-    st->error_sum += s->err_ratio * h / s->t_span;
-    if (s->err_ratio > s->err_hist_max) s->err_hist_max = s->err_ratio, s->err_hist_h = h;
-    if (s->err_ratio > RESCUE_LIMIT) s->n_over++;
-    if (s->opts.adaptive && s->err_ratio > ERR_LIMITED) count_limit(s);
+    st->error_sum += s->ctl.err_ratio * h / s->ctl.t_span;
+    if (s->ctl.err_ratio > s->diag.err_hist_max)
+        s->diag.err_hist_max = s->ctl.err_ratio, s->diag.err_hist_h = h;
+    if (s->ctl.err_ratio > RESCUE_LIMIT) s->diag.n_over++;
+    if (s->opts.adaptive && s->ctl.err_ratio > ERR_LIMITED) count_limit(s);
     fmb_sim_commit_step(s, h);
 }
 
@@ -320,14 +326,14 @@ static void accept(fmb_sim_t *s, double h, int jump)
 static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_floor)
 {
     /* a change of h beyond round-off (t_k = k h makes t_k - t_{k-1} vary in its last bits) */
-    if (!(fabs(h - s->h_last_try) <= 1e-9 * h)) s->newton_stale = 1;
-    s->h_last_try = h;
+    if (!(fabs(h - s->ctl.h_last_try) <= 1e-9 * h)) s->ctl.newton_stale = 1;
+    s->ctl.h_last_try = h;
     *h_cap = INFINITY;
     int rc = fmb_sim_try_step(s, h);
     if (rc) {
         if (!retryable(rc)) return rc;
-        s->newton_stale = 1;
-        s->stats.halvings++;
+        s->ctl.newton_stale = 1;
+        s->diag.stats.halvings++;
         log_try(L, h, reason(rc));
         return rc;
     }
@@ -340,12 +346,12 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
             events(s, h, &cap, why, sizeof why, &restart);
         }
         fmb_sim_reject_step(s);
-        s->stats.rejected_event++;
+        s->diag.stats.rejected_event++;
         log_try(L, h, "rejected by an element's step control");
         if (hn < h_floor) {
             fmb_sim_error(s, FMB_ERR_CONVERGENCE, "step control of %s asks for h = %.3g", why,
                           hn);
-            return fail_step(s, FMB_ERR_CONVERGENCE, L, s->t, "the step fell below h_min");
+            return fail_step(s, FMB_ERR_CONVERGENCE, L, s->st.t, "the step fell below h_min");
         }
         return 1;
     }
@@ -363,20 +369,20 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
          * element's end: the constraint's second derivatives jump): Newton's carried
          * quadratic constant (step.c) does not hold across it, and a candidate accepted on
          * it after one increment is retried with the constant measured anew */
-        s->newton_K[0] = s->newton_K[1] = s->newton_K[2] = s->newton_K[3] = 0.0;
-        if (s->cand_once) {
+        s->ctl.newton_K[0] = s->ctl.newton_K[1] = s->ctl.newton_K[2] = s->ctl.newton_K[3] = 0.0;
+        if (s->ctl.cand_once) {
             fmb_sim_reject_step(s);
             return attempt(s, h, h_cap, L, h_floor);
         }
     }
-    const double r = s->err_ratio;
+    const double r = s->ctl.err_ratio;
     /* A jump in the accelerations (contact onset, a slider crossing a beam element's end)
      * makes the ratio fall only like h instead of h^2 on rejection. Its error is made once,
      * not per unit time: such a step is accepted when its local error alone, r h / t_span,
      * is within the tolerance. */
-    const int jump = s->rej_h > h && s->rej_t == s->t && s->rej_ratio > r &&
-                     log(s->rej_ratio / r) < 1.5 * log(s->rej_h / h) &&
-                     r * h / s->t_span <= 1.0;
+    const int jump = s->diag.rej_h > h && s->diag.rej_t == s->st.t && s->diag.rej_ratio > r &&
+                     log(s->diag.rej_ratio / r) < 1.5 * log(s->diag.rej_h / h) &&
+                     r * h / s->ctl.t_span <= 1.0;
     /* A ratio that hardly falls as the step shrinks (slower than h^0.5 between two
      * rejections at the same time; an error of the method falls like h^2, an acceleration
      * jump like h) is the period-2 transient of the index-3 scheme, whose accelerations
@@ -384,35 +390,35 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
      * velocities off the constraint's velocity manifold after a kink or a change of h.
      * Shrinking h only makes it larger; the run restarts from t_n instead (velocities
      * projected, accelerations consistent; once per time point) and retries the same h. */
-    const int stagnant = ((s->rej_h > h && s->rej_t == s->t && s->rej_ratio > 0 &&
-                           log(s->rej_ratio / r) < 0.5 * log(s->rej_h / h)) ||
-                          s->err_alt) &&
-                         s->restart_t != s->t;
-    if (s->opts.adaptive && r > 1.0 && !jump && stagnant && !s->nsw) {
+    const int stagnant = ((s->diag.rej_h > h && s->diag.rej_t == s->st.t && s->diag.rej_ratio > 0 &&
+                           log(s->diag.rej_ratio / r) < 0.5 * log(s->diag.rej_h / h)) ||
+                          s->ctl.err_alt) &&
+                         s->diag.restart_t != s->st.t;
+    if (s->opts.adaptive && r > 1.0 && !jump && stagnant && !s->ct.nsw) {
         fmb_sim_reject_step(s);
-        s->stats.rejected_error++;
+        s->diag.stats.rejected_error++;
         log_try(L, h, "error estimate not falling with h: restart");
-        s->restart_t = s->t;
-        s->rej_h = 0.0;
+        s->diag.restart_t = s->st.t;
+        s->diag.rej_h = 0.0;
         const int rc = fmb_sim_restart(s);
         return rc ? rc : 3;
     }
     if (s->opts.adaptive && r > 1.0 && !jump) {
-        s->rej_h = h, s->rej_t = s->t, s->rej_ratio = r;
+        s->diag.rej_h = h, s->diag.rej_t = s->st.t, s->diag.rej_ratio = r;
         count_limit(s);
         fmb_sim_reject_step(s);
-        s->stats.rejected_error++;
-        if (r > s->err_hist_max) s->err_hist_max = r, s->err_hist_h = h;
+        s->diag.stats.rejected_error++;
+        if (r > s->diag.err_hist_max) s->diag.err_hist_max = r, s->diag.err_hist_h = h;
         log_try(L, h, "error estimate above tolerance");
         if (h * fmax(SHRINK, SAFETY / sqrt(r)) < h_floor) {
             fmb_sim_error(s, FMB_ERR_CONVERGENCE,
                           "the error estimate (%.3g times the tolerance) cannot be met", r);
-            return fail_step(s, FMB_ERR_CONVERGENCE, L, s->t, "the step fell below h_min");
+            return fail_step(s, FMB_ERR_CONVERGENCE, L, s->st.t, "the step fell below h_min");
         }
         return 2;
     }
     char wedge[640];
-    if (s->ncontacts && fmb_sim_contact_diagnosis(s, wedge, sizeof wedge)) {
+    if (s->ct.ncontacts && fmb_sim_contact_diagnosis(s, wedge, sizeof wedge)) {
         /* a step that would be accepted, converged into a wedged slider (contact_stepctl.c):
          * the friction law's failure, not the step size's, so it is never accepted (checked
          * after the error estimate: a step it rejects is retried smaller first). Whether
@@ -423,7 +429,7 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
                       "%s; the step from t = %.9g could not be completed: it converged (h = %.3g) "
                       "into that state, which is never accepted (the law's failure, not the "
                       "step size's)",
-                      wedge, s->t, h);
+                      wedge, s->st.t, h);
         L->n = 0; /* diagnosed */
         return FMB_ERR_CONVERGENCE;
     }
@@ -434,7 +440,7 @@ static int attempt(fmb_sim_t *s, double h, double *h_cap, trylog_t *L, double h_
         if (rc) return rc;
     }
     if ((restart & 1) && s->opts.adaptive) {
-        s->restart_t = s->t;
+        s->diag.restart_t = s->st.t;
         return fmb_sim_restart(s);
     }
     return 0;
@@ -455,20 +461,20 @@ static int fixed_step(fmb_sim_t *s, double h, int depth, trylog_t *L, double h_f
     }
     if (r < 0) {
         if (!retryable(r) || L->n == 0) return r; /* not retryable, or already diagnosed */
-        if (s->n_over > 0.1 * (double)s->stats.steps) {
+        if (s->diag.n_over > 0.1 * (double)s->diag.stats.steps) {
             /* halving would hide the cause: the steps before were already far off */
             char lim[160];
             snprintf(lim, sizeof lim,
                      "not halved: the error estimate had exceeded its tolerance more than "
                      "%g-fold on %ld of %ld steps, so the step itself is the cause",
-                     RESCUE_LIMIT, s->n_over, s->stats.steps);
-            return fail_step(s, r, L, s->t, lim);
+                     RESCUE_LIMIT, s->diag.n_over, s->diag.stats.steps);
+            return fail_step(s, r, L, s->st.t, lim);
         }
         if (depth >= s->opts.halving) {
             char lim[80];
             snprintf(lim, sizeof lim, "%d halving%s allowed (solver: halving)", s->opts.halving,
                      s->opts.halving == 1 ? "" : "s");
-            return fail_step(s, r, L, s->t, lim);
+            return fail_step(s, r, L, s->st.t, lim);
         }
         depth++;
     }
@@ -476,62 +482,62 @@ static int fixed_step(fmb_sim_t *s, double h, int depth, trylog_t *L, double h_f
     return rc ? rc : fixed_step(s, 0.5 * h, depth, L, h_floor);
 }
 
-/* Steps from s->t to exactly t_target. */
+/* Steps from s->st.t to exactly t_target. */
 static int advance_to(fmb_sim_t *s, double t_target, volatile const int *stop)
 {
     const fmb_sim_options_t *o = &s->opts;
-    if (!(s->t_span > 0)) s->t_span = fmax(o->t_end - s->t, t_target - s->t);
+    if (!(s->ctl.t_span > 0)) s->ctl.t_span = fmax(o->t_end - s->st.t, t_target - s->st.t);
     const double h_floor = o->h_min > 0 ? o->h_min : 1e-12 * fmax(o->t_end, 1e-300);
     trylog_t L = {0};
     if (!o->adaptive) {
-        int rc = fixed_step(s, t_target - s->t, 0, &L, h_floor);
+        int rc = fixed_step(s, t_target - s->st.t, 0, &L, h_floor);
         if (rc) return rc;
-        s->t = t_target; /* exact (no drift from repeated additions) */
+        s->st.t = t_target; /* exact (no drift from repeated additions) */
         return 0;
     }
     int after_reject = 0;
-    double cap = s->ev_cap > 0 ? s->ev_cap : INFINITY; /* element cap on the next step */
-    while (s->t < t_target) {
+    double cap = s->ctl.ev_cap > 0 ? s->ctl.ev_cap : INFINITY; /* element cap on the next step */
+    while (s->st.t < t_target) {
         if (stop && *stop)
-            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->t);
-        const double rem = t_target - s->t;
-        const double h_prop = fmin(s->h_next, fmin(o->h_max > 0 ? o->h_max : INFINITY, cap));
+            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->st.t);
+        const double rem = t_target - s->st.t;
+        const double h_prop = fmin(s->ctl.h_next, fmin(o->h_max > 0 ? o->h_max : INFINITY, cap));
         const double h =
             rem <= h_prop * (1.0 + 1e-9) ? rem : rem < 2.0 * h_prop ? 0.5 * rem : h_prop;
         double hcap;
         int r = attempt(s, h, &hcap, &L, h_floor);
         if (r < 0) {
             if (!retryable(r) || L.n == 0) return r;
-            s->h_next = 0.5 * h;
+            s->ctl.h_next = 0.5 * h;
             after_reject = 1;
-            if (s->h_next < h_floor) {
-                int rc = fail_step(s, r, &L, s->t, "the step fell below h_min");
+            if (s->ctl.h_next < h_floor) {
+                int rc = fail_step(s, r, &L, s->st.t, "the step fell below h_min");
                 return rc;
             }
             continue;
         }
         if (r == 1) {
-            s->h_next = hcap < h ? hcap : 0.5 * h;
+            s->ctl.h_next = hcap < h ? hcap : 0.5 * h;
             after_reject = 1;
             continue;
         }
         if (r == 3) continue; /* restarted at t_n: the same h again */
         if (r == 2) {
-            s->h_next = h * fmax(SHRINK, SAFETY / sqrt(s->err_ratio));
+            s->ctl.h_next = h * fmax(SHRINK, SAFETY / sqrt(s->ctl.err_ratio));
             after_reject = 1;
             continue;
         }
         cap = hcap;
-        s->ev_cap = isfinite(hcap) ? hcap : 0.0;
-        const double e = s->err_ratio;
+        s->ctl.ev_cap = isfinite(hcap) ? hcap : 0.0;
+        const double e = s->ctl.err_ratio;
         double f = e > 0 ? SAFETY / sqrt(e) : GROW;
         f = fmin(after_reject ? 1.0 : GROW, fmax(SHRINK, f));
         double hn = h * f;
         if (h < h_prop && hn < h_prop && !after_reject) hn = h_prop; /* landed short */
-        s->h_next = fmax(hn, h_floor);
+        s->ctl.h_next = fmax(hn, h_floor);
         after_reject = 0;
     }
-    s->t = t_target; /* exact (no drift from repeated additions) */
+    s->st.t = t_target; /* exact (no drift from repeated additions) */
     return 0;
 }
 
@@ -539,8 +545,8 @@ int fmb_sim_step(fmb_sim_t *s)
 {
     if (!s->initialized)
         return fmb_sim_error(s, FMB_ERR_ARG, "fmb_sim_step called before fmb_sim_initialize");
-    if (!(s->h_next > 0)) s->h_next = s->opts.h;
-    return advance_to(s, s->t + s->opts.h, NULL);
+    if (!(s->ctl.h_next > 0)) s->ctl.h_next = s->opts.h;
+    return advance_to(s, s->st.t + s->opts.h, NULL);
 }
 
 /* Records at r_j = t0 + j output_dt (the last at t_end), independent of the step. Fixed
@@ -552,10 +558,10 @@ static int run_output_dt(fmb_sim_t *s, fmb_observer_fn observer, void *user,
                          volatile const int *stop)
 {
     fmb_sim_options_t *o = &s->opts;
-    const double dt = o->output_dt, T = o->t_end, t0 = s->t;
-    s->t_span = T - t0;
+    const double dt = o->output_dt, T = o->t_end, t0 = s->st.t;
+    s->ctl.t_span = T - t0;
     if (o->adaptive && !(o->h_max > 0)) o->h_max = o->h;
-    if (!(s->h_next > 0)) s->h_next = fmin(o->h, o->h_max > 0 ? o->h_max : INFINITY);
+    if (!(s->ctl.h_next > 0)) s->ctl.h_next = fmin(o->h, o->h_max > 0 ? o->h_max : INFINITY);
     const double h = o->h;
     long j = 1, k = 1;
     for (;;) {
@@ -565,12 +571,13 @@ static int run_output_dt(fmb_sim_t *s, fmb_observer_fn observer, void *user,
         int record = 1;
         if (!o->adaptive) {
             double tk = t0 + (double)k * h;
-            while (tk <= s->t + 1e-9 * h) tk = t0 + (double)(++k) * h;
+            while (tk <= s->st.t + 1e-9 * h)
+                tk = t0 + (double)(++k) * h;
             if (tk < tr - 1e-9 * h) target = tk, record = 0;
             if (fabs(tk - tr) <= 1e-9 * h) k++;
         }
         if (stop && *stop)
-            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->t);
+            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->st.t);
         int rc = advance_to(s, target, stop);
         if (rc) return rc;
         if (!record) {
@@ -596,17 +603,17 @@ int fmb_sim_run(fmb_sim_t *s, fmb_observer_fn observer, void *user, volatile con
     const fmb_sim_options_t *o = &s->opts;
     const int every = o->adaptive ? 1 : o->output_every;
     const double H = o->adaptive ? o->h * o->output_every : o->h, T = o->t_end;
-    const double t0 = s->t;
+    const double t0 = s->st.t;
     const double full = floor((T - t0) / H * (1.0 + 1e-12));
     const long nfull = (long)full;
     const double rem = T - t0 - full * H;
     const long ntargets = nfull + (rem > 1e-9 * H ? 1 : 0);
-    s->t_span = T - t0;
-    if (!(s->h_next > 0)) s->h_next = fmin(o->h, o->h_max > 0 ? o->h_max : INFINITY);
+    s->ctl.t_span = T - t0;
+    if (!(s->ctl.h_next > 0)) s->ctl.h_next = fmin(o->h, o->h_max > 0 ? o->h_max : INFINITY);
     for (long k = 1; k <= ntargets; k++) {
         const double t1 = k == ntargets ? T : t0 + k * H;
         if (stop && *stop)
-            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->t);
+            return fmb_sim_error(s, FMB_ERR_INTERRUPTED, "interrupted at t = %g", s->st.t);
         if ((rc = advance_to(s, t1, stop))) return rc;
         if (observer && (k % every == 0 || k == ntargets) && (rc = observer(s, user))) return rc;
     }
@@ -619,17 +626,18 @@ int fmb_sim_run(fmb_sim_t *s, fmb_observer_fn observer, void *user, volatile con
  * reversal of a slider, ring above the tolerance and are followed in phase. */
 static int adaptive_advice(const fmb_sim_t *s, char *msg, size_t len)
 {
-    const fmb_sim_stats_t *st = &s->stats;
+    const fmb_sim_stats_t *st = &s->diag.stats;
     const double hmax = s->opts.h_max > 0 ? s->opts.h_max : s->opts.h * s->opts.output_every;
-    if (st->steps < SLOW_STEPS || !(s->t > 0) || !(hmax > 0)) return 0;
-    const double mean = s->t / (double)st->steps;
+    if (st->steps < SLOW_STEPS || !(s->st.t > 0) || !(hmax > 0)) return 0;
+    const double mean = s->st.t / (double)st->steps;
     if (!(mean < SLOW_RATIO * hmax)) return 0;
     int wi = -1;
     for (int i = 0; i < s->n; i++)
-        if (s->err_lim[i] > 0 && (wi < 0 || s->err_lim[i] > s->err_lim[wi])) wi = i;
+        if (s->diag.err_lim[i] > 0 && (wi < 0 || s->diag.err_lim[i] > s->diag.err_lim[wi])) wi = i;
     char where[160] = "";
     if (wi >= 0) fmb_sim_coord_name(s, wi, where, sizeof where);
-    const double share = wi >= 0 ? 100.0 * (double)s->err_lim[wi] / (double)s->n_err_lim : 0.0;
+    const double share =
+        wi >= 0 ? 100.0 * (double)s->diag.err_lim[wi] / (double)s->diag.n_err_lim : 0.0;
     if (msg && len)
         snprintf(msg, len,
                  "adaptive steps averaged %.3g s over %ld steps (%ld rejected), %.2g of the "
@@ -648,7 +656,7 @@ int fmb_sim_step_warning(const fmb_sim_t *s, char *msg, size_t len)
 {
     if (!s) return 0;
     if (s->opts.adaptive) return adaptive_advice(s, msg, len);
-    const fmb_sim_stats_t *st = &s->stats;
+    const fmb_sim_stats_t *st = &s->diag.stats;
     if (!(st->error_sum > 1.0)) return 0;
     char where[160];
     fmb_sim_coord_name(s, st->max_error_coord, where, sizeof where);

@@ -38,41 +38,41 @@ int fmb_sim_switch_create(fmb_sim_t *s)
 {
     const fmb_model_t *md = s->model;
     for (int i = 0; i < md->nforces; i++)
-        if (md->forces[i].klass->mode) s->nsw++;
-    if (!s->nsw) return 0;
-    s->swe = calloc((size_t)s->nsw, sizeof *s->swe);
-    if (!s->swe) return FMB_ERR_NOMEM;
+        if (md->forces[i].klass->mode) s->ct.nsw++;
+    if (!s->ct.nsw) return 0;
+    s->ct.swe = calloc((size_t)s->ct.nsw, sizeof *s->ct.swe);
+    if (!s->ct.swe) return FMB_ERR_NOMEM;
     int k = 0, nz = 0;
     for (int i = 0; i < md->nforces; i++) {
         const fmb_force_class_t *c = md->forces[i].klass;
         if (!c->mode) continue;
         if (c->nz > SW_MAXZ) return FMB_ERR_ARG;
-        s->swe[k].force = i;
-        s->swe[k].zoff = nz;
+        s->ct.swe[k].force = i;
+        s->ct.swe[k].zoff = nz;
         nz += c->nz;
         k++;
     }
-    s->nswz = nz;
+    s->ct.nswz = nz;
     if (!nz) return 0;
-    const size_t N = (size_t)(s->n + s->m), mn = FMB_ELEM_COLS, ns = (size_t)s->nsw;
+    const size_t N = (size_t)(s->n + s->m), mn = FMB_ELEM_COLS, ns = (size_t)s->ct.nsw;
     const size_t Z = (size_t)nz;
     /* X (N x nz), M (nz^2), q, z, w, V (nz each), D (FMB_ELEM_COLS per element: the
      * element's columns), G (FMB_ELEM_COLS x 4), a zero velocity (n) */
-    s->swX =
+    s->ct.swX =
         calloc(N * Z + Z * Z + 4 * Z + ns * mn + SW_MAXZ * mn + (size_t)s->n + 1, sizeof(double));
-    s->swQ = calloc((size_t)s->n + 3 * N + 1, sizeof(double)); /* + coupled-LCP workspace */
-    return s->swX && s->swQ ? 0 : FMB_ERR_NOMEM;
+    s->ct.swQ = calloc((size_t)s->n + 3 * N + 1, sizeof(double)); /* + coupled-LCP workspace */
+    return s->ct.swX && s->ct.swQ ? 0 : FMB_ERR_NOMEM;
 }
 
 void fmb_sim_switch_free(fmb_sim_t *s)
 {
-    free(s->swe), free(s->swX), free(s->swQ);
-    s->swe = NULL, s->swX = NULL, s->swQ = NULL;
+    free(s->ct.swe), free(s->ct.swX), free(s->ct.swQ);
+    s->ct.swe = NULL, s->ct.swX = NULL, s->ct.swQ = NULL;
 }
 
 static void views(const fmb_sim_t *s, const fmb_force_t *f, fmb_bodyview_t v[2])
 {
-    fmb_force_views(s->model, f, s->q, s->qd, v);
+    fmb_force_views(s->model, f, s->st.q, s->st.qd, v);
 }
 
 static void switch_forces(const fmb_sim_t *s, double *Q);
@@ -80,23 +80,24 @@ static void switch_forces(const fmb_sim_t *s, double *Q);
 /* The n-vector after the workspace (the start's base velocity). */
 static double *start_base(const fmb_sim_t *s)
 {
-    const size_t N = (size_t)(s->n + s->m), Z = (size_t)s->nswz;
-    return s->swX + N * Z + Z * Z + 4 * Z + ((size_t)s->nsw + SW_MAXZ) * FMB_ELEM_COLS;
+    const size_t N = (size_t)(s->n + s->m), Z = (size_t)s->ct.nswz;
+    return s->ct.swX + N * Z + Z * Z + 4 * Z + ((size_t)s->ct.nsw + SW_MAXZ) * FMB_ELEM_COLS;
 }
 
 int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base, double bscale,
                        double t, double *x)
 {
     const fmb_model_t *md = s->model;
-    const int n = s->n, N = n + s->m, nz = s->nswz;
+    const int n = s->n, N = n + s->m, nz = s->ct.nswz;
     if (!nz) return 0;
-    double *X = s->swX, *M = X + (size_t)N * nz, *qv = M + (size_t)nz * nz, *zz = qv + nz;
-    double *ww = zz + nz, *V = ww + nz, *Dall = V + nz, *G = Dall + (size_t)s->nsw * FMB_ELEM_COLS;
-    double *col = s->work + 3 * (size_t)N;
+    double *X = s->ct.swX, *M = X + (size_t)N * nz, *qv = M + (size_t)nz * nz, *zz = qv + nz;
+    double *ww = zz + nz, *V = ww + nz, *Dall = V + nz,
+           *G = Dall + (size_t)s->ct.nsw * FMB_ELEM_COLS;
+    double *col = s->ctl.work + 3 * (size_t)N;
     memset(M, 0, (size_t)nz * nz * sizeof *M);
     /* responses to unit z and the element rows */
-    for (int e = 0; e < s->nsw; e++) {
-        fmb_switch_t *sw = &s->swe[e];
+    for (int e = 0; e < s->ct.nsw; e++) {
+        fmb_switch_t *sw = &s->ct.swe[e];
         const fmb_force_t *f = &md->forces[sw->force];
         const int ne = f->klass->nz;
         if (!ne) continue;
@@ -112,14 +113,14 @@ int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base
             memset(col, 0, (size_t)N * sizeof *col);
             for (int r = 0; r < nn; r++)
                 if (g[r] >= 0) col[g[r]] += bh2 * G[r + (size_t)nn * k];
-            int rc = fmb_kkt_solve(&s->kkt, col, X + (size_t)N * (sw->zoff + k));
+            int rc = fmb_kkt_solve(&s->as.kkt, col, X + (size_t)N * (sw->zoff + k));
             if (rc)
                 return fmb_sim_error(s, rc, "linear solve failed for the switching element '%s'",
                                      f->name);
         }
     }
-    for (int e = 0; e < s->nsw; e++) {
-        const fmb_switch_t *sw = &s->swe[e];
+    for (int e = 0; e < s->ct.nsw; e++) {
+        const fmb_switch_t *sw = &s->ct.swe[e];
         const fmb_force_t *f = &md->forces[sw->force];
         const int ne = f->klass->nz;
         if (!ne) continue;
@@ -150,15 +151,15 @@ int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base
     char msg[256];
     int rc = fmb_lcp_solve(nz, M, qv, zz, ww, msg, sizeof msg);
     if (rc) {
-        const fmb_force_t *f = &md->forces[s->swe[0].force];
+        const fmb_force_t *f = &md->forces[s->ct.swe[0].force];
         rc = fmb_sim_error(s, rc,
                            "switching-element LCP failed at t = %.9g (force '%s', line %d): %s", t,
                            f->name, f->line, msg);
         s->errline = f->line;
         return rc;
     }
-    for (int e = 0; e < s->nsw; e++) {
-        fmb_switch_t *sw = &s->swe[e];
+    for (int e = 0; e < s->ct.nsw; e++) {
+        fmb_switch_t *sw = &s->ct.swe[e];
         const int ne = md->forces[sw->force].klass->nz;
         for (int k = 0; k < ne; k++)
             sw->z[k] = zz[sw->zoff + k];
@@ -173,13 +174,13 @@ int fmb_sim_switch_lcp(fmb_sim_t *s, double bh2, double gfac, const double *base
 void fmb_sim_switch_accept(fmb_sim_t *s)
 {
     const fmb_model_t *md = s->model;
-    for (int e = 0; e < s->nsw; e++) {
-        fmb_switch_t *sw = &s->swe[e];
+    for (int e = 0; e < s->ct.nsw; e++) {
+        fmb_switch_t *sw = &s->ct.swe[e];
         const fmb_force_t *f = &md->forces[sw->force];
         fmb_bodyview_t v[2];
         views(s, f, v);
         sw->mode =
-            f->klass->mode(f, v, s->t, f->klass->nz ? sw->z : NULL, &sw->force_out, &sw->v_n);
+            f->klass->mode(f, v, s->st.t, f->klass->nz ? sw->z : NULL, &sw->force_out, &sw->v_n);
     }
 }
 
@@ -187,8 +188,8 @@ void fmb_sim_switch_accept(fmb_sim_t *s)
 static void switch_capacities(const fmb_sim_t *s, double *b)
 {
     const fmb_model_t *md = s->model;
-    for (int e = 0; e < s->nsw; e++) {
-        const fmb_switch_t *sw = &s->swe[e];
+    for (int e = 0; e < s->ct.nsw; e++) {
+        const fmb_switch_t *sw = &s->ct.swe[e];
         const fmb_force_t *f = &md->forces[sw->force];
         const int ne = f->klass->nz;
         if (!ne) continue;
@@ -196,7 +197,7 @@ static void switch_capacities(const fmb_sim_t *s, double *b)
         views(s, f, v);
         double G[FMB_ELEM_COLS * SW_MAXZ], D[FMB_ELEM_COLS], av[SW_MAXZ], Az[SW_MAXZ * SW_MAXZ];
         memset(G, 0, sizeof G);
-        f->klass->lcp(f, v, s->t, sw->v_n, G, D, av, Az, b + sw->zoff);
+        f->klass->lcp(f, v, s->st.t, sw->v_n, G, D, av, Az, b + sw->zoff);
     }
 }
 
@@ -209,35 +210,35 @@ static void switch_capacities(const fmb_sim_t *s, double *b)
 #define SW_START_PASSES 4
 int fmb_sim_switch_start(fmb_sim_t *s)
 {
-    if (s->nswz) {
-        const int n = s->n, m = s->m, nz = s->nswz;
-        double *x = s->work + (size_t)(n + m);
+    if (s->ct.nswz) {
+        const int n = s->n, m = s->m, nz = s->ct.nswz;
+        double *x = s->ctl.work + (size_t)(n + m);
         double *x0 = malloc(((size_t)(n + m) + 2 * (size_t)nz) * sizeof *x0);
         if (!x0) return FMB_ERR_NOMEM;
         double *b0 = x0 + n + m, *b1 = b0 + nz;
-        memcpy(x0, s->qdd, (size_t)n * sizeof *x);
-        memcpy(x0 + n, s->lam, (size_t)m * sizeof *x);
+        memcpy(x0, s->st.qdd, (size_t)n * sizeof *x);
+        memcpy(x0 + n, s->st.lam, (size_t)m * sizeof *x);
         double *base = start_base(s);
         const double tau = 1e-3 * s->opts.h;
         for (int i = 0; i < n; i++)
-            base[i] = s->qd[i] / tau;
+            base[i] = s->st.qd[i] / tau;
         fmb_sim_switch_accept(s); /* v_n: static or kinetic levels */
         int rc = 0;
         for (int pass = 0; pass < SW_START_PASSES; pass++) {
             memcpy(x, x0, (size_t)(n + m) * sizeof *x);
             switch_capacities(s, b0);
-            if ((rc = fmb_sim_switch_lcp(s, 1.0, 1.0, base, 1.0, s->t, x))) break;
+            if ((rc = fmb_sim_switch_lcp(s, 1.0, 1.0, base, 1.0, s->st.t, x))) break;
             fmb_sim_switch_accept(s); /* the solution's modes and levels */
             switch_capacities(s, b1);
             if (!memcmp(b0, b1, (size_t)nz * sizeof *b0)) break;
         }
         free(x0);
         if (rc) return rc;
-        memcpy(s->qdd, x, (size_t)n * sizeof *x);
-        memcpy(s->lam, x + n, (size_t)m * sizeof *x);
+        memcpy(s->st.qdd, x, (size_t)n * sizeof *x);
+        memcpy(s->st.lam, x + n, (size_t)m * sizeof *x);
     }
     fmb_sim_switch_accept(s);
-    if (s->nswz) switch_forces(s, s->swQ);
+    if (s->ct.nswz) switch_forces(s, s->ct.swQ);
     return 0;
 }
 
@@ -246,8 +247,8 @@ static void switch_forces(const fmb_sim_t *s, double *Q)
 {
     const fmb_model_t *md = s->model;
     memset(Q, 0, (size_t)s->n * sizeof *Q);
-    for (int e = 0; e < s->nsw; e++) {
-        const fmb_switch_t *sw = &s->swe[e];
+    for (int e = 0; e < s->ct.nsw; e++) {
+        const fmb_switch_t *sw = &s->ct.swe[e];
         const fmb_force_t *f = &md->forces[sw->force];
         const int ne = f->klass->nz;
         if (!ne) continue;
@@ -257,7 +258,7 @@ static void switch_forces(const fmb_sim_t *s, double *Q)
         double G[FMB_ELEM_COLS * SW_MAXZ], D[FMB_ELEM_COLS], av[SW_MAXZ], Az[SW_MAXZ * SW_MAXZ],
             b[SW_MAXZ];
         memset(G, 0, sizeof G);
-        f->klass->lcp(f, v, s->t, sw->v_n, G, D, av, Az, b);
+        f->klass->lcp(f, v, s->st.t, sw->v_n, G, D, av, Az, b);
         int g[FMB_ELEM_COLS];
         fmb_elem_gidx_map(v, g);
         for (int k = 0; k < ne; k++)
@@ -275,15 +276,15 @@ static void switch_forces(const fmb_sim_t *s, double *Q)
  * trapezoid of the powers would miss that, this does not. */
 double fmb_sim_switch_work(fmb_sim_t *s, double h)
 {
-    if (!s->nswz) return 0.0;
+    if (!s->ct.nswz) return 0.0;
     const int n = s->n;
-    const double *qd0 = s->save + n;
-    double *Q1 = s->work; /* free after the step */
+    const double *qd0 = s->st.save + n;
+    double *Q1 = s->ctl.work; /* free after the step */
     switch_forces(s, Q1);
     double W = 0.0;
     for (int i = 0; i < n; i++)
-        W += 0.25 * h * (s->swQ[i] + Q1[i]) * (qd0[i] + s->qd[i]);
-    memcpy(s->swQ, Q1, (size_t)n * sizeof *Q1);
+        W += 0.25 * h * (s->ct.swQ[i] + Q1[i]) * (qd0[i] + s->st.qd[i]);
+    memcpy(s->ct.swQ, Q1, (size_t)n * sizeof *Q1);
     return W;
 }
 
@@ -297,23 +298,23 @@ static double kinetic(fmb_sim_t *s)
 
 int fmb_sim_switch_impulse(fmb_sim_t *s)
 {
-    if (!s->nswz) return 0;
+    if (!s->ct.nswz) return 0;
     const int n = s->n, m = s->m;
-    double *x = s->work + (size_t)(n + m); /* [dqd; impulses of the joints] */
+    double *x = s->ctl.work + (size_t)(n + m); /* [dqd; impulses of the joints] */
     memset(x, 0, (size_t)(n + m) * sizeof *x);
     fmb_sim_switch_accept(s); /* v_n of the elements */
     /* finite forces carry no impulse: the rows' capacities b are 0 */
-    int rc = fmb_sim_switch_lcp(s, 1.0, 1.0, s->qd, 0.0, s->t, x);
+    int rc = fmb_sim_switch_lcp(s, 1.0, 1.0, s->st.qd, 0.0, s->st.t, x);
     if (rc) return rc;
     int any = 0;
-    for (int e = 0; e < s->nsw; e++)
-        for (int k = 0; k < s->model->forces[s->swe[e].force].klass->nz; k++)
-            any |= s->swe[e].z[k] != 0.0;
+    for (int e = 0; e < s->ct.nsw; e++)
+        for (int k = 0; k < s->model->forces[s->ct.swe[e].force].klass->nz; k++)
+            any |= s->ct.swe[e].z[k] != 0.0;
     if (!any) return 0;
     const double T0 = kinetic(s);
     for (int i = 0; i < n; i++)
-        s->qd[i] += x[i];
-    s->W += kinetic(s) - T0; /* the impact's loss (<= 0) */
+        s->st.qd[i] += x[i];
+    s->st.W += kinetic(s) - T0; /* the impact's loss (<= 0) */
     return 1;
 }
 
@@ -343,7 +344,7 @@ int fmb_sim_lcp_blocks(fmb_sim_t *s, const fmb_lcp_blocks_t *p, double *x, doubl
         if (rc) return rc;
         for (int i = 0; i < N; i++)
             x[i] = y[i] - xs[i]; /* x0 + c */
-        if (!s->nswz) return 0;
+        if (!s->ct.nswz) return 0;
         if ((rc = p->switching(s, p, x))) return rc; /* x0 + c + w' */
         double d = 0.0, mw = 0.0, mx = 0.0;
         for (int i = 0; i < N; i++) {
@@ -376,7 +377,7 @@ static int step_contact(fmb_sim_t *s, const fmb_lcp_blocks_t *p, double *y)
 
 static int step_switching(fmb_sim_t *s, const fmb_lcp_blocks_t *p, double *x)
 {
-    return fmb_sim_switch_lcp(s, p->bh2, p->gfac, s->qd, 1.0, p->t, x);
+    return fmb_sim_switch_lcp(s, p->bh2, p->gfac, s->st.qd, 1.0, p->t, x);
 }
 
 /* The step: x the Newton increment; w until it changes by 1e-10 of its size + 1e-3 atol. */
@@ -389,14 +390,14 @@ int fmb_sim_lcp_coupled(fmb_sim_t *s, double bh2, double gfac, double t, double 
                                 .t = t,
                                 .rtol_part = 1e-10,
                                 .atol = 1e-3 * s->opts.atol};
-    return fmb_sim_lcp_blocks(s, &p, x, s->swQ + s->n);
+    return fmb_sim_lcp_blocks(s, &p, x, s->ct.swQ + s->n);
 }
 
 int fmb_sim_switch_state(const fmb_sim_t *s, int force, int *mode, double *fout, double *vrel)
 {
     if (!s) return FMB_ERR_ARG;
-    for (int e = 0; e < s->nsw; e++) {
-        const fmb_switch_t *sw = &s->swe[e];
+    for (int e = 0; e < s->ct.nsw; e++) {
+        const fmb_switch_t *sw = &s->ct.swe[e];
         if (sw->force != force) continue;
         if (mode) *mode = sw->mode;
         if (fout) *fout = sw->force_out;
