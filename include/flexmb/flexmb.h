@@ -543,6 +543,11 @@ int fmb_sim_last_error_line(const fmb_sim_t *sim);
 void fmb_sim_get_stats(const fmb_sim_t *sim, fmb_sim_stats_t *stats);
 const fmb_sim_options_t *fmb_sim_options(const fmb_sim_t *sim);
 fmb_model_t *fmb_sim_model(const fmb_sim_t *sim);
+/* The coefficients of the integrator's update formulas, from the options (docs/theory.md
+ * section 4): alpha_m, alpha_f, beta and gamma of the generalized-alpha family
+ * (Chung-Hulbert form; HHT: alpha_m = 0, alpha_f = -alpha; Newmark: alpha_m = alpha_f = 0). */
+void fmb_sim_integrator_coefficients(const fmb_sim_t *sim, double *am, double *af, double *beta,
+                                     double *gamma);
 
 /* State access (valid after initialize). Arrays of num_coords / num_constraints. */
 double fmb_sim_time(const fmb_sim_t *sim);

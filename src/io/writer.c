@@ -18,7 +18,6 @@
 #include "io/viz.h"
 #include "io/xdmf.h"
 #include "model/model.h"
-#include "solve/sim.h"
 
 int fmb_writer_err(fmb_writer_t *w, int status, const char *fmt, ...)
 {

@@ -8,7 +8,6 @@
 
 #include "io/h5util.h"
 #include "io/writer_impl.h"
-#include "solve/sim.h"
 
 int fmb_writer_provenance(fmb_writer_t *w, const fmb_case_t *c, const char *const *overrides,
                           int noverrides)

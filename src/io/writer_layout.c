@@ -10,7 +10,6 @@
 #include "io/writer_impl.h"
 #include "model/model.h"
 #include "model/table.h"
-#include "solve/sim.h"
 
 static const char *integrator_name(fmb_integrator it)
 {

@@ -5,7 +5,6 @@
 
 #include "io/writer_impl.h"
 #include "model/model.h"
-#include "solve/sim.h"
 
 static double *row_d(fmb_writer_t *w, int k)
 {

@@ -61,8 +61,5 @@ void fmb_sim_dense_jacobian(const fmb_sim_t *s, const double *q, double t, doubl
 /* Rank of an m x n matrix (column-major, overwritten) by QR with column pivoting of its
  * transpose; the indices of up to maxred dependent rows go to redundant[]. */
 int fmb_rank_rows(double *Jd, int m, int n, int *redundant, int maxred, int *nred);
-/* The coefficients the integrator uses (step.c): alpha_m, alpha_f, beta, gamma. */
-void fmb_sim_integrator_coefficients(const fmb_sim_t *s, double *am, double *af, double *beta,
-                                     double *gamma);
 
 #endif
