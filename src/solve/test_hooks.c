@@ -3,7 +3,11 @@
 
 #include <string.h>
 
+#include "bodies/beam.h"
+#include "model/model.h"
+#include "model/params.h"
 #include "solve/sim.h"
+#include "solve/sim_internal.h"
 
 void fmb_test_set_accept_hook(fmb_sim_t *s, fmb_test_accept_fn fn, void *user)
 {
@@ -29,4 +33,44 @@ int fmb_test_switch_z(const fmb_sim_t *s, int force, double z[4])
             return 0;
         }
     return FMB_ERR_NOTFOUND;
+}
+
+int fmb_test_contact(const fmb_sim_t *s, int k, fmb_test_contact_t *out)
+{
+    if (k < 0 || k >= s->ct.ncontacts) return FMB_ERR_NOTFOUND;
+    const fmb_contact_t *c = &s->ct.contacts[k];
+    out->minv = c->minv, out->v_n = c->v_n, out->v = c->v;
+    out->v_stick = fmb_friction_stick_velocity(&c->d);
+    return 0;
+}
+
+int fmb_test_contact_step_control(fmb_sim_t *s, double h, double *h_max, char *why, size_t len)
+{
+    return fmb_sim_contact_step_control(s, h, h_max, why, len);
+}
+
+void fmb_test_set_reach_all(fmb_sim_t *s, int on)
+{
+    s->as.reach_all = on;
+}
+
+int fmb_test_reach_joint(const fmb_sim_t *s, int *joint, int *nel, int *window)
+{
+    const fmb_model_t *md = s->model;
+    for (int i = 0; i < md->njoints; i++) {
+        const fmb_joint_t *j = &md->joints[i];
+        if (!j->klass->reach) continue;
+        const fmb_beam_t *bm = (const fmb_beam_t *)md->bodies[j->body[1]].data;
+        *joint = i;
+        *nel = bm->nnodes - 1;
+        *window = fmb_reach_elements(*nel);
+        return 0;
+    }
+    return FMB_ERR_NOTFOUND;
+}
+
+void fmb_test_kkt_pattern(const fmb_sim_t *s, long *nsymbolic, int *nnz)
+{
+    *nsymbolic = s->as.kkt.nsymbolic;
+    *nnz = s->as.kkt.Ap[s->as.kkt.n];
 }

@@ -5,12 +5,12 @@
  *
  * Tests that check the solver's internal functions on states they build include
  * solve/sim_internal.h instead: the residual, the assembly and the joints' memo
- * (test_joint_memo.c, test_phi_views.c, test_slider_reach.c, and the beam tests that drive
- * the beam kernels through them: test_beam_resid.c, test_beam_simd.c, test_beam_tangent.c,
+ * (test_joint_memo.c, test_phi_views.c, and the beam tests that drive the beam kernels
+ * through them: test_beam_resid.c, test_beam_simd.c, test_beam_tangent.c,
  * test_beam_tangent_pos.c, test_slider_cache.c); the restart and the contact LCPs
- * (test_restart.c, test_contact_stepctl.c, test_friction_beam.c); one Newton iteration
- * against another run's (test_newton_once.c). Element-level unit tests (beam kernels, the
- * KKT matrix, the joints, the contact laws) include their module's private header. */
+ * (test_restart.c, test_friction_beam.c); one Newton iteration against another run's
+ * (test_newton_once.c). Element-level unit tests (beam kernels, the KKT matrix, the
+ * joints, the contact laws) include their module's private header. */
 #ifndef FMB_SOLVE_TEST_HOOKS_H
 #define FMB_SOLVE_TEST_HOOKS_H
 
@@ -32,5 +32,31 @@ const double *fmb_test_acc(const fmb_sim_t *sim);
 /* The LCP unknowns z[0..3] (totals) of the last iterate of the switching element of model
  * force `force` (solve/sim_contact.h fmb_switch_t); FMB_ERR_NOTFOUND if it is none. */
 int fmb_test_switch_z(const fmb_sim_t *sim, int force, double z[4]);
+
+/* A frictional sliding joint's contact (contact/friction.h fmb_contact_t), k-th in the
+ * run's list (0 .. number of frictional joints - 1): the Delassus value w of the sliding
+ * direction at the last step's contact problem (1/kg, 0 before a step), the sliding
+ * velocity at the last accepted state (v_n) and at the current iterate (v), m/s, and the
+ * law's stick velocity (model/params.h fmb_friction_stick_velocity). */
+typedef struct fmb_test_contact {
+    double minv, v_n, v, v_stick;
+} fmb_test_contact_t;
+int fmb_test_contact(const fmb_sim_t *sim, int k, fmb_test_contact_t *out);
+
+/* The contacts' step cap at the present state (contact_stepctl.c
+ * fmb_sim_contact_step_control): lowers *h_max, says why in why[len]. */
+int fmb_test_contact_step_control(fmb_sim_t *sim, double h, double *h_max, char *why, size_t len);
+
+/* Reserve in the iteration matrix's pattern every column the moving elements (a slider on
+ * a beam guide) can ever reach instead of the window near their state (model.h reach(),
+ * fmb_reach_elements); set before fmb_sim_initialize (the first assembly). */
+void fmb_test_set_reach_all(fmb_sim_t *sim, int on);
+
+/* The first joint with a reach (a slider on a beam guide: model.h reach()), its guide's
+ * number of elements and its window fmb_reach_elements(nel); FMB_ERR_NOTFOUND if none. */
+int fmb_test_reach_joint(const fmb_sim_t *sim, int *joint, int *nel, int *window);
+
+/* The iteration matrix (kkt.c): symbolic analyses so far and entries of its pattern. */
+void fmb_test_kkt_pattern(const fmb_sim_t *sim, long *nsymbolic, int *nnz);
 
 #endif
