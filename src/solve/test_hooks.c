@@ -1,6 +1,7 @@
 /* The tests' hooks into a run (test_hooks.h). */
 #include "solve/test_hooks.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "bodies/beam.h"
@@ -35,12 +36,19 @@ int fmb_test_switch_z(const fmb_sim_t *s, int force, double z[4])
     return FMB_ERR_NOTFOUND;
 }
 
+int fmb_test_num_contacts(const fmb_sim_t *s)
+{
+    return s->ct.ncontacts;
+}
+
 int fmb_test_contact(const fmb_sim_t *s, int k, fmb_test_contact_t *out)
 {
     if (k < 0 || k >= s->ct.ncontacts) return FMB_ERR_NOTFOUND;
     const fmb_contact_t *c = &s->ct.contacts[k];
     out->minv = c->minv, out->v_n = c->v_n, out->v = c->v;
     out->v_stick = fmb_friction_stick_velocity(&c->d);
+    memcpy(out->F, c->F, sizeof out->F);
+    out->z = c->z;
     return 0;
 }
 
@@ -73,4 +81,31 @@ void fmb_test_kkt_pattern(const fmb_sim_t *s, long *nsymbolic, int *nnz)
 {
     *nsymbolic = s->as.kkt.nsymbolic;
     *nnz = s->as.kkt.Ap[s->as.kkt.n];
+}
+
+void fmb_test_zero_forces(fmb_sim_t *s, int k, int coulomb)
+{
+    memset(s->st.qdd, 0, (size_t)s->n * sizeof *s->st.qdd);
+    memset(s->st.lam, 0, (size_t)s->m * sizeof *s->st.lam);
+    if (k < 0 || k >= s->ct.ncontacts) return;
+    memset(s->ct.contacts[k].F, 0, sizeof s->ct.contacts[k].F);
+    if (coulomb) memset(s->ct.contacts[k].beta, 0, sizeof s->ct.contacts[k].beta);
+}
+
+int fmb_test_restart(fmb_sim_t *s)
+{
+    return fmb_sim_restart(s);
+}
+
+int fmb_test_mass_projection(fmb_sim_t *s, const double *v, double *x)
+{
+    const size_t n = (size_t)s->n;
+    double *qd = malloc(n * sizeof *qd);
+    if (!qd) return FMB_ERR_NOMEM;
+    memcpy(qd, s->st.qd, n * sizeof *qd);
+    memcpy(s->st.qd, v, n * sizeof *qd);
+    const int rc = fmb_sim_mass_projection(s, x, "projecting (test)");
+    memcpy(s->st.qd, qd, n * sizeof *qd);
+    free(qd);
+    return rc;
 }

@@ -7,8 +7,8 @@
  * solve/sim_internal.h instead: the residual, the assembly and the joints' memo
  * (test_joint_memo.c, test_phi_views.c, and the beam tests that drive the beam kernels
  * through them: test_beam_resid.c, test_beam_simd.c, test_beam_tangent.c,
- * test_beam_tangent_pos.c, test_slider_cache.c); the restart and the contact LCPs
- * (test_restart.c, test_friction_beam.c); one Newton iteration against another run's
+ * test_beam_tangent_pos.c, test_slider_cache.c); the contact LCPs
+ * (test_friction_beam.c); one Newton iteration against another run's
  * (test_newton_once.c). Element-level unit tests (beam kernels, the KKT matrix, the
  * joints, the contact laws) include their module's private header. */
 #ifndef FMB_SOLVE_TEST_HOOKS_H
@@ -33,14 +33,16 @@ const double *fmb_test_acc(const fmb_sim_t *sim);
  * force `force` (solve/sim_contact.h fmb_switch_t); FMB_ERR_NOTFOUND if it is none. */
 int fmb_test_switch_z(const fmb_sim_t *sim, int force, double z[4]);
 
-/* A frictional sliding joint's contact (contact/friction.h fmb_contact_t), k-th in the
- * run's list (0 .. number of frictional joints - 1): the Delassus value w of the sliding
- * direction at the last step's contact problem (1/kg, 0 before a step), the sliding
- * velocity at the last accepted state (v_n) and at the current iterate (v), m/s, and the
- * law's stick velocity (model/params.h fmb_friction_stick_velocity). */
+/* The run's frictional sliding contacts (contact/friction.h fmb_contact_t): their number;
+ * contact k's Delassus value w of the sliding direction at the last step's contact
+ * problem (1/kg, 0 before a step), its sliding velocity at the last accepted state (v_n)
+ * and at the current iterate (v), m/s, the law's stick velocity (model/params.h
+ * fmb_friction_stick_velocity), corner normal forces F (N) and LuGre bristle state z at
+ * the current iterate; FMB_ERR_NOTFOUND if k is out of range. */
 typedef struct fmb_test_contact {
-    double minv, v_n, v, v_stick;
+    double minv, v_n, v, v_stick, F[4], z;
 } fmb_test_contact_t;
+int fmb_test_num_contacts(const fmb_sim_t *sim);
 int fmb_test_contact(const fmb_sim_t *sim, int k, fmb_test_contact_t *out);
 
 /* The contacts' step cap at the present state (contact_stepctl.c
@@ -58,5 +60,19 @@ int fmb_test_reach_joint(const fmb_sim_t *sim, int *joint, int *nel, int *window
 
 /* The iteration matrix (kkt.c): symbolic analyses so far and entries of its pattern. */
 void fmb_test_kkt_pattern(const fmb_sim_t *sim, long *nsymbolic, int *nnz);
+
+/* Forget the accepted state's accelerations and forces: qdd and lambda set to 0, and
+ * contact k's corner normal forces (with coulomb != 0 its Coulomb face forces beta too),
+ * so that a restart must re-solve them. */
+void fmb_test_zero_forces(fmb_sim_t *sim, int k, int coulomb);
+
+/* Restart at the current state (restart.c fmb_sim_restart: velocity projection,
+ * accelerations, multipliers and contact forces re-solved, fresh step history). */
+int fmb_test_restart(fmb_sim_t *sim);
+
+/* The velocities v projected in the mass metric onto the velocity constraints at the
+ * current state (start.c fmb_sim_mass_projection; with the drivers' Phi_t): x, n + m
+ * values ([projected v; multipliers]); the run's velocities are left as they are. */
+int fmb_test_mass_projection(fmb_sim_t *sim, const double *v, double *x);
 
 #endif
