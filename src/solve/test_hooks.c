@@ -109,3 +109,45 @@ int fmb_test_mass_projection(fmb_sim_t *s, const double *v, double *x)
     free(qd);
     return rc;
 }
+
+int fmb_test_beam_nodes(const fmb_sim_t *s, int body, int *nnodes, const double **x,
+                        const int **dof)
+{
+    if (body < 0 || body >= s->model->nbodies || !fmb_model_body_is_beam(s->model, body))
+        return FMB_ERR_NOTFOUND;
+    const fmb_beam_t *bm = s->model->bodies[body].data;
+    *nnodes = bm->nnodes;
+    *x = bm->x;
+    *dof = bm->dof;
+    return 0;
+}
+
+double *fmb_test_q(fmb_sim_t *s)
+{
+    return s->st.q;
+}
+
+int fmb_test_assemble_positions(fmb_sim_t *s)
+{
+    return fmb_sim_assemble_positions(s, 0.0);
+}
+
+int fmb_test_friction_columns(fmb_sim_t *s, int k, double mu, fmb_test_columns_t *out)
+{
+    if (k < 0 || k >= s->ct.ncontacts) return FMB_ERR_NOTFOUND;
+    fmb_contact_t c = s->ct.contacts[k];
+    const fmb_joint_t *j = &s->model->joints[c.joint];
+    fmb_bodyview_t v[2];
+    fmb_sim_contact_views(s, &s->ct.contacts[k], s->st.q, s->st.qd, v);
+    c.mu = mu;
+    out->nc0 = v[0].nc;
+    out->nn = v[0].nc + v[1].nc;
+    out->cols = calloc((size_t)out->nn * FMB_CORNERS, sizeof *out->cols);
+    if (!out->cols) return FMB_ERR_NOMEM;
+    fmb_contact_columns(&c, j, v, out->cols);
+    for (int b = 0; b < 2; b++)
+        out->theta[b] = v[b].q[2];
+    j->klass->slide_direction(j, v, out->e);
+    out->b = c.d.b;
+    return 0;
+}

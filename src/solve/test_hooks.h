@@ -7,8 +7,8 @@
  * solve/sim_internal.h instead: the residual, the assembly and the joints' memo
  * (test_joint_memo.c, test_phi_views.c, and the beam tests that drive the beam kernels
  * through them: test_beam_resid.c, test_beam_simd.c, test_beam_tangent.c,
- * test_beam_tangent_pos.c, test_slider_cache.c); the contact LCPs
- * (test_friction_beam.c); one Newton iteration against another run's
+ * test_beam_tangent_pos.c, test_slider_cache.c); one Newton iteration against another
+ * run's from the same state, which writes the other run's state and step control
  * (test_newton_once.c). Element-level unit tests (beam kernels, the KKT matrix, the
  * joints, the contact laws) include their module's private header. */
 #ifndef FMB_SOLVE_TEST_HOOKS_H
@@ -74,5 +74,32 @@ int fmb_test_restart(fmb_sim_t *sim);
  * current state (start.c fmb_sim_mass_projection; with the drivers' Phi_t): x, n + m
  * values ([projected v; multipliers]); the run's velocities are left as they are. */
 int fmb_test_mass_projection(fmb_sim_t *sim, const double *v, double *x);
+
+/* A beam body's nodes (bodies/beam.h fmb_beam_t): their number, positions along the
+ * body's x axis, and for each node the columns of (u, v, phi) in the body's q (3 per node,
+ * -1: removed); FMB_ERR_NOTFOUND for a body that is no beam. */
+int fmb_test_beam_nodes(const fmb_sim_t *sim, int body, int *nnodes, const double **x,
+                        const int **dof);
+
+/* The coordinates q of the current state, writable (n values): a test sets a state, then
+ * fmb_test_assemble_positions. */
+double *fmb_test_q(fmb_sim_t *sim);
+
+/* Newton on the position constraints from the current q (start.c
+ * fmb_sim_assemble_positions, unregularized). */
+int fmb_test_assemble_positions(fmb_sim_t *sim);
+
+/* Contact k's friction columns at the current state (contact/friction.h
+ * fmb_contact_columns) with its friction coefficient set to mu (the run's contact is left
+ * as it is): cols, nn x 4 column-major (allocated; the caller frees), nn the contact's
+ * element columns (fmb_contact_cols: body 0's nc0 first, rigid columns first per body);
+ * the two bodies' angles theta in the contact's views, the sliding direction e (inertial;
+ * the joint's slide_direction) and the block's half-height b. */
+typedef struct fmb_test_columns {
+    double *cols;
+    int nn, nc0;
+    double theta[2], e[2], b;
+} fmb_test_columns_t;
+int fmb_test_friction_columns(fmb_sim_t *sim, int k, double mu, fmb_test_columns_t *out);
 
 #endif
