@@ -151,3 +151,42 @@ int fmb_test_friction_columns(fmb_sim_t *s, int k, double mu, fmb_test_columns_t
     out->b = c.d.b;
     return 0;
 }
+
+int fmb_test_try_step(fmb_sim_t *s, double h)
+{
+    return fmb_sim_try_step(s, h);
+}
+
+void fmb_test_reject_step(fmb_sim_t *s)
+{
+    fmb_sim_reject_step(s);
+}
+
+void fmb_test_take_state(fmb_sim_t *B, const fmb_sim_t *A)
+{
+    const size_t n = (size_t)A->n, m = (size_t)A->m;
+    memcpy(B->st.q, A->st.save, n * sizeof(double));
+    memcpy(B->st.qd, A->st.save + n, n * sizeof(double));
+    memcpy(B->st.qdd, A->st.save + 2 * n, n * sizeof(double));
+    memcpy(B->st.acc, A->st.save + 3 * n, n * sizeof(double));
+    memcpy(B->st.lam, A->st.save + 4 * n, m * sizeof(double));
+    B->st.t = A->st.t;
+    B->ctl.newton_stale = 1;
+}
+
+void fmb_test_set_h(fmb_sim_t *s, double h, int next)
+{
+    s->opts.h = h;
+    if (next) s->ctl.h_next = h;
+}
+
+void fmb_test_newton(const fmb_sim_t *s, fmb_test_newton_t *out)
+{
+    out->cand_iters = s->ctl.cand_iters;
+    out->cand_once = s->ctl.cand_once;
+    out->once = s->diag.trace.iters[0][1];
+    out->kept = s->diag.trace.steps[1];
+    out->force_evals = s->diag.trace.force_evals;
+    out->drop_ratio = s->diag.trace.drop_ratio;
+    out->drop_limit = s->diag.trace.drop_limit;
+}

@@ -5,12 +5,11 @@
  *
  * Tests that check the solver's internal functions on states they build include
  * solve/sim_internal.h instead: the residual, the assembly and the joints' memo
- * (test_joint_memo.c, test_phi_views.c, and the beam tests that drive the beam kernels
- * through them: test_beam_resid.c, test_beam_simd.c, test_beam_tangent.c,
- * test_beam_tangent_pos.c, test_slider_cache.c); one Newton iteration against another
- * run's from the same state, which writes the other run's state and step control
- * (test_newton_once.c). Element-level unit tests (beam kernels, the KKT matrix, the
- * joints, the contact laws) include their module's private header. */
+ * (test_joint_memo.c, test_phi_views.c, both through tests/kkt_dense.h, and the beam tests
+ * that drive the beam kernels through them: test_beam_resid.c, test_beam_simd.c,
+ * test_beam_tangent.c, test_beam_tangent_pos.c, test_slider_cache.c). Element-level unit
+ * tests (beam kernels, the KKT matrix, the joints, the contact laws) include their
+ * module's private header. */
 #ifndef FMB_SOLVE_TEST_HOOKS_H
 #define FMB_SOLVE_TEST_HOOKS_H
 
@@ -101,5 +100,33 @@ typedef struct fmb_test_columns {
     double theta[2], e[2], b;
 } fmb_test_columns_t;
 int fmb_test_friction_columns(fmb_sim_t *sim, int k, double mu, fmb_test_columns_t *out);
+
+/* One step of size h from t_n (step.c fmb_sim_try_step: the candidate at t_n + h in place,
+ * fmb_sim_time still t_n) and its rejection (the state at t_n restored). */
+int fmb_test_try_step(fmb_sim_t *sim, double h);
+void fmb_test_reject_step(fmb_sim_t *sim);
+
+/* dst takes src's state at t_n: inside src's accept hook, the accepted state the candidate
+ * was stepped from (q, qd, qdd, the acceleration-like a, lambda; src's backup) and t; and
+ * dst's next step refactors and carries no Newton constants (newton_stale). Both runs of
+ * the same model. */
+void fmb_test_take_state(fmb_sim_t *dst, const fmb_sim_t *src);
+
+/* The step h of the options; with next != 0 the step control's next step as well. */
+void fmb_test_set_h(fmb_sim_t *sim, double h, int next);
+
+/* The candidate's Newton and the run's counts (step.c; solve/sim_diag.h
+ * fmb_newton_trace_t). */
+typedef struct fmb_test_newton {
+    int cand_iters; /* Newton iterations of the candidate */
+    int cand_once;  /* 1: accepted after one increment, 2: the same on a renewed pair of
+                       constants, 0: neither */
+    long once;      /* steps started on a matrix factored in the step that took one
+                       iteration (the histogram's bin 1) */
+    long kept;      /* steps started on a matrix kept from an earlier step */
+    long force_evals, drop_ratio, drop_limit; /* residuals; kept matrices given up on the
+                                                 contraction, on the iteration limit */
+} fmb_test_newton_t;
+void fmb_test_newton(const fmb_sim_t *sim, fmb_test_newton_t *out);
 
 #endif
