@@ -22,6 +22,8 @@
  * sqrt(2), where the steepest fall at speeds >= |v| is the curve's maximum
  * S = (mu0 - mu) sqrt(2) e^(-1/2) / vs = 181.08 s/m): h_max = m_eff / (N S), 5.63e-4 s (cart)
  * and 5.07e-4 s (guide); with the slider's own mass (the old cap) 5.63e-5 s and 5.63e-4 s.
+ * Checked to fail: with the cap on the slider's own mass (contact_stepctl.c
+ * breakaway_step ignoring minv) both sub-tests fail with those values.
  */
 #include <math.h>
 #include <stdio.h>
