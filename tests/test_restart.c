@@ -54,9 +54,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "contact/friction.h"
 #include "flexmb/flexmb.h"
-#include "solve/sim_internal.h"
+#include "solve/test_hooks.h"
 
 static int failures;
 
@@ -135,19 +134,30 @@ static void done(fmb_sim_t **s)
 
 /* The slider's state at the end of a run: its accelerations (x, y, rotation), the
  * contact's corner forces and bristle state. */
+#define CORNERS 4
 typedef struct dstate {
-    double a[3], F[FMB_CORNERS], z;
+    double a[3], F[CORNERS], z;
 } dstate_t;
+
+/* The coordinate offset of the slider joint jD's body (its body[0]). */
+static int slider_offset(const fmb_sim_t *s, int jD)
+{
+    const fmb_model_t *md = fmb_sim_model(s);
+    int body[2];
+    fmb_model_joint_bodies(md, jD, body);
+    return fmb_model_body_offset(md, body[0]);
+}
 
 static dstate_t slider_state(const fmb_sim_t *s, int jD)
 {
     dstate_t d;
-    const fmb_contact_t *c = &s->ct.contacts[0];
-    const fmb_body_t *b = &s->model->bodies[s->model->joints[jD].body[0]];
+    fmb_test_contact_t c = {0};
+    fmb_test_contact(s, 0, &c);
+    const int o = slider_offset(s, jD);
     for (int k = 0; k < 3; k++)
-        d.a[k] = s->st.qdd[b->offset + k];
-    memcpy(d.F, c->F, sizeof d.F);
-    d.z = c->z;
+        d.a[k] = fmb_sim_qdd(s)[o + k];
+    memcpy(d.F, c.F, sizeof d.F);
+    d.z = c.z;
     return d;
 }
 
@@ -163,19 +173,17 @@ static dstate_t slider_state(const fmb_sim_t *s, int jD)
  * to step and grows as h^-2 (docs/theory.md "Element crossings and restarts"). */
 static double slider_accel_diff(fmb_sim_t *s, int jD, const double *qdd_step, double *raw)
 {
-    const int n = s->n, m = s->m;
-    const int o = s->model->bodies[s->model->joints[jD].body[0]].offset;
-    double *d = malloc(2 * (size_t)n * sizeof *d), *x0 = malloc(2 * (size_t)(n + m) * sizeof *x0);
-    double *qd = d + n, *x1 = x0 + n + m;
-    memcpy(qd, s->st.qd, (size_t)n * sizeof *qd);
+    const fmb_model_t *md = fmb_sim_model(s);
+    const int n = fmb_model_num_coords(md), m = fmb_model_num_constraints(md);
+    const int o = slider_offset(s, jD);
+    const double *qdd = fmb_sim_qdd(s);
+    double *d = calloc(2 * (size_t)n, sizeof *d), *x0 = malloc(2 * (size_t)(n + m) * sizeof *x0);
+    double *zero = d + n, *x1 = x0 + n + m;
     for (int i = 0; i < n; i++)
-        d[i] = s->st.qdd[i] - qdd_step[i];
+        d[i] = qdd[i] - qdd_step[i];
     /* x(v) = P v + c (c: the drivers' Phi_t); P d = x(d) - x(0) */
-    memset(s->st.qd, 0, (size_t)n * sizeof *s->st.qd);
-    int rc = fmb_sim_mass_projection(s, x0, "projecting (test)");
-    memcpy(s->st.qd, d, (size_t)n * sizeof *s->st.qd);
-    rc |= fmb_sim_mass_projection(s, x1, "projecting (test)");
-    memcpy(s->st.qd, qd, (size_t)n * sizeof *qd);
+    int rc = fmb_test_mass_projection(s, zero, x0);
+    rc |= fmb_test_mass_projection(s, d, x1);
     CHECK(rc == 0, "projection failed");
     double dp = 0.0;
     *raw = 0.0;
@@ -206,23 +214,23 @@ static int friction(const char *path)
     s = run(path, 0, 1e-6, &ref, &st);
     CHECK(st == 0, "reference h = 1e-6 failed");
     if (st) return failures;
-    CHECK(s->ct.ncontacts == 1, "%d contacts", s->ct.ncontacts);
+    CHECK(fmb_test_num_contacts(s) == 1, "%d contacts", fmb_test_num_contacts(s));
     const dstate_t d1 = slider_state(s, ref.jD);
-    double *qdd_step = malloc((size_t)s->n * sizeof *qdd_step);
-    memcpy(qdd_step, s->st.qdd, (size_t)s->n * sizeof *qdd_step);
+    const fmb_model_t *md = fmb_sim_model(s);
+    const int n = fmb_model_num_coords(md);
+    double *qdd_step = malloc((size_t)n * sizeof *qdd_step);
+    memcpy(qdd_step, fmb_sim_qdd(s), (size_t)n * sizeof *qdd_step);
     int ocrank = -1; /* the crank's angle: theta0 + omega t (driver), exact acceleration 0 */
-    for (int b = 0; b < s->model->nbodies; b++)
-        if (!strcmp(s->model->bodies[b].name, "crank")) ocrank = s->model->bodies[b].offset + 2;
+    for (int b = 0; b < fmb_model_num_bodies(md); b++)
+        if (!strcmp(fmb_model_body_name(md, b), "crank")) ocrank = fmb_model_body_offset(md, b) + 2;
     CHECK(ocrank >= 0, "no body named crank");
     if (ocrank < 0) return failures;
-    memset(s->st.qdd, 0, (size_t)s->n * sizeof *s->st.qdd);
-    memset(s->st.lam, 0, (size_t)s->m * sizeof *s->st.lam);
-    memset(s->ct.contacts[0].F, 0, sizeof s->ct.contacts[0].F);
-    const int rc = fmb_sim_restart(s);
+    fmb_test_zero_forces(s, 0, 0);
+    const int rc = fmb_test_restart(s);
     CHECK(rc == 0, "restart: %s", fmb_sim_last_error(s));
     const dstate_t dr = slider_state(s, ref.jD);
     double Fmax = 0.0, dF = 0.0, dF2 = 0.0, amax = 0.0, da = 0.0, da2 = 0.0;
-    for (int k = 0; k < FMB_CORNERS; k++) {
+    for (int k = 0; k < CORNERS; k++) {
         Fmax = fmax(Fmax, fabs(d1.F[k]));
         dF = fmax(dF, fabs(dr.F[k] - d1.F[k]));
         dF2 = fmax(dF2, fabs(d2.F[k] - d1.F[k]));
@@ -236,9 +244,9 @@ static int friction(const char *path)
     da = slider_accel_diff(s, ref.jD, qdd_step, &da_raw);
     printf("crank angular acceleration (driver theta0 + omega t: exactly 0): step %.3g rad/s^2 "
            "(index-3 noise), restart %.3g rad/s^2\n",
-           qdd_step[ocrank], s->st.qdd[ocrank]);
-    CHECK(fabs(s->st.qdd[ocrank]) <= 1e-9 * 400.0,
-          "crank acceleration %.3g rad/s^2 after the restart", s->st.qdd[ocrank]);
+           qdd_step[ocrank], fmb_sim_qdd(s)[ocrank]);
+    CHECK(fabs(fmb_sim_qdd(s)[ocrank]) <= 1e-9 * 400.0,
+          "crank acceleration %.3g rad/s^2 after the restart", fmb_sim_qdd(s)[ocrank]);
     free(qdd_step);
     printf("restart at t = %.6g s from zeroed accelerations and forces: corner forces "
            "%.1f %.1f %.1f %.1f N (reference step %.1f %.1f %.1f %.1f), largest difference "
@@ -314,17 +322,15 @@ static int coulomb(const char *path)
     const dstate_t d1 = slider_state(s, ref.jD);
     double v = 0.0;
     fmb_sim_contact_state(s, ref.jD, NULL, NULL, NULL, NULL, &v);
-    double *qdd_step = malloc((size_t)s->n * sizeof *qdd_step);
-    memcpy(qdd_step, s->st.qdd, (size_t)s->n * sizeof *qdd_step);
-    memset(s->st.qdd, 0, (size_t)s->n * sizeof *s->st.qdd);
-    memset(s->st.lam, 0, (size_t)s->m * sizeof *s->st.lam);
-    memset(s->ct.contacts[0].F, 0, sizeof s->ct.contacts[0].F);
-    memset(s->ct.contacts[0].beta, 0, sizeof s->ct.contacts[0].beta);
-    const int rc = fmb_sim_restart(s);
+    const int n = fmb_model_num_coords(fmb_sim_model(s));
+    double *qdd_step = malloc((size_t)n * sizeof *qdd_step);
+    memcpy(qdd_step, fmb_sim_qdd(s), (size_t)n * sizeof *qdd_step);
+    fmb_test_zero_forces(s, 0, 1);
+    const int rc = fmb_test_restart(s);
     CHECK(rc == 0, "restart: %s", fmb_sim_last_error(s));
     const dstate_t dr = slider_state(s, ref.jD);
     double Fmax = 0.0, dF = 0.0, amax = 0.0, da = 0.0;
-    for (int k = 0; k < FMB_CORNERS; k++)
+    for (int k = 0; k < CORNERS; k++)
         Fmax = fmax(Fmax, fabs(d1.F[k])), dF = fmax(dF, fabs(dr.F[k] - d1.F[k]));
     for (int k = 0; k < 3; k++)
         amax = fmax(amax, fabs(d1.a[k]) * (k < 2 ? 1.0 : 0.03));

@@ -10,7 +10,7 @@
  * the frictional quick-return (cases/quick_return_friction.yaml: Coulomb slider, whose
  * contact points on the guide take the guide's axial columns as well) at 240 elements
  * (window 30), 0.2 s. In each, run A as users run it (the window) and run B with every
- * guide column reserved (s->as.reach_all), same options. Asserted:
+ * guide column reserved (fmb_test_set_reach_all), same options. Asserted:
  *  - the slider travels more than a window (so A rebuilt its pattern), and A analysed its
  *    pattern at least twice and at most once per half window travelled plus the start (a
  *    rebuild per window travelled; back and forth across a window's edge may rebuild
@@ -36,9 +36,7 @@
 #include <string.h>
 
 #include "flexmb/flexmb.h"
-#include "bodies/beam.h"
-#include "model/model.h"
-#include "solve/sim_internal.h"
+#include "solve/test_hooks.h"
 
 static int failures = 0;
 #include "check.h"
@@ -54,25 +52,16 @@ static int start(run_t *r, const char *file, int n_el, int all)
     const char *ov[] = {nel};
     fmb_sim_options_t o;
     if (case_run_load(r, file, ov, 1, &o) || case_run_create(r, &o)) return 1;
-    r->s->as.reach_all = all; /* before the first assembly reserves the reach */
+    fmb_test_set_reach_all(r->s, all); /* before the first assembly reserves the reach */
     return case_run_init(r);
 }
 
 /* The slider joint's present element (its output "element"). */
-static int slider_element(const fmb_sim_t *s, const fmb_joint_t **jp)
+static int slider_element(const fmb_sim_t *s, int joint)
 {
-    const fmb_model_t *md = s->model;
-    for (int i = 0; i < md->njoints; i++) {
-        const fmb_joint_t *j = &md->joints[i];
-        if (!j->klass->reach) continue;
-        fmb_bodyview_t v[2];
-        fmb_sim_joint_views(s, j, s->st.q, s->st.qd, v);
-        double val[8]; /* the slider's outputs: s, element, x */
-        j->klass->outputs(j, v, s->st.t, val);
-        *jp = j;
-        return (int)val[1];
-    }
-    return -1;
+    double val[8]; /* the slider's outputs: s, element, x */
+    fmb_sim_joint_outputs(s, joint, val);
+    return (int)val[1];
 }
 
 static void scenario(const char *file, int n_el, double t_end)
@@ -83,36 +72,41 @@ static void scenario(const char *file, int n_el, double t_end)
         return;
     }
     fmb_sim_t *A = a.s, *B = b.s;
-    const fmb_joint_t *j = NULL;
-    const int e_start = slider_element(A, &j);
-    CHECK(j != NULL && e_start >= 0, "%s: no slider on a beam in the case", file);
-    if (!j) return;
-    const fmb_beam_t *bm = (const fmb_beam_t *)A->model->bodies[j->body[1]].data;
-    const int nel = bm->nnodes - 1, W = fmb_reach_elements(nel);
+    int j = -1, nel = 0, W = 0;
+    const int found = fmb_test_reach_joint(A, &j, &nel, &W) == 0;
+    const int e_start = found ? slider_element(A, j) : -1;
+    CHECK(found && e_start >= 0, "%s: no slider on a beam in the case", file);
+    if (!found) return;
     int emin = e_start, emax = e_start, prev = e_start;
     long travelled = 0;
     double worst = 0.0;
     int nstep = 0;
-    while (A->st.t < t_end - 1e-12) {
+    const fmb_sim_options_t *oA = fmb_sim_options(A);
+    const int n = fmb_model_num_coords(fmb_sim_model(A));
+    while (fmb_sim_time(A) < t_end - 1e-12) {
         if (fmb_sim_step(A) || fmb_sim_step(B)) {
-            CHECK(0, "step failed at t = %g: %s / %s", A->st.t, fmb_sim_last_error(A),
+            CHECK(0, "step failed at t = %g: %s / %s", fmb_sim_time(A), fmb_sim_last_error(A),
                   fmb_sim_last_error(B));
             break;
         }
-        const int e = slider_element(A, &j);
+        const int e = slider_element(A, j);
         travelled += abs(e - prev);
         prev = e;
         if (e < emin) emin = e;
         if (e > emax) emax = e;
-        if (++nstep % 100 == 0)
-            for (int i = 0; i < A->n; i++) {
-                const double tol = A->opts.atol + A->opts.rtol * fabs(B->st.q[i]);
-                const double d = fabs(A->st.q[i] - B->st.q[i]) / tol;
+        if (++nstep % 100 == 0) {
+            const double *qA = fmb_sim_q(A), *qB = fmb_sim_q(B);
+            for (int i = 0; i < n; i++) {
+                const double tol = oA->atol + oA->rtol * fabs(qB[i]);
+                const double d = fabs(qA[i] - qB[i]) / tol;
                 if (d > worst) worst = d;
             }
+        }
     }
-    const long nA = A->as.kkt.nsymbolic, nB = B->as.kkt.nsymbolic;
-    const int nzA = A->as.kkt.Ap[A->as.kkt.n], nzB = B->as.kkt.Ap[B->as.kkt.n];
+    long nA, nB;
+    int nzA, nzB;
+    fmb_test_kkt_pattern(A, &nA, &nzA);
+    fmb_test_kkt_pattern(B, &nB, &nzB);
     printf("%s, %d elements, window %d: slider elements %d..%d, %ld element ends crossed; symbolic "
            "analyses %ld (window) / %ld (whole guide); pattern nnz %d / %d; positions apart "
            "at most %.3g tolerance units\n",
