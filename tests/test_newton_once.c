@@ -32,8 +32,10 @@
  * revolution; measured 18 of 50 and 7 of 51 one-increment steps at 1e-4 and 4e-4 s, 411 of
  * 843 in the revolution with kept matrices) and are within 0.25 units (measured <= 0.026).
  * The revolution (3,142 steps, every slider crossing) holds all one-increment steps within
- * 0.25 units. Checked to fail: with the safety factor removed (1e-6) the renewed steps are
- * 3.2, 18, 3.2 and 3.2 units off in lambda; with constants that never expire (no
+ * 0.25 units. Checked to fail: with both safety factors removed (FMB_NEWTON_K_SAFETY and
+ * FMB_NEWTON_K_SAFETY_L at 1e-6) the renewed steps are 1.58 (h = 1e-4 s, and the revolution
+ * with kept matrices) and 2.53 (the revolution) units off in lambda, and every run has a
+ * one-increment step 6.2 to 170 units off in lambda; with constants that never expire (no
  * FMB_NEWTON_K_AGE / FMB_NEWTON_K_KEEP) the revolution has a one-increment step 0.56 units
  * off in lambda. Renewing on the new measurement alone did not fail here (<= 0.08 units).
  * As users run it (this 60-unknown system is below step.c's FMB_KEEP_MIN_N: a refresh at

@@ -31,8 +31,8 @@
  *     step's values), 9e-8 with h = 5e-7. The forces' 2.1e-7 are Newton noise: 1.4e-8
  *     with Newton 100 x tighter. Must fail, measured: LuGre z reset to 0 at the restart,
  *     0.13 (forces) and 0.136 (accelerations); forces not re-solved (fmb_sim_start_lcps
- *     skipped), 1 and 0.136; returning at once for models with contacts leaves
- *     zeros.
+ *     skipped), 1 and 3.67 (steps down to 1.5e-7 s, a 0.1 J energy drift); returning at
+ *     once for models with contacts leaves zeros.
  * (2) The adaptive run (rtol_step 1e-3, atol_step 1e-6) restarts at every crossing and
  *     no step falls below 1e-6 s (without restarts steps fall to 8.4e-9 s after the
  *     crossings: the index-3 period-2 transient), and stays within one tolerance unit of
