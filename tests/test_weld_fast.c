@@ -40,28 +40,8 @@
 #include "joints/weld_fast.h"
 #include "model/model.h"
 
-enum kind { GROUND, RIGID, BEAM };
 static int failures = 0, compared = 0;
 #include "pin_check.h"
-
-static int add_kind(fmb_model_t *m, enum kind k, const char *name, fmb_beam_reference ref)
-{
-    if (k == GROUND) return FMB_GROUND;
-    if (k == RIGID) {
-        fmb_body_desc_t d = {.name = name, .mass = 1.3, .inertia = 0.07, .com = {0.1, -0.2}};
-        return fmb_model_add_body(m, &d);
-    }
-    static const double x[5] = {0, 0.2, 0.35, 0.6, 0.8};
-    fmb_beam_desc_t d = {.name = name,
-                         .E = 2e11,
-                         .rho = 7800,
-                         .area = 1e-4,
-                         .inertia = 1e-9,
-                         .nnodes = 5,
-                         .x = x,
-                         .reference = ref};
-    return fmb_model_add_beam(m, &d);
-}
 
 /* One state: the joint (the fast path) against the reference on the views v. */
 static void check_views(fmb_joint_t *j, fmb_bodyview_t v[2], int is, const char *tag)
@@ -157,29 +137,7 @@ int main(void)
                              kname[pairs[pr][1]], bref, ip, is);
                     fmb_bodyview_t v[2];
                     fmb_joint_views(m, j, q, qd, v);
-                    check_views(j, v, is, tag); /* the default columns */
-                    for (int b = 0; b < 2; b++) {
-                        if (v[b].ndof <= 3) continue;
-                        /* an extra column */
-                        fmb_bodyview_t vx[2] = {v[0], v[1]};
-                        const int extra = v[b].ndof - 1 - is % 3;
-                        fmb_view_add_cols(&vx[b], 1, &extra);
-                        char tx[128];
-                        snprintf(tx, sizeof tx, "%s +col %d on %d", tag, extra, b);
-                        check_views(j, vx, is, tx);
-                        /* as many columns, one of the point's replaced by another */
-                        fmb_bodyview_t vs[2] = {v[0], v[1]};
-                        if (vs[b].nc <= 3) continue;
-                        int other = 3;
-                        while (fmb_view_col(&vs[b], other) >= 0)
-                            other++;
-                        if (other >= vs[b].ndof) continue;
-                        vs[b].nc--;
-                        fmb_view_add_cols(&vs[b], 1, &other);
-                        snprintf(tx, sizeof tx, "%s swap col %d on %d", tag, other, b);
-                        check_views(j, vs, is, tx);
-                    }
-                    check_views(j, v, is, tag); /* the default columns again */
+                    check_view_variants(check_views, j, v, is, tag);
                     states++;
                 }
             free(q), free(qd);
