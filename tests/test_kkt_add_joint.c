@@ -84,32 +84,7 @@ static void other_calls(fmb_kkt_t *k, int nr, const int *R, int nl, const int *g
     }
 }
 
-static double D[N][N], Dm[N][N]; /* the dense sum and its terms' magnitudes */
-static int Dk[N][N];             /* terms of each entry */
-
-static void dadd(int i, int j, double v)
-{
-    D[i][j] += v, Dm[i][j] += fabs(v), Dk[i][j]++;
-}
-
-/* entries of k's compressed matrix off the dense sum by more than rounding; *d the largest
- * difference */
-static int off_dense(const fmb_kkt_t *k, double *d)
-{
-    static double C[N][N];
-    memset(C, 0, sizeof C);
-    for (int j = 0; j < N; j++)
-        for (int q = k->Ap[j]; q < k->Ap[j + 1]; q++)
-            C[k->Ai[q]][j] += k->Ax[q];
-    int bad = 0;
-    *d = 0.0;
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++) {
-            *d = fmax(*d, fabs(C[i][j] - D[i][j]));
-            bad += !near_tol(C[i][j], D[i][j], near_bound(Dk[i][j] + 1, Dm[i][j]));
-        }
-    return bad;
-}
+#include "kkt_sum.h"
 
 /* one assembly into k (mode 0: fmb_kkt_add_joint, 1: the other calls); the dense sum with
  * dense; returns fmb_kkt_end's answer */
@@ -183,7 +158,7 @@ int main(void)
         const double s = 1.0 + 0.05 * a;
         int again = 1, againr = 1;
         for (int r = 0; (again || againr) && r < 2; r++) {
-            memset(D, 0, sizeof D), memset(Dm, 0, sizeof Dm), memset(Dk, 0, sizeof Dk);
+            dreset();
             again = assemble(&k, 0, &seq[a], s, 1);
             againr = assemble(&kr, 1, &seq[a], s, 0);
             repeats += again;

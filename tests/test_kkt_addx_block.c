@@ -39,33 +39,7 @@ static void check(int ok, const char *what, int a)
     }
 }
 
-static double D[N][N], Dm[N][N]; /* the dense sum and its terms' magnitudes */
-static int Dk[N][N];             /* terms of each entry */
-
-/* a(i, j) += v in the dense reference */
-static void dadd(int i, int j, double v)
-{
-    D[i][j] += v, Dm[i][j] += fabs(v), Dk[i][j]++;
-}
-
-/* the compressed matrix of k against the dense sum: entries off by more than rounding;
- * *d the largest difference */
-static int off_dense(const fmb_kkt_t *k, double *d)
-{
-    static double C[N][N];
-    memset(C, 0, sizeof C);
-    for (int j = 0; j < N; j++)
-        for (int p = k->Ap[j]; p < k->Ap[j + 1]; p++)
-            C[k->Ai[p]][j] += k->Ax[p];
-    int bad = 0;
-    *d = 0.0;
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++) {
-            *d = fmax(*d, fabs(C[i][j] - D[i][j]));
-            bad += !near_tol(C[i][j], D[i][j], near_bound(Dk[i][j] + 1, Dm[i][j]));
-        }
-    return bad;
-}
+#include "kkt_sum.h"
 
 /* fixed part: an SPD band on the coordinates, two multiplier rows on fixed columns and a
  * negative diagonal on every multiplier row */
@@ -153,7 +127,7 @@ static void assemble(fmb_kkt_t *k, fmb_kkt_t *kr, const plan_t *p, double s)
 {
     int again = 1, againr = 1;
     for (int r = 0; (again || againr) && r < 2; r++) {
-        memset(D, 0, sizeof D), memset(Dm, 0, sizeof Dm), memset(Dk, 0, sizeof Dk);
+        dreset();
         fmb_kkt_begin(k), fmb_kkt_begin(kr);
         fixed_part(k, s, 1), fixed_part(kr, s, 0);
         if (p->e0 >= 0) slider(k, kr, 0, p->e0, p->rev, p->what, s);
