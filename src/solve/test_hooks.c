@@ -164,14 +164,10 @@ void fmb_test_reject_step(fmb_sim_t *s)
 
 void fmb_test_take_state(fmb_sim_t *B, const fmb_sim_t *A)
 {
-    const size_t n = (size_t)A->n, m = (size_t)A->m;
-    memcpy(B->st.q, A->st.save, n * sizeof(double));
-    memcpy(B->st.qd, A->st.save + n, n * sizeof(double));
-    memcpy(B->st.qdd, A->st.save + 2 * n, n * sizeof(double));
-    memcpy(B->st.acc, A->st.save + 3 * n, n * sizeof(double));
-    memcpy(B->st.lam, A->st.save + 4 * n, m * sizeof(double));
+    /* A's saved state becomes B's, restored as a rejected step restores it */
+    memcpy(B->st.save, A->st.save, (4 * (size_t)A->n + (size_t)A->m) * sizeof(double));
     B->st.t = A->st.t;
-    B->ctl.newton_stale = 1;
+    fmb_sim_reject_step(B);
 }
 
 void fmb_test_set_h(fmb_sim_t *s, double h, int next)
